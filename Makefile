@@ -1,0 +1,48 @@
+# precmp: statistical comparison of classifiers. `make help` lists the targets.
+SHELL := bash
+.SHELLFLAGS := -eu -o pipefail -c
+.DEFAULT_GOAL := help
+
+PYTHON ?= $(shell command -v python3.11 || command -v python3)
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed
+JOBS ?= 2
+
+$(STAMP): requirements.txt pyproject.toml
+	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -r requirements.txt
+	$(PY) -m pip install --quiet --no-deps -e .
+	$(PY) -m ipykernel install --sys-prefix --name python3 --display-name "Python 3 (precmp)" >/dev/null
+	@touch $(STAMP)
+
+.PHONY: help venv report test lab data bench lint clean
+
+help: ## list the targets
+	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-8s %s\n", $$1, $$2}'
+
+venv: $(STAMP) ## create .venv from requirements.txt (done by every target that needs it)
+
+report: $(STAMP) ## run every notebook and render build/reports/index.html
+	$(PY) -m precmp_lib.report build-site --out build/reports
+
+test: $(STAMP) ## lint, unit tests, doctests, notebooks under nbval and papermill contract tests
+	$(PY) -m ruff check .
+	$(PY) -m pytest -n $(JOBS) --dist loadfile --nbval-lax -p no:cacheprovider tests precmp_lib notebooks
+
+lab: $(STAMP) ## open the notebooks in JupyterLab
+	$(VENV)/bin/jupyter lab notebooks
+
+data: $(STAMP) ## download the UCI datasets into data/cache with content checks
+	$(PY) -m precmp_lib.data download
+
+bench: $(STAMP) ## benchmarks: tables of speed ratios
+	@for f in bench/bench_*.py; do echo "== $$f"; $(PY) $$f; done
+
+lint: $(STAMP) ## ruff over library, tests and notebooks
+	$(PY) -m ruff check .
+	$(PY) -m ruff format --check precmp_lib tests bench
+
+clean: ## remove build outputs (keeps .venv and the data cache)
+	rm -rf build

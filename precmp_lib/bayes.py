@@ -1,0 +1,3 @@
+"""Prevalence (Bayes) update of precision with bootstrap intervals."""
+
+__all__: list[str] = []

@@ -1,0 +1,3 @@
+"""Sufficient statistics: joint confusion counts and per-observation pattern counts."""
+
+__all__: list[str] = []

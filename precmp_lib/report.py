@@ -1,0 +1,300 @@
+"""Running notebooks into HTML reports: the course site (``make report``) and single reports.
+
+``render_notebook`` executes one notebook with papermill and writes one self-contained HTML file
+(plots embedded), atomically: a failure leaves no partial report behind. ``build_site`` renders
+every notebook in ``notebooks/`` and writes an ``index.html`` listing each with its question.
+"""
+
+from __future__ import annotations
+
+import argparse
+import html
+import json
+import math
+import os
+import sys
+import tempfile
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+__all__ = ["NotebookError", "build_site", "notebook_question", "render_notebook", "save_results"]
+
+ROOT = Path(__file__).resolve().parent.parent
+NOTEBOOKS = ROOT / "notebooks"
+
+
+class NotebookError(RuntimeError):
+    """A notebook failed to run; the message names the notebook, the cell and the error."""
+
+
+def _jsonable(value: Any) -> Any:
+    if isinstance(value, Mapping):
+        return {str(k): _jsonable(v) for k, v in value.items()}
+    if isinstance(value, list | tuple | set):
+        return [_jsonable(v) for v in value]
+    if isinstance(value, np.ndarray):
+        return [_jsonable(v) for v in value.tolist()]
+    if isinstance(value, np.generic):
+        value = value.item()
+    if hasattr(value, "to_dict") and hasattr(value, "columns"):  # DataFrame -> records
+        return [_jsonable(r) for r in value.to_dict(orient="records")]
+    if isinstance(value, float) and not math.isfinite(value):
+        return None if math.isnan(value) else ("inf" if value > 0 else "-inf")
+    if isinstance(value, Path):
+        return str(value)
+    return value
+
+
+def save_results(output_dir: str | os.PathLike, results: Mapping[str, Any]) -> Path:
+    """Write a notebook's key numbers to ``output_dir/results.json`` (numpy and pandas aware).
+
+    NaN becomes ``null`` and infinities the strings ``"inf"``/``"-inf"``, so the file is strict JSON.
+
+    >>> import tempfile
+    >>> d = tempfile.mkdtemp()
+    >>> p = save_results(d, {"pvalue": np.float64(0.5), "grid": np.arange(2)})
+    >>> json.loads(p.read_text())
+    {'pvalue': 0.5, 'grid': [0, 1]}
+    """
+    out = Path(output_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    path = out / "results.json"
+    _atomic_write(path, json.dumps(_jsonable(results), indent=2, allow_nan=False) + "\n")
+    return path
+
+
+def _atomic_write(path: Path, text: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def notebook_question(path: str | os.PathLike) -> tuple[str, str]:
+    """The title (first ``# `` heading) and one-line question (line starting ``**Question``).
+
+    >>> title, question = notebook_question(NOTEBOOKS / "01_mcnemar_cochran.ipynb")
+    >>> question.endswith("?")
+    True
+    """
+    nb = json.loads(Path(path).read_text(encoding="utf-8"))
+    title, question = Path(path).stem, ""
+    for cell in nb.get("cells", []):
+        if cell.get("cell_type") != "markdown":
+            continue
+        for line in "".join(cell.get("source", [])).splitlines():
+            s = line.strip()
+            if s.startswith("# ") and title == Path(path).stem:
+                title = s[2:].strip()
+            elif s.startswith("**Question") and not question:
+                question = s.split("**", 2)[-1].lstrip(":* ").strip()
+        if question:
+            break
+    return title, question
+
+
+def _error_summary(exc: BaseException) -> str:
+    name = getattr(exc, "ename", type(exc).__name__)
+    value = getattr(exc, "evalue", str(exc))
+    cell = getattr(exc, "exec_count", None)
+    where = f" in cell [{cell}]" if cell else ""
+    return f"{name}{where}: {value}".strip()
+
+
+def render_notebook(
+    notebook: str | os.PathLike,
+    out_html: str | os.PathLike,
+    *,
+    parameters: Mapping[str, Any] | None = None,
+    executed_path: str | os.PathLike | None = None,
+    hide_code: bool = False,
+    progress: bool = False,
+    cwd: str | os.PathLike | None = None,
+    kernel_name: str = "python3",
+    timeout: int = 3600,
+) -> Path:
+    """Execute ``notebook`` with papermill and write a self-contained HTML report.
+
+    Parameters
+    ----------
+    notebook : path
+        The stored (output-free) notebook.
+    out_html : path
+        Where the HTML goes; written atomically, so a failure leaves nothing there.
+    parameters : mapping
+        Values injected after the notebook's ``parameters`` cell.
+    executed_path : path, optional
+        Also keep the executed ``.ipynb`` here.
+    hide_code : bool
+        Leave out code cells' input (for analysts' reports).
+    progress : bool
+        Show a progress bar over cells while the notebook runs.
+    cwd : path, optional
+        Working directory of the kernel (default: the notebook's folder).
+
+    Raises
+    ------
+    NotebookError
+        When a cell fails; the message names the notebook, the cell and the error.
+    """
+    import nbformat
+    import papermill as pm
+    from nbconvert import HTMLExporter
+
+    notebook = Path(notebook)
+    out_html = Path(out_html)
+    if not notebook.is_file():
+        raise FileNotFoundError(f"notebook {notebook} does not exist")
+    with tempfile.TemporaryDirectory(prefix="precmp-run-") as tmp:
+        executed = Path(tmp) / notebook.name
+        try:
+            pm.execute_notebook(
+                str(notebook), str(executed), parameters=dict(parameters or {}),
+                cwd=str(cwd or notebook.parent), kernel_name=kernel_name,
+                progress_bar=progress, log_output=False, execution_timeout=timeout,
+            )
+        except pm.PapermillExecutionError as exc:
+            raise NotebookError(f"{notebook.name}: {_error_summary(exc)}") from None
+        nb = nbformat.read(executed, as_version=4)
+        exporter = HTMLExporter(template_name="lab")
+        exporter.exclude_input = hide_code
+        exporter.exclude_input_prompt = hide_code
+        exporter.exclude_output_prompt = True
+        body, _ = exporter.from_notebook_node(nb)
+        _atomic_write(out_html, body)
+        if executed_path is not None:
+            Path(executed_path).parent.mkdir(parents=True, exist_ok=True)
+            _atomic_write(Path(executed_path), executed.read_text(encoding="utf-8"))
+    return out_html
+
+
+@dataclass
+class _Rendered:
+    name: str
+    title: str
+    question: str
+    seconds: float
+
+
+_INDEX_CSS = """
+body{font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif;max-width:60rem;margin:2rem auto;
+padding:0 1rem;color:#222;line-height:1.5}
+h1{margin-bottom:.2rem}.sub{color:#555;margin-top:0}
+table{border-collapse:collapse;width:100%}td,th{padding:.45rem .6rem;border-bottom:1px solid #ddd;
+text-align:left;vertical-align:top}th{background:#f4f6f8}a{color:#0072B2;text-decoration:none}
+a:hover{text-decoration:underline}.t{color:#777;font-size:.85em;white-space:nowrap}
+"""
+
+
+def _write_index(out_dir: Path, rendered: Sequence[_Rendered], extra: Sequence[_Rendered]) -> Path:
+    def rows(items: Sequence[_Rendered]) -> str:
+        return "".join(
+            f"<tr><td><a href='{html.escape(r.name)}.html'>{html.escape(r.title)}</a></td>"
+            f"<td>{html.escape(r.question)}</td><td class='t'>{r.seconds:.0f} s</td></tr>"
+            for r in items
+        )
+
+    head = "<tr><th>Notebook</th><th>The question it answers</th><th>Run time</th></tr>"
+    reports = ""
+    if extra:
+        reports = f"<h2>Reports on example predictions</h2><table>{head}{rows(extra)}</table>"
+    page = (
+        "<!doctype html><html lang='en'><head><meta charset='utf-8'>"
+        "<title>precmp — reports</title>"
+        f"<style>{_INDEX_CSS}</style></head><body>"
+        "<h1>precmp</h1><p class='sub'>Statistical comparison of classifiers: the course notebooks, "
+        "run with their default parameters.</p>"
+        f"<h2>Notebooks</h2><table>{head}{rows(rendered)}</table>{reports}</body></html>\n"
+    )
+    path = out_dir / "index.html"
+    _atomic_write(path, page)
+    return path
+
+
+def build_site(
+    out_dir: str | os.PathLike = "build/reports",
+    *,
+    notebooks: Sequence[str] | None = None,
+    parameters: Mapping[str, Mapping[str, Any]] | None = None,
+) -> Path:
+    """Render every course notebook (or the named ones) into ``out_dir`` with an ``index.html``.
+
+    Each notebook gets ``output_dir = out_dir/results/<name>`` for its ``results.json``. The
+    report template ``report.ipynb`` is rendered on each example predictions file registered in
+    ``data/examples.csv`` when that file exists. Raises :class:`NotebookError` naming the first
+    notebook that fails.
+    """
+    out = Path(out_dir).resolve()
+    out.mkdir(parents=True, exist_ok=True)
+    paths = sorted(p for p in NOTEBOOKS.glob("[0-9][0-9]_*.ipynb"))
+    if notebooks:
+        wanted = set(notebooks)
+        paths = [p for p in paths if p.stem in wanted or p.name in wanted]
+    parameters = parameters or {}
+    rendered: list[_Rendered] = []
+    for p in paths:
+        title, question = notebook_question(p)
+        print(f"rendering {p.name} ...", flush=True)
+        start = time.perf_counter()
+        params = {"output_dir": str(out / "results" / p.stem), **parameters.get(p.stem, {})}
+        render_notebook(p, out / f"{p.stem}.html", parameters=params,
+                        executed_path=out / "executed" / p.name)
+        seconds = time.perf_counter() - start
+        print(f"  {p.stem}.html written in {seconds:.0f} s", flush=True)
+        rendered.append(_Rendered(p.stem, title, question, seconds))
+    extra = _render_examples(out)
+    return _write_index(out, rendered, extra)
+
+
+def _render_examples(out: Path) -> list[_Rendered]:
+    """Render the report template on the shipped example prediction files, when both exist."""
+    registry = ROOT / "data" / "examples.csv"
+    template = NOTEBOOKS / "report.ipynb"
+    if not (registry.is_file() and template.is_file()):
+        return []
+    import pandas as pd
+
+    from .__main__ import report_parameters
+
+    done = []
+    for row in pd.read_csv(registry, keep_default_na=False).to_dict(orient="records"):
+        name = f"report_{row['name']}"
+        print(f"rendering {name} ...", flush=True)
+        start = time.perf_counter()
+        params = report_parameters(row)
+        params["output_dir"] = str(out / "results" / name)
+        render_notebook(template, out / f"{name}.html", parameters=params, hide_code=True)
+        seconds = time.perf_counter() - start
+        done.append(_Rendered(name, f"Report: {row['name']}", str(row.get("description", "")), seconds))
+    return done
+
+
+def _main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m precmp_lib.report")
+    sub = parser.add_subparsers(dest="command", required=True)
+    site = sub.add_parser("build-site", help="render every notebook and an index.html")
+    site.add_argument("--out", default="build/reports")
+    site.add_argument("--only", nargs="*", help="notebook names (default: all)")
+    args = parser.parse_args(argv)
+    start = time.perf_counter()
+    try:
+        index = build_site(args.out, notebooks=args.only)
+    except NotebookError as exc:
+        print(f"make report failed: {exc}", file=sys.stderr)
+        return 1
+    print(f"wrote {index} in {time.perf_counter() - start:.0f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(_main())

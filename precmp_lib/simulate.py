@@ -1,0 +1,3 @@
+"""Simulation of correlated paired predictions and power curves."""
+
+__all__: list[str] = []

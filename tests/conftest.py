@@ -1,0 +1,54 @@
+"""Shared fixtures: a non-interactive plot backend and a papermill runner for notebook contracts."""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import matplotlib
+import pytest
+
+matplotlib.use("Agg")
+
+ROOT = Path(__file__).resolve().parent.parent
+NOTEBOOKS = ROOT / "notebooks"
+DATA_MIRROR = os.environ.get("PRECMP_DATA_MIRROR")
+
+needs_mirror = pytest.mark.skipif(
+    not DATA_MIRROR, reason="PRECMP_DATA_MIRROR is not set (the UCI datasets are not available)"
+)
+
+
+@pytest.fixture(autouse=True)
+def _close_figures():
+    yield
+    import matplotlib.pyplot as plt
+
+    plt.close("all")
+
+
+@pytest.fixture
+def run_notebook(tmp_path: Path) -> Callable[..., dict[str, Any]]:
+    """Run ``notebooks/<name>.ipynb`` with papermill and the given parameters; return results.json.
+
+    The executed notebook is kept next to results.json in the test's temporary directory.
+    """
+    import papermill as pm
+
+    def run(name: str, **parameters: Any) -> dict[str, Any]:
+        out = tmp_path / name
+        parameters = {"output_dir": str(out), **parameters}
+        pm.execute_notebook(
+            str(NOTEBOOKS / f"{name}.ipynb"),
+            str(tmp_path / f"{name}.executed.ipynb"),
+            parameters=parameters,
+            cwd=str(NOTEBOOKS),
+            kernel_name="python3",
+            progress_bar=False,
+        )
+        return json.loads((out / "results.json").read_text())
+
+    return run

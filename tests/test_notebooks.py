@@ -1,0 +1,53 @@
+"""Every stored notebook is stripped, has exactly one typed `parameters` cell, and states its question.
+
+The notebooks themselves run twice in `make test`: as stored under nbval (`--nbval-lax`) and
+with small parameters through papermill in each topic's contract test (test_nb_*.py).
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+from pathlib import Path
+
+import pytest
+
+from precmp_lib.report import notebook_question
+
+NOTEBOOKS = sorted((Path(__file__).resolve().parent.parent / "notebooks").glob("*.ipynb"))
+
+
+def test_there_are_notebooks():
+    assert any(p.name.startswith("01_") for p in NOTEBOOKS)
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
+def test_stored_without_outputs(path):
+    nb = json.loads(path.read_text())
+    dirty = [
+        i for i, c in enumerate(nb["cells"])
+        if c["cell_type"] == "code" and (c.get("outputs") or c.get("execution_count") is not None)
+    ]
+    assert dirty == [], f"{path.name}: cells {dirty} carry outputs or execution counts"
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
+def test_one_parameters_cell_of_literals(path):
+    nb = json.loads(path.read_text())
+    cells = [c for c in nb["cells"] if "parameters" in c.get("metadata", {}).get("tags", [])]
+    assert len(cells) == 1, f"{path.name}: {len(cells)} cells tagged 'parameters'"
+    tree = ast.parse("".join(cells[0]["source"]))
+    names = []
+    for node in tree.body:
+        assert isinstance(node, ast.AnnAssign), f"{path.name}: parameters must be typed assignments"
+        ast.literal_eval(node.value)  # literals only, nothing derived
+        names.append(node.target.id)
+    assert "output_dir" in names, f"{path.name}: no output_dir parameter"
+    lines = [ln for ln in "".join(cells[0]["source"]).splitlines() if ln.strip()]
+    assert all("#" in ln for ln in lines), f"{path.name}: every parameter needs a comment"
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
+def test_states_its_question(path):
+    title, question = notebook_question(path)
+    assert title != path.stem and question, f"{path.name}: needs a '# ' title and a **Question:** line"
