@@ -602,3 +602,20 @@ def precision_moments(
         n_rows=n,
         n_clusters=n_groups,
     )
+
+
+def _cells_direct(y: np.ndarray, a: np.ndarray, b: np.ndarray, k: int) -> np.ndarray:
+    """Per-class cells (K, 2, 2, 2) from codes without the K^3 tensor (for many classes)."""
+    ya, yb, ab = y == a, y == b, a == b
+    x111 = np.bincount(y[ya & yb], minlength=k)
+    ta = np.bincount(y[ya], minlength=k)
+    tb = np.bincount(y[yb], minlength=k)
+    both = np.bincount(a[ab], minlength=k)
+    row, col_a, col_b = (np.bincount(v, minlength=k) for v in (y, a, b))
+    n110, n101, n011 = ta - x111, tb - x111, both - x111
+    n100 = row - x111 - n110 - n101
+    n010 = col_a - x111 - n110 - n011
+    n001 = col_b - x111 - n101 - n011
+    n000 = len(y) - (x111 + n110 + n101 + n011 + n100 + n010 + n001)
+    stacked = np.stack([n000, n001, n010, n011, n100, n101, n110, x111], axis=-1)
+    return stacked.reshape(k, 2, 2, 2)
