@@ -86,8 +86,9 @@ def bivariate_normal_cdf(h: Any, k: Any, rho: Any) -> np.ndarray:
     inner = np.abs(rho) < 1
     r = np.where(inner, rho, 0.0)
     s = np.sqrt(1 - r * r)
-    hf = np.where(np.isfinite(h), h, 1.0)
-    kf = np.where(np.isfinite(k), k, 1.0)
+    # finite limits; |x| below 1e-100 is 0 to the precision of the result (avoids underflow)
+    hf = np.where(np.isfinite(h), np.where(np.abs(h) < 1e-100, 0.0, h), 1.0)
+    kf = np.where(np.isfinite(k), np.where(np.abs(k) < 1e-100, 0.0, k), 1.0)
     with np.errstate(divide="ignore", invalid="ignore"):
         a_h = np.where(hf == 0, np.sign(kf - r * hf) * np.inf, (kf - r * hf) / (hf * s))
         a_k = np.where(kf == 0, np.sign(hf - r * kf) * np.inf, (hf - r * kf) / (kf * s))
