@@ -118,6 +118,19 @@ def _combined_bincount(codes: Sequence[np.ndarray], width: int) -> np.ndarray:
     return np.bincount(code, minlength=width ** len(codes))
 
 
+def _joint_direct(y: np.ndarray, a: np.ndarray, b: np.ndarray) -> JointConfusion | None:
+    """The joint tensor straight from small-range integer labels (no re-coding), else None."""
+    direct = _direct_int_codes((y, a, b))
+    if direct is None:
+        return None
+    codes, lo, width = direct
+    full = _combined_bincount(codes, width).reshape(width, width, width)
+    present = (full.sum(axis=(1, 2)) + full.sum(axis=(0, 2)) + full.sum(axis=(0, 1))) > 0
+    keep = np.flatnonzero(present)
+    table = full if len(keep) == width else full[np.ix_(keep, keep, keep)]
+    return JointConfusion(table=np.ascontiguousarray(table), classes=keep + lo)
+
+
 def joint_confusion(
     y_true: Any,
     y_pred_a: Any,
@@ -166,14 +179,9 @@ def joint_confusion(
     for name, arr in (("y_pred_a", a), ("y_pred_b", b)):
         if len(arr) != len(y):
             raise ValueError(f"{name} must have the same length as y_true ({len(y)}); got {len(arr)}")
-    direct = None if labels is not None else _direct_int_codes((y, a, b))
+    direct = None if labels is not None else _joint_direct(y, a, b)
     if direct is not None:
-        codes, lo, width = direct
-        full = _combined_bincount(codes, width).reshape(width, width, width)
-        present = (full.sum(axis=(1, 2)) + full.sum(axis=(0, 2)) + full.sum(axis=(0, 1))) > 0
-        keep = np.flatnonzero(present)
-        table = full if len(keep) == width else full[np.ix_(keep, keep, keep)]
-        return JointConfusion(table=np.ascontiguousarray(table), classes=keep + lo)
+        return direct
     enc = encode_labels(y, {"y_pred_a": a, "y_pred_b": b}, labels=labels)
     k = enc.n_classes
     dtype = np.int32 if k**3 < 2**31 else np.int64

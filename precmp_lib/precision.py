@@ -30,8 +30,8 @@ from .counts import (
     PrecisionMoments,
     _as_prediction_mapping,
     _cells_direct,
+    _joint_direct,
     class_cells,
-    joint_confusion,
     precision_moments,
 )
 from .results import TestResult
@@ -1077,10 +1077,12 @@ def _joint_or_cells(y_true: Any, y_pred_a: Any, y_pred_b: Any, labels: Any):
     y = as_label_array(y_true, "y_true")
     a = as_label_array(y_pred_a, "y_pred_a")
     b = as_label_array(y_pred_b, "y_pred_b")
-    if labels is None and all(v.dtype.kind in "iu" for v in (y, a, b)):
-        span = max(int(v.max()) for v in (y, a, b)) - min(int(v.min()) for v in (y, a, b))
-        if span < 64:
-            return joint_confusion(y, a, b)
+    for name, arr in (("y_pred_a", a), ("y_pred_b", b)):
+        if len(arr) != len(y):
+            raise ValueError(f"{name} must have the same length as y_true ({len(y)}); got {len(arr)}")
+    direct = _joint_direct(y, a, b) if labels is None else None
+    if direct is not None:
+        return direct
     enc = encode_labels(y, {"y_pred_a": a, "y_pred_b": b}, labels=labels)
     k = enc.n_classes
     if k <= 128:
