@@ -828,3 +828,24 @@ def test_gee_counts_entry_points_agree():
     for other in (from_patterns, from_moments):
         pd.testing.assert_frame_equal(raw.joint, other.joint)
         pd.testing.assert_frame_equal(raw.coefficients, other.coefficients)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 10**6), st.integers(5, 120), st.integers(2, 4))
+def test_counts_path_equals_raw_path_on_random_labels(seed, n, k):
+    rng = np.random.default_rng(seed)
+    y, a, b = (rng.integers(0, k, n) for _ in range(3))
+    table = compare_precision(y, a, b).set_index("class")
+    for label in table.index:
+        d, x, z = (y == label), (a == label), (b == label)
+        cells = np.bincount(4 * d + 2 * x + z, minlength=8).reshape(2, 2, 2)
+        if cells[:, 1].sum() == 0 or cells[:, :, 1].sum() == 0:
+            with pytest.raises(ValueError, match="never predicts"):
+                gs_test(y, a, b, positive=label)
+            assert np.isnan(table.loc[label, "gs_statistic"])
+            continue
+        raw = gs_test(y, a, b, positive=label)
+        counted = precision_test_from_cells(cells)
+        assert raw.statistic == counted.statistic == pytest.approx(table.loc[label, "gs_statistic"])
+        assert raw.pvalue == counted.pvalue
+        assert 0 <= raw.pvalue <= 1
