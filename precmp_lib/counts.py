@@ -251,13 +251,29 @@ def cells_from_tab_paired(
 ) -> np.ndarray:
     """The 2 x 2 x 2 cells from the arguments of DTComPair's ``read.tab.paired`` (R).
 
-    DTComPair lays each 2 x 2 table out with Test 2 in rows and Test 1 in columns, so its
-    ``b`` cell is (test 1 negative, test 2 positive). This helper maps its argument order onto
-    the canonical ``n[d][a][b]`` (a = test 1, b = test 2), for readers porting R code.
+    Parameters
+    ----------
+    d_a, d_b, d_c, d_d : float
+        Diseased (truly the class): both positive, only test 2 positive, only test 1
+        positive, both negative.
+    nd_a, nd_b, nd_c, nd_d : float
+        The same for the non-diseased.
 
     Returns
     -------
     ndarray of shape (2, 2, 2)
+
+    Notes
+    -----
+    DTComPair lays each 2 x 2 table out with Test 2 in rows and Test 1 in columns, so its
+    ``b`` cell is (test 1 negative, test 2 positive). This helper maps its argument order onto
+    the canonical ``n[d][a][b]`` (a = test 1, b = test 2; METHODS.md §6.1), for readers
+    porting R code.
+
+    References
+    ----------
+    Stock & Hielscher, DTComPair: comparison of binary diagnostic tests in a paired study
+    design (R package).
 
     Examples
     --------

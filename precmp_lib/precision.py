@@ -334,6 +334,11 @@ def gw_from_cells(cells: Any, *, confidence_level: float = 0.95) -> CellTest:
 
     This equals geepack's ``geeglm`` and statsmodels' GEE Wald statistic exactly.
 
+    References
+    ----------
+    Leisenring, Alonzo & Pepe (2000), Biometrics 56:345-351. Liang & Zeger (1986),
+    Biometrika 73:13-22.
+
     Examples
     --------
     >>> cells = [[[155, 22], [53, 31]], [[32, 22], [78, 319]]]  # Paired1, METHODS §6.6(a)
@@ -367,6 +372,13 @@ def _wald_parts(cells: Any, confidence_level: float) -> dict[str, np.ndarray]:
 def wald_from_cells(cells: Any, *, confidence_level: float = 0.95) -> CellTest:
     """Multinomial Wald test of equal precision on the identity scale, from 2 x 2 x 2 cells.
 
+    Parameters
+    ----------
+    cells : array-like of shape (..., 2, 2, 2)
+        Counts ``n[d][a][b]`` (METHODS.md §6.1), any leading axes.
+    confidence_level : float
+        Level of the interval.
+
     Returns
     -------
     CellTest
@@ -377,6 +389,10 @@ def wald_from_cells(cells: Any, *, confidence_level: float = 0.95) -> CellTest:
     ``T_M = (P_a - P_b)^2 / [P_a Q_a / M_a + P_b Q_b / M_b - 2 S / (M_a M_b)]`` with
     ``S = s11 Q_a Q_b + r11 P_a P_b`` (seed eq 31-33; METHODS.md §6.4). The denominator is
     ``Var(P_a) + Var(P_b) - 2 Cov(P_a, P_b)``. Defined when a precision is 0 or 1.
+
+    References
+    ----------
+    Gondara (2016), "Classifier comparison using precision", eq 31-33.
 
     Examples
     --------
@@ -422,6 +438,13 @@ def _rp_parts(cells: Any, confidence_level: float) -> dict[str, np.ndarray]:
 def rp_from_cells(cells: Any, *, confidence_level: float = 0.95) -> CellTest:
     """Relative precision P_a / P_b with its paired interval and test, from 2 x 2 x 2 cells.
 
+    Parameters
+    ----------
+    cells : array-like of shape (..., 2, 2, 2)
+        Counts ``n[d][a][b]`` (METHODS.md §6.1), any leading axes.
+    confidence_level : float
+        Level of the interval.
+
     Returns
     -------
     CellTest
@@ -440,6 +463,11 @@ def rp_from_cells(cells: Any, *, confidence_level: float = 0.95) -> CellTest:
     with seed cells p5 = s11, p6 = s10, p7 = s01, p3 = r01. N cancels: the observations
     that neither classifier predicts as the class do not change the interval.
 
+    References
+    ----------
+    Moskowitz & Pepe (2006), Clinical Trials 3:272-279. Stock & Hielscher, DTComPair (R),
+    ``pv.rpv``.
+
     Examples
     --------
     >>> cells = [[[155, 22], [53, 31]], [[32, 22], [78, 319]]]  # Paired1, METHODS §6.6(a)
@@ -456,13 +484,28 @@ def naive_z_from_cells(cells: Any) -> tuple[np.ndarray, np.ndarray]:
 
     Shown for contrast: it treats the positive predictions of A and B as independent
     samples, ignoring that both classifiers label the same observations (seed Figure 1,
-    "Z-score test"). It equals the weighted GS with the covariance term set to 0.
+    "Z-score test").
+
+    Parameters
+    ----------
+    cells : array-like of shape (..., 2, 2, 2)
+        Counts ``n[d][a][b]`` (METHODS.md §6.1), any leading axes.
 
     Returns
     -------
     statistic, pvalue : ndarray
         ``z^2 = (P_a - P_b)^2 / [P (1 - P) (1/M_a + 1/M_b)]`` (P pooled) and its chi-square(1)
         p-value.
+
+    Notes
+    -----
+    The weighted GS with the covariance term C set to 0 (METHODS.md §6.2); equal to
+    ``statsmodels.stats.proportion.proportions_ztest`` squared. With positively correlated
+    classifiers it overstates the variance of P_a - P_b: conservative, and low in power.
+
+    References
+    ----------
+    Gondara (2016), Figure 1.
 
     Examples
     --------
@@ -485,8 +528,29 @@ def naive_z_from_cells(cells: Any) -> tuple[np.ndarray, np.ndarray]:
 def naive_rp_from_cells(cells: Any, *, confidence_level: float = 0.95) -> CellTest:
     """Relative precision with the interval for independent samples (ignores the pairing).
 
-    Shown for contrast with :func:`rp_from_cells`: Katz's log interval for a ratio of two
-    independent binomial proportions, ``SE(log RP) = sqrt(Q_a / TP_a + Q_b / TP_b)``.
+    Shown for contrast with :func:`rp_from_cells`: it ignores the covariance of the two
+    precisions that comes from both classifiers labelling the same observations.
+
+    Parameters
+    ----------
+    cells : array-like of shape (..., 2, 2, 2)
+        Counts ``n[d][a][b]`` (METHODS.md §6.1), any leading axes.
+    confidence_level : float
+        Level of the interval.
+
+    Returns
+    -------
+    CellTest
+        As :func:`rp_from_cells`, with the independent-samples standard error.
+
+    Notes
+    -----
+    Katz's log interval for a ratio of two independent binomial proportions:
+    ``SE(log RP) = sqrt(Q_a / TP_a + Q_b / TP_b)``.
+
+    References
+    ----------
+    Katz, Baptista, Azen & Pike (1978), Biometrics 34:469-474.
 
     Examples
     --------
@@ -636,6 +700,16 @@ def precision_test_from_cells(
     ValueError
         When a classifier never predicts the class (precision undefined); for ``"gw"`` when a
         precision is 0 or 1; for ``"rp"`` when a precision is 0.
+
+    Notes
+    -----
+    The same kernels as the vectorised ``*_from_cells`` functions (METHODS.md §6.2-6.5), with
+    the degenerate policy of METHODS.md §1: identical predictions of the class give statistic
+    0, p-value 1 and ``degenerate=True`` with a note.
+
+    References
+    ----------
+    See :func:`gs_test`, :func:`gw_test`, :func:`wald_test` and :func:`rp_test`.
 
     Examples
     --------
@@ -800,6 +874,14 @@ def wald_test(
 ) -> TestResult:
     """Multinomial Wald test of equal precision on the identity scale, with a CI for P_a - P_b.
 
+    Parameters
+    ----------
+    y_true, y_pred_a, y_pred_b : array-like of shape (n,)
+    positive : label
+        The class whose precision is compared; default 1.
+    confidence_level : float
+        Level of the interval for P_a - P_b.
+
     Returns
     -------
     TestResult
@@ -808,7 +890,12 @@ def wald_test(
 
     Notes
     -----
-    See :func:`wald_from_cells` (METHODS.md §6.4, seed eq 31-33).
+    See :func:`wald_from_cells` (METHODS.md §6.4, seed eq 31-33). Unlike the logit-scale GW
+    test it exists when a precision is 0 or 1.
+
+    References
+    ----------
+    Gondara (2016), "Classifier comparison using precision", eq 31-33.
 
     Examples
     --------
@@ -913,8 +1000,9 @@ def _row_notes(gs, gw, rp, cells: _Cells) -> list[str]:
             parts.append("A and B predict this class on the same observations: statistics 0, "
                          "p-values 1")
         elif gs_deg[i]:
-            parts.append("every positive prediction of both is right (or every one wrong): "
-                         "GS statistics 0, p-values 1")
+            which = "right" if p_a[i] == 1 else "wrong"
+            parts.append(f"every positive prediction of both is {which}: GS statistics 0, "
+                         f"p-values 1")
         if logit_bad[i]:
             which = [name for name, p in (("A", p_a[i]), ("B", p_b[i])) if p in (0.0, 1.0)]
             value = p_a[i] if which[0] == "A" else p_b[i]
@@ -927,6 +1015,12 @@ def _row_notes(gs, gw, rp, cells: _Cells) -> list[str]:
                          f"classifier: p-values unreliable")
         notes.append("; ".join(parts))
     return notes
+
+
+def _counts_dtype(values: np.ndarray) -> np.ndarray:
+    """Whole-number counts as int64; expected (fractional) counts stay float."""
+    arr = np.asarray(values, dtype=float)
+    return arr.astype(np.int64) if np.all(arr == np.round(arr)) else arr
 
 
 def compare_precision_from_counts(
@@ -951,6 +1045,14 @@ def compare_precision_from_counts(
     -------
     DataFrame
         One row per class; columns as :func:`compare_precision`.
+
+    Notes
+    -----
+    The counts entry point of :func:`compare_precision`: the kernels run on all classes at once.
+
+    References
+    ----------
+    See :func:`compare_precision`.
 
     Examples
     --------
@@ -985,8 +1087,8 @@ def compare_precision_from_counts(
         "class": [v.item() if isinstance(v, np.generic) else v for v in classes],
         "precision_a": gs["precision_a"],
         "precision_b": gs["precision_b"],
-        "n_pred_a": np.asarray(gs["n_pred_a"]).astype(np.int64),
-        "n_pred_b": np.asarray(gs["n_pred_b"]).astype(np.int64),
+        "n_pred_a": _counts_dtype(gs["n_pred_a"]),
+        "n_pred_b": _counts_dtype(gs["n_pred_b"]),
         "gs_statistic": gs["statistic"],
         "gs_pvalue": gs["pvalue"],
         "wgs_statistic": wgs["statistic"],
@@ -1042,6 +1144,11 @@ def compare_precision(
     test is then a closed form of the per-class 2 x 2 x 2 cells (METHODS.md §6), evaluated
     for all classes at once. The macro-averaged precision hides class-specific differences
     (seed eq 1, METHODS.md §11): compare per class.
+
+    References
+    ----------
+    Leisenring, Alonzo & Pepe (2000); Kosinski (2013); Moskowitz & Pepe (2006);
+    Gondara (2016), Tables 5-6.
 
     Examples
     --------
@@ -1180,6 +1287,14 @@ def gee_precision_from_counts(
     Returns
     -------
     GEEPrecisionResult
+
+    Notes
+    -----
+    See :func:`gee_precision` for the model and the closed-form sandwich (METHODS.md §7).
+
+    References
+    ----------
+    Liang & Zeger (1986), Biometrika 73:13-22. Gondara (2016), Algorithms 1-2.
 
     Examples
     --------

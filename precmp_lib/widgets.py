@@ -89,11 +89,32 @@ def rp_correlation_state(
     (:func:`precmp_lib.simulate.paired_cell_probabilities`), so it moves smoothly with the
     correlation and carries no simulation noise.
 
+    Parameters
+    ----------
+    correlation : float
+        Latent correlation of the two classifiers (Gaussian copula), in [-1, 1].
+    n : int
+        Test-set size behind the expected counts.
+    precision_a, precision_b, prevalence, recall : float
+        As :func:`precmp_lib.simulate.paired_cell_probabilities` (both recalls equal).
+    confidence_level : float
+        Level of the intervals.
+
     Returns
     -------
     DataFrame indexed by ``interval`` (``"paired"``: Moskowitz & Pepe; ``"naive"``: Katz's
     interval for independent samples) with ``rp``, ``ci_low``, ``ci_high``, ``width``,
     ``pvalue``, ``excludes_1`` and ``prediction_correlation`` (phi between the predictions).
+
+    Notes
+    -----
+    The paired variance of log RP (METHODS.md §6.5) subtracts the covariance of the two
+    precisions; the naive one does not, so it is too wide for positively correlated
+    classifiers and too narrow for negatively correlated ones.
+
+    References
+    ----------
+    Moskowitz & Pepe (2006), Clinical Trials 3:272-279.
 
     Examples
     --------
@@ -129,7 +150,20 @@ def rp_correlation_explorer(
     prevalence: float = 0.3,
     recall: float = 0.7,
 ) -> Any:
-    """A slider for the correlation between two classifiers: paired vs naive RP intervals."""
+    """A slider for the correlation between two classifiers: paired vs naive RP intervals.
+
+    Parameters
+    ----------
+    correlation : float
+        Starting value of the slider.
+    n, precision_a, precision_b, prevalence, recall
+        As :func:`rp_correlation_state`.
+
+    Returns
+    -------
+    ipywidgets.VBox
+        The slider above a table and a forest plot of both intervals, redrawn on every move.
+    """
     import ipywidgets as w
     import matplotlib.pyplot as plt
     from IPython.display import display
