@@ -800,7 +800,7 @@ _GUIDE = {
         "superseded by the F test (depends on which fold is listed first)"),
     "ftest_5x2cv": (
         "5x2cv F (Alpaydin)", "ftest_5x2cv", "5 x 2-fold CV", "(10, 5)",
-        "when learners are costly: only 10 fits each; conservative"),
+        "when learners are costly (10 fits each); can over-reject with unstable learners"),
 }
 
 
