@@ -438,7 +438,9 @@ def _load_uci(name: str, directory: str, stamp: tuple[int, ...]) -> Dataset:
             raise ValueError(
                 f"dataset {name!r}: {spec.name} has other columns than {parts[0][0].name}"
             )
-    X = pd.concat([p[1] for p in parts], ignore_index=True)
+    # copy() consolidates the concatenated columns into one block per dtype, so the copies that
+    # load_dataset hands out later are cheap.
+    X = pd.concat([p[1] for p in parts], ignore_index=True).copy()
     y = pd.concat([p[2] for p in parts], ignore_index=True).rename("class")
     split = None
     if parts[0][0].split is not None:
