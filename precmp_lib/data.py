@@ -751,17 +751,23 @@ def download_datasets(
     cache_root = Path(cache_dir or CACHE_DIR)
     done = {}
     for name in names:
-        target = cache_root / name
-        if not force and all((target / f.name).is_file() for f in _UCI[name].files):
-            try:
-                _read_checked(name, target)
-            except ValueError:
-                pass  # a damaged copy in the cache: fetch it again
-            else:
-                done[name] = target
-                continue
-        done[name] = _download_one(name, base, cache_root, progress=progress, timeout=timeout)
+        if not force and _cached_ok(name, cache_root):
+            done[name] = cache_root / name
+        else:  # missing, or a damaged copy: fetch it (again)
+            done[name] = _download_one(name, base, cache_root, progress=progress, timeout=timeout)
     return done
+
+
+def _cached_ok(name: str, cache_root: Path) -> bool:
+    """Whether the cache holds every file of ``name`` and they pass the content check."""
+    target = cache_root / name
+    if not all((target / f.name).is_file() for f in _UCI[name].files):
+        return False
+    try:
+        _read_checked(name, target)
+    except ValueError:
+        return False
+    return True
 
 
 def _main(argv: Sequence[str] | None = None) -> int:
@@ -781,6 +787,7 @@ def _main(argv: Sequence[str] | None = None) -> int:
     names = args.names or _uci_names()
     failed = 0
     for name in names:
+        cached = not args.force and _cached_ok(name, Path(args.cache_dir or CACHE_DIR))
         try:
             (path,) = download_datasets(
                 [name],
@@ -794,7 +801,8 @@ def _main(argv: Sequence[str] | None = None) -> int:
             failed += 1
             continue
         rows = sum(f.rows for f in _UCI[name].files)
-        print(f"{name}: {rows} rows x {reg.loc[name, 'columns']} features, checked -> {path}")
+        how = "already in the cache" if cached else "downloaded"
+        print(f"{name}: {how}, {rows} rows x {reg.loc[name, 'columns']} features, checked: {path}")
     if failed:
         print(f"make data: {failed} of {len(names)} datasets failed", file=sys.stderr)
     return 1 if failed else 0

@@ -726,7 +726,9 @@ def test_command_line_downloads_and_reports(no_mirror, uci_site, tmp_path, capsy
     )
     out = capsys.readouterr().out
     assert code == 0
-    assert out.startswith("banknote: 1372 rows x 4 features, checked -> ")
+    assert out.startswith("banknote: downloaded, 1372 rows x 4 features, checked: ")
+    assert data._main(["download", "banknote", "--cache-dir", str(tmp_path)]) == 0
+    assert capsys.readouterr().out.startswith("banknote: already in the cache, 1372 rows")
 
 
 def test_command_line_failure_exits_non_zero(no_mirror, tmp_path, capsys):
