@@ -21,6 +21,7 @@ __all__ = [
     "course_map_chart",
     "course_map_table",
     "mcnemar_deviation_heatmap",
+    "precision_heatmap",
     "set_style",
 ]
 
@@ -102,6 +103,32 @@ def mcnemar_deviation_heatmap(
     ax.set_xlabel("b (only A correct)")
     ax.set_ylabel("c (only B correct)")
     ax.set_title(f"{variant} vs {reference}", pad=22 if annotate_alpha is not None else 6)
+    return ax
+
+
+# --------------------------------------------------------------------------------------------
+# reports (precision per class and model)
+# --------------------------------------------------------------------------------------------
+
+
+def precision_heatmap(table: pd.DataFrame, *, ax: Axes | None = None, title: str | None = None) -> Axes:
+    """Heat map of precision per class (rows) and model (columns), annotated with the values.
+
+    Parameters
+    ----------
+    table : DataFrame
+        Precision values in [0, 1], classes as the index and models as columns (NaN: never
+        predicted), e.g. from :func:`precmp_lib.report.precision_table`.
+    """
+    values = table.to_numpy(dtype=float)
+    if values.size == 0:
+        raise ValueError("table must hold at least one class and one model")
+    ax = _axes(ax, (1.6 + 1.1 * table.shape[1], 1.0 + 0.38 * table.shape[0]))
+    sns.heatmap(table.astype(float), annot=True, fmt=".2f", cmap="viridis", vmin=0, vmax=1, ax=ax,
+                cbar_kws={"label": "precision"}, linewidths=0.5, linecolor="white")
+    ax.set_xlabel("model")
+    ax.set_ylabel(str(table.index.name or "class"))
+    ax.set_title(title or "Precision per class and model")
     return ax
 
 
