@@ -28,6 +28,7 @@ def test_notebook_contract(run_notebook):
     results = run_notebook("02_cv_ttests", **PARAMS)
     _check_reported_tests(results)
     _check_type1_error_table(results)
+    _check_pairwise(results)
 
 
 def _check_reported_tests(results):
@@ -92,3 +93,23 @@ def _check_type1_error_table(results):
     power = pd.DataFrame(results["power"]).set_index("key")["rejection_rate"]
     assert power["corrected_resampled_t"] > null["corrected_resampled_t"]
     assert results["simulation_settings"]["power"]["effect"] == 0.5
+
+
+def _check_pairwise(results):
+    """The three-classifier scores reuse the repeated-CV folds; each pair is the formula."""
+    trio = pd.DataFrame(results["trio_scores"])
+    repeated = results["scores"]["repeated_kfold"]
+    names = results["names"]
+    np.testing.assert_array_equal(trio[names[0]], repeated["scores_a"])
+    np.testing.assert_array_equal(trio[names[1]], repeated["scores_b"])
+    pairwise = pd.DataFrame(results["pairwise"])
+    assert len(pairwise) == 3
+    ratio = trio["n_test"].mean() / trio["n_train"].mean()
+    for row in pairwise.itertuples():
+        t, p = _t_formula((trio[row.model_a] - trio[row.model_b]).to_numpy(), ratio)
+        assert row.statistic == pytest.approx(t, rel=1e-9)
+        assert row.pvalue == pytest.approx(p, rel=1e-9)
+    holm = pairwise.sort_values("pvalue")
+    m = len(holm)
+    expected = np.maximum.accumulate(np.minimum(1, (m - np.arange(m)) * holm["pvalue"]))
+    np.testing.assert_allclose(holm["pvalue_holm"], expected)  # METHODS.md §3 Holm step-down

@@ -545,6 +545,56 @@ def test_scheme_argument_errors(cancer, two_models):
         pc.paired_cv_scores(lr, tree, X, y, scheme="5x2", cv=KFold(4), progress=False)
 
 
+def test_cv_scores_share_the_splits_of_paired_cv_scores(cancer, two_models):
+    X, y = cancer
+    lr, tree = two_models
+    nb = GaussianNB()
+    tab = pc.cv_scores({"lr": lr, "tree": tree, "nb": nb}, X, y, scheme="repeated_kfold",
+                       n_splits=4, n_repeats=2, random_state=5, progress=False)
+    assert list(tab.columns) == ["repeat", "fold", "n_train", "n_test", "lr", "tree", "nb"]
+    assert tab.index.name == "split" and len(tab) == 8
+    pair = pc.paired_cv_scores(lr, nb, X, y, scheme="repeated_kfold", n_splits=4, n_repeats=2,
+                               random_state=5, progress=False)
+    np.testing.assert_array_equal(tab["lr"], pair.scores_a)
+    np.testing.assert_array_equal(tab["nb"], pair.scores_b)
+    np.testing.assert_array_equal(tab["n_test"], pair.n_test)
+    five = pc.cv_scores({"lr": lr, "nb": nb}, X, y, scheme="5x2", random_state=1, progress=False)
+    assert len(five) == 10 and five["repeat"].tolist() == [0, 0, 1, 1, 2, 2, 3, 3, 4, 4]
+    with pytest.raises(ValueError, match="estimators must be a mapping of at least two"):
+        pc.cv_scores({"lr": lr}, X, y, progress=False)
+    with pytest.raises(ValueError, match="estimators must be a mapping"):
+        pc.cv_scores([lr, nb], X, y, progress=False)
+
+
+def test_pairwise_corrected_ttest_matches_single_tests_and_statsmodels_holm():
+    multitest = pytest.importorskip("statsmodels.stats.multitest")
+    rng = np.random.default_rng(4)
+    base = rng.normal(0.8, 0.03, size=30)
+    scores = pd.DataFrame({name: base + shift + rng.normal(0, 0.01, 30)
+                           for name, shift in zip("abcd", (0.0, 0.005, 0.02, 0.0))})
+    tab = pc.pairwise_corrected_ttest(scores, test_train_ratio=1 / 9, alpha=0.05)
+    assert len(tab) == 6
+    assert tab[["model_a", "model_b"]].values.tolist()[:3] == [["a", "b"], ["a", "c"], ["a", "d"]]
+    for row in tab.itertuples():
+        single = pc.corrected_resampled_ttest(scores[row.model_a], scores[row.model_b],
+                                              test_train_ratio=1 / 9)
+        assert row.statistic == single.statistic and row.pvalue == single.pvalue
+        assert row.se == single.details["se"] and row.df == 29
+    reject, holm, _, _ = multitest.multipletests(tab["pvalue"], alpha=0.05, method="holm")
+    np.testing.assert_allclose(tab["pvalue_holm"], holm, rtol=1e-12)
+    assert tab["reject_holm"].tolist() == reject.tolist()
+    _, bonf, _, _ = multitest.multipletests(tab["pvalue"], method="bonferroni")
+    np.testing.assert_allclose(tab["pvalue_bonferroni"], bonf, rtol=1e-12)
+    swapped = pc.pairwise_corrected_ttest(scores[["b", "a"]], test_train_ratio=1 / 9)
+    assert swapped["estimate"].item() == pytest.approx(-tab["estimate"].iloc[0])
+    with pytest.raises(ValueError, match="scores must have at least 2 rows and 2 columns"):
+        pc.pairwise_corrected_ttest(scores[["a"]], test_train_ratio=0.2)
+    with pytest.raises(ValueError, match="test_train_ratio must be"):
+        pc.pairwise_corrected_ttest(scores, test_train_ratio=-1)
+    with pytest.raises(ValueError, match="scores must hold finite numbers"):
+        pc.pairwise_corrected_ttest(scores.assign(a=np.nan), test_train_ratio=0.2)
+
+
 # --------------------------------------------------------------------------------------------
 # mlxtend on the same splits
 # --------------------------------------------------------------------------------------------
