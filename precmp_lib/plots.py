@@ -84,7 +84,8 @@ def mcnemar_deviation_heatmap(
         diff.to_numpy(), origin="lower", cmap="RdBu_r", norm=TwoSlopeNorm(0, -lim, lim),
         aspect="auto", interpolation="nearest",
     )
-    ax.figure.colorbar(im, ax=ax, label=f"p({variant}) - p({reference})")
+    ax.grid(False)
+    ax.figure.colorbar(im, ax=ax, label=f"p({variant}) − p({reference})")
     if annotate_alpha is not None:
         disagree = (grid.pivot(index="c", columns="b", values=variant) <= annotate_alpha) != (
             grid.pivot(index="c", columns="b", values=reference) <= annotate_alpha
@@ -93,10 +94,10 @@ def mcnemar_deviation_heatmap(
         ax.scatter(xs, ys, marker="s", s=12, facecolors="none", edgecolors="black", linewidths=0.6,
                    label=f"decisions differ at α = {annotate_alpha}")
         if len(xs):
-            ax.legend(loc="upper right", fontsize="small", frameon=True)
+            ax.legend(loc="lower center", bbox_to_anchor=(0.5, 1.07), fontsize="small", frameon=False)
     ax.set_xlabel("b (only A correct)")
     ax.set_ylabel("c (only B correct)")
-    ax.set_title(f"{variant} vs {reference}")
+    ax.set_title(f"{variant} vs {reference}", pad=22 if annotate_alpha is not None else 6)
     return ax
 
 
