@@ -245,15 +245,23 @@ def critical_difference_diagram(
     ax.set_axis_off()
     ink = "#222222"
 
-    # horizontal room for the labels, in rank units, from the axes' width in inches
+    # classifier labels first: their rendered width sets the room beside the rank axis
+    labels = [
+        ax.text(0, 0, name, va="center", color=ink, gid="cd-label", clip_on=False,
+                fontweight="bold" if name == ctrl else "normal")
+        for name in names
+    ]
+    try:
+        renderer = fig.canvas.get_renderer()
+        longest = max(t.get_window_extent(renderer).width for t in labels) / fig.dpi
+    except (AttributeError, RuntimeError):  # a canvas without a renderer: estimate
+        longest = max(len(n) for n in names) * 0.6 * plt.rcParams["font.size"] / 72
     width_in = max(fig.get_figwidth() * ax.get_position().width, 1.0)
-    char_in = 0.6 * plt.rcParams["font.size"] / 72 * 1.05
-    longest = max(len(n) for n in names) * char_in
-    pad = 0.15
-    span = k - 1
-    # margin m must hold pad + label width: m = pad + longest * (span + 2m) / width_in
-    denom = max(1.0 - 2 * longest / width_in, 0.25)
-    margin = (pad + longest * span / width_in) / denom + 0.1
+    frac = min(longest / width_in, 0.4)  # label width as a fraction of the axes
+    reach = 0.25 + 0.05 * (k - 1)  # how far the elbows run past the ends of the axis
+    gap = 0.03 + 0.01 * (k - 1)
+    # margin m holds reach + gap + the label: m = reach + gap + frac * (k - 1 + 2m)
+    margin = (reach + gap + frac * (k - 1)) / (1 - 2 * frac) * 1.05
 
     # rank axis with ticks at integers and half-integers, labels above
     y_axis = 0.0
@@ -297,15 +305,13 @@ def critical_difference_diagram(
     row_step = 0.28
     best_left = best == "left"
     for side, members in ((0, best_side), (1, worst_side)):
-        end = 1 - margin + pad if side == 0 else k + margin - pad
-        text_x = end - 0.05 if side == 0 else end + 0.05
+        end = 1 - reach if side == 0 else k + reach
         visually_left = (side == 0) == best_left
         for row, j in enumerate(members):
             r, y = values[j], y_row0 + row * row_step
             ax.plot([r, r, end], [y_axis, y, y], color=ink, lw=0.9, gid="cd-elbow")
-            ax.text(text_x, y, names[j], ha="right" if visually_left else "left", va="center",
-                    color=ink, fontweight="bold" if names[j] == ctrl else "normal",
-                    gid="cd-label", clip_on=False)
+            labels[j].set_position((end - gap if side == 0 else end + gap, y))
+            labels[j].set_horizontalalignment("right" if visually_left else "left")
             ax.text((r + end) / 2, y - 0.03, f"{r:.2f}", ha="center", va="bottom",
                     fontsize="x-small", color=REFERENCE_COLOR, gid="cd-rank", clip_on=False)
 
@@ -313,7 +319,7 @@ def critical_difference_diagram(
     if not best_left:
         ax.invert_xaxis()
     y_bottom = y_row0 + (rows - 1) * row_step + 0.25
-    ax.set_ylim(y_bottom, y_cd - 0.45)
+    ax.set_ylim(y_bottom, y_cd - 0.45 if cd is not None else y_axis - 0.55)
     if title:
         ax.set_title(title)
     return ax

@@ -518,8 +518,8 @@ def _friedman_parts(data: _RankData, tie_correction: bool) -> _FriedmanParts:
 
 def _approximation_note(k: int, n: int) -> str:
     if n <= 10 or k <= 5:
-        return (f"N = {n} data sets, k = {k} classifiers: the chi-square approximation is rough "
-                "below N > 10 and k > 5 (Demšar 2006); Iman–Davenport's F is less conservative")
+        return (f"N = {n} data sets, k = {k} classifiers: the chi-square approximation wants "
+                "N > 10 and k > 5 (Demšar 2006); prefer Iman–Davenport's F")
     return ""
 
 
@@ -1280,6 +1280,7 @@ def score_matrix(
     max_rows: int | None = None,
     random_state: int = 0,
     progress: bool = True,
+    threads: int | None = 1,
 ) -> pd.DataFrame:
     """Cross-validated score of every estimator on every data set: the N x k input of this module.
 
@@ -1300,6 +1301,10 @@ def score_matrix(
         Seed for subsampling and fold assignment.
     progress : bool
         Show a progress bar over the (data set, estimator) pairs.
+    threads : int or None
+        Threads of the BLAS and OpenMP pools while fitting (default 1). Benchmark models are
+        small, and on a busy machine oversubscribed thread pools can slow such fits down a
+        hundredfold; None leaves the libraries' defaults.
 
     Returns
     -------
@@ -1318,8 +1323,11 @@ def score_matrix(
     Both classifiers are accurate on these two easy data sets; with this many data sets no
     test could separate them.
     """
+    from contextlib import nullcontext
+
     from sklearn.base import clone
     from sklearn.model_selection import KFold, StratifiedKFold, cross_val_score
+    from threadpoolctl import threadpool_limits
     from tqdm.auto import tqdm
 
     if not isinstance(estimators, Mapping) or len(estimators) == 0:
@@ -1329,6 +1337,8 @@ def score_matrix(
     if max_rows is not None:
         max_rows = check_positive_int(max_rows, "max_rows", minimum=cv)
     progress = _check_bool(progress, "progress")
+    if threads is not None:
+        threads = check_positive_int(threads, "threads")
     if isinstance(datasets, Mapping):
         sources = {str(k): v for k, v in datasets.items()}
     elif isinstance(datasets, str) or not isinstance(datasets, Sequence):
@@ -1341,7 +1351,7 @@ def score_matrix(
     names = [str(n) for n in estimators]
     out = np.empty((len(sources), len(names)))
     bar = tqdm(total=len(sources) * len(names), desc="cross-validating", disable=not progress)
-    try:
+    with bar, threadpool_limits(limits=threads) if threads else nullcontext():
         for i, (dname, source) in enumerate(sources.items()):
             X, y = _subsample(*_dataset_arrays(dname, source), max_rows, random_state)
             _, class_counts = np.unique(y, return_counts=True)
@@ -1352,7 +1362,5 @@ def score_matrix(
                 bar.set_postfix_str(f"{dname} / {names[j]}")
                 out[i, j] = cross_val_score(clone(est), X, y, cv=folds, scoring=scoring).mean()
                 bar.update(1)
-    finally:
-        bar.close()
     return pd.DataFrame(out, index=pd.Index(list(sources), name="dataset"),
                         columns=pd.Index(names, name="classifier"))

@@ -712,7 +712,8 @@ class TestScoreMatrix:
         folds = StratifiedKFold(3, shuffle=True, random_state=7)
         ref = cross_val_score(DecisionTreeClassifier(random_state=0), X, y, cv=folds).mean()
         assert s.loc["iris", "tree"] == pytest.approx(ref, rel=1e-12)
-        again = score_matrix(est, ["iris", "wine"], cv=3, random_state=7, progress=False)
+        again = score_matrix(est, ["iris", "wine"], cv=3, random_state=7, progress=False,
+                             threads=None)
         pd.testing.assert_frame_equal(s, again)
 
     def test_subsample_is_stratified_and_seeded(self):
@@ -746,5 +747,7 @@ class TestScoreMatrix:
             score_matrix({"nb": GaussianNB()}, ["no_such_set"], progress=False)
         with pytest.raises(ValueError, match="cv must be an integer >= 2"):
             score_matrix({"nb": GaussianNB()}, ["iris"], cv=1)
+        with pytest.raises(ValueError, match="threads must be an integer >= 1"):
+            score_matrix({"nb": GaussianNB()}, ["iris"], threads=0)
         with pytest.raises(ValueError, match="Dataset or an"):
             score_matrix({"nb": GaussianNB()}, {"x": [1, 2, 3]}, progress=False)
