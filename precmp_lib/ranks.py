@@ -328,8 +328,9 @@ def wilcoxon(
     variance and leaves the zeros out of the tie correction; zsplit keeps ``n`` = all
     differences, as ``scipy.stats.wilcoxon`` does.
 
-    Differences are rounded to 12 significant digits before ranking: ``0.3 - 0.1`` and
-    ``0.9 - 0.7`` differ in floating point but are the same tie.
+    Scores and then their differences are rounded to 12 significant digits before ranking:
+    ``0.3 - 0.1`` and ``0.9 - 0.7`` differ in floating point but are the same tie, and
+    ``(0.1 + 0.2) - 0.3`` is a zero, not a difference of 5.6e-17.
 
     References
     ----------
@@ -370,7 +371,7 @@ def wilcoxon(
         raise ValueError(f"x and y must have the same length (one score per data set); "
                          f"got {xa.size} and {ya.size}")
     n_total = int(xa.size)
-    d = _round_significant(xa - ya)
+    d = _round_significant(_round_significant(xa) - _round_significant(ya))
     estimate = _hodges_lehmann(d)
     zero = d == 0
     n_zero = int(zero.sum())

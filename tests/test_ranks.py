@@ -276,6 +276,15 @@ class TestWilcoxonProperties:
         assert ours.pvalue == pytest.approx(ref.pvalue, rel=1e-12)
         assert stats.wilcoxon(d, method="asymptotic", correction=True).pvalue != ref.pvalue
 
+    def test_floating_noise_does_not_create_differences(self):
+        # (0.1 + 0.2) - 0.3 = 5.6e-17 in floating point: a zero difference, not the smallest rank
+        x = np.array([0.1 + 0.2, 0.9, 0.5, 0.8, 0.4, 0.7])
+        y = np.array([0.3, 0.7, 0.45, 0.55, 0.05, 0.6])
+        res = wilcoxon(x, y)
+        assert res.details["n_zero"] == 1 and res.details["n_used"] == 5
+        ref = stats.wilcoxon(np.round(x - y, 12), method="asymptotic", correction=True)
+        assert res.pvalue == pytest.approx(ref.pvalue, rel=1e-12)
+
     def test_estimate_is_hodges_lehmann(self):
         # pseudomedian: median of the n(n+1)/2 Walsh averages of d = x - y
         d = HW_X - HW_Y
