@@ -255,6 +255,7 @@ def critical_difference_diagram(
     >>> ax = critical_difference_diagram(r, n_datasets=14, alpha=0.10)
     >>> sum(line.get_gid() == "cd-clique" for line in ax.lines)
     2
+    >>> plt.close(ax.figure)
 
     Demšar's Figure 1(a): two overlapping groups, with C4.5+cf in both.
     """
