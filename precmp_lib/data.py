@@ -43,9 +43,9 @@ import pandas as pd
 
 __all__ = [
     "Dataset",
-    "available_datasets",
     "DatasetUnavailable",
     "DownloadError",
+    "available_datasets",
     "describe_datasets",
     "download_datasets",
     "list_datasets",
