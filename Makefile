@@ -8,6 +8,11 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 JOBS ?= 2
+# One BLAS/OpenMP thread per process: tests and notebooks run side by side on few cores, and
+# oversubscribed thread pools make small fits many times slower.
+export OMP_NUM_THREADS ?= 1
+export OPENBLAS_NUM_THREADS ?= 1
+export MKL_NUM_THREADS ?= 1
 
 $(STAMP): requirements.txt pyproject.toml
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -35,7 +40,7 @@ lab: $(STAMP) ## open the notebooks in JupyterLab
 	$(VENV)/bin/jupyter lab notebooks
 
 data: $(STAMP) ## download the UCI datasets into data/cache with content checks
-	$(PY) -m precmp_lib.data download
+	$(PY) -W "ignore::RuntimeWarning:runpy" -m precmp_lib.data download
 
 bench: $(STAMP) ## benchmarks: tables of speed ratios
 	@for f in bench/bench_*.py; do echo "== $$f"; $(PY) $$f; done
