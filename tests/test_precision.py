@@ -849,3 +849,27 @@ def test_counts_path_equals_raw_path_on_random_labels(seed, n, k):
         assert raw.statistic == counted.statistic == pytest.approx(table.loc[label, "gs_statistic"])
         assert raw.pvalue == counted.pvalue
         assert 0 <= raw.pvalue <= 1
+
+
+def expand_patterns(pc_counts):
+    """Observations (truth, one 0/1 prediction column per model) from one class's pattern counts."""
+    counts = pc_counts.counts[0]
+    c = pc_counts.n_models
+    rows = [(d, pattern) for d in (0, 1) for pattern in range(2**c)
+            for _ in range(int(counts[d, pattern]))]
+    y = np.array([d for d, _ in rows])
+    preds = [np.array([(pattern >> j) & 1 for _, pattern in rows]) for j in range(c)]
+    return y, preds
+
+
+@pytest.mark.parametrize("example", [EX2, EX3], ids=["methods_7_ex2", "methods_7_ex3"])
+def test_gee_methods_examples_equal_statsmodels(example):
+    # METHODS §7 examples 2-3 "identical in statsmodels and geepack": fit statsmodels here
+    y, preds = expand_patterns(example)
+    params, cov, wald = statsmodels_gee(y, preds, 1)
+    res = gee_precision_from_counts(example)
+    assert res.joint["statistic"].iloc[0] == pytest.approx(wald, rel=1e-8)
+    np.testing.assert_allclose(res.covariance[1].to_numpy(), cov, rtol=1e-8)
+    np.testing.assert_allclose(res.coefficients["log_odds_ratio"], params[1:], rtol=1e-8)
+    raw = gee_precision(y, dict(zip(example.names, preds)))
+    pd.testing.assert_frame_equal(raw.joint.query("`class` == 1").reset_index(drop=True), res.joint)
