@@ -18,6 +18,7 @@ __all__ = [
     "EncodedLabels",
     "as_label_array",
     "as_score_matrix",
+    "as_unit_interval",
     "check_choice",
     "check_counts",
     "check_positive_int",
@@ -349,3 +350,29 @@ def as_score_matrix(
     rows = rows or [str(i) for i in range(arr.shape[0])]
     cols = cols or [f"clf_{j}" for j in range(arr.shape[1])]
     return arr, rows, cols
+
+
+def as_unit_interval(values: Any, name: str, *, ndim: int | None = None) -> np.ndarray:
+    """Return ``values`` as a float array whose entries all lie in [0, 1] (no NaN).
+
+    Used for p-values, prevalences, sensitivities and specificities.
+
+    >>> as_unit_interval([0.01, 0.5], "pvalues", ndim=1)
+    array([0.01, 0.5 ])
+    """
+    if isinstance(values, pd.DataFrame | pd.Series):
+        values = values.to_numpy()
+    try:
+        arr = np.asarray(values, dtype=float)
+    except (TypeError, ValueError):
+        raise ValueError(f"{name} must hold numbers in [0, 1]; got {_describe(values)}") from None
+    if ndim is not None and arr.ndim != ndim:
+        raise ValueError(f"{name} must be {ndim}-dimensional; got shape {arr.shape}")
+    if arr.size == 0:
+        raise ValueError(f"{name} must not be empty")
+    if np.isnan(arr).any():
+        raise ValueError(f"{name} must not contain NaN")
+    if np.any((arr < 0) | (arr > 1)):
+        bad = arr[(arr < 0) | (arr > 1)].ravel()[0]
+        raise ValueError(f"{name} must lie in [0, 1]; got {bad!r}")
+    return arr
