@@ -92,7 +92,7 @@ def mcnemar_table(
     >>> y = [0, 0, 1, 1, 1, 0]
     >>> mcnemar_table(y, [0, 0, 1, 0, 1, 1], [0, 1, 1, 1, 0, 1])
     B          correct  wrong
-    A                        
+    A
     correct          2      2
     wrong            1      1
     """
@@ -195,13 +195,13 @@ def mcnemar(
     t = check_counts(table, "table", shape=(2, 2), integer=exact)
     a, b, c, d = float(t[0, 0]), float(t[0, 1]), float(t[1, 0]), float(t[1, 1])
     n = a + b + c + d
+    if n == 0:
+        raise ValueError("table must count at least one item; got an all-zero table")
     name = _METHOD_NAMES[method]
     df = None if exact else 1.0
     details = {"b": b, "c": c, "odds_ratio": b / c if c > 0 else (np.inf if b > 0 else np.nan)}
-    effect = {"estimate": (b - c) / n if n > 0 else np.nan, "confidence_level": level}
-    if n > 0:
-        lo, hi = _accuracy_difference_ci(a, b, c, d, level)
-        effect.update(ci_low=lo, ci_high=hi)
+    lo, hi = _accuracy_difference_ci(a, b, c, d, level)
+    effect = {"estimate": (b - c) / n, "ci_low": lo, "ci_high": hi, "confidence_level": level}
     if b + c == 0:
         return TestResult.indistinguishable(
             name,

@@ -1,3 +1,604 @@
-"""Sufficient statistics: joint confusion counts and per-observation pattern counts."""
+"""Sufficient statistics: joint confusion counts and per-observation pattern counts.
 
-__all__: list[str] = []
+Every precision test in precmp is a closed form of counts. Two classifiers on one test set need
+the joint confusion tensor ``n[true, predicted by A, predicted by B]`` (one ``np.bincount``
+over a combined code); its per-class one-vs-rest view is the 2 x 2 x 2 table ``n[d][a][b]`` of
+METHODS.md §6.1. Several classifiers need, per class, the counts of the 2^c joint prediction
+patterns split by truth; repeated cross-validation rows clustered by observation need the
+cross-products of the per-observation counts ``m_ij`` (METHODS.md §7). All of them are built in
+a few vectorised passes over the data, never a Python loop over observations.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from .validation import as_label_array, check_counts, encode_labels
+
+__all__ = [
+    "JointConfusion",
+    "PatternCounts",
+    "PrecisionMoments",
+    "cells_from_tab_paired",
+    "class_cells",
+    "joint_confusion",
+    "pattern_counts",
+    "precision_moments",
+]
+
+# Integer labels spanning at most this many values are counted straight from the raw codes.
+_DIRECT_WIDTH = 64
+
+
+# --------------------------------------------------------------------------------------------
+# two classifiers: the joint confusion tensor and its per-class 2 x 2 x 2 cells
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class JointConfusion:
+    """Joint confusion counts of two classifiers on one test set.
+
+    Attributes
+    ----------
+    table : ndarray of int64, shape (K, K, K)
+        ``table[t, a, b]`` = number of observations whose true class is ``classes[t]``, that
+        classifier A predicts as ``classes[a]`` and classifier B as ``classes[b]``.
+    classes : ndarray of shape (K,)
+        The class labels, in code order.
+    """
+
+    table: np.ndarray
+    classes: np.ndarray
+
+    @property
+    def n(self) -> int:
+        """Number of observations."""
+        return int(self.table.sum())
+
+    @property
+    def n_classes(self) -> int:
+        return len(self.classes)
+
+    def label(self, code: int) -> Any:
+        """The label of class ``code`` as a plain Python value."""
+        value = self.classes[code]
+        return value.item() if isinstance(value, np.generic) else value
+
+    def cells(self) -> np.ndarray:
+        """The per-class 2 x 2 x 2 tables, shape (K, 2, 2, 2); see :func:`class_cells`."""
+        return class_cells(self.table)
+
+    def confusion_a(self) -> pd.DataFrame:
+        """Classifier A's K x K confusion matrix (rows true class, columns predicted class)."""
+        return self._frame(self.table.sum(axis=2))
+
+    def confusion_b(self) -> pd.DataFrame:
+        """Classifier B's K x K confusion matrix (rows true class, columns predicted class)."""
+        return self._frame(self.table.sum(axis=1))
+
+    def _frame(self, counts: np.ndarray) -> pd.DataFrame:
+        labels = [self.label(i) for i in range(self.n_classes)]
+        return pd.DataFrame(
+            counts,
+            index=pd.Index(labels, name="true"),
+            columns=pd.Index(labels, name="predicted"),
+        )
+
+
+def _direct_int_codes(arrays: Sequence[np.ndarray]) -> tuple[list[np.ndarray], int, int] | None:
+    """Integer labels within a small range: return (shifted arrays, offset, width) or None."""
+    if not all(a.dtype.kind in "iu" for a in arrays):
+        return None
+    lo = min(int(a.min()) for a in arrays)
+    hi = max(int(a.max()) for a in arrays)
+    width = hi - lo + 1
+    if width > _DIRECT_WIDTH:
+        return None
+    out = []
+    for a in arrays:
+        if a.dtype.itemsize < 4 or a.dtype.kind == "u":
+            a = a.astype(np.int32)
+        out.append(a - lo if lo != 0 else a)
+    return out, lo, width
+
+
+def _combined_bincount(codes: Sequence[np.ndarray], width: int) -> np.ndarray:
+    """One ``np.bincount`` of the mixed-radix code of several aligned code arrays."""
+    code = codes[0] * width
+    code += codes[1]
+    for extra in codes[2:]:
+        code *= width
+        code += extra
+    return np.bincount(code, minlength=width ** len(codes))
+
+
+def joint_confusion(
+    y_true: Any,
+    y_pred_a: Any,
+    y_pred_b: Any,
+    *,
+    labels: Sequence[Any] | None = None,
+) -> JointConfusion:
+    """The joint confusion tensor of two classifiers, counted in one pass.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n,)
+        True labels (ints or strings; no missing values).
+    y_pred_a, y_pred_b : array-like of shape (n,)
+        Predicted labels of classifiers A and B on the same observations.
+    labels : sequence, optional
+        The class list, in this order (classes that never occur get zero counts); by default
+        the sorted union of the labels in the three arrays.
+
+    Returns
+    -------
+    JointConfusion
+        ``table[t, a, b]`` counts (true class t, A predicts a, B predicts b), ``classes``, ``n``.
+
+    Notes
+    -----
+    The labels are coded 0..K-1 and combined into one code ``(t K + a) K + b``; one
+    ``np.bincount`` of that code, reshaped to (K, K, K), is the table. Integer labels in a
+    small range skip the re-coding step: the raw values are combined directly and classes
+    that never occur are dropped afterwards. Every precision statistic for two classifiers is
+    a function of this table (METHODS.md §6).
+
+    Examples
+    --------
+    Three observations, two classes:
+
+    >>> jc = joint_confusion([0, 1, 1], [0, 1, 0], [0, 1, 1])
+    >>> jc.n, jc.classes.tolist()
+    (3, [0, 1])
+    >>> int(jc.table[1, 0, 1])  # truly 1, A says 0, B says 1
+    1
+    """
+    y = as_label_array(y_true, "y_true")
+    a = as_label_array(y_pred_a, "y_pred_a")
+    b = as_label_array(y_pred_b, "y_pred_b")
+    for name, arr in (("y_pred_a", a), ("y_pred_b", b)):
+        if len(arr) != len(y):
+            raise ValueError(f"{name} must have the same length as y_true ({len(y)}); got {len(arr)}")
+    direct = None if labels is not None else _direct_int_codes((y, a, b))
+    if direct is not None:
+        codes, lo, width = direct
+        full = _combined_bincount(codes, width).reshape(width, width, width)
+        present = (full.sum(axis=(1, 2)) + full.sum(axis=(0, 2)) + full.sum(axis=(0, 1))) > 0
+        keep = np.flatnonzero(present)
+        table = full if len(keep) == width else full[np.ix_(keep, keep, keep)]
+        return JointConfusion(table=np.ascontiguousarray(table), classes=keep + lo)
+    enc = encode_labels(y, {"y_pred_a": a, "y_pred_b": b}, labels=labels)
+    k = enc.n_classes
+    dtype = np.int32 if k**3 < 2**31 else np.int64
+    codes = [enc.y.astype(dtype), enc.preds[:, 0].astype(dtype), enc.preds[:, 1].astype(dtype)]
+    table = _combined_bincount(codes, k).reshape(k, k, k)
+    return JointConfusion(table=table, classes=enc.classes)
+
+
+def class_cells(table: Any) -> np.ndarray:
+    """Per-class one-vs-rest 2 x 2 x 2 tables from joint confusion tensors.
+
+    Parameters
+    ----------
+    table : array-like of shape (..., K, K, K)
+        Joint confusion counts ``[true, predicted by A, predicted by B]``, with any leading
+        axes (for example a batch of B resampled tables of shape (B, K, K, K)).
+
+    Returns
+    -------
+    ndarray of shape (..., K, 2, 2, 2)
+        ``cells[..., k, d, a, b]`` = number of observations with (truth is class k) == d,
+        (A predicts k) == a and (B predicts k) == b: the canonical layout ``n[d][a][b]`` of
+        METHODS.md §6.1. Same dtype as ``table`` (int64 for counts).
+
+    Notes
+    -----
+    With ``x = n[k, k, k]`` and the diagonals of the three two-way margins, inclusion and
+    exclusion give every cell: ``n[1][1][0] = sum_b n[k, k, b] - x``,
+    ``n[1][0][0] = sum_{a,b} n[k, a, b] - n[1][1][1] - n[1][1][0] - n[1][0][1]``, and so on.
+    Vectorised over classes and leading axes: no Python loop.
+
+    Examples
+    --------
+    >>> jc = joint_confusion([0, 0, 1, 1, 2], [0, 1, 1, 1, 2], [0, 0, 1, 2, 2])
+    >>> cells = class_cells(jc.table)
+    >>> cells.shape
+    (3, 2, 2, 2)
+    >>> int(cells[1, 1, 1, 0])  # class 1: truly 1, A predicts 1, B does not
+    1
+    """
+    t = np.asarray(table)
+    if t.ndim < 3 or not (t.shape[-1] == t.shape[-2] == t.shape[-3]):
+        raise ValueError(f"table must have shape (..., K, K, K); got shape {t.shape}")
+    x111 = np.einsum("...iii->...i", t)
+    ta = np.einsum("...iib->...i", t)  # truth k and A predicts k
+    tb = np.einsum("...iai->...i", t)  # truth k and B predicts k
+    ab = np.einsum("...tii->...i", t)  # A and B both predict k
+    row = t.sum(axis=(-2, -1))  # truth k
+    col_a = t.sum(axis=(-3, -1))  # A predicts k
+    col_b = t.sum(axis=(-3, -2))  # B predicts k
+    total = t.sum(axis=(-3, -2, -1))[..., None]
+    n110 = ta - x111
+    n101 = tb - x111
+    n011 = ab - x111
+    n100 = row - x111 - n110 - n101
+    n010 = col_a - x111 - n110 - n011
+    n001 = col_b - x111 - n101 - n011
+    n000 = total - (x111 + n110 + n101 + n011 + n100 + n010 + n001)
+    # order: d major, then a, then b -> [000, 001, 010, 011, 100, 101, 110, 111]
+    stacked = np.stack([n000, n001, n010, n011, n100, n101, n110, x111], axis=-1)
+    return stacked.reshape(*stacked.shape[:-1], 2, 2, 2)
+
+
+def cells_from_tab_paired(
+    d_a: float, d_b: float, d_c: float, d_d: float,
+    nd_a: float, nd_b: float, nd_c: float, nd_d: float,
+) -> np.ndarray:
+    """The 2 x 2 x 2 cells from the arguments of DTComPair's ``read.tab.paired`` (R).
+
+    DTComPair lays each 2 x 2 table out with Test 2 in rows and Test 1 in columns, so its
+    ``b`` cell is (test 1 negative, test 2 positive). This helper maps its argument order onto
+    the canonical ``n[d][a][b]`` (a = test 1, b = test 2), for readers porting R code.
+
+    Returns
+    -------
+    ndarray of shape (2, 2, 2)
+
+    Examples
+    --------
+    METHODS.md §6.6(b), given to R as ``read.tab.paired(30, 4, 10, 6, 5, 3, 8, 60)``:
+
+    >>> cells = cells_from_tab_paired(30, 4, 10, 6, 5, 3, 8, 60)
+    >>> int(cells[1, 1, 0]), int(cells[1, 0, 1])  # s10 (test 1 only), s01 (test 2 only)
+    (10, 4)
+    """
+    values = check_counts([d_a, d_b, d_c, d_d, nd_a, nd_b, nd_c, nd_d], "counts", integer=False)
+    da, db, dc, dd, na, nb, nc, nd = values
+    cells = np.empty((2, 2, 2))
+    cells[1, 1, 1], cells[1, 0, 1], cells[1, 1, 0], cells[1, 0, 0] = da, db, dc, dd
+    cells[0, 1, 1], cells[0, 0, 1], cells[0, 1, 0], cells[0, 0, 0] = na, nb, nc, nd
+    return cells
+
+
+# --------------------------------------------------------------------------------------------
+# several classifiers: joint prediction patterns and per-observation count moments
+# --------------------------------------------------------------------------------------------
+
+
+def _as_prediction_mapping(y_preds: Any, name: str = "y_preds") -> dict[str, Any]:
+    """Predictions of several classifiers as an ordered mapping name -> labels.
+
+    Accepts a mapping, a DataFrame (one column per classifier), a 2-D array (one column per
+    classifier, named ``clf_0``, ``clf_1``, ...) or a sequence of 1-D arrays.
+    """
+    if isinstance(y_preds, pd.DataFrame):
+        return {str(c): y_preds[c] for c in y_preds.columns}
+    if isinstance(y_preds, Mapping):
+        return {str(k): v for k, v in y_preds.items()}
+    if isinstance(y_preds, np.ndarray):
+        if y_preds.ndim != 2:
+            raise ValueError(
+                f"{name} must be a mapping, a DataFrame or a 2-D array (rows x classifiers); "
+                f"got an array of shape {y_preds.shape}"
+            )
+        return {f"clf_{j}": y_preds[:, j] for j in range(y_preds.shape[1])}
+    if isinstance(y_preds, str | bytes) or not isinstance(y_preds, Sequence):
+        raise ValueError(
+            f"{name} must be a mapping name -> predictions, a DataFrame or a sequence of arrays; "
+            f"got {type(y_preds).__name__}"
+        )
+    return {f"clf_{j}": p for j, p in enumerate(y_preds)}
+
+
+@dataclass(frozen=True)
+class PatternCounts:
+    """Counts of the 2^c joint prediction patterns of c classifiers, per class and truth.
+
+    Attributes
+    ----------
+    counts : ndarray of int64, shape (K, 2, 2**c)
+        ``counts[k, d, p]`` = number of observations with (truth is class k) == d whose
+        pattern for class k is ``p``: bit j of ``p`` (value ``2**j``) is set when classifier j
+        (in ``names`` order) predicts k. Pattern 0 (nobody predicts k) is included.
+    classes : ndarray of shape (K,)
+        Class labels.
+    names : tuple of str
+        Classifier names, in bit order.
+    """
+
+    counts: np.ndarray
+    classes: np.ndarray
+    names: tuple[str, ...]
+
+    @property
+    def n_models(self) -> int:
+        return len(self.names)
+
+    @classmethod
+    def from_patterns(
+        cls,
+        d1: Mapping[str, float],
+        d0: Mapping[str, float],
+        *,
+        names: Sequence[str] | None = None,
+        label: Any = 1,
+    ) -> PatternCounts:
+        """Pattern counts of one class written as strings, as METHODS.md §7 prints them.
+
+        Parameters
+        ----------
+        d1, d0 : mapping pattern -> count
+            Observations that truly are (``d1``) or are not (``d0``) the class. A pattern is
+            a string of 0/1, one character per classifier in order: ``"110"`` means the first
+            two classifiers predict the class and the third does not.
+        names : sequence of str, optional
+            Classifier names (default ``clf_0``, ``clf_1``, ...).
+        label : label of the class (default 1).
+
+        Examples
+        --------
+        >>> pc = PatternCounts.from_patterns({"11": 5, "10": 2}, {"01": 3})
+        >>> pc.counts.shape, int(pc.counts[0, 1, 0b01])  # "10": only classifier 0 predicts
+        ((1, 2, 4), 2)
+        """
+        keys = list(d1) + list(d0)
+        if not keys:
+            raise ValueError("d1 and d0 must hold at least one pattern")
+        c = len(keys[0])
+        for key in keys:
+            if len(key) != c or set(key) - {"0", "1"}:
+                raise ValueError(
+                    f"patterns must be strings of 0/1 of equal length {c}; got {key!r}"
+                )
+        names = tuple(names) if names is not None else tuple(f"clf_{j}" for j in range(c))
+        if len(names) != c:
+            raise ValueError(f"names must have {c} entries (one per pattern digit); got {len(names)}")
+        counts = np.zeros((1, 2, 2**c))
+        for d, mapping in ((1, d1), (0, d0)):
+            for key, value in mapping.items():
+                code = sum(1 << j for j, ch in enumerate(key) if ch == "1")
+                counts[0, d, code] += value
+        check_counts(counts, "pattern counts", integer=False)
+        if np.all(counts == np.round(counts)):
+            counts = counts.astype(np.int64)
+        return cls(counts=counts, classes=np.asarray([label]), names=names)
+
+    def moments(self) -> PrecisionMoments:
+        """The per-class moments (sums and cross-products) that every GEE quantity needs."""
+        c = self.n_models
+        bits = ((np.arange(2**c)[:, None] >> np.arange(c)) & 1).astype(self.counts.dtype)
+        n1 = self.counts[:, 1, :]
+        n0 = self.counts[:, 0, :]
+        weighted1 = n1[:, :, None] * bits  # (K, P, c)
+        weighted0 = n0[:, :, None] * bits
+        zeros = np.zeros((len(self.classes), c, c), dtype=self.counts.dtype)
+        return PrecisionMoments(
+            n_correct=weighted1.sum(axis=1),
+            n_wrong=weighted0.sum(axis=1),
+            cc=np.matmul(weighted1.transpose(0, 2, 1), bits),
+            cw=zeros,
+            ww=np.matmul(weighted0.transpose(0, 2, 1), bits),
+            classes=self.classes,
+            names=self.names,
+            n_rows=int(self.counts[0].sum()),
+            n_clusters=int(self.counts[0].sum()),
+        )
+
+
+@dataclass(frozen=True)
+class PrecisionMoments:
+    """Per-class sums and cross-products of per-observation prediction counts.
+
+    For class k, observation (cluster) i and classifier j let ``a_ij`` be the number of rows
+    of observation i that classifier j predicts as k and whose truth is k, and ``w_ij`` the
+    number of such rows whose truth is not k (without repeated rows both are 0 or 1). Every
+    quantity of the GEE precision model with independence working correlation and robust
+    covariance (METHODS.md §7) is a function of these moments.
+
+    Attributes
+    ----------
+    n_correct, n_wrong : ndarray of shape (K, c)
+        ``sum_i a_ij`` (true positives) and ``sum_i w_ij`` (false positives).
+    cc, cw, ww : ndarray of shape (K, c, c)
+        ``sum_i a_ij a_il``, ``sum_i a_ij w_il`` and ``sum_i w_ij w_il``.
+    classes : ndarray of shape (K,)
+    names : tuple of str
+    n_rows : int
+        Number of rows (observations times repetitions).
+    n_clusters : int
+        Number of distinct observations (clusters).
+    """
+
+    n_correct: np.ndarray
+    n_wrong: np.ndarray
+    cc: np.ndarray
+    cw: np.ndarray
+    ww: np.ndarray
+    classes: np.ndarray
+    names: tuple[str, ...]
+    n_rows: int
+    n_clusters: int
+
+    @property
+    def n_predicted(self) -> np.ndarray:
+        """Positive predictions per class and classifier, shape (K, c)."""
+        return self.n_correct + self.n_wrong
+
+
+def _encode_many(y_true: Any, y_preds: Any, labels: Sequence[Any] | None):
+    mapping = _as_prediction_mapping(y_preds)
+    return encode_labels(y_true, mapping, labels=labels)
+
+
+def pattern_counts(
+    y_true: Any,
+    y_preds: Any,
+    *,
+    labels: Sequence[Any] | None = None,
+) -> PatternCounts:
+    """Counts of the joint prediction patterns of c classifiers, per class and truth.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n,)
+        True labels.
+    y_preds : mapping name -> predictions, DataFrame, 2-D array or sequence of arrays
+        Each classifier's predicted labels (c <= 16 classifiers).
+    labels : sequence, optional
+        The class list, in this order.
+
+    Returns
+    -------
+    PatternCounts
+
+    Notes
+    -----
+    Each row contributes to the pattern of every class that at least one classifier predicts
+    there; the pattern of classifier j's predicted class is ``sum_l 2**l [pred_l == pred_j]``,
+    counted once (from the first classifier holding it). That is c(c-1)/2 comparisons and c
+    ``np.bincount`` passes, whatever the number of classes.
+
+    Examples
+    --------
+    >>> pc = pattern_counts([0, 1, 1], {"a": [0, 1, 0], "b": [0, 1, 1]})
+    >>> int(pc.counts[1, 1, 0b11]), int(pc.counts[1, 1, 0b10])  # class 1, truly 1: both; b only
+    (1, 1)
+    """
+    enc = _encode_many(y_true, y_preds, labels)
+    c = enc.preds.shape[1]
+    if c > 16:
+        raise ValueError(f"y_preds must hold at most 16 classifiers for pattern counts; got {c}")
+    k = enc.n_classes
+    y = enc.y.astype(np.int32)
+    cols = [np.ascontiguousarray(enc.preds[:, j]).astype(np.int32) for j in range(c)]
+    pats = [np.full(len(y), 1 << j, dtype=np.int32) for j in range(c)]
+    for j in range(c):
+        for i in range(j):
+            same = (cols[j] == cols[i]).astype(np.int32)
+            pats[j] |= same << i
+            pats[i] |= same << j
+    width = 2 << c  # truth bit x pattern
+    total = np.zeros(k * width, dtype=np.int64)
+    for j in range(c):
+        code = cols[j] * width
+        code += (y == cols[j]).astype(np.int32) << c
+        code += pats[j]
+        if j > 0:
+            code = code[(pats[j] & ((1 << j) - 1)) == 0]
+        total += np.bincount(code, minlength=k * width)
+    counts = total.reshape(k, 2, 2**c)
+    # pattern 0 (nobody predicts k): the remaining observations of each truth value
+    truth = np.bincount(y, minlength=k)
+    counts[:, 1, 0] = truth - counts[:, 1, 1:].sum(axis=1)
+    counts[:, 0, 0] = (len(y) - truth) - counts[:, 0, 1:].sum(axis=1)
+    return PatternCounts(counts=counts, classes=enc.classes, names=enc.names)
+
+
+def precision_moments(
+    y_true: Any,
+    y_preds: Any,
+    *,
+    groups: Any = None,
+    labels: Sequence[Any] | None = None,
+) -> PrecisionMoments:
+    """Per-class moments of the prediction counts, optionally clustered by observation id.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n,)
+        True label of each row.
+    y_preds : mapping name -> predictions, DataFrame, 2-D array or sequence of arrays
+        Each classifier's predicted label of each row.
+    groups : array-like of shape (n,), optional
+        Observation id of each row when rows repeat (stacked out-of-fold predictions of
+        repeated cross-validation): rows with the same id form one cluster. By default every
+        row is its own observation.
+    labels : sequence, optional
+        The class list, in this order.
+
+    Returns
+    -------
+    PrecisionMoments
+
+    Notes
+    -----
+    With ``groups``, the per-observation counts ``a_ij`` and ``w_ij`` (METHODS.md §7,
+    "Cross-validation") are aggregated with ``np.bincount`` over the (observation, class)
+    pairs that occur, and their cross-products summed per class: O(n c + U c^2) for U occupied
+    pairs. Without ``groups`` the moments come from :func:`pattern_counts`.
+
+    Examples
+    --------
+    The same two rows repeated three times, clustered by observation id:
+
+    >>> mo = precision_moments([1, 0] * 3, {"a": [1, 1] * 3, "b": [1, 0] * 3}, groups=[0, 1] * 3)
+    >>> mo.n_correct[1].tolist(), mo.cc[1].tolist()  # class 1: true positives; sum of a_ij a_il
+    ([3, 3], [[9, 9], [9, 9]])
+    """
+    if groups is None:
+        mapping = _as_prediction_mapping(y_preds)
+        if len(mapping) <= 16:
+            return pattern_counts(y_true, mapping, labels=labels).moments()
+    enc = _encode_many(y_true, y_preds, labels)
+    n, c = enc.preds.shape
+    k = enc.n_classes
+    if groups is None:
+        g = np.arange(n, dtype=np.int64)
+        n_groups = n
+    else:
+        gl = as_label_array(groups, "groups")
+        if len(gl) != n:
+            raise ValueError(f"groups must have the same length as y_true ({n}); got {len(gl)}")
+        g, uniques = pd.factorize(gl)
+        g = g.astype(np.int64)
+        n_groups = len(uniques)
+    y = enc.y.astype(np.int64)
+    keys = [g * k + enc.preds[:, j].astype(np.int64) for j in range(c)]
+    if n_groups * k <= max(8 * n * c, 1 << 24):
+        occupied = np.zeros(n_groups * k, dtype=bool)
+        for key in keys:
+            occupied[key] = True
+        index = np.cumsum(occupied, dtype=np.int64) - 1
+        cls_u = np.flatnonzero(occupied) % k
+        idx = [index[key] for key in keys]
+    else:
+        uniq, inverse = np.unique(np.concatenate(keys), return_inverse=True)
+        cls_u = uniq % k
+        idx = np.split(inverse, c)
+    u = len(cls_u)
+    a, w = [], []
+    for j in range(c):
+        correct = y == enc.preds[:, j]
+        a.append(np.bincount(idx[j][correct], minlength=u))
+        w.append(np.bincount(idx[j][~correct], minlength=u))
+
+    def per_class(values: np.ndarray) -> np.ndarray:
+        return np.rint(np.bincount(cls_u, weights=values, minlength=k)).astype(np.int64)
+
+    cc = np.empty((k, c, c), dtype=np.int64)
+    cw = np.empty((k, c, c), dtype=np.int64)
+    ww = np.empty((k, c, c), dtype=np.int64)
+    for j in range(c):
+        for i in range(c):
+            cw[:, j, i] = per_class(a[j] * w[i])
+            if i >= j:
+                cc[:, j, i] = cc[:, i, j] = per_class(a[j] * a[i])
+                ww[:, j, i] = ww[:, i, j] = per_class(w[j] * w[i])
+    return PrecisionMoments(
+        n_correct=np.column_stack([per_class(v) for v in a]).reshape(k, c),
+        n_wrong=np.column_stack([per_class(v) for v in w]).reshape(k, c),
+        cc=cc,
+        cw=cw,
+        ww=ww,
+        classes=enc.classes,
+        names=enc.names,
+        n_rows=n,
+        n_clusters=n_groups,
+    )

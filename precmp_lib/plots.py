@@ -6,16 +6,22 @@ ranks (critical-difference diagram), combining p-values, Bayes update, replicabi
 
 from __future__ import annotations
 
+import textwrap
+
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 import seaborn as sns
 from matplotlib.axes import Axes
 from matplotlib.colors import TwoSlopeNorm
+from matplotlib.patches import FancyBboxPatch
 
 __all__ = [
     "PALETTE",
+    "course_map_chart",
+    "course_map_table",
     "mcnemar_deviation_heatmap",
+    "precision_heatmap",
     "set_style",
 ]
 
@@ -83,7 +89,8 @@ def mcnemar_deviation_heatmap(
         diff.to_numpy(), origin="lower", cmap="RdBu_r", norm=TwoSlopeNorm(0, -lim, lim),
         aspect="auto", interpolation="nearest",
     )
-    ax.figure.colorbar(im, ax=ax, label=f"p({variant}) - p({reference})")
+    ax.grid(False)
+    ax.figure.colorbar(im, ax=ax, label=f"p({variant}) − p({reference})")
     if annotate_alpha is not None:
         disagree = (grid.pivot(index="c", columns="b", values=variant) <= annotate_alpha) != (
             grid.pivot(index="c", columns="b", values=reference) <= annotate_alpha
@@ -92,10 +99,36 @@ def mcnemar_deviation_heatmap(
         ax.scatter(xs, ys, marker="s", s=12, facecolors="none", edgecolors="black", linewidths=0.6,
                    label=f"decisions differ at α = {annotate_alpha}")
         if len(xs):
-            ax.legend(loc="upper right", fontsize="small", frameon=True)
+            ax.legend(loc="lower center", bbox_to_anchor=(0.5, 1.07), fontsize="small", frameon=False)
     ax.set_xlabel("b (only A correct)")
     ax.set_ylabel("c (only B correct)")
-    ax.set_title(f"{variant} vs {reference}")
+    ax.set_title(f"{variant} vs {reference}", pad=22 if annotate_alpha is not None else 6)
+    return ax
+
+
+# --------------------------------------------------------------------------------------------
+# reports (precision per class and model)
+# --------------------------------------------------------------------------------------------
+
+
+def precision_heatmap(table: pd.DataFrame, *, ax: Axes | None = None, title: str | None = None) -> Axes:
+    """Heat map of precision per class (rows) and model (columns), annotated with the values.
+
+    Parameters
+    ----------
+    table : DataFrame
+        Precision values in [0, 1], classes as the index and models as columns (NaN: never
+        predicted), e.g. from :func:`precmp_lib.report.precision_table`.
+    """
+    values = table.to_numpy(dtype=float)
+    if values.size == 0:
+        raise ValueError("table must hold at least one class and one model")
+    ax = _axes(ax, (1.6 + 1.1 * table.shape[1], 1.0 + 0.38 * table.shape[0]))
+    sns.heatmap(table.astype(float), annot=True, fmt=".2f", cmap="viridis", vmin=0, vmax=1, ax=ax,
+                cbar_kws={"label": "precision"}, linewidths=0.5, linecolor="white")
+    ax.set_xlabel("model")
+    ax.set_ylabel(str(table.index.name or "class"))
+    ax.set_title(title or "Precision per class and model")
     return ax
 
 
@@ -118,3 +151,126 @@ def mcnemar_deviation_heatmap(
 # cross-validation and replicability
 # --------------------------------------------------------------------------------------------
 
+
+
+# --------------------------------------------------------------------------------------------
+# course map
+# --------------------------------------------------------------------------------------------
+
+# (what you have, what you compare, how many classifiers, the test, the notebook that shows it)
+_COURSE_MAP = (
+    ("one test set", "accuracy", "two", "McNemar (exact or mid-p)", "01_mcnemar_cochran"),
+    ("one test set", "accuracy", "three or more",
+     "Cochran's Q, then pairwise McNemar with Holm", "01_mcnemar_cochran"),
+    ("one test set", "precision", "two",
+     "GS, weighted GS and GW per class; relative precision; combined p-values over classes",
+     "04_precision_gs_gw"),
+    ("one test set", "precision", "three or more",
+     "GEE logistic model: odds ratios against a reference classifier", "04_precision_gs_gw"),
+    ("resampled scores", "accuracy", "two",
+     "Nadeau–Bengio corrected t; 5x2cv F", "02_cv_ttests"),
+    ("resampled scores", "accuracy", "three or more",
+     "corrected t for each pair, Holm-adjusted", "02_cv_ttests"),
+    ("resampled scores", "precision", "two or more",
+     "GEE on stacked cross-validated predictions", "08_cross_validation"),
+    ("many datasets", "any score", "two", "Wilcoxon signed-rank over datasets",
+     "03_friedman_posthoc"),
+    ("many datasets", "any score", "three or more",
+     "Friedman (Iman–Davenport), then Nemenyi or Holm against a control", "03_friedman_posthoc"),
+)
+_COURSE_MAP_COLUMNS = ["data", "metric", "classifiers", "test", "notebook"]
+
+
+def course_map_table() -> pd.DataFrame:
+    """Which test answers which question, and the notebook that shows it.
+
+    Returns
+    -------
+    DataFrame
+        ``data`` (one test set, resampled scores or many datasets), ``metric`` (accuracy,
+        precision or any score), ``classifiers`` (two, three or more), ``test`` and ``notebook``
+        (file stem; the rendered report is ``<notebook>.html``), one row per leaf of
+        :func:`course_map_chart`.
+
+    Examples
+    --------
+    >>> t = course_map_table()
+    >>> t.loc[(t["data"] == "one test set") & (t["classifiers"] == "two"), "test"].tolist()
+    ['McNemar (exact or mid-p)', 'GS, weighted GS and GW per class; relative precision; combined p-values over classes']
+    """
+    return pd.DataFrame(list(_COURSE_MAP), columns=_COURSE_MAP_COLUMNS)
+
+
+def course_map_chart(table: pd.DataFrame | None = None, *, ax: Axes | None = None) -> Axes:
+    """Decision chart from left to right: what you have, what you compare, how many classifiers.
+
+    Parameters
+    ----------
+    table : DataFrame, optional
+        Rows of :func:`course_map_table` (default: all of them); the tree follows its row order.
+    ax : Axes, optional
+        Where to draw (a new figure when omitted).
+
+    Returns
+    -------
+    Axes
+        One box (a patch with its text) per node: the root, the distinct ``data``, ``metric``
+        and ``classifiers`` levels, and one leaf per row naming the test and the notebook number;
+        one arrow per edge.
+
+    Examples
+    --------
+    >>> ax = course_map_chart()
+    >>> len(ax.patches)  # 1 root + 3 kinds of data + 5 metrics + 9 classifier counts + 9 tests
+    27
+    """
+    table = course_map_table() if table is None else table
+    missing = [c for c in _COURSE_MAP_COLUMNS if c not in table.columns]
+    if missing:
+        raise ValueError(f"table needs columns {_COURSE_MAP_COLUMNS}; missing {missing}")
+    if len(table) == 0:
+        raise ValueError("table has no rows; expected rows of course_map_table()")
+    n = len(table)
+    ax = _axes(ax, (13.0, 0.55 * n + 1.0))
+    # x centre and width of each level's boxes (root, data, metric, classifiers); leaves start at
+    # x = 6.2 and are left-aligned.
+    centres, widths, leaf_x, leaf_w = [0.55, 2.05, 3.55, 5.0], [1.1, 1.5, 1.1, 1.2], 6.2, 5.4
+    fills = ["#EEEEEE", "#DCEBF5", "#FBEBD0", "#DDF0E8"]
+    height = 0.62
+    ax.set_xlim(-0.05, leaf_x + leaf_w + 0.05)
+    ax.set_ylim(-0.6, n - 0.4)
+    ax.axis("off")
+    leaf_y = np.arange(n)[::-1].astype(float)
+
+    def box(x0: float, y: float, w: float, label: str, fill: str, **text) -> None:
+        ax.add_patch(FancyBboxPatch((x0, y - height / 2), w, height, facecolor=fill,
+                                    edgecolor="#777777", lw=0.8,
+                                    boxstyle="round,pad=0,rounding_size=0.08"))
+        ax.text(x0 + (0.12 if text.get("ha") == "left" else w / 2), y, label,
+                **{"ha": "center", "va": "center", **text})
+
+    def arrow(x0: float, y0: float, x1: float, y1: float) -> None:
+        ax.annotate("", xy=(x1, y1), xytext=(x0, y0),
+                    arrowprops=dict(arrowstyle="-|>", color=REFERENCE_COLOR, lw=0.8,
+                                    shrinkA=0, shrinkB=0, mutation_scale=9))
+
+    levels = ["data", "metric", "classifiers"]
+    positions = {(): leaf_y.mean()}
+    box(centres[0] - widths[0] / 2, positions[()], widths[0], "compare\nclassifiers", fills[0],
+        fontweight="bold", fontsize="small")
+    for depth in range(1, len(levels) + 1):
+        keys = [tuple(r) for r in table[levels[:depth]].itertuples(index=False)]
+        for key in dict.fromkeys(keys):
+            y = float(leaf_y[[k == key for k in keys]].mean())
+            positions[key] = y
+            box(centres[depth] - widths[depth] / 2, y, widths[depth], str(key[-1]), fills[depth],
+                fontsize="small")
+            arrow(centres[depth - 1] + widths[depth - 1] / 2, positions[key[:-1]],
+                  centres[depth] - widths[depth] / 2, y)
+    for i, r in enumerate(table.itertuples(index=False)):
+        label = textwrap.fill(f"{r.test}  [{str(r.notebook)[:2]}]", 78)
+        box(leaf_x, float(leaf_y[i]), leaf_w, label, "#FFFFFF", ha="left", fontsize="x-small")
+        arrow(centres[-1] + widths[-1] / 2, positions[(r.data, r.metric, r.classifiers)], leaf_x,
+              float(leaf_y[i]))
+    ax.set_title("Which test? Follow your case from left to right; [NN] is the notebook")
+    return ax

@@ -20,8 +20,11 @@ __all__ = ["mcnemar_explorer", "mcnemar_state"]
 # --------------------------------------------------------------------------------------------
 
 
-def mcnemar_state(b: int, c: int, *, alpha: float = 0.05) -> pd.DataFrame:
+def mcnemar_state(b: int, c: int, *, n_agree: int = 100, alpha: float = 0.05) -> pd.DataFrame:
     """All four McNemar variants for discordant counts ``b`` and ``c``, as a table.
+
+    ``n_agree`` items on which both classifiers agree complete the table; they do not change
+    the p-values, only the accuracy difference.
 
     Returns
     -------
@@ -35,7 +38,7 @@ def mcnemar_state(b: int, c: int, *, alpha: float = 0.05) -> pd.DataFrame:
     """
     rows = {}
     for method in MCNEMAR_METHODS:
-        res = mcnemar([[0, b], [c, 0]], method=method)
+        res = mcnemar([[n_agree, b], [c, 0]], method=method)
         rows[method] = {
             "statistic": res.statistic,
             "pvalue": res.pvalue,

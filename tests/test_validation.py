@@ -1,0 +1,141 @@
+"""Input validation and label encoding: one policy for every module."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from precmp_lib.validation import (
+    as_label_array,
+    as_score_matrix,
+    check_choice,
+    check_counts,
+    check_positive_int,
+    check_probability,
+    encode_labels,
+)
+
+
+def test_encode_int_labels_fast_path_keeps_sorted_classes():
+    enc = encode_labels([3, 5, 5, 9], {"a": [3, 3, 9, 9], "b": [5, 5, 5, 3]})
+    assert enc.classes.tolist() == [3, 5, 9]
+    assert enc.y.tolist() == [0, 1, 1, 2]
+    assert enc.preds.tolist() == [[0, 1], [0, 1], [2, 1], [2, 0]]
+    assert enc.names == ("a", "b")
+
+
+def test_encode_negative_and_wide_ints():
+    enc = encode_labels([-1, 1, 1], {"a": [1, -1, 1]})
+    assert enc.classes.tolist() == [-1, 1]
+    wide = encode_labels([0, 10**9], {"a": [10**9, 0]})  # beyond the dense range: general path
+    assert wide.classes.tolist() == [0, 10**9] and wide.preds[:, 0].tolist() == [1, 0]
+
+
+def test_encode_string_and_categorical_labels():
+    y = pd.Series(["grass", "tree", "car"], dtype="category")
+    enc = encode_labels(y, {"m": np.array(["tree", "tree", "pool"])})
+    assert enc.classes.tolist() == ["car", "grass", "pool", "tree"]
+    assert enc.label(enc.y[0]) == "grass"
+    assert enc.code("pool") == 2
+
+
+def test_encode_mixed_int_and_str_compares_as_text():
+    enc = encode_labels([1, 2], {"a": ["1", "2"]})
+    assert (enc.preds[:, 0] == enc.y).all()
+
+
+def test_encode_float_labels_that_are_whole_numbers_become_ints():
+    enc = encode_labels(np.array([0.0, 1.0]), {"a": [1, 0]})
+    assert enc.classes.dtype.kind == "i"
+
+
+def test_encode_with_explicit_labels_order_and_unknown_label():
+    enc = encode_labels(["b", "a"], {"m": ["a", "a"]}, labels=["b", "a", "c"])
+    assert enc.y.tolist() == [0, 1] and enc.classes.tolist() == ["b", "a", "c"]
+    with pytest.raises(ValueError, match="m holds labels not in labels"):
+        encode_labels(["b", "a"], {"m": ["a", "z"]}, labels=["a", "b"])
+
+
+def test_code_of_unknown_label_names_the_argument():
+    enc = encode_labels([0, 1], {"a": [0, 1]})
+    with pytest.raises(ValueError, match=r"positive=7 is not among the labels in the data \(0, 1\)"):
+        enc.code(7)
+
+
+@pytest.mark.parametrize(
+    ("y", "pred", "message"),
+    [
+        ([0, 1, 1], [0, 1], r"a must have the same length as y_true \(3\); got 2"),
+        ([0, np.nan, 1], [0, 1, 1], "y_true must not contain NaN labels; found one at position 1"),
+        ([0, 1, 1], [0, 1, np.nan], "a must not contain NaN labels; found one at position 2"),
+        (["x", None], ["x", "y"], "y_true must not contain missing labels; found one at position 1"),
+        (pd.Series([1, None, 2]), [0, 1, 1], "y_true must not contain missing labels"),
+        ([], [], "y_true must not be empty"),
+        ([[0, 1], [1, 0]], [0, 1], "y_true must be one-dimensional"),
+    ],
+)
+def test_encode_bad_input(y, pred, message):
+    with pytest.raises(ValueError, match=message):
+        encode_labels(y, {"a": pred})
+
+
+def test_scalar_and_dataframe_labels_rejected():
+    with pytest.raises(ValueError, match="y_true must be a sequence of labels"):
+        as_label_array("abc", "y_true")
+    with pytest.raises(ValueError, match="y_true must be one-dimensional labels; got a DataFrame"):
+        as_label_array(pd.DataFrame({"a": [1]}), "y_true")
+
+
+def test_no_predictions():
+    with pytest.raises(ValueError, match="at least one classifier"):
+        encode_labels([0, 1], {})
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.integers(-3, 40), min_size=1, max_size=60), st.integers(0, 2**32 - 1))
+def test_encoding_is_a_bijection_on_observed_labels(y, seed):
+    rng = np.random.default_rng(seed)
+    y = np.array(y)
+    pred = rng.permutation(y)
+    enc = encode_labels(y, {"a": pred})
+    assert np.array_equal(enc.classes[enc.y], y)
+    assert np.array_equal(enc.classes[enc.preds[:, 0]], pred)
+    assert np.all(np.diff(enc.classes) > 0)
+    gen = encode_labels(y.astype(str), {"a": pred.astype(str)})  # general path agrees on equality
+    assert np.array_equal(gen.y == gen.preds[:, 0], enc.y == enc.preds[:, 0])
+
+
+def test_check_counts():
+    assert check_counts([[1, 2], [3, 4]], shape=(2, 2)).dtype == float
+    with pytest.raises(ValueError, match="table must hold numbers"):
+        check_counts([["a", 1], [2, 3]])
+    with pytest.raises(ValueError, match=r"cells must have shape \(2, 2, 2\)"):
+        check_counts(np.zeros((2, 2)), "cells", shape=(2, 2, 2))
+
+
+def test_check_choice_probability_positive_int():
+    with pytest.raises(ValueError, match="method must be one of 'a', 'b'; got 'c'"):
+        check_choice("c", "method", ("a", "b"))
+    with pytest.raises(ValueError, match=r"alpha must lie in \(0, 1\); got 0.0"):
+        check_probability(0.0, "alpha")
+    assert check_probability(0.0, "p", low_open=False) == 0.0
+    with pytest.raises(ValueError, match="alpha must be a number between 0 and 1"):
+        check_probability("0.05", "alpha")
+    with pytest.raises(ValueError, match="n_resamples must be an integer >= 1; got 0"):
+        check_positive_int(0, "n_resamples")
+    with pytest.raises(ValueError, match="n_resamples must be an integer >= 1"):
+        check_positive_int(2.5, "n_resamples")
+
+
+def test_score_matrix():
+    arr, rows, cols = as_score_matrix(pd.DataFrame({"lr": [0.8, 0.9], "rf": [0.7, 0.95]}, index=["d1", "d2"]))
+    assert rows == ["d1", "d2"] and cols == ["lr", "rf"] and arr.shape == (2, 2)
+    with pytest.raises(ValueError, match="scores must be a 2-D matrix"):
+        as_score_matrix([1, 2, 3])
+    with pytest.raises(ValueError, match=r"scores must hold finite numbers; found nan at row 1, column 0"):
+        as_score_matrix([[1, 2], [np.nan, 3]])
+    with pytest.raises(ValueError, match="at least 1 rows and 2 columns"):
+        as_score_matrix([[1], [2]])
