@@ -303,14 +303,12 @@ def _stouffer_z(p: np.ndarray) -> np.ndarray:
         return stats.norm.isf(p)
 
 
-def _null_covariance(
-    null: np.ndarray, w: np.ndarray, diagonal: str
-) -> tuple[np.ndarray, np.ndarray]:
+def _null_covariance(null: np.ndarray, w: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Covariance of the Lancaster terms of null p-values over resamples (axis -2).
 
     Rows with a NaN are dropped; null p-values of exactly 0 are floored at the smallest
-    normal float so that their terms stay finite. Returns the covariance (..., L, L) and the
-    number of rows used (...).
+    normal float so that their terms stay finite. Returns the sample covariance (..., L, L),
+    ddof 1, and the number of rows used (...).
     """
     x = stats.chi2.isf(np.maximum(null, _TINY), w)
     ok = np.all(np.isfinite(x), axis=-1)
@@ -320,9 +318,6 @@ def _null_covariance(
         mean = x.sum(axis=-2) / n_ok[..., None]
         dev = np.where(ok[..., None], x - mean[..., None, :], 0.0)
         cov = np.einsum("...bi,...bj->...ij", dev, dev) / (n_ok - 1)[..., None, None]
-    if diagonal == "theoretical":
-        idx = np.arange(w.shape[-1])
-        cov[..., idx, idx] = 2.0 * w
     return cov, n_ok
 
 
@@ -460,7 +455,8 @@ def combine_pvalues(
         chi-square degrees of freedom (None for Stouffer and Simes); ``n`` the number of
         p-values. ``details`` holds, as they apply, ``statistic_unscaled`` (T),
         ``expectation`` and ``variance`` of T, ``scale`` c, ``n_null`` (resamples used) and
-        ``n_null_dropped``, and ``term_correlation`` (correlation of the terms under the null).
+        ``n_null_dropped``, and ``term_correlation`` (the sample correlation of the terms over the
+        null p-values).
 
     Notes
     -----
@@ -609,17 +605,20 @@ def combine_pvalues(
         T = float(_lancaster_statistic(p, w))
         E = float(w.sum())
         if null is not None:
-            cov, n_ok = _null_covariance(null, w, diagonal or "theoretical")
+            cov, n_ok = _null_covariance(null, w)
             n_ok = int(n_ok)
             if n_ok < 2:
                 raise ValueError(
                     f"null_pvalues has {n_ok} complete rows; at least 2 are needed"
                 )
-            V = float(cov.sum())
-            details.update(n_null=n_ok, n_null_dropped=int(null.shape[0] - n_ok))
             sd = np.sqrt(np.diag(cov))
             with np.errstate(invalid="ignore", divide="ignore"):
                 details["term_correlation"] = cov / np.outer(sd, sd)
+            if (diagonal or "theoretical") == "theoretical":
+                cov = cov.copy()
+                np.fill_diagonal(cov, 2.0 * w)
+            V = float(cov.sum())
+            details.update(n_null=n_ok, n_null_dropped=int(null.shape[0] - n_ok))
         elif R is not None:
             V = 2.0 * E + 2.0 * float(_pair_covariance(R, w, sides, approximation))
         else:
