@@ -239,8 +239,8 @@ def test_covariance_unequal_weights_monte_carlo(sides):
     # Monte Carlo check of the Mehler series for weights (4, 1), computed here with numpy
     rng = np.random.default_rng(11)
     rho = 0.6
-    z1 = rng.standard_normal(400_000)
-    z2 = rho * z1 + math.sqrt(1 - rho**2) * rng.standard_normal(400_000)
+    z1 = rng.standard_normal(150_000)
+    z2 = rho * z1 + math.sqrt(1 - rho**2) * rng.standard_normal(150_000)
     to_p = (lambda z: 2 * stats.norm.sf(np.abs(z))) if sides == "two-sided" else stats.norm.sf
     x1, x2 = stats.chi2.isf(to_p(z1), 4), stats.chi2.isf(to_p(z2), 1)
     mc = np.cov(x1, x2)[0, 1]
@@ -715,3 +715,50 @@ def test_swap_type1_error():
         pc.swap_combination_type1_error(prevalence=(0.5, 0.6))
     with pytest.raises(ValueError, match="methods must be one of"):
         pc.swap_combination_type1_error(methods=("stouffer",))
+
+
+# --------------------------------------------------------------------------------------------
+# plots
+# --------------------------------------------------------------------------------------------
+
+
+def test_null_dependence_plot():
+    from matplotlib.axes import Axes
+
+    res = pc.combined_precision_test(None, table=GONDARA, n_resamples=300, random_state=0)
+    ax = pc.plots.null_dependence_plot(res.details["null_pvalues"],
+                                       pvalues=res.details["class_pvalues"], classes=[0, 1])
+    assert isinstance(ax, Axes)
+    assert len(ax.collections) == 2  # the null cloud and the observed point
+    assert "correlation 0." in ax.get_title()
+    with pytest.raises(ValueError, match="pair must name two different tests"):
+        pc.plots.null_dependence_plot(res.details["null_pvalues"], pair=(0, 0))
+    with pytest.raises(ValueError, match="shape"):
+        pc.plots.null_dependence_plot(np.ones(5))
+
+
+def test_combined_pvalues_plot():
+    y, a, b = _expand(GONDARA)
+    tab = pc.combined_precision_table({"dr": (y, a, b), "dr again": (y, b, a)},
+                                      n_resamples=100, random_state=0)
+    ax = pc.plots.combined_pvalues_plot(tab)
+    assert len(ax.collections) == 3  # dai_cui, fisher, simes
+    assert [t.get_text() for t in ax.get_yticklabels()] == ["dr", "dr again"]
+    assert len(ax.lines) == 1  # the alpha line
+    with pytest.raises(ValueError, match="brown_pvalue"):
+        pc.plots.combined_pvalues_plot(tab, methods=["brown"])
+
+
+def test_covariance_and_type1_plots():
+    ax = pc.plots.covariance_curves_plot()
+    assert len(ax.lines) == 4  # two exact curves, the polynomial, the zero line
+    two_sided = ax.lines[0].get_ydata()
+    assert two_sided.min() >= -1e-9  # never negative for two-sided p-values
+    gauss = pc.combination_type1_error([0.0, 0.5], n_sim=500, random_state=0)
+    ax2 = pc.plots.type1_error_plot(gauss)
+    assert len(ax2.lines) == 4  # three methods and the alpha line
+    swap = pc.swap_combination_type1_error(n_sim=20, n_resamples=30, random_state=0)
+    ax3 = pc.plots.type1_error_plot(swap)
+    assert len(ax3.patches) == 3
+    with pytest.raises(ValueError, match="mc_se"):
+        pc.plots.type1_error_plot(swap.drop(columns="mc_se"))
