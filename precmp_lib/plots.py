@@ -25,8 +25,8 @@ __all__ = [
     "mcnemar_deviation_heatmap",
     "power_plot",
     "precision_heatmap",
+    "resampling_type1_plot",
     "set_style",
-    "type1_error_plot",
 ]
 
 # Colour-blind-safe palette (Okabe & Ito 2008), used for classifiers in every plot.
@@ -307,7 +307,7 @@ def power_plot(
 # --------------------------------------------------------------------------------------------
 
 
-def type1_error_plot(
+def resampling_type1_plot(
     rates: pd.DataFrame | dict[str, pd.DataFrame],
     *,
     alpha: float = 0.05,
@@ -598,6 +598,212 @@ def critical_difference_diagram(
 # --------------------------------------------------------------------------------------------
 # combining p-values and the Bayes update
 # --------------------------------------------------------------------------------------------
+
+
+__all__ += [
+    "combined_pvalues_plot",
+    "covariance_curves_plot",
+    "null_dependence_plot",
+    "prevalence_curve_plot",
+    "type1_error_plot",
+]
+
+
+def null_dependence_plot(
+    null_pvalues: np.ndarray,
+    *,
+    pvalues: np.ndarray | None = None,
+    classes: list | None = None,
+    pair: tuple[int, int] = (0, 1),
+    ax: Axes | None = None,
+) -> Axes:
+    """Scatter of two per-class Fisher terms ``-2 ln p`` over null (swap-permutation) resamples.
+
+    Parameters
+    ----------
+    null_pvalues : ndarray of shape (B, L)
+        Null p-values, e.g. ``swap_permutation_null(...).pvalues`` or the ``null_pvalues``
+        detail of :func:`precmp_lib.combine.combined_precision_test`.
+    pvalues : array of shape (L,), optional
+        The observed p-values, marked as a point.
+    classes : list, optional
+        Names of the L tests (default their positions).
+    pair : pair of int
+        Which two tests to plot.
+
+    Under independence the cloud would have no trend; the title gives the sample correlation
+    of the two terms, the dependence that Fisher's method ignores.
+    """
+    null = np.asarray(null_pvalues, dtype=float)
+    if null.ndim != 2 or null.shape[1] < 2:
+        raise ValueError(f"null_pvalues must have shape (B, L) with L >= 2; got {null.shape}")
+    i, j = pair
+    if not (0 <= i < null.shape[1] and 0 <= j < null.shape[1] and i != j):
+        raise ValueError(f"pair must name two different tests among {null.shape[1]}; got {pair}")
+    names = classes if classes is not None else list(range(null.shape[1]))
+    with np.errstate(divide="ignore"):
+        x, y = -2 * np.log(null[:, i]), -2 * np.log(null[:, j])
+    ok = np.isfinite(x) & np.isfinite(y)
+    ax = _axes(ax, (4.6, 4.2))
+    ax.scatter(x[ok], y[ok], s=8, alpha=0.35, color=NEUTRAL_COLOR, linewidths=0,
+               label=f"{int(ok.sum())} null resamples")
+    if pvalues is not None:
+        p = np.asarray(pvalues, dtype=float)
+        ax.scatter([-2 * np.log(p[i])], [-2 * np.log(p[j])], s=70, marker="*",
+                   color=SIGNIFICANT_COLOR, zorder=3, label="observed")
+    r = np.corrcoef(x[ok], y[ok])[0, 1] if ok.sum() > 2 else np.nan
+    ax.set_xlabel(f"-2 ln p, class {names[i]}")
+    ax.set_ylabel(f"-2 ln p, class {names[j]}")
+    ax.set_title(f"Per-class tests under the null: correlation {r:.2f}")
+    ax.legend(loc="upper left", fontsize="small")
+    return ax
+
+
+def combined_pvalues_plot(
+    table: pd.DataFrame,
+    *,
+    methods: list[str] | None = None,
+    alpha: float = 0.05,
+    ax: Axes | None = None,
+) -> Axes:
+    """Dot plot of each data set's combined p-value per method, on a -log10 scale.
+
+    Parameters
+    ----------
+    table : DataFrame
+        From :func:`precmp_lib.combine.combined_precision_table` (columns ``dataset`` and
+        ``<method>_pvalue``).
+    methods : list of str, optional
+        Which methods to show (default every ``*_pvalue`` column except ``gs_pvalue``).
+    alpha : float
+        Level drawn as a reference line.
+    """
+    if "dataset" not in table.columns:
+        raise ValueError("table must have a 'dataset' column (from combined_precision_table)")
+    cols = [f"{m}_pvalue" for m in methods] if methods else [
+        c for c in table.columns if c.endswith("_pvalue") and c != "gs_pvalue"]
+    missing = [c for c in cols if c not in table.columns]
+    if missing or not cols:
+        raise ValueError(f"table has no column(s) {missing or '<method>_pvalue'}")
+    per = table.groupby("dataset", sort=False)[cols].first()
+    tiny = np.finfo(float).tiny
+    ax = _axes(ax, (6.0, 0.9 + 0.45 * len(per)))
+    ypos = np.arange(len(per))
+    for k, col in enumerate(cols):
+        score = -np.log10(np.maximum(per[col].to_numpy(dtype=float), tiny))
+        ax.scatter(score, ypos + (k - (len(cols) - 1) / 2) * 0.18, s=36, color=PALETTE[k],
+                   label=col.removesuffix("_pvalue"), zorder=3)
+    ax.axvline(-np.log10(alpha), color=REFERENCE_COLOR, lw=1, ls="--", label=f"α = {alpha}")
+    ax.set_yticks(ypos, per.index)
+    ax.invert_yaxis()
+    ax.set_xlabel("combined p-value (-log10)")
+    ax.set_title("Global test of equal per-class precision")
+    ax.legend(loc="lower right", fontsize="small")
+    return ax
+
+
+def covariance_curves_plot(*, weights: float = 2.0, ax: Axes | None = None) -> Axes:
+    """Covariance of two Lancaster terms against the correlation of the tests' statistics.
+
+    Draws the exact covariance for two-sided and for one-sided p-values
+    (:func:`precmp_lib.combine.lancaster_covariance`) and, for Fisher terms (``weights=2``),
+    the one-sided Kost–McDermott polynomial: the polynomial only fits one-sided p-values.
+    """
+    from .combine import lancaster_covariance
+
+    rho = np.linspace(-1, 1, 201)
+    ax = _axes(ax, (5.2, 3.8))
+    for k, sides in enumerate(("two-sided", "one-sided")):
+        ax.plot(rho, lancaster_covariance(rho, weights=(weights, weights), sides=sides),
+                color=PALETTE[k], lw=2, label=f"exact, {sides} p-values")
+    if weights == 2.0:
+        ax.plot(rho, 3.263 * rho + 0.710 * rho**2 + 0.027 * rho**3, color=REFERENCE_COLOR,
+                ls="--", lw=1.2, label="Kost–McDermott polynomial")
+    ax.axhline(0, color="black", lw=0.6)
+    ax.set_xlabel("correlation of the test statistics ρ")
+    ax.set_ylabel("covariance of the terms")
+    ax.set_title(f"Dependence of chi-square({weights:g}) terms")
+    ax.legend(fontsize="small")
+    return ax
+
+
+def type1_error_plot(table: pd.DataFrame, *, alpha: float = 0.05, ax: Axes | None = None) -> Axes:
+    """Rejection rate under the null hypothesis per combination method, with ±2 MC s.e.
+
+    Parameters
+    ----------
+    table : DataFrame
+        From :func:`precmp_lib.combine.combination_type1_error` (lines over ``correlation``) or
+        :func:`precmp_lib.combine.swap_combination_type1_error` (one bar per method).
+    alpha : float
+        The nominal level, drawn as a reference line.
+    """
+    for col in ("method", "rejection_rate", "mc_se"):
+        if col not in table.columns:
+            raise ValueError(f"table needs a {col!r} column; columns are {list(table.columns)}")
+    ax = _axes(ax, (5.4, 3.8))
+    methods = list(dict.fromkeys(table["method"]))
+    if "correlation" in table.columns:
+        for k, m in enumerate(methods):
+            sub = table[table["method"] == m].sort_values("correlation")
+            x, r, se = sub["correlation"], sub["rejection_rate"], sub["mc_se"]
+            ax.plot(x, r, marker="o", color=PALETTE[k], label=m)
+            ax.fill_between(x, r - 2 * se, r + 2 * se, color=PALETTE[k], alpha=0.15, lw=0)
+        ax.set_xlabel("correlation of the per-test statistics")
+    else:
+        r, se = table["rejection_rate"].to_numpy(), table["mc_se"].to_numpy()
+        ax.bar(methods, r, yerr=2 * se, color=PALETTE[: len(methods)], capsize=4)
+        ax.set_xlabel("combination method")
+    ax.axhline(alpha, color=REFERENCE_COLOR, ls="--", lw=1, label=f"nominal α = {alpha}")
+    ax.set_ylabel("type-I error (rejection rate)")
+    ax.set_ylim(bottom=0)
+    ax.set_title("Type-I error of the combined test")
+    ax.legend(fontsize="small")
+    return ax
+
+
+def prevalence_curve_plot(
+    curve: pd.DataFrame,
+    *,
+    sample_prevalence: float | None = None,
+    prevalence: float | None = None,
+    ax: Axes | None = None,
+) -> Axes:
+    """Updated precision against population prevalence, one line and band per classifier.
+
+    Parameters
+    ----------
+    curve : DataFrame
+        From :meth:`precmp_lib.bayes.PrevalenceBootstrap.curve` (``model``, ``prevalence``,
+        ``precision_updated``, ``ci_low``, ``ci_high``).
+    sample_prevalence : float, optional
+        The test set's prevalence of the class (where the updated precision equals the test-set
+        precision), marked by a dotted line.
+    prevalence : float, optional
+        A population prevalence of interest, marked by a dashed line.
+    """
+    for col in ("model", "prevalence", "precision_updated", "ci_low", "ci_high"):
+        if col not in curve.columns:
+            raise ValueError(f"curve needs a {col!r} column; columns are {list(curve.columns)}")
+    ax = _axes(ax, (5.4, 3.8))
+    for k, (model, sub) in enumerate(curve.groupby("model", sort=False)):
+        ax.plot(sub["prevalence"], sub["precision_updated"], color=PALETTE[k], lw=2, label=model)
+        ax.fill_between(sub["prevalence"], sub["ci_low"], sub["ci_high"], color=PALETTE[k],
+                        alpha=0.2, lw=0)
+    if sample_prevalence is not None:
+        ax.axvline(sample_prevalence, color=REFERENCE_COLOR, ls=":", lw=1.2,
+                   label=f"test-set prevalence {sample_prevalence:.2f}")
+    if prevalence is not None:
+        ax.axvline(prevalence, color=SIGNIFICANT_COLOR, ls="--", lw=1.2,
+                   label=f"population prevalence {prevalence:.2f}")
+    label = curve["class"].iloc[0] if "class" in curve.columns and len(curve) else ""
+    ax.set_xlim(0, 1)
+    ax.set_ylim(0, 1.02)
+    ax.set_xlabel("population prevalence of the class")
+    ax.set_ylabel("precision")
+    ax.set_title(f"Precision moves with prevalence (class {label})")
+    ax.legend(fontsize="small", loc="lower right")
+    return ax
 
 
 # --------------------------------------------------------------------------------------------
