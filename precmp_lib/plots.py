@@ -9,6 +9,7 @@ from __future__ import annotations
 import textwrap
 
 import matplotlib.pyplot as plt
+import matplotlib.ticker as mticker
 import numpy as np
 import pandas as pd
 import seaborn as sns
@@ -221,9 +222,16 @@ def forest_plot(
                 fontsize="small")
     if log_scale:
         ax.set_xscale("log")
+        plain = mticker.FuncFormatter(lambda v, _: f"{v:.3g}")
+        ax.xaxis.set_major_locator(mticker.LogLocator(base=10, subs=(1.0, 2.0, 5.0)))
+        ax.xaxis.set_minor_locator(mticker.LogLocator(base=10, subs=np.arange(1, 10) / 1.0))
+        ax.xaxis.set_major_formatter(plain)
+        ax.xaxis.set_minor_formatter(mticker.FuncFormatter(
+            lambda v, _: f"{v:.2g}" if np.log10(ax.get_xlim()[1] / ax.get_xlim()[0]) < 0.6 else ""))
     ax.set_yticks(y, names)
     ax.set_ylim(-0.7, len(table) - 0.3)
-    ax.set_xlabel(xlabel or estimate)
+    default_labels = {"rp": "relative precision (A / B)", "odds_ratio": "odds ratio"}
+    ax.set_xlabel(xlabel or default_labels.get(estimate, estimate))
     if title:
         ax.set_title(title)
     ax.grid(axis="y", visible=False)
