@@ -25,9 +25,9 @@ import pandas as pd
 from .validation import check_positive_int, check_probability
 
 __all__ = [
+    "SHIPPED_PREDICTIONS",
     "DeepRun",
     "DigitsSplit",
-    "SHIPPED_PREDICTIONS",
     "cnn_predictions",
     "digits_split",
     "make_cnn",
@@ -131,13 +131,14 @@ def make_cnn(dropout: float, *, n_classes: int = 10, channels: tuple[int, int] =
 
     Examples
     --------
-    >>> if torch_available():
-    ...     net = make_cnn(0.5)
-    ...     n_weights = sum(p.numel() for p in net.parameters())
-    ... else:
-    ...     n_weights = 38_218
-    >>> n_weights
-    38218
+    Weights and biases, layer by layer, with the default sizes:
+
+    >>> (1 * 16 * 9 + 16) + (16 * 32 * 9 + 32) + (32 * 16 * 64 + 64) + (64 * 10 + 10)
+    38282
+    >>> torch_available() is False or sum(p.numel() for p in make_cnn(0.5).parameters()) == 38282
+    True
+
+    About 38 thousand weights: small enough to train on 900 images in seconds on one core.
     """
     import torch
     from torch import nn
@@ -324,12 +325,10 @@ def cnn_predictions(
 
     if predictions_file:
         preds = read_predictions(predictions_file, y_true=y_true)
-        frame = preds.frame().rename(columns={"y_true": "y_true"})
-        return DeepRun(frame, "file", settings={"file": Path(predictions_file).name})
+        return DeepRun(preds.frame(), "file", settings={"file": Path(predictions_file).name})
     if train is None:
         train = torch_available()
     if train:
         return train_digits_cnns(dropouts=dropouts, epochs=epochs, test_size=test_size, seed=seed,
                                  threads=threads)
-    frame = pd.read_csv(SHIPPED_PREDICTIONS)
-    return DeepRun(frame, "shipped", settings={"file": SHIPPED_PREDICTIONS.name})
+    return DeepRun(pd.read_csv(SHIPPED_PREDICTIONS), "shipped", settings={"file": SHIPPED_PREDICTIONS.name})
