@@ -23,6 +23,7 @@ __all__ = [
     "critical_difference_diagram",
     "mcnemar_deviation_heatmap",
     "precision_heatmap",
+    "replicability_heatmap",
     "set_style",
 ]
 
@@ -367,6 +368,64 @@ def critical_difference_diagram(
 # cross-validation and replicability
 # --------------------------------------------------------------------------------------------
 
+
+def replicability_heatmap(
+    table: pd.DataFrame,
+    *,
+    value: str = "replicability",
+    annotate: bool = True,
+    ax: Axes | None = None,
+) -> Axes:
+    """Heat map of replicability over sample size (rows) and test-set proportion (columns).
+
+    Parameters
+    ----------
+    table : DataFrame
+        From :func:`precmp_lib.replicability.replicability_experiment`: columns
+        ``sample_fraction``, ``test_fraction``, ``value`` and ``rejection_rate``.
+    value : str
+        The column shown in colour: ``"replicability"`` (R(e), default),
+        ``"replicability_p"`` (R(p)) or ``"rejection_rate"``.
+    annotate : bool
+        Write the value and the rejection rate in every cell: R(e) = 1 can mean "always
+        rejects" or "never rejects", and only the rejection rate tells which.
+
+    Returns
+    -------
+    Axes
+        One image (rows: sample fractions, largest at the top; columns: test fractions,
+        largest at the left), a colour bar, and one text per annotated cell.
+    """
+    needed = ["sample_fraction", "test_fraction", value, "rejection_rate"]
+    missing = [c for c in needed if c not in table.columns]
+    if missing:
+        raise ValueError(f"table has no column(s) {missing}; columns are {list(table.columns)}")
+    if len(table) == 0:
+        raise ValueError("table must have at least one row")
+    grid = table.pivot(index="sample_fraction", columns="test_fraction", values=value)
+    grid = grid.sort_index(ascending=False).sort_index(axis=1, ascending=False)
+    rate = table.pivot(index="sample_fraction", columns="test_fraction", values="rejection_rate")
+    rate = rate.reindex(index=grid.index, columns=grid.columns)
+    ax = _axes(ax, (1.8 + 1.05 * grid.shape[1], 1.4 + 0.75 * grid.shape[0]))
+    low = 0.0 if value == "rejection_rate" else 0.4
+    cmap = plt.get_cmap("viridis").with_extremes(bad="#DDDDDD")
+    im = ax.imshow(np.ma.masked_invalid(grid.to_numpy(dtype=float)), cmap=cmap, vmin=low, vmax=1,
+                   aspect="auto", interpolation="nearest")
+    ax.grid(False)
+    labels = {"replicability": "R(e)", "replicability_p": "R(p)", "rejection_rate": "rejection rate"}
+    ax.figure.colorbar(im, ax=ax, label=labels.get(value, value))
+    ax.set_xticks(range(grid.shape[1]), [f"{t:.0%}" for t in grid.columns])
+    ax.set_yticks(range(grid.shape[0]), [f"{f:.0%}" for f in grid.index])
+    ax.set_xlabel("test-set proportion")
+    ax.set_ylabel("share of the sample used")
+    if annotate:
+        for (i, j), v in np.ndenumerate(grid.to_numpy(dtype=float)):
+            r = rate.to_numpy(dtype=float)[i, j]
+            text = "n/a" if np.isnan(v) else f"{v:.2f}\n{r:.0%} rej."
+            ax.text(j, i, text, ha="center", va="center", fontsize="small",
+                    color="black" if np.isnan(v) or v > 0.75 else "white")
+    ax.set_title(f"{labels.get(value, value)} by sample size and test-set proportion")
+    return ax
 
 
 # --------------------------------------------------------------------------------------------

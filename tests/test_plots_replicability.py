@@ -1,0 +1,54 @@
+"""Replicability heat map, tested structurally."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+from matplotlib.image import AxesImage
+
+from precmp_lib import plots
+
+
+@pytest.fixture
+def table():
+    rows = []
+    for f in (1.0, 0.5):
+        for t in (0.1, 0.3, 0.5):
+            rows.append({"sample_fraction": f, "test_fraction": t, "replicability": f * (1 - t),
+                         "replicability_p": 0.9, "rejection_rate": t})
+    frame = pd.DataFrame(rows)
+    frame.loc[5, "replicability"] = np.nan  # a cell where no repetition had a test
+    return frame
+
+
+def test_heatmap_layout(table):
+    ax = plots.replicability_heatmap(table)
+    images = [a for a in ax.get_children() if isinstance(a, AxesImage)]
+    assert len(images) == 1
+    data = images[0].get_array()
+    assert data.shape == (2, 3)
+    # rows: largest sample at the top; columns: largest test fraction at the left
+    assert [t.get_text() for t in ax.get_yticklabels()] == ["100%", "50%"]
+    assert [t.get_text() for t in ax.get_xticklabels()] == ["50%", "30%", "10%"]
+    assert data[0, 0] == pytest.approx(1.0 * (1 - 0.5))
+    assert data[1, 2] == pytest.approx(0.5 * (1 - 0.1))
+    assert np.ma.is_masked(data[1, 0])  # the NaN cell (0.5, 0.5) is masked, drawn grey
+    texts = [t.get_text() for t in ax.texts]
+    assert len(texts) == 6 and "n/a" in texts
+    assert "0.50\n50% rej." in texts  # value and rejection rate of the top-left cell
+    assert ax.figure.axes[-1].get_ylabel() == "R(e)"
+
+
+def test_heatmap_other_value_without_annotations(table):
+    ax = plots.replicability_heatmap(table, value="rejection_rate", annotate=False)
+    assert len(ax.texts) == 0
+    assert ax.images[0].get_array()[0, 0] == pytest.approx(0.5)
+    assert ax.figure.axes[-1].get_ylabel() == "rejection rate"
+
+
+def test_heatmap_bad_table(table):
+    with pytest.raises(ValueError, match=r"table has no column\(s\) \['rejection_rate'\]"):
+        plots.replicability_heatmap(table.drop(columns="rejection_rate"))
+    with pytest.raises(ValueError, match="at least one row"):
+        plots.replicability_heatmap(table.iloc[:0])
