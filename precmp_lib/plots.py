@@ -25,6 +25,7 @@ __all__ = [
     "precision_heatmap",
     "replicability_heatmap",
     "set_style",
+    "type1_error_plot",
 ]
 
 # Colour-blind-safe palette (Okabe & Ito 2008), used for classifiers in every plot.
@@ -137,6 +138,79 @@ def precision_heatmap(table: pd.DataFrame, *, ax: Axes | None = None, title: str
 # --------------------------------------------------------------------------------------------
 # precision (forest plot, power curves)
 # --------------------------------------------------------------------------------------------
+
+
+# --------------------------------------------------------------------------------------------
+# resampling (type-I error of the resampled-score tests)
+# --------------------------------------------------------------------------------------------
+
+
+def type1_error_plot(
+    rates: pd.DataFrame | dict[str, pd.DataFrame],
+    *,
+    alpha: float = 0.05,
+    ax: Axes | None = None,
+    xlabel: str = "rejection rate under a true null",
+    title: str = "Type-I error of each test",
+) -> Axes:
+    """Rejection rate of each test under a true null, with its Monte Carlo interval.
+
+    Parameters
+    ----------
+    rates : DataFrame or dict of name -> DataFrame
+        :attr:`precmp_lib.resampling.Type1ErrorSimulation.rates` (columns ``test``,
+        ``rejection_rate``, ``ci_low``, ``ci_high``). With one table, tests whose whole interval
+        lies above ``alpha`` are drawn in the warning colour; with several (e.g. two simulated
+        settings) each gets a palette colour and a legend entry.
+    alpha : float
+        The nominal level, drawn as a dashed reference line.
+    ax : Axes, optional
+    xlabel, title : str
+        Axis label and title (change them when the rates are power, not type-I error).
+
+    Returns
+    -------
+    Axes
+        One errorbar container per table (or per colour group), plus the reference line.
+    """
+    tables = {"": rates} if isinstance(rates, pd.DataFrame) else dict(rates)
+    if not tables:
+        raise ValueError("rates must hold at least one table of rejection rates")
+    needed = {"test", "rejection_rate", "ci_low", "ci_high"}
+    for name, tab in tables.items():
+        missing = needed - set(tab.columns)
+        if missing:
+            raise ValueError(f"rates{f' [{name!r}]' if name else ''} lacks columns "
+                             f"{sorted(missing)}; pass Type1ErrorSimulation.rates")
+    labels = list(dict.fromkeys(t for tab in tables.values() for t in tab["test"]))
+    ax = _axes(ax, (8.0, 0.45 * len(labels) + 1.4))
+    pos = {t: i for i, t in enumerate(labels)}
+    width = 0.5 if len(tables) > 1 else 0.0
+    for k, (name, tab) in enumerate(tables.items()):
+        offset = (k / max(len(tables) - 1, 1) - 0.5) * width if len(tables) > 1 else 0.0
+        y = np.array([pos[t] for t in tab["test"]], dtype=float) + offset
+        x = tab["rejection_rate"].to_numpy(dtype=float)
+        err = np.vstack([x - tab["ci_low"].to_numpy(dtype=float),
+                         tab["ci_high"].to_numpy(dtype=float) - x])
+        if len(tables) == 1:
+            over = tab["ci_low"].to_numpy(dtype=float) > alpha
+            for mask, color, label in ((over, SIGNIFICANT_COLOR, "rejects more often than α"),
+                                       (~over, NEUTRAL_COLOR, "consistent with α or below")):
+                if mask.any():
+                    ax.errorbar(x[mask], y[mask], xerr=err[:, mask], fmt="o", color=color,
+                                capsize=3, label=label)
+        else:
+            ax.errorbar(x, y, xerr=err, fmt="o", color=PALETTE[k % len(PALETTE)], capsize=3,
+                        label=str(name))
+    ax.axvline(alpha, color=REFERENCE_COLOR, linestyle="--", linewidth=1, label=f"α = {alpha:g}")
+    ax.set_yticks(range(len(labels)), labels)
+    ax.invert_yaxis()
+    ax.set_xlim(0, max(1.05 * max(float(t["ci_high"].max()) for t in tables.values()),
+                       2 * alpha))
+    ax.set_xlabel(xlabel)
+    ax.set_title(title)
+    ax.legend(loc="lower right", fontsize="small", frameon=True)
+    return ax
 
 
 # --------------------------------------------------------------------------------------------
