@@ -23,6 +23,7 @@ __all__ = [
     "critical_difference_diagram",
     "mcnemar_deviation_heatmap",
     "precision_heatmap",
+    "replicability_curve",
     "replicability_heatmap",
     "set_style",
     "type1_error_plot",
@@ -499,6 +500,46 @@ def replicability_heatmap(
             ax.text(j, i, text, ha="center", va="center", fontsize="small",
                     color="black" if np.isnan(v) or v > 0.75 else "white")
     ax.set_title(f"{labels.get(value, value)} by sample size and test-set proportion")
+    return ax
+
+
+def replicability_curve(table: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
+    """R(e) of each cell of a replicability experiment against its rejection rate.
+
+    With r the rejection rate of n valid repetitions, ``R(e) = 1 - 2 r (1 - r) n / (n - 1)``:
+    the grey curve (drawn for the largest ``n_valid``). Every cell lies on it, so R(e) says
+    nothing the rejection rate does not; it is lowest where the test rejects half the time.
+
+    Parameters
+    ----------
+    table : DataFrame
+        From :func:`precmp_lib.replicability.replicability_experiment`.
+
+    Returns
+    -------
+    Axes
+        One line (the curve) and one scatter collection (the cells, coloured by sample share).
+    """
+    needed = ["sample_fraction", "rejection_rate", "replicability", "n_valid"]
+    missing = [c for c in needed if c not in table.columns]
+    if missing:
+        raise ValueError(f"table has no column(s) {missing}; columns are {list(table.columns)}")
+    n = int(table["n_valid"].max())
+    if n < 2:
+        raise ValueError("table has no cell with at least 2 valid repetitions")
+    ax = _axes(ax, (5.8, 4.0))
+    r = np.linspace(0, 1, 201)
+    ax.plot(r, 1 - 2 * r * (1 - r) * n / (n - 1), color=REFERENCE_COLOR, lw=1.2,
+            label=f"1 − 2r(1 − r)·n/(n − 1), n = {n}")
+    points = ax.scatter(table["rejection_rate"], table["replicability"], c=table["sample_fraction"],
+                        cmap="viridis", zorder=3, edgecolors="black", linewidths=0.4)
+    ax.figure.colorbar(points, ax=ax, label="share of the sample used")
+    ax.set_xlim(-0.02, 1.02)
+    ax.set_ylim(min(0.4, float(np.nanmin(table["replicability"])) - 0.02), 1.02)
+    ax.set_xlabel("rejection rate")
+    ax.set_ylabel("R(e)")
+    ax.legend(loc="upper center", fontsize="small", frameon=False)
+    ax.set_title("R(e) is a function of the rejection rate")
     return ax
 
 

@@ -52,3 +52,24 @@ def test_heatmap_bad_table(table):
         plots.replicability_heatmap(table.drop(columns="rejection_rate"))
     with pytest.raises(ValueError, match="at least one row"):
         plots.replicability_heatmap(table.iloc[:0])
+
+
+def test_curve_structure(table):
+    table = table.assign(n_valid=10)
+    ax = plots.replicability_curve(table)
+    (line,) = ax.get_lines()
+    x, y = line.get_data()
+    # the curve is 1 - 2 r (1 - r) n/(n - 1): 1 at r = 0 and r = 1, (n/2 - 1)/(n - 1) at r = 1/2
+    assert y[0] == pytest.approx(1) and y[-1] == pytest.approx(1)
+    assert y[np.argmin(np.abs(x - 0.5))] == pytest.approx((10 / 2 - 1) / (10 - 1))
+    offsets = ax.collections[0].get_offsets()
+    assert len(offsets) == 6
+    assert np.allclose(np.asarray(offsets)[:, 0], table["rejection_rate"])
+    assert ax.get_xlabel() == "rejection rate" and ax.get_ylabel() == "R(e)"
+
+
+def test_curve_bad_table(table):
+    with pytest.raises(ValueError, match=r"no column\(s\) \['n_valid'\]"):
+        plots.replicability_curve(table)
+    with pytest.raises(ValueError, match="at least 2 valid repetitions"):
+        plots.replicability_curve(table.assign(n_valid=1))
