@@ -23,6 +23,7 @@ from .validation import as_label_array, check_choice, check_positive_int
 
 __all__ = [
     "LONG_COLUMNS",
+    "clustering_comparison",
     "cross_val_predictions",
     "gee_from_long",
     "to_wide",
@@ -30,7 +31,7 @@ __all__ = [
 
 LONG_COLUMNS = ("id", "repeat", "fold", "model", "y_true", "y_pred")
 
-CLUSTERINGS = ("id", "id_repeat")
+CLUSTERINGS = ("id", "id_repeat", "none")
 
 
 def _estimator_mapping(estimators: Any) -> dict[str, Any]:
@@ -255,6 +256,25 @@ def to_wide(long_table: pd.DataFrame) -> pd.DataFrame:
     return wide.sort_values(["repeat", "id"], kind="stable").reset_index(drop=True)
 
 
+def _independent_moments(moments):
+    """Moments for "every prediction its own cluster": the cross-products between models vanish.
+
+    Without repetitions each model's count per row is 0 or 1, so ``sum_i a_ij^2 = sum_i a_ij``:
+    the diagonals are the counts themselves and ``a_ij w_ij = 0``.
+    """
+    from dataclasses import replace
+
+    k, c = moments.n_correct.shape
+    eye = np.eye(c, dtype=moments.cc.dtype)
+    return replace(
+        moments,
+        cc=moments.n_correct[:, :, None] * eye,
+        cw=np.zeros((k, c, c), dtype=moments.cw.dtype),
+        ww=moments.n_wrong[:, :, None] * eye,
+        n_clusters=moments.n_rows * c,
+    )
+
+
 def gee_from_long(
     long_table: pd.DataFrame,
     *,
@@ -268,10 +288,12 @@ def gee_from_long(
     ----------
     long_table : DataFrame
         Columns ``id, repeat, fold, model, y_true, y_pred`` (:func:`cross_val_predictions`).
-    cluster : {"id", "id_repeat"}
-        ``"id"`` (right): the repetitions of an observation form one cluster (Algorithm 2,
-        METHODS.md §7). ``"id_repeat"`` (wrong, for teaching): each (id, repeat) is its own
-        cluster, as if every repetition brought new observations.
+    cluster : {"id", "id_repeat", "none"}
+        ``"id"`` (right): all rows of an observation, over models and repetitions, form one
+        cluster (Algorithm 2, METHODS.md §7). The two wrong choices, for teaching:
+        ``"id_repeat"``: each (id, repeat) is its own cluster, as if every repetition brought
+        new observations; ``"none"``: every prediction is its own cluster, which also ignores
+        that the models predicted the same observations (the pairing).
     reference : str, optional
         The model every other is compared with (default: the first model).
     confidence_level : float
@@ -279,24 +301,83 @@ def gee_from_long(
 
     Returns
     -------
-    The result of :func:`precmp_lib.precision.gee_precision` on the wide table
-    (:func:`to_wide`), with ``groups`` set by ``cluster``.
+    GEEPrecisionResult
+        As :func:`precmp_lib.precision.gee_precision` returns on the wide table
+        (:func:`to_wide`) with ``groups`` set by ``cluster``: ``.precision``,
+        ``.coefficients``, ``.joint``, ``.pairwise``.
 
     Notes
     -----
-    With r repetitions, the sums of the GEE scale with r while the robust meat scales with up
-    to r^2 when clustered on ``id`` (METHODS.md §7); clustering on ``(id, repeat)`` makes the
-    meat scale with r only, so the Wald statistic grows about r-fold: a 10 x 10-fold analysis
-    then reports ten times the evidence the data hold. Identical repetitions (the same folds
-    reused) leave the statistic clustered on ``id`` exactly unchanged.
+    With r repetitions the bread of the sandwich grows like r, and so does the meat when
+    each (id, repeat) is a cluster, but the meat grows like r^2 when the repetitions of an
+    observation are one cluster (METHODS.md §7). Clustering on ``(id, repeat)`` therefore
+    inflates the Wald statistic about r-fold: a 10 x 10-fold analysis reports ten times the
+    evidence the data hold. Identical repetitions (the same folds reused) leave the statistic
+    clustered on ``id`` exactly unchanged, which is why Gondara's Table 11 shows the same
+    statistics for 10-fold and 10 x 10-fold cross-validation.
+
+    Examples
+    --------
+    >>> from sklearn.datasets import load_breast_cancer
+    >>> from sklearn.naive_bayes import GaussianNB
+    >>> from sklearn.tree import DecisionTreeClassifier
+    >>> X, y = load_breast_cancer(return_X_y=True)
+    >>> models = {"nb": GaussianNB(), "tree": DecisionTreeClassifier(max_depth=2, random_state=0)}
+    >>> long = cross_val_predictions(models, X, y, n_splits=5, n_repeats=4, progress=False)
+    >>> right = gee_from_long(long).joint
+    >>> wrong = gee_from_long(long, cluster="id_repeat").joint
+    >>> (wrong["statistic"] / right["statistic"]).round(1).tolist()
+    [3.6, 3.6]
+
+    With four repetitions, clustering on (id, repeat) reports about four times the evidence.
     """
-    from .precision import gee_precision
+    from .counts import precision_moments
+    from .precision import gee_precision, gee_precision_from_counts
 
     check_choice(cluster, "cluster", CLUSTERINGS)
     wide = to_wide(long_table)
-    models = list(wide.columns[3:])
-    groups = wide["id"].to_numpy() if cluster == "id" else np.arange(len(wide))
-    return gee_precision(
-        wide["y_true"], wide[models], reference=reference, groups=groups,
-        confidence_level=confidence_level,
-    )
+    models = wide[wide.columns[3:]]
+    if cluster == "none":
+        moments = _independent_moments(precision_moments(wide["y_true"], models))
+        return gee_precision_from_counts(moments, reference=reference,
+                                         confidence_level=confidence_level)
+    groups = wide["id"].to_numpy() if cluster == "id" else None  # a wide row is one (id, repeat)
+    return gee_precision(wide["y_true"], models, reference=reference, groups=groups,
+                         confidence_level=confidence_level)
+
+
+def clustering_comparison(long_table: pd.DataFrame, *, reference: str | None = None) -> pd.DataFrame:
+    """The joint GEE test of equal precision per class under each choice of clusters.
+
+    Parameters
+    ----------
+    long_table : DataFrame
+        Out-of-fold predictions (:func:`cross_val_predictions`).
+    reference : str, optional
+        Reference model (the joint test does not depend on it).
+
+    Returns
+    -------
+    DataFrame
+        One row per (class, cluster) with ``class``, ``cluster`` (``"id"``, ``"id_repeat"``,
+        ``"none"``), ``n_clusters``, ``statistic``, ``df``, ``pvalue`` and ``inflation``
+        (statistic over the statistic clustered on ``id``, the right choice).
+
+    Examples
+    --------
+    See :func:`gee_from_long`; with one repetition ``"id"`` and ``"id_repeat"`` coincide.
+    """
+    frames = []
+    for cluster in CLUSTERINGS:
+        res = gee_from_long(long_table, cluster=cluster, reference=reference)
+        joint = res.joint[["class", "statistic", "df", "pvalue"]].copy()
+        joint.insert(1, "cluster", cluster)
+        joint.insert(2, "n_clusters", res.n_clusters)
+        frames.append(joint)
+    table = pd.concat(frames, ignore_index=True)
+    right = table[table["cluster"] == "id"].set_index("class")["statistic"]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        table["inflation"] = table["statistic"].to_numpy() / right.loc[table["class"]].to_numpy()
+    position = {c: i for i, c in enumerate(frames[0]["class"])}  # each class: id, id_repeat, none
+    order = np.argsort(table["class"].map(position).to_numpy(), kind="stable")
+    return table.iloc[order].reset_index(drop=True)
