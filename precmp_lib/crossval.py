@@ -327,9 +327,10 @@ def gee_from_long(
     >>> right = gee_from_long(long).joint
     >>> wrong = gee_from_long(long, cluster="id_repeat").joint
     >>> (wrong["statistic"] / right["statistic"]).round(1).tolist()
-    [3.6, 3.6]
+    [3.0, 2.2]
 
-    With four repetitions, clustering on (id, repeat) reports about four times the evidence.
+    Clustered on (id, repeat), four repetitions of 5-fold cross-validation report two to three
+    times the evidence the 569 tumours hold (the repetitions differ only in their folds).
     """
     from .counts import precision_moments
     from .precision import gee_precision, gee_precision_from_counts

@@ -165,3 +165,108 @@ def test_to_wide_errors(long_3x5):
         pc.to_wide([1, 2])
     with pytest.raises(ValueError, match="at least one row"):
         pc.to_wide(long_3x5.iloc[:0])
+
+
+# ---- the GEE on repeated cross-validation: statsmodels cross-check (METHODS.md §7) ------------
+
+
+@pytest.fixture(scope="module")
+def cancer_long():
+    from sklearn.datasets import load_breast_cancer
+
+    X, y = load_breast_cancer(return_X_y=True)
+    models = {
+        "nb": GaussianNB(),
+        "stump": DecisionTreeClassifier(max_depth=1, random_state=0),
+        "logistic": make_pipeline(StandardScaler(), LogisticRegression(C=0.002, max_iter=2000)),
+    }
+    return pc.cross_val_predictions(models, X, y, n_splits=5, n_repeats=3, random_state=1,
+                                    progress=False)
+
+
+def _statsmodels_gee(long, label, groups_of):
+    """statsmodels GEE of Algorithm 2 for one class: rows = positive predictions,
+    D ~ model (reference = first model), Binomial, Independence, robust covariance."""
+    import statsmodels.api as sm
+
+    rows = long[long["y_pred"] == label]
+    names = list(dict.fromkeys(long["model"]))
+    exog = np.column_stack([np.ones(len(rows))] + [(rows["model"] == m).to_numpy(float) for m in names[1:]])
+    endog = (rows["y_true"] == label).to_numpy(float)
+    fit = sm.GEE(endog, exog, groups=groups_of(rows), family=sm.families.Binomial(),
+                 cov_struct=sm.cov_struct.Independence()).fit(cov_type="robust")
+    beta = fit.params[1:]
+    cov = fit.cov_params()[1:, 1:]
+    return beta, np.sqrt(np.diag(cov)), float(beta @ np.linalg.solve(cov, beta))
+
+
+CLUSTER_IDS = {
+    "id": lambda rows: rows["id"].to_numpy(),
+    "id_repeat": lambda rows: (rows["id"] * 100 + rows["repeat"]).to_numpy(),
+    "none": lambda rows: np.arange(len(rows)),
+}
+
+
+@pytest.mark.parametrize("cluster", ["id", "id_repeat", "none"])
+def test_gee_from_long_equals_statsmodels(cancer_long, cluster):
+    res = pc.gee_from_long(cancer_long, cluster=cluster)
+    for label in (0, 1):
+        beta, se, wald = _statsmodels_gee(cancer_long, label, CLUSTER_IDS[cluster])
+        coef = res.coefficients[res.coefficients["class"] == label]
+        assert coef["model"].tolist() == ["stump", "logistic"]
+        np.testing.assert_allclose(coef["log_odds_ratio"], beta, rtol=1e-8)
+        np.testing.assert_allclose(coef["se"], se, rtol=1e-6)
+        joint = res.joint[res.joint["class"] == label].iloc[0]
+        assert joint["df"] == 2
+        assert joint["statistic"] == pytest.approx(wald, rel=1e-6)
+
+
+def test_the_path_from_the_long_table_is_gee_precision_with_groups(cancer_long):
+    wide = pc.to_wide(cancer_long)
+    direct = pc.gee_precision(wide["y_true"], wide[["nb", "stump", "logistic"]], groups=wide["id"])
+    via = pc.gee_from_long(cancer_long)
+    pd.testing.assert_frame_equal(direct.joint, via.joint)
+    pd.testing.assert_frame_equal(direct.coefficients, via.coefficients)
+    assert via.n_clusters == 569 and via.n_rows == 569 * 3
+
+
+def test_clustering_on_id_repeat_is_a_different_answer(cancer_long):
+    right = pc.gee_from_long(cancer_long, cluster="id").joint["statistic"].to_numpy()
+    wrong = pc.gee_from_long(cancer_long, cluster="id_repeat").joint["statistic"].to_numpy()
+    # three repetitions treated as new observations inflate the evidence (about up to 3-fold)
+    assert np.all(wrong > 1.3 * right)
+    assert np.all(wrong < 3.5 * right)
+
+
+def test_identical_repeats_leave_the_statistic_unchanged(cancer_long):
+    # METHODS.md §7: A scales by R, B by R^2, so W is invariant to exact duplication;
+    # why Gondara's Table 11 shows the same statistics for 10-fold and 10 x 10-fold
+    once = cancer_long[cancer_long["repeat"] == 0]
+    four = pd.concat([once.assign(repeat=r) for r in range(4)], ignore_index=True)
+    a = pc.gee_from_long(once).joint
+    b = pc.gee_from_long(four).joint
+    np.testing.assert_allclose(b["statistic"], a["statistic"], rtol=1e-10)
+    np.testing.assert_allclose(b["pvalue"], a["pvalue"], rtol=1e-8)
+    # clustered on (id, repeat) the copies count as new data: exactly four times the statistic
+    c = pc.gee_from_long(four, cluster="id_repeat").joint
+    np.testing.assert_allclose(c["statistic"], 4 * a["statistic"], rtol=1e-10)
+
+
+def test_clustering_comparison_table(cancer_long):
+    table = pc.clustering_comparison(cancer_long)
+    assert list(table.columns) == ["class", "cluster", "n_clusters", "statistic", "df", "pvalue", "inflation"]
+    assert table["cluster"].tolist() == ["id", "id_repeat", "none"] * 2
+    assert table["class"].tolist() == [0, 0, 0, 1, 1, 1]
+    assert table["n_clusters"].tolist() == [569, 569 * 3, 569 * 3 * 3] * 2
+    right = table[table["cluster"] == "id"]
+    assert (right["inflation"] == 1).all()
+    for cluster in ("id_repeat", "none"):
+        expected = pc.gee_from_long(cancer_long, cluster=cluster).joint["statistic"].to_numpy()
+        np.testing.assert_allclose(table.loc[table["cluster"] == cluster, "statistic"], expected)
+        np.testing.assert_allclose(table.loc[table["cluster"] == cluster, "inflation"],
+                                   expected / right["statistic"].to_numpy())
+
+
+def test_gee_from_long_bad_cluster(cancer_long):
+    with pytest.raises(ValueError, match="cluster must be one of 'id', 'id_repeat', 'none'; got 'fold'"):
+        pc.gee_from_long(cancer_long, cluster="fold")
