@@ -248,6 +248,21 @@ class DeepRun:
     def models(self) -> list[str]:
         return [c for c in self.predictions.columns if c not in ("id", "y_true")]
 
+    def describe(self) -> str:
+        """One line saying where the predictions come from.
+
+        >>> DeepRun(pd.DataFrame({"y_true": [1], "a": [1]}), "shipped").describe()[:24]
+        'PyTorch is not installed'
+        """
+        if self.source == "trained":
+            times = ", ".join(f"{m} in {s:.1f} s" for m, s in self.seconds.items())
+            return (f"Trained now with torch {self.settings.get('torch', '?')} "
+                    f"({self.settings.get('epochs')} epochs, seed {self.settings.get('seed')}): {times}.")
+        if self.source == "file":
+            return f"Predictions read from {self.settings.get('file')}: models {', '.join(self.models)}."
+        return ("PyTorch is not installed: using data/deep_digits_predictions.csv, made by "
+                "scripts/make_deep_predictions.py with the default settings (see data/README.md).")
+
 
 def _model_name(dropout: float) -> str:
     return f"cnn_dropout_{dropout:g}"
