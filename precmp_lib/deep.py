@@ -306,6 +306,8 @@ def cnn_predictions(
     predictions_file: str = "",
     *,
     y_true: str = "y_true",
+    id_column: str | None = None,
+    models: Sequence[str] | None = None,
     train: bool | None = None,
     dropouts: Sequence[float] = (0.5, 0.7),
     epochs: int = 60,
@@ -323,6 +325,10 @@ def cnn_predictions(
         :func:`precmp_lib.predictions.read_predictions`). When given, nothing is trained.
     y_true : str
         The truth column of ``predictions_file``.
+    id_column : str, optional
+        An observation-id column of ``predictions_file`` (kept, not a model).
+    models : sequence of str, optional
+        The model columns of ``predictions_file`` to read (default: all but truth and id).
     train : bool, optional
         Train the CNNs now (default: when PyTorch is installed). Without PyTorch the
         predictions come from ``data/deep_digits_predictions.csv``, which
@@ -339,7 +345,8 @@ def cnn_predictions(
     from .predictions import read_predictions
 
     if predictions_file:
-        preds = read_predictions(predictions_file, y_true=y_true)
+        preds = read_predictions(predictions_file, y_true=y_true, id_column=id_column or None,
+                                 models=list(models) if models else None)
         return DeepRun(preds.frame(), "file", settings={"file": Path(predictions_file).name})
     if train is None:
         train = torch_available()

@@ -73,3 +73,25 @@ def test_curve_bad_table(table):
         plots.replicability_curve(table)
     with pytest.raises(ValueError, match="at least 2 valid repetitions"):
         plots.replicability_curve(table.assign(n_valid=1))
+
+
+def test_clustering_plot_structure():
+    table = pd.DataFrame({
+        "class": [0, 0, 0, 1, 1, 1],
+        "cluster": ["id", "id_repeat", "none"] * 2,
+        "statistic": [10.0, 70.0, 20.0, 4.0, 36.0, 2.0],
+        "inflation": [1.0, 7.0, 2.0, 1.0, 9.0, 0.5],
+    })
+    ax = plots.clustering_plot(table)
+    heights = [p.get_height() for p in ax.patches]
+    # bars drawn cluster by cluster: id (classes 0, 1), id_repeat, none
+    assert heights == [10.0, 4.0, 70.0, 36.0, 20.0, 2.0]
+    labels = [t.get_text() for t in ax.texts]
+    assert labels == ["×7.0", "×9.0", "×2.0", "×0.5"]  # only the wrong choices are labelled
+    assert [t.get_text() for t in ax.get_legend().get_texts()] == ["id (right)", "(id, repeat)", "none"]
+    assert [t.get_text() for t in ax.get_xticklabels()] == ["0", "1"]
+
+
+def test_clustering_plot_bad_table():
+    with pytest.raises(ValueError, match=r"no column\(s\) \['inflation'\]"):
+        plots.clustering_plot(pd.DataFrame({"class": [0], "cluster": ["id"], "statistic": [1.0]}))
