@@ -67,6 +67,18 @@ def test_user_predictions_file(tmp_path):
     assert run.predictions["y_true"].tolist() == ["cat", "dog", "dog"]
 
 
+def test_user_predictions_file_with_id_and_chosen_models():
+    path = ROOT / "data" / "examples" / "digits_wide.csv"
+    run = deep.cnn_predictions(str(path), y_true="digit", id_column="id", models=["svm", "logistic"])
+    assert run.models == ["svm", "logistic"]
+    # a unique id column only names rows (read_predictions keeps ids that repeat, as clusters)
+    assert list(run.predictions.columns) == ["y_true", "svm", "logistic"]
+    raw = pd.read_csv(path)
+    assert run.predictions["y_true"].tolist() == raw["digit"].tolist()
+    assert run.predictions["svm"].tolist() == raw["svm"].tolist()
+    assert run.describe() == "Predictions read from digits_wide.csv: models svm, logistic."
+
+
 def test_user_predictions_file_errors_name_the_file(tmp_path):
     path = tmp_path / "mine.csv"
     pd.DataFrame({"truth": [0, 1], "a": [0, 1]}).to_csv(path, index=False)
