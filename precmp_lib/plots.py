@@ -19,6 +19,7 @@ from matplotlib.patches import FancyBboxPatch
 
 __all__ = [
     "PALETTE",
+    "clustering_plot",
     "course_map_chart",
     "course_map_table",
     "critical_difference_diagram",
@@ -26,6 +27,8 @@ __all__ = [
     "mcnemar_deviation_heatmap",
     "power_plot",
     "precision_heatmap",
+    "replicability_curve",
+    "replicability_heatmap",
     "resampling_type1_plot",
     "set_style",
 ]
@@ -818,6 +821,147 @@ def prevalence_curve_plot(
 # cross-validation and replicability
 # --------------------------------------------------------------------------------------------
 
+
+def replicability_heatmap(
+    table: pd.DataFrame,
+    *,
+    value: str = "replicability",
+    annotate: bool = True,
+    ax: Axes | None = None,
+) -> Axes:
+    """Heat map of replicability over sample size (rows) and test-set proportion (columns).
+
+    Parameters
+    ----------
+    table : DataFrame
+        From :func:`precmp_lib.replicability.replicability_experiment`: columns
+        ``sample_fraction``, ``test_fraction``, ``value`` and ``rejection_rate``.
+    value : str
+        The column shown in colour: ``"replicability"`` (R(e), default),
+        ``"replicability_p"`` (R(p)) or ``"rejection_rate"``.
+    annotate : bool
+        Write the value and the rejection rate in every cell: R(e) = 1 can mean "always
+        rejects" or "never rejects", and only the rejection rate tells which.
+
+    Returns
+    -------
+    Axes
+        One image (rows: sample fractions, largest at the top; columns: test fractions,
+        largest at the left), a colour bar, and one text per annotated cell.
+    """
+    needed = ["sample_fraction", "test_fraction", value, "rejection_rate"]
+    missing = [c for c in needed if c not in table.columns]
+    if missing:
+        raise ValueError(f"table has no column(s) {missing}; columns are {list(table.columns)}")
+    if len(table) == 0:
+        raise ValueError("table must have at least one row")
+    grid = table.pivot(index="sample_fraction", columns="test_fraction", values=value)
+    grid = grid.sort_index(ascending=False).sort_index(axis=1, ascending=False)
+    rate = table.pivot(index="sample_fraction", columns="test_fraction", values="rejection_rate")
+    rate = rate.reindex(index=grid.index, columns=grid.columns)
+    ax = _axes(ax, (1.8 + 1.05 * grid.shape[1], 1.4 + 0.75 * grid.shape[0]))
+    low = 0.0 if value == "rejection_rate" else 0.4
+    cmap = plt.get_cmap("viridis").with_extremes(bad="#DDDDDD")
+    im = ax.imshow(np.ma.masked_invalid(grid.to_numpy(dtype=float)), cmap=cmap, vmin=low, vmax=1,
+                   aspect="auto", interpolation="nearest")
+    ax.grid(False)
+    labels = {"replicability": "R(e)", "replicability_p": "R(p)", "rejection_rate": "rejection rate"}
+    ax.figure.colorbar(im, ax=ax, label=labels.get(value, value))
+    ax.set_xticks(range(grid.shape[1]), [f"{t:.0%}" for t in grid.columns])
+    ax.set_yticks(range(grid.shape[0]), [f"{f:.0%}" for f in grid.index])
+    ax.set_xlabel("test-set proportion")
+    ax.set_ylabel("share of the sample used")
+    if annotate:
+        for (i, j), v in np.ndenumerate(grid.to_numpy(dtype=float)):
+            r = rate.to_numpy(dtype=float)[i, j]
+            text = "n/a" if np.isnan(v) else f"{v:.2f}\n{r:.0%} rej."
+            ax.text(j, i, text, ha="center", va="center", fontsize="small",
+                    color="black" if np.isnan(v) or v > 0.75 else "white")
+    ax.set_title(f"{labels.get(value, value)} by sample size and test-set proportion")
+    return ax
+
+
+def replicability_curve(table: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
+    """R(e) of each cell of a replicability experiment against its rejection rate.
+
+    With r the rejection rate of n valid repetitions, ``R(e) = 1 - 2 r (1 - r) n / (n - 1)``:
+    the grey curve (drawn for the largest ``n_valid``). Every cell lies on it, so R(e) says
+    nothing the rejection rate does not; it is lowest where the test rejects half the time.
+
+    Parameters
+    ----------
+    table : DataFrame
+        From :func:`precmp_lib.replicability.replicability_experiment`.
+
+    Returns
+    -------
+    Axes
+        One line (the curve) and one scatter collection (the cells, coloured by sample share).
+    """
+    needed = ["sample_fraction", "rejection_rate", "replicability", "n_valid"]
+    missing = [c for c in needed if c not in table.columns]
+    if missing:
+        raise ValueError(f"table has no column(s) {missing}; columns are {list(table.columns)}")
+    n = int(table["n_valid"].max())
+    if n < 2:
+        raise ValueError("table has no cell with at least 2 valid repetitions")
+    ax = _axes(ax, (5.8, 4.0))
+    r = np.linspace(0, 1, 201)
+    ax.plot(r, 1 - 2 * r * (1 - r) * n / (n - 1), color=REFERENCE_COLOR, lw=1.2,
+            label=f"1 − 2r(1 − r)·n/(n − 1), n = {n}")
+    points = ax.scatter(table["rejection_rate"], table["replicability"], c=table["sample_fraction"],
+                        cmap="viridis", zorder=3, edgecolors="black", linewidths=0.4)
+    ax.figure.colorbar(points, ax=ax, label="share of the sample used")
+    ax.set_xlim(-0.02, 1.02)
+    ax.set_ylim(min(0.4, float(np.nanmin(table["replicability"])) - 0.02), 1.02)
+    ax.set_xlabel("rejection rate")
+    ax.set_ylabel("R(e)")
+    ax.legend(loc="upper center", fontsize="small", frameon=False)
+    ax.set_title("R(e) is a function of the rejection rate")
+    return ax
+
+
+_CLUSTER_LABELS = {"id": "id (right)", "id_repeat": "(id, repeat)", "none": "none"}
+
+
+def clustering_plot(table: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
+    """Joint Wald statistic per class under each choice of GEE cluster, as grouped bars.
+
+    Parameters
+    ----------
+    table : DataFrame
+        From :func:`precmp_lib.crossval.clustering_comparison`: columns ``class``,
+        ``cluster``, ``statistic``, ``inflation``.
+
+    Returns
+    -------
+    Axes
+        One bar per (class, cluster), grouped by class, each wrong choice labelled with its
+        inflation factor ("×7.3") over the statistic clustered on ``id``.
+    """
+    needed = ["class", "cluster", "statistic", "inflation"]
+    missing = [c for c in needed if c not in table.columns]
+    if missing:
+        raise ValueError(f"table has no column(s) {missing}; columns are {list(table.columns)}")
+    if len(table) == 0:
+        raise ValueError("table must have at least one row")
+    classes = list(dict.fromkeys(table["class"]))
+    clusters = list(dict.fromkeys(table["cluster"]))
+    ax = _axes(ax, (1.8 + 1.6 * len(classes), 3.6))
+    width = 0.8 / len(clusters)
+    for j, cluster in enumerate(clusters):
+        rows = table[table["cluster"] == cluster].set_index("class").reindex(classes)
+        x = np.arange(len(classes)) + (j - (len(clusters) - 1) / 2) * width
+        bars = ax.bar(x, rows["statistic"], width, color=PALETTE[j % len(PALETTE)],
+                      label=_CLUSTER_LABELS.get(cluster, str(cluster)))
+        if cluster != "id":
+            ax.bar_label(bars, [f"×{v:.1f}" for v in rows["inflation"]], fontsize="small", padding=2)
+    ax.set_xticks(range(len(classes)), [str(c) for c in classes])
+    ax.set_xlabel("class")
+    ax.set_ylabel("joint Wald statistic")
+    ax.legend(title="cluster", fontsize="small", frameon=False)
+    ax.set_title("The same predictions under three choices of cluster")
+    return ax
 
 
 # --------------------------------------------------------------------------------------------
