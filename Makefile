@@ -54,7 +54,6 @@ bench: $(STAMP) ## benchmarks: tables of speed ratios
 
 lint: $(STAMP) ## ruff over library, tests and notebooks
 	$(PY) -m ruff check .
-	$(PY) -m ruff format --check precmp_lib tests bench
 
 clean: ## remove build outputs (keeps .venv and the data cache)
 	rm -rf build
