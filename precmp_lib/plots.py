@@ -9,6 +9,7 @@ from __future__ import annotations
 import textwrap
 
 import matplotlib.pyplot as plt
+import matplotlib.ticker as mticker
 import numpy as np
 import pandas as pd
 import seaborn as sns
@@ -18,10 +19,17 @@ from matplotlib.patches import FancyBboxPatch
 
 __all__ = [
     "PALETTE",
+    "clustering_plot",
     "course_map_chart",
     "course_map_table",
+    "critical_difference_diagram",
+    "forest_plot",
     "mcnemar_deviation_heatmap",
+    "power_plot",
     "precision_heatmap",
+    "replicability_curve",
+    "replicability_heatmap",
+    "resampling_type1_plot",
     "set_style",
 ]
 
@@ -137,9 +145,465 @@ def precision_heatmap(table: pd.DataFrame, *, ax: Axes | None = None, title: str
 # --------------------------------------------------------------------------------------------
 
 
+def forest_plot(
+    table: pd.DataFrame,
+    *,
+    estimate: str = "rp",
+    ci_low: str = "rp_ci_low",
+    ci_high: str = "rp_ci_high",
+    label: str | list[str] = "class",
+    reference: float = 1.0,
+    log_scale: bool = True,
+    xlabel: str | None = None,
+    title: str | None = None,
+    ax: Axes | None = None,
+) -> Axes:
+    """Forest plot: one estimate with its confidence interval per row, against a reference line.
+
+    Parameters
+    ----------
+    table : DataFrame
+        One row per item, e.g. :func:`precmp_lib.precision.compare_precision` (relative
+        precision per class; the defaults), several of them concatenated with a ``dataset``
+        column, or ``gee_precision(...).coefficients`` (``estimate="odds_ratio"``,
+        ``ci_low="ci_low"``, ``ci_high="ci_high"``, ``label="model"``).
+    estimate, ci_low, ci_high : str
+        Columns of the estimate and its interval.
+    label : str or list of str
+        Column(s) naming each row (joined with " · ").
+    reference : float
+        Position of the "no difference" line (1 for ratios).
+    log_scale : bool
+        Log x axis (ratios are symmetric on it: 0.5 and 2 are equally far from 1).
+    xlabel, title : str, optional
+    ax : Axes, optional
+
+    Returns
+    -------
+    Axes
+        Rows from top to bottom in table order; intervals that exclude the reference are drawn
+        in the "significant" colour, rows with no estimate are labelled "n/a".
+
+    Notes
+    -----
+    Gondara's Figure 2 shows relative precision this way: an interval that excludes 1 is a
+    significant difference at the matching level, and its position says how large it is.
+
+    References
+    ----------
+    Lewis & Clarke (2001), "Forest plots: trying to see the wood and the trees", BMJ
+    322:1479-1480. Gondara (2016), Figure 2.
+
+    Examples
+    --------
+    >>> table = pd.DataFrame({"class": ["cat", "dog"], "rp": [0.9, 1.02],
+    ...                       "rp_ci_low": [0.85, 0.97], "rp_ci_high": [0.96, 1.08]})
+    >>> ax = forest_plot(table)
+    >>> [t.get_text() for t in ax.get_yticklabels()], ax.get_xscale()
+    (['cat', 'dog'], 'log')
+    """
+    cols = [label] if isinstance(label, str) else list(label)
+    for col in (estimate, ci_low, ci_high, *cols):
+        if col not in table.columns:
+            raise ValueError(f"table has no column {col!r}; columns are {list(table.columns)}")
+    if len(table) == 0:
+        raise ValueError("table must have at least one row")
+    ax = _axes(ax, (6.4, 0.45 * len(table) + 1.4))
+    est = table[estimate].to_numpy(dtype=float)
+    lo = table[ci_low].to_numpy(dtype=float)
+    hi = table[ci_high].to_numpy(dtype=float)
+    names = [" · ".join(str(v) for v in row) for row in table[cols].itertuples(index=False)]
+    y = np.arange(len(table))[::-1].astype(float)
+    ok = np.isfinite(est)
+    excludes = ok & ((lo > reference) | (hi < reference))
+    colours = np.where(excludes, SIGNIFICANT_COLOR, NEUTRAL_COLOR)
+    ax.axvline(reference, color=REFERENCE_COLOR, linestyle="--", linewidth=1, zorder=1)
+    ax.hlines(y[ok], lo[ok], hi[ok], colors=colours[ok], linewidth=2, zorder=2)
+    ax.scatter(est[ok], y[ok], c=colours[ok], marker="s", s=36, zorder=3)
+    for yi in y[~ok]:
+        ax.text(reference, yi, "n/a", ha="center", va="center", color=REFERENCE_COLOR,
+                fontsize="small")
+    if log_scale:
+        ax.set_xscale("log")
+        plain = mticker.FuncFormatter(lambda v, _: f"{v:.3g}")
+        ax.xaxis.set_major_locator(mticker.LogLocator(base=10, subs=(1.0, 2.0, 5.0)))
+        ax.xaxis.set_minor_locator(mticker.LogLocator(base=10, subs=np.arange(1, 10) / 1.0))
+        ax.xaxis.set_major_formatter(plain)
+        ax.xaxis.set_minor_formatter(mticker.FuncFormatter(
+            lambda v, _: f"{v:.2g}" if np.log10(ax.get_xlim()[1] / ax.get_xlim()[0]) < 0.6 else ""))
+    ax.set_yticks(y, names)
+    ax.set_ylim(-0.7, len(table) - 0.3)
+    default_labels = {"rp": "relative precision (A / B)", "odds_ratio": "odds ratio"}
+    ax.set_xlabel(xlabel or default_labels.get(estimate, estimate))
+    if title:
+        ax.set_title(title)
+    ax.grid(axis="y", visible=False)
+    return ax
+
+
+def power_plot(
+    curve: pd.DataFrame,
+    *,
+    correlation: float | None = None,
+    alpha: float | None = 0.05,
+    ax: Axes | None = None,
+) -> Axes:
+    """Rejection rate against the difference in precision, one line per test (seed Figure 1).
+
+    Parameters
+    ----------
+    curve : DataFrame
+        From :func:`precmp_lib.simulate.power_curve`.
+    correlation : float, optional
+        Which correlation to draw when ``curve`` holds several.
+    alpha : float or None
+        Draw the nominal level as a horizontal line.
+    ax : Axes, optional
+
+    Returns
+    -------
+    Axes
+        One line per method with a band of two Monte Carlo standard errors.
+
+    Notes
+    -----
+    At difference 0 the curve is the type-I error rate, which should sit at ``alpha``.
+
+    References
+    ----------
+    Gondara (2016), Figure 1.
+
+    Examples
+    --------
+    >>> from precmp_lib.simulate import power_curve
+    >>> ax = power_plot(power_curve([0.0, 0.05], n_sim=50, random_state=0))
+    >>> len(ax.get_legend().get_texts())  # GS, WGS, naive z and the alpha line
+    4
+    """
+    for col in ("difference", "method", "power", "mc_se", "correlation"):
+        if col not in curve.columns:
+            raise ValueError(f"curve has no column {col!r}; pass the output of power_curve")
+    if correlation is not None:
+        curve = curve[np.isclose(curve["correlation"], correlation)]
+        if curve.empty:
+            raise ValueError(f"curve holds no rows with correlation {correlation}")
+    if curve["correlation"].nunique() > 1:
+        raise ValueError("curve holds several correlations; choose one with correlation=")
+    ax = _axes(ax, (5.6, 3.8))
+    for i, (method, part) in enumerate(curve.groupby("method", sort=False)):
+        part = part.sort_values("difference")
+        name = part["label"].iloc[0] if "label" in part.columns else method
+        colour = PALETTE[i % len(PALETTE)]
+        x = part["difference"].to_numpy()
+        p = part["power"].to_numpy()
+        se = part["mc_se"].to_numpy()
+        ax.plot(x, p, marker="o", markersize=3, color=colour, label=name)
+        ax.fill_between(x, np.clip(p - 2 * se, 0, 1), np.clip(p + 2 * se, 0, 1), color=colour,
+                        alpha=0.15, linewidth=0)
+    if alpha is not None:
+        ax.axhline(alpha, color=REFERENCE_COLOR, linestyle=":", linewidth=1,
+                   label=f"α = {alpha:g}")
+    rho = curve["correlation"].iloc[0]
+    ax.set_xlabel("difference in precision, A − B")
+    ax.set_ylabel("rejection rate")
+    ax.set_ylim(0, 1.02)
+    ax.set_title(f"latent correlation {rho:g}")
+    ax.legend(loc="upper left", fontsize="small", frameon=True)
+    return ax
+
+
+
+# --------------------------------------------------------------------------------------------
+# resampling (type-I error of the resampled-score tests)
+# --------------------------------------------------------------------------------------------
+
+
+def resampling_type1_plot(
+    rates: pd.DataFrame | dict[str, pd.DataFrame],
+    *,
+    alpha: float = 0.05,
+    ax: Axes | None = None,
+    xlabel: str = "rejection rate under a true null",
+    title: str = "Type-I error of each test",
+) -> Axes:
+    """Rejection rate of each test under a true null, with its Monte Carlo interval.
+
+    Parameters
+    ----------
+    rates : DataFrame or dict of name -> DataFrame
+        :attr:`precmp_lib.resampling.Type1ErrorSimulation.rates` (columns ``test``,
+        ``rejection_rate``, ``ci_low``, ``ci_high``). With one table, tests whose whole interval
+        lies above ``alpha`` are drawn in the warning colour; with several (e.g. two simulated
+        settings) each gets a palette colour and a legend entry.
+    alpha : float
+        The nominal level, drawn as a dashed reference line.
+    ax : Axes, optional
+    xlabel, title : str
+        Axis label and title (change them when the rates are power, not type-I error).
+
+    Returns
+    -------
+    Axes
+        One errorbar container per table (or per colour group), plus the reference line.
+    """
+    tables = {"": rates} if isinstance(rates, pd.DataFrame) else dict(rates)
+    if not tables:
+        raise ValueError("rates must hold at least one table of rejection rates")
+    needed = {"test", "rejection_rate", "ci_low", "ci_high"}
+    for name, tab in tables.items():
+        missing = needed - set(tab.columns)
+        if missing:
+            raise ValueError(f"rates{f' [{name!r}]' if name else ''} lacks columns "
+                             f"{sorted(missing)}; pass Type1ErrorSimulation.rates")
+    labels = list(dict.fromkeys(t for tab in tables.values() for t in tab["test"]))
+    ax = _axes(ax, (8.0, 0.45 * len(labels) + 1.4))
+    pos = {t: i for i, t in enumerate(labels)}
+    width = 0.5 if len(tables) > 1 else 0.0
+    for k, (name, tab) in enumerate(tables.items()):
+        offset = (k / max(len(tables) - 1, 1) - 0.5) * width if len(tables) > 1 else 0.0
+        y = np.array([pos[t] for t in tab["test"]], dtype=float) + offset
+        x = tab["rejection_rate"].to_numpy(dtype=float)
+        err = np.vstack([x - tab["ci_low"].to_numpy(dtype=float),
+                         tab["ci_high"].to_numpy(dtype=float) - x])
+        if len(tables) == 1:
+            over = tab["ci_low"].to_numpy(dtype=float) > alpha
+            for mask, color, label in ((over, SIGNIFICANT_COLOR, "rejects more often than α"),
+                                       (~over, NEUTRAL_COLOR, "consistent with α or below")):
+                if mask.any():
+                    ax.errorbar(x[mask], y[mask], xerr=err[:, mask], fmt="o", color=color,
+                                capsize=3, label=label)
+        else:
+            ax.errorbar(x, y, xerr=err, fmt="o", color=PALETTE[k % len(PALETTE)], capsize=3,
+                        label=str(name))
+    ax.axvline(alpha, color=REFERENCE_COLOR, linestyle="--", linewidth=1, label=f"α = {alpha:g}")
+    ax.set_yticks(range(len(labels)), labels)
+    ax.invert_yaxis()
+    ax.set_xlim(0, max(1.05 * max(float(t["ci_high"].max()) for t in tables.values()),
+                       2 * alpha))
+    ax.set_xlabel(xlabel)
+    ax.set_title(title)
+    ax.legend(loc="lower right", fontsize="small", frameon=True)
+    return ax
+
+
 # --------------------------------------------------------------------------------------------
 # ranks (critical-difference diagram)
 # --------------------------------------------------------------------------------------------
+
+_CD_ALL_PAIRS = ("nemenyi", "holm", "shaffer", "bonferroni")
+_CD_CONTROL = ("bonferroni_dunn", "holm", "hochberg")
+_CD_POSTHOC_NAMES = {
+    "nemenyi": "Nemenyi", "holm": "Holm", "shaffer": "Shaffer", "bonferroni": "Bonferroni",
+    "bonferroni_dunn": "Bonferroni–Dunn", "hochberg": "Hochberg",
+}
+
+
+def _cd_groups(scores, posthoc, alpha, control, higher_is_better, n_datasets):
+    """Average ranks, the groups to join, the critical difference (or None) and the control."""
+    from .ranks import (
+        _rank_input,
+        critical_difference,
+        pairwise_rank_tests,
+        rank_cliques,
+        tests_against_control,
+    )
+    from .validation import check_choice
+
+    use_control = control is not None or posthoc == "bonferroni_dunn"
+    check_choice(posthoc, "posthoc", _CD_CONTROL if use_control else _CD_ALL_PAIRS)
+    data = _rank_input(scores, n_datasets, higher_is_better)
+    ranks, names = data.ranks, data.names
+    options = {"alpha": alpha, "higher_is_better": higher_is_better, "n_datasets": n_datasets}
+    if use_control:
+        tab = tests_against_control(scores, control, method=posthoc, **options)
+        ctrl = str(tab["control"].iloc[0])
+        keep = {ctrl, *tab.loc[~tab["reject"], "model"].astype(str)}
+        group = tuple(names[j] for j in np.argsort(ranks.to_numpy(), kind="stable")
+                      if names[j] in keep)
+        cd = None
+        if posthoc == "bonferroni_dunn":
+            cd = critical_difference(data.k, data.n, alpha=alpha, method="bonferroni_dunn")
+        return ranks, [group] if len(group) > 1 else [], cd, ctrl
+    tab = pairwise_rank_tests(scores, method=posthoc, **options)
+    sig = pd.DataFrame(False, index=names, columns=names)
+    for a, b in tab.loc[tab["reject"], ["model_a", "model_b"]].itertuples(index=False):
+        sig.loc[a, b] = sig.loc[b, a] = True
+    cd = critical_difference(data.k, data.n, alpha=alpha) if posthoc == "nemenyi" else None
+    return ranks, rank_cliques(ranks, sig), cd, None
+
+
+def critical_difference_diagram(
+    scores: pd.DataFrame | pd.Series | np.ndarray,
+    *,
+    posthoc: str = "nemenyi",
+    alpha: float = 0.05,
+    control: str | int | None = None,
+    higher_is_better: bool = True,
+    n_datasets: int | None = None,
+    best: str = "left",
+    ax: Axes | None = None,
+    title: str | None = None,
+) -> Axes:
+    """Demšar's critical-difference diagram: average ranks, the CD, and groups that do not differ.
+
+    Parameters
+    ----------
+    scores : array-like or DataFrame of shape (N, k), or Series of k average ranks
+        One row per data set, one column per classifier (names from the columns), or published
+        average ranks with ``n_datasets``.
+    posthoc : str
+        Without a control: ``"nemenyi"`` (default), ``"holm"``, ``"shaffer"`` or
+        ``"bonferroni"`` over all pairs (:func:`precmp_lib.ranks.pairwise_rank_tests`).
+        Against a control: ``"bonferroni_dunn"``, ``"holm"`` or ``"hochberg"``
+        (:func:`precmp_lib.ranks.tests_against_control`).
+    alpha : float
+        Family-wise level of the post-hoc test (for the bars and the CD).
+    control : str, int or None
+        A control classifier switches to comparisons against it; ``posthoc="bonferroni_dunn"``
+        without a control uses the best-ranked classifier.
+    higher_is_better : bool
+        Direction of the score.
+    n_datasets : int, optional
+        Number of data sets behind average-rank input.
+    best : {"left", "right"}
+        Side of rank 1. Left reads like the rank axis 1, 2, ..., k; Demšar (2006, Figure 1)
+        puts the best on the right.
+    ax : Axes, optional
+        Axes to draw on (its axis frame is switched off); a new figure otherwise.
+    title : str, optional
+        Axes title.
+
+    Returns
+    -------
+    Axes
+        Artists carry ``gid`` labels for inspection: ``"cd-axis"``, ``"cd-tick"`` (tick
+        labels), ``"cd-bar"`` (length = the critical difference in rank units, drawn only for
+        Nemenyi and Bonferroni–Dunn, which have one), ``"cd-bar-label"``, ``"cd-clique"`` (one
+        thick line per group), ``"cd-elbow"``, ``"cd-label"`` (one per classifier),
+        ``"cd-rank"`` (the average rank printed at each label) and ``"cd-control-band"``
+        (control ± CD for Bonferroni–Dunn).
+
+    Notes
+    -----
+    Each classifier hangs from its average rank by an elbow line to its name; the better half
+    is labelled on the best side. A thick bar joins classifiers that the post-hoc test does not
+    separate: all-pairs post-hocs give the maximal runs in rank order with no significant pair
+    inside (:func:`precmp_lib.ranks.rank_cliques`); a control post-hoc gives one bar joining
+    the control (bold) with every classifier not significantly different from it. A classifier
+    under two bars belongs to neither group for sure (Demšar 2006, §3.2.4).
+
+    References
+    ----------
+    Demšar (2006), JMLR 7:1-30, §3.2.4 and Figure 1.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> r = pd.Series({"C4.5": 3.143, "C4.5+m": 2.000, "C4.5+cf": 2.893, "C4.5+m+cf": 1.964})
+    >>> ax = critical_difference_diagram(r, n_datasets=14, alpha=0.10)
+    >>> sum(line.get_gid() == "cd-clique" for line in ax.lines)
+    2
+    >>> plt.close(ax.figure)
+
+    Demšar's Figure 1(a): two overlapping groups, with C4.5+cf in both.
+    """
+    from .validation import check_choice
+
+    check_choice(best, "best", ("left", "right"))
+    ranks, groups, cd, ctrl = _cd_groups(scores, posthoc, alpha, control, higher_is_better,
+                                         n_datasets)
+    names = [str(i) for i in ranks.index]
+    values = ranks.to_numpy(dtype=float)
+    k = len(names)
+    order = np.argsort(values, kind="stable")
+    n_best = (k + 1) // 2
+    best_side, worst_side = order[:n_best], order[n_best:][::-1]
+    rows = max(len(best_side), len(worst_side))
+
+    height = 1.3 + 0.28 * rows + 0.18 * len(groups)
+    ax = _axes(ax, (7.5, height))
+    fig = ax.figure
+    ax.set_axis_off()
+    ink = "#222222"
+
+    # classifier labels first: their rendered width sets the room beside the rank axis
+    labels = [
+        ax.text(0, 0, name, va="center", color=ink, gid="cd-label", clip_on=False,
+                fontweight="bold" if name == ctrl else "normal")
+        for name in names
+    ]
+    try:
+        renderer = fig.canvas.get_renderer()
+        longest = max(t.get_window_extent(renderer).width for t in labels) / fig.dpi
+    except (AttributeError, RuntimeError):  # a canvas without a renderer: estimate
+        longest = max(len(n) for n in names) * 0.6 * plt.rcParams["font.size"] / 72
+    width_in = max(fig.get_figwidth() * ax.get_position().width, 1.0)
+    frac = min(longest / width_in, 0.4)  # label width as a fraction of the axes
+    reach = 0.25 + 0.05 * (k - 1)  # how far the elbows run past the ends of the axis
+    gap = 0.03 + 0.01 * (k - 1)
+    # margin m holds reach + gap + the label: m = reach + gap + frac * (k - 1 + 2m)
+    margin = (reach + gap + frac * (k - 1)) / (1 - 2 * frac) * 1.05
+
+    # rank axis with ticks at integers and half-integers, labels above
+    y_axis = 0.0
+    ax.plot([1, k], [y_axis, y_axis], color=ink, lw=1.2, gid="cd-axis", solid_capstyle="butt")
+    for t in np.arange(1, k + 0.01, 0.5):
+        major = float(t).is_integer()
+        ax.plot([t, t], [y_axis, y_axis - (0.12 if major else 0.06)], color=ink, lw=1.0,
+                gid="cd-tick-mark")
+        if major:
+            ax.text(t, y_axis - 0.18, f"{int(t)}", ha="center", va="bottom", color=ink,
+                    fontsize="small", gid="cd-tick", clip_on=False)
+
+    # the critical-difference bar, anchored at rank 1
+    y_cd = y_axis - 0.75
+    if cd is not None:
+        ax.plot([1, 1 + cd], [y_cd, y_cd], color=ink, lw=1.6, gid="cd-bar",
+                solid_capstyle="butt")
+        for end in (1, 1 + cd):
+            ax.plot([end, end], [y_cd - 0.06, y_cd + 0.06], color=ink, lw=1.2,
+                    gid="cd-bar-cap")
+        ax.text(1 + cd / 2, y_cd - 0.1, f"CD = {cd:.3f} ({_CD_POSTHOC_NAMES[posthoc]}, "
+                f"α = {alpha:g})", ha="center", va="bottom", fontsize="small", color=ink,
+                gid="cd-bar-label", clip_on=False)
+        if ctrl is not None:
+            rc = float(ranks[ctrl])
+            ax.fill_between([max(1.0, rc - cd), min(float(k), rc + cd)], y_axis - 0.05,
+                            y_axis + 0.05, color=NEUTRAL_COLOR, alpha=0.25, lw=0,
+                            gid="cd-control-band")
+
+    # groups that the post-hoc does not separate
+    y_group0, group_step = y_axis + 0.25, 0.18
+    for g, members in enumerate(groups):
+        lo = min(float(ranks[m]) for m in members)
+        hi = max(float(ranks[m]) for m in members)
+        y = y_group0 + g * group_step
+        ax.plot([lo - 0.04, hi + 0.04], [y, y], color=SIGNIFICANT_COLOR if ctrl else ink,
+                lw=4, solid_capstyle="round", gid="cd-clique")
+
+    # classifiers: elbow from the rank down to a row, then out to the side
+    y_row0 = y_group0 + max(len(groups), 1) * group_step + 0.2
+    row_step = 0.28
+    best_left = best == "left"
+    for side, members in ((0, best_side), (1, worst_side)):
+        end = 1 - reach if side == 0 else k + reach
+        visually_left = (side == 0) == best_left
+        for row, j in enumerate(members):
+            r, y = values[j], y_row0 + row * row_step
+            ax.plot([r, r, end], [y_axis, y, y], color=ink, lw=0.9, gid="cd-elbow")
+            labels[j].set_position((end - gap if side == 0 else end + gap, y))
+            labels[j].set_horizontalalignment("right" if visually_left else "left")
+            ax.text((r + end) / 2, y - 0.03, f"{r:.2f}", ha="center", va="bottom",
+                    fontsize="x-small", color=REFERENCE_COLOR, gid="cd-rank", clip_on=False)
+
+    ax.set_xlim(1 - margin, k + margin)
+    if not best_left:
+        ax.invert_xaxis()
+    y_bottom = y_row0 + (rows - 1) * row_step + 0.25
+    ax.set_ylim(y_bottom, y_cd - 0.45 if cd is not None else y_axis - 0.55)
+    if title:
+        ax.set_title(title)
+    return ax
 
 
 # --------------------------------------------------------------------------------------------
@@ -357,6 +821,147 @@ def prevalence_curve_plot(
 # cross-validation and replicability
 # --------------------------------------------------------------------------------------------
 
+
+def replicability_heatmap(
+    table: pd.DataFrame,
+    *,
+    value: str = "replicability",
+    annotate: bool = True,
+    ax: Axes | None = None,
+) -> Axes:
+    """Heat map of replicability over sample size (rows) and test-set proportion (columns).
+
+    Parameters
+    ----------
+    table : DataFrame
+        From :func:`precmp_lib.replicability.replicability_experiment`: columns
+        ``sample_fraction``, ``test_fraction``, ``value`` and ``rejection_rate``.
+    value : str
+        The column shown in colour: ``"replicability"`` (R(e), default),
+        ``"replicability_p"`` (R(p)) or ``"rejection_rate"``.
+    annotate : bool
+        Write the value and the rejection rate in every cell: R(e) = 1 can mean "always
+        rejects" or "never rejects", and only the rejection rate tells which.
+
+    Returns
+    -------
+    Axes
+        One image (rows: sample fractions, largest at the top; columns: test fractions,
+        largest at the left), a colour bar, and one text per annotated cell.
+    """
+    needed = ["sample_fraction", "test_fraction", value, "rejection_rate"]
+    missing = [c for c in needed if c not in table.columns]
+    if missing:
+        raise ValueError(f"table has no column(s) {missing}; columns are {list(table.columns)}")
+    if len(table) == 0:
+        raise ValueError("table must have at least one row")
+    grid = table.pivot(index="sample_fraction", columns="test_fraction", values=value)
+    grid = grid.sort_index(ascending=False).sort_index(axis=1, ascending=False)
+    rate = table.pivot(index="sample_fraction", columns="test_fraction", values="rejection_rate")
+    rate = rate.reindex(index=grid.index, columns=grid.columns)
+    ax = _axes(ax, (1.8 + 1.05 * grid.shape[1], 1.4 + 0.75 * grid.shape[0]))
+    low = 0.0 if value == "rejection_rate" else 0.4
+    cmap = plt.get_cmap("viridis").with_extremes(bad="#DDDDDD")
+    im = ax.imshow(np.ma.masked_invalid(grid.to_numpy(dtype=float)), cmap=cmap, vmin=low, vmax=1,
+                   aspect="auto", interpolation="nearest")
+    ax.grid(False)
+    labels = {"replicability": "R(e)", "replicability_p": "R(p)", "rejection_rate": "rejection rate"}
+    ax.figure.colorbar(im, ax=ax, label=labels.get(value, value))
+    ax.set_xticks(range(grid.shape[1]), [f"{t:.0%}" for t in grid.columns])
+    ax.set_yticks(range(grid.shape[0]), [f"{f:.0%}" for f in grid.index])
+    ax.set_xlabel("test-set proportion")
+    ax.set_ylabel("share of the sample used")
+    if annotate:
+        for (i, j), v in np.ndenumerate(grid.to_numpy(dtype=float)):
+            r = rate.to_numpy(dtype=float)[i, j]
+            text = "n/a" if np.isnan(v) else f"{v:.2f}\n{r:.0%} rej."
+            ax.text(j, i, text, ha="center", va="center", fontsize="small",
+                    color="black" if np.isnan(v) or v > 0.75 else "white")
+    ax.set_title(f"{labels.get(value, value)} by sample size and test-set proportion")
+    return ax
+
+
+def replicability_curve(table: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
+    """R(e) of each cell of a replicability experiment against its rejection rate.
+
+    With r the rejection rate of n valid repetitions, ``R(e) = 1 - 2 r (1 - r) n / (n - 1)``:
+    the grey curve (drawn for the largest ``n_valid``). Every cell lies on it, so R(e) says
+    nothing the rejection rate does not; it is lowest where the test rejects half the time.
+
+    Parameters
+    ----------
+    table : DataFrame
+        From :func:`precmp_lib.replicability.replicability_experiment`.
+
+    Returns
+    -------
+    Axes
+        One line (the curve) and one scatter collection (the cells, coloured by sample share).
+    """
+    needed = ["sample_fraction", "rejection_rate", "replicability", "n_valid"]
+    missing = [c for c in needed if c not in table.columns]
+    if missing:
+        raise ValueError(f"table has no column(s) {missing}; columns are {list(table.columns)}")
+    n = int(table["n_valid"].max())
+    if n < 2:
+        raise ValueError("table has no cell with at least 2 valid repetitions")
+    ax = _axes(ax, (5.8, 4.0))
+    r = np.linspace(0, 1, 201)
+    ax.plot(r, 1 - 2 * r * (1 - r) * n / (n - 1), color=REFERENCE_COLOR, lw=1.2,
+            label=f"1 − 2r(1 − r)·n/(n − 1), n = {n}")
+    points = ax.scatter(table["rejection_rate"], table["replicability"], c=table["sample_fraction"],
+                        cmap="viridis", zorder=3, edgecolors="black", linewidths=0.4)
+    ax.figure.colorbar(points, ax=ax, label="share of the sample used")
+    ax.set_xlim(-0.02, 1.02)
+    ax.set_ylim(min(0.4, float(np.nanmin(table["replicability"])) - 0.02), 1.02)
+    ax.set_xlabel("rejection rate")
+    ax.set_ylabel("R(e)")
+    ax.legend(loc="upper center", fontsize="small", frameon=False)
+    ax.set_title("R(e) is a function of the rejection rate")
+    return ax
+
+
+_CLUSTER_LABELS = {"id": "id (right)", "id_repeat": "(id, repeat)", "none": "none"}
+
+
+def clustering_plot(table: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
+    """Joint Wald statistic per class under each choice of GEE cluster, as grouped bars.
+
+    Parameters
+    ----------
+    table : DataFrame
+        From :func:`precmp_lib.crossval.clustering_comparison`: columns ``class``,
+        ``cluster``, ``statistic``, ``inflation``.
+
+    Returns
+    -------
+    Axes
+        One bar per (class, cluster), grouped by class, each wrong choice labelled with its
+        inflation factor ("×7.3") over the statistic clustered on ``id``.
+    """
+    needed = ["class", "cluster", "statistic", "inflation"]
+    missing = [c for c in needed if c not in table.columns]
+    if missing:
+        raise ValueError(f"table has no column(s) {missing}; columns are {list(table.columns)}")
+    if len(table) == 0:
+        raise ValueError("table must have at least one row")
+    classes = list(dict.fromkeys(table["class"]))
+    clusters = list(dict.fromkeys(table["cluster"]))
+    ax = _axes(ax, (1.8 + 1.6 * len(classes), 3.6))
+    width = 0.8 / len(clusters)
+    for j, cluster in enumerate(clusters):
+        rows = table[table["cluster"] == cluster].set_index("class").reindex(classes)
+        x = np.arange(len(classes)) + (j - (len(clusters) - 1) / 2) * width
+        bars = ax.bar(x, rows["statistic"], width, color=PALETTE[j % len(PALETTE)],
+                      label=_CLUSTER_LABELS.get(cluster, str(cluster)))
+        if cluster != "id":
+            ax.bar_label(bars, [f"×{v:.1f}" for v in rows["inflation"]], fontsize="small", padding=2)
+    ax.set_xticks(range(len(classes)), [str(c) for c in classes])
+    ax.set_xlabel("class")
+    ax.set_ylabel("joint Wald statistic")
+    ax.legend(title="cluster", fontsize="small", frameon=False)
+    ax.set_title("The same predictions under three choices of cluster")
+    return ax
 
 
 # --------------------------------------------------------------------------------------------
