@@ -198,6 +198,34 @@ class PrevalenceBootstrap:
                     self.boot_specificity[(slice(None), slice(None), k, *extra)], pi)
         return point, boot
 
+    def ratio(self, cls: Any, prevalence: Any) -> tuple[np.ndarray, np.ndarray]:
+        """Ratio of the two classifiers' updated precisions (A over B) for class ``cls``.
+
+        Returns the point estimate, shape ``prevalence.shape``, and the bootstrap replicates,
+        shape (B, *prevalence.shape); a replicate is NaN where either precision is undefined or
+        B's is 0.
+        """
+        if len(self.names) != 2:
+            raise ValueError(f"a ratio needs two classifiers; this bootstrap has {len(self.names)}")
+        point, boot = self.updated(cls, prevalence)
+        return _safe_ratio(point[0], point[1]), _safe_ratio(boot[:, 0], boot[:, 1])
+
+    def ratio_curve(
+        self, cls: Any, prevalences: Any = None, *, confidence_level: float = 0.95
+    ) -> pd.DataFrame:
+        """The ratio of updated precisions (A over B) over a grid of prevalences, with intervals.
+
+        Returns a DataFrame: ``class``, ``prevalence``, ``rp``, ``rp_ci_low``, ``rp_ci_high``,
+        ``n_skipped``.
+        """
+        level = check_probability(confidence_level, "confidence_level")
+        grid = np.linspace(0.01, 0.99, 99) if prevalences is None else np.asarray(prevalences)
+        point, boot = self.ratio(cls, grid)
+        lo, hi, skipped = _percentile(boot, level)
+        return pd.DataFrame({"class": self.classes[self.code(cls)], "prevalence": grid,
+                             "rp": point, "rp_ci_low": lo, "rp_ci_high": hi,
+                             "n_skipped": skipped})
+
     def curve(
         self, cls: Any, prevalences: Any = None, *, confidence_level: float = 0.95
     ) -> pd.DataFrame:
@@ -218,6 +246,12 @@ class PrevalenceBootstrap:
             for j, name in enumerate(self.names)
         ]
         return pd.concat(frames, ignore_index=True)
+
+
+def _safe_ratio(num: np.ndarray, den: np.ndarray) -> np.ndarray:
+    """num / den, NaN where den is 0 or either is NaN."""
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(den > 0, num / np.where(den > 0, den, 1.0), np.nan)
 
 
 def _percentile(boot: np.ndarray, level: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -552,10 +586,7 @@ def compare_updated_precision(
     for k, pi in prevalences.items():
         point, reps = boot.updated(boot.classes[k], pi)
         lo, hi, _ = _percentile(reps, level)
-        with np.errstate(invalid="ignore", divide="ignore"):
-            ratio = np.where(reps[:, 1] > 0, reps[:, 0] / np.where(reps[:, 1] > 0, reps[:, 1], 1),
-                             np.nan)
-            rp = point[0] / point[1] if point[1] > 0 else math.nan
+        rp, ratio = boot.ratio(boot.classes[k], pi)
         r_lo, r_hi, r_skipped = _percentile(ratio[:, None], level)
         notes = [f"class {boot.classes[k]!r}: precision of {boot.names[j]} undefined "
                  "(never predicted)" for j in range(2) if np.isnan(point[j])]

@@ -6,8 +6,8 @@ correlated form), Lancaster, the Dai–Leeder–Cui modified generalised Fisher 
 null p-values or from a known correlation), Brown / Kost–McDermott and Simes.
 ``swap_permutation_null`` draws the classifier-swap permutation null of every per-class GS
 p-value on counts, and ``combined_precision_test`` runs the whole global test from predictions.
-``adjust_pvalues`` (Holm, Bonferroni, Benjamini–Hochberg) serves every module that runs a
-family of tests.
+``adjust_pvalues`` (Holm, Bonferroni, Benjamini–Hochberg; defined in ``multiple``) is
+re-exported here for class-wise decisions after a global test.
 """
 
 from __future__ import annotations

@@ -688,6 +688,9 @@ def combined_pvalues_plot(
         Which methods to show (default every ``*_pvalue`` column except ``gs_pvalue``).
     alpha : float
         Level drawn as a reference line.
+
+    A p-value of exactly 0 (floating-point underflow) is drawn at the smallest normal float,
+    about 308 on this scale.
     """
     if "dataset" not in table.columns:
         raise ValueError("table must have a 'dataset' column (from combined_precision_table)")
@@ -709,7 +712,7 @@ def combined_pvalues_plot(
     ax.invert_yaxis()
     ax.set_xlabel("combined p-value (-log10)")
     ax.set_title("Global test of equal per-class precision")
-    ax.legend(loc="lower right", fontsize="small")
+    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize="small", frameon=False)
     return ax
 
 

@@ -256,11 +256,9 @@ def prevalence_state(
         for j, name in enumerate(boot.names)
     }
     if len(boot.names) == 2:
+        updated_ratio, ratio = boot.ratio(cls, prevalence)
         with np.errstate(invalid="ignore", divide="ignore"):
-            ratio = np.where(reps[:, 1] > 0, reps[:, 0] / np.where(reps[:, 1] > 0, reps[:, 1], 1),
-                             np.nan)
             test_ratio = boot.precision[0, k] / boot.precision[1, k]
-            updated_ratio = point[0] / point[1] if point[1] > 0 else np.nan
         r_lo, r_hi, r_skip = _percentile(ratio[:, None], level)
         rows[f"{boot.names[0]} / {boot.names[1]}"] = {
             "precision": test_ratio, "updated": updated_ratio, "ci_low": r_lo[0],
@@ -277,11 +275,14 @@ def prevalence_explorer(
 
     ``boot`` comes from :func:`precmp_lib.bayes.prevalence_bootstrap`; the bootstrap replicates
     of sensitivity and specificity do not depend on the prevalence, so moving the slider only
-    re-evaluates Bayes' rule on them.
+    re-evaluates Bayes' rule on them. The table is an HTML widget and the curve an image widget
+    (no Output widget, whose echo of every display through the executing client can stall
+    headless runs).
     """
+    import io
+
     import ipywidgets as w
     import matplotlib.pyplot as plt
-    from IPython.display import display
 
     from .plots import prevalence_curve_plot
 
@@ -291,18 +292,21 @@ def prevalence_explorer(
     start = float(boot.sample_prevalence[k]) if prevalence is None else prevalence
     slider = w.FloatSlider(value=round(start, 2), min=0.01, max=0.99, step=0.01,
                            description="prevalence", continuous_update=False)
-    out = w.Output()
+    table = w.HTML()
+    image = w.Image(format="png")
     curve = boot.curve(cls, confidence_level=confidence_level)
 
     def update(*_: Any) -> None:
-        with out:
-            out.clear_output(wait=True)
-            display(prevalence_state(boot, slider.value, cls=cls,
-                                     confidence_level=confidence_level).round(4))
-            prevalence_curve_plot(curve, sample_prevalence=float(boot.sample_prevalence[k]),
-                                  prevalence=slider.value)
-            plt.show()
+        state = prevalence_state(boot, slider.value, cls=cls, confidence_level=confidence_level)
+        table.value = state.round(4).to_html()
+        fig, ax = plt.subplots(figsize=(5.4, 3.8), layout="constrained")
+        prevalence_curve_plot(curve, sample_prevalence=float(boot.sample_prevalence[k]),
+                              prevalence=slider.value, ax=ax)
+        buffer = io.BytesIO()
+        fig.savefig(buffer, format="png")
+        plt.close(fig)
+        image.value = buffer.getvalue()
 
     slider.observe(update, names="value")
     update()
-    return w.VBox([slider, out])
+    return w.VBox([slider, table, image])

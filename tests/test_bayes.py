@@ -346,9 +346,13 @@ def test_prevalence_explorer_builds():
     y, a, b = _expand(GONDARA)
     boot = pc.prevalence_bootstrap(y, a, b, n_resamples=50, random_state=0)
     box = pc.widgets.prevalence_explorer(boot, cls=0)
-    slider = box.children[0]
+    slider, table, image = box.children
     assert slider.value == pytest.approx(round(165 / 346, 2))
-    slider.value = 0.2  # triggers an update without error
+    assert "A / B" in table.value and image.value[:4] == b"\x89PNG"
+    before = table.value
+    slider.value = 0.2  # the table and the curve follow the slider
+    expected = prevalence_state(boot, 0.2, cls=0).round(4).to_html()
+    assert table.value == expected != before
 
 
 def test_prevalence_curve_plot():
@@ -361,3 +365,21 @@ def test_prevalence_curve_plot():
     assert [t.get_text() for t in ax.get_legend().get_texts()][:2] == ["NB", "RF"]
     with pytest.raises(ValueError, match="ci_low"):
         pc.plots.prevalence_curve_plot(boot.curve(0).drop(columns="ci_low"))
+
+
+def test_ratio_curve_limits_and_order():
+    # METHODS.md §9 odds form: RP(pi) -> LR_a / LR_b as pi -> 0 and -> 1 as pi -> 1, where
+    # LR = Se / (1 - Sp) (computed here from the Table 10 sensitivities and specificities)
+    y, a, b = _expand(GONDARA)
+    boot = pc.prevalence_bootstrap(y, a, b, n_resamples=300, random_state=0)
+    curve = boot.ratio_curve(0, [1e-7, 0.3, 0.7, 1 - 1e-9])
+    lr_a, lr_b = (148 / 165) / (1 - 54 / 181), (109 / 165) / (1 - 117 / 181)
+    assert curve.rp.iloc[0] == pytest.approx(lr_a / lr_b, rel=1e-5)
+    assert curve.rp.iloc[-1] == pytest.approx(1.0, abs=1e-6)
+    assert curve.rp.iloc[1] == pytest.approx(0.3540 / 0.4447, abs=2e-4)  # METHODS.md §9 ex. 2
+    assert (curve.rp.iloc[:3] < 1).all()  # the order of the two never flips
+    assert list(curve.columns) == ["class", "prevalence", "rp", "rp_ci_low", "rp_ci_high",
+                                   "n_skipped"]
+    single = pc.prevalence_bootstrap(y, a, n_resamples=10, random_state=0)
+    with pytest.raises(ValueError, match="needs two classifiers"):
+        single.ratio_curve(0)
