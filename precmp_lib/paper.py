@@ -34,6 +34,8 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
+from . import combine as _combine
+from . import precision as _precision
 from .data import load_dataset
 from .validation import check_choice, check_positive_int, check_probability
 
@@ -43,13 +45,20 @@ __all__ = [
     "PaperFit",
     "RNaiveBayes",
     "compare_with_printed",
+    "cv_predictions",
     "fit_paper_models",
     "paper_split",
     "printed_values",
     "r_sample",
     "side_by_side",
     "table4",
+    "table5",
     "table5_agreement",
+    "table6",
+    "table7",
+    "table8",
+    "table9",
+    "table11",
 ]
 
 PRINTED = Path(__file__).resolve().parent.parent / "data" / "paper_tables.csv"
@@ -479,6 +488,350 @@ def table4(datasets: Iterable[str] = PAPER_DATASETS) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+def _label(value: Any) -> Any:
+    return value.item() if isinstance(value, np.generic) else value
+
+
+def _pairs(fits: Iterable[PaperFit]) -> pd.DataFrame:
+    """compare_precision(NB, RF) of every fit, stacked, with a dataset column."""
+    frames = []
+    for fit in fits:
+        table = _precision.compare_precision(
+            fit.y_test, fit.predictions["NB"], fit.predictions["RF"]
+        )
+        frames.append(table.assign(dataset=fit.dataset))
+    return pd.concat(frames, ignore_index=True)
+
+
+def table5(fits: Iterable[PaperFit]) -> pd.DataFrame:
+    """Table 5: per-class precision of naive Bayes and the forest, GS and GEE Wald p-values.
+
+    Parameters
+    ----------
+    fits : iterable of PaperFit
+        One fit per dataset, each with models "NB" and "RF" (:func:`fit_paper_models`).
+
+    Returns
+    -------
+    DataFrame
+        One row per dataset and class: ``dataset``, ``class`` (label as in the data),
+        ``precision_nb``, ``precision_rf``, ``pvalue_gs`` (generalized score), ``pvalue_gw``
+        (GEE empirical Wald), ``n_pred_nb``, ``n_pred_rf`` (positive predictions) and ``note``
+        (why a test does not exist, e.g. a precision of 1 for the Wald test).
+
+    Examples
+    --------
+    >>> fit = fit_paper_models("breast_cancer", n_trees=50, split="sklearn")
+    >>> table5([fit])[["class", "precision_nb", "precision_rf", "pvalue_gs"]].round(4)
+       class  precision_nb  precision_rf  pvalue_gs
+    0      0        0.9841        0.9851     0.3651
+    1      1        0.9444        0.9808     0.0416
+
+    The forest's predictions of class 1 (benign) are right more often than naive Bayes's.
+    """
+    pairs = _pairs(fits)
+    out = pd.DataFrame({
+        "dataset": pairs["dataset"], "class": pairs["class"],
+        "precision_nb": pairs["precision_a"], "precision_rf": pairs["precision_b"],
+        "pvalue_gs": pairs["gs_pvalue"], "pvalue_gw": pairs["gw_pvalue"],
+        "n_pred_nb": pairs["n_pred_a"], "n_pred_rf": pairs["n_pred_b"], "note": pairs["note"],
+    })
+    return out
+
+
+def table6(fits: Iterable[PaperFit], *, confidence_level: float = 0.95) -> pd.DataFrame:
+    """Table 6: relative precision NB / RF per class with its interval and p-value.
+
+    Returns
+    -------
+    DataFrame
+        ``dataset``, ``class``, ``rp`` (precision of naive Bayes over that of the forest, the
+        paper's orientation), ``rp_ci_low``, ``rp_ci_high``, ``rp_pvalue`` and ``note``.
+
+    Examples
+    --------
+    >>> fit = fit_paper_models("breast_cancer", n_trees=50, split="sklearn")
+    >>> table6([fit])[["class", "rp", "rp_ci_low", "rp_ci_high"]].round(3)
+       class     rp  rp_ci_low  rp_ci_high
+    0      0  0.999      0.997       1.001
+    1      1  0.963      0.928       0.999
+
+    Naive Bayes's precision for class 1 is 96 % of the forest's; the interval excludes 1.
+    """
+    level = check_probability(confidence_level, "confidence_level")
+    frames = []
+    for fit in fits:
+        table = _precision.compare_precision(
+            fit.y_test, fit.predictions["NB"], fit.predictions["RF"], confidence_level=level
+        )
+        frames.append(table.assign(dataset=fit.dataset))
+    pairs = pd.concat(frames, ignore_index=True)
+    return pairs[["dataset", "class", "rp", "rp_ci_low", "rp_ci_high", "rp_pvalue", "note"]]
+
+
+def table7(
+    fits: Iterable[PaperFit], *, n_resamples: int = 1000, random_state: int = 0
+) -> pd.DataFrame:
+    """Table 7: the per-class GS p-values of each dataset combined into one global p-value.
+
+    Parameters
+    ----------
+    fits : iterable of PaperFit
+        The datasets to combine (the paper uses its first five).
+    n_resamples : int
+        Classifier-swap permutations per dataset for the dependence of the per-class p-values.
+    random_state : int
+        Seed of the permutations.
+
+    Returns
+    -------
+    DataFrame
+        One row per dataset and class: ``dataset``, ``class``, ``pvalue_gs``,
+        ``combined_pvalue`` (Dai-Cui with the swap-permutation covariance, the paper's
+        method; repeated on the dataset's rows), ``fisher_pvalue`` (assumes independence),
+        ``simes_pvalue`` and ``note``.
+
+    Examples
+    --------
+    >>> fit = fit_paper_models("breast_cancer", n_trees=50, split="sklearn")
+    >>> t7 = table7([fit], n_resamples=200)
+    >>> t7[["class", "pvalue_gs", "combined_pvalue", "fisher_pvalue"]].round(3)
+       class  pvalue_gs  combined_pvalue  fisher_pvalue
+    0      0      0.365            0.101          0.079
+    1      1      0.042            0.101          0.079
+
+    Taking the dependence of the two classes' p-values into account makes the combined
+    p-value larger than Fisher's, which assumes independence.
+    """
+    triples = {
+        fit.dataset: (fit.y_test, fit.predictions["NB"], fit.predictions["RF"]) for fit in fits
+    }
+    table = _combine.combined_precision_table(
+        triples, methods=("dai_cui", "fisher", "simes"), n_resamples=n_resamples,
+        random_state=random_state,
+    )
+    return pd.DataFrame({
+        "dataset": table["dataset"], "class": table["class"], "pvalue_gs": table["gs_pvalue"],
+        "combined_pvalue": table["dai_cui_pvalue"], "fisher_pvalue": table["fisher_pvalue"],
+        "simes_pvalue": table["simes_pvalue"], "note": table["note"],
+    })
+
+
+# Table 8's column names for the model keys, and Table 9's comparisons.
+_TABLE8_MODELS = {"NB": "nb", "RF": "rf1", "SVM": "svm", "RF2": "rf2"}
+
+
+def _gee(fit: PaperFit, models: Sequence[str] = ("NB", "RF", "SVM", "RF2")):
+    preds = {("RF1" if k == "RF" else k): fit.predictions[k] for k in models}
+    return _precision.gee_precision(fit.y_test, preds, reference="NB")
+
+
+def table8(fits: Iterable[PaperFit]) -> pd.DataFrame:
+    """Table 8: four classifiers at once, per class: precisions and the joint GEE Wald test.
+
+    Parameters
+    ----------
+    fits : iterable of PaperFit
+        Fits with models "NB", "RF" (Table 8's RF1), "SVM" and "RF2".
+
+    Returns
+    -------
+    DataFrame
+        One row per dataset and class: ``dataset``, ``class``, ``precision_nb``,
+        ``precision_rf1``, ``precision_svm``, ``precision_rf2``, ``statistic``, ``df`` and
+        ``pvalue`` of the joint Wald test that all four precisions are equal (NaN where a
+        model's precision is 0 or 1: its logit is infinite and the test does not exist),
+        ``pvalue_defined_models`` (the joint test over the models whose precision is strictly
+        between 0 and 1, where that differs) and ``note``.
+
+    Examples
+    --------
+    >>> fit = fit_paper_models("iris", models=("NB", "RF", "SVM", "RF2"), n_trees=50,
+    ...                        split="sklearn")
+    >>> t8 = table8([fit])
+    >>> t8[["class", "precision_nb", "precision_svm", "pvalue"]].round(3)
+       class  precision_nb  precision_svm  pvalue
+    0      0         1.000          1.000     NaN
+    1      1         0.833          0.833     1.0
+    2      2         1.000          1.000     NaN
+
+    Where every positive prediction of a model is right, its log-odds are infinite and the
+    GEE Wald test does not exist (NaN, with the reason in ``note``).
+    """
+    rows = []
+    for fit in fits:
+        res = _gee(fit)
+        prec = res.precision.pivot(index="class", columns="model", values="precision")
+        joint = res.joint.set_index("class")
+        for cls in joint.index:
+            row = {"dataset": fit.dataset, "class": _label(cls)}
+            for model, key in _TABLE8_MODELS.items():
+                row[f"precision_{key}"] = prec.loc[cls, "RF1" if model == "RF" else model]
+            row.update(statistic=joint.loc[cls, "statistic"], df=joint.loc[cls, "df"],
+                       pvalue=joint.loc[cls, "pvalue"], pvalue_defined_models=np.nan,
+                       note=joint.loc[cls, "note"])
+            defined = [m for m in ("NB", "RF", "SVM", "RF2")
+                       if 0 < row[f"precision_{_TABLE8_MODELS[m]}"] < 1]
+            if np.isnan(row["pvalue"]) and "NB" in defined and len(defined) >= 2:
+                sub = _gee(fit, defined).joint.set_index("class")
+                row["pvalue_defined_models"] = sub.loc[cls, "pvalue"]
+            rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def table9(fits: Iterable[PaperFit]) -> pd.DataFrame:
+    """Table 9: odds ratios of precision odds against naive Bayes, with 95 % intervals.
+
+    Returns
+    -------
+    DataFrame
+        One row per dataset, class and comparison ("RF1 vs NB", "SVM vs NB", "RF2 vs NB"):
+        ``dataset``, ``class``, ``comparison``, ``odds_ratio`` (the odds that a positive
+        prediction of the model is correct over the same odds for naive Bayes), ``ci_low``,
+        ``ci_high``, ``pvalue`` and ``note``.
+
+    Examples
+    --------
+    >>> fit = fit_paper_models("breast_cancer", models=("NB", "RF", "SVM", "RF2"), n_trees=20,
+    ...                        split="sklearn")
+    >>> table9([fit]).query("`class` == 1")[["comparison", "odds_ratio", "ci_low", "ci_high"]].round(2)
+      comparison  odds_ratio  ci_low  ci_high
+    3  RF1 vs NB         3.0    0.97      9.3
+    4  SVM vs NB         3.0    0.97      9.3
+    5  RF2 vs NB         3.0    0.97      9.3
+
+    A positive prediction of class 1 by any of the three has three times naive Bayes's odds of
+    being right; with so few errors the interval is wide and includes 1.
+    """
+    frames = []
+    for fit in fits:
+        coef = _gee(fit).coefficients
+        frames.append(pd.DataFrame({
+            "dataset": fit.dataset, "class": coef["class"].map(_label),
+            "comparison": coef["model"] + " vs NB", "odds_ratio": coef["odds_ratio"],
+            "ci_low": coef["ci_low"], "ci_high": coef["ci_high"], "pvalue": coef["pvalue"],
+            "note": coef["note"],
+        }))
+    return pd.concat(frames, ignore_index=True)
+
+
+@cache
+def _cv(name: str, n_splits: int, n_repeats: int, n_trees: int, seed: int,
+        naive_bayes: str) -> pd.DataFrame:
+    from sklearn.model_selection import RepeatedStratifiedKFold
+
+    ds = load_dataset(name)
+    X = ds.X.to_numpy(dtype=float)
+    y = ds.y.to_numpy()
+    folds = RepeatedStratifiedKFold(n_splits=n_splits, n_repeats=n_repeats, random_state=seed)
+    parts = []
+    for i, (train, test) in enumerate(folds.split(X, y)):
+        part = {"id": test, "repeat": i // n_splits, "fold": i % n_splits, "y_true": y[test]}
+        for key in ("NB", "RF"):
+            model = _model(key, name=name, n_trees=n_trees, seed=seed, naive_bayes=naive_bayes)
+            part[key] = model.fit(X[train], y[train]).predict(X[test])
+        parts.append(pd.DataFrame(part))
+    return pd.concat(parts, ignore_index=True)
+
+
+def cv_predictions(
+    name: str,
+    *,
+    n_splits: int = 10,
+    n_repeats: int = 1,
+    n_trees: int = 1000,
+    seed: int = 0,
+    naive_bayes: str = "r",
+) -> pd.DataFrame:
+    """Out-of-fold predictions of naive Bayes and the forest, stacked (Gondara's Algorithm 2).
+
+    Parameters
+    ----------
+    name : str
+        Registry name of the dataset (all its rows are used).
+    n_splits, n_repeats : int
+        Stratified ``n_splits``-fold cross-validation, repeated ``n_repeats`` times with new
+        folds (scikit-learn's ``RepeatedStratifiedKFold(random_state=seed)``; the first repeat
+        is the same for every ``n_repeats``).
+    n_trees, seed, naive_bayes : see :func:`fit_paper_models`.
+
+    Returns
+    -------
+    DataFrame
+        One row per observation and repeat: ``id`` (row of the dataset: the cluster of the
+        GEE), ``repeat``, ``fold``, ``y_true``, ``NB``, ``RF``. Cached per process.
+
+    Examples
+    --------
+    >>> cv = cv_predictions("iris", n_splits=5, n_repeats=2, n_trees=20)
+    >>> len(cv), cv.groupby("repeat")["id"].nunique().tolist()
+    (300, [150, 150])
+    """
+    n_splits = check_positive_int(n_splits, "n_splits", minimum=2)
+    n_repeats = check_positive_int(n_repeats, "n_repeats")
+    n_trees = check_positive_int(n_trees, "n_trees")
+    check_choice(naive_bayes, "naive_bayes", ("r", "gaussian"))
+    return _cv(name, n_splits, n_repeats, n_trees, int(seed), naive_bayes).copy()
+
+
+def table11(
+    name: str = "diabetic_retinopathy",
+    *,
+    n_splits: int = 10,
+    n_repeats: int = 10,
+    n_trees: int = 1000,
+    seed: int = 0,
+    naive_bayes: str = "r",
+) -> pd.DataFrame:
+    """Table 11: the GEE Wald test of NB vs RF on stacked cross-validated predictions.
+
+    Runs ``n_repeats`` x ``n_splits``-fold cross-validation once; the single ``n_splits``-fold
+    scheme is its first repeat. A third scheme repeats the first repeat's rows ``n_repeats``
+    times, the same folds reused, which leaves the statistic unchanged (METHODS.md §7): the
+    likely reason why the paper prints identical values for both schemes.
+
+    Returns
+    -------
+    DataFrame
+        One row per class and scheme: ``dataset``, ``class``, ``comparison`` (``"10-fold"``,
+        ``"10x10-fold"``, ``"10-fold reused 10 times"`` for the defaults), ``statistic``,
+        ``pvalue``, ``precision_nb``, ``precision_rf``, ``n_rows`` and ``note``.
+
+    Examples
+    --------
+    >>> t11 = table11("breast_cancer", n_splits=5, n_repeats=2, n_trees=20)
+    >>> t11.pivot(index="class", columns="comparison", values="statistic").round(3)
+    comparison  2x5-fold  5-fold  5-fold reused 2 times
+    class
+    0              5.601   5.057                  5.057
+    1             11.630   6.107                  6.107
+
+    Reusing the same folds leaves the statistic as it was; new folds change it.
+    """
+    cv = cv_predictions(name, n_splits=n_splits, n_repeats=n_repeats, n_trees=n_trees,
+                        seed=seed, naive_bayes=naive_bayes)
+    first = cv[cv["repeat"] == 0]
+    schemes = {
+        f"{n_splits}-fold": first,
+        f"{n_repeats}x{n_splits}-fold": cv,
+        f"{n_splits}-fold reused {n_repeats} times": pd.concat([first] * n_repeats),
+    }
+    rows = []
+    for scheme, frame in schemes.items():
+        res = _precision.gee_precision(frame["y_true"], {"NB": frame["NB"], "RF": frame["RF"]},
+                                       reference="NB", groups=frame["id"])
+        prec = res.precision.pivot(index="class", columns="model", values="precision")
+        for _, j in res.joint.iterrows():
+            rows.append({
+                "dataset": name, "class": _label(j["class"]), "comparison": scheme,
+                "statistic": j["statistic"], "pvalue": j["pvalue"],
+                "precision_nb": prec.loc[j["class"], "NB"],
+                "precision_rf": prec.loc[j["class"], "RF"], "n_rows": len(frame),
+                "note": j["note"],
+            })
+    return pd.DataFrame(rows)
+
+
 def _decimals(text: str) -> int:
     text = text.lstrip("<")
     return len(text.split(".")[1]) if "." in text else 0
@@ -493,7 +846,9 @@ def compare_with_printed(ours: pd.DataFrame, table: int) -> pd.DataFrame:
         One row per printed row, with the key columns ``dataset``, ``class`` and, where the
         table has one, ``comparison`` (missing key columns count as ""), and one column per
         quantity named as in :func:`printed_values` (e.g. ``precision_nb``, ``pvalue_gs``).
-        Class labels are matched as text (``0`` matches ``"0"``).
+        Class labels are matched as text (``0`` matches ``"0"``). A printed number without a
+        class (one per dataset, like Table 7's combined p-value) takes ours from the
+        dataset's first row that has a value.
     table : int
         The paper's table number (4 to 11).
 
@@ -530,7 +885,16 @@ def compare_with_printed(ours: pd.DataFrame, table: int) -> pd.DataFrame:
                      value_name="ours")
     if long.duplicated([*_KEYS, "quantity"]).any():
         raise ValueError("ours has several rows for the same dataset, class and comparison")
-    merged = printed.merge(long, on=[*_KEYS, "quantity"], how="left")
+    # A printed number with a blank class (Table 4; Table 7's combined p-value, one per dataset)
+    # is matched on dataset and comparison: ours may repeat it on each class row.
+    printed = printed.assign(_order=np.arange(len(printed)))
+    blank = printed["class"] == ""
+    per_dataset = (long.dropna(subset=["ours"])
+                   .drop_duplicates(["dataset", "comparison", "quantity"]).drop(columns="class"))
+    merged = pd.concat([
+        printed[~blank].merge(long, on=[*_KEYS, "quantity"], how="left"),
+        printed[blank].merge(per_dataset, on=["dataset", "comparison", "quantity"], how="left"),
+    ]).sort_values("_order", ignore_index=True)
     merged["ours"] = pd.to_numeric(merged["ours"], errors="coerce").astype(float)
     merged["difference"] = merged["ours"] - merged["value"]
     half_unit = 0.5 * 10.0 ** -merged["printed"].map(_decimals).to_numpy(dtype=float)
@@ -544,40 +908,50 @@ def compare_with_printed(ours: pd.DataFrame, table: int) -> pd.DataFrame:
     return merged[columns]
 
 
-def side_by_side(comparison: pd.DataFrame, *, digits: int = 4) -> pd.DataFrame:
-    """Wide display of :func:`compare_with_printed`: per quantity, ours, printed and difference.
+def side_by_side(ours: pd.DataFrame, table: int, *, digits: int = 4) -> pd.DataFrame:
+    """One table of ours, printed and difference per quantity, in the printed layout.
 
-    Rows are the printed rows (dataset, class and comparison where the table has one), in
-    printed order; columns are ``(quantity, "ours" | "printed" | "difference")``. Values are
-    rounded to ``digits`` significant figures for display (p-values keep scientific notation).
+    Parameters
+    ----------
+    ours : DataFrame
+        Our version of the table (see :func:`compare_with_printed`).
+    table : int
+        The paper's table number.
+    digits : int
+        Significant figures of ``ours`` and ``difference`` in the display.
+
+    Returns
+    -------
+    DataFrame
+        Rows are the printed rows (dataset, class and comparison where the table has them), in
+        printed order; columns are ``(quantity, "ours" | "printed" | "difference")``, with the
+        printed text as printed. Table 7's combined p-value sits on its dataset's first row.
 
     Examples
     --------
     >>> ours = pd.DataFrame({"dataset": ["wilt"], "class": ["n"], "precision_nb": [0.6548]})
-    >>> wide = side_by_side(compare_with_printed(ours, 5))
-    >>> wide.loc[("wilt", "n"), ("precision_nb", "printed")], wide.columns.nlevels
-    ('0.65', 2)
+    >>> wide = side_by_side(ours, 5)
+    >>> wide.loc[("wilt", "n"), "precision_nb"].tolist()
+    [0.6548, '0.65', 0.0048]
     """
-    frame = comparison.copy()
+    frame = compare_with_printed(ours, table)
     keys = [k for k in _KEYS if (frame[k] != "").any()]
     order = list(dict.fromkeys(frame["quantity"]))
-    frame["ours"] = frame["ours"].map(lambda v: float(f"{v:.{digits}g}") if pd.notna(v) else v)
-    frame["difference"] = frame["difference"].map(
-        lambda v: float(f"{v:.{digits}g}") if pd.notna(v) else v
-    )
-    # Table 7 prints the combined p-value once per dataset: give it the dataset's first row.
+    for column in ("ours", "difference"):
+        frame[column] = frame[column].map(
+            lambda v: float(f"{v:.{digits}g}") if pd.notna(v) else np.nan
+        ).astype(float)
     if "class" in keys:
-        first = frame.groupby("row")["class"].first()
+        first = frame[frame["class"] != ""].groupby("row")["class"].first()
         frame["class"] = np.where(frame["class"] == "", frame["row"].map(first), frame["class"])
     rows = frame.drop_duplicates(keys)[keys]
-    wide = frame.pivot_table(index=keys, columns="quantity",
-                             values=["ours", "printed", "difference"], aggfunc="first",
-                             sort=False)
-    wide = wide.swaplevel(0, 1, axis=1)
-    columns = [(q, part) for q in order for part in ("ours", "printed", "difference")
-               if (q, part) in wide.columns]
-    return wide.reindex(index=pd.MultiIndex.from_frame(rows) if len(keys) > 1
-                        else pd.Index(rows[keys[0]]), columns=pd.MultiIndex.from_tuples(columns))
+    long = frame.set_index([*keys, "quantity"])[["ours", "printed", "difference"]]
+    wide = long.unstack("quantity").swaplevel(0, 1, axis=1)
+    columns = pd.MultiIndex.from_tuples(
+        [(q, part) for q in order for part in ("ours", "printed", "difference")]
+    )
+    index = pd.MultiIndex.from_frame(rows) if len(keys) > 1 else pd.Index(rows[keys[0]])
+    return wide.reindex(index=index, columns=columns)
 
 
 def table5_agreement(

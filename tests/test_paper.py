@@ -324,7 +324,7 @@ def test_duplicate_rows_are_refused():
 
 def test_side_by_side_layout():
     ours = _printed_as_ours(9)
-    wide = side_by_side(compare_with_printed(ours, 9))
+    wide = side_by_side(ours, 9)
     assert wide.index.names == ["dataset", "class", "comparison"]
     assert list(wide.index.get_level_values("comparison")) == ["RF1 vs NB", "SVM vs NB",
                                                                "RF2 vs NB"]
@@ -333,7 +333,7 @@ def test_side_by_side_layout():
 
 
 def test_side_by_side_puts_the_combined_pvalue_on_the_first_row():
-    wide = side_by_side(compare_with_printed(_printed_as_ours(7), 7))
+    wide = side_by_side(_printed_as_ours(7), 7)
     assert wide.loc[("diabetic_retinopathy", "0"), ("combined_pvalue", "printed")] == "0.002"
     assert pd.isna(wide.loc[("diabetic_retinopathy", "1"), ("combined_pvalue", "printed")])
 
@@ -377,3 +377,169 @@ def test_table4_counts_of_the_files():
     mismatched = cmp.index[~cmp["matches"].astype(bool)].tolist()
     assert mismatched == [("wilt", "instances"), ("phishing", "instances"),
                           ("phishing", "attributes")]
+
+
+# --------------------------------------------------------------------------------------------
+# the tables, from the library's tests
+# --------------------------------------------------------------------------------------------
+
+
+def _cells_to_labels(cells: dict[tuple[int, int, int], int]) -> tuple[np.ndarray, ...]:
+    """Observations (truth, A, B) from counts of each combination."""
+    keys = list(cells)
+    reps = [cells[k] for k in keys]
+    arr = np.repeat(np.array(keys), reps, axis=0)
+    return arr[:, 0], arr[:, 1], arr[:, 2]
+
+
+# METHODS.md §6.6(d): Gondara's diabetic-retinopathy test set (R split, seed 123) as
+# (truth, NB, RF) counts; class 0: s11 103, s10 45, s01 6, s00 11, r11 63, r10 64, r01 1, r00 53.
+DIABETIC = {
+    (0, 0, 0): 103, (0, 0, 1): 45, (0, 1, 0): 6, (0, 1, 1): 11,
+    (1, 0, 0): 63, (1, 0, 1): 64, (1, 1, 0): 1, (1, 1, 1): 53,
+}
+
+
+def _diabetic_fit() -> paper.PaperFit:
+    y, nb, rf = _cells_to_labels(DIABETIC)
+    return paper.PaperFit("diabetic_retinopathy", y, {"NB": nb, "RF": rf}, "R sample", 805, 346)
+
+
+def test_table5_reproduces_the_worked_example():
+    t5 = paper.table5([_diabetic_fit()]).set_index("class")
+    # METHODS.md §6.6(d): precisions 0.538182 / 0.630058 and 0.760563 / 0.676301;
+    # GS p 2.1269e-04 and 0.074489; GEE Wald p 3.2811e-04 and 0.097346
+    assert t5.loc[0, "precision_nb"] == pytest.approx(0.538182, abs=1e-6)
+    assert t5.loc[0, "precision_rf"] == pytest.approx(0.630058, abs=1e-6)
+    assert t5.loc[1, "precision_nb"] == pytest.approx(0.760563, abs=1e-6)
+    assert t5.loc[1, "precision_rf"] == pytest.approx(0.676301, abs=1e-6)
+    assert t5.loc[0, "pvalue_gs"] == pytest.approx(2.1269e-04, rel=1e-4)
+    assert t5.loc[1, "pvalue_gs"] == pytest.approx(0.074489, rel=1e-4)
+    assert t5.loc[0, "pvalue_gw"] == pytest.approx(3.2811e-04, rel=1e-4)
+    assert t5.loc[1, "pvalue_gw"] == pytest.approx(0.097346, rel=1e-4)
+    assert t5.loc[0, "n_pred_nb"] == 275 and t5.loc[1, "n_pred_rf"] == 173
+
+
+def test_table5_rows_agree_with_the_printed_ones():
+    # Table 5 prints 0.54 / 0.63, p 0.002 (typo for 0.0002) / 0.0002 and 0.76 / 0.67, 0.07 / 0.09;
+    # the reproduced forest of METHODS.md §13 moves the last digit of some of them
+    t5 = paper.table5([_diabetic_fit()])
+    cmp = compare_with_printed(t5, 5)
+    mine = cmp[cmp["dataset"] == "diabetic_retinopathy"].set_index(["class", "quantity"])
+    matching = mine.index[mine["matches"].astype(bool)].tolist()
+    assert matching == [("0", "precision_nb"), ("0", "precision_rf"), ("1", "precision_nb"),
+                        ("1", "pvalue_gs")]
+    assert mine.loc[("0", "pvalue_gs"), "difference"] == pytest.approx(2.1269e-04 - 0.002,
+                                                                       rel=1e-3)
+    agree = table5_agreement(t5)
+    assert agree.loc[agree["dataset"] == "diabetic_retinopathy", "agrees"].all()
+
+
+def test_table6_reproduces_the_worked_example():
+    t6 = paper.table6([_diabetic_fit()]).set_index("class")
+    # METHODS.md §6.6(d): RP(NB/RF) 0.8542 (0.7882, 0.9257), p 1.23e-04; 1.1246 (0.9918,
+    # 1.2751), p 0.0670. Table 6 prints 0.85 (0.78, 0.92) p 0.0001 and 1.13 (0.99, 1.29) p 0.06.
+    assert t6.loc[0, ["rp", "rp_ci_low", "rp_ci_high"]].tolist() == pytest.approx(
+        [0.8542, 0.7882, 0.9257], abs=1e-4)
+    assert t6.loc[1, ["rp", "rp_ci_low", "rp_ci_high"]].tolist() == pytest.approx(
+        [1.1246, 0.9918, 1.2751], abs=1e-4)
+    assert t6.loc[0, "rp_pvalue"] == pytest.approx(1.23e-04, rel=1e-2)
+    assert t6.loc[1, "rp_pvalue"] == pytest.approx(0.0670, abs=1e-4)
+
+
+def test_table7_reproduces_the_combined_pvalue():
+    # METHODS.md §8 worked example 2: Fisher (independence) 1.9096e-04, Simes 4.2539e-04, and
+    # Dai-Cui with the swap-permutation covariance about 0.0023 (RNG-dependent); printed 0.002
+    t7 = paper.table7([_diabetic_fit()], n_resamples=2000, random_state=1)
+    assert t7["fisher_pvalue"].iloc[0] == pytest.approx(1.9096e-04, rel=1e-3)
+    assert t7["simes_pvalue"].iloc[0] == pytest.approx(4.2539e-04, rel=1e-3)
+    assert 0.0015 < t7["combined_pvalue"].iloc[0] < 0.0035
+    assert (t7["combined_pvalue"] == t7["combined_pvalue"].iloc[0]).all()
+    cmp = compare_with_printed(t7, 7).set_index(["dataset", "class", "quantity"])
+    assert cmp.loc[("diabetic_retinopathy", "", "combined_pvalue"), "ours"] == pytest.approx(
+        t7["combined_pvalue"].iloc[0])
+
+
+def _four_models(seed: int = 0) -> paper.PaperFit:
+    rng = np.random.default_rng(seed)
+    y = rng.choice(["n", "w"], size=2000, p=[0.8, 0.2])
+    flip = {"n": "w", "w": "n"}
+    preds = {}
+    for key, err in (("NB", 0.30), ("RF", 0.15), ("RF2", 0.17)):
+        wrong = rng.random(2000) < err
+        preds[key] = np.where(wrong, np.vectorize(flip.get)(y), y)
+    # the SVM misses 30 % of the "w" but never predicts "w" wrongly: precision 1 for "w"
+    preds["SVM"] = np.where((y == "w") & (rng.random(2000) < 0.3), "n", y)
+    return paper.PaperFit("wilt", y, preds, "simulated", 0, 2000)
+
+
+def test_table8_joint_test_and_undefined_row():
+    from precmp_lib import gee_precision
+
+    fit = _four_models()
+    t8 = paper.table8([fit]).set_index("class")
+    named = {"NB": fit.predictions["NB"], "RF1": fit.predictions["RF"],
+             "SVM": fit.predictions["SVM"], "RF2": fit.predictions["RF2"]}
+    ref = gee_precision(fit.y_test, named, reference="NB")
+    joint = ref.joint.set_index("class")
+    assert t8.loc["n", "pvalue"] == pytest.approx(joint.loc["n", "pvalue"])
+    assert t8.loc["n", "df"] == 3
+    # Table 8's Wilt "w" row: SVM precision 1.0 -> no GEE Wald test (METHODS.md §12 item 12)
+    assert t8.loc["w", "precision_svm"] == 1.0 and np.isnan(t8.loc["w", "pvalue"])
+    assert "logit" in t8.loc["w", "note"]
+    without = gee_precision(fit.y_test, {k: v for k, v in named.items() if k != "SVM"},
+                            reference="NB").joint.set_index("class")
+    assert t8.loc["w", "pvalue_defined_models"] == pytest.approx(without.loc["w", "pvalue"])
+    assert np.isnan(t8.loc["n", "pvalue_defined_models"])
+    prec = ref.precision.pivot(index="class", columns="model", values="precision")
+    assert t8.loc["n", "precision_rf1"] == prec.loc["n", "RF1"]
+
+
+def test_table9_odds_ratios_are_ratios_of_precision_odds():
+    # METHODS.md §7 (Table 9 check): OR = [P_model / (1 - P_model)] / [P_NB / (1 - P_NB)]
+    fit = _four_models(1)
+    t9 = paper.table9([fit])
+    t8 = paper.table8([fit]).set_index("class")
+    row = t9[(t9["class"] == "n") & (t9["comparison"] == "RF1 vs NB")].iloc[0]
+    p_rf, p_nb = t8.loc["n", "precision_rf1"], t8.loc["n", "precision_nb"]
+    assert row["odds_ratio"] == pytest.approx((p_rf / (1 - p_rf)) / (p_nb / (1 - p_nb)))
+    assert row["ci_low"] < row["odds_ratio"] < row["ci_high"]
+    assert set(t9["comparison"]) == {"RF1 vs NB", "SVM vs NB", "RF2 vs NB"}
+    svm_w = t9[(t9["class"] == "w") & (t9["comparison"] == "SVM vs NB")].iloc[0]
+    assert np.isnan(svm_w["odds_ratio"]) and svm_w["note"]
+
+
+def test_cv_predictions_cover_every_row_once_per_repeat():
+    cv = paper.cv_predictions("wine", n_splits=5, n_repeats=3, n_trees=10)
+    assert len(cv) == 3 * 178
+    assert (cv.groupby("repeat")["id"].apply(lambda s: sorted(s) == list(range(178)))).all()
+    assert set(cv["fold"]) == set(range(5))
+    from precmp_lib import load_dataset
+
+    assert (cv["y_true"].to_numpy() == load_dataset("wine").y.to_numpy()[cv["id"]]).all()
+    # the first repeat does not depend on the number of repeats
+    one = paper.cv_predictions("wine", n_splits=5, n_repeats=1, n_trees=10)
+    assert one.equals(cv[cv["repeat"] == 0].reset_index(drop=True))
+
+
+def test_cv_predictions_bad_arguments():
+    with pytest.raises(ValueError, match="n_splits must be an integer >= 2"):
+        paper.cv_predictions("wine", n_splits=1)
+    with pytest.raises(ValueError, match="n_repeats must be an integer"):
+        paper.cv_predictions("wine", n_repeats=0)
+
+
+def test_table11_reused_folds_leave_the_statistic_unchanged():
+    # METHODS.md §7: identical repeats of every row leave the GEE Wald statistic unchanged,
+    # which explains Table 11's identical 10-fold and 10 x 10-fold values
+    from precmp_lib import gee_precision
+
+    t11 = paper.table11("wine", n_splits=5, n_repeats=3, n_trees=10)
+    wide = t11.pivot(index="class", columns="comparison", values="statistic")
+    assert list(wide.columns) == ["3x5-fold", "5-fold", "5-fold reused 3 times"]
+    assert np.allclose(wide["5-fold"], wide["5-fold reused 3 times"], equal_nan=True)
+    cv = paper.cv_predictions("wine", n_splits=5, n_repeats=3, n_trees=10)
+    ref = gee_precision(cv["y_true"], {"NB": cv["NB"], "RF": cv["RF"]}, reference="NB",
+                        groups=cv["id"]).joint.set_index("class")
+    assert np.allclose(wide["3x5-fold"].to_numpy(), ref["statistic"].to_numpy(), equal_nan=True)
+    assert set(t11.loc[t11["comparison"] == "3x5-fold", "n_rows"]) == {3 * 178}
