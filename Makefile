@@ -35,7 +35,7 @@ lab: $(STAMP) ## open the notebooks in JupyterLab
 	$(VENV)/bin/jupyter lab notebooks
 
 data: $(STAMP) ## download the UCI datasets into data/cache with content checks
-	$(PY) -m precmp_lib.data download
+	$(PY) -W "ignore::RuntimeWarning:runpy" -m precmp_lib.data download
 
 bench: $(STAMP) ## benchmarks: tables of speed ratios
 	@for f in bench/bench_*.py; do echo "== $$f"; $(PY) $$f; done

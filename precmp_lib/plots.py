@@ -6,16 +6,23 @@ ranks (critical-difference diagram), combining p-values, Bayes update, replicabi
 
 from __future__ import annotations
 
+import textwrap
+
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 import seaborn as sns
 from matplotlib.axes import Axes
 from matplotlib.colors import TwoSlopeNorm
+from matplotlib.patches import FancyBboxPatch
 
 __all__ = [
     "PALETTE",
+    "course_map_chart",
+    "course_map_table",
+    "critical_difference_diagram",
     "mcnemar_deviation_heatmap",
+    "precision_heatmap",
     "set_style",
 ]
 
@@ -101,6 +108,32 @@ def mcnemar_deviation_heatmap(
 
 
 # --------------------------------------------------------------------------------------------
+# reports (precision per class and model)
+# --------------------------------------------------------------------------------------------
+
+
+def precision_heatmap(table: pd.DataFrame, *, ax: Axes | None = None, title: str | None = None) -> Axes:
+    """Heat map of precision per class (rows) and model (columns), annotated with the values.
+
+    Parameters
+    ----------
+    table : DataFrame
+        Precision values in [0, 1], classes as the index and models as columns (NaN: never
+        predicted), e.g. from :func:`precmp_lib.report.precision_table`.
+    """
+    values = table.to_numpy(dtype=float)
+    if values.size == 0:
+        raise ValueError("table must hold at least one class and one model")
+    ax = _axes(ax, (1.6 + 1.1 * table.shape[1], 1.0 + 0.38 * table.shape[0]))
+    sns.heatmap(table.astype(float), annot=True, fmt=".2f", cmap="viridis", vmin=0, vmax=1, ax=ax,
+                cbar_kws={"label": "precision"}, linewidths=0.5, linecolor="white")
+    ax.set_xlabel("model")
+    ax.set_ylabel(str(table.index.name or "class"))
+    ax.set_title(title or "Precision per class and model")
+    return ax
+
+
+# --------------------------------------------------------------------------------------------
 # precision (forest plot, power curves)
 # --------------------------------------------------------------------------------------------
 
@@ -108,6 +141,221 @@ def mcnemar_deviation_heatmap(
 # --------------------------------------------------------------------------------------------
 # ranks (critical-difference diagram)
 # --------------------------------------------------------------------------------------------
+
+_CD_ALL_PAIRS = ("nemenyi", "holm", "shaffer", "bonferroni")
+_CD_CONTROL = ("bonferroni_dunn", "holm", "hochberg")
+_CD_POSTHOC_NAMES = {
+    "nemenyi": "Nemenyi", "holm": "Holm", "shaffer": "Shaffer", "bonferroni": "Bonferroni",
+    "bonferroni_dunn": "Bonferroni–Dunn", "hochberg": "Hochberg",
+}
+
+
+def _cd_groups(scores, posthoc, alpha, control, higher_is_better, n_datasets):
+    """Average ranks, the groups to join, the critical difference (or None) and the control."""
+    from .ranks import (
+        _rank_input,
+        critical_difference,
+        pairwise_rank_tests,
+        rank_cliques,
+        tests_against_control,
+    )
+    from .validation import check_choice
+
+    use_control = control is not None or posthoc == "bonferroni_dunn"
+    check_choice(posthoc, "posthoc", _CD_CONTROL if use_control else _CD_ALL_PAIRS)
+    data = _rank_input(scores, n_datasets, higher_is_better)
+    ranks, names = data.ranks, data.names
+    options = {"alpha": alpha, "higher_is_better": higher_is_better, "n_datasets": n_datasets}
+    if use_control:
+        tab = tests_against_control(scores, control, method=posthoc, **options)
+        ctrl = str(tab["control"].iloc[0])
+        keep = {ctrl, *tab.loc[~tab["reject"], "model"].astype(str)}
+        group = tuple(names[j] for j in np.argsort(ranks.to_numpy(), kind="stable")
+                      if names[j] in keep)
+        cd = None
+        if posthoc == "bonferroni_dunn":
+            cd = critical_difference(data.k, data.n, alpha=alpha, method="bonferroni_dunn")
+        return ranks, [group] if len(group) > 1 else [], cd, ctrl
+    tab = pairwise_rank_tests(scores, method=posthoc, **options)
+    sig = pd.DataFrame(False, index=names, columns=names)
+    for a, b in tab.loc[tab["reject"], ["model_a", "model_b"]].itertuples(index=False):
+        sig.loc[a, b] = sig.loc[b, a] = True
+    cd = critical_difference(data.k, data.n, alpha=alpha) if posthoc == "nemenyi" else None
+    return ranks, rank_cliques(ranks, sig), cd, None
+
+
+def critical_difference_diagram(
+    scores: pd.DataFrame | pd.Series | np.ndarray,
+    *,
+    posthoc: str = "nemenyi",
+    alpha: float = 0.05,
+    control: str | int | None = None,
+    higher_is_better: bool = True,
+    n_datasets: int | None = None,
+    best: str = "left",
+    ax: Axes | None = None,
+    title: str | None = None,
+) -> Axes:
+    """Demšar's critical-difference diagram: average ranks, the CD, and groups that do not differ.
+
+    Parameters
+    ----------
+    scores : array-like or DataFrame of shape (N, k), or Series of k average ranks
+        One row per data set, one column per classifier (names from the columns), or published
+        average ranks with ``n_datasets``.
+    posthoc : str
+        Without a control: ``"nemenyi"`` (default), ``"holm"``, ``"shaffer"`` or
+        ``"bonferroni"`` over all pairs (:func:`precmp_lib.ranks.pairwise_rank_tests`).
+        Against a control: ``"bonferroni_dunn"``, ``"holm"`` or ``"hochberg"``
+        (:func:`precmp_lib.ranks.tests_against_control`).
+    alpha : float
+        Family-wise level of the post-hoc test (for the bars and the CD).
+    control : str, int or None
+        A control classifier switches to comparisons against it; ``posthoc="bonferroni_dunn"``
+        without a control uses the best-ranked classifier.
+    higher_is_better : bool
+        Direction of the score.
+    n_datasets : int, optional
+        Number of data sets behind average-rank input.
+    best : {"left", "right"}
+        Side of rank 1. Left reads like the rank axis 1, 2, ..., k; Demšar (2006, Figure 1)
+        puts the best on the right.
+    ax : Axes, optional
+        Axes to draw on (its axis frame is switched off); a new figure otherwise.
+    title : str, optional
+        Axes title.
+
+    Returns
+    -------
+    Axes
+        Artists carry ``gid`` labels for inspection: ``"cd-axis"``, ``"cd-tick"`` (tick
+        labels), ``"cd-bar"`` (length = the critical difference in rank units, drawn only for
+        Nemenyi and Bonferroni–Dunn, which have one), ``"cd-bar-label"``, ``"cd-clique"`` (one
+        thick line per group), ``"cd-elbow"``, ``"cd-label"`` (one per classifier),
+        ``"cd-rank"`` (the average rank printed at each label) and ``"cd-control-band"``
+        (control ± CD for Bonferroni–Dunn).
+
+    Notes
+    -----
+    Each classifier hangs from its average rank by an elbow line to its name; the better half
+    is labelled on the best side. A thick bar joins classifiers that the post-hoc test does not
+    separate: all-pairs post-hocs give the maximal runs in rank order with no significant pair
+    inside (:func:`precmp_lib.ranks.rank_cliques`); a control post-hoc gives one bar joining
+    the control (bold) with every classifier not significantly different from it. A classifier
+    under two bars belongs to neither group for sure (Demšar 2006, §3.2.4).
+
+    References
+    ----------
+    Demšar (2006), JMLR 7:1-30, §3.2.4 and Figure 1.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> r = pd.Series({"C4.5": 3.143, "C4.5+m": 2.000, "C4.5+cf": 2.893, "C4.5+m+cf": 1.964})
+    >>> ax = critical_difference_diagram(r, n_datasets=14, alpha=0.10)
+    >>> sum(line.get_gid() == "cd-clique" for line in ax.lines)
+    2
+    >>> plt.close(ax.figure)
+
+    Demšar's Figure 1(a): two overlapping groups, with C4.5+cf in both.
+    """
+    from .validation import check_choice
+
+    check_choice(best, "best", ("left", "right"))
+    ranks, groups, cd, ctrl = _cd_groups(scores, posthoc, alpha, control, higher_is_better,
+                                         n_datasets)
+    names = [str(i) for i in ranks.index]
+    values = ranks.to_numpy(dtype=float)
+    k = len(names)
+    order = np.argsort(values, kind="stable")
+    n_best = (k + 1) // 2
+    best_side, worst_side = order[:n_best], order[n_best:][::-1]
+    rows = max(len(best_side), len(worst_side))
+
+    height = 1.3 + 0.28 * rows + 0.18 * len(groups)
+    ax = _axes(ax, (7.5, height))
+    fig = ax.figure
+    ax.set_axis_off()
+    ink = "#222222"
+
+    # classifier labels first: their rendered width sets the room beside the rank axis
+    labels = [
+        ax.text(0, 0, name, va="center", color=ink, gid="cd-label", clip_on=False,
+                fontweight="bold" if name == ctrl else "normal")
+        for name in names
+    ]
+    try:
+        renderer = fig.canvas.get_renderer()
+        longest = max(t.get_window_extent(renderer).width for t in labels) / fig.dpi
+    except (AttributeError, RuntimeError):  # a canvas without a renderer: estimate
+        longest = max(len(n) for n in names) * 0.6 * plt.rcParams["font.size"] / 72
+    width_in = max(fig.get_figwidth() * ax.get_position().width, 1.0)
+    frac = min(longest / width_in, 0.4)  # label width as a fraction of the axes
+    reach = 0.25 + 0.05 * (k - 1)  # how far the elbows run past the ends of the axis
+    gap = 0.03 + 0.01 * (k - 1)
+    # margin m holds reach + gap + the label: m = reach + gap + frac * (k - 1 + 2m)
+    margin = (reach + gap + frac * (k - 1)) / (1 - 2 * frac) * 1.05
+
+    # rank axis with ticks at integers and half-integers, labels above
+    y_axis = 0.0
+    ax.plot([1, k], [y_axis, y_axis], color=ink, lw=1.2, gid="cd-axis", solid_capstyle="butt")
+    for t in np.arange(1, k + 0.01, 0.5):
+        major = float(t).is_integer()
+        ax.plot([t, t], [y_axis, y_axis - (0.12 if major else 0.06)], color=ink, lw=1.0,
+                gid="cd-tick-mark")
+        if major:
+            ax.text(t, y_axis - 0.18, f"{int(t)}", ha="center", va="bottom", color=ink,
+                    fontsize="small", gid="cd-tick", clip_on=False)
+
+    # the critical-difference bar, anchored at rank 1
+    y_cd = y_axis - 0.75
+    if cd is not None:
+        ax.plot([1, 1 + cd], [y_cd, y_cd], color=ink, lw=1.6, gid="cd-bar",
+                solid_capstyle="butt")
+        for end in (1, 1 + cd):
+            ax.plot([end, end], [y_cd - 0.06, y_cd + 0.06], color=ink, lw=1.2,
+                    gid="cd-bar-cap")
+        ax.text(1 + cd / 2, y_cd - 0.1, f"CD = {cd:.3f} ({_CD_POSTHOC_NAMES[posthoc]}, "
+                f"α = {alpha:g})", ha="center", va="bottom", fontsize="small", color=ink,
+                gid="cd-bar-label", clip_on=False)
+        if ctrl is not None:
+            rc = float(ranks[ctrl])
+            ax.fill_between([max(1.0, rc - cd), min(float(k), rc + cd)], y_axis - 0.05,
+                            y_axis + 0.05, color=NEUTRAL_COLOR, alpha=0.25, lw=0,
+                            gid="cd-control-band")
+
+    # groups that the post-hoc does not separate
+    y_group0, group_step = y_axis + 0.25, 0.18
+    for g, members in enumerate(groups):
+        lo = min(float(ranks[m]) for m in members)
+        hi = max(float(ranks[m]) for m in members)
+        y = y_group0 + g * group_step
+        ax.plot([lo - 0.04, hi + 0.04], [y, y], color=SIGNIFICANT_COLOR if ctrl else ink,
+                lw=4, solid_capstyle="round", gid="cd-clique")
+
+    # classifiers: elbow from the rank down to a row, then out to the side
+    y_row0 = y_group0 + max(len(groups), 1) * group_step + 0.2
+    row_step = 0.28
+    best_left = best == "left"
+    for side, members in ((0, best_side), (1, worst_side)):
+        end = 1 - reach if side == 0 else k + reach
+        visually_left = (side == 0) == best_left
+        for row, j in enumerate(members):
+            r, y = values[j], y_row0 + row * row_step
+            ax.plot([r, r, end], [y_axis, y, y], color=ink, lw=0.9, gid="cd-elbow")
+            labels[j].set_position((end - gap if side == 0 else end + gap, y))
+            labels[j].set_horizontalalignment("right" if visually_left else "left")
+            ax.text((r + end) / 2, y - 0.03, f"{r:.2f}", ha="center", va="bottom",
+                    fontsize="x-small", color=REFERENCE_COLOR, gid="cd-rank", clip_on=False)
+
+    ax.set_xlim(1 - margin, k + margin)
+    if not best_left:
+        ax.invert_xaxis()
+    y_bottom = y_row0 + (rows - 1) * row_step + 0.25
+    ax.set_ylim(y_bottom, y_cd - 0.45 if cd is not None else y_axis - 0.55)
+    if title:
+        ax.set_title(title)
+    return ax
 
 
 # --------------------------------------------------------------------------------------------
@@ -119,3 +367,126 @@ def mcnemar_deviation_heatmap(
 # cross-validation and replicability
 # --------------------------------------------------------------------------------------------
 
+
+
+# --------------------------------------------------------------------------------------------
+# course map
+# --------------------------------------------------------------------------------------------
+
+# (what you have, what you compare, how many classifiers, the test, the notebook that shows it)
+_COURSE_MAP = (
+    ("one test set", "accuracy", "two", "McNemar (exact or mid-p)", "01_mcnemar_cochran"),
+    ("one test set", "accuracy", "three or more",
+     "Cochran's Q, then pairwise McNemar with Holm", "01_mcnemar_cochran"),
+    ("one test set", "precision", "two",
+     "GS, weighted GS and GW per class; relative precision; combined p-values over classes",
+     "04_precision_gs_gw"),
+    ("one test set", "precision", "three or more",
+     "GEE logistic model: odds ratios against a reference classifier", "04_precision_gs_gw"),
+    ("resampled scores", "accuracy", "two",
+     "Nadeau–Bengio corrected t; 5x2cv F", "02_cv_ttests"),
+    ("resampled scores", "accuracy", "three or more",
+     "corrected t for each pair, Holm-adjusted", "02_cv_ttests"),
+    ("resampled scores", "precision", "two or more",
+     "GEE on stacked cross-validated predictions", "08_cross_validation"),
+    ("many datasets", "any score", "two", "Wilcoxon signed-rank over datasets",
+     "03_friedman_posthoc"),
+    ("many datasets", "any score", "three or more",
+     "Friedman (Iman–Davenport), then Nemenyi or Holm against a control", "03_friedman_posthoc"),
+)
+_COURSE_MAP_COLUMNS = ["data", "metric", "classifiers", "test", "notebook"]
+
+
+def course_map_table() -> pd.DataFrame:
+    """Which test answers which question, and the notebook that shows it.
+
+    Returns
+    -------
+    DataFrame
+        ``data`` (one test set, resampled scores or many datasets), ``metric`` (accuracy,
+        precision or any score), ``classifiers`` (two, three or more), ``test`` and ``notebook``
+        (file stem; the rendered report is ``<notebook>.html``), one row per leaf of
+        :func:`course_map_chart`.
+
+    Examples
+    --------
+    >>> t = course_map_table()
+    >>> t.loc[(t["data"] == "one test set") & (t["classifiers"] == "two"), "test"].tolist()
+    ['McNemar (exact or mid-p)', 'GS, weighted GS and GW per class; relative precision; combined p-values over classes']
+    """
+    return pd.DataFrame(list(_COURSE_MAP), columns=_COURSE_MAP_COLUMNS)
+
+
+def course_map_chart(table: pd.DataFrame | None = None, *, ax: Axes | None = None) -> Axes:
+    """Decision chart from left to right: what you have, what you compare, how many classifiers.
+
+    Parameters
+    ----------
+    table : DataFrame, optional
+        Rows of :func:`course_map_table` (default: all of them); the tree follows its row order.
+    ax : Axes, optional
+        Where to draw (a new figure when omitted).
+
+    Returns
+    -------
+    Axes
+        One box (a patch with its text) per node: the root, the distinct ``data``, ``metric``
+        and ``classifiers`` levels, and one leaf per row naming the test and the notebook number;
+        one arrow per edge.
+
+    Examples
+    --------
+    >>> ax = course_map_chart()
+    >>> len(ax.patches)  # 1 root + 3 kinds of data + 5 metrics + 9 classifier counts + 9 tests
+    27
+    """
+    table = course_map_table() if table is None else table
+    missing = [c for c in _COURSE_MAP_COLUMNS if c not in table.columns]
+    if missing:
+        raise ValueError(f"table needs columns {_COURSE_MAP_COLUMNS}; missing {missing}")
+    if len(table) == 0:
+        raise ValueError("table has no rows; expected rows of course_map_table()")
+    n = len(table)
+    ax = _axes(ax, (13.0, 0.55 * n + 1.0))
+    # x centre and width of each level's boxes (root, data, metric, classifiers); leaves start at
+    # x = 6.2 and are left-aligned.
+    centres, widths, leaf_x, leaf_w = [0.55, 2.05, 3.55, 5.0], [1.1, 1.5, 1.1, 1.2], 6.2, 5.4
+    fills = ["#EEEEEE", "#DCEBF5", "#FBEBD0", "#DDF0E8"]
+    height = 0.62
+    ax.set_xlim(-0.05, leaf_x + leaf_w + 0.05)
+    ax.set_ylim(-0.6, n - 0.4)
+    ax.axis("off")
+    leaf_y = np.arange(n)[::-1].astype(float)
+
+    def box(x0: float, y: float, w: float, label: str, fill: str, **text) -> None:
+        ax.add_patch(FancyBboxPatch((x0, y - height / 2), w, height, facecolor=fill,
+                                    edgecolor="#777777", lw=0.8,
+                                    boxstyle="round,pad=0,rounding_size=0.08"))
+        ax.text(x0 + (0.12 if text.get("ha") == "left" else w / 2), y, label,
+                **{"ha": "center", "va": "center", **text})
+
+    def arrow(x0: float, y0: float, x1: float, y1: float) -> None:
+        ax.annotate("", xy=(x1, y1), xytext=(x0, y0),
+                    arrowprops=dict(arrowstyle="-|>", color=REFERENCE_COLOR, lw=0.8,
+                                    shrinkA=0, shrinkB=0, mutation_scale=9))
+
+    levels = ["data", "metric", "classifiers"]
+    positions = {(): leaf_y.mean()}
+    box(centres[0] - widths[0] / 2, positions[()], widths[0], "compare\nclassifiers", fills[0],
+        fontweight="bold", fontsize="small")
+    for depth in range(1, len(levels) + 1):
+        keys = [tuple(r) for r in table[levels[:depth]].itertuples(index=False)]
+        for key in dict.fromkeys(keys):
+            y = float(leaf_y[[k == key for k in keys]].mean())
+            positions[key] = y
+            box(centres[depth] - widths[depth] / 2, y, widths[depth], str(key[-1]), fills[depth],
+                fontsize="small")
+            arrow(centres[depth - 1] + widths[depth - 1] / 2, positions[key[:-1]],
+                  centres[depth] - widths[depth] / 2, y)
+    for i, r in enumerate(table.itertuples(index=False)):
+        label = textwrap.fill(f"{r.test}  [{str(r.notebook)[:2]}]", 78)
+        box(leaf_x, float(leaf_y[i]), leaf_w, label, "#FFFFFF", ha="left", fontsize="x-small")
+        arrow(centres[-1] + widths[-1] / 2, positions[(r.data, r.metric, r.classifiers)], leaf_x,
+              float(leaf_y[i]))
+    ax.set_title("Which test? Follow your case from left to right; [NN] is the notebook")
+    return ax

@@ -1,0 +1,104 @@
+"""The `precmp report` command: every bad input exits 2 with one line naming the file, the column
+and the problem, and leaves no report behind."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pandas as pd
+import pytest
+
+from precmp_lib.__main__ import main, report_parameters
+
+
+@pytest.fixture
+def good(tmp_path):
+    path = tmp_path / "preds.csv"
+    pd.DataFrame({"y": ["cat", "dog", "dog", "bird"], "lr": ["cat", "dog", "cat", "bird"],
+                  "rf": ["cat", "dog", "dog", "dog"]}).to_csv(path, index=False)
+    return path
+
+
+def run(argv, capsys):
+    code = main(argv)
+    err = capsys.readouterr().err.strip().splitlines()
+    return code, err
+
+
+CASES = {
+    "missing column": ("y,lr,rf\n0,0,1\n", ["--y-true", "truth"],
+                       "bad.csv: column 'truth' (true labels) is missing"),
+    "missing label": ("y,lr,rf\n0,0,1\n1,,1\n", ["--y-true", "y"],
+                      "bad.csv: column 'lr' has a missing label (line 3)"),
+    "empty file": ("", ["--y-true", "y"], "bad.csv: the file is empty"),
+    "header only": ("y,lr,rf\n", ["--y-true", "y"], "bad.csv: the file has a header but no rows"),
+    "labels never in truth": ("y,lr,rf\n0,a,1\n1,b,0\n", ["--y-true", "y"],
+                              "bad.csv: column 'lr': none of its labels (a, b) occurs in the truth column"),
+    "duplicated long rows": ("id,model,y_true,y_pred\n1,a,0,0\n1,a,0,1\n1,b,0,0\n",
+                             ["--y-true", "y_true", "--format", "long"],
+                             "bad.csv: duplicated (id, model) rows, e.g. id=1, model='a'"),
+    "one model": ("y,lr\n0,0\n1,1\n", ["--y-true", "y"], "bad.csv: need at least two models"),
+    "unknown reference": ("y,lr,rf\n0,0,1\n1,1,0\n", ["--y-true", "y", "--reference", "svm"],
+                          "bad.csv: --reference 'svm' is not one of the models"),
+    "unknown prevalence class": ("y,lr,rf\n0,0,1\n1,1,0\n", ["--y-true", "y", "--prevalence", "7=0.1"],
+                                 "bad.csv: --prevalence class '7' is not a label of column 'y'"),
+}
+
+
+@pytest.mark.parametrize("case", CASES, ids=list(CASES))
+def test_bad_input_exits_2_with_one_line_and_no_report(case, tmp_path, capsys):
+    text, args, message = CASES[case]
+    path = tmp_path / "bad.csv"
+    path.write_text(text)
+    out = tmp_path / "report.html"
+    code, err = run(["report", str(path), *args, "--out", str(out)], capsys)
+    assert code == 2
+    assert len(err) == 1 and err[0].startswith("precmp: error: ") and message in err[0]
+    assert not out.exists() and list(tmp_path.iterdir()) == [path]
+
+
+def test_unreadable_parquet(tmp_path, capsys):
+    path = tmp_path / "bad.parquet"
+    path.write_bytes(b"PAR1 not really")
+    code, err = run(["report", str(path), "--y-true", "y", "--out", str(tmp_path / "r.html")], capsys)
+    assert code == 2 and "bad.parquet: cannot be read as PARQUET" in err[0]
+
+
+def test_missing_file(tmp_path, capsys):
+    code, err = run(["report", str(tmp_path / "nope.csv"), "--y-true", "y"], capsys)
+    assert code == 2 and "nope.csv: no such file" in err[0]
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["--alpha", "2"], "--alpha must lie in (0, 1)"),
+    (["--prevalence", "cat"], "--prevalence takes CLASS=P"),
+    (["--prevalence", "cat=1.5"], "P must lie in (0, 1)"),
+    (["--format", "tall"], "invalid choice: 'tall'"),
+])
+def test_bad_options_exit_2_in_one_line(args, message, good, capsys):
+    with pytest.raises(SystemExit) as exc:
+        main(["report", str(good), "--y-true", "y", *args])
+    assert exc.value.code == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and message in err[0]
+
+
+def test_no_traceback_through_the_real_command(tmp_path):
+    path = tmp_path / "bad.csv"
+    path.write_text("y,lr,rf\n0,0,1\n")
+    proc = subprocess.run([sys.executable, "-m", "precmp_lib", "report", str(path), "--y-true", "nope"],
+                          capture_output=True, text=True, cwd=tmp_path)
+    assert proc.returncode == 2
+    assert proc.stderr.strip() == ("precmp: error: bad.csv: column 'nope' (true labels) is missing; "
+                                   "columns are: y, lr, rf")
+    assert "Traceback" not in proc.stderr
+
+
+def test_report_parameters_from_registry_row():
+    params = report_parameters({"predictions": "data/examples/digits_wide.csv", "y_true": "digit",
+                                "models": "", "id": "id", "format": "wide", "reference": "",
+                                "prevalence": "eight=0.05 one=0.2", "alpha": 0.01})
+    assert params["models"] is None and params["reference"] is None and params["id_column"] == "id"
+    assert params["prevalence"] == {"eight": 0.05, "one": 0.2} and params["alpha"] == 0.01
+    assert params["predictions"].endswith("digits_wide.csv")

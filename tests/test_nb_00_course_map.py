@@ -1,0 +1,57 @@
+"""Contract of notebooks/00_course_map.ipynb: the decision map and the datasets it reports.
+
+Expected shapes: scikit-learn's loaders (called here) for the bundled sets; the mirror's README
+table for the paper's UCI sets; the paper's Table 4 for the rows it prints (Wilt 4889, Phishing 2456).
+"""
+
+from __future__ import annotations
+
+import pytest
+from conftest import DATA_MIRROR
+
+from precmp_lib.plots import course_map_table
+
+UCI_SHAPES = {  # rows, features, classes, (train, test)
+    "wilt": (4839, 5, 2, (4339, 500)),
+    "diabetic_retinopathy": (1151, 19, 2, (None, None)),
+    "phishing": (11055, 30, 2, (None, None)),
+    "banknote": (1372, 4, 2, (None, None)),
+    "magic": (19020, 10, 2, (None, None)),
+    "urban_land_cover": (675, 147, 9, (168, 507)),
+}
+
+
+@pytest.mark.notebook
+def test_course_map_reports_the_map_and_the_datasets(run_notebook):
+    from sklearn import datasets as sk
+
+    res = run_notebook("00_course_map")
+    table = course_map_table()
+    assert res["cases"] == len(table) == 9
+    assert res["notebooks_in_map"] == sorted(table["notebook"].unique())
+
+    rows = {r["name"]: r for r in res["datasets"]}
+    assert list(rows) == ["breast_cancer", "digits", "wine", "iris", *UCI_SHAPES]
+    for name in ("breast_cancer", "digits", "wine", "iris"):
+        X, y = getattr(sk, f"load_{name}")(return_X_y=True)
+        r = rows[name]
+        assert r["available"] and (r["rows"], r["features"], r["classes"]) == (
+            X.shape[0],
+            X.shape[1],
+            len(set(y)),
+        )
+        assert r["n_train"] is None and r["paper_rows"] is None
+
+    for name, (n, p, k, (n_train, n_test)) in UCI_SHAPES.items():
+        r = rows[name]
+        if r["available"]:
+            assert (r["rows"], r["features"], r["classes"]) == (n, p, k)
+            assert (r["n_train"], r["n_test"]) == (n_train, n_test)
+        else:
+            assert "make data" in r["note"] and "\n" not in r["note"]
+            assert name in res["not_loaded"]
+
+    if DATA_MIRROR:  # with the mirror, every UCI set loads and two differ from the paper
+        assert res["not_loaded"] == []
+        assert res["rows_differ_from_paper"] == ["wilt", "phishing"]
+        assert (rows["wilt"]["paper_rows"], rows["phishing"]["paper_rows"]) == (4889, 2456)

@@ -1,0 +1,91 @@
+"""Contract of notebooks/03_friedman_posthoc.ipynb: run with small parameters, check results.json.
+
+Reference values: Demšar (2006) §3.2.2 as recomputed in METHODS.md §5.2–5.3, and scipy and
+statsmodels called here on the score matrix the notebook saved.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+
+import numpy as np
+import pandas as pd
+import pytest
+from scipy import stats
+from statsmodels.stats.multitest import multipletests
+
+pytestmark = pytest.mark.notebook
+
+SKLEARN_SETS = ["breast_cancer", "digits", "wine", "iris"]
+UCI_SETS = ["wilt", "diabetic_retinopathy", "phishing", "banknote", "magic", "urban_land_cover"]
+
+
+def _uci_loaders_available() -> bool:
+    from precmp_lib.data import load_dataset
+
+    try:
+        load_dataset("banknote")
+    except ValueError:
+        return False
+    return True
+
+
+def test_notebook_03_contract(run_notebook):
+    datasets = SKLEARN_SETS
+    if os.environ.get("PRECMP_DATA_MIRROR") and _uci_loaders_available():
+        datasets = SKLEARN_SETS + UCI_SETS[:4]
+    res = run_notebook("03_friedman_posthoc", datasets=datasets, cv_folds=3, max_rows=300,
+                       n_trees=10, control="naive_bayes", pair=["svm_rbf", "naive_bayes"])
+    scores = pd.DataFrame.from_dict(res["scores"], orient="index")
+    n, k = scores.shape
+    assert list(scores.index) == datasets and k == len(res["classifiers"]) >= 5
+    assert ((scores > 0) & (scores <= 1)).all().all()
+
+    # Friedman: equal to scipy.stats.friedmanchisquare on the saved score matrix
+    ref = stats.friedmanchisquare(*scores.to_numpy().T)
+    assert res["friedman"]["statistic"] == pytest.approx(ref.statistic, rel=1e-9)
+    assert res["friedman"]["pvalue"] == pytest.approx(ref.pvalue, rel=1e-9)
+    # Iman–Davenport from that statistic (Iman & Davenport 1980; METHODS.md §5.2)
+    chi2 = ref.statistic
+    f = (n - 1) * chi2 / (n * (k - 1) - chi2)
+    assert res["iman_davenport"]["statistic"] == pytest.approx(f, rel=1e-9)
+    assert res["iman_davenport"]["df"] == [k - 1, (k - 1) * (n - 1)]
+    assert res["iman_davenport"]["pvalue"] == pytest.approx(
+        stats.f.sf(f, k - 1, (k - 1) * (n - 1)), rel=1e-9)
+
+    # Nemenyi CD from scipy's studentized range (METHODS.md §5.3)
+    cd = stats.studentized_range.ppf(0.95, k, np.inf) / math.sqrt(2) * math.sqrt(k * (k + 1) / (6 * n))
+    assert res["nemenyi"]["critical_difference"] == pytest.approx(cd, rel=1e-9)
+    ranks = pd.Series(res["average_ranks"])
+    assert ranks.sum() == pytest.approx(k * (k + 1) / 2)
+    for clique in res["nemenyi"]["cliques"]:
+        assert ranks[clique].max() - ranks[clique].min() < cd
+
+    # Holm against the chosen control: statsmodels' Holm on the saved unadjusted p-values
+    holm = pd.DataFrame(res["holm_control"])
+    assert set(holm["control"]) == {"naive_bayes"} and len(holm) == k - 1
+    np.testing.assert_allclose(holm["pvalue_adjusted"],
+                               multipletests(holm["pvalue"], method="holm")[1], rtol=1e-12)
+    best = pd.DataFrame(res["holm_best"])
+    assert set(best["control"]) == {ranks.idxmin()}
+
+    # Wilcoxon for the pair equals scipy with R's choice of distribution
+    w = res["wilcoxon"]
+    d = np.round((scores["svm_rbf"] - scores["naive_bayes"]).to_numpy(), 12)
+    if w["distribution"] == "exact":
+        ref_w = stats.wilcoxon(d, method="exact")
+    else:
+        ref_w = stats.wilcoxon(d, method="asymptotic", correction=True, zero_method="wilcox")
+    assert w["pvalue"] == pytest.approx(ref_w.pvalue, rel=1e-9)
+
+    # Demšar's worked numbers (METHODS.md §5.2 example 1 and §5.3 worked example)
+    dm = res["demsar"]
+    assert dm["friedman"] == pytest.approx(9.28363, rel=1e-6)
+    assert dm["iman_davenport"] == pytest.approx(3.688893, rel=1e-6)
+    assert dm["cd_nemenyi"] == pytest.approx(1.253559, abs=5e-7)
+    assert dm["cd_bonferroni_dunn"] == pytest.approx(1.168143, abs=5e-7)
+    demsar_holm = pd.DataFrame(dm["holm"])
+    assert demsar_holm["reject"].tolist() == [True, True, False]
+    np.testing.assert_allclose(demsar_holm["pvalue_adjusted"], [0.04705, 0.04705, 0.60841],
+                               atol=5e-6)
