@@ -8,6 +8,11 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 JOBS ?= 2
+# One BLAS/OpenMP thread per process: tests and notebooks run side by side on few cores, and
+# oversubscribed thread pools make small fits many times slower.
+export OMP_NUM_THREADS ?= 1
+export OPENBLAS_NUM_THREADS ?= 1
+export MKL_NUM_THREADS ?= 1
 
 $(STAMP): requirements.txt pyproject.toml
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)

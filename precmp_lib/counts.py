@@ -118,6 +118,19 @@ def _combined_bincount(codes: Sequence[np.ndarray], width: int) -> np.ndarray:
     return np.bincount(code, minlength=width ** len(codes))
 
 
+def _joint_direct(y: np.ndarray, a: np.ndarray, b: np.ndarray) -> JointConfusion | None:
+    """The joint tensor straight from small-range integer labels (no re-coding), else None."""
+    direct = _direct_int_codes((y, a, b))
+    if direct is None:
+        return None
+    codes, lo, width = direct
+    full = _combined_bincount(codes, width).reshape(width, width, width)
+    present = (full.sum(axis=(1, 2)) + full.sum(axis=(0, 2)) + full.sum(axis=(0, 1))) > 0
+    keep = np.flatnonzero(present)
+    table = full if len(keep) == width else full[np.ix_(keep, keep, keep)]
+    return JointConfusion(table=np.ascontiguousarray(table), classes=keep + lo)
+
+
 def joint_confusion(
     y_true: Any,
     y_pred_a: Any,
@@ -166,14 +179,9 @@ def joint_confusion(
     for name, arr in (("y_pred_a", a), ("y_pred_b", b)):
         if len(arr) != len(y):
             raise ValueError(f"{name} must have the same length as y_true ({len(y)}); got {len(arr)}")
-    direct = None if labels is not None else _direct_int_codes((y, a, b))
+    direct = None if labels is not None else _joint_direct(y, a, b)
     if direct is not None:
-        codes, lo, width = direct
-        full = _combined_bincount(codes, width).reshape(width, width, width)
-        present = (full.sum(axis=(1, 2)) + full.sum(axis=(0, 2)) + full.sum(axis=(0, 1))) > 0
-        keep = np.flatnonzero(present)
-        table = full if len(keep) == width else full[np.ix_(keep, keep, keep)]
-        return JointConfusion(table=np.ascontiguousarray(table), classes=keep + lo)
+        return direct
     enc = encode_labels(y, {"y_pred_a": a, "y_pred_b": b}, labels=labels)
     k = enc.n_classes
     dtype = np.int32 if k**3 < 2**31 else np.int64
@@ -243,13 +251,29 @@ def cells_from_tab_paired(
 ) -> np.ndarray:
     """The 2 x 2 x 2 cells from the arguments of DTComPair's ``read.tab.paired`` (R).
 
-    DTComPair lays each 2 x 2 table out with Test 2 in rows and Test 1 in columns, so its
-    ``b`` cell is (test 1 negative, test 2 positive). This helper maps its argument order onto
-    the canonical ``n[d][a][b]`` (a = test 1, b = test 2), for readers porting R code.
+    Parameters
+    ----------
+    d_a, d_b, d_c, d_d : float
+        Diseased (truly the class): both positive, only test 2 positive, only test 1
+        positive, both negative.
+    nd_a, nd_b, nd_c, nd_d : float
+        The same for the non-diseased.
 
     Returns
     -------
     ndarray of shape (2, 2, 2)
+
+    Notes
+    -----
+    DTComPair lays each 2 x 2 table out with Test 2 in rows and Test 1 in columns, so its
+    ``b`` cell is (test 1 negative, test 2 positive). This helper maps its argument order onto
+    the canonical ``n[d][a][b]`` (a = test 1, b = test 2; METHODS.md §6.1), for readers
+    porting R code.
+
+    References
+    ----------
+    Stock & Hielscher, DTComPair: comparison of binary diagnostic tests in a paired study
+    design (R package).
 
     Examples
     --------
@@ -602,3 +626,20 @@ def precision_moments(
         n_rows=n,
         n_clusters=n_groups,
     )
+
+
+def _cells_direct(y: np.ndarray, a: np.ndarray, b: np.ndarray, k: int) -> np.ndarray:
+    """Per-class cells (K, 2, 2, 2) from codes without the K^3 tensor (for many classes)."""
+    ya, yb, ab = y == a, y == b, a == b
+    x111 = np.bincount(y[ya & yb], minlength=k)
+    ta = np.bincount(y[ya], minlength=k)
+    tb = np.bincount(y[yb], minlength=k)
+    both = np.bincount(a[ab], minlength=k)
+    row, col_a, col_b = (np.bincount(v, minlength=k) for v in (y, a, b))
+    n110, n101, n011 = ta - x111, tb - x111, both - x111
+    n100 = row - x111 - n110 - n101
+    n010 = col_a - x111 - n110 - n011
+    n001 = col_b - x111 - n101 - n011
+    n000 = len(y) - (x111 + n110 + n101 + n011 + n100 + n010 + n001)
+    stacked = np.stack([n000, n001, n010, n011, n100, n101, n110, x111], axis=-1)
+    return stacked.reshape(k, 2, 2, 2)

@@ -45,6 +45,7 @@ __all__ = [
     "Dataset",
     "DatasetUnavailable",
     "DownloadError",
+    "available_datasets",
     "describe_datasets",
     "download_datasets",
     "list_datasets",
@@ -509,6 +510,38 @@ def load_dataset(name: str, *, cache_dir: str | os.PathLike | None = None) -> Da
     directory = _uci_directory(name, cache_dir)
     stamp = tuple((directory / f.name).stat().st_mtime_ns for f in _UCI[name].files)
     return _copied(_load_uci(name, str(directory.resolve()), stamp))
+
+
+def available_datasets(
+    names: Iterable[str] | None = None,
+    *,
+    cache_dir: str | os.PathLike | None = None,
+    quiet: bool = False,
+) -> list[str]:
+    """The names among ``names`` whose data can be loaded here, in the given order.
+
+    scikit-learn's datasets are always available; a UCI dataset is when ``PRECMP_DATA_MIRROR``
+    or the download cache holds its files. Unless ``quiet``, one line says which were left out
+    and how to get them, so a notebook still runs (on fewer datasets) without the UCI files.
+
+    >>> available_datasets(["iris", "wine"])
+    ['iris', 'wine']
+    """
+    names = list(_registry()["name"]) if names is None else list(names)
+    for name in names:
+        _registry_row(name)  # unknown names raise, listing the registry
+    missing = []
+    for name in names:
+        if _registry_row(name)["loader"] == "sklearn":
+            continue
+        try:
+            _uci_directory(name, cache_dir)
+        except DatasetUnavailable:
+            missing.append(name)
+    if missing and not quiet:
+        print(f"UCI data not available here, left out: {', '.join(missing)} "
+              "(run `make data` or set PRECMP_DATA_MIRROR to include them)")
+    return [n for n in names if n not in missing]
 
 
 def describe_datasets(

@@ -21,9 +21,12 @@ __all__ = [
     "course_map_chart",
     "course_map_table",
     "critical_difference_diagram",
+    "forest_plot",
     "mcnemar_deviation_heatmap",
+    "power_plot",
     "precision_heatmap",
     "set_style",
+    "type1_error_plot",
 ]
 
 # Colour-blind-safe palette (Okabe & Ito 2008), used for classifiers in every plot.
@@ -136,6 +139,240 @@ def precision_heatmap(table: pd.DataFrame, *, ax: Axes | None = None, title: str
 # --------------------------------------------------------------------------------------------
 # precision (forest plot, power curves)
 # --------------------------------------------------------------------------------------------
+
+
+def forest_plot(
+    table: pd.DataFrame,
+    *,
+    estimate: str = "rp",
+    ci_low: str = "rp_ci_low",
+    ci_high: str = "rp_ci_high",
+    label: str | list[str] = "class",
+    reference: float = 1.0,
+    log_scale: bool = True,
+    xlabel: str | None = None,
+    title: str | None = None,
+    ax: Axes | None = None,
+) -> Axes:
+    """Forest plot: one estimate with its confidence interval per row, against a reference line.
+
+    Parameters
+    ----------
+    table : DataFrame
+        One row per item, e.g. :func:`precmp_lib.precision.compare_precision` (relative
+        precision per class; the defaults), several of them concatenated with a ``dataset``
+        column, or ``gee_precision(...).coefficients`` (``estimate="odds_ratio"``,
+        ``ci_low="ci_low"``, ``ci_high="ci_high"``, ``label="model"``).
+    estimate, ci_low, ci_high : str
+        Columns of the estimate and its interval.
+    label : str or list of str
+        Column(s) naming each row (joined with " · ").
+    reference : float
+        Position of the "no difference" line (1 for ratios).
+    log_scale : bool
+        Log x axis (ratios are symmetric on it: 0.5 and 2 are equally far from 1).
+    xlabel, title : str, optional
+    ax : Axes, optional
+
+    Returns
+    -------
+    Axes
+        Rows from top to bottom in table order; intervals that exclude the reference are drawn
+        in the "significant" colour, rows with no estimate are labelled "n/a".
+
+    Notes
+    -----
+    Gondara's Figure 2 shows relative precision this way: an interval that excludes 1 is a
+    significant difference at the matching level, and its position says how large it is.
+
+    References
+    ----------
+    Lewis & Clarke (2001), "Forest plots: trying to see the wood and the trees", BMJ
+    322:1479-1480. Gondara (2016), Figure 2.
+
+    Examples
+    --------
+    >>> table = pd.DataFrame({"class": ["cat", "dog"], "rp": [0.9, 1.02],
+    ...                       "rp_ci_low": [0.85, 0.97], "rp_ci_high": [0.96, 1.08]})
+    >>> ax = forest_plot(table)
+    >>> [t.get_text() for t in ax.get_yticklabels()], ax.get_xscale()
+    (['cat', 'dog'], 'log')
+    """
+    cols = [label] if isinstance(label, str) else list(label)
+    for col in (estimate, ci_low, ci_high, *cols):
+        if col not in table.columns:
+            raise ValueError(f"table has no column {col!r}; columns are {list(table.columns)}")
+    if len(table) == 0:
+        raise ValueError("table must have at least one row")
+    ax = _axes(ax, (6.4, 0.45 * len(table) + 1.4))
+    est = table[estimate].to_numpy(dtype=float)
+    lo = table[ci_low].to_numpy(dtype=float)
+    hi = table[ci_high].to_numpy(dtype=float)
+    names = [" · ".join(str(v) for v in row) for row in table[cols].itertuples(index=False)]
+    y = np.arange(len(table))[::-1].astype(float)
+    ok = np.isfinite(est)
+    excludes = ok & ((lo > reference) | (hi < reference))
+    colours = np.where(excludes, SIGNIFICANT_COLOR, NEUTRAL_COLOR)
+    ax.axvline(reference, color=REFERENCE_COLOR, linestyle="--", linewidth=1, zorder=1)
+    ax.hlines(y[ok], lo[ok], hi[ok], colors=colours[ok], linewidth=2, zorder=2)
+    ax.scatter(est[ok], y[ok], c=colours[ok], marker="s", s=36, zorder=3)
+    for yi in y[~ok]:
+        ax.text(reference, yi, "n/a", ha="center", va="center", color=REFERENCE_COLOR,
+                fontsize="small")
+    if log_scale:
+        ax.set_xscale("log")
+    ax.set_yticks(y, names)
+    ax.set_ylim(-0.7, len(table) - 0.3)
+    ax.set_xlabel(xlabel or estimate)
+    if title:
+        ax.set_title(title)
+    ax.grid(axis="y", visible=False)
+    return ax
+
+
+def power_plot(
+    curve: pd.DataFrame,
+    *,
+    correlation: float | None = None,
+    alpha: float | None = 0.05,
+    ax: Axes | None = None,
+) -> Axes:
+    """Rejection rate against the difference in precision, one line per test (seed Figure 1).
+
+    Parameters
+    ----------
+    curve : DataFrame
+        From :func:`precmp_lib.simulate.power_curve`.
+    correlation : float, optional
+        Which correlation to draw when ``curve`` holds several.
+    alpha : float or None
+        Draw the nominal level as a horizontal line.
+    ax : Axes, optional
+
+    Returns
+    -------
+    Axes
+        One line per method with a band of two Monte Carlo standard errors.
+
+    Notes
+    -----
+    At difference 0 the curve is the type-I error rate, which should sit at ``alpha``.
+
+    References
+    ----------
+    Gondara (2016), Figure 1.
+
+    Examples
+    --------
+    >>> from precmp_lib.simulate import power_curve
+    >>> ax = power_plot(power_curve([0.0, 0.05], n_sim=50, random_state=0))
+    >>> len(ax.get_legend().get_texts())  # GS, WGS, naive z and the alpha line
+    4
+    """
+    for col in ("difference", "method", "power", "mc_se", "correlation"):
+        if col not in curve.columns:
+            raise ValueError(f"curve has no column {col!r}; pass the output of power_curve")
+    if correlation is not None:
+        curve = curve[np.isclose(curve["correlation"], correlation)]
+        if curve.empty:
+            raise ValueError(f"curve holds no rows with correlation {correlation}")
+    if curve["correlation"].nunique() > 1:
+        raise ValueError("curve holds several correlations; choose one with correlation=")
+    ax = _axes(ax, (5.6, 3.8))
+    for i, (method, part) in enumerate(curve.groupby("method", sort=False)):
+        part = part.sort_values("difference")
+        name = part["label"].iloc[0] if "label" in part.columns else method
+        colour = PALETTE[i % len(PALETTE)]
+        x = part["difference"].to_numpy()
+        p = part["power"].to_numpy()
+        se = part["mc_se"].to_numpy()
+        ax.plot(x, p, marker="o", markersize=3, color=colour, label=name)
+        ax.fill_between(x, np.clip(p - 2 * se, 0, 1), np.clip(p + 2 * se, 0, 1), color=colour,
+                        alpha=0.15, linewidth=0)
+    if alpha is not None:
+        ax.axhline(alpha, color=REFERENCE_COLOR, linestyle=":", linewidth=1,
+                   label=f"α = {alpha:g}")
+    rho = curve["correlation"].iloc[0]
+    ax.set_xlabel("difference in precision, A − B")
+    ax.set_ylabel("rejection rate")
+    ax.set_ylim(0, 1.02)
+    ax.set_title(f"latent correlation {rho:g}")
+    ax.legend(loc="upper left", fontsize="small", frameon=True)
+    return ax
+
+
+
+# --------------------------------------------------------------------------------------------
+# resampling (type-I error of the resampled-score tests)
+# --------------------------------------------------------------------------------------------
+
+
+def type1_error_plot(
+    rates: pd.DataFrame | dict[str, pd.DataFrame],
+    *,
+    alpha: float = 0.05,
+    ax: Axes | None = None,
+    xlabel: str = "rejection rate under a true null",
+    title: str = "Type-I error of each test",
+) -> Axes:
+    """Rejection rate of each test under a true null, with its Monte Carlo interval.
+
+    Parameters
+    ----------
+    rates : DataFrame or dict of name -> DataFrame
+        :attr:`precmp_lib.resampling.Type1ErrorSimulation.rates` (columns ``test``,
+        ``rejection_rate``, ``ci_low``, ``ci_high``). With one table, tests whose whole interval
+        lies above ``alpha`` are drawn in the warning colour; with several (e.g. two simulated
+        settings) each gets a palette colour and a legend entry.
+    alpha : float
+        The nominal level, drawn as a dashed reference line.
+    ax : Axes, optional
+    xlabel, title : str
+        Axis label and title (change them when the rates are power, not type-I error).
+
+    Returns
+    -------
+    Axes
+        One errorbar container per table (or per colour group), plus the reference line.
+    """
+    tables = {"": rates} if isinstance(rates, pd.DataFrame) else dict(rates)
+    if not tables:
+        raise ValueError("rates must hold at least one table of rejection rates")
+    needed = {"test", "rejection_rate", "ci_low", "ci_high"}
+    for name, tab in tables.items():
+        missing = needed - set(tab.columns)
+        if missing:
+            raise ValueError(f"rates{f' [{name!r}]' if name else ''} lacks columns "
+                             f"{sorted(missing)}; pass Type1ErrorSimulation.rates")
+    labels = list(dict.fromkeys(t for tab in tables.values() for t in tab["test"]))
+    ax = _axes(ax, (8.0, 0.45 * len(labels) + 1.4))
+    pos = {t: i for i, t in enumerate(labels)}
+    width = 0.5 if len(tables) > 1 else 0.0
+    for k, (name, tab) in enumerate(tables.items()):
+        offset = (k / max(len(tables) - 1, 1) - 0.5) * width if len(tables) > 1 else 0.0
+        y = np.array([pos[t] for t in tab["test"]], dtype=float) + offset
+        x = tab["rejection_rate"].to_numpy(dtype=float)
+        err = np.vstack([x - tab["ci_low"].to_numpy(dtype=float),
+                         tab["ci_high"].to_numpy(dtype=float) - x])
+        if len(tables) == 1:
+            over = tab["ci_low"].to_numpy(dtype=float) > alpha
+            for mask, color, label in ((over, SIGNIFICANT_COLOR, "rejects more often than α"),
+                                       (~over, NEUTRAL_COLOR, "consistent with α or below")):
+                if mask.any():
+                    ax.errorbar(x[mask], y[mask], xerr=err[:, mask], fmt="o", color=color,
+                                capsize=3, label=label)
+        else:
+            ax.errorbar(x, y, xerr=err, fmt="o", color=PALETTE[k % len(PALETTE)], capsize=3,
+                        label=str(name))
+    ax.axvline(alpha, color=REFERENCE_COLOR, linestyle="--", linewidth=1, label=f"α = {alpha:g}")
+    ax.set_yticks(range(len(labels)), labels)
+    ax.invert_yaxis()
+    ax.set_xlim(0, max(1.05 * max(float(t["ci_high"].max()) for t in tables.values()),
+                       2 * alpha))
+    ax.set_xlabel(xlabel)
+    ax.set_title(title)
+    ax.legend(loc="lower right", fontsize="small", frameon=True)
+    return ax
 
 
 # --------------------------------------------------------------------------------------------

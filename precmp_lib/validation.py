@@ -17,9 +17,11 @@ import pandas as pd
 __all__ = [
     "EncodedLabels",
     "as_label_array",
+    "as_paired_scores",
     "as_score_matrix",
     "check_choice",
     "check_counts",
+    "check_positive_float",
     "check_positive_int",
     "check_probability",
     "encode_labels",
@@ -349,3 +351,68 @@ def as_score_matrix(
     rows = rows or [str(i) for i in range(arr.shape[0])]
     cols = cols or [f"clf_{j}" for j in range(arr.shape[1])]
     return arr, rows, cols
+
+
+def check_positive_float(value: Any, name: str) -> float:
+    """Return ``value`` as a finite float greater than 0.
+
+    >>> check_positive_float(3 / 7, "test_train_ratio")
+    0.42857142857142855
+    """
+    if isinstance(value, bool) or not isinstance(value, Real):
+        raise ValueError(f"{name} must be a number > 0; got {_describe(value)}")
+    v = float(value)
+    if not (np.isfinite(v) and v > 0):
+        raise ValueError(f"{name} must be a finite number > 0; got {v!r}")
+    return v
+
+
+def as_paired_scores(
+    scores_a: Any,
+    scores_b: Any,
+    *,
+    shape: tuple[int, ...] | None = None,
+    min_size: int = 2,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Validate two arrays of paired scores (same resample in the same position) as floats.
+
+    Parameters
+    ----------
+    scores_a, scores_b : array-like
+        Scores of classifiers A and B; a pandas Series or DataFrame is taken by position.
+    shape : tuple of int, optional
+        The exact shape required (e.g. ``(5, 2)`` for 5x2cv); otherwise both must be 1-D.
+    min_size : int
+        Least number of paired scores when ``shape`` is not given.
+
+    >>> a, b = as_paired_scores([0.9, 0.8], [0.85, 0.8])
+    >>> (a - b).round(2).tolist()
+    [0.05, 0.0]
+    """
+    out = []
+    for name, raw in (("scores_a", scores_a), ("scores_b", scores_b)):
+        if isinstance(raw, pd.DataFrame | pd.Series):
+            raw = raw.to_numpy()
+        try:
+            arr = np.asarray(raw, dtype=float)
+        except (TypeError, ValueError):
+            raise ValueError(f"{name} must hold numbers; got {_describe(raw)}") from None
+        if shape is not None:
+            if arr.shape != shape:
+                raise ValueError(f"{name} must have shape {shape}; got shape {arr.shape}")
+        elif arr.ndim != 1:
+            raise ValueError(f"{name} must be one-dimensional (one score per resample); "
+                             f"got shape {arr.shape}")
+        elif arr.size < min_size:
+            raise ValueError(f"{name} must hold at least {min_size} scores; got {arr.size}")
+        bad = ~np.isfinite(arr)
+        if bad.any():
+            where = tuple(int(i) for i in np.argwhere(bad)[0])
+            where_text = where[0] if len(where) == 1 else where
+            raise ValueError(f"{name} must hold finite scores; found {arr[bad][0]} at "
+                             f"position {where_text}")
+        out.append(arr)
+    if out[0].shape != out[1].shape:
+        raise ValueError(f"scores_a and scores_b must have the same shape (paired by resample); "
+                         f"got {out[0].shape} and {out[1].shape}")
+    return out[0], out[1]

@@ -749,3 +749,14 @@ def test_command_line_failure_exits_non_zero(no_mirror, tmp_path, capsys):
     assert code == 1
     assert "make data: magic: magic04.data: " in err and "HTTP 404" in err
     assert err.strip().endswith("1 of 1 datasets failed")
+
+
+def test_available_datasets_leaves_out_missing_uci_sets_with_one_line(tmp_path, monkeypatch, capsys):
+    monkeypatch.delenv("PRECMP_DATA_MIRROR", raising=False)
+    names = data.available_datasets(["iris", "wilt", "digits", "magic"], cache_dir=tmp_path)
+    assert names == ["iris", "digits"]
+    out = capsys.readouterr().out.strip().splitlines()
+    assert len(out) == 1 and "left out: wilt, magic" in out[0] and "make data" in out[0]
+    assert data.available_datasets(["wilt"], cache_dir=tmp_path, quiet=True) == []
+    with pytest.raises(ValueError, match="nope"):
+        data.available_datasets(["nope"])

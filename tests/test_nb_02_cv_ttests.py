@@ -1,0 +1,115 @@
+"""Contract of notebooks/02_cv_ttests.ipynb, run with small parameters through papermill.
+
+Each p-value the notebook reports is recomputed here from the scores it saved, with the formulas
+of METHODS.md §4 written out in numpy and with ``scipy.stats.ttest_rel`` for the uncorrected
+tests; the type-I error table is checked against a fresh library run with the same seeds.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+from scipy import stats
+
+import precmp_lib as pc
+
+PARAMS = {"seed": 3, "n_trees": 10, "n_repeats": 1, "n_resamples": 4, "n_simulations": 60}
+
+
+def _t_formula(d: np.ndarray, ratio: float) -> tuple[float, float]:
+    """METHODS.md §4: t = m / sqrt((1/J + ratio) S²), df = J - 1, two-sided."""
+    t = d.mean() / np.sqrt((1 / d.size + ratio) * d.var(ddof=1))
+    return t, 2 * stats.t.sf(abs(t), d.size - 1)
+
+
+@pytest.mark.notebook
+def test_notebook_contract(run_notebook):
+    results = run_notebook("02_cv_ttests", **PARAMS)
+    _check_reported_tests(results)
+    _check_type1_error_table(results)
+    _check_pairwise(results)
+
+
+def _check_reported_tests(results):
+    """Every reported test follows from the scores the notebook saved."""
+    tests = pd.DataFrame(results["tests"])
+    assert set(tests["scheme"]) == {"5x2", "kfold", "repeated_kfold", "resampled"}
+    for scheme, block in results["scores"].items():
+        a, b = np.array(block["scores_a"]), np.array(block["scores_b"])
+        rows = tests[tests["scheme"] == scheme].set_index("test")
+        d = (a - b).ravel()
+        ratio = np.mean(block["n_test"]) / np.mean(block["n_train"])
+        assert block["test_train_ratio"] == pytest.approx(ratio)
+        t, p = _t_formula(d, ratio)
+        assert rows.loc["corrected_resampled_ttest", "statistic"] == pytest.approx(t, rel=1e-9)
+        assert rows.loc["corrected_resampled_ttest", "pvalue"] == pytest.approx(p, rel=1e-9)
+        plain = rows.drop(index="corrected_resampled_ttest").filter(like="paired_", axis=0)
+        ref = stats.ttest_rel(a.ravel(), b.ravel())
+        assert plain["statistic"].item() == pytest.approx(ref.statistic, rel=1e-9)
+        assert plain["pvalue"].item() == pytest.approx(ref.pvalue, rel=1e-9)
+        if scheme == "5x2":
+            assert a.shape == (5, 2) and ratio == pytest.approx(1.0, abs=0.01)
+            p5 = a - b
+            s2 = ((p5 - p5.mean(axis=1, keepdims=True)) ** 2).sum(axis=1)
+            t5 = p5[0, 0] / np.sqrt(s2.sum() / 5)
+            f5 = (p5**2).sum() / (2 * s2.sum())
+            assert rows.loc["ttest_5x2cv", "pvalue"] == pytest.approx(2 * stats.t.sf(abs(t5), 5))
+            assert rows.loc["ftest_5x2cv", "statistic"] == pytest.approx(f5)
+            assert rows.loc["ftest_5x2cv", "pvalue"] == pytest.approx(stats.f.sf(f5, 10, 5))
+        elif scheme in ("kfold", "repeated_kfold"):
+            assert a.shape == (10 * (PARAMS["n_repeats"] if scheme != "kfold" else 1),)
+            assert ratio == pytest.approx(1 / 9, rel=0.01)
+        else:
+            assert a.shape == (PARAMS["n_resamples"],)
+            assert ratio == pytest.approx(3 / 7, rel=0.02)
+    assert tests["reject"].tolist() == (tests["pvalue"] <= results["alpha"]).tolist()
+    rk = tests[(tests["scheme"] == "repeated_kfold")].set_index("test")
+    assert results["pvalue_corrected_repeated_cv"] == rk.loc["corrected_resampled_ttest", "pvalue"]
+    assert results["pvalue_uncorrected_repeated_cv"] == rk.loc["paired_ttest_kfold", "pvalue"]
+
+
+def _check_type1_error_table(results):
+    """The type-I error and power tables carry the rates a fresh run with the same seed gives."""
+    rng = np.random.default_rng(PARAMS["seed"])  # the notebook's rng, used in the same order
+    n = PARAMS["n_simulations"]
+    fresh = {
+        "type1_error": pc.type1_error_simulation(n_simulations=n, random_state=rng,
+                                                 progress=False),
+        "type1_error_hard": pc.type1_error_simulation(n_simulations=n, n_features=50,
+                                                      separation=1.0, random_state=rng,
+                                                      progress=False),
+        "power": pc.type1_error_simulation(n_simulations=n, effect=0.5, random_state=rng,
+                                           progress=False),
+    }
+    guide = pd.DataFrame(results["guide"]).set_index("key")
+    for name, sim in fresh.items():
+        saved = pd.DataFrame(results[name])
+        np.testing.assert_allclose(saved["rejection_rate"], sim.rates["rejection_rate"])
+        assert (saved["n_simulations"] == n).all()
+        np.testing.assert_allclose(guide[name], saved.set_index("key")["rejection_rate"])
+    null = pd.DataFrame(results["type1_error"]).set_index("key")["rejection_rate"]
+    assert null["resampled_t"] > null["corrected_resampled_t"]  # Dietterich 1998
+    power = pd.DataFrame(results["power"]).set_index("key")["rejection_rate"]
+    assert power["corrected_resampled_t"] > null["corrected_resampled_t"]
+    assert results["simulation_settings"]["power"]["effect"] == 0.5
+
+
+def _check_pairwise(results):
+    """The three-classifier scores reuse the repeated-CV folds; each pair is the formula."""
+    trio = pd.DataFrame(results["trio_scores"])
+    repeated = results["scores"]["repeated_kfold"]
+    names = results["names"]
+    np.testing.assert_array_equal(trio[names[0]], repeated["scores_a"])
+    np.testing.assert_array_equal(trio[names[1]], repeated["scores_b"])
+    pairwise = pd.DataFrame(results["pairwise"])
+    assert len(pairwise) == 3
+    ratio = trio["n_test"].mean() / trio["n_train"].mean()
+    for row in pairwise.itertuples():
+        t, p = _t_formula((trio[row.model_a] - trio[row.model_b]).to_numpy(), ratio)
+        assert row.statistic == pytest.approx(t, rel=1e-9)
+        assert row.pvalue == pytest.approx(p, rel=1e-9)
+    holm = pairwise.sort_values("pvalue")
+    m = len(holm)
+    expected = np.maximum.accumulate(np.minimum(1, (m - np.arange(m)) * holm["pvalue"]))
+    np.testing.assert_allclose(holm["pvalue_holm"], expected)  # METHODS.md §3 Holm step-down

@@ -1,0 +1,61 @@
+"""Contract test of notebooks/05_relative_precision.ipynb, run with small parameters.
+
+Provenance: RP = P_A / P_B and its interval (METHODS.md §6.5); the interval excludes 1 exactly
+when the two-sided p-value is below 1 - level (both from z = log RP / SE); the row count of the
+cross-dataset forest plot from the dataset registry (pc.list_datasets); the paired interval
+narrows with the correlation while the naive one does not (the covariance term of §6.5).
+"""
+
+from __future__ import annotations
+
+from itertools import pairwise
+
+import numpy as np
+import pytest
+
+import precmp_lib as pc
+
+PARAMS = {"seed": 2, "n_trees": 20, "datasets": ["iris", "wine"], "test_size": 0.5}
+
+
+def check_rp_is_the_ratio_of_precisions_inside_its_interval(results):
+    rp = np.array(results["rp"], dtype=float)
+    ratio = np.array(results["precision_a"]) / np.array(results["precision_b"])
+    defined = np.isfinite(rp)
+    assert defined.sum() >= 8
+    np.testing.assert_allclose(rp[defined], ratio[defined], rtol=1e-12)
+    low = np.array(results["rp_ci_low"], dtype=float)[defined]
+    high = np.array(results["rp_ci_high"], dtype=float)[defined]
+    assert np.all(low <= rp[defined]) and np.all(rp[defined] <= high)
+
+
+def check_interval_and_test_agree(results):
+    assert results["interval_test_agreement"] is True
+    low = np.array(results["rp_ci_low"], dtype=float)
+    high = np.array(results["rp_ci_high"], dtype=float)
+    assert results["intervals_excluding_1"] == int(np.sum((low > 1) | (high < 1)))
+
+
+def check_forest_plot_across_datasets_has_one_row_per_class(results):
+    registry = pc.list_datasets().set_index("name")
+    assert results["datasets"] == ["iris", "wine"]
+    assert results["across_rows"] == int(registry.loc[["iris", "wine"], "classes"].sum())
+
+
+def check_widget_sweep_paired_interval_narrows(results):
+    ratio = {float(k): v for k, v in results["naive_over_paired_width"].items()}
+    paired = {float(k): v for k, v in results["paired_width"].items()}
+    rhos = sorted(ratio)
+    assert rhos == [0.0, 0.3, 0.5, 0.7, 0.9]
+    assert all(paired[a] > paired[b] for a, b in pairwise(rhos))
+    assert all(ratio[a] < ratio[b] for a, b in pairwise(rhos))
+    assert ratio[0.9] > 1.5
+
+
+@pytest.mark.notebook
+def test_notebook_contract(run_notebook):
+    results = run_notebook("05_relative_precision", **PARAMS)
+    check_rp_is_the_ratio_of_precisions_inside_its_interval(results)
+    check_interval_and_test_agree(results)
+    check_forest_plot_across_datasets_has_one_row_per_class(results)
+    check_widget_sweep_paired_interval_narrows(results)
