@@ -17,7 +17,7 @@ How the paper's set-up is reproduced:
   (Phishing's ARFF declares all 30 nominal), densities of 0 replaced by 0.001.
 * **Forests and SVM.** scikit-learn's random forest (1000 trees; 50 for "RF2") and an RBF SVM on
   standardised features with ``C = 1`` and ``gamma = 1 / n_features`` (e1071's defaults). Forests
-  are random: their precisions move in the second decimal between seeds and libraries.
+  are random: their precisions move by up to a few hundredths between seeds and libraries.
 
 Predictions are cached per dataset, model and settings for the life of the process.
 """
