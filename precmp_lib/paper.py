@@ -521,12 +521,13 @@ def _label(value: Any) -> Any:
     return value.item() if isinstance(value, np.generic) else value
 
 
-def _pairs(fits: Iterable[PaperFit]) -> pd.DataFrame:
+def _pairs(fits: Iterable[PaperFit], confidence_level: float = 0.95) -> pd.DataFrame:
     """compare_precision(NB, RF) of every fit, stacked, with a dataset column."""
     frames = []
     for fit in fits:
         table = _precision.compare_precision(
-            fit.y_test, fit.predictions["NB"], fit.predictions["RF"]
+            fit.y_test, fit.predictions["NB"], fit.predictions["RF"],
+            confidence_level=confidence_level,
         )
         frames.append(table.assign(dataset=fit.dataset))
     return pd.concat(frames, ignore_index=True)
@@ -587,14 +588,7 @@ def table6(fits: Iterable[PaperFit], *, confidence_level: float = 0.95) -> pd.Da
 
     Naive Bayes's precision for class 1 is 96 % of the forest's; the interval excludes 1.
     """
-    level = check_probability(confidence_level, "confidence_level")
-    frames = []
-    for fit in fits:
-        table = _precision.compare_precision(
-            fit.y_test, fit.predictions["NB"], fit.predictions["RF"], confidence_level=level
-        )
-        frames.append(table.assign(dataset=fit.dataset))
-    pairs = pd.concat(frames, ignore_index=True)
+    pairs = _pairs(fits, check_probability(confidence_level, "confidence_level"))
     return pairs[["dataset", "class", "rp", "rp_ci_low", "rp_ci_high", "rp_pvalue", "note"]]
 
 
@@ -950,11 +944,13 @@ def figure3(
 
     Examples
     --------
-    >>> from precmp_lib import data
-    >>> if data.MIRROR_ENV in __import__("os").environ:  # needs the UCI data
-    ...     grid = figure3(sample_fractions=(1.0,), test_fractions=(0.3,), n_repeats=2,
+    With the UCI data available (``PRECMP_DATA_MIRROR`` or ``make data``):
+
+    >>> import os
+    >>> if os.environ.get("PRECMP_DATA_MIRROR"):
+    ...     grid = figure3(sample_fractions=(1.0, 0.2), test_fractions=(0.3,), n_repeats=3,
     ...                    n_trees=5)
-    ...     assert len(grid) == 1
+    ...     assert grid["n_sample"].tolist() == [600, 120]
     """
     from .replicability import replicability_experiment
 
