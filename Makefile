@@ -7,6 +7,7 @@ PYTHON ?= $(shell command -v python3.11 || command -v python3)
 VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
+TORCH := $(VENV)/.torch
 JOBS ?= 2
 # One BLAS/OpenMP thread per process: tests and notebooks run side by side on few cores, and
 # oversubscribed thread pools make small fits many times slower.
@@ -22,6 +23,12 @@ $(STAMP): requirements.txt pyproject.toml
 	$(PY) -m ipykernel install --sys-prefix --name python3 --display-name "Python 3 (precmp)" >/dev/null
 	@touch $(STAMP)
 
+# PyTorch (CPU) for notebook 09's training path: `make test` installs it, `make report` does
+# not need it (notebook 09 then uses the shipped data/deep_digits_predictions.csv).
+$(TORCH): requirements-torch.txt $(STAMP)
+	$(PY) -m pip install --quiet -r requirements-torch.txt
+	@touch $(TORCH)
+
 .PHONY: help venv report test lab data bench lint clean
 
 help: ## list the targets
@@ -32,7 +39,7 @@ venv: $(STAMP) ## create .venv from requirements.txt (done by every target that 
 report: $(STAMP) ## run every notebook and render build/reports/index.html
 	$(PY) -m precmp_lib.report build-site --out build/reports
 
-test: $(STAMP) ## lint, unit tests, doctests, notebooks under nbval and papermill contract tests
+test: $(STAMP) $(TORCH) ## lint, unit tests, doctests, notebooks under nbval and papermill contract tests
 	$(PY) -m ruff check .
 	$(PY) -m pytest -n $(JOBS) --dist loadfile --nbval-lax -p no:cacheprovider tests precmp_lib notebooks
 

@@ -14,7 +14,10 @@ from .bayes import *  # noqa: F403
 from .combine import *  # noqa: F403
 from .contingency import *  # noqa: F403
 from .counts import *  # noqa: F403
+from .crossval import *  # noqa: F403
 from .data import *  # noqa: F403
+from .deep import *  # noqa: F403
+from .multiple import *  # noqa: F403
 from .precision import *  # noqa: F403
 from .ranks import *  # noqa: F403
 from .replicability import *  # noqa: F403

@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import argparse
 import math
+import shutil
 import sys
+import tempfile
 import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -72,6 +74,7 @@ def build_parser() -> argparse.ArgumentParser:
                      help="swap permutations for the combined p-value (default 1000)")
     rep.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
     rep.add_argument("--out", default="report.html", help="output HTML file (default report.html)")
+    rep.add_argument("--json", metavar="PATH", help="also write the report's key numbers as JSON")
     rep.add_argument("--quiet", action="store_true", help="no progress bar")
     site = sub.add_parser("build-site", help="render every course notebook and an index.html")
     site.add_argument("--out", default="build/reports")
@@ -110,10 +113,10 @@ def report_parameters(options: Mapping[str, Any]) -> dict[str, Any]:
     return {
         "predictions": str(path),
         "y_true": str(options["y_true"]),
-        "models": list(models) if models else None,
-        "id_column": text("id"),
+        "models": list(models) if models else [],
+        "id_column": text("id") or "",
         "layout": text("format") or "wide",
-        "reference": text("reference"),
+        "reference": text("reference") or "",
         "prevalence": {str(k): float(v) for k, v in prevalence.items()},
         "alpha": float(options.get("alpha") or 0.05),
         "n_resamples": int(options.get("n_resamples") or 1000),
@@ -159,16 +162,19 @@ def _report(args: argparse.Namespace) -> int:
         "n_resamples": args.n_resamples, "seed": args.seed,
     })
     out = Path(args.out)
-    params["output_dir"] = str(out.resolve().parent / f".{out.stem}_results")
     if not args.quiet:
         print(f"precmp: {preds.n_rows} rows, {len(preds.models)} models, "
               f"{len(preds.classes)} classes from {name}; running the report ...", file=sys.stderr)
-    try:
-        render_notebook(NOTEBOOKS / "report.ipynb", out, parameters=params, hide_code=True,
-                        progress=not args.quiet, cwd=Path.cwd())
-    except NotebookError as exc:
-        print(f"precmp: error: the report failed: {exc}", file=sys.stderr)
-        return 1
+    with tempfile.TemporaryDirectory(prefix="precmp-results-") as results:
+        params["output_dir"] = results
+        try:
+            render_notebook(NOTEBOOKS / "report.ipynb", out, parameters=params, hide_code=True,
+                            progress=not args.quiet, cwd=Path.cwd())
+        except NotebookError as exc:
+            print(f"precmp: error: the report failed: {exc}", file=sys.stderr)
+            return 1
+        if args.json:
+            shutil.copyfile(Path(results) / "results.json", args.json)
     if not args.quiet:
         print(f"precmp: wrote {out} in {time.perf_counter() - start:.1f} s", file=sys.stderr)
     return 0

@@ -15,7 +15,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from .combine import adjust_pvalues
+from .multiple import adjust_pvalues
 from .results import TestResult
 from .validation import check_choice, check_counts, check_probability, encode_labels
 

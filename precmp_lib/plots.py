@@ -9,6 +9,7 @@ from __future__ import annotations
 import textwrap
 
 import matplotlib.pyplot as plt
+import matplotlib.ticker as mticker
 import numpy as np
 import pandas as pd
 import seaborn as sns
@@ -18,6 +19,7 @@ from matplotlib.patches import FancyBboxPatch
 
 __all__ = [
     "PALETTE",
+    "clustering_plot",
     "course_map_chart",
     "course_map_table",
     "critical_difference_diagram",
@@ -25,8 +27,10 @@ __all__ = [
     "mcnemar_deviation_heatmap",
     "power_plot",
     "precision_heatmap",
+    "replicability_curve",
+    "replicability_heatmap",
+    "resampling_type1_plot",
     "set_style",
-    "type1_error_plot",
 ]
 
 # Colour-blind-safe palette (Okabe & Ito 2008), used for classifiers in every plot.
@@ -221,9 +225,16 @@ def forest_plot(
                 fontsize="small")
     if log_scale:
         ax.set_xscale("log")
+        plain = mticker.FuncFormatter(lambda v, _: f"{v:.3g}")
+        ax.xaxis.set_major_locator(mticker.LogLocator(base=10, subs=(1.0, 2.0, 5.0)))
+        ax.xaxis.set_minor_locator(mticker.LogLocator(base=10, subs=np.arange(1, 10) / 1.0))
+        ax.xaxis.set_major_formatter(plain)
+        ax.xaxis.set_minor_formatter(mticker.FuncFormatter(
+            lambda v, _: f"{v:.2g}" if np.log10(ax.get_xlim()[1] / ax.get_xlim()[0]) < 0.6 else ""))
     ax.set_yticks(y, names)
     ax.set_ylim(-0.7, len(table) - 0.3)
-    ax.set_xlabel(xlabel or estimate)
+    default_labels = {"rp": "relative precision (A / B)", "odds_ratio": "odds ratio"}
+    ax.set_xlabel(xlabel or default_labels.get(estimate, estimate))
     if title:
         ax.set_title(title)
     ax.grid(axis="y", visible=False)
@@ -307,7 +318,7 @@ def power_plot(
 # --------------------------------------------------------------------------------------------
 
 
-def type1_error_plot(
+def resampling_type1_plot(
     rates: pd.DataFrame | dict[str, pd.DataFrame],
     *,
     alpha: float = 0.05,
@@ -600,10 +611,357 @@ def critical_difference_diagram(
 # --------------------------------------------------------------------------------------------
 
 
+__all__ += [
+    "combined_pvalues_plot",
+    "covariance_curves_plot",
+    "null_dependence_plot",
+    "prevalence_curve_plot",
+    "type1_error_plot",
+]
+
+
+def null_dependence_plot(
+    null_pvalues: np.ndarray,
+    *,
+    pvalues: np.ndarray | None = None,
+    classes: list | None = None,
+    pair: tuple[int, int] = (0, 1),
+    ax: Axes | None = None,
+) -> Axes:
+    """Scatter of two per-class Fisher terms ``-2 ln p`` over null (swap-permutation) resamples.
+
+    Parameters
+    ----------
+    null_pvalues : ndarray of shape (B, L)
+        Null p-values, e.g. ``swap_permutation_null(...).pvalues`` or the ``null_pvalues``
+        detail of :func:`precmp_lib.combine.combined_precision_test`.
+    pvalues : array of shape (L,), optional
+        The observed p-values, marked as a point.
+    classes : list, optional
+        Names of the L tests (default their positions).
+    pair : pair of int
+        Which two tests to plot.
+
+    Under independence the cloud would have no trend; the title gives the sample correlation
+    of the two terms, the dependence that Fisher's method ignores.
+    """
+    null = np.asarray(null_pvalues, dtype=float)
+    if null.ndim != 2 or null.shape[1] < 2:
+        raise ValueError(f"null_pvalues must have shape (B, L) with L >= 2; got {null.shape}")
+    i, j = pair
+    if not (0 <= i < null.shape[1] and 0 <= j < null.shape[1] and i != j):
+        raise ValueError(f"pair must name two different tests among {null.shape[1]}; got {pair}")
+    names = classes if classes is not None else list(range(null.shape[1]))
+    with np.errstate(divide="ignore"):
+        x, y = -2 * np.log(null[:, i]), -2 * np.log(null[:, j])
+    ok = np.isfinite(x) & np.isfinite(y)
+    ax = _axes(ax, (4.6, 4.2))
+    ax.scatter(x[ok], y[ok], s=8, alpha=0.35, color=NEUTRAL_COLOR, linewidths=0,
+               label=f"{int(ok.sum())} null resamples")
+    if pvalues is not None:
+        p = np.asarray(pvalues, dtype=float)
+        ax.scatter([-2 * np.log(p[i])], [-2 * np.log(p[j])], s=70, marker="*",
+                   color=SIGNIFICANT_COLOR, zorder=3, label="observed")
+    r = np.corrcoef(x[ok], y[ok])[0, 1] if ok.sum() > 2 else np.nan
+    ax.set_xlabel(f"-2 ln p, class {names[i]}")
+    ax.set_ylabel(f"-2 ln p, class {names[j]}")
+    ax.set_title(f"Per-class tests under the null: correlation {r:.2f}")
+    ax.legend(loc="upper left", fontsize="small")
+    return ax
+
+
+def combined_pvalues_plot(
+    table: pd.DataFrame,
+    *,
+    methods: list[str] | None = None,
+    alpha: float = 0.05,
+    ax: Axes | None = None,
+) -> Axes:
+    """Dot plot of each data set's combined p-value per method, on a -log10 scale.
+
+    Parameters
+    ----------
+    table : DataFrame
+        From :func:`precmp_lib.combine.combined_precision_table` (columns ``dataset`` and
+        ``<method>_pvalue``).
+    methods : list of str, optional
+        Which methods to show (default every ``*_pvalue`` column except ``gs_pvalue``).
+    alpha : float
+        Level drawn as a reference line.
+    """
+    if "dataset" not in table.columns:
+        raise ValueError("table must have a 'dataset' column (from combined_precision_table)")
+    cols = [f"{m}_pvalue" for m in methods] if methods else [
+        c for c in table.columns if c.endswith("_pvalue") and c != "gs_pvalue"]
+    missing = [c for c in cols if c not in table.columns]
+    if missing or not cols:
+        raise ValueError(f"table has no column(s) {missing or '<method>_pvalue'}")
+    per = table.groupby("dataset", sort=False)[cols].first()
+    tiny = np.finfo(float).tiny
+    ax = _axes(ax, (6.0, 0.9 + 0.45 * len(per)))
+    ypos = np.arange(len(per))
+    for k, col in enumerate(cols):
+        score = -np.log10(np.maximum(per[col].to_numpy(dtype=float), tiny))
+        ax.scatter(score, ypos + (k - (len(cols) - 1) / 2) * 0.18, s=36, color=PALETTE[k],
+                   label=col.removesuffix("_pvalue"), zorder=3)
+    ax.axvline(-np.log10(alpha), color=REFERENCE_COLOR, lw=1, ls="--", label=f"α = {alpha}")
+    ax.set_yticks(ypos, per.index)
+    ax.invert_yaxis()
+    ax.set_xlabel("combined p-value (-log10)")
+    ax.set_title("Global test of equal per-class precision")
+    ax.legend(loc="lower right", fontsize="small")
+    return ax
+
+
+def covariance_curves_plot(*, weights: float = 2.0, ax: Axes | None = None) -> Axes:
+    """Covariance of two Lancaster terms against the correlation of the tests' statistics.
+
+    Draws the exact covariance for two-sided and for one-sided p-values
+    (:func:`precmp_lib.combine.lancaster_covariance`) and, for Fisher terms (``weights=2``),
+    the one-sided Kost–McDermott polynomial: the polynomial only fits one-sided p-values.
+    """
+    from .combine import lancaster_covariance
+
+    rho = np.linspace(-1, 1, 201)
+    ax = _axes(ax, (5.2, 3.8))
+    for k, sides in enumerate(("two-sided", "one-sided")):
+        ax.plot(rho, lancaster_covariance(rho, weights=(weights, weights), sides=sides),
+                color=PALETTE[k], lw=2, label=f"exact, {sides} p-values")
+    if weights == 2.0:
+        ax.plot(rho, 3.263 * rho + 0.710 * rho**2 + 0.027 * rho**3, color=REFERENCE_COLOR,
+                ls="--", lw=1.2, label="Kost–McDermott polynomial")
+    ax.axhline(0, color="black", lw=0.6)
+    ax.set_xlabel("correlation of the test statistics ρ")
+    ax.set_ylabel("covariance of the terms")
+    ax.set_title(f"Dependence of chi-square({weights:g}) terms")
+    ax.legend(fontsize="small")
+    return ax
+
+
+def type1_error_plot(table: pd.DataFrame, *, alpha: float = 0.05, ax: Axes | None = None) -> Axes:
+    """Rejection rate under the null hypothesis per combination method, with ±2 MC s.e.
+
+    Parameters
+    ----------
+    table : DataFrame
+        From :func:`precmp_lib.combine.combination_type1_error` (lines over ``correlation``) or
+        :func:`precmp_lib.combine.swap_combination_type1_error` (one bar per method).
+    alpha : float
+        The nominal level, drawn as a reference line.
+    """
+    for col in ("method", "rejection_rate", "mc_se"):
+        if col not in table.columns:
+            raise ValueError(f"table needs a {col!r} column; columns are {list(table.columns)}")
+    ax = _axes(ax, (5.4, 3.8))
+    methods = list(dict.fromkeys(table["method"]))
+    if "correlation" in table.columns:
+        for k, m in enumerate(methods):
+            sub = table[table["method"] == m].sort_values("correlation")
+            x, r, se = sub["correlation"], sub["rejection_rate"], sub["mc_se"]
+            ax.plot(x, r, marker="o", color=PALETTE[k], label=m)
+            ax.fill_between(x, r - 2 * se, r + 2 * se, color=PALETTE[k], alpha=0.15, lw=0)
+        ax.set_xlabel("correlation of the per-test statistics")
+    else:
+        r, se = table["rejection_rate"].to_numpy(), table["mc_se"].to_numpy()
+        ax.bar(methods, r, yerr=2 * se, color=PALETTE[: len(methods)], capsize=4)
+        ax.set_xlabel("combination method")
+    ax.axhline(alpha, color=REFERENCE_COLOR, ls="--", lw=1, label=f"nominal α = {alpha}")
+    ax.set_ylabel("type-I error (rejection rate)")
+    ax.set_ylim(bottom=0)
+    ax.set_title("Type-I error of the combined test")
+    ax.legend(fontsize="small")
+    return ax
+
+
+def prevalence_curve_plot(
+    curve: pd.DataFrame,
+    *,
+    sample_prevalence: float | None = None,
+    prevalence: float | None = None,
+    ax: Axes | None = None,
+) -> Axes:
+    """Updated precision against population prevalence, one line and band per classifier.
+
+    Parameters
+    ----------
+    curve : DataFrame
+        From :meth:`precmp_lib.bayes.PrevalenceBootstrap.curve` (``model``, ``prevalence``,
+        ``precision_updated``, ``ci_low``, ``ci_high``).
+    sample_prevalence : float, optional
+        The test set's prevalence of the class (where the updated precision equals the test-set
+        precision), marked by a dotted line.
+    prevalence : float, optional
+        A population prevalence of interest, marked by a dashed line.
+    """
+    for col in ("model", "prevalence", "precision_updated", "ci_low", "ci_high"):
+        if col not in curve.columns:
+            raise ValueError(f"curve needs a {col!r} column; columns are {list(curve.columns)}")
+    ax = _axes(ax, (5.4, 3.8))
+    for k, (model, sub) in enumerate(curve.groupby("model", sort=False)):
+        ax.plot(sub["prevalence"], sub["precision_updated"], color=PALETTE[k], lw=2, label=model)
+        ax.fill_between(sub["prevalence"], sub["ci_low"], sub["ci_high"], color=PALETTE[k],
+                        alpha=0.2, lw=0)
+    if sample_prevalence is not None:
+        ax.axvline(sample_prevalence, color=REFERENCE_COLOR, ls=":", lw=1.2,
+                   label=f"test-set prevalence {sample_prevalence:.2f}")
+    if prevalence is not None:
+        ax.axvline(prevalence, color=SIGNIFICANT_COLOR, ls="--", lw=1.2,
+                   label=f"population prevalence {prevalence:.2f}")
+    label = curve["class"].iloc[0] if "class" in curve.columns and len(curve) else ""
+    ax.set_xlim(0, 1)
+    ax.set_ylim(0, 1.02)
+    ax.set_xlabel("population prevalence of the class")
+    ax.set_ylabel("precision")
+    ax.set_title(f"Precision moves with prevalence (class {label})")
+    ax.legend(fontsize="small", loc="lower right")
+    return ax
+
+
 # --------------------------------------------------------------------------------------------
 # cross-validation and replicability
 # --------------------------------------------------------------------------------------------
 
+
+def replicability_heatmap(
+    table: pd.DataFrame,
+    *,
+    value: str = "replicability",
+    annotate: bool = True,
+    ax: Axes | None = None,
+) -> Axes:
+    """Heat map of replicability over sample size (rows) and test-set proportion (columns).
+
+    Parameters
+    ----------
+    table : DataFrame
+        From :func:`precmp_lib.replicability.replicability_experiment`: columns
+        ``sample_fraction``, ``test_fraction``, ``value`` and ``rejection_rate``.
+    value : str
+        The column shown in colour: ``"replicability"`` (R(e), default),
+        ``"replicability_p"`` (R(p)) or ``"rejection_rate"``.
+    annotate : bool
+        Write the value and the rejection rate in every cell: R(e) = 1 can mean "always
+        rejects" or "never rejects", and only the rejection rate tells which.
+
+    Returns
+    -------
+    Axes
+        One image (rows: sample fractions, largest at the top; columns: test fractions,
+        largest at the left), a colour bar, and one text per annotated cell.
+    """
+    needed = ["sample_fraction", "test_fraction", value, "rejection_rate"]
+    missing = [c for c in needed if c not in table.columns]
+    if missing:
+        raise ValueError(f"table has no column(s) {missing}; columns are {list(table.columns)}")
+    if len(table) == 0:
+        raise ValueError("table must have at least one row")
+    grid = table.pivot(index="sample_fraction", columns="test_fraction", values=value)
+    grid = grid.sort_index(ascending=False).sort_index(axis=1, ascending=False)
+    rate = table.pivot(index="sample_fraction", columns="test_fraction", values="rejection_rate")
+    rate = rate.reindex(index=grid.index, columns=grid.columns)
+    ax = _axes(ax, (1.8 + 1.05 * grid.shape[1], 1.4 + 0.75 * grid.shape[0]))
+    low = 0.0 if value == "rejection_rate" else 0.4
+    cmap = plt.get_cmap("viridis").with_extremes(bad="#DDDDDD")
+    im = ax.imshow(np.ma.masked_invalid(grid.to_numpy(dtype=float)), cmap=cmap, vmin=low, vmax=1,
+                   aspect="auto", interpolation="nearest")
+    ax.grid(False)
+    labels = {"replicability": "R(e)", "replicability_p": "R(p)", "rejection_rate": "rejection rate"}
+    ax.figure.colorbar(im, ax=ax, label=labels.get(value, value))
+    ax.set_xticks(range(grid.shape[1]), [f"{t:.0%}" for t in grid.columns])
+    ax.set_yticks(range(grid.shape[0]), [f"{f:.0%}" for f in grid.index])
+    ax.set_xlabel("test-set proportion")
+    ax.set_ylabel("share of the sample used")
+    if annotate:
+        for (i, j), v in np.ndenumerate(grid.to_numpy(dtype=float)):
+            r = rate.to_numpy(dtype=float)[i, j]
+            text = "n/a" if np.isnan(v) else f"{v:.2f}\n{r:.0%} rej."
+            ax.text(j, i, text, ha="center", va="center", fontsize="small",
+                    color="black" if np.isnan(v) or v > 0.75 else "white")
+    ax.set_title(f"{labels.get(value, value)} by sample size and test-set proportion")
+    return ax
+
+
+def replicability_curve(table: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
+    """R(e) of each cell of a replicability experiment against its rejection rate.
+
+    With r the rejection rate of n valid repetitions, ``R(e) = 1 - 2 r (1 - r) n / (n - 1)``:
+    the grey curve (drawn for the largest ``n_valid``). Every cell lies on it, so R(e) says
+    nothing the rejection rate does not; it is lowest where the test rejects half the time.
+
+    Parameters
+    ----------
+    table : DataFrame
+        From :func:`precmp_lib.replicability.replicability_experiment`.
+
+    Returns
+    -------
+    Axes
+        One line (the curve) and one scatter collection (the cells, coloured by sample share).
+    """
+    needed = ["sample_fraction", "rejection_rate", "replicability", "n_valid"]
+    missing = [c for c in needed if c not in table.columns]
+    if missing:
+        raise ValueError(f"table has no column(s) {missing}; columns are {list(table.columns)}")
+    n = int(table["n_valid"].max())
+    if n < 2:
+        raise ValueError("table has no cell with at least 2 valid repetitions")
+    ax = _axes(ax, (5.8, 4.0))
+    r = np.linspace(0, 1, 201)
+    ax.plot(r, 1 - 2 * r * (1 - r) * n / (n - 1), color=REFERENCE_COLOR, lw=1.2,
+            label=f"1 − 2r(1 − r)·n/(n − 1), n = {n}")
+    points = ax.scatter(table["rejection_rate"], table["replicability"], c=table["sample_fraction"],
+                        cmap="viridis", zorder=3, edgecolors="black", linewidths=0.4)
+    ax.figure.colorbar(points, ax=ax, label="share of the sample used")
+    ax.set_xlim(-0.02, 1.02)
+    ax.set_ylim(min(0.4, float(np.nanmin(table["replicability"])) - 0.02), 1.02)
+    ax.set_xlabel("rejection rate")
+    ax.set_ylabel("R(e)")
+    ax.legend(loc="upper center", fontsize="small", frameon=False)
+    ax.set_title("R(e) is a function of the rejection rate")
+    return ax
+
+
+_CLUSTER_LABELS = {"id": "id (right)", "id_repeat": "(id, repeat)", "none": "none"}
+
+
+def clustering_plot(table: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
+    """Joint Wald statistic per class under each choice of GEE cluster, as grouped bars.
+
+    Parameters
+    ----------
+    table : DataFrame
+        From :func:`precmp_lib.crossval.clustering_comparison`: columns ``class``,
+        ``cluster``, ``statistic``, ``inflation``.
+
+    Returns
+    -------
+    Axes
+        One bar per (class, cluster), grouped by class, each wrong choice labelled with its
+        inflation factor ("×7.3") over the statistic clustered on ``id``.
+    """
+    needed = ["class", "cluster", "statistic", "inflation"]
+    missing = [c for c in needed if c not in table.columns]
+    if missing:
+        raise ValueError(f"table has no column(s) {missing}; columns are {list(table.columns)}")
+    if len(table) == 0:
+        raise ValueError("table must have at least one row")
+    classes = list(dict.fromkeys(table["class"]))
+    clusters = list(dict.fromkeys(table["cluster"]))
+    ax = _axes(ax, (1.8 + 1.6 * len(classes), 3.6))
+    width = 0.8 / len(clusters)
+    for j, cluster in enumerate(clusters):
+        rows = table[table["cluster"] == cluster].set_index("class").reindex(classes)
+        x = np.arange(len(classes)) + (j - (len(clusters) - 1) / 2) * width
+        bars = ax.bar(x, rows["statistic"], width, color=PALETTE[j % len(PALETTE)],
+                      label=_CLUSTER_LABELS.get(cluster, str(cluster)))
+        if cluster != "id":
+            ax.bar_label(bars, [f"×{v:.1f}" for v in rows["inflation"]], fontsize="small", padding=2)
+    ax.set_xticks(range(len(classes)), [str(c) for c in classes])
+    ax.set_xlabel("class")
+    ax.set_ylabel("joint Wald statistic")
+    ax.legend(title="cluster", fontsize="small", frameon=False)
+    ax.set_title("The same predictions under three choices of cluster")
+    return ax
 
 
 # --------------------------------------------------------------------------------------------

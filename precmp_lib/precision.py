@@ -23,7 +23,6 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from .combine import adjust_pvalues
 from .counts import (
     JointConfusion,
     PatternCounts,
@@ -34,6 +33,7 @@ from .counts import (
     class_cells,
     precision_moments,
 )
+from .multiple import adjust_pvalues
 from .results import TestResult
 from .validation import as_label_array, check_choice, check_probability, encode_labels
 

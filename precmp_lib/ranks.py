@@ -28,7 +28,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from .combine import adjust_pvalues
+from .multiple import adjust_pvalues
 from .results import TestResult
 from .validation import as_score_matrix, check_choice, check_positive_int, check_probability
 

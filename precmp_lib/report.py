@@ -367,7 +367,7 @@ def pairwise_precision(
     ``model_a`` and ``model_b`` in front and ``gs_pvalue_holm`` (Holm across the classes of
     the pair) added.
     """
-    from .combine import adjust_pvalues
+    from .multiple import adjust_pvalues
     from .precision import compare_precision
 
     frames = []
@@ -406,8 +406,8 @@ def accuracy_tests(
     Returns ``(pairs_table, cochran_result)``; Cochran's Q is None for two models, and both are
     None when rows repeat observations (``preds.groups`` set), where these tests do not apply.
     """
-    from .combine import adjust_pvalues
     from .contingency import cochrans_q, pairwise_mcnemar
+    from .multiple import adjust_pvalues
 
     if preds.groups is not None:
         return None, None

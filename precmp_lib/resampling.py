@@ -901,7 +901,7 @@ def pairwise_corrected_ttest(
     """
     from itertools import combinations
 
-    from .combine import adjust_pvalues
+    from .multiple import adjust_pvalues
 
     arr, _, cols = as_score_matrix(scores, "scores", min_rows=2, min_cols=2)
     ratio = check_positive_float(test_train_ratio, "test_train_ratio")

@@ -19,6 +19,7 @@ __all__ = [
     "as_label_array",
     "as_paired_scores",
     "as_score_matrix",
+    "as_unit_interval",
     "check_choice",
     "check_counts",
     "check_positive_float",
@@ -416,3 +417,29 @@ def as_paired_scores(
         raise ValueError(f"scores_a and scores_b must have the same shape (paired by resample); "
                          f"got {out[0].shape} and {out[1].shape}")
     return out[0], out[1]
+
+
+def as_unit_interval(values: Any, name: str, *, ndim: int | None = None) -> np.ndarray:
+    """Return ``values`` as a float array whose entries all lie in [0, 1] (no NaN).
+
+    Used for p-values, prevalences, sensitivities and specificities.
+
+    >>> as_unit_interval([0.01, 0.5], "pvalues", ndim=1)
+    array([0.01, 0.5 ])
+    """
+    if isinstance(values, pd.DataFrame | pd.Series):
+        values = values.to_numpy()
+    try:
+        arr = np.asarray(values, dtype=float)
+    except (TypeError, ValueError):
+        raise ValueError(f"{name} must hold numbers in [0, 1]; got {_describe(values)}") from None
+    if ndim is not None and arr.ndim != ndim:
+        raise ValueError(f"{name} must be {ndim}-dimensional; got shape {arr.shape}")
+    if arr.size == 0:
+        raise ValueError(f"{name} must not be empty")
+    if np.isnan(arr).any():
+        raise ValueError(f"{name} must not contain NaN")
+    if np.any((arr < 0) | (arr > 1)):
+        bad = arr[(arr < 0) | (arr > 1)].ravel()[0]
+        raise ValueError(f"{name} must lie in [0, 1]; got {bad!r}")
+    return arr

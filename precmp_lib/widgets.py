@@ -199,3 +199,110 @@ def rp_correlation_explorer(
 # --------------------------------------------------------------------------------------------
 # Bayes update (prevalence)
 # --------------------------------------------------------------------------------------------
+
+__all__ += ["prevalence_explorer", "prevalence_state"]
+
+
+def prevalence_state(
+    boot: Any, prevalence: float, *, cls: Any = None, confidence_level: float = 0.95
+) -> pd.DataFrame:
+    """Test-set and updated precision of each classifier at ``prevalence``, with intervals.
+
+    Parameters
+    ----------
+    boot : PrevalenceBootstrap
+        From :func:`precmp_lib.bayes.prevalence_bootstrap` (one or two classifiers).
+    prevalence : float
+        Population prevalence of the class, in [0, 1].
+    cls : label, optional
+        The class (default: the second of two classes).
+    confidence_level : float
+        Level of the bootstrap percentile intervals.
+
+    Returns
+    -------
+    DataFrame indexed by ``model`` (each classifier, then ``"A / B"`` for two) with
+    ``precision`` (test set; for the ratio row the test-set ratio), ``updated``, ``ci_low``,
+    ``ci_high`` and ``n_skipped``.
+
+    Examples
+    --------
+    >>> from precmp_lib.bayes import prevalence_bootstrap
+    >>> boot = prevalence_bootstrap([0, 0, 0, 1, 1, 1, 1, 0], [0, 0, 1, 1, 1, 1, 0, 0],
+    ...                             [0, 1, 1, 1, 1, 1, 1, 0], n_resamples=200, random_state=0)
+    >>> prevalence_state(boot, 0.5)[["precision", "updated"]].round(3)
+           precision  updated
+    model
+    A          0.750    0.750
+    B          0.667    0.667
+    A / B      1.125    1.125
+    """
+    import numpy as np
+
+    from .bayes import _percentile
+    from .validation import check_probability
+
+    level = check_probability(confidence_level, "confidence_level")
+    if cls is None:
+        if len(boot.classes) != 2:
+            raise ValueError("cls is needed when there are more than two classes")
+        cls = boot.classes[1]
+    k = boot.code(cls, "cls")
+    point, reps = boot.updated(cls, prevalence)
+    lo, hi, skipped = _percentile(reps, level)
+    rows = {
+        name: {"precision": boot.precision[j, k], "updated": point[j], "ci_low": lo[j],
+               "ci_high": hi[j], "n_skipped": int(skipped[j])}
+        for j, name in enumerate(boot.names)
+    }
+    if len(boot.names) == 2:
+        with np.errstate(invalid="ignore", divide="ignore"):
+            ratio = np.where(reps[:, 1] > 0, reps[:, 0] / np.where(reps[:, 1] > 0, reps[:, 1], 1),
+                             np.nan)
+            test_ratio = boot.precision[0, k] / boot.precision[1, k]
+            updated_ratio = point[0] / point[1] if point[1] > 0 else np.nan
+        r_lo, r_hi, r_skip = _percentile(ratio[:, None], level)
+        rows[f"{boot.names[0]} / {boot.names[1]}"] = {
+            "precision": test_ratio, "updated": updated_ratio, "ci_low": r_lo[0],
+            "ci_high": r_hi[0], "n_skipped": int(r_skip[0])}
+    return pd.DataFrame.from_dict(rows, orient="index").rename_axis("model").astype(
+        {"precision": float, "updated": float, "ci_low": float, "ci_high": float})
+
+
+def prevalence_explorer(
+    boot: Any, *, cls: Any = None, prevalence: float | None = None,
+    confidence_level: float = 0.95,
+) -> Any:
+    """A prevalence slider showing both classifiers' updated precisions, intervals and ratio.
+
+    ``boot`` comes from :func:`precmp_lib.bayes.prevalence_bootstrap`; the bootstrap replicates
+    of sensitivity and specificity do not depend on the prevalence, so moving the slider only
+    re-evaluates Bayes' rule on them.
+    """
+    import ipywidgets as w
+    import matplotlib.pyplot as plt
+    from IPython.display import display
+
+    from .plots import prevalence_curve_plot
+
+    if cls is None:
+        cls = boot.classes[1] if len(boot.classes) == 2 else boot.classes[0]
+    k = boot.code(cls, "cls")
+    start = float(boot.sample_prevalence[k]) if prevalence is None else prevalence
+    slider = w.FloatSlider(value=round(start, 2), min=0.01, max=0.99, step=0.01,
+                           description="prevalence", continuous_update=False)
+    out = w.Output()
+    curve = boot.curve(cls, confidence_level=confidence_level)
+
+    def update(*_: Any) -> None:
+        with out:
+            out.clear_output(wait=True)
+            display(prevalence_state(boot, slider.value, cls=cls,
+                                     confidence_level=confidence_level).round(4))
+            prevalence_curve_plot(curve, sample_prevalence=float(boot.sample_prevalence[k]),
+                                  prevalence=slider.value)
+            plt.show()
+
+    slider.observe(update, names="value")
+    update()
+    return w.VBox([slider, out])

@@ -99,6 +99,6 @@ def test_report_parameters_from_registry_row():
     params = report_parameters({"predictions": "data/examples/digits_wide.csv", "y_true": "digit",
                                 "models": "", "id": "id", "format": "wide", "reference": "",
                                 "prevalence": "eight=0.05 one=0.2", "alpha": 0.01})
-    assert params["models"] is None and params["reference"] is None and params["id_column"] == "id"
+    assert params["models"] == [] and params["reference"] == "" and params["id_column"] == "id"
     assert params["prevalence"] == {"eight": 0.05, "one": 0.2} and params["alpha"] == 0.01
     assert params["predictions"].endswith("digits_wide.csv")

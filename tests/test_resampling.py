@@ -35,7 +35,7 @@ from threadpoolctl import threadpool_limits
 
 import precmp_lib as pc
 from precmp_lib import resampling
-from precmp_lib.plots import type1_error_plot
+from precmp_lib.plots import resampling_type1_plot
 
 # METHODS.md §4 worked example 1: resampled, J = 10, 70/30 splits.
 D1 = np.array([0.021, 0.013, 0.030, 0.008, 0.017, 0.025, -0.004, 0.019, 0.012, 0.026])
@@ -782,9 +782,9 @@ def test_guide_carries_measured_rates():
 # --------------------------------------------------------------------------------------------
 
 
-def test_type1_error_plot_structure():
+def test_resampling_type1_plot_structure():
     sim = pc.type1_error_simulation(n_simulations=100, random_state=0, progress=False)
-    ax = type1_error_plot(sim.rates, alpha=0.05)
+    ax = resampling_type1_plot(sim.rates, alpha=0.05)
     labels = [t.get_text() for t in ax.get_yticklabels()]
     assert labels == sim.rates["test"].tolist()
     assert 1 <= len(ax.containers) <= 2  # over-rejecting and the rest
@@ -793,13 +793,13 @@ def test_type1_error_plot_structure():
     assert any(line.get_xdata()[0] == 0.05 for line in ax.get_lines()
                if line.get_linestyle() == "--")
     _, ax2 = plt.subplots()
-    out = type1_error_plot({"easy": sim.rates, "again": sim.rates}, ax=ax2)
+    out = resampling_type1_plot({"easy": sim.rates, "again": sim.rates}, ax=ax2)
     assert out is ax2 and len(out.containers) == 2
     assert [t.get_text() for t in out.get_legend().get_texts()][-2:] == ["easy", "again"]
 
 
-def test_type1_error_plot_bad_input():
+def test_resampling_type1_plot_bad_input():
     with pytest.raises(ValueError, match="lacks columns"):
-        type1_error_plot(pd.DataFrame({"test": ["x"], "rejection_rate": [0.1]}))
+        resampling_type1_plot(pd.DataFrame({"test": ["x"], "rejection_rate": [0.1]}))
     with pytest.raises(ValueError, match="at least one table"):
-        type1_error_plot({})
+        resampling_type1_plot({})

@@ -1,0 +1,35 @@
+"""Contract of notebooks/08_cross_validation.ipynb: run with small parameters, check results.json."""
+
+from __future__ import annotations
+
+import pytest
+
+pytestmark = pytest.mark.notebook
+
+
+def test_notebook_08_contract(run_notebook):
+    res = run_notebook("08_cross_validation", dataset="breast_cancer", n_splits=3, n_repeats=2,
+                       n_trees=5, seed=1)
+    assert res["dataset"] == "breast_cancer" and res["n"] == 569
+    for key in ("joint_10fold", "joint_repeated", "joint_single_split"):
+        rows = res[key]
+        assert [r["class"] for r in rows] == [0, 1]
+        assert all(r["df"] == 1 and 0 <= r["pvalue"] <= 1 for r in rows)
+    clustering = res["clustering"]
+    assert [c["cluster"] for c in clustering] == ["id", "id_repeat", "none"] * 2
+    # clusters: 569 observations; 569 x 2 (id, repeat) pairs; 569 x 2 x 2 single predictions
+    assert [c["n_clusters"] for c in clustering] == [569, 1138, 2276] * 2
+    repeated = {r["class"]: r["statistic"] for r in res["joint_repeated"]}
+    for c in clustering:
+        assert c["inflation"] == pytest.approx(c["statistic"] / repeated[c["class"]])
+    # METHODS.md §7: identical repeats leave W unchanged when clustered on id, and multiply it by
+    # the number of copies when clustered on (id, repeat)
+    for row in res["identical_copies"]:
+        values = list(row.values())
+        once, same, wrong = values[1], values[2], values[3]
+        assert same == pytest.approx(once, rel=1e-9)
+        assert wrong == pytest.approx(2 * once, rel=1e-9)
+    tenfold = {r["class"]: r["statistic"] for r in res["joint_10fold"]}
+    assert [tenfold[r["class"]] for r in res["identical_copies"]] == [
+        list(r.values())[1] for r in res["identical_copies"]]
+    assert {p["model"] for p in res["precision_10fold"]} == {"naive_bayes", "random_forest"}

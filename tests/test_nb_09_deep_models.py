@@ -1,0 +1,62 @@
+"""Contract of notebooks/09_deep_models.ipynb: the shipped file, the training path, a user's file."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import precmp_lib as pc
+from precmp_lib import deep
+
+pytestmark = pytest.mark.notebook
+
+needs_torch = pytest.mark.skipif(not deep.torch_available(), reason="PyTorch is not installed")
+
+
+def _expected_per_class(frame, a, b):
+    table = pc.compare_precision(frame["y_true"], frame[a], frame[b])
+    table["gs_pvalue_holm"] = pc.adjust_pvalues(table["gs_pvalue"], method="holm")
+    return table
+
+
+def _check_per_class(res, expected):
+    got = pd.DataFrame(res["per_class"])
+    assert got["class"].astype(str).tolist() == expected["class"].astype(str).tolist()
+    for col in ("precision_a", "precision_b", "gs_pvalue", "gs_pvalue_holm", "rp", "rp_pvalue"):
+        np.testing.assert_allclose(got[col].astype(float), expected[col].astype(float), rtol=1e-9)
+
+
+def test_notebook_09_shipped_predictions(run_notebook):
+    res = run_notebook("09_deep_models", train=False)
+    assert res["source"] == "shipped" and res["training_seconds"] == {}
+    assert res["models"] == ["cnn_dropout_0.5", "cnn_dropout_0.7"]
+    shipped = pd.read_csv(deep.SHIPPED_PREDICTIONS)
+    assert res["n_test"] == len(shipped) == 899
+    for m in res["models"]:
+        assert res["accuracy"][m] == pytest.approx((shipped[m] == shipped["y_true"]).mean())
+    # McNemar and per-class GS / RP recomputed here from the shipped file
+    table = pc.mcnemar_table(shipped["y_true"], shipped["cnn_dropout_0.5"], shipped["cnn_dropout_0.7"])
+    assert res["mcnemar_pvalue"] == pytest.approx(pc.mcnemar(table).pvalue)
+    _check_per_class(res, _expected_per_class(shipped, "cnn_dropout_0.5", "cnn_dropout_0.7"))
+
+
+@needs_torch
+def test_notebook_09_trains(run_notebook):
+    res = run_notebook("09_deep_models", epochs=3, seed=4)
+    assert res["source"] == "trained"
+    assert set(res["training_seconds"]) == {"cnn_dropout_0.5", "cnn_dropout_0.7"}
+    assert res["settings"]["epochs"] == 3 and res["settings"]["torch"].startswith("2.")
+    # training is deterministic: the same settings here give the same predictions and tests
+    run = deep.train_digits_cnns(epochs=3, seed=4)
+    _check_per_class(res, _expected_per_class(run.predictions, *run.models))
+
+
+def test_notebook_09_user_file(run_notebook):
+    path = deep.SHIPPED_PREDICTIONS.parent / "examples" / "digits_wide.csv"
+    res = run_notebook("09_deep_models", predictions_file=str(path), y_true_column="digit",
+                       id_column="id", models=["logistic", "svm"])
+    assert res["source"] == "file" and res["models"] == ["logistic", "svm"]
+    frame = pd.read_csv(path).rename(columns={"digit": "y_true"})
+    assert res["n_test"] == len(frame)
+    _check_per_class(res, _expected_per_class(frame, "logistic", "svm"))
