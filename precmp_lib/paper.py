@@ -1,0 +1,1134 @@
+"""Gondara's "Classifier comparison using precision", Tables 4-11: our values next to the printed ones.
+
+The printed numbers live in ``data/paper_tables.csv`` (one row per printed number, with the table,
+the printed row and column, the text as printed and its numeric value; "<0.0001" is kept as text
+with 0.0001 as an upper bound). This module fits the paper's models on its six UCI datasets the way
+the author's published R script does, builds each table from the library's tests, and lines our
+values up against the printed ones.
+
+How the paper's set-up is reproduced:
+
+* **Split.** Wilt and Urban land cover come partitioned; their given train/test split is used.
+  The other four get a 70/30 split. ``split="r"`` draws it exactly as the author's script does,
+  R's ``set.seed(123); sample(n, floor(0.7 n))`` (R < 3.6 sampling, see :func:`r_sample`);
+  ``split="sklearn"`` uses ``train_test_split(test_size=0.3, random_state=split_seed)``.
+* **Naive Bayes.** :class:`RNaiveBayes` predicts as R's ``e1071::naiveBayes``: Gaussian with the
+  sample standard deviation for numeric features, frequency tables for nominal features
+  (Phishing's ARFF declares all 30 nominal), densities of 0 replaced by 0.001.
+* **Forests and SVM.** scikit-learn's random forest (1000 trees; 50 for "RF2") and an RBF SVM on
+  standardised features with ``C = 1`` and ``gamma = 1 / n_features`` (e1071's defaults). Forests
+  are random: their precisions move by up to a few hundredths between seeds and libraries.
+
+Predictions are cached per dataset, model and settings for the life of the process.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+from scipy import stats
+from sklearn.base import BaseEstimator, ClassifierMixin
+
+from . import bayes as _bayes
+from . import combine as _combine
+from . import precision as _precision
+from .data import load_dataset
+from .validation import check_choice, check_positive_int, check_probability
+
+__all__ = [
+    "PAPER_DATASETS",
+    "PAPER_MODELS",
+    "TABLE10_PREVALENCE",
+    "PaperFit",
+    "RNaiveBayes",
+    "compare_with_printed",
+    "cv_predictions",
+    "figure3",
+    "fit_paper_models",
+    "paper_estimators",
+    "paper_split",
+    "printed_values",
+    "r_sample",
+    "side_by_side",
+    "table4",
+    "table5",
+    "table5_agreement",
+    "table6",
+    "table7",
+    "table8",
+    "table9",
+    "table10",
+    "table11",
+]
+
+PRINTED = Path(__file__).resolve().parent.parent / "data" / "paper_tables.csv"
+
+#: The paper's datasets (registry names), in the order of its tables.
+PAPER_DATASETS = (
+    "wilt", "diabetic_retinopathy", "phishing", "banknote", "magic", "urban_land_cover",
+)
+
+#: Model keys and what they are. "RF" is Table 8's "RF1".
+PAPER_MODELS = {
+    "NB": "naive Bayes (as R's e1071::naiveBayes, or scikit-learn's GaussianNB)",
+    "RF": "random forest, n_trees trees (the paper: 1000)",
+    "SVM": "RBF support vector machine on standardised features, C = 1, gamma = 1/p",
+    "RF2": "random forest, 50 trees",
+}
+
+# Datasets whose source file declares the features nominal (R reads them as factors).
+_NOMINAL = frozenset({"phishing"})
+
+_KEYS = ("dataset", "class", "comparison")
+
+
+# --------------------------------------------------------------------------------------------
+# the printed values
+# --------------------------------------------------------------------------------------------
+
+
+@cache
+def _printed() -> pd.DataFrame:
+    frame = pd.read_csv(
+        PRINTED, comment="#", keep_default_na=False,
+        dtype={"class": str, "printed": str, "comparison": str, "note": str},
+    )
+    frame["value"] = frame["value"].astype(float)
+    return frame
+
+
+def printed_values(table: int | None = None) -> pd.DataFrame:
+    """The numbers printed in the paper's Tables 4-11, one row per number.
+
+    Parameters
+    ----------
+    table : int, optional
+        A table number from 4 to 11; all tables when omitted.
+
+    Returns
+    -------
+    DataFrame
+        Columns ``table``, ``row`` (the printed row, 1 = first data row), ``dataset`` (registry
+        name), ``printed_dataset``, ``class`` (the label as in the data, as text),
+        ``printed_class``, ``comparison`` (model, pair of models or CV scheme; "" where the table
+        has none), ``printed_column``, ``quantity`` (our key for the value), ``printed`` (the
+        text as printed), ``value`` (its number; the bound for "<0.0001"), ``relation``
+        ("=" or "<") and ``note``.
+
+    Examples
+    --------
+    Table 5's diabetic-retinopathy row for class 0 prints a GS p-value of "0.002", a typo for
+    0.0002 (METHODS.md §12 item 9):
+
+    >>> t5 = printed_values(5)
+    >>> row = t5[(t5["dataset"] == "diabetic_retinopathy") & (t5["class"] == "0")]
+    >>> row.set_index("quantity")["printed"].to_dict()
+    {'precision_nb': '0.54', 'precision_rf': '0.63', 'pvalue_gs': '0.002', 'pvalue_gw': '0.0002'}
+    """
+    frame = _printed()
+    if table is not None:
+        if table not in set(frame["table"]):
+            raise ValueError(f"table must be one of 4 to 11; got {table!r}")
+        frame = frame[frame["table"] == table]
+    return frame.reset_index(drop=True).copy()
+
+
+# --------------------------------------------------------------------------------------------
+# the author's split and naive Bayes, as R computes them
+# --------------------------------------------------------------------------------------------
+
+
+def r_sample(n: int, size: int, *, seed: int) -> np.ndarray:
+    """Indices drawn as R (before 3.6.0) draws ``set.seed(seed); sample(n, size)``.
+
+    Parameters
+    ----------
+    n : int
+        Population size; the result indexes ``0 .. n-1``.
+    size : int
+        Number of indices drawn without replacement (``size <= n``).
+    seed : int
+        The value given to R's ``set.seed``.
+
+    Returns
+    -------
+    ndarray of int64, shape (size,)
+        Zero-based indices in the order R returns them (R's values minus 1).
+
+    Notes
+    -----
+    R's default generator is the Mersenne Twister. ``set.seed(s)`` scrambles the seed with the
+    linear congruential map ``s <- 69069 s + 1 (mod 2^32)``, 50 times, then fills the 625-word
+    state with 625 more steps (word 0 is the position, set to 624). Uniforms are
+    ``u = y * 2.3283064365386963e-10`` from the tempered 32-bit outputs ``y``. Before R 3.6.0,
+    ``sample`` drew without replacement by "rounding": ``j = floor(m u)`` from the ``m``
+    remaining items, then moved the last remaining item into slot ``j``. The author's script
+    (``lgondara/prec_compare``) splits the diabetic retinopathy data with ``set.seed(123)`` and
+    ``sample(seq_len(1151), size = 805)``; this function reproduces that split exactly (test set
+    of 346 rows, 165 of class 0 and 181 of class 1, METHODS.md §13).
+
+    References
+    ----------
+    Matsumoto & Nishimura (1998), ACM TOMACS 8:3-30. R source ``src/main/RNG.c`` and
+    ``src/main/random.c`` (R 3.5).
+
+    Examples
+    --------
+    R 3.5's ``set.seed(123); sample(10)`` is 3 8 4 7 6 1 10 9 2 5:
+
+    >>> (r_sample(10, 10, seed=123) + 1).tolist()
+    [3, 8, 4, 7, 6, 1, 10, 9, 2, 5]
+    """
+    n = check_positive_int(n, "n")
+    size = check_positive_int(size, "size", minimum=0)
+    if size > n:
+        raise ValueError(f"size must be at most n = {n} (sampling without replacement); got {size}")
+    s = int(seed) & 0xFFFFFFFF
+    for _ in range(50):
+        s = (69069 * s + 1) & 0xFFFFFFFF
+    state = np.empty(625, dtype=np.uint32)
+    for j in range(625):
+        s = (69069 * s + 1) & 0xFFFFFFFF
+        state[j] = s
+    generator = np.random.MT19937()
+    generator.state = {"bit_generator": "MT19937", "state": {"key": state[1:], "pos": 624}}
+    uniforms = generator.random_raw(size).astype(np.float64) * 2.3283064365386963e-10
+    # The draw itself is sequential (each step depends on the previous swap): O(size) scalar work.
+    pool = np.arange(n, dtype=np.int64)
+    out = np.empty(size, dtype=np.int64)
+    remaining = n
+    for i, u in enumerate(uniforms):
+        j = int(remaining * u)
+        out[i] = pool[j]
+        remaining -= 1
+        pool[j] = pool[remaining]
+    return out
+
+
+class RNaiveBayes(ClassifierMixin, BaseEstimator):
+    """Naive Bayes that predicts as R's ``e1071::naiveBayes`` (default arguments).
+
+    Parameters
+    ----------
+    categorical : bool
+        False: every feature is numeric, with a normal density per class (mean and sample
+        standard deviation, ``ddof = 1``). True: every feature is nominal, with the relative
+        frequency of each value per class (no Laplace smoothing, as e1071's default).
+    threshold : float
+        Replaces a standard deviation of 0 and any density or frequency of 0 (e1071's
+        ``threshold = 0.001`` with ``eps = 0``).
+
+    Notes
+    -----
+    The predicted class maximises ``log prior + sum_j log f_j(x_j | class)``; ties go to the
+    first class in sorted order. scikit-learn's ``GaussianNB`` differs in two ways that move a
+    few predictions: it uses the variance with ``ddof = 0`` plus a small smoothing term, and it
+    works with log densities, where R's densities underflow to 0 and are then replaced by the
+    threshold.
+
+    Examples
+    --------
+    >>> X = np.array([[0.0], [0.2], [0.4], [2.0], [2.2], [2.6]])
+    >>> y = np.array(["a", "a", "a", "b", "b", "b"])
+    >>> RNaiveBayes().fit(X, y).predict(np.array([[0.1], [1.0], [1.6], [9.0]])).tolist()
+    ['a', 'a', 'b', 'a']
+
+    The last call is R's quirk: at 9.0 the density of class "a" underflows to 0 and becomes
+    0.001, far above class "b"'s 4e-106, so R (and this class) predicts "a" where
+    ``GaussianNB`` predicts "b".
+    """
+
+    def __init__(self, *, categorical: bool = False, threshold: float = 0.001):
+        self.categorical = categorical
+        self.threshold = threshold
+
+    def fit(self, X: Any, y: Any) -> RNaiveBayes:
+        X = np.asarray(X, dtype=float)
+        y = np.asarray(y)
+        self.classes_, codes = np.unique(y, return_inverse=True)
+        counts = np.bincount(codes, minlength=len(self.classes_))
+        self.log_prior_ = np.log(counts / counts.sum())
+        if self.categorical:
+            self.values_ = [np.unique(X[:, j]) for j in range(X.shape[1])]
+            self.tables_ = []
+            for j, values in enumerate(self.values_):
+                v = np.searchsorted(values, X[:, j])
+                table = np.zeros((len(self.classes_), len(values)))
+                np.add.at(table, (codes, v), 1.0)
+                self.tables_.append(table / counts[:, None])
+        else:
+            onehot = np.eye(len(self.classes_))[codes]
+            self.mean_ = onehot.T @ X / counts[:, None]
+            sq = onehot.T @ (X - self.mean_[codes]) ** 2
+            with np.errstate(divide="ignore", invalid="ignore"):
+                sd = np.sqrt(sq / (counts[:, None] - 1))
+            self.sd_ = np.where(np.isfinite(sd) & (sd > 0), sd, self.threshold)
+        return self
+
+    def _log_likelihood(self, X: Any) -> np.ndarray:
+        X = np.asarray(X, dtype=float)
+        if self.categorical:
+            total = np.zeros((X.shape[0], len(self.classes_)))
+            for j, (values, table) in enumerate(zip(self.values_, self.tables_)):
+                v = np.clip(np.searchsorted(values, X[:, j]), 0, len(values) - 1)
+                seen = values[v] == X[:, j]
+                prob = np.where(seen[:, None], table[:, v].T, 0.0)
+                total += np.log(np.where(prob > 0, prob, self.threshold))
+            return total
+        density = stats.norm.pdf(X[:, None, :], self.mean_, self.sd_)
+        return np.log(np.where(density > 0, density, self.threshold)).sum(axis=2)
+
+    def predict(self, X: Any) -> np.ndarray:
+        """Predicted class of each row of ``X``."""
+        return self.classes_[np.argmax(self._log_likelihood(X) + self.log_prior_, axis=1)]
+
+
+# --------------------------------------------------------------------------------------------
+# splits, models and cached predictions
+# --------------------------------------------------------------------------------------------
+
+
+def paper_split(
+    name: str, *, split: str = "r", split_seed: int = 123, test_size: float = 0.3
+) -> tuple[np.ndarray, np.ndarray, str]:
+    """Row indices of the training and test sets of a paper dataset.
+
+    Parameters
+    ----------
+    name : str
+        Registry name of the dataset (one of :data:`PAPER_DATASETS` or any registered set).
+    split : {"r", "sklearn"}
+        How to split a dataset that does not come partitioned: "r" draws the training rows as
+        the author's R script does (``set.seed(split_seed); sample(n, floor((1 - test_size) n))``);
+        "sklearn" uses ``train_test_split(test_size=test_size, random_state=split_seed)``.
+        A dataset with a given split (Wilt, Urban land cover) always uses it.
+    split_seed : int
+        Seed of the split (123 in the author's script).
+    test_size : float
+        Fraction held out (0.3 in the paper).
+
+    Returns
+    -------
+    train, test : ndarray of int64
+        Row positions in ``load_dataset(name).X``; ``test`` is in increasing order.
+    description : str
+        For example ``"given (4339 train / 500 test)"`` or ``"R sample, seed 123 (805 / 346)"``.
+
+    Examples
+    --------
+    >>> train, test, how = paper_split("iris", split="sklearn", split_seed=0)
+    >>> len(train), len(test), how
+    (105, 45, 'train_test_split, seed 0 (105 train / 45 test)')
+    """
+    check_choice(split, "split", ("r", "sklearn"))
+    test_size = check_probability(test_size, "test_size")
+    ds = load_dataset(name)
+    n = len(ds.y)
+    if ds.split is not None:
+        is_train = (ds.split.to_numpy() == "train")
+        train, test = np.flatnonzero(is_train), np.flatnonzero(~is_train)
+        return train, test, f"given ({len(train)} train / {len(test)} test)"
+    if split == "r":
+        train = r_sample(n, int(np.floor((1 - test_size) * n)), seed=split_seed)
+        how = f"R sample, seed {split_seed}"
+    else:
+        from sklearn.model_selection import train_test_split
+
+        train, _ = train_test_split(np.arange(n), test_size=test_size, random_state=split_seed)
+        how = f"train_test_split, seed {split_seed}"
+    test = np.setdiff1d(np.arange(n), train)
+    return np.asarray(train), test, f"{how} ({len(train)} train / {len(test)} test)"
+
+
+def _model(key: str, *, name: str, n_trees: int, seed: int, naive_bayes: str):
+    from sklearn.ensemble import RandomForestClassifier
+    from sklearn.naive_bayes import GaussianNB
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import StandardScaler
+    from sklearn.svm import SVC
+
+    if key == "NB":
+        if naive_bayes == "gaussian":
+            return GaussianNB()
+        return RNaiveBayes(categorical=name in _NOMINAL)
+    if key in ("RF", "RF2"):
+        trees = n_trees if key == "RF" else 50
+        return RandomForestClassifier(n_estimators=trees, random_state=seed, n_jobs=1)
+    return make_pipeline(StandardScaler(), SVC(C=1.0, kernel="rbf", gamma="scale"))
+
+
+def paper_estimators(
+    name: str = "diabetic_retinopathy",
+    *,
+    models: Sequence[str] = ("NB", "RF"),
+    n_trees: int = 1000,
+    seed: int = 0,
+    naive_bayes: str = "r",
+) -> dict[str, Any]:
+    """Unfitted scikit-learn estimators of the paper's models (see :data:`PAPER_MODELS`).
+
+    Examples
+    --------
+    >>> sorted(paper_estimators(models=("NB", "RF2")))
+    ['NB', 'RF2']
+    """
+    for key in models:
+        check_choice(key, "models", tuple(PAPER_MODELS))
+    check_choice(naive_bayes, "naive_bayes", ("r", "gaussian"))
+    n_trees = check_positive_int(n_trees, "n_trees")
+    return {key: _model(key, name=name, n_trees=n_trees, seed=seed, naive_bayes=naive_bayes)
+            for key in models}
+
+
+@cache
+def _predict(
+    name: str, key: str, n_trees: int, seed: int, split: str, split_seed: int, naive_bayes: str
+) -> np.ndarray:
+    ds = load_dataset(name)
+    train, test, _ = paper_split(name, split=split, split_seed=split_seed)
+    X = ds.X.to_numpy(dtype=float)
+    y = ds.y.to_numpy()
+    model = _model(key, name=name, n_trees=n_trees, seed=seed, naive_bayes=naive_bayes)
+    pred = np.asarray(model.fit(X[train], y[train]).predict(X[test]))
+    pred.setflags(write=False)
+    return pred
+
+
+@dataclass(frozen=True)
+class PaperFit:
+    """Test-set labels and predictions of the paper's models on one dataset.
+
+    Attributes
+    ----------
+    dataset : str
+        Registry name.
+    y_test : ndarray
+        True labels of the test set.
+    predictions : dict
+        Model key (``"NB"``, ``"RF"``, ``"SVM"``, ``"RF2"``) -> predicted labels on the test set.
+    split : str
+        How the test set was chosen (see :func:`paper_split`).
+    n_train, n_test : int
+        Sizes of the training and test sets.
+    settings : dict
+        ``n_trees``, ``seed``, ``split``, ``split_seed`` and ``naive_bayes``.
+    """
+
+    dataset: str
+    y_test: np.ndarray
+    predictions: dict[str, np.ndarray]
+    split: str
+    n_train: int
+    n_test: int
+    settings: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def classes(self) -> np.ndarray:
+        """The class labels of the test set, sorted."""
+        return np.unique(self.y_test)
+
+
+def fit_paper_models(
+    name: str,
+    *,
+    models: Sequence[str] = ("NB", "RF"),
+    n_trees: int = 1000,
+    seed: int = 0,
+    split: str = "r",
+    split_seed: int = 123,
+    naive_bayes: str = "r",
+) -> PaperFit:
+    """Fit the paper's models on one dataset and predict its test set (cached per process).
+
+    Parameters
+    ----------
+    name : str
+        Registry name of the dataset.
+    models : sequence of {"NB", "RF", "SVM", "RF2"}
+        Which models to fit (see :data:`PAPER_MODELS`). Tables 5-7 use NB and RF; Tables 8-9
+        add SVM and RF2.
+    n_trees : int
+        Trees in the "RF" forest (the paper: 1000). "RF2" always has 50.
+    seed : int
+        ``random_state`` of the forests.
+    split, split_seed : see :func:`paper_split`.
+    naive_bayes : {"r", "gaussian"}
+        "r": :class:`RNaiveBayes` (Gaussian for numeric features, frequency tables for nominal
+        ones, as e1071); "gaussian": scikit-learn's ``GaussianNB`` on every dataset.
+
+    Returns
+    -------
+    PaperFit
+
+    Examples
+    --------
+    >>> fit = fit_paper_models("iris", models=("NB", "RF2"), split="sklearn", split_seed=0)
+    >>> fit.n_test, sorted(fit.predictions)
+    (45, ['NB', 'RF2'])
+    >>> float(np.mean(fit.predictions["NB"] == fit.y_test))  # naive Bayes is right on all 45
+    1.0
+    """
+    models = tuple(models)
+    for key in models:
+        check_choice(key, "models", tuple(PAPER_MODELS))
+    n_trees = check_positive_int(n_trees, "n_trees")
+    check_choice(naive_bayes, "naive_bayes", ("r", "gaussian"))
+    train, test, how = paper_split(name, split=split, split_seed=split_seed)
+    predictions = {
+        key: _predict(name, key, n_trees, int(seed), split, int(split_seed), naive_bayes)
+        for key in models
+    }
+    y_test = load_dataset(name).y.to_numpy()[test]
+    settings = {"n_trees": n_trees, "seed": seed, "split": split, "split_seed": split_seed,
+                "naive_bayes": naive_bayes}
+    return PaperFit(name, y_test, predictions, how, len(train), len(test), settings)
+
+
+# --------------------------------------------------------------------------------------------
+# tables
+# --------------------------------------------------------------------------------------------
+
+
+def table4(datasets: Iterable[str] = PAPER_DATASETS) -> pd.DataFrame:
+    """Table 4: instances, attributes and classes of each dataset as loaded.
+
+    ``attributes`` counts the features plus the class column, as the paper does for five of
+    its six datasets (Phishing's 30 leaves the class out).
+
+    Examples
+    --------
+    >>> table4(["iris"])
+      dataset class comparison  instances  attributes  classes  features
+    0    iris                         150           5        3         4
+    """
+    rows = []
+    for name in datasets:
+        ds = load_dataset(name)
+        rows.append({
+            "dataset": name, "class": "", "comparison": "", "instances": len(ds.y),
+            "attributes": ds.X.shape[1] + 1, "classes": ds.y.nunique(), "features": ds.X.shape[1],
+        })
+    return pd.DataFrame(rows)
+
+
+def _label(value: Any) -> Any:
+    return value.item() if isinstance(value, np.generic) else value
+
+
+def _pairs(fits: Iterable[PaperFit], confidence_level: float = 0.95) -> pd.DataFrame:
+    """compare_precision(NB, RF) of every fit, stacked, with a dataset column."""
+    frames = []
+    for fit in fits:
+        table = _precision.compare_precision(
+            fit.y_test, fit.predictions["NB"], fit.predictions["RF"],
+            confidence_level=confidence_level,
+        )
+        frames.append(table.assign(dataset=fit.dataset))
+    return pd.concat(frames, ignore_index=True)
+
+
+def table5(fits: Iterable[PaperFit]) -> pd.DataFrame:
+    """Table 5: per-class precision of naive Bayes and the forest, GS and GEE Wald p-values.
+
+    Parameters
+    ----------
+    fits : iterable of PaperFit
+        One fit per dataset, each with models "NB" and "RF" (:func:`fit_paper_models`).
+
+    Returns
+    -------
+    DataFrame
+        One row per dataset and class: ``dataset``, ``class`` (label as in the data),
+        ``precision_nb``, ``precision_rf``, ``pvalue_gs`` (generalized score), ``pvalue_gw``
+        (GEE empirical Wald), ``n_pred_nb``, ``n_pred_rf`` (positive predictions) and ``note``
+        (why a test does not exist, e.g. a precision of 1 for the Wald test).
+
+    Examples
+    --------
+    >>> fit = fit_paper_models("breast_cancer", n_trees=50, split="sklearn")
+    >>> table5([fit])[["class", "precision_nb", "precision_rf", "pvalue_gs"]].round(4)
+       class  precision_nb  precision_rf  pvalue_gs
+    0      0        0.9841        0.9851     0.3651
+    1      1        0.9444        0.9808     0.0416
+
+    The forest's predictions of class 1 (benign) are right more often than naive Bayes's.
+    """
+    pairs = _pairs(fits)
+    out = pd.DataFrame({
+        "dataset": pairs["dataset"], "class": pairs["class"],
+        "precision_nb": pairs["precision_a"], "precision_rf": pairs["precision_b"],
+        "pvalue_gs": pairs["gs_pvalue"], "pvalue_gw": pairs["gw_pvalue"],
+        "n_pred_nb": pairs["n_pred_a"], "n_pred_rf": pairs["n_pred_b"], "note": pairs["note"],
+    })
+    return out
+
+
+def table6(fits: Iterable[PaperFit], *, confidence_level: float = 0.95) -> pd.DataFrame:
+    """Table 6: relative precision NB / RF per class with its interval and p-value.
+
+    Returns
+    -------
+    DataFrame
+        ``dataset``, ``class``, ``rp`` (precision of naive Bayes over that of the forest, the
+        paper's orientation), ``rp_ci_low``, ``rp_ci_high``, ``rp_pvalue`` and ``note``.
+
+    Examples
+    --------
+    >>> fit = fit_paper_models("breast_cancer", n_trees=50, split="sklearn")
+    >>> table6([fit])[["class", "rp", "rp_ci_low", "rp_ci_high"]].round(3)
+       class     rp  rp_ci_low  rp_ci_high
+    0      0  0.999      0.997       1.001
+    1      1  0.963      0.928       0.999
+
+    Naive Bayes's precision for class 1 is 96 % of the forest's; the interval excludes 1.
+    """
+    pairs = _pairs(fits, check_probability(confidence_level, "confidence_level"))
+    return pairs[["dataset", "class", "rp", "rp_ci_low", "rp_ci_high", "rp_pvalue", "note"]]
+
+
+def table7(
+    fits: Iterable[PaperFit], *, n_resamples: int = 1000, random_state: int = 0
+) -> pd.DataFrame:
+    """Table 7: the per-class GS p-values of each dataset combined into one global p-value.
+
+    Parameters
+    ----------
+    fits : iterable of PaperFit
+        The datasets to combine (the paper uses its first five).
+    n_resamples : int
+        Classifier-swap permutations per dataset for the dependence of the per-class p-values.
+    random_state : int
+        Seed of the permutations.
+
+    Returns
+    -------
+    DataFrame
+        One row per dataset and class: ``dataset``, ``class``, ``pvalue_gs``,
+        ``combined_pvalue`` (Dai-Cui with the swap-permutation covariance, the paper's
+        method; repeated on the dataset's rows), ``fisher_pvalue`` (assumes independence),
+        ``simes_pvalue`` and ``note``.
+
+    Examples
+    --------
+    >>> fit = fit_paper_models("breast_cancer", n_trees=50, split="sklearn")
+    >>> t7 = table7([fit], n_resamples=200)
+    >>> t7[["class", "pvalue_gs", "combined_pvalue", "fisher_pvalue"]].round(3)
+       class  pvalue_gs  combined_pvalue  fisher_pvalue
+    0      0      0.365            0.101          0.079
+    1      1      0.042            0.101          0.079
+
+    Taking the dependence of the two classes' p-values into account makes the combined
+    p-value larger than Fisher's, which assumes independence.
+    """
+    triples = {
+        fit.dataset: (fit.y_test, fit.predictions["NB"], fit.predictions["RF"]) for fit in fits
+    }
+    table = _combine.combined_precision_table(
+        triples, methods=("dai_cui", "fisher", "simes"), n_resamples=n_resamples,
+        random_state=random_state,
+    )
+    return pd.DataFrame({
+        "dataset": table["dataset"], "class": table["class"], "pvalue_gs": table["gs_pvalue"],
+        "combined_pvalue": table["dai_cui_pvalue"], "fisher_pvalue": table["fisher_pvalue"],
+        "simes_pvalue": table["simes_pvalue"], "note": table["note"],
+    })
+
+
+# Table 8's column names for the model keys, and Table 9's comparisons.
+_TABLE8_MODELS = {"NB": "nb", "RF": "rf1", "SVM": "svm", "RF2": "rf2"}
+
+
+def _gee(fit: PaperFit, models: Sequence[str] = ("NB", "RF", "SVM", "RF2")):
+    preds = {("RF1" if k == "RF" else k): fit.predictions[k] for k in models}
+    return _precision.gee_precision(fit.y_test, preds, reference="NB")
+
+
+def table8(fits: Iterable[PaperFit]) -> pd.DataFrame:
+    """Table 8: four classifiers at once, per class: precisions and the joint GEE Wald test.
+
+    Parameters
+    ----------
+    fits : iterable of PaperFit
+        Fits with models "NB", "RF" (Table 8's RF1), "SVM" and "RF2".
+
+    Returns
+    -------
+    DataFrame
+        One row per dataset and class: ``dataset``, ``class``, ``precision_nb``,
+        ``precision_rf1``, ``precision_svm``, ``precision_rf2``, ``statistic``, ``df`` and
+        ``pvalue`` of the joint Wald test that all four precisions are equal (NaN where a
+        model's precision is 0 or 1: its logit is infinite and the test does not exist),
+        ``pvalue_defined_models`` (the joint test over the models whose precision is strictly
+        between 0 and 1, where that differs) and ``note``.
+
+    Examples
+    --------
+    >>> fit = fit_paper_models("iris", models=("NB", "RF", "SVM", "RF2"), n_trees=50,
+    ...                        split="sklearn")
+    >>> t8 = table8([fit])
+    >>> t8[["class", "precision_nb", "precision_svm", "pvalue"]].round(3)
+       class  precision_nb  precision_svm  pvalue
+    0      0         1.000          1.000     NaN
+    1      1         0.833          0.833     1.0
+    2      2         1.000          1.000     NaN
+
+    Where every positive prediction of a model is right, its log-odds are infinite and the
+    GEE Wald test does not exist (NaN, with the reason in ``note``).
+    """
+    rows = []
+    for fit in fits:
+        res = _gee(fit)
+        prec = res.precision.pivot(index="class", columns="model", values="precision")
+        joint = res.joint.set_index("class")
+        for cls in joint.index:
+            row = {"dataset": fit.dataset, "class": _label(cls)}
+            for model, key in _TABLE8_MODELS.items():
+                row[f"precision_{key}"] = prec.loc[cls, "RF1" if model == "RF" else model]
+            row.update(statistic=joint.loc[cls, "statistic"], df=joint.loc[cls, "df"],
+                       pvalue=joint.loc[cls, "pvalue"], pvalue_defined_models=np.nan,
+                       note=joint.loc[cls, "note"])
+            defined = [m for m in ("NB", "RF", "SVM", "RF2")
+                       if 0 < row[f"precision_{_TABLE8_MODELS[m]}"] < 1]
+            if np.isnan(row["pvalue"]) and "NB" in defined and len(defined) >= 2:
+                sub = _gee(fit, defined).joint.set_index("class")
+                row["pvalue_defined_models"] = sub.loc[cls, "pvalue"]
+            rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def table9(fits: Iterable[PaperFit]) -> pd.DataFrame:
+    """Table 9: odds ratios of precision odds against naive Bayes, with 95 % intervals.
+
+    Returns
+    -------
+    DataFrame
+        One row per dataset, class and comparison ("RF1 vs NB", "SVM vs NB", "RF2 vs NB"):
+        ``dataset``, ``class``, ``comparison``, ``odds_ratio`` (the odds that a positive
+        prediction of the model is correct over the same odds for naive Bayes), ``ci_low``,
+        ``ci_high``, ``pvalue`` and ``note``.
+
+    Examples
+    --------
+    >>> fit = fit_paper_models("breast_cancer", models=("NB", "RF", "SVM", "RF2"), n_trees=20,
+    ...                        split="sklearn")
+    >>> table9([fit]).query("`class` == 1")[["comparison", "odds_ratio", "ci_low", "ci_high"]].round(2)
+      comparison  odds_ratio  ci_low  ci_high
+    3  RF1 vs NB         3.0    0.97      9.3
+    4  SVM vs NB         3.0    0.97      9.3
+    5  RF2 vs NB         3.0    0.97      9.3
+
+    A positive prediction of class 1 by any of the three has three times naive Bayes's odds of
+    being right; with so few errors the interval is wide and includes 1.
+    """
+    frames = []
+    for fit in fits:
+        coef = _gee(fit).coefficients
+        frames.append(pd.DataFrame({
+            "dataset": fit.dataset, "class": coef["class"].map(_label),
+            "comparison": coef["model"] + " vs NB", "odds_ratio": coef["odds_ratio"],
+            "ci_low": coef["ci_low"], "ci_high": coef["ci_high"], "pvalue": coef["pvalue"],
+            "note": coef["note"],
+        }))
+    return pd.concat(frames, ignore_index=True)
+
+
+#: Class prevalences that reproduce Table 10 (not printed; METHODS.md §9, worked example 2).
+TABLE10_PREVALENCE = {0: 0.30, 1: 0.70}
+
+
+def table10(
+    fit: PaperFit,
+    *,
+    prevalence: Any = None,
+    n_resamples: int = 2000,
+    random_state: int = 0,
+) -> pd.DataFrame:
+    """Table 10: precision updated to a population prevalence, for naive Bayes and the forest.
+
+    Parameters
+    ----------
+    fit : PaperFit
+        The diabetic-retinopathy fit (models "NB" and "RF").
+    prevalence : mapping label -> float, optional
+        Population prevalence of each class. Default :data:`TABLE10_PREVALENCE` (0.30 for
+        class 0, 0.70 for class 1): the paper does not print its values, and these reproduce
+        its four numbers. Diabetic retinopathy affects about a third of people with diabetes,
+        and class 1 is "signs of DR" in the UCI data, so the paper appears to have attached the
+        disease prevalence to class 0 (a label swap, as in Table 11).
+    n_resamples : int
+        Bootstrap resamples for the percentile intervals.
+    random_state : int
+        Seed of the bootstrap.
+
+    Returns
+    -------
+    DataFrame
+        One row per model and class: ``dataset``, ``class``, ``comparison`` (the model, "NB"
+        or "RF"), ``prevalence``, ``sample_prevalence``, ``sensitivity``, ``specificity``,
+        ``precision_old`` (test set), ``precision_updated``, ``ci_low``, ``ci_high`` and
+        ``note``.
+
+    Examples
+    --------
+    >>> fit = fit_paper_models("breast_cancer", n_trees=50, split="sklearn")
+    >>> t10 = table10(fit, prevalence={0: 0.1, 1: 0.9}, n_resamples=200)
+    >>> t10[["comparison", "class", "precision_old", "precision_updated"]].round(3)
+      comparison  class  precision_old  precision_updated
+    0         NB      0          0.984              0.913
+    1         NB      1          0.944              0.990
+    2         RF      0          0.985              0.917
+    3         RF      1          0.981              0.997
+
+    Where malignant tumours (class 0) are rarer than in the test set (37 %), a positive call
+    is right less often.
+    """
+    prevalence = TABLE10_PREVALENCE if prevalence is None else prevalence
+    frames = []
+    for key in ("NB", "RF"):
+        tab = _bayes.bayes_update_precision(
+            fit.y_test, fit.predictions[key], prevalence=prevalence, n_resamples=n_resamples,
+            random_state=random_state,
+        )
+        frames.append(pd.DataFrame({
+            "dataset": fit.dataset, "class": tab["class"].map(_label), "comparison": key,
+            "prevalence": tab["prevalence"], "sample_prevalence": tab["sample_prevalence"],
+            "sensitivity": tab["sensitivity"], "specificity": tab["specificity"],
+            "precision_old": tab["precision"], "precision_updated": tab["precision_updated"],
+            "ci_low": tab["ci_low"], "ci_high": tab["ci_high"], "note": tab["note"],
+        }))
+    return pd.concat(frames, ignore_index=True)
+
+
+@cache
+def _cv(name: str, n_splits: int, n_repeats: int, n_trees: int, seed: int,
+        naive_bayes: str) -> pd.DataFrame:
+    from . import crossval
+
+    ds = load_dataset(name)
+    models = {key: _model(key, name=name, n_trees=n_trees, seed=seed, naive_bayes=naive_bayes)
+              for key in ("NB", "RF")}
+    long = crossval.cross_val_predictions(
+        models, ds.X.to_numpy(dtype=float), ds.y.to_numpy(), n_splits=n_splits,
+        n_repeats=n_repeats, random_state=seed, progress=False,
+    )
+    return crossval.to_wide(long)
+
+
+def cv_predictions(
+    name: str,
+    *,
+    n_splits: int = 10,
+    n_repeats: int = 1,
+    n_trees: int = 1000,
+    seed: int = 0,
+    naive_bayes: str = "r",
+) -> pd.DataFrame:
+    """Out-of-fold predictions of naive Bayes and the forest, stacked (Gondara's Algorithm 2).
+
+    Parameters
+    ----------
+    name : str
+        Registry name of the dataset (all its rows are used).
+    n_splits, n_repeats : int
+        Stratified ``n_splits``-fold cross-validation, repeated ``n_repeats`` times with new
+        folds (:func:`precmp_lib.crossval.cross_val_predictions` with ``random_state=seed``;
+        the first repeat is the same for every ``n_repeats``).
+    n_trees, seed, naive_bayes : see :func:`fit_paper_models`.
+
+    Returns
+    -------
+    DataFrame
+        One row per observation and repeat: ``id`` (row of the dataset: the cluster of the
+        GEE), ``repeat``, ``y_true``, ``NB``, ``RF`` (:func:`precmp_lib.crossval.to_wide`).
+        Cached per process.
+
+    Examples
+    --------
+    >>> cv = cv_predictions("iris", n_splits=5, n_repeats=2, n_trees=20)
+    >>> len(cv), cv.groupby("repeat")["id"].nunique().tolist()
+    (300, [150, 150])
+    """
+    n_splits = check_positive_int(n_splits, "n_splits", minimum=2)
+    n_repeats = check_positive_int(n_repeats, "n_repeats")
+    n_trees = check_positive_int(n_trees, "n_trees")
+    check_choice(naive_bayes, "naive_bayes", ("r", "gaussian"))
+    return _cv(name, n_splits, n_repeats, n_trees, int(seed), naive_bayes).copy()
+
+
+def table11(
+    name: str = "diabetic_retinopathy",
+    *,
+    n_splits: int = 10,
+    n_repeats: int = 10,
+    n_trees: int = 1000,
+    seed: int = 0,
+    naive_bayes: str = "r",
+) -> pd.DataFrame:
+    """Table 11: the GEE Wald test of NB vs RF on stacked cross-validated predictions.
+
+    Runs ``n_repeats`` x ``n_splits``-fold cross-validation once; the single ``n_splits``-fold
+    scheme is its first repeat. A third scheme repeats the first repeat's rows ``n_repeats``
+    times, the same folds reused, which leaves the statistic unchanged (METHODS.md §7): the
+    likely reason why the paper prints identical values for both schemes.
+
+    Returns
+    -------
+    DataFrame
+        One row per class and scheme: ``dataset``, ``class``, ``comparison`` (``"10-fold"``,
+        ``"10x10-fold"``, ``"10-fold reused 10 times"`` for the defaults), ``statistic``,
+        ``pvalue``, ``precision_nb``, ``precision_rf``, ``n_rows`` and ``note``.
+
+    Examples
+    --------
+    >>> t11 = table11("breast_cancer", n_splits=5, n_repeats=2, n_trees=20)
+    >>> t11.pivot(index="class", columns="comparison", values="statistic").round(3)
+    comparison  2x5-fold  5-fold  5-fold reused 2 times
+    class
+    0              5.601   5.057                  5.057
+    1             11.630   6.107                  6.107
+
+    Reusing the same folds leaves the statistic as it was; new folds change it.
+    """
+    cv = cv_predictions(name, n_splits=n_splits, n_repeats=n_repeats, n_trees=n_trees,
+                        seed=seed, naive_bayes=naive_bayes)
+    first = cv[cv["repeat"] == 0]
+    schemes = {
+        f"{n_splits}-fold": first,
+        f"{n_repeats}x{n_splits}-fold": cv,
+        f"{n_splits}-fold reused {n_repeats} times": pd.concat([first] * n_repeats),
+    }
+    rows = []
+    for scheme, frame in schemes.items():
+        res = _precision.gee_precision(frame["y_true"], {"NB": frame["NB"], "RF": frame["RF"]},
+                                       reference="NB", groups=frame["id"])
+        prec = res.precision.pivot(index="class", columns="model", values="precision")
+        for _, j in res.joint.iterrows():
+            rows.append({
+                "dataset": name, "class": _label(j["class"]), "comparison": scheme,
+                "statistic": j["statistic"], "pvalue": j["pvalue"],
+                "precision_nb": prec.loc[j["class"], "NB"],
+                "precision_rf": prec.loc[j["class"], "RF"], "n_rows": len(frame),
+                "note": j["note"],
+            })
+    return pd.DataFrame(rows)
+
+
+def figure3(
+    *,
+    sample_fractions: Sequence[float] = (1.0, 0.8, 0.6, 0.4, 0.2),
+    test_fractions: Sequence[float] = (0.5, 0.4, 0.3, 0.2, 0.1),
+    n_repeats: int = 100,
+    n_trees: int = 100,
+    n_initial: int = 600,
+    seed: int = 0,
+) -> pd.DataFrame:
+    """Figure 3: replicability of the GS test of class "0" precision on diabetic retinopathy.
+
+    Draws ``n_initial`` rows once (the paper: 600), then for every overall sample fraction and
+    test-set fraction repeats {subsample, random split, fit naive Bayes and a forest of
+    ``n_trees`` trees, GS test of class 0} ``n_repeats`` times and reports Bouckaert's R(e) of
+    the decisions at 0.05 with the rejection rate
+    (:func:`precmp_lib.replicability.replicability_experiment`). The paper does not state the
+    grids, the repetitions or the forest size; the defaults are METHODS.md §10's.
+
+    Returns
+    -------
+    DataFrame
+        One row per cell, as :func:`~precmp_lib.replicability.replicability_experiment`.
+
+    Examples
+    --------
+    With the UCI data available (``PRECMP_DATA_MIRROR`` or ``make data``):
+
+    >>> import os
+    >>> if os.environ.get("PRECMP_DATA_MIRROR"):
+    ...     grid = figure3(sample_fractions=(1.0, 0.2), test_fractions=(0.3,), n_repeats=3,
+    ...                    n_trees=5)
+    ...     assert grid["n_sample"].tolist() == [600, 120]
+    """
+    from .replicability import replicability_experiment
+
+    ds = load_dataset("diabetic_retinopathy")
+    models = paper_estimators("diabetic_retinopathy", n_trees=n_trees, seed=seed)
+    return replicability_experiment(
+        ds.X.to_numpy(dtype=float), ds.y.to_numpy(), positive=0,
+        sample_fractions=sample_fractions, test_fractions=test_fractions, n_repeats=n_repeats,
+        n_initial=n_initial, estimators=models, random_state=seed, progress=False,
+    )
+
+
+def _decimals(text: str) -> int:
+    text = text.lstrip("<")
+    return len(text.split(".")[1]) if "." in text else 0
+
+
+def compare_with_printed(ours: pd.DataFrame, table: int) -> pd.DataFrame:
+    """Line our values up against the printed ones: one row per printed number.
+
+    Parameters
+    ----------
+    ours : DataFrame
+        One row per printed row, with the key columns ``dataset``, ``class`` and, where the
+        table has one, ``comparison`` (missing key columns count as ""), and one column per
+        quantity named as in :func:`printed_values` (e.g. ``precision_nb``, ``pvalue_gs``).
+        Class labels are matched as text (``0`` matches ``"0"``). A printed number without a
+        class (one per dataset, like Table 7's combined p-value) takes ours from the
+        dataset's first row that has a value.
+    table : int
+        The paper's table number (4 to 11).
+
+    Returns
+    -------
+    DataFrame
+        The printed rows in printed order with columns ``table``, ``row``, ``dataset``,
+        ``class``, ``comparison``, ``quantity``, ``printed``, ``value``, ``relation`` (as in
+        :func:`printed_values`), ``ours``, ``difference``
+        (ours minus the printed number; for "<0.0001" minus the bound), ``matches`` and
+        ``note``. ``matches`` is True where ours, rounded to the printed number of decimals,
+        equals the printed number, or for "<b" where ours is below b; NaN where we have no value.
+
+    Examples
+    --------
+    >>> ours = pd.DataFrame({"dataset": ["wilt"], "class": ["n"], "precision_nb": [0.6548],
+    ...                      "precision_rf": [0.7412], "pvalue_gs": [3e-9], "pvalue_gw": [0.2]})
+    >>> cmp = compare_with_printed(ours, 5)
+    >>> cmp.loc[cmp["row"] == 1, ["quantity", "printed", "ours", "matches"]]
+           quantity  printed          ours  matches
+    0  precision_nb     0.65  6.548000e-01     True
+    1  precision_rf     0.74  7.412000e-01     True
+    2     pvalue_gs  <0.0001  3.000000e-09     True
+    3     pvalue_gw  <0.0001  2.000000e-01    False
+    """
+    printed = printed_values(table)
+    ours = ours.copy()
+    for key in _KEYS:
+        if key not in ours.columns:
+            ours[key] = ""
+        ours[key] = ours[key].map(lambda v: "" if v is None or v is pd.NA else str(v))
+    quantities = [q for q in printed["quantity"].unique() if q in ours.columns]
+    long = ours.melt(id_vars=list(_KEYS), value_vars=quantities, var_name="quantity",
+                     value_name="ours")
+    if long.duplicated([*_KEYS, "quantity"]).any():
+        raise ValueError("ours has several rows for the same dataset, class and comparison")
+    # A printed number with a blank class (Table 4; Table 7's combined p-value, one per dataset)
+    # is matched on dataset and comparison: ours may repeat it on each class row.
+    printed = printed.assign(_order=np.arange(len(printed)))
+    blank = printed["class"] == ""
+    per_dataset = (long.dropna(subset=["ours"])
+                   .drop_duplicates(["dataset", "comparison", "quantity"]).drop(columns="class"))
+    merged = pd.concat([
+        printed[~blank].merge(long, on=[*_KEYS, "quantity"], how="left"),
+        printed[blank].merge(per_dataset, on=["dataset", "comparison", "quantity"], how="left"),
+    ]).sort_values("_order", ignore_index=True)
+    merged["ours"] = pd.to_numeric(merged["ours"], errors="coerce").astype(float)
+    merged["difference"] = merged["ours"] - merged["value"]
+    half_unit = 0.5 * 10.0 ** -merged["printed"].map(_decimals).to_numpy(dtype=float)
+    below = merged["ours"] < merged["value"]
+    rounds = (merged["difference"].abs() <= half_unit * (1 + 1e-9))
+    matches = np.where(merged["relation"] == "<", below, rounds).astype(object)
+    matches[merged["ours"].isna().to_numpy()] = np.nan
+    merged["matches"] = matches
+    columns = ["table", "row", *_KEYS, "quantity", "printed", "value", "relation", "ours",
+               "difference", "matches", "note"]
+    return merged[columns]
+
+
+def side_by_side(ours: pd.DataFrame, table: int, *, digits: int = 4) -> pd.DataFrame:
+    """One table of ours, printed and difference per quantity, in the printed layout.
+
+    Parameters
+    ----------
+    ours : DataFrame
+        Our version of the table (see :func:`compare_with_printed`).
+    table : int
+        The paper's table number.
+    digits : int
+        Significant figures of ``ours`` and ``difference`` in the display (whole numbers are
+        kept as they are).
+
+    Returns
+    -------
+    DataFrame
+        Rows are the printed rows (dataset, class and comparison where the table has them), in
+        printed order; columns are ``(quantity, "ours" | "printed" | "difference")``, with the
+        printed text as printed. Table 7's combined p-value sits on its dataset's first row.
+
+    Examples
+    --------
+    >>> ours = pd.DataFrame({"dataset": ["wilt"], "class": ["n"], "precision_nb": [0.6548]})
+    >>> wide = side_by_side(ours, 5)
+    >>> wide.loc[("wilt", "n"), "precision_nb"]
+    ours          0.6548
+    printed         0.65
+    difference    0.0048
+    Name: (wilt, n), dtype: object
+    """
+    frame = compare_with_printed(ours, table)
+    keys = [k for k in _KEYS if (frame[k] != "").any()]
+    order = list(dict.fromkeys(frame["quantity"]))
+    for column in ("ours", "difference"):
+        frame[column] = frame[column].map(
+            lambda v: v if pd.isna(v) or float(v).is_integer() else float(f"{v:.{digits}g}")
+        ).astype(float)
+    if "class" in keys:
+        first = frame[frame["class"] != ""].groupby("row")["class"].first()
+        frame["class"] = np.where(frame["class"] == "", frame["row"].map(first), frame["class"])
+    rows = frame.drop_duplicates(keys)[keys]
+    long = frame.set_index([*keys, "quantity"])[["ours", "printed", "difference"]]
+    wide = long.unstack("quantity").swaplevel(0, 1, axis=1)
+    columns = pd.MultiIndex.from_tuples(
+        [(q, part) for q in order for part in ("ours", "printed", "difference")]
+    )
+    index = pd.MultiIndex.from_frame(rows) if len(keys) > 1 else pd.Index(rows[keys[0]])
+    return wide.reindex(index=index, columns=columns)
+
+
+def table5_agreement(
+    ours: pd.DataFrame, *, tolerance: float = 0.05, alpha: float = 0.05
+) -> pd.DataFrame:
+    """Which Table 5 rows we reproduce: both precisions within ``tolerance`` and the same GS call.
+
+    Parameters
+    ----------
+    ours : DataFrame
+        Our Table 5 (columns ``dataset``, ``class``, ``precision_nb``, ``precision_rf``,
+        ``pvalue_gs``).
+    tolerance : float
+        Largest absolute difference from a printed precision that counts as reproduced.
+    alpha : float
+        Level of the GS decision (reject when p < alpha; "<0.0001" rejects).
+
+    Returns
+    -------
+    DataFrame
+        One row per printed Table 5 row: ``dataset``, ``class``, ``nb_close``, ``rf_close``,
+        ``gs_decision_printed``, ``gs_decision_ours`` (True = reject), ``agrees`` (all three
+        hold). The share of agreeing rows is ``result["agrees"].mean()``.
+
+    Examples
+    --------
+    >>> ours = pd.DataFrame({"dataset": ["wilt", "wilt"], "class": ["n", "w"],
+    ...                      "precision_nb": [0.66, 0.75], "precision_rf": [0.74, 0.90],
+    ...                      "pvalue_gs": [1e-6, 0.01]})
+    >>> table5_agreement(ours).head(2)[["class", "nb_close", "rf_close", "agrees"]]
+      class  nb_close  rf_close  agrees
+    0     n      True      True    True
+    1     w      True     False   False
+    """
+    cmp = compare_with_printed(ours, 5)
+    wide = cmp.set_index(["row", "dataset", "class", "quantity"])[["ours", "value"]].unstack()
+    out = pd.DataFrame(index=wide.index)
+    for model in ("nb", "rf"):
+        diff = (wide[("ours", f"precision_{model}")] - wide[("value", f"precision_{model}")]).abs()
+        out[f"{model}_close"] = diff <= tolerance + 1e-12
+    out["gs_decision_printed"] = wide[("value", "pvalue_gs")] < alpha
+    out["gs_decision_ours"] = wide[("ours", "pvalue_gs")] < alpha
+    out["agrees"] = (out["nb_close"] & out["rf_close"]
+                     & (out["gs_decision_printed"] == out["gs_decision_ours"]))
+    return out.reset_index().drop(columns="row")

@@ -1,0 +1,116 @@
+"""Contract of notebooks/11_paper_replication.ipynb: tiny forests, check results.json.
+
+Only numbers that do not depend on the forests' randomness are compared with references: the
+row counts of the UCI files, naive Bayes on the author's split, the (deterministic) SVM, and the
+prevalence update of naive Bayes.
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+import pytest
+from conftest import needs_mirror
+
+from precmp_lib.paper import printed_values
+
+pytestmark = [pytest.mark.notebook, needs_mirror]
+
+TABLE5_ROWS = [
+    ("wilt", "n"), ("wilt", "w"), ("diabetic_retinopathy", 0), ("diabetic_retinopathy", 1),
+    ("phishing", -1), ("phishing", 1), ("banknote", 0), ("banknote", 1), ("magic", "g"),
+    ("magic", "h"), ("urban_land_cover", "asphalt"), ("urban_land_cover", "building"),
+    ("urban_land_cover", "car"), ("urban_land_cover", "concrete"), ("urban_land_cover", "grass"),
+    ("urban_land_cover", "pool"), ("urban_land_cover", "shadow"), ("urban_land_cover", "soil"),
+    ("urban_land_cover", "tree"),
+]
+
+
+def test_notebook_11_contract(run_notebook):
+    results = run_notebook(
+        "11_paper_replication", n_trees=10, cv_trees=5, n_permutations=50, n_bootstrap=50,
+        n_simulations=50, replicability_repeats=3,
+    )
+    _check_table5_structure(results)
+    _check_naive_bayes_precisions_are_the_papers(results)
+    _check_table4_counts_the_files(results)
+    _check_table8_svm_and_the_undefined_wald_test(results)
+    _check_table10_naive_bayes_update(results)
+    _check_other_tables_have_their_keys(results)
+
+
+def _printed(table: int, quantity: str) -> dict[tuple[str, str], float]:
+    pv = printed_values(table)
+    pv = pv[pv["quantity"] == quantity]
+    return dict(zip(zip(pv["dataset"], pv["class"]), pv["value"]))
+
+
+def _check_table5_structure(results):
+    t5 = pd.DataFrame(results["table5"])
+    assert list(t5.columns[:6]) == ["dataset", "class", "precision_nb", "precision_rf",
+                                    "pvalue_gs", "pvalue_gw"]
+    assert list(zip(t5["dataset"], t5["class"])) == TABLE5_ROWS  # labels as in the data
+    assert t5[["precision_nb", "precision_rf"]].stack().between(0, 1).all()
+    assert t5["pvalue_gs"].between(0, 1).all()
+    agreement = results["table5_agreement"]
+    assert agreement["n_rows"] == 19 and 0 <= agreement["share_both"] <= 1
+    assert agreement["share_both"] <= min(agreement["share_precisions_within_0.05"],
+                                          agreement["share_gs_decision_agrees"])
+
+
+def _check_naive_bayes_precisions_are_the_papers(results):
+    t5 = pd.DataFrame(results["table5"])
+    # METHODS.md §6.6(d): e1071 naive Bayes on the R split, 148/275 (class 0) and 54/71 (class 1)
+    diab = t5[t5["dataset"] == "diabetic_retinopathy"].set_index("class")
+    assert diab.loc[0, "precision_nb"] == pytest.approx(148 / 275)
+    assert diab.loc[1, "precision_nb"] == pytest.approx(54 / 71)
+    assert (diab.loc[0, "n_pred_nb"], diab.loc[1, "n_pred_nb"]) == (275, 71)
+    # Table 5: every naive Bayes precision within rounding (0.005) plus 0.001 of the print
+    printed = _printed(5, "precision_nb")
+    for row in results["table5"]:
+        assert row["precision_nb"] == pytest.approx(printed[(row["dataset"], str(row["class"]))],
+                                                    abs=0.006), row
+
+
+def _check_table4_counts_the_files(results):
+    t4 = {row["dataset"]: row for row in results["table4"]}
+    # data/uci/README.md: 4339 + 500 Wilt rows (Table 4 prints 4889); 11055 Phishing rows (2456)
+    assert t4["wilt"]["instances"] == 4839 and t4["phishing"]["instances"] == 11055
+    assert t4["urban_land_cover"]["attributes"] == 148 and t4["urban_land_cover"]["classes"] == 9
+    assert results["splits"]["diabetic_retinopathy"] == "R sample, seed 123 (805 train / 346 test)"
+
+
+def _check_table8_svm_and_the_undefined_wald_test(results):
+    t8 = {(row["dataset"], str(row["class"])): row for row in results["table8"]}
+    # Table 8 prints SVM precisions 0.68, 1.0, 0.63, 0.72; the SVM is deterministic
+    for key, value in _printed(8, "precision_svm").items():
+        assert t8[key]["precision_svm"] == pytest.approx(value, abs=0.006), key
+    # precision 1.0 -> no GEE Wald test (METHODS.md §12 item 12): null in results.json
+    assert t8[("wilt", "w")]["precision_svm"] == 1.0 and t8[("wilt", "w")]["pvalue"] is None
+    assert 0 <= t8[("wilt", "w")]["pvalue_defined_models"] <= 1
+    assert t8[("wilt", "n")]["df"] == 3
+
+
+def _check_table10_naive_bayes_update(results):
+    t10 = {(row["model"], row["class"]): row for row in results["table10"]}
+    # METHODS.md §9 worked example 2: NB-0 0.3540, NB-1 0.8711 (Table 10 prints 0.35, 0.87)
+    assert t10[("NB", 0)]["precision_updated"] == pytest.approx(0.3540, abs=5e-5)
+    assert t10[("NB", 1)]["precision_updated"] == pytest.approx(0.8711, abs=5e-5)
+    assert t10[("NB", 0)]["prevalence"] == 0.3
+
+
+def _check_other_tables_have_their_keys(results):
+    assert {(r["dataset"], str(r["class"])) for r in results["table6"]} == {
+        (d, str(c)) for d, c in TABLE5_ROWS}
+    t7 = pd.DataFrame(results["table7"])
+    assert t7["dataset"].unique().tolist() == ["wilt", "diabetic_retinopathy", "phishing",
+                                               "banknote", "magic"]
+    assert t7.groupby("dataset")["combined_pvalue"].nunique().eq(1).all()
+    t9 = pd.DataFrame(results["table9"])
+    assert {"RF1 vs NB", "SVM vs NB", "RF2 vs NB"} <= set(t9["comparison"])
+    t11 = pd.DataFrame(results["table11"])
+    assert set(t11["cv"]) == {"10-fold", "10x10-fold", "10-fold reused 10 times"}
+    reused = t11.pivot(index="class", columns="cv", values="statistic")
+    assert reused["10-fold"].tolist() == pytest.approx(reused["10-fold reused 10 times"].tolist())
+    assert {r["method"] for r in results["figure1"]} == {"gs", "naive_z"}
+    assert all(0 <= r["replicability"] <= 1 for r in results["figure3"])
+    assert set(results["printed_digit_reproduced_by_table"]) == {str(k) for k in range(4, 12)}
