@@ -51,24 +51,25 @@ def mcnemar_state(b: int, c: int, *, n_agree: int = 100, alpha: float = 0.05) ->
 
 
 def mcnemar_explorer(b: int = 11, c: int = 1, *, max_count: int = 60, alpha: float = 0.05) -> Any:
-    """Sliders for ``b`` and ``c`` that show all four McNemar p-values as they move."""
+    """Sliders for ``b`` and ``c`` that show all four McNemar p-values as they move.
+
+    The table is an HTML widget whose value is replaced on each move (no ``Output`` capture,
+    which can stall headless notebook runs).
+    """
     import ipywidgets as w
-    from IPython.display import display
 
     sb = w.IntSlider(value=b, min=0, max=max_count, description="b (only A)")
     sc = w.IntSlider(value=c, min=0, max=max_count, description="c (only B)")
-    out = w.Output()
+    table = w.HTML()
 
     def update(*_: Any) -> None:
-        with out:
-            out.clear_output(wait=True)
-            display(mcnemar_state(sb.value, sc.value, alpha=alpha).style.format(
-                {"statistic": "{:.4f}", "pvalue": "{:.5f}"}))
+        state = mcnemar_state(sb.value, sc.value, alpha=alpha)
+        table.value = state.to_html(float_format=lambda v: f"{v:.5f}", border=0)
 
     sb.observe(update, names="value")
     sc.observe(update, names="value")
     update()
-    return w.VBox([w.HBox([sb, sc]), out])
+    return w.VBox([w.HBox([sb, sc]), table])
 
 
 # --------------------------------------------------------------------------------------------

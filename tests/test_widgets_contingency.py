@@ -26,5 +26,8 @@ def test_explorer_builds_and_updates():
     box = widgets.mcnemar_explorer(b=3, c=4, max_count=20)
     sliders = box.children[0].children
     assert [s.value for s in sliders] == [3, 4] and sliders[0].max == 20
-    sliders[0].value = 12  # triggers the update without error
-    assert len(box.children) == 2
+    table = box.children[1]
+    assert "<table" in table.value and "0.70546" in table.value  # (3, 4): chi2 p, METHODS.md §2
+    sliders[0].value = 11
+    sliders[1].value = 1
+    assert "0.00389" in table.value and "0.00635" in table.value  # Raschka A, METHODS.md §2
