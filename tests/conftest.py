@@ -10,8 +10,15 @@ from typing import Any
 
 import matplotlib
 import pytest
+from hypothesis import settings
 
 matplotlib.use("Agg")
+
+# Property tests draw the same examples on every run (so CI is reproducible) and keep no
+# example database; HYPOTHESIS_PROFILE=explore draws fresh examples when hunting for bugs.
+settings.register_profile("ci", derandomize=True, database=None, print_blob=True)
+settings.register_profile("explore", derandomize=False, database=None, max_examples=500)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOKS = ROOT / "notebooks"
