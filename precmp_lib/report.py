@@ -262,7 +262,10 @@ def build_site(
         title, question = notebook_question(p)
         print(f"rendering {p.name} ...", flush=True)
         start = time.perf_counter()
-        params = {"output_dir": str(out / "results" / p.stem), **parameters.get(p.stem, {})}
+        # relative to the notebook's folder (the kernel's working directory), so the rendered
+        # parameters cell shows a path that means something on any machine
+        results = os.path.relpath(out / "results" / p.stem, p.parent)
+        params = {"output_dir": results, **parameters.get(p.stem, {})}
         render_notebook(p, out / f"{p.stem}.html", parameters=params,
                         executed_path=out / "executed" / p.name)
         seconds = time.perf_counter() - start
