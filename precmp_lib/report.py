@@ -260,6 +260,12 @@ def build_site(
     rendered: list[_Rendered] = []
     for p in paths:
         title, question = notebook_question(p)
+        missing = _missing_requirement(p)
+        if missing:
+            print(f"skipping {p.name}: {missing}", flush=True)
+            _atomic_write(out / f"{p.stem}.html", _placeholder_page(title, question, missing))
+            rendered.append(_Rendered(p.stem, title, f"{question} (not run here: {missing})", 0.0))
+            continue
         print(f"rendering {p.name} ...", flush=True)
         start = time.perf_counter()
         # relative to the notebook's folder (the kernel's working directory), so the rendered
@@ -273,6 +279,30 @@ def build_site(
         rendered.append(_Rendered(p.stem, title, question, seconds))
     extra = _render_examples(out)
     return _write_index(out, rendered, extra)
+
+
+def _missing_requirement(path: Path) -> str:
+    """Why a notebook cannot run here ("" when it can): notebooks whose metadata says
+    ``{"precmp": {"requires": "uci"}}`` need the paper's UCI datasets."""
+    meta = json.loads(path.read_text(encoding="utf-8")).get("metadata", {}).get("precmp", {})
+    if meta.get("requires") == "uci":
+        from .data import available_datasets, list_datasets
+
+        reg = list_datasets()
+        uci = reg.loc[reg["loader"] == "uci", "name"].tolist()
+        if available_datasets(uci, quiet=True) != uci:
+            return "it needs the UCI datasets: run `make data` or set PRECMP_DATA_MIRROR"
+    return ""
+
+
+def _placeholder_page(title: str, question: str, reason: str) -> str:
+    return (
+        "<!doctype html><html lang='en'><head><meta charset='utf-8'>"
+        f"<title>{html.escape(title)}</title><style>{_INDEX_CSS}</style></head><body>"
+        f"<h1>{html.escape(title)}</h1><p><strong>Question:</strong> {html.escape(question)}</p>"
+        f"<p>This notebook was not run: {html.escape(reason)}, then run <code>make report</code> "
+        "again.</p><p><a href='index.html'>Back to the index</a></p></body></html>\n"
+    )
 
 
 def _render_examples(out: Path) -> list[_Rendered]:

@@ -78,3 +78,20 @@ def test_build_site_writes_index_with_questions(tmp_path, monkeypatch):
     with pytest.raises(report.NotebookError, match=r"02_bad\.ipynb: ZeroDivisionError"):
         report.build_site(tmp_path / "site2")
     assert report._main(["build-site", "--out", str(tmp_path / "site3")]) == 1
+
+
+def test_notebook_needing_uci_data_gets_a_placeholder_when_data_are_missing(tmp_path, monkeypatch):
+    nbdir = tmp_path / "notebooks"
+    nbdir.mkdir()
+    path = tiny_notebook(nbdir / "11_needs_data.ipynb", body="raise RuntimeError('must not run')")
+    nb = nbformat.read(path, 4)
+    nb.metadata["precmp"] = {"requires": "uci"}
+    nbformat.write(nb, path)
+    monkeypatch.setattr(report, "NOTEBOOKS", nbdir)
+    monkeypatch.setattr(report, "ROOT", tmp_path)
+    monkeypatch.delenv("PRECMP_DATA_MIRROR", raising=False)
+    monkeypatch.setattr("precmp_lib.data.CACHE_DIR", tmp_path / "cache")  # an empty download cache
+    assert "make data" in report._missing_requirement(path)
+    page = report.build_site(tmp_path / "site").read_text()
+    assert "not run here" in page
+    assert "was not run" in (tmp_path / "site" / "11_needs_data.html").read_text()
