@@ -38,6 +38,7 @@ __all__ = [
     "prevalence_table",
     "render_notebook",
     "save_results",
+    "styled",
 ]
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -516,6 +517,23 @@ def prevalence_table(preds: Any, prevalence: Mapping[Any, float]) -> pd.DataFram
                          "precision_test_set": precision.iloc[code][name],
                          "precision_at_prevalence": adjusted})
     return pd.DataFrame(rows)
+
+
+def styled(frame: pd.DataFrame | None, *, digits: int = 4) -> Any:
+    """A table for display: numbers to ``digits`` decimals, text columns such as ``note``
+    left-aligned on one line (the table scrolls sideways rather than growing tall rows).
+    None stays None."""
+    if frame is None:
+        return None
+    text = [c for c in frame.columns if c in ("note", "conclusion")]
+    sty = frame.style.format(precision=digits, na_rep="")
+    pcols = [c for c in frame.columns if "pvalue" in str(c)]
+    if pcols:  # small p-values keep their magnitude instead of printing as 0.0000
+        sty = sty.format(lambda v: "" if pd.isna(v) else f"{v:.2e}" if v < 1e-3 else f"{v:.{digits}f}",
+                         subset=pcols)
+    if text:
+        sty = sty.set_properties(subset=text, **{"text-align": "left", "white-space": "nowrap"})
+    return sty.hide(axis="index")
 
 
 def _fmt_p(p: float) -> str:

@@ -86,3 +86,12 @@ def test_pairwise_precision_labels_and_holm_across_classes(preds):
 def test_model_pairs_bad_reference():
     with pytest.raises(ValueError, match="reference must be one of the models"):
         report.model_pairs(["a", "b"], reference="c")
+
+
+def test_styled_keeps_small_pvalues_and_notes_on_one_line():
+    frame = pd.DataFrame({"class": ["a", "b"], "gs_pvalue": [3.2e-9, 0.25], "rp": [1.5, np.nan],
+                          "note": ["", "precision of A is 1 (logit infinite)"]})
+    html = report.styled(frame).to_html()
+    assert "3.20e-09" in html and "0.2500" in html and "1.5000" in html
+    assert "white-space: nowrap" in html
+    assert report.styled(None) is None
