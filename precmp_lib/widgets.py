@@ -17,6 +17,22 @@ from .simulate import paired_cell_probabilities, prediction_correlation
 __all__ = ["mcnemar_explorer", "mcnemar_state", "rp_correlation_explorer", "rp_correlation_state"]
 
 
+def _png(fig: Any) -> bytes:
+    """The figure as PNG bytes for an ``ipywidgets.Image``; the figure is closed.
+
+    Explorers redraw into Image and HTML widgets rather than an ``Output`` widget, whose
+    capture of every display through the executing client can stall headless notebook runs.
+    """
+    import io
+
+    import matplotlib.pyplot as plt
+
+    buffer = io.BytesIO()
+    fig.savefig(buffer, format="png")
+    plt.close(fig)
+    return buffer.getvalue()
+
+
 # --------------------------------------------------------------------------------------------
 # contingency (McNemar)
 # --------------------------------------------------------------------------------------------
@@ -170,30 +186,29 @@ def rp_correlation_explorer(
     """
     import ipywidgets as w
     import matplotlib.pyplot as plt
-    from IPython.display import display
 
     from .plots import forest_plot
 
     slider = w.FloatSlider(value=correlation, min=-0.3, max=0.95, step=0.05,
                            description="correlation", continuous_update=False)
-    out = w.Output()
+    table = w.HTML()
+    image = w.Image(format="png")
 
     def update(*_: Any) -> None:
         state = rp_correlation_state(slider.value, n=n, precision_a=precision_a,
                                      precision_b=precision_b, prevalence=prevalence, recall=recall)
-        with out:
-            out.clear_output(wait=True)
-            display(state.style.format({"rp": "{:.3f}", "ci_low": "{:.3f}", "ci_high": "{:.3f}",
-                                        "width": "{:.3f}", "pvalue": "{:.4f}",
-                                        "prediction_correlation": "{:.2f}"}))
-            ax = forest_plot(state.reset_index(), ci_low="ci_low", ci_high="ci_high",
-                             label="interval", xlabel="RP = P_A / P_B")
-            ax.set_xlim(0.8, 1.1)
-            plt.show()
+        table.value = state.style.format({
+            "rp": "{:.3f}", "ci_low": "{:.3f}", "ci_high": "{:.3f}", "width": "{:.3f}",
+            "pvalue": "{:.4f}", "prediction_correlation": "{:.2f}"}).to_html()
+        fig, ax = plt.subplots(figsize=(6.4, 2.2), layout="constrained")
+        forest_plot(state.reset_index(), ci_low="ci_low", ci_high="ci_high", label="interval",
+                    xlabel="RP = P_A / P_B", ax=ax)
+        ax.set_xlim(0.8, 1.1)
+        image.value = _png(fig)
 
     slider.observe(update, names="value")
     update()
-    return w.VBox([slider, out])
+    return w.VBox([slider, table, image])
 
 
 
@@ -280,8 +295,6 @@ def prevalence_explorer(
     (no Output widget, whose echo of every display through the executing client can stall
     headless runs).
     """
-    import io
-
     import ipywidgets as w
     import matplotlib.pyplot as plt
 
@@ -303,10 +316,7 @@ def prevalence_explorer(
         fig, ax = plt.subplots(figsize=(5.4, 3.8), layout="constrained")
         prevalence_curve_plot(curve, sample_prevalence=float(boot.sample_prevalence[k]),
                               prevalence=slider.value, ax=ax)
-        buffer = io.BytesIO()
-        fig.savefig(buffer, format="png")
-        plt.close(fig)
-        image.value = buffer.getvalue()
+        image.value = _png(fig)
 
     slider.observe(update, names="value")
     update()
