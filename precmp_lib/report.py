@@ -168,8 +168,6 @@ def render_notebook(
     import papermill as pm
     from nbconvert import HTMLExporter
 
-    from ._kernel import KERNEL_MANAGER
-
     notebook = Path(notebook)
     out_html = Path(out_html)
     if not notebook.is_file():
@@ -181,7 +179,6 @@ def render_notebook(
                 str(notebook), str(executed), parameters=dict(parameters or {}),
                 cwd=str(cwd or notebook.parent), kernel_name=kernel_name,
                 progress_bar=progress, log_output=False, execution_timeout=timeout,
-                kernel_manager_class=KERNEL_MANAGER,
             )
         except pm.PapermillExecutionError as exc:
             raise NotebookError(f"{notebook.name}: {_error_summary(exc)}") from None

@@ -45,8 +45,6 @@ def run_notebook(tmp_path: Path) -> Callable[..., dict[str, Any]]:
     """
     import papermill as pm
 
-    from precmp_lib._kernel import KERNEL_MANAGER
-
     def run(name: str, **parameters: Any) -> dict[str, Any]:
         out = tmp_path / name
         parameters = {"output_dir": str(out), **parameters}
@@ -57,7 +55,6 @@ def run_notebook(tmp_path: Path) -> Callable[..., dict[str, Any]]:
             cwd=str(NOTEBOOKS),
             kernel_name="python3",
             progress_bar=False,
-            kernel_manager_class=KERNEL_MANAGER,
         )
         return json.loads((out / "results.json").read_text())
 
