@@ -416,20 +416,25 @@ def pairwise_precision(
     return pd.concat(frames, ignore_index=True)
 
 
+def _confusions(preds: Any) -> np.ndarray:
+    """Confusion counts of every model, shape (m, K, K) indexed [model, true, predicted]:
+    one bincount per model, from which precision, sensitivity and specificity all follow."""
+    k = len(preds.classes)
+    truth = preds.codes_true.astype(np.int64) * k
+    return np.stack([np.bincount(truth + codes, minlength=k * k).reshape(k, k)
+                     for codes in preds.codes.values()])
+
+
 def precision_table(preds: Any) -> pd.DataFrame:
     """Precision of every model for every class (NaN where a model never predicts the class).
 
     Returns a DataFrame indexed by class with one column per model.
     """
-    k = len(preds.classes)
-    truth = preds.codes_true
-    out = {}
-    for name, codes in preds.codes.items():
-        predicted = np.bincount(codes, minlength=k)
-        correct = np.bincount(codes[codes == truth], minlength=k)
-        with np.errstate(invalid="ignore", divide="ignore"):
-            out[name] = np.where(predicted > 0, correct / np.maximum(predicted, 1), np.nan)
-    return pd.DataFrame(out, index=pd.Index(preds.classes, name="class"))
+    from .bayes import _rates
+
+    _, _, precision = _rates(_confusions(preds))
+    return pd.DataFrame(precision.T, index=pd.Index(preds.classes, name="class"),
+                        columns=list(preds.codes))
 
 
 def accuracy_tests(
@@ -493,28 +498,28 @@ def combined_across_classes(
 def prevalence_table(preds: Any, prevalence: Mapping[Any, float]) -> pd.DataFrame:
     """Precision of each model for each named class, updated to the class's population prevalence.
 
-    Sensitivity and specificity are one-vs-rest rates on these predictions; the update is
-    seed eq 28 (:func:`precmp_lib.bayes.prevalence_adjusted_precision`).
+    Sensitivity and specificity are one-vs-rest rates on these predictions, from the models'
+    confusion counts; the update is seed eq 28
+    (:func:`precmp_lib.bayes.prevalence_adjusted_precision`). Where the update is undefined
+    (the class absent from the truth, or never predicted) the row holds NaN.
     """
-    from .bayes import prevalence_adjusted_precision
+    from .bayes import _rates, prevalence_adjusted_precision
 
     enc = preds.encoded()
-    precision = precision_table(preds)
+    confusion = _confusions(preds)
+    se, sp, precision = _rates(confusion)
+    test_prevalence = confusion[0].sum(axis=1) / preds.n_rows
     rows = []
     for label, prev in prevalence.items():
         code = enc.code(label, "prevalence class")
-        truth = enc.y == code
         for j, name in enumerate(enc.names):
-            pred = enc.preds[:, j] == code
-            se = float(np.mean(pred[truth])) if truth.any() else np.nan
-            sp = float(np.mean(~pred[~truth])) if (~truth).any() else np.nan
             try:
-                adjusted = float(prevalence_adjusted_precision(se, sp, prev))
+                adjusted = float(prevalence_adjusted_precision(se[j, code], sp[j, code], prev))
             except ValueError:
                 adjusted = np.nan
             rows.append({"class": enc.label(code), "model": name, "prevalence": prev,
-                         "test_set_prevalence": float(np.mean(truth)),
-                         "precision_test_set": precision.iloc[code][name],
+                         "test_set_prevalence": float(test_prevalence[code]),
+                         "precision_test_set": float(precision[j, code]),
                          "precision_at_prevalence": adjusted})
     return pd.DataFrame(rows)
 

@@ -95,3 +95,15 @@ def test_styled_keeps_small_pvalues_and_notes_on_one_line():
     assert "3.20e-09" in html and "0.2500" in html and "1.5000" in html
     assert "white-space: nowrap" in html
     assert report.styled(None) is None
+
+
+def test_prevalence_table_from_one_vs_rest_rates_by_hand(preds):
+    p, frame = preds
+    tab = report.prevalence_table(p, {"cat": 0.1, "dog": 0.5}).set_index(["class", "model"])
+    truth, pred = frame.truth == "cat", frame.nb == "cat"
+    se, sp = pred[truth].mean(), (~pred[~truth]).mean()  # seed eq 28 inputs, counted here
+    row = tab.loc[("cat", "nb")]
+    assert row.precision_at_prevalence == pytest.approx(pc.prevalence_adjusted_precision(se, sp, 0.1))
+    assert row.test_set_prevalence == pytest.approx(truth.mean())
+    assert row.precision_test_set == pytest.approx((frame.truth[pred] == "cat").mean())
+    assert len(tab) == 6
