@@ -10,6 +10,7 @@ p-values, the prevalence update of precision and replicability.
 0.11384...
 """
 
+from .accuracy import *  # noqa: F403
 from .bayes import *  # noqa: F403
 from .combine import *  # noqa: F403
 from .contingency import *  # noqa: F403
