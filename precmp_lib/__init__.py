@@ -25,6 +25,7 @@ from .ranks import *  # noqa: F403
 from .replicability import *  # noqa: F403
 from .resampling import *  # noqa: F403
 from .results import *  # noqa: F403
+from .selection import *  # noqa: F403
 from .simulate import *  # noqa: F403
 from .validation import *  # noqa: F403
 
