@@ -320,3 +320,48 @@ def test_result_object():
     assert res.decision(0.999, names=("svm", "tree")).startswith("undecided")
     with pytest.raises(ValueError, match="p_a_better must lie in"):
         pc.BayesianComparison(1.5, 0.0, 0.0, rope=0.0, method="m", n=1)
+
+
+# --------------------------------------------------------------------------------------------
+# plots (structure, not pixels)
+# --------------------------------------------------------------------------------------------
+
+
+def test_posterior_plot_regions():
+    import precmp_lib.plots as plots
+
+    a, b = _fold_scores(3)
+    res = pc.bayes_correlated_ttest(a, b, rope=0.01)
+    ax = plots.bayesian_posterior_plot(res, names=("svm", "tree"))
+    assert len(ax.lines) == 2  # density and the dashed zero line
+    assert len(ax.collections) == 3  # B better, rope, A better
+    legend = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert legend[0] == f"tree better: {res.p_b_better:.3f}"
+    assert legend[2] == f"svm better: {res.p_a_better:.3f}"
+    x = ax.lines[0].get_xdata()
+    assert x.min() <= -0.011 and x.max() >= 0.011
+    no_rope = plots.bayesian_posterior_plot(pc.bayes_correlated_ttest(a, b))
+    assert len(no_rope.collections) == 2
+    point = plots.bayesian_posterior_plot(pc.bayes_correlated_ttest(a, a, rope=0.01))
+    assert len(point.patches) == 1  # the rope span around a point mass
+
+
+def test_simplex_plot_points_and_labels():
+    import precmp_lib.plots as plots
+
+    res = pc.bayes_sign_test(A12, B12, rope=0.01, n_samples=3000, random_state=0)
+    ax = plots.bayesian_simplex_plot(res, max_points=1000)
+    assert len(ax.collections) == 1
+    offsets = ax.collections[0].get_offsets()
+    assert len(offsets) == 1000
+    x, y = np.asarray(offsets).T
+    assert np.all(y >= -1e-12) and np.all(y <= np.sqrt(3) * np.minimum(x, 1 - x) + 1e-9)
+    # draws favour A: their mean lies in A's third (left of the rope-A/B dividing lines)
+    assert x.mean() < 0.5
+    texts = [t.get_text() for t in ax.texts]
+    assert f"A better\n{res.p_a_better:.3f}" in texts
+    assert len(ax.lines) == 4  # triangle and three dividing lines
+    with pytest.raises(ValueError, match="posterior sample"):
+        plots.bayesian_simplex_plot(pc.bayes_correlated_ttest(A12, B12))
+    with pytest.raises(ValueError, match="Student posterior"):
+        plots.bayesian_posterior_plot(res)
