@@ -4,7 +4,9 @@ Tuning hyperparameters on the same folds that score the tuned model makes the sc
 the winning setting was chosen *because* it scored well on those folds. Nested cross-validation
 keeps the two apart (Varma & Simon 2006; Raschka 2018, §4): an inner cross-validation on each
 outer training set picks the hyperparameters, and the model refitted with them is scored once on
-the outer test fold, which took no part in the choice.
+the outer test fold, which took no part in the choice. :func:`holdout_selection` shows the two
+simpler recipes it grows out of: the three-way holdout (train / validation / test) and k-fold
+model selection on a training part with one held-out test part.
 
 :func:`nested_cv_scores` runs this for several algorithms, each with its own grid, on the same
 outer folds, so the outer scores are paired by fold and go straight into
@@ -19,12 +21,14 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .validation import as_label_array, check_positive_int
+from .validation import as_label_array, check_positive_int, check_probability
 
-__all__ = ["NESTED_CV_COLUMNS", "nested_cv_scores"]
+__all__ = ["HOLDOUT_COLUMNS", "NESTED_CV_COLUMNS", "holdout_selection", "nested_cv_scores"]
 
 NESTED_CV_COLUMNS = ["algorithm", "outer_fold", "score", "best_params", "inner_score", "n_train",
                      "n_test"]
+HOLDOUT_COLUMNS = ["algorithm", "selection", "best_params", "selection_score", "test_score",
+                   "n_train", "n_test"]
 
 
 def _rows(data: Any, index: np.ndarray) -> Any:
@@ -70,6 +74,119 @@ def _check_models(estimators: Any, param_grids: Any) -> tuple[dict[str, Any], di
             raise ValueError(f"estimators[{name!r}] must be a scikit-learn estimator; got "
                              f"{type(est).__name__}")
     return {str(k): v for k, v in estimators.items()}, {str(k): v for k, v in param_grids.items()}
+
+
+def _seed(random_state: Any) -> int:
+    """The seed of every split made here; one fresh seed when none is given."""
+    if random_state is None:
+        return int(np.random.SeedSequence().generate_state(1)[0])
+    return check_positive_int(random_state, "random_state", minimum=0)
+
+
+def holdout_selection(
+    estimators: Mapping[str, Any],
+    param_grids: Mapping[str, Any],
+    X: Any,
+    y: Any,
+    *,
+    test_size: float = 0.2,
+    validation: float | int = 0.25,
+    scoring: Any = "accuracy",
+    random_state: int | None = None,
+) -> pd.DataFrame:
+    """Tune each algorithm on a training part, then score the tuned model once on a held-out test part.
+
+    Parameters
+    ----------
+    estimators, param_grids : mappings name -> estimator and name -> grid
+        As for :func:`nested_cv_scores`; estimators are cloned, never changed.
+    X, y : features and labels
+        As for :func:`nested_cv_scores`.
+    test_size : float
+        Share of the rows held out as the test part, in (0, 1) (stratified for classifiers).
+    validation : float or int
+        How the hyperparameters are chosen on the training part. A float in (0, 1): the
+        **three-way holdout**, that share of the training part is a validation set, each setting
+        is fitted on the rest and scored on it. An int K >= 2: **K-fold model selection**, each
+        setting is scored by K-fold cross-validation of the whole training part. Either way the
+        best setting is refitted on the whole training part before it meets the test part.
+    scoring : str or callable
+        Scikit-learn scorer (higher is better), to choose and to score.
+    random_state : int, optional
+        Seed of the splits.
+
+    Returns
+    -------
+    DataFrame
+        One row per algorithm: ``algorithm``, ``selection`` (``"three-way holdout"`` or
+        ``"K-fold CV"``), ``best_params`` (readable string), ``selection_score`` (the best
+        setting's validation or mean cross-validation score), ``test_score``, ``n_train``
+        (training part, validation included) and ``n_test``. ``frame.attrs["best_params"]``
+        lists the chosen parameter dicts.
+
+    Notes
+    -----
+    The test part is used once, after every choice is made, so ``test_score`` is an unbiased
+    estimate of the chosen model's score, from only ``n_test`` rows. ``selection_score`` is the
+    maximum over the grid and so optimistic. Choosing *between algorithms* by their test
+    scores would make the test part a second validation set; that is the job of nested
+    cross-validation (:func:`nested_cv_scores`).
+
+    Examples
+    --------
+    >>> from sklearn.datasets import load_iris
+    >>> from sklearn.neighbors import KNeighborsClassifier
+    >>> X, y = load_iris(return_X_y=True)
+    >>> table = holdout_selection({"knn": KNeighborsClassifier()},
+    ...                           {"knn": {"n_neighbors": [1, 5, 15]}}, X, y, random_state=0)
+    >>> row = table.iloc[0]
+    >>> row["selection"], row["best_params"], int(row["n_train"]), int(row["n_test"])
+    ('three-way holdout', 'n_neighbors=1', 120, 30)
+
+    One neighbour did best on the validation set; the 30 test irises then score that choice.
+    """
+    from sklearn.base import clone, is_classifier
+    from sklearn.metrics import check_scoring
+    from sklearn.model_selection import GridSearchCV, PredefinedSplit, train_test_split
+
+    models, grids = _check_models(estimators, param_grids)
+    labels = as_label_array(y, "y")
+    n = len(labels)
+    if len(X) != n:
+        raise ValueError(f"X must have one row per label ({n}); got {len(X)} rows")
+    test_size = check_probability(test_size, "test_size")
+    classifier = all(is_classifier(est) for est in models.values())
+    seed = _seed(random_state)
+    rows = np.arange(n)
+    train, test = train_test_split(rows, test_size=test_size, random_state=seed,
+                                   stratify=labels if classifier else None)
+    if isinstance(validation, float | np.floating):
+        share = check_probability(validation, "validation")
+        _, valid_rows = train_test_split(
+            np.arange(len(train)), test_size=share, random_state=seed,
+            stratify=labels[train] if classifier else None)
+        fold = np.full(len(train), -1)
+        fold[valid_rows] = 0
+        cv, selection = PredefinedSplit(fold), "three-way holdout"
+    else:
+        cv = _splitter(validation, "validation", classifier, seed)
+        selection = f"{cv.get_n_splits()}-fold CV"
+    y_fit = y if isinstance(y, pd.Series) else labels
+    out, chosen = [], []
+    for name, est in models.items():
+        search = GridSearchCV(clone(est), grids[name] or {}, cv=cv, scoring=scoring, refit=True)
+        search.fit(_rows(X, train), _rows(y_fit, train))
+        scorer = check_scoring(search.best_estimator_, scoring=scoring)
+        out.append({"algorithm": name, "selection": selection,
+                    "best_params": _format_params(search.best_params_),
+                    "selection_score": float(search.best_score_),
+                    "test_score": float(scorer(search.best_estimator_, _rows(X, test),
+                                               _rows(y_fit, test))),
+                    "n_train": len(train), "n_test": len(test)})
+        chosen.append(dict(search.best_params_))
+    frame = pd.DataFrame(out, columns=HOLDOUT_COLUMNS)
+    frame.attrs["best_params"] = chosen
+    return frame
 
 
 def nested_cv_scores(
@@ -169,10 +286,7 @@ def nested_cv_scores(
     if len(X) != n:
         raise ValueError(f"X must have one row per label ({n}); got {len(X)} rows")
     classifier = all(is_classifier(est) for est in models.values())
-    if random_state is None:  # one fresh seed, so the inner folds still match across algorithms
-        seed = int(np.random.SeedSequence().generate_state(1)[0])
-    else:
-        seed = check_positive_int(random_state, "random_state", minimum=0)
+    seed = _seed(random_state)  # one seed, so the inner folds match across algorithms
     outer_cv = _splitter(outer, "outer", classifier, seed)
     inner_cv = _splitter(inner, "inner", classifier, seed)
     y_fit = y if isinstance(y, pd.Series) else labels

@@ -135,3 +135,65 @@ def test_bad_input(kwargs, match):
     with pytest.raises(ValueError, match=match):
         pc.nested_cv_scores(args.pop("estimators"), args.pop("param_grids"), args.pop("X"),
                             args.pop("y"), **args)
+
+
+# --------------------------------------------------------------------------------------------
+# holdout_selection: three-way holdout and k-fold model selection
+# --------------------------------------------------------------------------------------------
+
+
+def test_three_way_holdout_by_hand():
+    """Fit every setting on the fit rows, score on the validation rows, keep the best, refit on
+    fit + validation rows, score once on the test rows."""
+    from sklearn.model_selection import train_test_split
+
+    X, y = load_wine(return_X_y=True)
+    est = make_pipeline(StandardScaler(), KNeighborsClassifier())
+    grid = {"kneighborsclassifier__n_neighbors": [1, 5, 25]}
+    table = pc.holdout_selection({"knn": est}, {"knn": grid}, X, y, test_size=0.25,
+                                 validation=0.3, random_state=3)
+    train, test = train_test_split(np.arange(len(y)), test_size=0.25, random_state=3, stratify=y)
+    fit, valid = train_test_split(np.arange(len(train)), test_size=0.3, random_state=3,
+                                  stratify=y[train])
+    fit, valid = train[fit], train[valid]
+    scores = {}
+    for k in grid["kneighborsclassifier__n_neighbors"]:
+        model = clone(est).set_params(kneighborsclassifier__n_neighbors=k).fit(X[fit], y[fit])
+        scores[k] = accuracy_score(y[valid], model.predict(X[valid]))
+    best = max(scores, key=scores.get)
+    final = clone(est).set_params(kneighborsclassifier__n_neighbors=best).fit(X[train], y[train])
+    row = table.iloc[0]
+    assert row["selection"] == "three-way holdout"
+    assert row["selection_score"] == pytest.approx(scores[best])
+    assert row["best_params"] == f"kneighborsclassifier__n_neighbors={best}"
+    assert row["test_score"] == pytest.approx(accuracy_score(y[test], final.predict(X[test])))
+    assert (row["n_train"], row["n_test"]) == (len(train), len(test))
+    assert _fitted_attributes(est) == set()
+
+
+def test_kfold_selection_and_columns():
+    from sklearn.model_selection import cross_val_score, train_test_split
+
+    X, y = load_iris(return_X_y=True)
+    estimators, grids = _models()
+    table = pc.holdout_selection(estimators, grids, X, y, validation=4, random_state=0)
+    assert list(table.columns) == pc.HOLDOUT_COLUMNS
+    assert table["selection"].unique().tolist() == ["4-fold CV"]
+    train, _ = train_test_split(np.arange(len(y)), test_size=0.2, random_state=0, stratify=y)
+    cv = StratifiedKFold(4, shuffle=True, random_state=0)
+    for i, name in enumerate(estimators):
+        params = table.attrs["best_params"][i]
+        model = clone(estimators[name]).set_params(**params)
+        mean = cross_val_score(model, X[train], y[train], cv=cv, scoring="accuracy").mean()
+        assert table.loc[i, "selection_score"] == pytest.approx(mean)
+
+
+def test_holdout_selection_bad_input():
+    X, y = load_iris(return_X_y=True)
+    est, grid = {"tree": DecisionTreeClassifier()}, {"tree": {}}
+    with pytest.raises(ValueError, match="test_size must lie in"):
+        pc.holdout_selection(est, grid, X, y, test_size=1.5)
+    with pytest.raises(ValueError, match="validation must be an integer >= 2"):
+        pc.holdout_selection(est, grid, X, y, validation=1)
+    with pytest.raises(ValueError, match="validation must lie in"):
+        pc.holdout_selection(est, grid, X, y, validation=1.0)
