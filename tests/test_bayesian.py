@@ -12,6 +12,9 @@ import math
 import baycomp
 import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from hypothesis.extra.numpy import arrays
 from scipy import integrate, stats
 
 import precmp_lib as pc
@@ -92,6 +95,21 @@ def test_correlated_ttest_random_splits_ratio():
     freq = pc.corrected_resampled_ttest(a, b, test_train_ratio=3 / 7, alternative="greater")
     assert res.p_b_better == pytest.approx(freq.pvalue, rel=1e-9)
     assert res.details["test_train_ratio"] == pytest.approx(3 / 7)
+
+
+@given(a=arrays(float, st.integers(2, 30), elements=st.floats(0, 1)),
+       noise=st.integers(0, 2**32 - 1), rope=st.sampled_from([0.0, 0.005, 0.05]))
+def test_correlated_ttest_properties(a, noise, rope):
+    """Probabilities lie in [0, 1] and sum to one; swapping A and B swaps the two sides."""
+    b = np.clip(a + np.random.default_rng(noise).normal(0, 0.05, a.size), 0, 1)
+    ab = pc.bayes_correlated_ttest(a, b, rope=rope)
+    ba = pc.bayes_correlated_ttest(b, a, rope=rope)
+    assert all(0.0 <= p <= 1.0 for p in ab)
+    assert sum(ab) == pytest.approx(1.0)
+    if rope == 0.0:
+        assert ab.p_rope == 0.0
+    assert ba.p_a_better == pytest.approx(ab.p_b_better, abs=1e-12)
+    assert ba.p_b_better == pytest.approx(ab.p_a_better, abs=1e-12)
 
 
 def test_correlated_ttest_degenerate():
