@@ -45,22 +45,46 @@ def _check_count(value: Any, name: str, *, upper: int | None = None, minimum: in
     return value
 
 
+def _first_at_most(lo: int, hi: int, threshold: float, n: int, p: float, step: int) -> int:
+    """On a stretch where the pmf falls monotonically (``step = +1``: from ``lo`` up to ``hi``;
+    ``step = -1``: from ``hi`` down to ``lo``), the first outcome whose pmf is <= ``threshold``;
+    one step past the end when there is none. Bisection: O(log n) pmf evaluations."""
+    if step > 0:
+        while lo < hi:
+            mid = (lo + hi) // 2
+            if stats.binom.pmf(mid, n, p) <= threshold:
+                hi = mid
+            else:
+                lo = mid + 1
+        return lo if stats.binom.pmf(lo, n, p) <= threshold else lo + 1
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if stats.binom.pmf(mid, n, p) <= threshold:
+            lo = mid
+        else:
+            hi = mid - 1
+    return lo if stats.binom.pmf(lo, n, p) <= threshold else lo - 1
+
+
 def _binomial_pvalue(k: int, n: int, p: float, alternative: str) -> float:
     """Exact binomial p-value; two-sided sums the outcomes no more probable than ``k``."""
     if alternative == "greater":
         return float(stats.binom.sf(k - 1, n, p))
     if alternative == "less":
         return float(stats.binom.cdf(k, n, p))
-    pmf = stats.binom.pmf(np.arange(n + 1), n, p)
-    as_extreme = pmf <= pmf[k] * (1 + _PMF_RTOL)
-    if as_extreme.all():
+    threshold = stats.binom.pmf(k, n, p) * (1 + _PMF_RTOL)
+    mode = min(n, math.floor((n + 1) * p))
+    if stats.binom.pmf(mode, n, p) <= threshold:
         return 1.0
-    # the pmf is unimodal, so the outcomes as extreme as k form two tails [0, lo] and [hi, n]
-    body = np.flatnonzero(~as_extreme)
-    lo, hi = body[0] - 1, body[-1] + 1
-    low_tail = float(stats.binom.cdf(lo, n, p)) if lo >= 0 else 0.0
-    high_tail = float(stats.binom.sf(hi - 1, n, p)) if hi <= n else 0.0
-    return min(1.0, low_tail + high_tail)
+    # the pmf rises up to the mode and falls after it: the outcomes as probable as k or less
+    # are k's own tail and a tail on the far side of the mode
+    if k < mode:
+        start = _first_at_most(mode, n, threshold, n, p, +1)
+        far = float(stats.binom.sf(start - 1, n, p)) if start <= n else 0.0
+        return min(1.0, float(stats.binom.cdf(k, n, p)) + far)
+    end = _first_at_most(0, mode, threshold, n, p, -1)
+    far = float(stats.binom.cdf(end, n, p)) if end >= 0 else 0.0
+    return min(1.0, float(stats.binom.sf(k - 1, n, p)) + far)
 
 
 def _clopper_pearson(k: int, n: int, alternative: str, level: float) -> tuple[float, float]:

@@ -20,7 +20,8 @@ import precmp_lib as pc
 
 @pytest.mark.parametrize("k, n, p", [(87, 100, 0.8), (3, 10, 0.5), (0, 25, 0.1), (25, 25, 0.9),
                                      (480, 500, 0.95), (1, 1000, 0.003), (50, 100, 0.5),
-                                     (7001, 10000, 0.7)])
+                                     (7001, 10000, 0.7), (7_000_900, 10_000_000, 0.7),
+                                     (0, 5, 0.5), (5, 5, 0.5), (2, 3, 0.5), (6, 11, 0.5)])
 @pytest.mark.parametrize("alternative", ["two-sided", "greater", "less"])
 def test_binomial_equals_scipy(k, n, p, alternative):
     ours = pc.binomial_test(k, n, p, alternative=alternative, confidence_level=0.9)
@@ -33,7 +34,7 @@ def test_binomial_equals_scipy(k, n, p, alternative):
     assert ours.statistic == k and ours.n == n and ours.alternative == alternative
 
 
-@given(n=st.integers(1, 300), frac=st.floats(0, 1), p=st.floats(0.01, 0.99))
+@given(n=st.integers(1, 3000), frac=st.floats(0, 1), p=st.floats(0.001, 0.999))
 def test_binomial_property_matches_scipy(n, frac, p):
     k = round(frac * n)
     ours = pc.binomial_test(k, n, p)
