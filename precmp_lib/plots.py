@@ -1131,7 +1131,7 @@ def bayesian_posterior_plot(
                          f"got {type(result).__name__} without one")
     a, b = names
     rope = float(result.rope)
-    ax = _axes(ax, (6.4, 3.6))
+    ax = _axes(ax, (8.4, 3.6))
     labels = {"a": f"{a} better: {result.p_a_better:.3f}", "b": f"{b} better: "
               f"{result.p_b_better:.3f}", "rope": f"practically equivalent: {result.p_rope:.3f}"}
     if post.scale == 0:
@@ -1159,7 +1159,8 @@ def bayesian_posterior_plot(
     ax.set_ylabel("posterior density")
     rope_text = f"ROPE ±{rope:g}" if rope > 0 else "no ROPE"
     ax.set_title(f"Posterior of the mean difference ({rope_text})")
-    ax.legend(loc="upper left", fontsize="small", frameon=True)
+    ax.legend(loc="upper left", bbox_to_anchor=(1.02, 1.0), fontsize="small", frameon=False,
+              title="posterior probability", title_fontsize="small")
     return ax
 
 
