@@ -35,7 +35,13 @@ from .counts import (
 )
 from .multiple import adjust_pvalues
 from .results import TestResult
-from .validation import as_label_array, check_choice, check_probability, encode_labels
+from .validation import (
+    as_label_array,
+    check_choice,
+    check_counts,
+    check_probability,
+    encode_labels,
+)
 
 __all__ = [
     "PRECISION_METHODS",
@@ -76,14 +82,12 @@ _ZERO_TOL = 1e-13
 
 
 def _as_cells(cells: Any) -> np.ndarray:
-    arr = np.asarray(cells, dtype=float)
+    arr = check_counts(cells, "cells")
     if arr.ndim < 3 or arr.shape[-3:] != (2, 2, 2):
         raise ValueError(
             f"cells must have shape (..., 2, 2, 2) indexed [truth, A predicts, B predicts]; "
             f"got shape {arr.shape}"
         )
-    if not np.all(np.isfinite(arr)) or np.any(arr < 0):
-        raise ValueError("cells must hold finite, non-negative counts")
     return arr
 
 

@@ -113,8 +113,11 @@ def check_counts(
     if np.any(arr < 0):
         raise ValueError(f"{name} must hold non-negative counts; got {arr.min():g}")
     if integer and np.any(arr != np.round(arr)):
+        bad = np.argwhere(arr != np.round(arr))[0]
+        where = tuple(int(i) for i in bad)
         raise ValueError(
-            f"{name} must hold whole-number counts for this method; got non-integer entries"
+            f"{name} must hold whole-number counts; got {arr[where]:g} at position "
+            f"{where[0] if len(where) == 1 else where}"
         )
     return arr
 
