@@ -317,6 +317,7 @@ def _as_correctness(correct: Any) -> tuple[np.ndarray, list[str]]:
     except (TypeError, ValueError):
         bad = next((v for v in arr.ravel() if not isinstance(v, bool | int | float | np.number)),
                    arr.ravel()[0])
+        bad = bad.item() if isinstance(bad, np.generic) else bad
         raise ValueError(f"correct must hold only 0 and 1 (or booleans); found {bad!r}{hint}") from None
     ok = (num == 0) | (num == 1)
     if not np.all(ok):
