@@ -87,10 +87,11 @@ class TestResult:
     details : Mapping
         Method-specific extras (e.g. the discordant counts ``b`` and ``c`` of McNemar).
     log_pvalue : float
-        Natural logarithm of the p-value. Tests that can compute it in log space (McNemar,
-        ``combine_pvalues``) pass it, and it stays finite where ``pvalue`` underflows to 0;
-        otherwise it is ``log(pvalue)``, or NaN when the p-value is 0 and its logarithm was not
-        computed. ``-inf`` means a p-value that is exactly 0 (e.g. a p-value of 0 combined).
+        Natural logarithm of the p-value: ``log(pvalue)`` whenever the p-value is at least
+        1e-300. Below that, tests that compute it in log space (McNemar, ``combine_pvalues``)
+        pass it, and it stays finite where ``pvalue`` underflows to 0; it is NaN when the
+        p-value is 0 and its logarithm was not computed, and ``-inf`` for a p-value that is
+        exactly 0 (e.g. a p-value of 0 combined).
 
     Notes
     -----
@@ -132,8 +133,8 @@ class TestResult:
         log_p = float(self.log_pvalue)
         if log_p > 0:
             raise ValueError(f"log_pvalue must be <= 0; got {log_p!r}")
-        if math.isnan(log_p) and p > 0:
-            log_p = math.log(p)
+        if p >= PVALUE_FLOOR or (math.isnan(log_p) and p > 0):
+            log_p = math.log(p)  # representable: the log follows the p-value
         object.__setattr__(self, "statistic", float(self.statistic))
         object.__setattr__(self, "pvalue", p)
         object.__setattr__(self, "log_pvalue", log_p)
