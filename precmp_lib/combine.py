@@ -30,10 +30,12 @@ from .multiple import adjust_pvalues
 from .results import TestResult
 from .validation import (
     as_unit_interval,
+    check_bool,
     check_choice,
     check_counts,
     check_positive_int,
     check_probability,
+    check_random_state,
 )
 
 __all__ = [
@@ -183,13 +185,17 @@ def lancaster_covariance(
     Treating two-sided p-values as one-sided would almost double the assumed dependence.
     """
     check_choice(sides, "sides", _SIDES)
-    rho = np.asarray(correlation, dtype=float)
+    if isinstance(correlation, str | bytes | bool) or np.asarray(correlation).dtype.kind == "b":
+        raise ValueError(f"correlation must be a number or an array of numbers; got {correlation!r}")
+    try:
+        rho = np.asarray(correlation, dtype=float)
+        w_i, w_j = (float(w) for w in weights)
+    except (TypeError, ValueError):
+        raise ValueError(f"correlation must be numbers in [-1, 1] and weights a pair of positive "
+                         f"numbers; got {correlation!r:.60} and {weights!r:.60}") from None
     if np.isnan(rho).any() or np.any(np.abs(rho) > 1 + 1e-12):
         raise ValueError("correlation must lie in [-1, 1]")
     rho = np.clip(rho, -1.0, 1.0)
-    if len(weights) != 2:
-        raise ValueError(f"weights must be a pair of positive numbers; got {weights!r}")
-    w_i, w_j = (float(w) for w in weights)
     if not (w_i > 0 and w_j > 0 and math.isfinite(w_i) and math.isfinite(w_j)):
         raise ValueError(f"weights must be positive and finite; got {weights!r}")
     c_i, c_j = _hermite_coefficients(w_i, sides), _hermite_coefficients(w_j, sides)
@@ -759,9 +765,10 @@ def swap_permutation_null(
     The two per-class tests are strongly positively dependent under the null: a combination
     that assumes independence would overstate the evidence.
     """
+    weighted = check_bool(weighted, "weighted")
     t = _as_joint_table(table)
     B = check_positive_int(n_resamples, "n_resamples")
-    rng = np.random.default_rng(random_state)
+    rng = check_random_state(random_state)
     K = t.shape[-1]
     lower, upper = np.triu_indices(K, 1)
     total = t[..., lower, upper] + t[..., upper, lower]  # (..., K, K(K-1)/2)
@@ -968,6 +975,7 @@ def combined_precision_test(
     Accounting for the dependence raises the combined p-value tenfold, to the paper's 0.002;
     the global null hypothesis of equal precision is still rejected.
     """
+    weighted = check_bool(weighted, "weighted")
     check_choice(method, "method", (*_PRECISION_METHODS, "stouffer"))
     if method == "stouffer":
         raise ValueError(
@@ -995,7 +1003,7 @@ def combined_precision_test(
         t, classes = np.asarray(joint.table, dtype=np.int64), list(joint.classes)
     return _combined_from_table(
         t, classes, method=method, n_resamples=B, weights=weights, weighted=weighted,
-        diagonal=diagonal, rng=np.random.default_rng(random_state),
+        diagonal=diagonal, rng=check_random_state(random_state),
     )
 
 
@@ -1042,11 +1050,14 @@ def combined_precision_table(
     1      1        0.667        0.333
     2      2        0.667        0.333
     """
-    for m in methods:
-        check_choice(m, "methods", _PRECISION_METHODS)
+    weighted = check_bool(weighted, "weighted")
+    _check_methods(methods, _PRECISION_METHODS)
     B = check_positive_int(n_resamples, "n_resamples", minimum=2)
-    rng = np.random.default_rng(random_state)
+    rng = check_random_state(random_state)
     rows = []
+    if not isinstance(predictions, Mapping) or not predictions:
+        raise ValueError("predictions must map at least one data set name to (y_true, y_pred_a, "
+                         f"y_pred_b); got {type(predictions).__name__} {predictions!r:.60}")
     for dataset, triple in predictions.items():
         if len(triple) != 3:
             raise ValueError(f"predictions[{dataset!r}] must be (y_true, y_pred_a, y_pred_b)")
@@ -1082,6 +1093,15 @@ def combined_precision_table(
 # --------------------------------------------------------------------------------------------
 # Type-I error of the combinations under dependence (simulations)
 # --------------------------------------------------------------------------------------------
+
+
+def _check_methods(methods: Any, valid: Sequence[str]) -> None:
+    if isinstance(methods, str) or not isinstance(methods, Sequence | set | frozenset):
+        raise ValueError(f"methods must be a sequence of method names; got {methods!r:.60}")
+    if not methods:
+        raise ValueError("methods must name at least one method")
+    for m in methods:
+        check_choice(m, "methods", valid)
 
 
 def _equicorrelation_factor(rho: float, L: int) -> np.ndarray:
@@ -1142,8 +1162,7 @@ def combination_type1_error(
     Fisher's method holds its level for independent tests and rejects far too often when they
     are strongly correlated.
     """
-    for m in methods:
-        check_choice(m, "methods", COMBINE_METHODS)
+    _check_methods(methods, COMBINE_METHODS)
     L = check_positive_int(n_tests, "n_tests", minimum=2)
     n = check_positive_int(n_sim, "n_sim")
     check_probability(alpha, "alpha")
@@ -1153,10 +1172,17 @@ def combination_type1_error(
             "methods includes 'stouffer', whose correlated form needs one-sided p-values; "
             "pass sides='one-sided' or drop it"
         )
-    rng = np.random.default_rng(random_state)
+    rng = check_random_state(random_state)
     w = np.full(L, 2.0)
     rows = []
-    for rho in np.atleast_1d(np.asarray(correlations, dtype=float)):
+    try:
+        rhos = np.atleast_1d(np.asarray(correlations, dtype=float))
+    except (TypeError, ValueError):
+        rhos = np.array([np.nan])
+    if rhos.ndim != 1 or rhos.size == 0 or not np.all(np.abs(rhos) <= 1):
+        raise ValueError(f"correlations must be one or more numbers in [-1, 1]; got "
+                         f"{correlations!r:.80}")
+    for rho in rhos:
         factor, R = _equicorrelation_factor(float(rho), L)
         z = rng.standard_normal((n, L)) @ factor.T
         p = 2 * stats.norm.sf(np.abs(z)) if sides == "two-sided" else stats.norm.sf(z)
@@ -1243,8 +1269,7 @@ def swap_combination_type1_error(
     >>> tab["method"].tolist()
     ['fisher', 'dai_cui', 'simes']
     """
-    for m in methods:
-        check_choice(m, "methods", _PRECISION_METHODS)
+    _check_methods(methods, _PRECISION_METHODS)
     n_obs = check_positive_int(n, "n", minimum=2)
     R = check_positive_int(n_sim, "n_sim")
     B = check_positive_int(n_resamples, "n_resamples", minimum=2)
@@ -1254,7 +1279,7 @@ def swap_combination_type1_error(
     prev = as_unit_interval(prevalence, "prevalence", ndim=1)
     if prev.size < 2 or not math.isclose(prev.sum(), 1.0, abs_tol=1e-9):
         raise ValueError(f"prevalence must hold K >= 2 proportions summing to 1; got {prev.tolist()}")
-    rng = np.random.default_rng(random_state)
+    rng = check_random_state(random_state)
     K = prev.size
     probs = _exchangeable_joint(prev, accuracy, agreement)
     tables = rng.multinomial(n_obs, probs.ravel(), size=R).reshape(R, K, K, K)

@@ -19,7 +19,13 @@ from scipy import stats
 from ._tails import binom_half_logcdf, chi2_logsf
 from .multiple import adjust_pvalues
 from .results import TestResult
-from .validation import check_choice, check_counts, check_probability, encode_labels
+from .validation import (
+    check_choice,
+    check_counts,
+    check_positive_int,
+    check_probability,
+    encode_labels,
+)
 
 __all__ = [
     "cochrans_q",
@@ -481,9 +487,8 @@ def mcnemar_pvalue_grid(max_b: int, max_c: int | None = None) -> pd.DataFrame:
     >>> g.loc[(g.b == 11) & (g.c == 1), ["chi2", "exact"]].round(7).to_numpy().tolist()
     [[0.0038924, 0.0063477]]
     """
-    max_c = max_b if max_c is None else max_c
-    if max_b < 0 or max_c < 0:
-        raise ValueError(f"max_b and max_c must be >= 0; got {max_b}, {max_c}")
+    max_b = check_positive_int(max_b, "max_b", minimum=0)
+    max_c = max_b if max_c is None else check_positive_int(max_c, "max_c", minimum=0)
     b, c = np.meshgrid(np.arange(max_b + 1), np.arange(max_c + 1), indexing="ij")
     b, c = b.ravel().astype(float), c.ravel().astype(float)
     n = b + c

@@ -222,6 +222,7 @@ def class_cells(table: Any) -> np.ndarray:
     >>> int(cells[1, 1, 1, 0])  # class 1: truly 1, A predicts 1, B does not
     1
     """
+    check_counts(table, "table")
     t = np.asarray(table)
     if t.ndim < 3 or not (t.shape[-1] == t.shape[-2] == t.shape[-3]):
         raise ValueError(f"table must have shape (..., K, K, K); got shape {t.shape}")
