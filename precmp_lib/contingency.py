@@ -95,6 +95,20 @@ def mcnemar_table(
     reads ``[[both correct, only A correct], [only B correct, both wrong]]`` and ``mcnemar``
     accepts it directly.
 
+    Parameters
+    ----------
+    y_true : array-like of shape (n,)
+        True labels (ints or strings; no missing values).
+    y_pred_a, y_pred_b : array-like of shape (n,)
+        Predictions of classifiers A and B, on the same items in the same order.
+    names : pair of str
+        Names of the row axis (classifier A) and the column axis (classifier B).
+
+    Returns
+    -------
+    DataFrame
+        2 x 2 counts with index and columns ``["correct", "wrong"]``, named by ``names``.
+
     Examples
     --------
     >>> y = [0, 0, 1, 1, 1, 0]
