@@ -27,9 +27,9 @@ PAGES = {"coming_from.md": "Coming from mlxtend, statsmodels, scipy or scikit-po
 def render_markdown_page(source: Path, title: str) -> str:
     """One Markdown file of ``docs/`` as an HTML page in the reference's frame."""
     html = pdoc.render_helpers.to_html(source.read_text(encoding="utf-8"))
-    env = pdoc.render.env
-    template = env.get_template("coming_from.html.jinja2")
-    return template.render(title=title, body=html, toc="", root="")
+    toc = getattr(html, "toc_html", "") or ""  # markdown2 lists the headings
+    template = pdoc.render.env.get_template("coming_from.html.jinja2")
+    return template.render(title=title, body=str(html), toc=toc, root="")
 
 
 def build(output: Path) -> list[Path]:
