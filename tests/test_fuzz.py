@@ -254,9 +254,17 @@ def _count_param(minimum: int = 1, *, none_ok: bool = False) -> st.SearchStrateg
     )
 
 
-def _positive_real() -> st.SearchStrategy:
+def _positive_real(*, none_ok: bool = False) -> st.SearchStrategy:
     return st.one_of(
         _tagged(OUT_OF_RANGE, st.floats(max_value=0.0, allow_nan=False)),
+        _tagged(NAN, st.sampled_from([np.nan, np.inf])),
+        _tagged(WRONG_TYPE, st.sampled_from(["0.5", [0.5]] + ([] if none_ok else [None]))),
+    )
+
+
+def _nonnegative_real() -> st.SearchStrategy:
+    return st.one_of(
+        _tagged(OUT_OF_RANGE, st.floats(max_value=-1e-9, allow_nan=False)),
         _tagged(NAN, st.sampled_from([np.nan, np.inf])),
         _tagged(WRONG_TYPE, st.sampled_from(["0.5", None, [0.5]])),
     )
@@ -357,6 +365,25 @@ SPECS: dict[str, Spec] = {
          "positive": _label((0, 1)), "n_resamples": _count_param(0),
          "confidence_level": _probability(), "random_state": _seed(),
          "labels": _label_list()}),
+    "bayes_correlated_ttest": Spec(
+        {"scores_a": CV_A, "scores_b": CV_B, "rope": 0.01},
+        {"scores_a": _paired(CV_A), "scores_b": _paired(CV_B), "rope": _nonnegative_real(),
+         "runs": _count_param(1), "test_train_ratio": _positive_real(none_ok=True)}),
+    "bayes_sign_test": Spec(
+        {"x": CV_A, "y": CV_B, "rope": 0.01, "n_samples": 500, "random_state": 0},
+        {"x": _paired(CV_A), "y": _paired(CV_B), "rope": _nonnegative_real(),
+         "prior_strength": _nonnegative_real(), "prior_place": _choice(("rope", "left", "right")),
+         "n_samples": _count_param(1), "random_state": _seed()}),
+    "bayes_signed_rank_test": Spec(
+        {"x": CV_A, "y": CV_B, "rope": 0.01, "n_samples": 500, "random_state": 0},
+        {"x": _paired(CV_A), "y": _paired(CV_B), "rope": _nonnegative_real(),
+         "prior_strength": _nonnegative_real(), "prior_place": _choice(("rope", "left", "right")),
+         "n_samples": _count_param(1), "random_state": _seed()}),
+    "binomial_test": Spec({"n_correct": 87, "n": 100, "reference": 0.8},
+                          {"n_correct": _count_param(0), "n": _count_param(1),
+                           "reference": _probability(),
+                           "alternative": _choice(ALTERNATIVES),
+                           "confidence_level": _probability()}),
     "bivariate_normal_cdf": Spec({"h": 0.3, "k": -0.2, "rho": 0.5},
                                  {"h": _tagged(WRONG_TYPE, st.sampled_from(["a", None])),
                                   "rho": _correlation(array_ok=True)}),
@@ -453,6 +480,9 @@ SPECS: dict[str, Spec] = {
     "ftest_5x2cv": Spec({"scores_a": FIVE_A, "scores_b": FIVE_B},
                         {"scores_a": _paired(FIVE_A, fixed_shape=True),
                          "scores_b": _paired(FIVE_B, fixed_shape=True)}),
+    "ftest_looney": Spec({"y_true": Y, "predictions": PREDS},
+                         {"y_true": _labels(Y), "predictions": _prediction_mapping(PREDS)},
+                         {"predictions": PRED_NAMES}),
     "gee_from_long": Spec({"long_table": LONG}, {"long_table": _frame(LONG),
                                                  "cluster": _name_in(("id",)),
                                                  "reference": _name_in(("a", "b")),
@@ -549,6 +579,11 @@ SPECS: dict[str, Spec] = {
                                  {**LABEL_ARGS, "y_pred_b": _labels(B, none_ok=True),
                                   "n_resamples": _count_param(1),
                                   "random_state": _seed(), "labels": _label_list()}),
+    "proportions_test": Spec({"n_correct_a": 85, "n_correct_b": 78, "n": 100},
+                             {"n_correct_a": _count_param(0), "n_correct_b": _count_param(0),
+                              "n": _count_param(1), "n_b": _count_param(1, none_ok=True),
+                              "alternative": _choice(ALTERNATIVES),
+                              "confidence_level": _probability()}),
     "rank_cliques": Spec(
         {"ranks": pd.Series([1.5, 2.0, 2.5], index=list("xyz")),
          "significant": pd.DataFrame(False, index=list("xyz"), columns=list("xyz"))},
@@ -617,6 +652,7 @@ SKIPPED: dict[str, str] = {
     "cnn_predictions": _DEEP, "digits_split": _DEEP, "make_cnn": _DEEP, "predict_cnn": _DEEP,
     "torch_available": _DEEP, "train_cnn": _DEEP, "train_digits_cnns": _DEEP,
     "cross_val_predictions": _COURSE, "cv_scores": _COURSE, "paired_cv_scores": _COURSE,
+    "holdout_selection": _COURSE, "nested_cv_scores": _COURSE,
     "power_curve": _COURSE, "replicability_experiment": _COURSE, "score_matrix": _COURSE,
     "swap_combination_type1_error": _COURSE, "type1_error_simulation": _COURSE,
 }
