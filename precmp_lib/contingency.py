@@ -153,16 +153,21 @@ def _axis_order(labels: pd.Index, axis: str) -> list[Any]:
 def _table_by_labels(table: pd.DataFrame) -> pd.DataFrame:
     """A labelled table reordered to [[both correct, only A], [only B, both wrong]].
 
-    A frame whose axes are both unnamed ``RangeIndex`` (built from a bare array) carries no
-    labels and is read by position; a missing row or column (one classifier always right, say)
-    counts 0.
+    An axis that is an unnamed default ``RangeIndex`` (a frame built from a bare array) carries
+    no labels and is read by position; a labelled axis is read by its labels, and a missing
+    row or column (one classifier always right, say) counts 0.
     """
-    if (isinstance(table.index, pd.RangeIndex) and isinstance(table.columns, pd.RangeIndex)
-            and table.index.name is None and table.columns.name is None):
-        return table
-    rows = _axis_order(table.index, "row (classifier A)")
-    cols = _axis_order(table.columns, "column (classifier B)")
-    return table.reindex(index=rows, columns=cols, fill_value=0)
+    def positional(axis: pd.Index) -> bool:
+        return isinstance(axis, pd.RangeIndex) and axis.name is None
+
+    rows = None if positional(table.index) else _axis_order(table.index, "row (classifier A)")
+    cols = (None if positional(table.columns)
+            else _axis_order(table.columns, "column (classifier B)"))
+    if rows is not None:
+        table = table.reindex(index=rows, fill_value=0)
+    if cols is not None:
+        table = table.reindex(columns=cols, fill_value=0)
+    return table
 
 
 def _mcnemar_counts(table: Any) -> np.ndarray:
@@ -232,8 +237,8 @@ def mcnemar(
         each labelled ``"correct"``/``"wrong"`` (:func:`mcnemar_table`) or with boolean or
         0/1 correctness, True or 1 meaning correct (``pd.crosstab(a_correct, b_correct)``,
         whose rows and columns come in the order False, True); a missing row or column counts
-        0, and other labels raise ValueError. A DataFrame with unnamed default integer axes
-        (built from a bare array) is read by position, like an array.
+        0, and other labels raise ValueError. An axis that is an unnamed default integer index
+        (a frame built from a bare array) is read by position, like an array.
     method : {"exact", "midp", "chi2", "chi2_corrected"}
         ``"exact"`` (default): two-sided binomial test of b against Bin(b + c, 1/2), valid at
         every sample size. ``"midp"``: the mid-p version (Fagerland et al. 2013), less

@@ -348,6 +348,10 @@ def test_crosstab_with_a_missing_row_counts_it_zero():
 def test_unlabelled_frame_is_read_by_position_and_other_labels_are_refused():
     arr = [[30, 12], [4, 6]]
     assert pc.mcnemar(pd.DataFrame(arr)) == pc.mcnemar(arr)
+    # labelled columns, unlabelled rows: the rows stay in the documented order
+    assert pc.mcnemar(pd.DataFrame(arr, columns=["correct", "wrong"])) == pc.mcnemar(arr)
+    assert pc.mcnemar(pd.DataFrame(arr, columns=["wrong", "correct"])) == pc.mcnemar(
+        [[12, 30], [6, 4]])
     bad = pd.DataFrame(arr, index=["yes", "no"], columns=["yes", "no"])
     with pytest.raises(ValueError, match=r"table's row \(classifier A\) labels must be "
                                          r"'correct'/'wrong'.*got \['yes', 'no'\]"):
