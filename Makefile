@@ -29,7 +29,7 @@ $(TORCH): requirements-torch.txt $(STAMP)
 	$(PY) -m pip install --quiet -r requirements-torch.txt
 	@touch $(TORCH)
 
-.PHONY: help venv report test lab data bench lint clean
+.PHONY: help venv report test docs lab data bench lint clean
 
 help: ## list the targets
 	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-8s %s\n", $$1, $$2}'
@@ -42,6 +42,9 @@ report: $(STAMP) ## run every notebook and render build/reports/index.html
 test: $(STAMP) $(TORCH) ## lint, unit tests, doctests, notebooks under nbval and papermill contract tests
 	$(PY) -m ruff check .
 	$(PY) -m pytest -n $(JOBS) --dist loadfile --nbval-lax -p no:cacheprovider tests precmp_lib notebooks
+
+docs: $(STAMP) ## API reference from the docstrings (and docs/coming_from.md) into build/reports/api
+	$(PY) docs/build_api.py build/reports/api
 
 lab: $(STAMP) ## open the notebooks in JupyterLab
 	$(VENV)/bin/jupyter lab notebooks

@@ -21,10 +21,12 @@ import pandas as pd
 
 from . import counts as _counts
 from .validation import (
+    as_label_array,
     as_unit_interval,
     check_counts,
     check_positive_int,
     check_probability,
+    check_random_state,
     encode_labels,
 )
 
@@ -346,7 +348,7 @@ def prevalence_bootstrap(
     [[0.5, 1.0]]
     """
     B = check_positive_int(n_resamples, "n_resamples")
-    rng = np.random.default_rng(random_state)
+    rng = check_random_state(random_state)
     if y_pred_b is None:
         names = tuple(names) if names is not None else ("A",)
         if len(names) != 1:
@@ -477,10 +479,13 @@ def bayes_update_precision(
         classes = list(labels) if labels is not None else list(range(table.shape[0]))
         if len(classes) != table.shape[0]:
             raise ValueError(f"labels must name the {table.shape[0]} classes; got {len(classes)}")
-        boot = _from_table(table, classes, ("A",), B, np.random.default_rng(random_state))
+        boot = _from_table(table, classes, ("A",), B, check_random_state(random_state))
     else:
         if y_true is None or y_pred is None:
             raise ValueError("pass y_true and y_pred (or confusion)")
+        n_true, n_pred = len(as_label_array(y_true, "y_true")), len(as_label_array(y_pred, "y_pred"))
+        if n_pred != n_true:
+            raise ValueError(f"y_pred must have the same length as y_true ({n_true}); got {n_pred}")
         boot = prevalence_bootstrap(y_true, y_pred, labels=labels, n_resamples=B,
                                     random_state=random_state)
     prevalences, sum_note = _prevalence_map(boot, prevalence, positive)
@@ -577,6 +582,8 @@ def compare_updated_precision(
     The paper prints 0.35, 0.45, 0.87 and 0.81. Class 0 loses precision because it is rarer
     in the population than in the test set; class 1 gains.
     """
+    if y_pred_b is None:
+        raise ValueError("y_pred_b must hold the predictions of classifier B; got None")
     level = check_probability(confidence_level, "confidence_level")
     B = check_positive_int(n_resamples, "n_resamples")
     boot = prevalence_bootstrap(y_true, y_pred_a, y_pred_b, labels=labels, n_resamples=B,

@@ -37,7 +37,13 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from .validation import as_paired_scores, check_choice, check_positive_float, check_positive_int
+from .validation import (
+    as_paired_scores,
+    check_choice,
+    check_positive_float,
+    check_positive_int,
+    check_random_state,
+)
 
 __all__ = [
     "PRIOR_PLACES",
@@ -119,7 +125,7 @@ class StudentPosterior:
 
     def sample(self, size: int, random_state: Any = None) -> np.ndarray:
         """``size`` draws of the mean difference."""
-        rng = np.random.default_rng(random_state)
+        rng = check_random_state(random_state)
         if self.scale == 0:
             return np.full(size, self.loc)
         return self.loc + self.scale * rng.standard_t(self.df, size)
@@ -484,7 +490,7 @@ def bayes_sign_test(
     counts = np.array([n_a, d.size - n_a - n_b, n_b], dtype=float)
     alpha = counts + _DIRICHLET_FLOOR
     alpha[_COLUMNS[prior_place]] += strength
-    sample = np.random.default_rng(random_state).dirichlet(alpha, n_samples)
+    sample = check_random_state(random_state).dirichlet(alpha, n_samples)
     probs, undefined = _winner_probabilities(sample, rope)
     degenerate = undefined or (rope == 0 and bool(np.all(d == 0)))
     note = ""
@@ -599,7 +605,7 @@ def bayes_signed_rank_test(
     else:
         z, concentration = d, np.ones(d.size)
     sums = np.add.outer(z, z)
-    weights = np.random.default_rng(random_state).dirichlet(concentration, n_samples)
+    weights = check_random_state(random_state).dirichlet(concentration, n_samples)
     theta_a = _quadratic_forms(weights, _heaviside(sums - 2 * rope))
     if rope > 0:
         theta_b = _quadratic_forms(weights, _heaviside(-sums - 2 * rope))

@@ -25,14 +25,17 @@ from scipy import stats
 
 from . import counts as _counts
 from . import precision as _precision
+from ._tails import chi2_logsf, norm_logsf
 from .multiple import adjust_pvalues
 from .results import TestResult
 from .validation import (
     as_unit_interval,
+    check_bool,
     check_choice,
     check_counts,
     check_positive_int,
     check_probability,
+    check_random_state,
 )
 
 __all__ = [
@@ -182,13 +185,17 @@ def lancaster_covariance(
     Treating two-sided p-values as one-sided would almost double the assumed dependence.
     """
     check_choice(sides, "sides", _SIDES)
-    rho = np.asarray(correlation, dtype=float)
+    if isinstance(correlation, str | bytes | bool) or np.asarray(correlation).dtype.kind == "b":
+        raise ValueError(f"correlation must be a number or an array of numbers; got {correlation!r}")
+    try:
+        rho = np.asarray(correlation, dtype=float)
+        w_i, w_j = (float(w) for w in weights)
+    except (TypeError, ValueError):
+        raise ValueError(f"correlation must be numbers in [-1, 1] and weights a pair of positive "
+                         f"numbers; got {correlation!r:.60} and {weights!r:.60}") from None
     if np.isnan(rho).any() or np.any(np.abs(rho) > 1 + 1e-12):
         raise ValueError("correlation must lie in [-1, 1]")
     rho = np.clip(rho, -1.0, 1.0)
-    if len(weights) != 2:
-        raise ValueError(f"weights must be a pair of positive numbers; got {weights!r}")
-    w_i, w_j = (float(w) for w in weights)
     if not (w_i > 0 and w_j > 0 and math.isfinite(w_i) and math.isfinite(w_j)):
         raise ValueError(f"weights must be positive and finite; got {weights!r}")
     c_i, c_j = _hermite_coefficients(w_i, sides), _hermite_coefficients(w_j, sides)
@@ -397,7 +404,7 @@ def combine_pvalues(
         p-values. ``details`` holds, as they apply, ``statistic_unscaled`` (T),
         ``expectation`` and ``variance`` of T, ``scale`` c, ``n_null`` (resamples used) and
         ``n_null_dropped``, and ``term_correlation`` (the sample correlation of the terms over the
-        null p-values).
+        null p-values). ``log_pvalue`` is the natural log of the combined p-value.
 
     Notes
     -----
@@ -414,8 +421,12 @@ def combine_pvalues(
     Simes is valid under independence and positive regression dependence (Sarkar & Chang 1997).
 
     Edge cases: one p-value is returned unchanged. A p-value of 0 makes the Fisher-type
-    statistics infinite and the combined p-value 0; a p-value of 1 adds 0. Stouffer with both a
-    0 and a 1 would compute inf - inf and raises. An estimated ``Var(T) <= 0`` raises.
+    statistics infinite and the combined p-value 0 (``log_pvalue`` -inf); a p-value of 1 adds
+    0. Stouffer takes a p-value of 1 as ``1 - 2^-53`` (z = -8.21, with a note), so its sum stays
+    finite; with a 0 among the p-values it is +inf and the combined p-value 0, as for Fisher.
+    An estimated ``Var(T) <= 0`` raises. A combined p-value below 1e-300 underflows; the
+    result then carries a note and ``log_pvalue``, computed in log space from the statistic
+    (chi-square or normal upper tail), which stays finite.
 
     References
     ----------
@@ -440,25 +451,74 @@ def combine_pvalues(
     >>> r = combine_pvalues([0.0002, 0.07], method="brown", correlation=[[1, 0.8], [0.8, 1]])
     >>> round(r.pvalue, 5), round(combine_pvalues([0.0002, 0.07], method="fisher").pvalue, 5)
     (0.00185, 0.00017)
+
+    Overwhelming evidence underflows double precision; its logarithm does not:
+
+    >>> tiny = combine_pvalues([1e-320, 1e-300], method="fisher")
+    >>> tiny.pvalue, round(tiny.log_pvalue, 2)
+    (0.0, -1420.34)
     """
     check_choice(method, "method", COMBINE_METHODS)
     p = as_unit_interval(pvalues, "pvalues", ndim=1)
+    opts = _combine_options(method, p.size, weights=weights, null_pvalues=null_pvalues,
+                            correlation=correlation, diagonal=diagonal, sides=sides,
+                            approximation=approximation)
+    if clip is not None:
+        lo, hi = _check_clip(clip)
+        p = np.clip(p, lo, hi)
+        if opts.null is not None:
+            opts = dataclasses.replace(opts, null=np.clip(opts.null, lo, hi))
+    notes: list[str] = []
+    if method == "stouffer" and np.any(p == 1.0):
+        p = np.minimum(p, _BELOW_ONE)
+        notes.append("p-values of 1 taken as 1 - 2^-53 (z = -8.21) so that Stouffer's sum "
+                     "stays finite")
+    if np.any(p == 0) and method != "simes":
+        notes.append("a p-value of 0 makes the combined p-value 0")
+    name = _combine_name(method, opts)
     L = p.size
-    given = {"weights": weights, "null_pvalues": null_pvalues, "correlation": correlation,
-             "diagonal": diagonal, "sides": sides, "approximation": approximation}
+    if L == 1:
+        stat, df = _single_statistic(method, p, opts.w)
+        notes.append("one p-value: returned unchanged")
+        return TestResult(statistic=stat, pvalue=float(p[0]), df=df, method=name, n=1,
+                          log_pvalue=_log(float(p[0])), note="; ".join(notes))
+    stat, df, pval, log_p, details = _COMBINERS[method](p, opts)
+    return TestResult(
+        statistic=stat, pvalue=min(1.0, max(0.0, pval)), df=df, method=name, n=L,
+        alternative="greater" if method == "stouffer" else "two-sided",
+        note="; ".join(notes), details=details, log_pvalue=min(0.0, log_p),
+    )
+
+
+@dataclass(frozen=True)
+class _CombineOptions:
+    """The checked optional arguments of ``combine_pvalues``."""
+
+    w: np.ndarray | None
+    null: np.ndarray | None
+    R: np.ndarray | None
+    diagonal: str | None
+    sides: str
+    approximation: str
+
+
+def _combine_options(method: str, L: int, **given: Any) -> _CombineOptions:
+    """Check which optional arguments ``method`` uses and validate them."""
     for arg, value in given.items():
         if value is not None and method not in _USES[arg]:
             users = ", ".join(repr(m) for m in _USES[arg])
             raise ValueError(f"{arg} is not used by method {method!r} (only by {users})")
+    diagonal = given["diagonal"]
     if diagonal is not None:
         check_choice(diagonal, "diagonal", _DIAGONALS)
-        if null_pvalues is None:
+        if given["null_pvalues"] is None:
             raise ValueError("diagonal applies only with null_pvalues")
-    sides = check_choice(sides or "two-sided", "sides", _SIDES)
-    approximation = check_choice(approximation or "exact", "approximation", _APPROXIMATIONS)
-    if method == "dai_cui" and null_pvalues is not None and correlation is not None:
+    sides = check_choice(given["sides"] or "two-sided", "sides", _SIDES)
+    approximation = check_choice(given["approximation"] or "exact", "approximation",
+                                 _APPROXIMATIONS)
+    if method == "dai_cui" and given["null_pvalues"] is not None and given["correlation"] is not None:
         raise ValueError("pass null_pvalues or correlation, not both")
-    if method == "brown" and correlation is None:
+    if method == "brown" and given["correlation"] is None:
         raise ValueError(
             "method 'brown' needs correlation (the correlation of the tests' statistics); "
             "with null p-values use method='dai_cui'"
@@ -468,115 +528,135 @@ def combine_pvalues(
             f"approximation={approximation!r} holds for one-sided p-values only; "
             "two-sided p-values need approximation='exact'"
         )
+    weights = given["weights"]
     w = None
     if method in ("lancaster", "dai_cui", "brown"):
         w = np.full(L, 2.0) if weights is None else _check_weights(weights, L)
     elif method == "stouffer":
         w = np.ones(L) if weights is None else _check_weights(weights, L)
-    null = _check_null(null_pvalues, L) if null_pvalues is not None else None
-    R = _check_correlation(correlation, L) if correlation is not None else None
-    if clip is not None:
+    null = _check_null(given["null_pvalues"], L) if given["null_pvalues"] is not None else None
+    R = _check_correlation(given["correlation"], L) if given["correlation"] is not None else None
+    return _CombineOptions(w=w, null=null, R=R, diagonal=diagonal, sides=sides,
+                           approximation=approximation)
+
+
+def _check_clip(clip: Any) -> tuple[float, float]:
+    try:
         lo, hi = (float(c) for c in clip)
-        if not 0 <= lo < hi <= 1:
-            raise ValueError(f"clip must be (low, high) with 0 <= low < high <= 1; got {clip!r}")
-        p = np.clip(p, lo, hi)
-        if null is not None:
-            null = np.clip(null, lo, hi)
+    except (TypeError, ValueError):
+        raise ValueError(f"clip must be a pair (low, high) of numbers; got {clip!r}") from None
+    if not 0 <= lo < hi <= 1:
+        raise ValueError(f"clip must be (low, high) with 0 <= low < high <= 1; got {clip!r}")
+    return lo, hi
 
-    notes: list[str] = []
-    if method == "stouffer" and np.any(p == 0) and np.any(p == 1):
-        raise ValueError(
-            "pvalues hold both 0 and 1: Stouffer's sum would be inf - inf; "
-            "pass clip=(low, high) or use another method"
-        )
-    if np.any(p == 0) and method != "simes":
-        notes.append("a p-value of 0 makes the combined p-value 0")
 
-    name = {
-        "fisher": "Fisher (independence)",
-        "lancaster": "Lancaster (independence)",
-        "stouffer": "Stouffer" + (" (Strube, correlated)" if R is not None else " (independence)"),
-        "simes": "Simes",
-        "brown": f"Brown ({approximation} {sides} covariances)",
-        "dai_cui": "Dai–Cui modified generalised Fisher",
-    }[method]
-    if method == "dai_cui":
-        if null is not None:
-            name += f" (covariance from null p-values, {diagonal or 'theoretical'} diagonal)"
-        elif R is not None:
-            name += f" (covariance from correlation, {sides})"
-        else:
-            name += " (no dependence information: independence)"
+def _combine_name(method: str, opts: _CombineOptions) -> str:
+    if method == "stouffer":
+        return "Stouffer" + (" (Strube, correlated)" if opts.R is not None else " (independence)")
+    if method == "brown":
+        return f"Brown ({opts.approximation} {opts.sides} covariances)"
+    if method != "dai_cui":
+        return {"fisher": "Fisher (independence)", "lancaster": "Lancaster (independence)",
+                "simes": "Simes"}[method]
+    name = "Dai–Cui modified generalised Fisher"
+    if opts.null is not None:
+        return name + f" (covariance from null p-values, {opts.diagonal or 'theoretical'} diagonal)"
+    if opts.R is not None:
+        return name + f" (covariance from correlation, {opts.sides})"
+    return name + " (no dependence information: independence)"
 
-    if L == 1:
-        if method == "stouffer":
-            stat, df = float(_stouffer_z(p)[0]), None
-        elif method == "simes":
-            stat, df = float(p[0]), None
-        else:
-            weight = 2.0 if w is None else float(w[0])
-            stat, df = float(_lancaster_statistic(p, np.array([weight]))), weight
-        notes.append("one p-value: returned unchanged")
-        return TestResult(statistic=stat, pvalue=float(p[0]), df=df, method=name, n=1,
-                          note="; ".join(notes))
 
+def _log(p: float) -> float:
+    return math.log(p) if p > 0 else -math.inf
+
+
+def _single_statistic(method: str, p: np.ndarray, w: np.ndarray | None) -> tuple[float, Any]:
+    """The statistic of one p-value, returned unchanged."""
+    if method == "stouffer":
+        return float(_stouffer_z(p)[0]), None
+    if method == "simes":
+        return float(p[0]), None
+    weight = 2.0 if w is None else float(w[0])
+    return float(_lancaster_statistic(p, np.array([weight]))), weight
+
+
+# Each combiner returns (statistic, df, p-value, log p-value, details).
+_Combined = tuple[float, Any, float, float, dict[str, Any]]
+
+
+def _fisher(p: np.ndarray, opts: _CombineOptions) -> _Combined:
+    with np.errstate(divide="ignore"):
+        stat = float(-2.0 * np.sum(np.log(p)))  # exact in logs, also for subnormal p-values
+    df = 2.0 * p.size
+    return stat, df, float(stats.chi2.sf(stat, df)), chi2_logsf(stat, df), {}
+
+
+def _lancaster(p: np.ndarray, opts: _CombineOptions) -> _Combined:
+    stat = float(_lancaster_statistic(p, opts.w))
+    df = float(opts.w.sum())
+    return stat, df, float(stats.chi2.sf(stat, df)), chi2_logsf(stat, df), {}
+
+
+def _simes_combined(p: np.ndarray, opts: _CombineOptions) -> _Combined:
+    pval = float(_simes(p))
+    L = p.size
+    with np.errstate(divide="ignore"):
+        logs = math.log(L) + np.log(np.sort(p)) - np.log(np.arange(1, L + 1))
+    return pval, None, pval, min(0.0, float(logs.min())), {}
+
+
+def _stouffer(p: np.ndarray, opts: _CombineOptions) -> _Combined:
+    L, w = p.size, opts.w
+    z = _stouffer_z(p)
+    spread = float(w @ (np.eye(L) if opts.R is None else opts.R) @ w)
+    if spread <= 0:
+        raise ValueError(f"w' R w = {spread:.3g} <= 0: the weighted sum has no variance")
+    stat = float(np.sum(w * z) / math.sqrt(spread))
+    return stat, None, float(stats.norm.sf(stat)), norm_logsf(stat), {"variance": spread}
+
+
+def _satterthwaite_combined(p: np.ndarray, opts: _CombineOptions) -> _Combined:
+    """Dai–Cui and Brown: the Lancaster statistic scaled by Satterthwaite's method."""
+    w, null = opts.w, opts.null
+    T = float(_lancaster_statistic(p, w))
+    E = float(w.sum())
     details: dict[str, Any] = {}
-    if method == "fisher":
-        stat = float(_lancaster_statistic(p, np.full(L, 2.0)))
-        df: float | None = 2.0 * L
-        pval = float(stats.chi2.sf(stat, df))
-    elif method == "lancaster":
-        stat = float(_lancaster_statistic(p, w))
-        df = float(w.sum())
-        pval = float(stats.chi2.sf(stat, df))
-    elif method == "simes":
-        stat = pval = float(_simes(p))
-        df = None
-    elif method == "stouffer":
-        z = _stouffer_z(p)
-        spread = float(w @ (np.eye(L) if R is None else R) @ w)
-        if spread <= 0:
-            raise ValueError(f"w' R w = {spread:.3g} <= 0: the weighted sum has no variance")
-        with np.errstate(invalid="ignore"):
-            stat = float(np.sum(w * z) / math.sqrt(spread))
-        pval = float(stats.norm.sf(stat))
-        df = None
-        details["variance"] = spread
-    else:  # dai_cui, brown: Satterthwaite-scaled Lancaster statistic
-        T = float(_lancaster_statistic(p, w))
-        E = float(w.sum())
-        if null is not None:
-            cov, n_ok = _null_covariance(null, w)
-            n_ok = int(n_ok)
-            if n_ok < 2:
-                raise ValueError(
-                    f"null_pvalues has {n_ok} complete rows; at least 2 are needed"
-                )
-            sd = np.sqrt(np.diag(cov))
-            with np.errstate(invalid="ignore", divide="ignore"):
-                details["term_correlation"] = cov / np.outer(sd, sd)
-            if (diagonal or "theoretical") == "theoretical":
-                cov = cov.copy()
-                np.fill_diagonal(cov, 2.0 * w)
-            V = float(cov.sum())
-            details.update(n_null=n_ok, n_null_dropped=int(null.shape[0] - n_ok))
-        elif R is not None:
-            V = 2.0 * E + 2.0 * float(_pair_covariance(R, w, sides, approximation))
-        else:
-            V = 2.0 * E
-        if not V > 0:
-            raise ValueError(
-                f"the estimated Var(T) = {V:.4g} is not positive; the null p-values do not "
-                "look null (bootstrap p-values are not: use permutation p-values)"
-            )
-        stat, df, pval = _satterthwaite(T, E, V)
-        stat, df, pval = float(stat), float(df), float(pval)
-        details.update(statistic_unscaled=T, expectation=E, variance=V, scale=df / E)
-    return TestResult(
-        statistic=stat, pvalue=min(1.0, max(0.0, pval)), df=df, method=name, n=L,
-        alternative="greater" if method == "stouffer" else "two-sided",
-        note="; ".join(notes), details=details,
-    )
+    if null is not None:
+        cov, n_ok = _null_covariance(null, w)
+        n_ok = int(n_ok)
+        if n_ok < 2:
+            raise ValueError(f"null_pvalues has {n_ok} complete rows; at least 2 are needed")
+        sd = np.sqrt(np.diag(cov))
+        with np.errstate(invalid="ignore", divide="ignore"):
+            details["term_correlation"] = cov / np.outer(sd, sd)
+        if (opts.diagonal or "theoretical") == "theoretical":
+            cov = cov.copy()
+            np.fill_diagonal(cov, 2.0 * w)
+        V = float(cov.sum())
+        details.update(n_null=n_ok, n_null_dropped=int(null.shape[0] - n_ok))
+    elif opts.R is not None:
+        V = 2.0 * E + 2.0 * float(_pair_covariance(opts.R, w, opts.sides, opts.approximation))
+    else:
+        V = 2.0 * E
+    if not V > 0:
+        raise ValueError(
+            f"the estimated Var(T) = {V:.4g} is not positive; the null p-values do not "
+            "look null (bootstrap p-values are not: use permutation p-values)"
+        )
+    stat, df, pval = (float(v) for v in _satterthwaite(T, E, V))
+    details.update(statistic_unscaled=T, expectation=E, variance=V, scale=df / E)
+    return stat, df, pval, chi2_logsf(stat, df), details
+
+
+_COMBINERS = {
+    "fisher": _fisher,
+    "lancaster": _lancaster,
+    "simes": _simes_combined,
+    "stouffer": _stouffer,
+    "dai_cui": _satterthwaite_combined,
+    "brown": _satterthwaite_combined,
+}
+_BELOW_ONE = float(np.nextafter(1.0, 0.0))
 
 
 # --------------------------------------------------------------------------------------------
@@ -685,9 +765,10 @@ def swap_permutation_null(
     The two per-class tests are strongly positively dependent under the null: a combination
     that assumes independence would overstate the evidence.
     """
+    weighted = check_bool(weighted, "weighted")
     t = _as_joint_table(table)
     B = check_positive_int(n_resamples, "n_resamples")
-    rng = np.random.default_rng(random_state)
+    rng = check_random_state(random_state)
     K = t.shape[-1]
     lower, upper = np.triu_indices(K, 1)
     total = t[..., lower, upper] + t[..., upper, lower]  # (..., K, K(K-1)/2)
@@ -894,6 +975,7 @@ def combined_precision_test(
     Accounting for the dependence raises the combined p-value tenfold, to the paper's 0.002;
     the global null hypothesis of equal precision is still rejected.
     """
+    weighted = check_bool(weighted, "weighted")
     check_choice(method, "method", (*_PRECISION_METHODS, "stouffer"))
     if method == "stouffer":
         raise ValueError(
@@ -921,7 +1003,7 @@ def combined_precision_test(
         t, classes = np.asarray(joint.table, dtype=np.int64), list(joint.classes)
     return _combined_from_table(
         t, classes, method=method, n_resamples=B, weights=weights, weighted=weighted,
-        diagonal=diagonal, rng=np.random.default_rng(random_state),
+        diagonal=diagonal, rng=check_random_state(random_state),
     )
 
 
@@ -968,11 +1050,14 @@ def combined_precision_table(
     1      1        0.667        0.333
     2      2        0.667        0.333
     """
-    for m in methods:
-        check_choice(m, "methods", _PRECISION_METHODS)
+    weighted = check_bool(weighted, "weighted")
+    _check_methods(methods, _PRECISION_METHODS)
     B = check_positive_int(n_resamples, "n_resamples", minimum=2)
-    rng = np.random.default_rng(random_state)
+    rng = check_random_state(random_state)
     rows = []
+    if not isinstance(predictions, Mapping) or not predictions:
+        raise ValueError("predictions must map at least one data set name to (y_true, y_pred_a, "
+                         f"y_pred_b); got {type(predictions).__name__} {predictions!r:.60}")
     for dataset, triple in predictions.items():
         if len(triple) != 3:
             raise ValueError(f"predictions[{dataset!r}] must be (y_true, y_pred_a, y_pred_b)")
@@ -1008,6 +1093,15 @@ def combined_precision_table(
 # --------------------------------------------------------------------------------------------
 # Type-I error of the combinations under dependence (simulations)
 # --------------------------------------------------------------------------------------------
+
+
+def _check_methods(methods: Any, valid: Sequence[str]) -> None:
+    if isinstance(methods, str) or not isinstance(methods, Sequence | set | frozenset):
+        raise ValueError(f"methods must be a sequence of method names; got {methods!r:.60}")
+    if not methods:
+        raise ValueError("methods must name at least one method")
+    for m in methods:
+        check_choice(m, "methods", valid)
 
 
 def _equicorrelation_factor(rho: float, L: int) -> np.ndarray:
@@ -1068,8 +1162,7 @@ def combination_type1_error(
     Fisher's method holds its level for independent tests and rejects far too often when they
     are strongly correlated.
     """
-    for m in methods:
-        check_choice(m, "methods", COMBINE_METHODS)
+    _check_methods(methods, COMBINE_METHODS)
     L = check_positive_int(n_tests, "n_tests", minimum=2)
     n = check_positive_int(n_sim, "n_sim")
     check_probability(alpha, "alpha")
@@ -1079,10 +1172,17 @@ def combination_type1_error(
             "methods includes 'stouffer', whose correlated form needs one-sided p-values; "
             "pass sides='one-sided' or drop it"
         )
-    rng = np.random.default_rng(random_state)
+    rng = check_random_state(random_state)
     w = np.full(L, 2.0)
     rows = []
-    for rho in np.atleast_1d(np.asarray(correlations, dtype=float)):
+    try:
+        rhos = np.atleast_1d(np.asarray(correlations, dtype=float))
+    except (TypeError, ValueError):
+        rhos = np.array([np.nan])
+    if rhos.ndim != 1 or rhos.size == 0 or not np.all(np.abs(rhos) <= 1):
+        raise ValueError(f"correlations must be one or more numbers in [-1, 1]; got "
+                         f"{correlations!r:.80}")
+    for rho in rhos:
         factor, R = _equicorrelation_factor(float(rho), L)
         z = rng.standard_normal((n, L)) @ factor.T
         p = 2 * stats.norm.sf(np.abs(z)) if sides == "two-sided" else stats.norm.sf(z)
@@ -1169,8 +1269,7 @@ def swap_combination_type1_error(
     >>> tab["method"].tolist()
     ['fisher', 'dai_cui', 'simes']
     """
-    for m in methods:
-        check_choice(m, "methods", _PRECISION_METHODS)
+    _check_methods(methods, _PRECISION_METHODS)
     n_obs = check_positive_int(n, "n", minimum=2)
     R = check_positive_int(n_sim, "n_sim")
     B = check_positive_int(n_resamples, "n_resamples", minimum=2)
@@ -1180,7 +1279,7 @@ def swap_combination_type1_error(
     prev = as_unit_interval(prevalence, "prevalence", ndim=1)
     if prev.size < 2 or not math.isclose(prev.sum(), 1.0, abs_tol=1e-9):
         raise ValueError(f"prevalence must hold K >= 2 proportions summing to 1; got {prev.tolist()}")
-    rng = np.random.default_rng(random_state)
+    rng = check_random_state(random_state)
     K = prev.size
     probs = _exchangeable_joint(prev, accuracy, agreement)
     tables = rng.multinomial(n_obs, probs.ravel(), size=R).reshape(R, K, K, K)

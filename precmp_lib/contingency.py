@@ -7,6 +7,7 @@ Cochran's Q extends it to L classifiers.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from itertools import combinations
 from typing import Any
@@ -15,9 +16,16 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
+from ._tails import binom_half_logcdf, chi2_logsf
 from .multiple import adjust_pvalues
 from .results import TestResult
-from .validation import check_choice, check_counts, check_probability, encode_labels
+from .validation import (
+    check_choice,
+    check_counts,
+    check_positive_int,
+    check_probability,
+    encode_labels,
+)
 
 __all__ = [
     "cochrans_q",
@@ -87,6 +95,20 @@ def mcnemar_table(
     reads ``[[both correct, only A correct], [only B correct, both wrong]]`` and ``mcnemar``
     accepts it directly.
 
+    Parameters
+    ----------
+    y_true : array-like of shape (n,)
+        True labels (ints or strings; no missing values).
+    y_pred_a, y_pred_b : array-like of shape (n,)
+        Predictions of classifiers A and B, on the same items in the same order.
+    names : pair of str
+        Names of the row axis (classifier A) and the column axis (classifier B).
+
+    Returns
+    -------
+    DataFrame
+        2 x 2 counts with index and columns ``["correct", "wrong"]``, named by ``names``.
+
     Examples
     --------
     >>> y = [0, 0, 1, 1, 1, 0]
@@ -105,6 +127,74 @@ def mcnemar_table(
         index=pd.Index(["correct", "wrong"], name=names[0]),
         columns=pd.Index(["correct", "wrong"], name=names[1]),
     )
+
+
+def _axis_order(labels: pd.Index, axis: str) -> list[Any]:
+    """The labels of one axis of a labelled McNemar table, in the order (correct, wrong).
+
+    Accepted: ``"correct"``/``"wrong"`` (:func:`mcnemar_table`) and boolean or 0/1 correctness
+    (``pd.crosstab`` of correctness vectors; True and 1 mean correct).
+    """
+    values = list(labels)
+    if len(values) == len(set(values)):
+        if all(isinstance(v, str) and v in ("correct", "wrong") for v in values):
+            return ["correct", "wrong"]
+        if all(not isinstance(v, str) and v in (1, 0) for v in values):
+            has_bool = any(isinstance(v, bool | np.bool_) for v in values)
+            return [True, False] if has_bool else [1, 0]
+    raise ValueError(
+        f"table's {axis} labels must be 'correct'/'wrong' (as mcnemar_table gives) or boolean "
+        f"or 0/1 correctness (as pd.crosstab of correctness gives); got {values!r}. Pass a "
+        "plain 2 x 2 array [[both correct, only A correct], [only B correct, both wrong]] to "
+        "be read by position"
+    )
+
+
+def _table_by_labels(table: pd.DataFrame) -> pd.DataFrame:
+    """A labelled table reordered to [[both correct, only A], [only B, both wrong]].
+
+    An axis that is an unnamed default ``RangeIndex`` (a frame built from a bare array) carries
+    no labels and is read by position; a labelled axis is read by its labels, and a missing
+    row or column (one classifier always right, say) counts 0.
+    """
+    def positional(axis: pd.Index) -> bool:
+        return isinstance(axis, pd.RangeIndex) and axis.name is None
+
+    rows = None if positional(table.index) else _axis_order(table.index, "row (classifier A)")
+    cols = (None if positional(table.columns)
+            else _axis_order(table.columns, "column (classifier B)"))
+    if rows is not None:
+        table = table.reindex(index=rows, fill_value=0)
+    if cols is not None:
+        table = table.reindex(columns=cols, fill_value=0)
+    return table
+
+
+def _mcnemar_counts(table: Any) -> np.ndarray:
+    """The 2 x 2 table as whole, non-negative counts; a DataFrame is read by its labels."""
+    if isinstance(table, pd.DataFrame):
+        table = _table_by_labels(table)
+    return check_counts(table, "table", shape=(2, 2))
+
+
+def _mcnemar_pvalue(method: str, b: float, c: float) -> tuple[float, float, float]:
+    """(statistic, p-value, log p-value) of one McNemar variant with b + c > 0."""
+    if method in ("chi2", "chi2_corrected"):
+        diff = abs(b - c) if method == "chi2" else max(abs(b - c) - 1.0, 0.0)
+        stat = diff**2 / (b + c)
+        return stat, float(stats.chi2.sf(stat, 1)), chi2_logsf(stat, 1)
+    k, m = int(min(b, c)), int(b + c)
+    log_cdf = binom_half_logcdf(k, m)
+    cdf = stats.binom.cdf(k, m, 0.5)
+    if method == "exact":
+        p = min(1.0, 2 * cdf)
+        log_p = min(0.0, math.log(2.0) + log_cdf)
+    else:  # mid-p: 2 P(X <= k) - P(X = k) = 2 P(X <= k - 1) + P(X = k)
+        p = min(1.0, 2 * cdf - stats.binom.pmf(k, m, 0.5))
+        log_pmf = float(stats.binom.logpmf(k, m, 0.5))
+        log_below = math.log(2.0) + binom_half_logcdf(k - 1, m)
+        log_p = min(0.0, float(np.logaddexp(log_below, log_pmf)))
+    return float(k), float(p), float(log_p)
 
 
 def _accuracy_difference_ci(a: float, b: float, c: float, d: float, level: float):
@@ -139,10 +229,16 @@ def mcnemar(
 
     Parameters
     ----------
-    table : 2 x 2 array-like or DataFrame
+    table : 2 x 2 array-like or DataFrame of whole, non-negative counts
         ``[[both correct, only A correct], [only B correct, both wrong]]``, as returned by
         :func:`mcnemar_table`. Only the discordant counts ``b = table[0][1]`` and
-        ``c = table[1][0]`` enter the test; the diagonal enters the effect size.
+        ``c = table[1][0]`` enter the test; the diagonal enters the effect size. A DataFrame
+        is read by its labels, not by position: rows are classifier A, columns classifier B,
+        each labelled ``"correct"``/``"wrong"`` (:func:`mcnemar_table`) or with boolean or
+        0/1 correctness, True or 1 meaning correct (``pd.crosstab(a_correct, b_correct)``,
+        whose rows and columns come in the order False, True); a missing row or column counts
+        0, and other labels raise ValueError. An axis that is an unnamed default integer index
+        (a frame built from a bare array) is read by position, like an array.
     method : {"exact", "midp", "chi2", "chi2_corrected"}
         ``"exact"`` (default): two-sided binomial test of b against Bin(b + c, 1/2), valid at
         every sample size. ``"midp"``: the mid-p version (Fagerland et al. 2013), less
@@ -156,7 +252,8 @@ def mcnemar(
     -------
     TestResult
         ``statistic`` is the chi-square value, or ``min(b, c)`` for the exact and mid-p tests
-        (``df`` None). ``estimate`` is the accuracy difference acc_A - acc_B = (b - c) / n with
+        (``df`` None). ``log_pvalue`` is computed in log space, so it stays finite (with a
+        note) where the p-value underflows to 0, as with thousands of discordant pairs. ``estimate`` is the accuracy difference acc_A - acc_B = (b - c) / n with
         Newcombe's hybrid score interval (Newcombe 1998, method 10), the interval Fagerland,
         Lydersen & Laake (2014) recommend for paired proportions. ``details`` holds ``b``,
         ``c`` and the discordance odds ratio ``b / c``.
@@ -188,16 +285,23 @@ def mcnemar(
 
     >>> round(mcnemar([[9945, 25], [15, 15]]).pvalue, 5)
     0.15386
+
+    A cross-tabulation of correctness is read by its labels, whatever order they come in:
+
+    >>> a_right = pd.Series([True] * 9970 + [False] * 30, name="A")
+    >>> b_right = pd.Series([True] * 9945 + [False] * 25 + [True] * 15 + [False] * 15, name="B")
+    >>> mcnemar(pd.crosstab(a_right, b_right)).details["b"]
+    25.0
     """
     check_choice(method, "method", MCNEMAR_METHODS)
     level = check_probability(confidence_level, "confidence_level")
-    exact = method in ("exact", "midp")
-    t = check_counts(table, "table", shape=(2, 2), integer=exact)
+    t = _mcnemar_counts(table)
     a, b, c, d = float(t[0, 0]), float(t[0, 1]), float(t[1, 0]), float(t[1, 1])
     n = a + b + c + d
     if n == 0:
         raise ValueError("table must count at least one item; got an all-zero table")
     name = _METHOD_NAMES[method]
+    exact = method in ("exact", "midp")
     df = None if exact else 1.0
     details = {"b": b, "c": c, "odds_ratio": b / c if c > 0 else (np.inf if b > 0 else np.nan)}
     lo, hi = _accuracy_difference_ci(a, b, c, d, level)
@@ -208,22 +312,12 @@ def mcnemar(
             "no discordant pairs: both classifiers are right and wrong on the same items",
             df=df, n=int(n), details=details, **effect,
         )
-    if method == "chi2":
-        stat = (b - c) ** 2 / (b + c)
-        p = stats.chi2.sf(stat, 1)
-    elif method == "chi2_corrected":
-        stat = max(abs(b - c) - 1.0, 0.0) ** 2 / (b + c)
-        p = stats.chi2.sf(stat, 1)
-    else:
-        k, m = int(min(b, c)), int(b + c)
-        stat = float(k)
-        cdf = stats.binom.cdf(k, m, 0.5)
-        p = min(1.0, 2 * cdf) if method == "exact" else 2 * cdf - stats.binom.pmf(k, m, 0.5)
+    stat, p, log_p = _mcnemar_pvalue(method, b, c)
     note = ""
     if not exact and b + c < 25:
         note = f"only {int(b + c)} discordant pairs: the chi-square approximation is poor; prefer the exact test"
     return TestResult(
-        statistic=stat, pvalue=min(1.0, float(p)), df=df, method=name, n=int(n),
+        statistic=stat, pvalue=min(1.0, p), log_pvalue=log_p, df=df, method=name, n=int(n),
         note=note, details=details, **effect,
     )
 
@@ -241,13 +335,20 @@ def _as_correctness(correct: Any) -> tuple[np.ndarray, list[str]]:
         raise ValueError(f"correct must have at least 2 classifier columns; got {arr.shape[1]}")
     if arr.shape[0] == 0:
         raise ValueError("correct must have at least one row")
+    hint = ("; it is the 0/1 correctness of each classifier on each item (1 = right), not its "
+            "predictions: build it with correctness_matrix(y_true, y_preds)")
     try:
         num = arr.astype(float)
     except (TypeError, ValueError):
-        raise ValueError("correct must hold 0/1 (or boolean) entries") from None
-    if not np.all((num == 0) | (num == 1)):
-        bad = num[~((num == 0) | (num == 1))][0]
-        raise ValueError(f"correct must hold only 0 and 1 (or booleans); found {bad!r}")
+        bad = next((v for v in arr.ravel() if not isinstance(v, bool | int | float | np.number)),
+                   arr.ravel()[0])
+        bad = bad.item() if isinstance(bad, np.generic) else bad
+        raise ValueError(f"correct must hold only 0 and 1 (or booleans); found {bad!r}{hint}") from None
+    ok = (num == 0) | (num == 1)
+    if not np.all(ok):
+        bad = arr[~ok][0]
+        bad = bad.item() if isinstance(bad, np.generic) else bad
+        raise ValueError(f"correct must hold only 0 and 1 (or booleans); found {bad!r}{hint}")
     names = names or [f"clf_{j}" for j in range(arr.shape[1])]
     return num.astype(np.int64), names
 
@@ -258,7 +359,10 @@ def cochrans_q(correct: Any) -> TestResult:
     Parameters
     ----------
     correct : n x L array-like or DataFrame of 0/1
-        1 where classifier j is right on item i (see :func:`correctness_matrix`).
+        1 where classifier j is right on item i, built from labels by
+        :func:`correctness_matrix`. Not the predictions themselves: anything but 0/1 (or
+        booleans) raises ValueError. The predictions of a binary problem coded 0/1 cannot be
+        told apart from correctness by their values, so convert them first.
 
     Returns
     -------
@@ -402,9 +506,8 @@ def mcnemar_pvalue_grid(max_b: int, max_c: int | None = None) -> pd.DataFrame:
     >>> g.loc[(g.b == 11) & (g.c == 1), ["chi2", "exact"]].round(7).to_numpy().tolist()
     [[0.0038924, 0.0063477]]
     """
-    max_c = max_b if max_c is None else max_c
-    if max_b < 0 or max_c < 0:
-        raise ValueError(f"max_b and max_c must be >= 0; got {max_b}, {max_c}")
+    max_b = check_positive_int(max_b, "max_b", minimum=0)
+    max_c = max_b if max_c is None else check_positive_int(max_c, "max_c", minimum=0)
     b, c = np.meshgrid(np.arange(max_b + 1), np.arange(max_c + 1), indexing="ij")
     b, c = b.ravel().astype(float), c.ravel().astype(float)
     n = b + c

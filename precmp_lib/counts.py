@@ -222,6 +222,7 @@ def class_cells(table: Any) -> np.ndarray:
     >>> int(cells[1, 1, 1, 0])  # class 1: truly 1, A predicts 1, B does not
     1
     """
+    check_counts(table, "table")
     t = np.asarray(table)
     if t.ndim < 3 or not (t.shape[-1] == t.shape[-2] == t.shape[-3]):
         raise ValueError(f"table must have shape (..., K, K, K); got shape {t.shape}")
@@ -283,7 +284,7 @@ def cells_from_tab_paired(
     >>> int(cells[1, 1, 0]), int(cells[1, 0, 1])  # s10 (test 1 only), s01 (test 2 only)
     (10, 4)
     """
-    values = check_counts([d_a, d_b, d_c, d_d, nd_a, nd_b, nd_c, nd_d], "counts", integer=False)
+    values = check_counts([d_a, d_b, d_c, d_d, nd_a, nd_b, nd_c, nd_d], "counts")
     da, db, dc, dd, na, nb, nc, nd = values
     cells = np.empty((2, 2, 2))
     cells[1, 1, 1], cells[1, 0, 1], cells[1, 1, 0], cells[1, 0, 0] = da, db, dc, dd
@@ -384,14 +385,13 @@ class PatternCounts:
         names = tuple(names) if names is not None else tuple(f"clf_{j}" for j in range(c))
         if len(names) != c:
             raise ValueError(f"names must have {c} entries (one per pattern digit); got {len(names)}")
+        check_counts([*d1.values(), *d0.values()], "pattern counts")
         counts = np.zeros((1, 2, 2**c))
         for d, mapping in ((1, d1), (0, d0)):
             for key, value in mapping.items():
                 code = sum(1 << j for j, ch in enumerate(key) if ch == "1")
                 counts[0, d, code] += value
-        check_counts(counts, "pattern counts", integer=False)
-        if np.all(counts == np.round(counts)):
-            counts = counts.astype(np.int64)
+        counts = check_counts(counts, "pattern counts").astype(np.int64)
         return cls(counts=counts, classes=np.asarray([label]), names=names)
 
     def moments(self) -> PrecisionMoments:

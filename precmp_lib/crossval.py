@@ -188,6 +188,11 @@ def _check_long(long_table: Any) -> pd.DataFrame:
         )
     if len(long_table) == 0:
         raise ValueError("long_table must have at least one row")
+    for column in needed:
+        missing_rows = long_table[column].isna().to_numpy()
+        if missing_rows.any():
+            row = long_table.index[np.flatnonzero(missing_rows)[0]]
+            raise ValueError(f"long_table has a missing {column} in row {row!r}")
     return long_table
 
 

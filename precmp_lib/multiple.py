@@ -49,7 +49,10 @@ def adjust_pvalues(pvalues: Any, method: str = "holm") -> np.ndarray:
     array([0.062763, 0.091   , 1.      ])
     """
     check_choice(method, "method", _ADJUST)
-    p = np.asarray(pvalues, dtype=float)
+    try:
+        p = np.asarray(pvalues, dtype=float)
+    except (TypeError, ValueError):
+        raise ValueError(f"pvalues must hold numbers in [0, 1]; got {pvalues!r:.60}") from None
     if p.ndim != 1:
         raise ValueError(f"pvalues must be one-dimensional; got shape {p.shape}")
     ok = ~np.isnan(p)

@@ -35,7 +35,14 @@ from .counts import (
 )
 from .multiple import adjust_pvalues
 from .results import TestResult
-from .validation import as_label_array, check_choice, check_probability, encode_labels
+from .validation import (
+    as_label_array,
+    check_bool,
+    check_choice,
+    check_counts,
+    check_probability,
+    encode_labels,
+)
 
 __all__ = [
     "PRECISION_METHODS",
@@ -76,14 +83,12 @@ _ZERO_TOL = 1e-13
 
 
 def _as_cells(cells: Any) -> np.ndarray:
-    arr = np.asarray(cells, dtype=float)
+    arr = check_counts(cells, "cells")
     if arr.ndim < 3 or arr.shape[-3:] != (2, 2, 2):
         raise ValueError(
             f"cells must have shape (..., 2, 2, 2) indexed [truth, A predicts, B predicts]; "
             f"got shape {arr.shape}"
         )
-    if not np.all(np.isfinite(arr)) or np.any(arr < 0):
-        raise ValueError("cells must hold finite, non-negative counts")
     return arr
 
 
@@ -239,7 +244,7 @@ def gs_from_cells(cells: Any, *, weighted: bool = False) -> tuple[np.ndarray, np
     >>> stat.round(4).tolist()
     [5.4659, 10.9318]
     """
-    parts = _gs_parts(cells, weighted)
+    parts = _gs_parts(cells, check_bool(weighted, "weighted"))
     return parts["statistic"][()], parts["pvalue"][()]
 
 
@@ -797,6 +802,7 @@ def gs_test(
     With so few predictions a difference of 0.6 against 1.0 is not significant at the 5 %
     level, and the result carries a note that the sample is too small for the approximation.
     """
+    weighted = check_bool(weighted, "weighted")
     cells, label = _binary_cells(y_true, y_pred_a, y_pred_b, positive)
     method = "wgs" if weighted else "gs"
     return _paired_result(cells, method, 0.95, label, ("y_pred_a", "y_pred_b"))

@@ -356,8 +356,11 @@ def wilcoxon(
     check_choice(zero_method, "zero_method", ZERO_METHODS)
     check_choice(alternative, "alternative", ALTERNATIVES)
     correction = _check_bool(correction, "correction")
-    xa = np.asarray(x, dtype=float) if not isinstance(x, pd.Series) else x.to_numpy(float)
-    ya = np.asarray(y, dtype=float) if not isinstance(y, pd.Series) else y.to_numpy(float)
+    try:
+        xa = np.asarray(x, dtype=float) if not isinstance(x, pd.Series) else x.to_numpy(float)
+        ya = np.asarray(y, dtype=float) if not isinstance(y, pd.Series) else y.to_numpy(float)
+    except (TypeError, ValueError):
+        raise ValueError("x and y must hold numbers (one score per data set)") from None
     for name, arr in (("x", xa), ("y", ya)):
         if arr.ndim != 1:
             raise ValueError(f"{name} must be one-dimensional (one score per data set); "

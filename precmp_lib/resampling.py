@@ -981,6 +981,15 @@ def resampling_test_guide(
         _GUIDE, orient="index", columns=["test", "call", "splits", "df", "use_when"]
     )
     guide.index.name = "key"
+    tables = {"rates": rates} if isinstance(rates, pd.DataFrame) else rates
+    if tables is not None and not isinstance(tables, Mapping):
+        raise ValueError(f"rates must be a DataFrame or a mapping of DataFrames; got "
+                         f"{type(rates).__name__}")
+    needed = {"key", "rejection_rate"} | ({"ci_low", "ci_high"} if tables is not rates else set())
+    for name, tab in (tables or {}).items():
+        if not isinstance(tab, pd.DataFrame) or not needed <= set(tab.columns):
+            raise ValueError(f"rates[{name!r}] must be a DataFrame with columns "
+                             f"{', '.join(sorted(needed))} (Type1ErrorSimulation.rates)")
     if isinstance(rates, pd.DataFrame):
         measured = rates.set_index("key")[["rejection_rate", "ci_low", "ci_high"]]
         guide = guide.join(measured.rename(columns={"rejection_rate": "type1_error"}))

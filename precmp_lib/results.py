@@ -20,6 +20,9 @@ import pandas as pd
 
 __all__ = ["TestResult"]
 
+# Below this a p-value is at or near the end of double precision: it is reported with a note,
+# and ``log_pvalue`` carries the evidence when the test could compute it in log space.
+PVALUE_FLOOR = 1e-300
 
 
 def _fmt(value: Any, digits: int = 6) -> str:
@@ -40,6 +43,16 @@ def _fmt(value: Any, digits: int = 6) -> str:
             return f"{v:.{digits - 2}e}"
         return f"{v:.{digits}g}"
     return str(value)
+
+
+def _with_underflow_note(note: str, log_p: float) -> str:
+    """``note`` with the remark that the p-value is below 1e-300 (added once)."""
+    if "p < 1e-300" in note:
+        return note
+    text = "p < 1e-300: below the range of double precision"
+    if math.isfinite(log_p):
+        text += f"; log p = {log_p:.2f} (p = 10^{log_p / math.log(10):.1f})"
+    return f"{note}; {text}" if note else text
 
 
 @dataclass(frozen=True)
@@ -73,10 +86,18 @@ class TestResult:
         Plain-language remark: why a result is degenerate, or a caveat about small samples.
     details : Mapping
         Method-specific extras (e.g. the discordant counts ``b`` and ``c`` of McNemar).
+    log_pvalue : float
+        Natural logarithm of the p-value: ``log(pvalue)`` whenever the p-value is at least
+        1e-300. Below that, tests that compute it in log space (McNemar, ``combine_pvalues``)
+        pass it, and it stays finite where ``pvalue`` underflows to 0; it is NaN when the
+        p-value is 0 and its logarithm was not computed, and ``-inf`` for a p-value that is
+        exactly 0 (e.g. a p-value of 0 combined).
 
     Notes
     -----
     The object unpacks as ``(statistic, pvalue)``, so code written for scipy keeps working.
+    A p-value below 1e-300 (where double precision runs out) gets a note saying so, with its
+    logarithm when known, instead of a bare 0.
 
     Examples
     --------
@@ -103,14 +124,23 @@ class TestResult:
     degenerate: bool = False
     note: str = ""
     details: Mapping[str, Any] = field(default_factory=dict, repr=False, compare=False)
+    log_pvalue: float = math.nan
 
     def __post_init__(self) -> None:
         p = float(self.pvalue)
         if not (math.isnan(p) or 0.0 <= p <= 1.0):
             raise ValueError(f"pvalue must lie in [0, 1]; got {p!r}")
+        log_p = float(self.log_pvalue)
+        if log_p > 0:
+            raise ValueError(f"log_pvalue must be <= 0; got {log_p!r}")
+        if p >= PVALUE_FLOOR or (math.isnan(log_p) and p > 0):
+            log_p = math.log(p)  # representable: the log follows the p-value
         object.__setattr__(self, "statistic", float(self.statistic))
         object.__setattr__(self, "pvalue", p)
+        object.__setattr__(self, "log_pvalue", log_p)
         object.__setattr__(self, "details", MappingProxyType(dict(self.details)))
+        if p < PVALUE_FLOOR and not self.degenerate and log_p != -math.inf:
+            object.__setattr__(self, "note", _with_underflow_note(self.note, log_p))
 
     def __iter__(self) -> Iterator[float]:
         yield self.statistic
@@ -158,6 +188,8 @@ class TestResult:
         parts = [f"statistic={_fmt(self.statistic)}", f"pvalue={_fmt(self.pvalue)}"]
         if self.df is not None:
             parts.append(f"df={_fmt(self.df)}")
+        if self.pvalue < PVALUE_FLOOR and math.isfinite(self.log_pvalue):
+            parts.append(f"log_pvalue={_fmt(self.log_pvalue)}")
         if not math.isnan(self.estimate):
             parts.append(f"estimate={_fmt(self.estimate)}")
         if not math.isnan(self.ci_low):
@@ -169,6 +201,8 @@ class TestResult:
 
     def _repr_html_(self) -> str:
         rows = [("statistic", self.statistic), ("p-value", self.pvalue)]
+        if self.pvalue < PVALUE_FLOOR and math.isfinite(self.log_pvalue):
+            rows.append(("log p-value", self.log_pvalue))
         if self.df is not None:
             rows.append(("df", self.df))
         rows.append(("alternative", self.alternative))

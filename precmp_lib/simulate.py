@@ -12,6 +12,7 @@ multinomial draws of cell counts, and every test runs on all of them at once.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from numbers import Real
 from typing import Any
 
 import numpy as np
@@ -25,7 +26,13 @@ from .precision import (
     _wald_parts,
     naive_z_from_cells,
 )
-from .validation import check_choice, check_positive_int, check_probability
+from .validation import (
+    check_choice,
+    check_counts,
+    check_positive_int,
+    check_probability,
+    check_random_state,
+)
 
 __all__ = [
     "POWER_METHODS",
@@ -47,6 +54,18 @@ _POWER_LABELS = {
     "rp": "relative precision (paired)",
     "naive_z": "z test for independent proportions",
 }
+
+
+def _floats(**values: Any) -> list[np.ndarray]:
+    """Each named value as a float array; a ValueError names the one that is not numeric."""
+    out = []
+    for name, value in values.items():
+        arr = np.asarray(value)
+        if arr.dtype.kind not in "iuf":
+            raise ValueError(f"{name} must be a number or an array of numbers; got "
+                             f"{type(value).__name__} {value!r:.60}")
+        out.append(arr.astype(float))
+    return out
 
 
 def bivariate_normal_cdf(h: Any, k: Any, rho: Any) -> np.ndarray:
@@ -84,8 +103,8 @@ def bivariate_normal_cdf(h: Any, k: Any, rho: Any) -> np.ndarray:
     >>> round(float(bivariate_normal_cdf(0.0, 0.0, 0.5)), 6)  # 1/4 + arcsin(1/2) / (2 pi) = 1/3
     0.333333
     """
-    h, k, rho = np.broadcast_arrays(*(np.asarray(v, dtype=float) for v in (h, k, rho)))
-    if np.any(np.abs(rho) > 1):
+    h, k, rho = np.broadcast_arrays(*_floats(h=h, k=k, rho=rho))
+    if np.any(~(np.abs(rho) <= 1)):
         raise ValueError("rho must lie in [-1, 1]")
     ph, pk = special.ndtr(h), special.ndtr(k)
     inner = np.abs(rho) < 1
@@ -173,16 +192,17 @@ def paired_cell_probabilities(
     >>> float(cells.sum()), round(float(cells[1, 1, 1]), 4)  # independent: 0.5 * 0.5 * 0.5
     (1.0, 0.125)
     """
-    pa, pb, rho, prev, ra = np.broadcast_arrays(*(np.asarray(v, dtype=float) for v in (
-        precision_a, precision_b, correlation, prevalence, recall_a)))
-    rb = ra if recall_b is None else np.broadcast_to(np.asarray(recall_b, dtype=float), ra.shape)
+    pa, pb, rho, prev, ra = np.broadcast_arrays(*_floats(
+        precision_a=precision_a, precision_b=precision_b, correlation=correlation,
+        prevalence=prevalence, recall_a=recall_a))
+    rb = ra if recall_b is None else np.broadcast_to(_floats(recall_b=recall_b)[0], ra.shape)
     for name, value, lo_open in (("precision_a", pa, True), ("precision_b", pb, True),
                                  ("recall_a", ra, True), ("recall_b", rb, True)):
         if np.any(~np.isfinite(value)) or np.any(value > 1) or np.any(value <= 0 if lo_open else value < 0):
             raise ValueError(f"{name} must lie in (0, 1]; got {np.asarray(value).ravel()[:3]}")
-    if np.any((prev <= 0) | (prev >= 1)):
+    if np.any(~((prev > 0) & (prev < 1))):
         raise ValueError(f"prevalence must lie in (0, 1); got {prev.ravel()[:3]}")
-    if np.any(np.abs(rho) > 1):
+    if np.any(~(np.abs(rho) <= 1)):
         raise ValueError(f"correlation must lie in [-1, 1]; got {rho.ravel()[:3]}")
     fpr_a = _false_positive_rate(pa, ra, prev, "precision_a")
     fpr_b = _false_positive_rate(pb, rb, prev, "precision_b")
@@ -249,7 +269,7 @@ def simulate_cells(
     batch = probs.shape[:-3]
     flat = probs.reshape(-1, 8)
     flat = flat / flat.sum(axis=1, keepdims=True)
-    rng = np.random.default_rng(random_state)
+    rng = check_random_state(random_state)
     draws = rng.multinomial(n, flat, size=(n_sim, flat.shape[0]))
     return draws.reshape(n_sim, *batch, 2, 2, 2)
 
@@ -301,10 +321,15 @@ def correlated_predictions(
     (0.81, 0.71)
     """
     n = check_positive_int(n, "n")
+    scalars = {"precision_a": precision_a, "precision_b": precision_b,
+               "correlation": correlation, "prevalence": prevalence, "recall_a": recall_a}
+    for name, value in scalars.items():
+        if isinstance(value, bool) or not isinstance(value, Real):
+            raise ValueError(f"{name} must be a number; got {type(value).__name__} {value!r:.60}")
     rb = recall_a if recall_b is None else recall_b
     probs = paired_cell_probabilities(precision_a, precision_b, correlation=correlation,
                                       prevalence=prevalence, recall_a=recall_a, recall_b=rb)
-    rng = np.random.default_rng(random_state)
+    rng = check_random_state(random_state)
     y = (rng.random(n) < prevalence).astype(np.int64)
     fpr_a = float(probs[0, 1].sum() / (1 - prevalence))
     fpr_b = float(probs[0, :, 1].sum() / (1 - prevalence))
@@ -344,7 +369,9 @@ def prediction_correlation(cells: Any) -> np.ndarray:
     >>> round(float(prediction_correlation(cells)), 6)  # not exactly 0: both track the truth
     0.423729
     """
-    arr = np.asarray(cells, dtype=float)
+    arr = check_counts(cells, "cells", integer=False)  # expected counts are fine here
+    if arr.ndim < 3 or arr.shape[-3:] != (2, 2, 2):
+        raise ValueError(f"cells must have shape (..., 2, 2, 2); got shape {arr.shape}")
     t = arr.sum(axis=-3)  # (..., 2, 2) over truth: [A][B]
     n = t.sum(axis=(-2, -1))
     pa = t[..., 1, :].sum(axis=-1) / n

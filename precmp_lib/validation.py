@@ -20,11 +20,13 @@ __all__ = [
     "as_paired_scores",
     "as_score_matrix",
     "as_unit_interval",
+    "check_bool",
     "check_choice",
     "check_counts",
     "check_positive_float",
     "check_positive_int",
     "check_probability",
+    "check_random_state",
     "encode_labels",
 ]
 
@@ -113,10 +115,40 @@ def check_counts(
     if np.any(arr < 0):
         raise ValueError(f"{name} must hold non-negative counts; got {arr.min():g}")
     if integer and np.any(arr != np.round(arr)):
+        bad = np.argwhere(arr != np.round(arr))[0]
+        where = tuple(int(i) for i in bad)
         raise ValueError(
-            f"{name} must hold whole-number counts for this method; got non-integer entries"
+            f"{name} must hold whole-number counts; got {arr[where]:g} at position "
+            f"{where[0] if len(where) == 1 else where}"
         )
     return arr
+
+
+def check_bool(value: Any, name: str) -> bool:
+    """Return ``value`` as a bool; only True and False (Python or numpy) are accepted.
+
+    >>> check_bool(True, "weighted")
+    True
+    """
+    if not isinstance(value, bool | np.bool_):
+        raise ValueError(f"{name} must be True or False; got {_describe(value)}")
+    return bool(value)
+
+
+def check_random_state(value: Any, name: str = "random_state") -> np.random.Generator:
+    """Return a numpy Generator from a seed (None, a non-negative int) or a Generator.
+
+    >>> check_random_state(7).integers(0, 100)
+    np.int64(94)
+    """
+    if isinstance(value, bool) or isinstance(value, float | str | bytes):
+        raise ValueError(f"{name} must be None, a non-negative integer or a numpy Generator; "
+                         f"got {_describe(value)}")
+    try:
+        return np.random.default_rng(value)
+    except (TypeError, ValueError):
+        raise ValueError(f"{name} must be None, a non-negative integer or a numpy Generator; "
+                         f"got {_describe(value)}") from None
 
 
 def as_label_array(values: Any, name: str) -> np.ndarray:
@@ -293,6 +325,8 @@ def encode_labels(
             )
     arrays = [y, *preds.values()]
     if labels is not None:
+        if isinstance(labels, str | bytes) or not isinstance(labels, Iterable):
+            raise ValueError(f"labels must be a sequence of class labels; got {_describe(labels)}")
         classes = np.asarray(list(labels), dtype=object if any(isinstance(v, str) for v in labels) else None)
         if len(set(classes.tolist())) != len(classes):
             raise ValueError("labels must not repeat a label")

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
 from .contingency import MCNEMAR_METHODS, mcnemar
@@ -142,14 +143,16 @@ def rp_correlation_state(
     >>> state[["ci_low", "ci_high"]].round(3)
               ci_low  ci_high
     interval
-    paired     0.893    0.992
-    naive      0.869    1.020
+    paired     0.894    0.994
+    naive      0.870    1.021
 
     With strongly correlated classifiers the paired interval excludes 1 (A is less precise)
     while the interval that ignores the pairing is wider and holds 1.
     """
-    cells = n * paired_cell_probabilities(precision_a, precision_b, correlation=correlation,
-                                          prevalence=prevalence, recall_a=recall)
+    # the expected table of a test set of n items, rounded to whole counts
+    cells = np.round(n * paired_cell_probabilities(precision_a, precision_b,
+                                                   correlation=correlation,
+                                                   prevalence=prevalence, recall_a=recall))
     phi = float(prediction_correlation(cells))
     rows = {}
     for name, kernel in (("paired", rp_from_cells), ("naive", naive_rp_from_cells)):

@@ -8,10 +8,11 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from scipy import stats
+from scipy import special, stats
 from statsmodels.stats.multitest import multipletests
 
 import precmp_lib as pc
+import precmp_lib.plots  # the plot tests below reach it as pc.plots
 from precmp_lib.combine import _hermite_coefficients
 
 P4 = [0.01, 0.02, 0.3, 0.5]  # METHODS.md §8, worked example 1
@@ -290,9 +291,18 @@ def test_zero_and_one_pvalues():
         stats.chi2.isf(0.3, 2))
     assert pc.combine_pvalues([1.0, 1.0], method="fisher").pvalue == 1.0
     assert pc.combine_pvalues([0.0, 0.3], method="stouffer").pvalue == 0.0
-    assert pc.combine_pvalues([1.0, 0.3], method="stouffer").pvalue == 1.0
-    with pytest.raises(ValueError, match="inf - inf"):
-        pc.combine_pvalues([0.0, 1.0], method="stouffer")
+    # Stouffer: a p-value of 1 is taken as 1 - 2^-53, whose z is finite (no -inf statistic)
+    z_one = stats.norm.isf(np.nextafter(1.0, 0.0))  # scipy, called here: -8.2095
+    ones = pc.combine_pvalues([1.0, 1.0, 1.0], method="stouffer")
+    assert ones.statistic == pytest.approx(3 * z_one / math.sqrt(3), rel=1e-12)
+    assert math.isfinite(ones.statistic) and "p-values of 1 taken as 1 - 2^-53" in ones.note
+    assert ones.pvalue == pytest.approx(stats.norm.sf(3 * z_one / math.sqrt(3)), rel=1e-12)
+    one = pc.combine_pvalues([1.0, 0.3], method="stouffer")
+    assert one.statistic == pytest.approx((z_one + stats.norm.isf(0.3)) / math.sqrt(2))
+    # a 0 beside a 1 dominates, as for Fisher
+    both = pc.combine_pvalues([0.0, 1.0], method="stouffer")
+    assert both.pvalue == 0.0 and both.log_pvalue == -math.inf
+    assert "a p-value of 0" in both.note and "1e-300" not in both.note
     # clip makes it computable, as CombinePValue does
     res = pc.combine_pvalues([0.0, 1.0], method="stouffer", clip=(1e-6, 1 - 1e-6))
     assert res.pvalue == pytest.approx(0.5)
@@ -762,3 +772,71 @@ def test_covariance_and_type1_plots():
     assert len(ax3.patches) == 3
     with pytest.raises(ValueError, match="mc_se"):
         pc.plots.type1_error_plot(swap.drop(columns="mc_se"))
+
+
+# --------------------------------------------------------------------------------------------
+# Combined p-values below double precision: a note and a finite log p-value
+# --------------------------------------------------------------------------------------------
+
+
+def test_fisher_underflow_has_note_and_log_pvalue():
+    res = pc.combine_pvalues([1e-320, 1e-300], method="fisher")
+    ref = stats.combine_pvalues([1e-320, 1e-300], method="fisher")  # scipy, called here
+    assert res.statistic == pytest.approx(ref.statistic, rel=1e-12)
+    assert ref.pvalue == 0.0 and res.pvalue == 0.0
+    # chi2(4) upper tail in closed form: exp(-x/2) (1 + x/2)
+    x = ref.statistic
+    assert res.log_pvalue == pytest.approx(-x / 2 + math.log1p(x / 2), rel=1e-12)
+    assert "p < 1e-300" in res.note
+    assert math.isfinite(res.to_dict()["log_pvalue"])
+
+
+@pytest.mark.parametrize("method", ["fisher", "lancaster", "stouffer", "simes", "dai_cui"])
+def test_log_pvalue_equals_log_of_pvalue_where_representable(method):
+    p = [1e-40, 3e-25, 0.2]
+    res = pc.combine_pvalues(p, method=method)
+    assert res.pvalue > 1e-300
+    assert res.log_pvalue == pytest.approx(math.log(res.pvalue), rel=1e-10)
+    assert "1e-300" not in res.note
+
+
+def test_stouffer_and_simes_underflow_in_log_space():
+    p = np.full(40, 1e-12)
+    res = pc.combine_pvalues(p, method="stouffer")
+    z = stats.norm.isf(1e-12)  # scipy, called here
+    assert res.statistic == pytest.approx(40 * z / math.sqrt(40), rel=1e-12)
+    assert res.pvalue == 0.0
+    assert res.log_pvalue == pytest.approx(special.log_ndtr(-40 * z / math.sqrt(40)), rel=1e-12)
+    simes = pc.combine_pvalues([1e-320, 0.5], method="simes")
+    # Simes: min(2 * 1e-320 / 1, 2 * 0.5 / 2); 1e-320 is subnormal, so compare logs
+    assert simes.log_pvalue == pytest.approx(math.log(2) + math.log(1e-320), rel=1e-3)
+    assert "p < 1e-300" in simes.note
+
+
+@pytest.mark.parametrize("method", ["dai_cui", "brown"])
+def test_satterthwaite_methods_underflow_in_log_space(method):
+    R = [[1, 0.5], [0.5, 1]]
+    res = pc.combine_pvalues([1e-300, 1e-250], method=method, correlation=R)
+    assert res.pvalue == 0.0 and math.isfinite(res.log_pvalue)
+    assert res.log_pvalue == pytest.approx(_quadrature_chi2_logsf(res.statistic, res.df),
+                                           rel=1e-9)
+
+
+def _quadrature_chi2_logsf(x, df):
+    """log P(chi2_df > x) = logpdf(x) + log of the integral of pdf(t) / pdf(x) over t > x,
+    with scipy's chi2.logpdf (finite far past where sf underflows) and scipy's quad."""
+    from scipy import integrate
+
+    log_fx = stats.chi2.logpdf(x, df)
+    ratio, _ = integrate.quad(lambda t: math.exp(stats.chi2.logpdf(t, df) - log_fx), x, math.inf,
+                              epsabs=0, epsrel=1e-12)
+    return log_fx + math.log(ratio)
+
+
+@pytest.mark.parametrize(("x", "df"), [(2000.0, 3.7), (3000.0, 1.0), (2855.2, 4.0),
+                                       (5000.0, 300.5), (1500.0, 7.25)])
+def test_chi2_log_tail_matches_quadrature(x, df):
+    from precmp_lib._tails import chi2_logsf
+
+    assert stats.chi2.sf(x, df) < 1e-300  # where scipy's own logsf gives -inf
+    assert chi2_logsf(x, df) == pytest.approx(_quadrature_chi2_logsf(x, df), rel=1e-10)

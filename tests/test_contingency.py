@@ -162,9 +162,9 @@ def test_mcnemar_bad_input():
         pc.mcnemar([[1, -2], [3, 4]])
     with pytest.raises(ValueError, match="whole-number counts"):
         pc.mcnemar([[1, 2.5], [3, 4]], method="exact")
-    with pytest.raises(ValueError, match="whole-number counts"):
-        pc.mcnemar([[1, 2.5], [3, 4]], method="midp")
-    assert pc.mcnemar([[1, 2.5], [3, 4]], method="chi2").pvalue > 0  # allowed for chi-square
+    for method in pc.contingency.MCNEMAR_METHODS:  # every variant, chi-square included
+        with pytest.raises(ValueError, match=r"table must hold whole-number counts; got 2.5"):
+            pc.mcnemar([[1, 2.5], [3, 4]], method=method)
     with pytest.raises(ValueError, match="table must hold finite counts"):
         pc.mcnemar([[1, np.nan], [3, 4]])
     with pytest.raises(ValueError, match="confidence_level"):
@@ -274,6 +274,10 @@ def test_cochrans_q_bad_input():
         pc.cochrans_q(np.ones((5, 1)))
     with pytest.raises(ValueError, match="only 0 and 1"):
         pc.cochrans_q([[0, 2], [1, 1]])
+    with pytest.raises(ValueError, match=r"found 2.*not its predictions.*correctness_matrix"):
+        pc.cochrans_q(pd.DataFrame({"lr": [0, 1, 2], "nb": [1, 1, 2]}))  # 3-class predictions
+    with pytest.raises(ValueError, match=r"found 'cat'.*correctness_matrix\(y_true, y_preds\)"):
+        pc.cochrans_q([["cat", "dog"], ["dog", "dog"]])
     with pytest.raises(ValueError, match="2-D"):
         pc.cochrans_q([0, 1, 1])
 
@@ -291,3 +295,142 @@ def test_pvalue_grid_matches_scalar_function():
         for method in ("chi2", "chi2_corrected", "exact", "midp"):
             expect = pc.mcnemar(table(int(row.b), int(row.c)), method=method).pvalue
             assert row[method] == pytest.approx(expect, rel=1e-12)
+
+
+# --------------------------------------------------------------------------------------------
+# Labelled tables are read by their labels (issue: crosstab read by position flipped the sign)
+# --------------------------------------------------------------------------------------------
+
+
+def _correctness_pair(seed=3, n=400):
+    rng = np.random.default_rng(seed)
+    a = rng.random(n) < 0.8
+    b = np.where(rng.random(n) < 0.7, a, rng.random(n) < 0.6)
+    return a, b
+
+
+def test_crosstab_of_boolean_correctness_is_read_by_labels():
+    a, b = _correctness_pair()
+    tab = pd.crosstab(pd.Series(a, name="A"), pd.Series(b, name="B"))
+    assert tab.index.tolist() == [False, True]  # pandas sorts: row 0 is "A wrong"
+    res = pc.mcnemar(tab, method="chi2")
+    only_a, only_b = int(np.sum(a & ~b)), int(np.sum(~a & b))
+    assert (res.details["b"], res.details["c"]) == (only_a, only_b)
+    assert res.estimate == pytest.approx(a.mean() - b.mean(), abs=1e-15)  # A minus B
+    # statsmodels, called here on the table in the documented orientation
+    ref = sm_mcnemar([[np.sum(a & b), only_a], [only_b, np.sum(~a & ~b)]], exact=False,
+                     correction=False)
+    assert res.statistic == pytest.approx(ref.statistic, rel=1e-12)
+    assert res.pvalue == pytest.approx(ref.pvalue, rel=1e-10)
+
+
+def test_crosstab_of_01_correctness_and_permuted_mcnemar_table_agree():
+    a, b = _correctness_pair(seed=5)
+    ints = pc.mcnemar(pd.crosstab(a.astype(int), b.astype(int)))
+    bools = pc.mcnemar(pd.crosstab(a, b))
+    y = np.zeros(a.size, dtype=int)
+    t = pc.mcnemar_table(y, np.where(a, 0, 1), np.where(b, 0, 1))
+    shuffled = t.loc[["wrong", "correct"], ["wrong", "correct"]]
+    for other in (ints, bools, pc.mcnemar(shuffled)):
+        assert other == pc.mcnemar(t)
+
+
+def test_crosstab_with_a_missing_row_counts_it_zero():
+    a = np.ones(50, dtype=bool)  # A is always right: crosstab has no False row
+    b = np.r_[np.ones(40, dtype=bool), np.zeros(10, dtype=bool)]
+    tab = pd.crosstab(a, b)
+    assert tab.shape == (1, 2)
+    res = pc.mcnemar(tab)
+    assert (res.details["b"], res.details["c"]) == (10.0, 0.0)
+    assert res.pvalue == pytest.approx(2 * 0.5**10)  # exact: 2 P(Bin(10, 1/2) <= 0)
+
+
+def test_unlabelled_frame_is_read_by_position_and_other_labels_are_refused():
+    arr = [[30, 12], [4, 6]]
+    assert pc.mcnemar(pd.DataFrame(arr)) == pc.mcnemar(arr)
+    # labelled columns, unlabelled rows: the rows stay in the documented order
+    assert pc.mcnemar(pd.DataFrame(arr, columns=["correct", "wrong"])) == pc.mcnemar(arr)
+    assert pc.mcnemar(pd.DataFrame(arr, columns=["wrong", "correct"])) == pc.mcnemar(
+        [[12, 30], [6, 4]])
+    bad = pd.DataFrame(arr, index=["yes", "no"], columns=["yes", "no"])
+    with pytest.raises(ValueError, match=r"table's row \(classifier A\) labels must be "
+                                         r"'correct'/'wrong'.*got \['yes', 'no'\]"):
+        pc.mcnemar(bad)
+    half = pd.DataFrame(arr, index=["correct", "wrong"], columns=[2, 3])
+    with pytest.raises(ValueError, match=r"column \(classifier B\) labels.*got \[2, 3\]"):
+        pc.mcnemar(half)
+
+
+# --------------------------------------------------------------------------------------------
+# p-values below double precision: a note and a finite log p-value
+# --------------------------------------------------------------------------------------------
+
+
+def test_underflowing_exact_pvalue_has_note_and_log_pvalue():
+    res = pc.mcnemar([[0, 5000], [0, 0]])
+    # statsmodels, called here, returns a bare 0
+    assert sm_mcnemar([[0, 5000], [0, 0]], exact=True).pvalue == 0.0
+    assert res.pvalue == 0.0
+    # closed form: p = 2 P(Bin(5000, 1/2) = 0) = 2 * 2^-5000
+    assert res.log_pvalue == pytest.approx(np.log(2) - 5000 * np.log(2), rel=1e-12)
+    assert "p < 1e-300" in res.note and "log p = -3465.04" in res.note
+    midp = pc.mcnemar([[0, 5000], [0, 0]], method="midp")  # mid-p: P(X = 0) = 2^-5000
+    assert midp.log_pvalue == pytest.approx(-5000 * np.log(2), rel=1e-12)
+    one = pc.mcnemar([[0, 4000], [1, 0]])  # 2 P(X <= 1) = 2 (1 + 4001) / 2^4001
+    assert one.log_pvalue == pytest.approx(np.log(2 * 4002) - 4001 * np.log(2), rel=1e-12)
+
+
+def test_underflowing_chi2_pvalue_matches_scipy_log_normal_tail():
+    from scipy import special
+
+    res = pc.mcnemar([[0, 5000], [0, 0]], method="chi2")
+    # chi2(1) upper tail = 2 P(N > sqrt(x)); scipy's log_ndtr, called here
+    assert res.log_pvalue == pytest.approx(np.log(2) + special.log_ndtr(-np.sqrt(5000.0)),
+                                           rel=1e-12)
+    assert res.pvalue == 0.0 and "p < 1e-300" in res.note
+    assert res.to_dict()["log_pvalue"] == res.log_pvalue
+
+
+@pytest.mark.parametrize("method", ["exact", "midp", "chi2", "chi2_corrected"])
+def test_log_pvalue_is_log_of_statsmodels_pvalue_where_representable(method):
+    t = [[10, 600], [310, 20]]  # p around 1e-22 .. 1e-23
+    res = pc.mcnemar(t, method=method)
+    if method == "midp":
+        ref = res.pvalue  # statsmodels has no mid-p; checked against the binomial below
+        from scipy import stats
+
+        ref = 2 * stats.binom.cdf(309, 910, 0.5) + stats.binom.pmf(310, 910, 0.5)
+    else:
+        ref = sm_mcnemar(t, exact=method == "exact",
+                         correction=method == "chi2_corrected").pvalue
+    assert res.pvalue == pytest.approx(ref, rel=1e-9)
+    assert res.log_pvalue == pytest.approx(np.log(ref), rel=1e-10)
+    assert "1e-300" not in res.note
+
+
+# --------------------------------------------------------------------------------------------
+# One rule for counts: every count-taking function refuses non-integer counts alike
+# --------------------------------------------------------------------------------------------
+
+
+_HALF = np.array([[[5, 2], [3, 9]], [[4, 1], [2.5, 7]]])  # one cell 2.5
+
+
+@pytest.mark.parametrize("call", [
+    lambda: pc.mcnemar([[3, 2.5], [1, 4]], method="chi2"),
+    lambda: pc.mcnemar([[3, 2.5], [1, 4]], method="exact"),
+    lambda: pc.gs_from_cells(_HALF),
+    lambda: pc.gw_from_cells(_HALF),
+    lambda: pc.wald_from_cells(_HALF),
+    lambda: pc.rp_from_cells(_HALF),
+    lambda: pc.naive_z_from_cells(_HALF),
+    lambda: pc.naive_rp_from_cells(_HALF),
+    lambda: pc.precision_test_from_cells(_HALF),
+    lambda: pc.cells_from_tab_paired(30, 4, 10, 6, 5, 3, 8.5, 60),
+    lambda: pc.counts.PatternCounts.from_patterns({"11": 5.5}, {"01": 3}),
+    lambda: pc.swap_permutation_null(np.full((2, 2, 2), 1.5)),
+])
+def test_count_functions_refuse_non_integer_counts_alike(call):
+    with pytest.raises(ValueError, match=r"must hold whole-number counts; got \d+(\.\d+)? at "
+                                         r"position"):
+        call()

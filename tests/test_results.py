@@ -70,3 +70,29 @@ def test_details_are_read_only():
     r = make(details={"b": 1})
     with pytest.raises(TypeError):
         r.details["b"] = 2
+
+
+def test_log_pvalue_defaults_to_log_of_pvalue_and_keeps_old_calls_working():
+    r = TestResult(2.5, 0.11385, 1.0, "McNemar chi-square")  # positional, as before the field
+    assert r.log_pvalue == pytest.approx(math.log(0.11385), rel=1e-15)
+    assert "log_pvalue" in r.to_dict() and r.to_frame().loc[0, "log_pvalue"] == r.log_pvalue
+    assert dataclasses.replace(r, pvalue=0.5).log_pvalue == pytest.approx(math.log(0.5))
+    assert TestResult(1.0, 0.5, log_pvalue=-3.0).log_pvalue == math.log(0.5)  # follows p
+    assert math.isnan(TestResult(0.0, 0.0, degenerate=True).log_pvalue)  # unknown, not -inf
+    with pytest.raises(ValueError, match=r"log_pvalue must be <= 0; got 0.5"):
+        TestResult(1.0, 0.5, log_pvalue=0.5)
+
+
+def test_pvalue_below_1e300_carries_a_note_once():
+    r = TestResult(5000.0, 0.0, df=1, method="chi-square", log_pvalue=-2504.48, note="big")
+    assert r.note == ("big; p < 1e-300: below the range of double precision; "
+                      "log p = -2504.48 (p = 10^-1087.7)")
+    again = dataclasses.replace(r, statistic=5001.0)  # __post_init__ runs again
+    assert again.note == r.note
+    assert "log_pvalue=-2504.48" in str(r) and "log p-value" in r._repr_html_()
+    unknown = TestResult(5000.0, 0.0)  # p underflowed and nobody computed its log
+    assert unknown.note == "p < 1e-300: below the range of double precision"
+    exact_zero = TestResult(math.inf, 0.0, log_pvalue=-math.inf, note="a p-value of 0")
+    assert exact_zero.note == "a p-value of 0"
+    degenerate = TestResult(math.inf, 0.0, degenerate=True, note="x / 0")
+    assert degenerate.note == "x / 0"

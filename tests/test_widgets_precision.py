@@ -16,12 +16,13 @@ from precmp_lib.widgets import rp_correlation_explorer, rp_correlation_state
 
 def test_state_equals_kernels_on_expected_counts():
     state = rp_correlation_state(0.4, n=800, precision_a=0.7, precision_b=0.75)
-    cells = 800 * paired_cell_probabilities(0.7, 0.75, correlation=0.4)
+    # the expected table of 800 items, rounded to whole counts as the kernels require
+    cells = np.round(800 * paired_cell_probabilities(0.7, 0.75, correlation=0.4))
     paired, naive = rp_from_cells(cells), naive_rp_from_cells(cells)
     assert list(state.index) == ["paired", "naive"]
     assert state.loc["paired", "ci_low"] == pytest.approx(paired.ci_low, rel=1e-12)
     assert state.loc["naive", "ci_high"] == pytest.approx(naive.ci_high, rel=1e-12)
-    assert state.loc["paired", "rp"] == pytest.approx(0.7 / 0.75, rel=1e-9)
+    assert state.loc["paired", "rp"] == pytest.approx(0.7 / 0.75, rel=5e-3)
     assert list(state.columns) == ["rp", "ci_low", "ci_high", "width", "pvalue", "excludes_1",
                                    "prediction_correlation"]
 

@@ -1,0 +1,109 @@
+"""The API reference (`make docs`): built from the docstrings, complete, and self-contained.
+
+Builds the reference into a temporary folder exactly as `make docs` does (docs/build_api.py)
+and checks that every public module and the main functions have their page, that numpydoc
+sections are rendered, that the page for users of other libraries is there, and that no page
+loads anything from outside the folder (scripts, styles, images, fonts).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import pkgutil
+import re
+import warnings
+from pathlib import Path
+
+import pytest
+
+import precmp_lib
+
+ROOT = Path(__file__).resolve().parent.parent
+BUILD = ROOT / "docs" / "build_api.py"
+
+# The public names every reference must document (DESIGN.md, public API contract).
+MAIN_FUNCTIONS = ["mcnemar", "mcnemar_table", "cochrans_q", "friedman", "iman_davenport",
+                  "wilcoxon", "nemenyi", "corrected_resampled_ttest", "ttest_5x2cv",
+                  "ftest_5x2cv", "gs_test", "gw_test", "rp_test", "compare_precision",
+                  "gee_precision", "combine_pvalues", "prevalence_adjusted_precision",
+                  "replicability", "TestResult"]
+
+# A resource the browser fetches: src= on any tag, href= on <link>, url(...) in styles.
+_EXTERNAL = [
+    re.compile(r"""\bsrc\s*=\s*["']?\s*(https?:)?//""", re.I),
+    re.compile(r"""<link\b[^>]*\bhref\s*=\s*["']?\s*(https?:)?//""", re.I),
+    re.compile(r"""url\(\s*["']?\s*(https?:)?//""", re.I),
+    re.compile(r"""@import\s+["']?\s*(https?:)?//""", re.I),
+]
+
+
+@pytest.fixture(scope="module")
+def api(tmp_path_factory) -> Path:
+    spec = importlib.util.spec_from_file_location("build_api", BUILD)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    out = tmp_path_factory.mktemp("api")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # pdoc warns about string annotations it cannot resolve
+        module.build(out)
+    return out
+
+
+def public_modules() -> list[str]:
+    return sorted(m.name for m in pkgutil.iter_modules(precmp_lib.__path__)
+                  if not m.name.startswith("_"))
+
+
+def test_every_public_module_has_a_page(api):
+    assert (api / "index.html").is_file() and (api / "precmp_lib.html").is_file()
+    missing = [m for m in public_modules() if not (api / "precmp_lib" / f"{m}.html").is_file()]
+    assert not missing, f"no API page for modules {missing}"
+
+
+def test_main_functions_are_documented_with_numpydoc_sections(api):
+    pages = {p: p.read_text(encoding="utf-8") for p in (api / "precmp_lib").glob("*.html")}
+    for name in MAIN_FUNCTIONS:
+        hits = [p for p, text in pages.items() if f'<section id="{name}">' in text]
+        assert hits, f"{name} has no entry in the API reference"
+        text = pages[hits[0]]
+        entry = text[text.index(f'<section id="{name}">'):]
+        entry = entry[: entry.find("</section>")]
+        assert '<div class="docstring">' in entry
+        if name != "TestResult":  # functions: numpydoc sections become headings
+            assert 'id="parameters">Parameters<' in entry and 'id="returns">Returns<' in entry
+
+
+def test_coming_from_page_is_in_the_reference_and_linked(api):
+    page = (api / "coming_from.html").read_text(encoding="utf-8")
+    source = (ROOT / "docs" / "coming_from.md").read_text(encoding="utf-8")
+    title = source.splitlines()[0].lstrip("# ").strip()
+    assert f"<title>{title}</title>" in page
+    assert 'href="precmp_lib.html"' in page
+    module_page = (api / "precmp_lib" / "contingency.html").read_text(encoding="utf-8")
+    assert 'href="../coming_from.html"' in module_page  # relative to the module's folder
+
+
+def test_pages_load_nothing_from_outside(api):
+    offenders = {}
+    for page in list(api.rglob("*.html")) + list(api.rglob("*.js")):
+        text = page.read_text(encoding="utf-8")
+        found = [m.group(0) for pattern in _EXTERNAL for m in pattern.finditer(text)]
+        if found:
+            offenders[str(page.relative_to(api))] = found[:3]
+    assert not offenders, f"pages reference outside resources: {offenders}"
+    # and the check itself catches what it is meant to catch
+    for bad in ('<script src="https://cdn.example/x.js">', '<img src="//cdn.example/a.png">',
+                '<link rel="stylesheet" href="http://cdn.example/s.css">',
+                "body { background: url('https://cdn.example/b.png') }"):
+        assert any(p.search(bad) for p in _EXTERNAL), bad
+    assert not any(p.search('<a href="https://pdoc.dev">') for p in _EXTERNAL)
+
+
+def test_links_between_pages_resolve(api):
+    broken = []
+    for page in api.rglob("*.html"):
+        text = page.read_text(encoding="utf-8")
+        for target in re.findall(r'href="([^"#:]+\.html)(?:#[^"]*)?"', text):
+            if not (page.parent / target).resolve().is_file():
+                broken.append(f"{page.relative_to(api)} -> {target}")
+    assert not broken, f"broken links: {broken[:10]}"
