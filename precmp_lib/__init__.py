@@ -12,6 +12,7 @@ p-values, the prevalence update of precision and replicability.
 
 from .bayes import *  # noqa: F403
 from .combine import *  # noqa: F403
+from .comparison import *  # noqa: F403
 from .contingency import *  # noqa: F403
 from .counts import *  # noqa: F403
 from .crossval import *  # noqa: F403

@@ -407,7 +407,7 @@ def _class_tables(counts: Counts, pat: _Arrays, moments: Any) -> tuple[pd.DataFr
     k = counts.n_classes
     cc = pd.DataFrame({"class": list(counts.classes),
                        "n_true": np.bincount(pat.y, weights=pat.w, minlength=k).astype(np.int64)})
-    for j, name in enumerate(counts.models):
+    for j in range(counts.n_models):
         cc[f"n_pred_{j}"] = np.bincount(pat.p[:, j], weights=pat.w, minlength=k).astype(np.int64)
     tp, fp = moments.n_correct.astype(float), moments.n_wrong.astype(float)
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -504,12 +504,7 @@ def format_pvalue(p: float) -> str:
         return ""
     if p < 1e-4:
         return "< 0.0001"
-    text = f"{p:.4g}"
-    if "e" not in text and "." in text:
-        digits = len(text.split(".")[1].lstrip("0")) + (0 if text.startswith("0") else
-                                                        len(text.split(".")[0]))
-        text += "0" * max(0, 4 - digits)
-    return text
+    return f"{p:#.4g}"
 
 
 def _p(p: float) -> str:

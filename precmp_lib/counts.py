@@ -701,7 +701,7 @@ def pair_cells_from_patterns(
     n100 = row - x111 - n110 - n101
     n010 = col_a - x111 - n110 - n011
     n001 = col_b - x111 - n101 - n011
-    n000 = int(round(w.sum())) - (x111 + n110 + n101 + n011 + n100 + n010 + n001)
+    n000 = round(w.sum()) - (x111 + n110 + n101 + n011 + n100 + n010 + n001)
     stacked = np.stack([n000, n001, n010, n011, n100, n101, n110, x111], axis=-1)
     return stacked.reshape(k, 2, 2, 2)
 
@@ -804,7 +804,7 @@ def moments_from_patterns(
         n_correct=np.column_stack([per_class(v) for v in a_]).reshape(k, c),
         n_wrong=np.column_stack([per_class(v) for v in w_]).reshape(k, c),
         cc=cc, cw=cw, ww=ww, classes=np.asarray(classes, dtype=object), names=tuple(names),
-        n_rows=int(w.sum()), n_clusters=int(len(np.unique(g))),
+        n_rows=int(w.sum()), n_clusters=len(np.unique(g)),
     )
 
 
