@@ -26,6 +26,7 @@ __all__ = [
     "CSS",
     "esc",
     "format_pvalue",
+    "legend_html",
     "page_header",
     "section_accuracy",
     "section_combined",
@@ -357,6 +358,16 @@ def rp_matrix(cmp: ModelComparison, classes: Sequence[Any]) -> Any:
 # --------------------------------------------------------------------------------------------
 
 
+def legend_html(items: Sequence[tuple[str, str]]) -> str:
+    """A caption saying what each plot colour means: (colour, meaning) pairs."""
+    parts = [f'<span style="color:{c}">●</span> {esc(text)}' for c, text in items]
+    return f'<p class="legend">Legend: {"; ".join(parts)}.</p>'
+
+
+DECISION_LEGEND = [(DIFFERS, "differs after Holm's adjustment"),
+                   (NOT_SHOWN, "not shown to differ after Holm's adjustment")]
+
+
 def _h2(key: str) -> str:
     title = dict(SECTIONS)[key]
     return f'<h2 id="{key}">{esc(title)}</h2>'
@@ -401,7 +412,9 @@ def section_accuracy(cmp: ModelComparison) -> Any:
              f"intervals ({how}). Models are ordered by accuracy; the best group holds the models "
              "not shown worse than the most accurate one after Holm's adjustment.</p>")
     plot = _figure_html(ranking_plot(cmp), "Accuracy of each model with its interval, best group "
-                        "marked: " + ", ".join(cmp.best))
+                        "marked: " + ", ".join(cmp.best)) + legend_html(
+        [(BEST, "best group: not shown worse than the most accurate model after Holm's "
+                "adjustment"), (OTHER, "shown worse than the most accurate model")])
     return _wrap(_h2("pc-accuracy") + intro + plot + table_html(cmp.summary, "accuracy"))
 
 
@@ -428,10 +441,14 @@ def section_pairs(cmp: ModelComparison) -> Any:
               "<em>reject</em> mark the adjusted decision at "
               f"α = {cmp.alpha:g}. Intervals are unadjusted.</p>")
     m = len(cmp.models)
-    plot = (_figure_html(pairs_forest(cmp), "Accuracy differences of each pair, coloured by the "
-                         "Holm-adjusted decision") if len(cmp.pairs) <= 21 else
-            _figure_html(pairs_matrix(cmp), f"Matrix of accuracy differences of {m} models; dots "
-                         "mark pairs that differ after Holm's adjustment"))
+    if len(cmp.pairs) <= 21:
+        plot = _figure_html(pairs_forest(cmp), "Accuracy differences of each pair, coloured by "
+                            "the Holm-adjusted decision") + legend_html(DECISION_LEGEND)
+    else:
+        plot = _figure_html(pairs_matrix(cmp), f"Matrix of accuracy differences of {m} models; "
+                            "dots mark pairs that differ after Holm's adjustment") + legend_html(
+            [("#000000", "a dot: the pair differs after Holm's adjustment; no dot: not shown "
+                         "to differ; colour: accuracy of the row model minus the column model")])
     return _wrap(_h2("pc-pairs") + intro + plot + table_html(cmp.pairs, "pairs"))
 
 
@@ -468,6 +485,9 @@ def section_per_class(cmp: ModelComparison) -> Any:
         for a, b in pairs:
             parts.append(_figure_html(rp_forest(cmp, a, b), f"Relative precision {a} / {b} per "
                                       "class, coloured by the adjusted decision"))
+        parts.append(legend_html([(DIFFERS, "differs: GS test after Holm's adjustment across "
+                                            "classes × pairs"),
+                                  (NOT_SHOWN, "not shown to differ after Holm's adjustment")]))
     else:
         shown = list(dict.fromkeys(sig["class"]))[:40] if k > 40 else list(cmp.classes)
         if shown:
@@ -475,6 +495,10 @@ def section_per_class(cmp: ModelComparison) -> Any:
                     "least one adjusted difference.</p>")
             parts.append(note + _figure_html(rp_matrix(cmp, shown), "Relative precision per "
                                              "class and pair; dots mark adjusted differences"))
+            parts.append(legend_html([("#000000", "a dot: the GS test differs after Holm's "
+                                                  "adjustment across classes × pairs; no dot: not "
+                                                  "shown to differ; colour: log2 relative "
+                                                  "precision A / B (red: A lower, blue: A higher)")]))
         else:
             parts.append("<p>No class shows a precision difference after Holm's adjustment.</p>")
     parts.append(table_html(cmp.per_class, "per_class", max_rows=2000))
