@@ -56,6 +56,9 @@ MIDP_BELOW = 25
 SMALL_N, SMALL_DISCORDANT, SMALL_PREDICTED = 30, 10, 5
 # Dai–Cui's swap-permutation null needs the K^3 joint table of a pair: up to this many classes.
 DAI_CUI_MAX_CLASSES = 30
+# ... and each pair draws its own permutations: beyond this many pairs, Simes alone (the
+# permutations of 435 pairs of 30 models would dominate the run time).
+DAI_CUI_MAX_PAIRS = 45
 
 _FRAMES = ("summary", "pairs", "per_class", "gee", "gee_pairwise", "combined", "prevalence",
            "prevalence_ratio", "class_counts", "precision", "fold_scores")
@@ -375,7 +378,8 @@ def _combined(counts: Counts, pat: _Arrays, per_class: pd.DataFrame, pairs: list
               n_boot: int, seed: int) -> pd.DataFrame:
     index = {m: j for j, m in enumerate(counts.models)}
     k = counts.n_classes
-    permute = counts.design != REPEATED_CV and k <= DAI_CUI_MAX_CLASSES and k >= 2
+    permute = (counts.design != REPEATED_CV and 2 <= k <= DAI_CUI_MAX_CLASSES
+               and len(pairs) <= DAI_CUI_MAX_PAIRS)
     rng = np.random.default_rng(seed)
     rows = []
     for a, b in pairs:
@@ -514,7 +518,7 @@ def _p(p: float) -> str:
 
 def _diff(r: Any, level: float) -> str:
     pct = f"{100 * level:g} %"
-    return (f"difference {r.estimate:+.3f} ({pct} CI {r.ci_low:+.3f} to {r.ci_high:+.3f}), "
+    return (f"difference {r.estimate:+.4f} ({pct} CI {r.ci_low:+.4f} to {r.ci_high:+.4f}), "
             f"{_short_test(r.test)} {_p(r.pvalue_adjusted)} after Holm")
 
 

@@ -59,7 +59,7 @@ max-width:1180px}
 white-space:nowrap;border-bottom:1px solid #ccc}
 .pcr table.t td{padding:.25rem .55rem;text-align:right;white-space:nowrap;border-bottom:1px solid #eee}
 .pcr table.t td.s,.pcr table.t th.s{text-align:left}
-.pcr table.t td.note{text-align:left;white-space:normal;min-width:16rem;color:#555}
+.pcr table.t td.note{text-align:left;white-space:normal;min-width:14rem;max-width:30rem;color:#555}
 .pcr .csv{font-size:.82rem}
 .pcr .warn{background:#fff6e5;border-left:4px solid #E69F00;padding:.4rem .8rem;margin:.6rem 0}
 .pcr nav.toc{background:#f7f7f7;padding:.5rem 1rem;border-radius:4px;display:inline-block}
@@ -126,6 +126,13 @@ def csv_link(frame: pd.DataFrame, filename: str) -> str:
             f'href="data:text/csv;charset=utf-8,{data}">Download CSV ({len(frame):,} rows)</a>')
 
 
+def _displayed(frame: pd.DataFrame) -> pd.DataFrame:
+    """The columns worth showing: those with at least one value (the CSV keeps them all)."""
+    keep = [c for c in frame.columns
+            if not (frame[c].isna() | frame[c].astype(str).isin(["", "[]"])).all()]
+    return frame[keep] if keep else frame
+
+
 def table_html(frame: pd.DataFrame, name: str, *, headers: dict | None = None,
                max_rows: int | None = None) -> str:
     """An escaped HTML table in a scrolling box, with its CSV download link.
@@ -135,14 +142,18 @@ def table_html(frame: pd.DataFrame, name: str, *, headers: dict | None = None,
     True
     """
     headers = headers or {}
-    shown = frame if max_rows is None else frame.head(max_rows)
+    shown = _displayed(frame if max_rows is None else frame.head(max_rows))
+    whole = {c for c in shown.columns if pd.api.types.is_float_dtype(shown[c])
+             and np.all(np.mod(shown[c].dropna().to_numpy(), 1) == 0) and shown[c].notna().any()}
     head = "".join(
-        f'<th class="{"s" if frame[c].dtype == object else ""}">{esc(headers.get(c, c))}</th>'
-        for c in frame.columns)
+        f'<th class="{"" if pd.api.types.is_numeric_dtype(shown[c]) else "s"}">'
+        f"{esc(headers.get(c, c))}</th>" for c in shown.columns)
     body = []
     for row in shown.itertuples(index=False):
         cells = []
-        for c, v in zip(frame.columns, row):
+        for c, v in zip(shown.columns, row):
+            if c in whole and isinstance(v, float) and math.isfinite(v):
+                v = int(v)
             cls, text = _cell(str(c), v)
             cells.append(f'<td class="{cls}">{esc(text)}</td>')
         body.append("<tr>" + "".join(cells) + "</tr>")
@@ -183,56 +194,57 @@ def _plt() -> Any:
     return plt
 
 
+def _interval_plot(labels: Sequence[str], est: Any, lo: Any, hi: Any, colors: Sequence[str], *,
+                   xlabel: str, ref: float | None = None, ratio: bool = False) -> Any:
+    """Points with horizontal intervals, one row per label (top row first)."""
+    plt = _plt()
+    n = len(labels)
+    fig, ax = plt.subplots(figsize=(7.5, 0.7 + 0.3 * n), layout="constrained")
+    y = np.arange(n)[::-1]
+    ax.hlines(y, lo, hi, color=colors, lw=2.2)
+    ax.scatter(est, y, color=colors, zorder=3, s=26)
+    if ref is not None:
+        ax.axvline(ref, color="#333", lw=.8)
+    ax.set_yticks(y, [_mpl(v) for v in labels])
+    ax.set_ylim(-0.6, n - 0.4)
+    if ratio:
+        _ratio_axis(ax, np.nanmin(np.asarray(lo, float)), np.nanmax(np.asarray(hi, float)))
+    ax.set_xlabel(_mpl(xlabel))
+    ax.grid(axis="x", alpha=.4)
+    ax.grid(axis="y", visible=False)
+    return fig
+
+
+def _ratio_axis(ax: Any, low: float, high: float) -> None:
+    """A ratio axis with enough labelled ticks: linear when the range is narrow, else log."""
+    from matplotlib.ticker import FixedLocator, MaxNLocator, NullLocator, ScalarFormatter
+
+    if high / max(low, 1e-12) < 4:
+        ax.xaxis.set_major_locator(MaxNLocator(nbins=8))
+        return
+    ax.set_xscale("log")
+    ticks = [t for t in (0.05, 0.1, 0.2, 0.33, 0.5, 0.67, 0.8, 1, 1.25, 1.5, 2, 3, 5, 10, 20)
+             if low / 1.2 <= t <= high * 1.2]
+    ax.xaxis.set_major_locator(FixedLocator(ticks))
+    ax.xaxis.set_major_formatter(ScalarFormatter())
+    ax.xaxis.set_minor_locator(NullLocator())
+
+
 def ranking_plot(cmp: ModelComparison) -> Any:
     """Accuracy of each model with its interval, best first; the best group in blue."""
-    plt = _plt()
-    s = cmp.summary.iloc[::-1]
-    m = len(s)
-    fig, ax = plt.subplots(figsize=(7.5, 0.8 + 0.32 * m), layout="constrained")
-    colors = [BEST if b else OTHER for b in s["best"]]
-    y = np.arange(m)
-    ax.hlines(y, s["ci_low"], s["ci_high"], color=colors, lw=2.2)
-    ax.scatter(s["accuracy"], y, color=colors, zorder=3, s=28)
-    ax.set_yticks(y, [_mpl(v) for v in s["model"]])
-    ax.set_xlabel(f"accuracy with {100 * (1 - cmp.alpha):g} % interval")
-    ax.grid(axis="x", alpha=.4)
-    from matplotlib.lines import Line2D
-
-    handles = [Line2D([], [], color=BEST, marker="o", lw=2, label="best group: not shown worse "
-                      "than the top model (Holm)"),
-               Line2D([], [], color=OTHER, marker="o", lw=2, label="shown worse than the top model")]
-    ax.legend(handles=handles, loc="upper center", bbox_to_anchor=(0.5, -0.32 - 0.6 / m),
-              frameon=False, fontsize=9)
-    return fig
+    s = cmp.summary
+    return _interval_plot(list(s["model"]), s["accuracy"], s["ci_low"], s["ci_high"],
+                          [BEST if b else OTHER for b in s["best"]],
+                          xlabel=f"accuracy with {100 * (1 - cmp.alpha):g} % interval")
 
 
 def pairs_forest(cmp: ModelComparison) -> Any:
     """Accuracy difference A - B of each pair with its interval, coloured by the Holm decision."""
-    plt = _plt()
-    p = cmp.pairs.iloc[::-1]
-    n = len(p)
-    fig, ax = plt.subplots(figsize=(7.5, 0.9 + 0.3 * n), layout="constrained")
-    colors = [DIFFERS if r else NOT_SHOWN for r in p["reject"]]
-    y = np.arange(n)
-    ax.hlines(y, p["ci_low"], p["ci_high"], color=colors, lw=2.2)
-    ax.scatter(p["estimate"], y, color=colors, zorder=3, s=26)
-    ax.axvline(0, color="#333", lw=.8)
-    ax.set_yticks(y, [_mpl(f"{a} − {b}") for a, b in zip(p["model_a"], p["model_b"])])
-    ax.set_xlabel("accuracy difference A − B (unadjusted interval)")
-    ax.grid(axis="x", alpha=.4)
-    _decision_legend(ax, n)
-    return fig
-
-
-def _decision_legend(ax: Any, n: int) -> None:
-    from matplotlib.lines import Line2D
-
-    handles = [Line2D([], [], color=DIFFERS, marker="o", lw=2,
-                      label="differs after Holm's adjustment"),
-               Line2D([], [], color=NOT_SHOWN, marker="o", lw=2,
-                      label="not shown to differ after Holm's adjustment")]
-    ax.legend(handles=handles, loc="upper center", bbox_to_anchor=(0.5, -0.3 - 0.6 / max(n, 1)),
-              frameon=False, fontsize=9, ncol=2)
+    p = cmp.pairs
+    return _interval_plot([f"{a} − {b}" for a, b in zip(p["model_a"], p["model_b"])],
+                          p["estimate"], p["ci_low"], p["ci_high"],
+                          [DIFFERS if r else NOT_SHOWN for r in p["reject"]],
+                          xlabel="accuracy difference A − B (unadjusted interval)", ref=0.0)
 
 
 def pairs_matrix(cmp: ModelComparison) -> Any:
@@ -260,7 +272,6 @@ def pairs_matrix(cmp: ModelComparison) -> Any:
     ax.set_yticks(range(m), labels, fontsize=8 if m > 15 else 10)
     ax.grid(False)
     fig.colorbar(im, ax=ax, shrink=.6, label="accuracy of row − column")
-    ax.set_title("● differs after Holm's adjustment; no dot: not shown to differ", fontsize=10)
     return fig
 
 
@@ -269,7 +280,8 @@ def precision_heatmap(cmp: ModelComparison) -> Any:
     plt = _plt()
     table = cmp.precision.set_index("class")
     k, m = table.shape
-    fig, ax = plt.subplots(figsize=(min(13, 3 + 0.7 * m), 1.2 + 0.28 * k), layout="constrained")
+    fig, ax = plt.subplots(figsize=(min(13, 3 + 0.9 * m), max(2.6, 1.2 + 0.3 * k)),
+                           layout="constrained")
     im = ax.imshow(table.to_numpy(float), cmap="viridis", vmin=0, vmax=1, aspect="auto")
     ax.set_xticks(range(m), [_mpl(v) for v in table.columns], rotation=40, ha="right",
                   rotation_mode="anchor")
@@ -280,40 +292,22 @@ def precision_heatmap(cmp: ModelComparison) -> Any:
                 ax.text(j, i, f"{v:.2f}", ha="center", va="center", fontsize=8,
                         color="white" if v < .6 else "black")
     ax.grid(False)
-    fig.colorbar(im, ax=ax, shrink=.7, label="precision (blank: never predicted)")
+    fig.colorbar(im, ax=ax, shrink=.9, label="precision")
     return fig
 
 
-def rp_forest(cmp: ModelComparison, model_a: str, model_b: str) -> Any:
-    """Relative precision A / B per class with its interval, coloured by the adjusted decision."""
-    plt = _plt()
-    block = cmp.per_class[(cmp.per_class.model_a == model_a) & (cmp.per_class.model_b == model_b)]
-    block = block.dropna(subset=["rp"]).iloc[::-1]
-    n = len(block)
-    fig, ax = plt.subplots(figsize=(7.5, 0.9 + 0.28 * n), layout="constrained")
-    sig = block["gs_pvalue_adjusted"] <= cmp.alpha
-    colors = [DIFFERS if s else NOT_SHOWN for s in sig]
-    y = np.arange(n)
-    ax.hlines(y, block["rp_ci_low"], block["rp_ci_high"], color=colors, lw=2)
-    ax.scatter(block["rp"], y, color=colors, zorder=3, s=22)
-    ax.axvline(1, color="#333", lw=.8)
-    ax.set_xscale("log")
-    from matplotlib.ticker import LogLocator, ScalarFormatter
-
-    ax.xaxis.set_major_locator(LogLocator(base=10, subs=(1, 1.25, 1.5, 2, 3, 5, 7.5)))
-    ax.xaxis.set_major_formatter(ScalarFormatter())
-    ax.xaxis.set_minor_formatter(plt.NullFormatter())
-    ax.set_yticks(y, [_mpl(v) for v in block["class"]])
-    ax.set_xlabel(_mpl(f"relative precision {model_a} / {model_b} (unadjusted interval)"))
-    ax.grid(axis="x", alpha=.4)
-    from matplotlib.lines import Line2D
-
-    handles = [Line2D([], [], color=DIFFERS, marker="o", lw=2, label="differs: GS test after Holm "
-                      "across classes × pairs"),
-               Line2D([], [], color=NOT_SHOWN, marker="o", lw=2, label="not shown to differ")]
-    ax.legend(handles=handles, loc="upper center", bbox_to_anchor=(0.5, -0.35 - 0.6 / max(n, 1)),
-              frameon=False, fontsize=9, ncol=1)
-    return fig
+def rp_forest(cmp: ModelComparison) -> Any:
+    """Relative precision A / B per class and pair with its interval, coloured by the adjusted
+    decision (GS test, Holm across classes x pairs)."""
+    block = cmp.per_class.dropna(subset=["rp"])
+    several = block[["model_a", "model_b"]].drop_duplicates().shape[0] > 1
+    labels = [f"{c}: {a} / {b}" if several else str(c)
+              for c, a, b in zip(block["class"], block["model_a"], block["model_b"])]
+    colors = [DIFFERS if p <= cmp.alpha else NOT_SHOWN for p in block["gs_pvalue_adjusted"]]
+    pair = "" if several else f" {block['model_a'].iloc[0]} / {block['model_b'].iloc[0]}"
+    return _interval_plot(labels, block["rp"], block["rp_ci_low"], block["rp_ci_high"], colors,
+                          xlabel=f"relative precision{pair} (unadjusted interval)", ref=1.0,
+                          ratio=True)
 
 
 def rp_matrix(cmp: ModelComparison, classes: Sequence[Any]) -> Any:
@@ -334,22 +328,21 @@ def rp_matrix(cmp: ModelComparison, classes: Sequence[Any]) -> Any:
         j = ppos[(a, b)]
         values[i, j] = np.log2(rp) if rp > 0 else np.nan
         sig[i, j] = bool(padj <= cmp.alpha)
-    fig, ax = plt.subplots(figsize=(min(14, 3 + 0.22 * q), 1.6 + 0.3 * k), layout="constrained")
+    fig, ax = plt.subplots(figsize=(min(14, 3.5 + 0.5 * q), max(3.0, 1.6 + 0.3 * k)),
+                           layout="constrained")
     lim = max(np.nanmax(np.abs(values)) if np.isfinite(values).any() else 1.0, 0.05)
     im = ax.imshow(values, cmap="RdBu", vmin=-lim, vmax=lim, aspect="auto")
     yy, xx = np.nonzero(sig)
     ax.scatter(xx, yy, s=10, color="black")
     ax.set_yticks(range(k), [_mpl(c) for c in classes])
     if q <= 60:
-        ax.set_xticks(range(q), [_mpl(f"{a} / {b}") for a, b in pair_names], rotation=70,
-                      ha="right", rotation_mode="anchor", fontsize=7)
+        ax.set_xticks(range(q), [_mpl(f"{a} / {b}") for a, b in pair_names], rotation=45,
+                      ha="right", rotation_mode="anchor", fontsize=8 if q <= 15 else 7)
     else:
         ax.set_xticks([])
         ax.set_xlabel(f"{q} pairs (order as in the table below)")
     ax.grid(False)
     fig.colorbar(im, ax=ax, shrink=.7, label="log2 relative precision A / B")
-    ax.set_title("● differs after Holm's adjustment (GS); no dot: not shown to differ",
-                 fontsize=10)
     return fig
 
 
@@ -481,10 +474,9 @@ def section_per_class(cmp: ModelComparison) -> Any:
     parts.append("<h3>Paired tests per class</h3>")
     pairs = list(dict.fromkeys(zip(cmp.per_class.model_a, cmp.per_class.model_b)))
     sig = cmp.per_class[cmp.per_class.gs_pvalue_adjusted <= cmp.alpha]
-    if len(pairs) <= 3 and k <= 40:
-        for a, b in pairs:
-            parts.append(_figure_html(rp_forest(cmp, a, b), f"Relative precision {a} / {b} per "
-                                      "class, coloured by the adjusted decision"))
+    if len(pairs) * k <= 40:
+        parts.append(_figure_html(rp_forest(cmp), "Relative precision per class and pair, "
+                                  "coloured by the adjusted decision"))
         parts.append(legend_html([(DIFFERS, "differs: GS test after Holm's adjustment across "
                                             "classes × pairs"),
                                   (NOT_SHOWN, "not shown to differ after Holm's adjustment")]))
@@ -518,8 +510,8 @@ def section_gee(cmp: ModelComparison) -> Any:
 def section_combined(cmp: ModelComparison) -> Any:
     intro = ("<p>One p-value per pair across all classes. The per-class p-values come from the "
              "same observations and are dependent, so Fisher's method (which assumes "
-             "independence) is not used. On one test set with at most 30 classes the "
-             "combination is Dai, Leeder & Cui's with the dependence estimated from "
+             "independence) is not used. On one test set with at most 30 classes and 45 pairs "
+             "the combination is Dai, Leeder & Cui's with the dependence estimated from "
              "classifier-swap permutations; otherwise Simes' test, valid under positive "
              "dependence. <em>classes_driving</em> lists the classes whose GS test differs "
              "after adjustment.</p>")
