@@ -53,7 +53,7 @@ max-width:1180px}
 .pcr p{margin:.35rem 0;max-width:62rem}
 .pcr .lead{font-size:1.05rem}
 .pcr .meta{color:#555}
-.pcr .box{overflow:auto;max-width:100%;max-height:30rem;border:1px solid #e3e3e3;margin:.4rem 0}
+.pcr .box{overflow:auto;width:fit-content;max-width:100%;max-height:30rem;border:1px solid #e3e3e3;margin:.4rem 0}
 .pcr table.t{border-collapse:collapse;font-size:.86rem;font-variant-numeric:tabular-nums}
 .pcr table.t th{position:sticky;top:0;background:#f4f6f8;text-align:right;padding:.3rem .55rem;
 white-space:nowrap;border-bottom:1px solid #ccc}
