@@ -32,6 +32,7 @@ import pandas as pd
 from scipy import stats
 
 from .bayes import prevalence_bootstrap_from_patterns
+from .bayesian import bayes_correlated_ttest
 from .combine import combine_pvalues, combined_precision_test
 from .contingency import mcnemar
 from .counts import (
@@ -54,6 +55,8 @@ __all__ = ["ModelComparison", "compare_models", "model_pairs"]
 MIDP_BELOW = 25
 # Warnings: fewer observations, discordant pairs or predictions of a class than these.
 SMALL_N, SMALL_DISCORDANT, SMALL_PREDICTED = 30, 10, 5
+# Region of practical equivalence of the Bayesian correlated t: one point of accuracy.
+ROPE = 0.01
 # Dai–Cui's swap-permutation null needs the K^3 joint table of a pair: up to this many classes.
 DAI_CUI_MAX_CLASSES = 30
 # ... and each pair draws its own permutations: beyond this many pairs, Simes alone (the
@@ -321,31 +324,16 @@ def _pairs(counts: Counts, pat: _Arrays, scores: pd.DataFrame | None, pairs: lis
 
 def _bayesian_columns(pairs: pd.DataFrame, scores: pd.DataFrame, counts: Counts,
                       ratio: float) -> pd.DataFrame:
-    """P(A better), P(practically equivalent), P(B better) from the Bayesian correlated t."""
-    try:
-        from .bayesian import bayes_correlated_ttest
-    except ImportError:
-        return pairs
+    """P(A better), P(practically equivalent: |difference| <= ROPE), P(B better) from the
+    Bayesian correlated t-test on the per-fold accuracies (Corani & Benavoli 2015)."""
     cols = {"p_a_better": [], "p_rope": [], "p_b_better": []}
-    for r in pairs.itertuples():
-        res = bayes_correlated_ttest(scores[r.model_a].to_numpy(), scores[r.model_b].to_numpy(),
-                                     rope=0.01, runs=counts.repeats, test_train_ratio=ratio)
-        probs = _bayes_probabilities(res)
-        for key, value in zip(cols, probs):
-            cols[key].append(value)
+    for a, b in zip(pairs["model_a"], pairs["model_b"]):
+        res = bayes_correlated_ttest(scores[a].to_numpy(), scores[b].to_numpy(), rope=ROPE,
+                                     runs=counts.repeats, test_train_ratio=ratio)
+        cols["p_a_better"].append(res.p_a_better)
+        cols["p_rope"].append(res.p_rope)
+        cols["p_b_better"].append(res.p_b_better)
     return pairs.assign(**cols)
-
-
-def _bayes_probabilities(res: Any) -> tuple[float, float, float]:
-    for names in (("p_left", "p_rope", "p_right"), ("p_a_better", "p_rope", "p_b_better")):
-        if all(hasattr(res, n) for n in names):
-            left, rope, right = (float(getattr(res, n)) for n in names)
-            # left: the mean of a - b below -rope, i.e. B better
-            return (right, rope, left) if names[0] == "p_left" else (left, rope, right)
-    if isinstance(res, Sequence) and len(res) == 3:
-        left, rope, right = (float(v) for v in res)
-        return right, rope, left
-    raise TypeError(f"unexpected result of bayes_correlated_ttest: {type(res).__name__}")
 
 
 def _per_class(counts: Counts, pat: _Arrays, moments: Any, pairs: list,
@@ -567,6 +555,19 @@ def _conclusions(cmp: dict, level: float) -> list[str]:
                          else f"{m} ({acc[m]:.3f})")
         more = f", and {len(worse) - 6} more" if len(worse) > 6 else ""
         lines.append(f"Shown worse than {top}: " + "; ".join(parts) + more + ".")
+    if "p_rope" in pairs and len(best) > 1:
+        bits = []
+        for m in best[1:4]:
+            r = with_top(m)
+            if r is None or not np.isfinite(r.get("p_rope", np.nan)):
+                continue
+            top_first = r.model_a == top
+            p_top = r.p_a_better if top_first else r.p_b_better
+            p_other = r.p_b_better if top_first else r.p_a_better
+            bits.append(f"P({top} better) = {p_top:.2f}, P(practically equivalent, within "
+                        f"±{ROPE:g}) = {r.p_rope:.2f}, P({m} better) = {p_other:.2f}")
+        if bits:
+            lines.append("Bayesian correlated t on the per-fold accuracies: " + "; ".join(bits) + ".")
     rejected = pairs[pairs["reject"]]
     lines.append(f"{len(rejected)} of {len(pairs)} pairs differ in accuracy after Holm's "
                  f"adjustment at α = {cmp['alpha']:g}; the others are not shown to differ.")
@@ -704,6 +705,7 @@ def compare_models(
         best=best, conclusions=_conclusions(parts, level),
         warnings=_warnings(counts, pair_table, class_counts),
         settings={"alpha": alpha, "reference": reference, "n_boot": int(n_boot), "seed": seed,
+                  "rope": ROPE if cv else None,
                   "prevalence": {str(k): float(v) for k, v in (prevalence or {}).items()},
                   "test_train_ratio": pair_table.attrs.get("test_train_ratio"),
                   "notes": list(counts.notes)},

@@ -421,9 +421,10 @@ def section_pairs(cmp: ModelComparison) -> Any:
         if "t5x2_pvalue" in cmp.pairs:
             intro += "The 5 × 2cv t and F tests are given as well. "
         if "p_a_better" in cmp.pairs:
-            intro += ("The Bayesian correlated t gives the probabilities that A is better, that "
-                      "the two are practically equivalent (within the region of practical "
-                      "equivalence) and that B is better. ")
+            intro += ("The Bayesian correlated t (Corani & Benavoli) gives the posterior "
+                      "probabilities that A is better, that the two are practically equivalent "
+                      f"(accuracies within ±{cmp.settings.get('rope') or 0:g}) and that B is "
+                      "better (p_a_better, p_rope, p_b_better). ")
         intro += "</p>"
     else:
         intro = ("<p>Each pair is compared by McNemar's exact test on the observations where "

@@ -262,6 +262,14 @@ def test_corrected_repeated_kfold_t_from_per_fold_accuracies():
         assert (r.ci_low, r.ci_high) == pytest.approx((d.mean() - half, d.mean() + half))
     np.testing.assert_allclose(cmp.pairs["pvalue_adjusted"],
                                multipletests(cmp.pairs["pvalue"], method="holm")[1])
+    # Bayesian correlated t on the same per-fold accuracies (precmp_lib.bayesian, tested there
+    # against baycomp's formulas), with the region of practical equivalence of one point
+    r = cmp.pairs.iloc[0]
+    bayes = pc.bayes_correlated_ttest(acc[r.model_a].to_numpy(), acc[r.model_b].to_numpy(),
+                                      rope=0.01, runs=3, test_train_ratio=ratio)
+    assert (r.p_a_better, r.p_rope, r.p_b_better) == pytest.approx(
+        (bayes.p_a_better, bayes.p_rope, bayes.p_b_better))
+    assert r.p_a_better + r.p_rope + r.p_b_better == pytest.approx(1)
 
 
 def test_cv_accuracy_interval_is_clustered_on_the_observation():
