@@ -376,3 +376,16 @@ def test_30_models_and_10_classes():
     cmp = compare_models(frame, y_true="y", n_boot=100)
     assert len(cmp.pairs) == 435 and len(cmp.per_class) == 4350
     assert cmp.summary["model"].iloc[0] in cmp.best
+
+
+def test_small_sample_warnings():
+    # 20 observations (< 30); model b predicts class 2 only twice (< 5)
+    y = np.array([0, 1, 2, 0] * 5)
+    a = y.copy()
+    b = np.where(y == 2, 0, y)
+    b[[2, 6]] = 2
+    cmp = compare_models(pd.DataFrame({"y": y, "a": a, "b": b}), y_true="y")
+    text = " ".join(cmp.warnings)
+    assert "Only 20 observations (fewer than 30)" in text
+    assert "b predicts 1 class fewer than 5 times (2)" in text
+    assert "disagree on only 3 observations (b + c < 10)" in text
