@@ -504,6 +504,11 @@ def section_gee(cmp: ModelComparison) -> Any:
              "joint Wald test asks whether all models have the same precision for that class; "
              "<em>pvalue_adjusted</em> is Holm across classes.</p>")
     return _wrap(_h2("pc-gee") + intro + table_html(cmp.gee, "gee_joint")
+                 + "<h3>Precision odds ratios against the reference</h3><p>The odds of a "
+                 "prediction being right, each model over the reference model "
+                 f"({esc(cmp.reference or cmp.models[0])}): an odds ratio, not a ratio of "
+                 "precisions.</p>" + table_html(cmp.gee_coefficients, "gee_coefficients",
+                                                  max_rows=2000)
                  + "<h3>Pairwise GEE Wald tests</h3>"
                  + table_html(cmp.gee_pairwise, "gee_pairwise", max_rows=2000))
 
