@@ -213,7 +213,7 @@ def _interval_plot(labels: Sequence[str], est: Any, lo: Any, hi: Any, colors: Se
     ax.set_ylim(-0.6, n - 0.4)
     if ratio:
         _ratio_axis(ax, np.nanmin(np.asarray(lo, float)), np.nanmax(np.asarray(hi, float)))
-    ax.set_xlabel(_mpl(xlabel))
+    ax.set_xlabel(_mpl(xlabel, 120))
     ax.grid(axis="x", alpha=.4)
     ax.grid(axis="y", visible=False)
     return fig
