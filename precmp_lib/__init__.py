@@ -14,6 +14,7 @@ from .accuracy import *  # noqa: F403
 from .bayes import *  # noqa: F403
 from .bayesian import *  # noqa: F403
 from .combine import *  # noqa: F403
+from .comparison import *  # noqa: F403
 from .contingency import *  # noqa: F403
 from .counts import *  # noqa: F403
 from .crossval import *  # noqa: F403

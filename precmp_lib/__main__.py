@@ -9,9 +9,7 @@ from __future__ import annotations
 
 import argparse
 import math
-import shutil
 import sys
-import tempfile
 import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -71,10 +69,10 @@ def build_parser() -> argparse.ArgumentParser:
                      help="population prevalence of a class, for prevalence-adjusted precision")
     rep.add_argument("--alpha", type=_alpha, default=0.05, help="significance level (default 0.05)")
     rep.add_argument("--n-resamples", type=int, default=1000,
-                     help="swap permutations for the combined p-value (default 1000)")
+                     help="bootstrap resamples and swap permutations (default 1000)")
     rep.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
     rep.add_argument("--out", default="report.html", help="output HTML file (default report.html)")
-    rep.add_argument("--json", metavar="PATH", help="also write the report's key numbers as JSON")
+    rep.add_argument("--json", metavar="PATH", help="also write the comparison as JSON (to_json)")
     rep.add_argument("--quiet", action="store_true", help="no progress bar")
     site = sub.add_parser("build-site", help="render every course notebook and an index.html")
     site.add_argument("--out", default="build/reports")
@@ -126,7 +124,7 @@ def report_parameters(options: Mapping[str, Any]) -> dict[str, Any]:
 
 def _report(args: argparse.Namespace) -> int:
     from .predictions import PredictionFileError, read_predictions
-    from .report import NOTEBOOKS, NotebookError, render_notebook
+    from .report import NotebookError, render_report
 
     start = time.perf_counter()
     try:
@@ -155,29 +153,48 @@ def _report(args: argparse.Namespace) -> int:
     if args.n_resamples < 100:
         print("precmp: error: --n-resamples must be at least 100", file=sys.stderr)
         return EXIT_BAD_INPUT
-    params = report_parameters({
-        "predictions": args.predictions, "y_true": args.y_true, "models": preds.models,
-        "id": args.id, "format": args.format, "reference": args.reference,
-        "prevalence": dict(args.prevalence), "alpha": args.alpha,
-        "n_resamples": args.n_resamples, "seed": args.seed,
-    })
     out = Path(args.out)
     if not args.quiet:
         print(f"precmp: {preds.n_rows} rows, {len(preds.models)} models, "
               f"{len(preds.classes)} classes from {name}; running the report ...", file=sys.stderr)
-    with tempfile.TemporaryDirectory(prefix="precmp-results-") as results:
-        params["output_dir"] = results
-        try:
-            render_notebook(NOTEBOOKS / "report.ipynb", out, parameters=params, hide_code=True,
-                            progress=not args.quiet, cwd=Path.cwd())
-        except NotebookError as exc:
-            print(f"precmp: error: the report failed: {exc}", file=sys.stderr)
-            return 1
-        if args.json:
-            shutil.copyfile(Path(results) / "results.json", args.json)
+    try:
+        comparison = _compare(args, preds)
+    except ValueError as exc:
+        print(f"precmp: error: {name}: {exc}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    try:
+        render_report(comparison, out, quiet=args.quiet, source_name=name)
+    except NotebookError as exc:
+        print(f"precmp: error: the report failed: {exc}", file=sys.stderr)
+        return 1
+    if args.json:
+        Path(args.json).write_text(comparison.to_json() + "\n", encoding="utf-8")
     if not args.quiet:
         print(f"precmp: wrote {out} in {time.perf_counter() - start:.1f} s", file=sys.stderr)
     return 0
+
+
+def _compare(args: argparse.Namespace, preds: Any) -> Any:
+    """Count the checked file's predictions and compare the models (``compare_models``)."""
+    from dataclasses import replace
+
+    import pandas as pd
+
+    from .comparison import compare_models
+    from .engines import count_predictions
+
+    path = Path(args.predictions)
+    if path.suffix.lower() in (".parquet", ".pq"):
+        frame = pd.read_parquet(path)
+    else:
+        frame = pd.read_csv(path, low_memory=False)
+    layout = args.format
+    counts = count_predictions(frame, y_true=args.y_true, models=preds.models, id=args.id,
+                               layout=layout)
+    counts = replace(counts, source=path.name)
+    return compare_models(counts, reference=args.reference, alpha=args.alpha,
+                          prevalence=dict(args.prevalence), n_boot=args.n_resamples,
+                          seed=args.seed)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

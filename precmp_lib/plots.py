@@ -126,7 +126,7 @@ def precision_heatmap(table: pd.DataFrame, *, ax: Axes | None = None, title: str
     ----------
     table : DataFrame
         Precision values in [0, 1], classes as the index and models as columns (NaN: never
-        predicted), e.g. from :func:`precmp_lib.report.precision_table`.
+        predicted), e.g. ``ModelComparison.precision`` indexed by class.
     """
     values = table.to_numpy(dtype=float)
     if values.size == 0:
