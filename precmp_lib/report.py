@@ -247,8 +247,8 @@ def build_site(
     """Render every course notebook (or the named ones) into ``out_dir`` with an ``index.html``.
 
     Each notebook gets ``output_dir = out_dir/results/<name>`` for its ``results.json``. The
-    report template ``report.ipynb`` is rendered on each example predictions file registered in
-    ``data/examples.csv`` when that file exists. Raises :class:`NotebookError` naming the first
+    report template ``report.ipynb`` is rendered on each example predictions file the package
+    ships (:func:`precmp_lib.data.example_predictions`). Raises :class:`NotebookError` naming the first
     notebook that fails.
     """
     out = Path(out_dir).resolve()
@@ -308,16 +308,14 @@ def _placeholder_page(title: str, question: str, reason: str) -> str:
 
 def _render_examples(out: Path) -> list[_Rendered]:
     """Render the report template on the shipped example prediction files, when both exist."""
-    registry = ROOT / "data" / "examples.csv"
     template = NOTEBOOKS / "report.ipynb"
-    if not (registry.is_file() and template.is_file()):
+    if not template.is_file():
         return []
-    import pandas as pd
-
     from .__main__ import report_parameters
+    from .data import example_predictions
 
     done = []
-    for row in pd.read_csv(registry, keep_default_na=False).to_dict(orient="records"):
+    for row in example_predictions().to_dict(orient="records"):
         name = f"report_{row['name']}"
         print(f"rendering {name} ...", flush=True)
         start = time.perf_counter()
