@@ -207,7 +207,12 @@ def _object_labels(arr: np.ndarray, name: str) -> np.ndarray:
     missing = pd.isna(arr)
     if missing.any():
         raise _missing_error(name, _first_missing(missing))
-    if kind in ("integer", "floating", "mixed-integer-float", "decimal"):
+    if kind == "integer":
+        try:
+            return arr.astype(np.int64)
+        except OverflowError:  # beyond int64: keep the Python ints
+            return arr
+    if kind in ("floating", "mixed-integer-float", "decimal"):
         as_float = arr.astype(float)
         if np.all(as_float == np.round(as_float)) and np.all(np.abs(as_float) < 2.0**53):
             return as_float.astype(np.int64)
@@ -426,9 +431,10 @@ def _same_key(value: Any) -> Any:
 
 
 def _class_array(classes: list[Any]) -> np.ndarray:
-    if all(isinstance(c, int) and not isinstance(c, bool) for c in classes):
+    numbers = all(isinstance(c, int | float) and not isinstance(c, bool) for c in classes)
+    if numbers and all(isinstance(c, int) and -(2**63) <= c < 2**63 for c in classes):
         return np.array(classes, dtype=np.int64)
-    if all(isinstance(c, int | float) and not isinstance(c, bool) for c in classes):
+    if numbers and all(isinstance(c, float) or abs(c) < 2**53 for c in classes):
         return np.array(classes, dtype=float)
     out = np.empty(len(classes), dtype=object)
     out[:] = classes

@@ -254,3 +254,11 @@ def test_categorical_codes_follow_the_sorted_observed_labels():
     enc = encode_labels(y, {"a": pd.Categorical(["mid", "mid", "low", "high"])})
     assert enc.classes.tolist() == ["high", "low", "mid"]
     assert enc.y.tolist() == [1, 0, 2, 0] and enc.preds[:, 0].tolist() == [2, 2, 1, 0]
+
+
+def test_ints_beyond_int64_and_fractional_floats_stay_exact():
+    big = 2**70
+    enc = encode_labels(np.array([1, big], dtype=object), {"a": [big, 1]})
+    assert enc.classes.tolist() == [1, big] and enc.preds[:, 0].tolist() == [1, 0]
+    frac = encode_labels([1, 2.5], {"a": [2.5, 1.0]})
+    assert frac.classes.tolist() == [1.0, 2.5] and frac.preds[:, 0].tolist() == [1, 0]
