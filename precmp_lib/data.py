@@ -140,7 +140,7 @@ atexit.register(_EXTRACTED.close)
 
 def _resource(name: str) -> importlib.resources.abc.Traversable:
     parts = str(name).replace("\\", "/").split("/") if isinstance(name, str) else None
-    if not parts or any(p in ("", ".", "..") for p in parts):
+    if not parts or any(p in ("", ".", "..") or ":" in p for p in parts):
         raise ValueError(
             "name must be a file name relative to the package's resources, such as "
             f"'datasets.csv' or 'examples/digits_wide.csv'; got {name!r}"
@@ -182,6 +182,12 @@ def resource_path(name: str) -> Path:
     The path works from any working directory, so a script can hand it to pandas or to the
     ``precmp report`` command.
     """
+    _resource(name)  # checks the name and that the file exists
+    return _extracted(name)
+
+
+@cache
+def _extracted(name: str) -> Path:
     return Path(_EXTRACTED.enter_context(importlib.resources.as_file(_resource(name))))
 
 

@@ -935,7 +935,9 @@ def test_shipped_resources_are_inside_the_package(name):
     assert data.resource_text(name) == path.read_text(encoding="utf-8")
 
 
-@pytest.mark.parametrize("name", ["", "/etc/passwd", "../data.py", "examples/../datasets.csv", 3])
+@pytest.mark.parametrize(
+    "name", ["", "/etc/passwd", "../data.py", "examples/../datasets.csv", "C:/x.csv", 3]
+)
 def test_resource_names_must_be_plain_relative_paths(name):
     with pytest.raises(ValueError, match="name must be a file name relative to the package's resources"):
         data.resource_path(name)
