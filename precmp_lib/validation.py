@@ -371,13 +371,22 @@ def _factorize_fixed_width(arr: np.ndarray) -> tuple[np.ndarray, np.ndarray] | N
     return codes, guess
 
 
+def _categories_present(codes: np.ndarray, n_categories: int) -> np.ndarray:
+    """Which categories occur: counted on the first rows, and only the categories not seen
+    there are searched for in the rest (usually none, so the codes are not read again)."""
+    present = np.bincount(codes[:65536], minlength=n_categories) > 0
+    for k in np.flatnonzero(~present):
+        present[k] = bool(np.any(codes == k))
+    return present
+
+
 def _factorize(arr: Any, name: str) -> _Factorized:
     """Codes and dictionary of one label array, touching each row once; an object array is
     checked here (missing values are code -1, the text-and-number check needs only the
     dictionary)."""
     if isinstance(arr, pd.Categorical):
         codes = np.asarray(arr.codes)
-        present = np.bincount(codes, minlength=len(arr.categories)) > 0
+        present = _categories_present(codes, len(arr.categories))
         return _Factorized(codes, np.asarray(arr.categories, dtype=object).tolist(), present)
     fixed = None
     if isinstance(arr, np.ndarray) and arr.dtype.kind in "US":

@@ -262,3 +262,14 @@ def test_ints_beyond_int64_and_fractional_floats_stay_exact():
     assert enc.classes.tolist() == [1, big] and enc.preds[:, 0].tolist() == [1, 0]
     frac = encode_labels([1, 2.5], {"a": [2.5, 1.0]})
     assert frac.classes.tolist() == [1.0, 2.5] and frac.preds[:, 0].tolist() == [1, 0]
+
+
+def test_categories_seen_only_late_count_and_unused_ones_do_not():
+    # presence is counted on the first 65536 rows, then searched for: a category first seen at
+    # the last row still counts, one never seen does not
+    values = np.array(["a", "b"] * 50_000, dtype=object)
+    values[-1] = "late"
+    y = pd.Categorical(values, categories=["a", "b", "late", "never"])
+    enc = encode_labels(y, {"m": np.full(len(values), "a")})
+    assert enc.classes.tolist() == ["a", "b", "late"]
+    assert enc.label(enc.y[-1]) == "late"
