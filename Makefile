@@ -24,7 +24,7 @@ $(STAMP): requirements.txt pyproject.toml
 	@touch $(STAMP)
 
 # PyTorch (CPU) for notebook 09's training path: `make test` installs it, `make report` does
-# not need it (notebook 09 then uses the shipped data/deep_digits_predictions.csv).
+# not need it (notebook 09 then uses the shipped deep_digits_predictions.csv).
 $(TORCH): requirements-torch.txt $(STAMP)
 	$(PY) -m pip install --quiet -r requirements-torch.txt
 	@touch $(TORCH)
@@ -49,7 +49,7 @@ docs: $(STAMP) ## API reference from the docstrings (and docs/coming_from.md) in
 lab: $(STAMP) ## open the notebooks in JupyterLab
 	$(VENV)/bin/jupyter lab notebooks
 
-data: $(STAMP) ## download the UCI datasets into data/cache with content checks
+data: $(STAMP) ## download the UCI datasets into the user cache (PRECMP_DATA, else ~/.cache/precmp)
 	$(PY) -W "ignore::RuntimeWarning:runpy" -m precmp_lib.data download
 
 bench: $(STAMP) ## benchmarks: tables of speed ratios

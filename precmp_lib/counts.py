@@ -176,9 +176,9 @@ def joint_confusion(
     >>> int(jc.table[1, 0, 1])  # truly 1, A says 0, B says 1
     1
     """
-    y = as_label_array(y_true, "y_true")
-    a = as_label_array(y_pred_a, "y_pred_a")
-    b = as_label_array(y_pred_b, "y_pred_b")
+    y = as_label_array(y_true, "y_true", keep_pandas=True)
+    a = as_label_array(y_pred_a, "y_pred_a", keep_pandas=True)
+    b = as_label_array(y_pred_b, "y_pred_b", keep_pandas=True)
     for name, arr in (("y_pred_a", a), ("y_pred_b", b)):
         if len(arr) != len(y):
             raise ValueError(f"{name} must have the same length as y_true ({len(y)}); got {len(arr)}")

@@ -1,27 +1,39 @@
-"""Datasets: the registry in ``data/datasets.csv``, scikit-learn's bundled sets and the paper's UCI sets.
+"""Datasets and the files the package ships: the registry, scikit-learn's bundled sets, the UCI sets.
 
 ``load_dataset(name)`` returns a :class:`Dataset` with features ``X`` (DataFrame), labels ``y``
 (Series named ``"class"``) and ``split`` (a Series of ``"train"``/``"test"`` where the source is
 pre-partitioned, else None).
+
+The files the package reads at run time (the dataset registry ``datasets.csv``, the paper's
+printed tables, the shipped predictions and the example prediction files) live in
+``precmp_lib/_resources/`` and are found with :mod:`importlib.resources`, so an installed wheel
+works from any folder: :func:`resource_path` and :func:`resource_text` give them by name.
 
 The six UCI datasets of Gondara's paper come from one of two places:
 
 - ``PRECMP_DATA_MIRROR=DIR``: a local directory laid out like the offline UCI mirror (one folder
   per dataset holding the original files: ``wilt/training.csv``, ``magic_gamma_telescope/
   magic04.data``, ...). A relative path is resolved against the working directory when loading.
-- the cache ``data/cache/<name>/``, filled by ``make data`` (``python -m precmp_lib.data
-  download``), which fetches the files from the UCI repository, or from the base URL in
-  ``PRECMP_DATA_URL``.
+- the download cache, filled by ``make data`` (``python -m precmp_lib.data download``) from the
+  UCI repository or the base URL in ``PRECMP_DATA_URL``: the folder named by ``PRECMP_DATA``,
+  else the platform's cache folder (``$XDG_CACHE_HOME/precmp`` or ``~/.cache/precmp`` on Linux,
+  ``~/Library/Caches/precmp`` on macOS, ``%LOCALAPPDATA%\\precmp\\Cache`` on Windows); see
+  :func:`default_cache_dir`. Nothing is ever written inside the installed package.
 
-Every file is checked by content (rows, feature columns, class counts, no missing values), not by
-a byte checksum: copies of the same data differ in headers and line endings. A download is written
-to a temporary directory and moved into the cache only after its check passes, so a half-written
-or wrong file never stays there.
+Every file is checked twice: by content (rows, feature columns, class counts, no missing values),
+which says what differs when a copy is damaged, and by its sha256 digest as recorded in the
+registry, which catches an edit that keeps the content plausible (one changed digit). A download
+is written to a temporary folder and moved into the cache only after both checks pass, so a
+half-written or wrong file never stays there.
 """
 
 from __future__ import annotations
 
 import argparse
+import atexit
+import contextlib
+import hashlib
+import importlib.resources
 import io
 import os
 import re
@@ -42,24 +54,29 @@ import numpy as np
 import pandas as pd
 
 __all__ = [
+    "ChecksumMismatch",
     "Dataset",
     "DatasetUnavailable",
     "DownloadError",
     "available_datasets",
+    "default_cache_dir",
     "describe_datasets",
     "download_datasets",
+    "example_predictions",
     "list_datasets",
     "load_dataset",
+    "resource_path",
+    "resource_text",
 ]
 
-ROOT = Path(__file__).resolve().parent.parent
-REGISTRY = ROOT / "data" / "datasets.csv"
-CACHE_DIR = ROOT / "data" / "cache"
+#: Folder of the package's run-time files, inside the package (read-only once installed).
+RESOURCES = "_resources"
 
 #: Where the registry's ``download`` URLs point; ``PRECMP_DATA_URL`` or ``base_url=`` replace it.
 UCI_BASE_URL = "https://archive.ics.uci.edu/ml/machine-learning-databases"
 MIRROR_ENV = "PRECMP_DATA_MIRROR"
 URL_ENV = "PRECMP_DATA_URL"
+CACHE_ENV = "PRECMP_DATA"
 
 
 class DatasetUnavailable(FileNotFoundError):
@@ -68,6 +85,10 @@ class DatasetUnavailable(FileNotFoundError):
 
 class DownloadError(OSError):
     """A download failed (HTTP error, no connection, a file cut short, a damaged archive)."""
+
+
+class ChecksumMismatch(ValueError):
+    """A data file's sha256 digest differs from the registry's; the message names both digests."""
 
 
 @dataclass(frozen=True)
@@ -108,13 +129,164 @@ def _copied(ds: Dataset) -> Dataset:
 
 
 # --------------------------------------------------------------------------------------------
+# files shipped inside the package
+# --------------------------------------------------------------------------------------------
+
+# Paths handed out by resource_path stay valid for the life of the process: where the package
+# is not a plain folder (a zip import), as_file extracts a copy that this stack removes at exit.
+_EXTRACTED = contextlib.ExitStack()
+atexit.register(_EXTRACTED.close)
+
+
+def _resource(name: str) -> importlib.resources.abc.Traversable:
+    parts = str(name).replace("\\", "/").split("/") if isinstance(name, str) else None
+    if not parts or any(p in ("", ".", "..") or ":" in p for p in parts):
+        raise ValueError(
+            "name must be a file name relative to the package's resources, such as "
+            f"'datasets.csv' or 'examples/digits_wide.csv'; got {name!r}"
+        )
+    ref = importlib.resources.files(__package__).joinpath(RESOURCES, *parts)
+    if not ref.is_file():
+        raise FileNotFoundError(f"precmp_lib ships no resource {name!r} (in {RESOURCES}/)")
+    return ref
+
+
+def resource_path(name: str) -> Path:
+    """The path of a file the package ships, by its name inside ``precmp_lib/_resources``.
+
+    Parameters
+    ----------
+    name : str
+        The file's path relative to the resources folder, with ``/`` between folders:
+        ``"datasets.csv"``, ``"paper_tables.csv"``, ``"deep_digits_predictions.csv"``,
+        ``"examples.csv"``, ``"examples/digits_wide.csv"``, ...
+
+    Returns
+    -------
+    Path
+        A file on disk, valid until the process ends (for an installed package this is the file
+        itself; where the package is imported from a zip archive, a temporary copy).
+
+    Raises
+    ------
+    ValueError
+        ``name`` is not a plain relative path (empty, absolute, or with ``..``).
+    FileNotFoundError
+        No such resource; the message names it.
+
+    Examples
+    --------
+    >>> resource_path("examples/digits_wide.csv").name
+    'digits_wide.csv'
+
+    The path works from any working directory, so a script can hand it to pandas or to the
+    ``precmp report`` command.
+    """
+    _resource(name)  # checks the name and that the file exists
+    return _extracted(name)
+
+
+@cache
+def _extracted(name: str) -> Path:
+    return Path(_EXTRACTED.enter_context(importlib.resources.as_file(_resource(name))))
+
+
+def resource_text(name: str) -> str:
+    """The text (UTF-8) of a file the package ships; ``name`` as for :func:`resource_path`.
+
+    Examples
+    --------
+    >>> resource_text("datasets.csv").splitlines()[0].split(",")[:3]
+    ['name', 'loader', 'title']
+    """
+    return _resource(name).read_text(encoding="utf-8")
+
+
+def example_predictions() -> pd.DataFrame:
+    """The example prediction files the package ships, with the options to report on each.
+
+    Returns
+    -------
+    DataFrame
+        One row per example: ``name``, ``predictions`` (absolute path of the shipped file),
+        ``y_true``, ``models``, ``id``, ``format``, ``reference``, ``prevalence`` (the
+        ``precmp report`` options, empty where the default applies) and ``description``.
+
+    Examples
+    --------
+    >>> ex = example_predictions().set_index("name")
+    >>> ex.loc["digits_wide", ["y_true", "format"]].tolist()
+    ['digit', 'wide']
+
+    ``precmp report <predictions> --y-true digit --id id`` renders the first one.
+    """
+    table = pd.read_csv(io.StringIO(resource_text("examples.csv")), keep_default_na=False)
+    table["predictions"] = [str(resource_path(p)) for p in table["predictions"]]
+    return table
+
+
+# --------------------------------------------------------------------------------------------
+# the download cache: a user folder, never the package
+# --------------------------------------------------------------------------------------------
+
+
+def _platform_cache_root() -> Path:
+    home = Path.home()
+    if sys.platform == "win32":
+        local = os.environ.get("LOCALAPPDATA", "").strip()
+        return (Path(local) if local else home / "AppData" / "Local") / "precmp" / "Cache"
+    if sys.platform == "darwin":
+        return home / "Library" / "Caches" / "precmp"
+    xdg = os.environ.get("XDG_CACHE_HOME", "").strip()
+    # The XDG base-directory rules ignore a relative XDG_CACHE_HOME.
+    base = Path(xdg) if xdg and Path(xdg).is_absolute() else home / ".cache"
+    return base / "precmp"
+
+
+def default_cache_dir() -> Path:
+    """The folder ``make data`` downloads the UCI datasets into (one sub-folder per dataset).
+
+    ``PRECMP_DATA`` when set (a relative path is taken from the working directory), else the
+    platform's cache folder: ``$XDG_CACHE_HOME/precmp`` (default ``~/.cache/precmp``) on Linux,
+    ``~/Library/Caches/precmp`` on macOS, ``%LOCALAPPDATA%\\precmp\\Cache`` on Windows. The folder
+    is created by the first download, not here.
+
+    Examples
+    --------
+    >>> import os
+    >>> os.environ["PRECMP_DATA"] = "/srv/precmp-data"
+    >>> default_cache_dir().as_posix()
+    '/srv/precmp-data'
+    >>> del os.environ["PRECMP_DATA"]
+    """
+    value = os.environ.get(CACHE_ENV, "").strip()
+    if value:
+        return Path(value).expanduser().absolute()
+    return _platform_cache_root()
+
+
+def _cache_root(cache_dir: str | os.PathLike | None) -> Path:
+    """The cache folder to use, refusing one inside the package (which may be read-only, and
+    must stay as it was installed)."""
+    root = Path(cache_dir).expanduser().absolute() if cache_dir else default_cache_dir()
+    package = Path(__file__).resolve().parent
+    resolved = root.resolve()
+    if resolved == package or package in resolved.parents:
+        raise ValueError(
+            f"cache_dir must lie outside the installed package ({package}); got {root}. "
+            f"Set {CACHE_ENV} or pass another folder."
+        )
+    return root
+
+
+# --------------------------------------------------------------------------------------------
 # registry
 # --------------------------------------------------------------------------------------------
 
 
 @cache
 def _registry() -> pd.DataFrame:
-    reg = pd.read_csv(REGISTRY, dtype=str, keep_default_na=False)
+    reg = pd.read_csv(io.StringIO(resource_text("datasets.csv")), dtype=str, keep_default_na=False)
     for col in ("rows", "columns", "classes", "paper_rows", "paper_attributes"):
         reg[col] = pd.to_numeric(reg[col].replace("", None)).astype("Int64")
     return reg
@@ -128,7 +300,8 @@ def list_datasets() -> pd.DataFrame:
     DataFrame
         ``name``, ``loader`` (``"sklearn"`` or ``"uci"``), ``title``, ``source`` (the dataset's
         page), ``download`` (the file or archive ``make data`` fetches; empty for scikit-learn's
-        bundled sets), ``license``, ``citation``, ``rows``, ``columns`` (features, the class
+        bundled sets), ``sha256`` (``file=digest`` per data file of a UCI set, joined by ``;``:
+        the digests of the UCI originals that every copy is checked against), ``license``, ``citation``, ``rows``, ``columns`` (features, the class
         excluded), ``classes``, ``split`` (``"train/test"`` where the source is pre-partitioned),
         ``paper_rows`` and ``paper_attributes`` (as printed in Table 4 of Gondara's paper, which
         differs from the files for Wilt and Phishing).
@@ -394,6 +567,44 @@ def _read_checked(name: str, directory: Path) -> list[tuple[_UciFile, pd.DataFra
     return parts
 
 
+def _registry_digests(name: str) -> dict[str, str]:
+    """File name -> sha256 hex digest, from the registry's ``sha256`` column."""
+    digests = {}
+    for entry in filter(None, _registry_row(name)["sha256"].split(";")):
+        file, _, digest = entry.strip().rpartition("=")
+        digests[file] = digest.lower()
+    return digests
+
+
+def _sha256(path: Path) -> str:
+    with path.open("rb") as fh:
+        return hashlib.file_digest(fh, "sha256").hexdigest()
+
+
+def _verify_digests(name: str, directory: Path) -> None:
+    """Compare every file of ``name`` in ``directory`` with the registry's sha256 digests."""
+    expected = _registry_digests(name)
+    for spec in _UCI[name].files:
+        path = directory / spec.name
+        want = expected.get(spec.name)
+        if want is None:
+            raise ChecksumMismatch(f"registry: no sha256 recorded for {spec.name!r} of {name!r}")
+        found = _sha256(path)
+        if found != want:
+            raise ChecksumMismatch(
+                f"dataset {name!r}: {path} is not the UCI original: sha256 {found}, expected "
+                f"{want} (the content checks pass, so a value was changed, or this is a "
+                "re-exported copy)"
+            )
+
+
+def _check_files(name: str, directory: Path) -> list[tuple[_UciFile, pd.DataFrame, pd.Series]]:
+    """Content check, then digest check, of every file of ``name`` in ``directory``."""
+    parts = _read_checked(name, directory)
+    _verify_digests(name, directory)
+    return parts
+
+
 # --------------------------------------------------------------------------------------------
 # loading: mirror or cache, parsed once per process
 # --------------------------------------------------------------------------------------------
@@ -416,7 +627,7 @@ def _uci_directory(name: str, cache_dir: str | os.PathLike | None) -> Path:
     src = _UCI[name]
     mirror = _mirror_root()
     directory = (
-        mirror / src.mirror_dir if mirror is not None else Path(cache_dir or CACHE_DIR) / name
+        mirror / src.mirror_dir if mirror is not None else _cache_root(cache_dir) / name
     )
     missing = [f.name for f in src.files if not (directory / f.name).is_file()]
     if missing:
@@ -432,7 +643,7 @@ def _uci_directory(name: str, cache_dir: str | os.PathLike | None) -> Path:
 @cache
 def _load_uci(name: str, directory: str, stamp: tuple[int, ...]) -> Dataset:
     # ``stamp`` (file modification times) makes a re-downloaded file parse afresh.
-    parts = _read_checked(name, Path(directory))
+    parts = _check_files(name, Path(directory))
     first_columns = list(parts[0][1].columns)
     for spec, X, _ in parts[1:]:
         if list(X.columns) != first_columns:
@@ -475,8 +686,7 @@ def load_dataset(name: str, *, cache_dir: str | os.PathLike | None = None) -> Da
     name : str
         One of ``list_datasets()["name"]``.
     cache_dir : path, optional
-        The download cache (default ``data/cache`` in the repository); ignored when the mirror
-        is set.
+        The download cache (default :func:`default_cache_dir`); ignored when the mirror is set.
 
     Returns
     -------
@@ -491,7 +701,8 @@ def load_dataset(name: str, *, cache_dir: str | os.PathLike | None = None) -> Da
     ------
     ValueError
         Unknown name, or a file whose content differs from the UCI original (the message names
-        the file and what differs).
+        the file and what differs); :class:`ChecksumMismatch` when the content checks pass but
+        the file's sha256 is not the registry's (naming the file and both digests).
     DatasetUnavailable
         A UCI dataset with neither mirror nor cache; the message says to run ``make data``.
 
@@ -707,9 +918,9 @@ def _download_one(
         else:
             raw.rename(staging / src.files[0].name)
         try:
-            _read_checked(name, staging)
-        except ValueError as exc:
-            raise ValueError(
+            _check_files(name, staging)
+        except ValueError as exc:  # ChecksumMismatch keeps its type
+            raise type(exc)(
                 f"{exc} (downloaded from {url}; nothing was written to the cache)"
             ) from None
         target = cache_root / name
@@ -743,7 +954,9 @@ def download_datasets(
         Replaces ``https://archive.ics.uci.edu/ml/machine-learning-databases`` in the registry's
         download URLs (default: ``PRECMP_DATA_URL`` if set, else UCI). ``file://`` URLs work too.
     cache_dir : path, optional
-        Default ``data/cache`` in the repository; each dataset goes to ``cache_dir/<name>/``.
+        Default :func:`default_cache_dir` (``PRECMP_DATA``, else the platform's cache folder);
+        each dataset goes to ``cache_dir/<name>/``. A folder inside the installed package is
+        refused.
     force : bool
         Download even when the cache already holds a good copy.
     progress : bool
@@ -763,12 +976,14 @@ def download_datasets(
         and the URL).
     ValueError
         The downloaded content differs from the UCI original (names the dataset, the file and
-        what differs). Nothing is left in the cache in either case.
+        what differs), or its sha256 does (:class:`ChecksumMismatch`, naming the file, the
+        expected and the found digest), or ``cache_dir`` lies inside the package. Nothing is
+        left in the cache in any case.
 
     Examples
     --------
     >>> download_datasets(["banknote"])  # doctest: +SKIP
-    {'banknote': PosixPath('.../data/cache/banknote')}
+    {'banknote': PosixPath('.../.cache/precmp/banknote')}
 
     The file is now in the cache and ``load_dataset("banknote")`` reads it without the network.
     """
@@ -781,7 +996,7 @@ def download_datasets(
                 "with scikit-learn and needs no download"
             )
     base = base_url or os.environ.get(URL_ENV, "").strip() or UCI_BASE_URL
-    cache_root = Path(cache_dir or CACHE_DIR)
+    cache_root = _cache_root(cache_dir)
     done = {}
     for name in names:
         if not force and _cached_ok(name, cache_root):
@@ -797,7 +1012,7 @@ def _cached_ok(name: str, cache_root: Path) -> bool:
     if not all((target / f.name).is_file() for f in _UCI[name].files):
         return False
     try:
-        _read_checked(name, target)
+        _check_files(name, target)
     except ValueError:
         return False
     return True
@@ -806,13 +1021,14 @@ def _cached_ok(name: str, cache_root: Path) -> bool:
 def _main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m precmp_lib.data",
-        description="Download the UCI datasets of the paper into data/cache, checked by content.",
+        description="Download the UCI datasets of the paper into the cache folder "
+        f"(${CACHE_ENV}, else the platform's cache folder), checked by content and sha256.",
     )
     sub = parser.add_subparsers(dest="command", required=True)
     dl = sub.add_parser("download", help="download (default: all six UCI datasets)")
     dl.add_argument("names", nargs="*", help="registry names (default: all UCI datasets)")
     dl.add_argument("--base-url", help=f"instead of {UCI_BASE_URL} (or set {URL_ENV})")
-    dl.add_argument("--cache-dir", help="instead of data/cache")
+    dl.add_argument("--cache-dir", help=f"instead of ${CACHE_ENV} or the platform's cache folder")
     dl.add_argument("--force", action="store_true", help="download even if already cached")
     dl.add_argument("--no-progress", action="store_true", help="no progress bars")
     args = parser.parse_args(argv)
@@ -820,7 +1036,7 @@ def _main(argv: Sequence[str] | None = None) -> int:
     names = args.names or _uci_names()
     failed = 0
     for name in names:
-        cached = not args.force and _cached_ok(name, Path(args.cache_dir or CACHE_DIR))
+        cached = not args.force and _cached_ok(name, _cache_root(args.cache_dir))
         try:
             (path,) = download_datasets(
                 [name],

@@ -22,6 +22,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from .data import resource_path
 from .validation import check_positive_int, check_probability
 
 __all__ = [
@@ -37,7 +38,7 @@ __all__ = [
     "train_digits_cnns",
 ]
 
-SHIPPED_PREDICTIONS = Path(__file__).resolve().parent.parent / "data" / "deep_digits_predictions.csv"
+SHIPPED_PREDICTIONS = resource_path("deep_digits_predictions.csv")
 
 
 def torch_available() -> bool:
@@ -260,7 +261,7 @@ class DeepRun:
                     f"({self.settings.get('epochs')} epochs, seed {self.settings.get('seed')}): {times}.")
         if self.source == "file":
             return f"Predictions read from {self.settings.get('file')}: models {', '.join(self.models)}."
-        return ("PyTorch is not installed: using data/deep_digits_predictions.csv, made by "
+        return ("PyTorch is not installed: using the shipped deep_digits_predictions.csv, made by "
                 "scripts/make_deep_predictions.py with the default settings (see data/README.md).")
 
 
@@ -331,7 +332,7 @@ def cnn_predictions(
         The model columns of ``predictions_file`` to read (default: all but truth and id).
     train : bool, optional
         Train the CNNs now (default: when PyTorch is installed). Without PyTorch the
-        predictions come from ``data/deep_digits_predictions.csv``, which
+        predictions come from the shipped ``deep_digits_predictions.csv``, which
         ``scripts/make_deep_predictions.py`` made with the default settings.
     dropouts, epochs, test_size, seed, threads
         Passed to :func:`train_digits_cnns`.

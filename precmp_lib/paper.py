@@ -1,6 +1,6 @@
 """Gondara's "Classifier comparison using precision", Tables 4-11: our values next to the printed ones.
 
-The printed numbers live in ``data/paper_tables.csv`` (one row per printed number, with the table,
+The printed numbers live in the shipped ``paper_tables.csv`` (one row per printed number, with the table,
 the printed row and column, the text as printed and its numeric value; "<0.0001" is kept as text
 with 0.0001 as an upper bound). This module fits the paper's models on its six UCI datasets the way
 the author's published R script does, builds each table from the library's tests, and lines our
@@ -27,7 +27,6 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cache
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -38,7 +37,7 @@ from sklearn.base import BaseEstimator, ClassifierMixin
 from . import bayes as _bayes
 from . import combine as _combine
 from . import precision as _precision
-from .data import load_dataset
+from .data import load_dataset, resource_path
 from .validation import check_choice, check_positive_int, check_probability
 
 __all__ = [
@@ -67,7 +66,7 @@ __all__ = [
     "table11",
 ]
 
-PRINTED = Path(__file__).resolve().parent.parent / "data" / "paper_tables.csv"
+PRINTED = resource_path("paper_tables.csv")
 
 #: The paper's datasets (registry names), in the order of its tables.
 PAPER_DATASETS = (

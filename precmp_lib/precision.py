@@ -1188,9 +1188,9 @@ def compare_precision(
 
 def _joint_or_cells(y_true: Any, y_pred_a: Any, y_pred_b: Any, labels: Any):
     """The joint tensor when K^3 is small, else per-class cells counted directly."""
-    y = as_label_array(y_true, "y_true")
-    a = as_label_array(y_pred_a, "y_pred_a")
-    b = as_label_array(y_pred_b, "y_pred_b")
+    y = as_label_array(y_true, "y_true", keep_pandas=True)
+    a = as_label_array(y_pred_a, "y_pred_a", keep_pandas=True)
+    b = as_label_array(y_pred_b, "y_pred_b", keep_pandas=True)
     for name, arr in (("y_pred_a", a), ("y_pred_b", b)):
         if len(arr) != len(y):
             raise ValueError(f"{name} must have the same length as y_true ({len(y)}); got {len(arr)}")

@@ -59,6 +59,7 @@ CD_METHODS = ("nemenyi", "bonferroni_dunn")
 # differences and neither ties nor zeros.
 _EXACT_LIMIT = 50
 _SIGNIFICANT_DIGITS = 12
+_EXACT_POWER = 22  # 10**22 is the largest power of ten a double holds exactly
 
 
 # --------------------------------------------------------------------------------------------
@@ -67,11 +68,42 @@ _SIGNIFICANT_DIGITS = 12
 
 
 def _round_significant(values: Any, digits: int = _SIGNIFICANT_DIGITS) -> np.ndarray:
-    """Round to ``digits`` significant decimal digits (equal decimals give equal floats)."""
+    """Round to ``digits`` significant decimal digits (equal decimals give equal floats).
+
+    The result is the float that ``float(f"{x:.{digits}g}")`` gives, computed with numbers:
+    scale by an exact power of ten to ``digits`` integer digits, round half to even, scale back
+    (an exact power of ten, so one correctly rounded division or product, as a decimal parser
+    does). Where the scaled value lies within 1e-3 of a half (its own rounding error could
+    decide the tie) or the power of ten is not exact, the value is formatted as text instead.
+    """
     arr = np.asarray(values, dtype=float)
-    if arr.size == 0:
-        return arr.copy()
-    return np.char.mod(f"%.{digits}g", arr).astype(float)
+    out = arr.copy()
+    finite = np.isfinite(arr) & (arr != 0)
+    if not finite.any():
+        return out
+    x = np.abs(arr[finite])
+    shift = digits - 1 - np.floor(np.log10(x)).astype(np.int64)
+    q = _times_power_of_ten(x, shift)
+    # log10 can be off by one next to a power of ten: bring q to exactly `digits` digits
+    fix = (q < 10.0 ** (digits - 1)).astype(np.int64) - (q >= 10.0**digits)
+    if fix.any():
+        shift += fix
+        q = _times_power_of_ten(x, shift)
+    rounded = _times_power_of_ten(np.rint(q), -shift)
+    unsure = (np.abs(q - np.floor(q) - 0.5) < 1e-3) | (np.abs(shift) > _EXACT_POWER)
+    if unsure.any():
+        where = np.flatnonzero(unsure)
+        rounded[where] = np.char.mod(f"%.{digits}g", x[where]).astype(float)
+    out[finite] = np.copysign(rounded, arr[finite])
+    return out
+
+
+def _times_power_of_ten(x: np.ndarray, shift: np.ndarray) -> np.ndarray:
+    """``x * 10**shift`` with one rounding: 10**|shift| is exact for |shift| <= 22, and a
+    negative shift divides by it (10**-n itself is not a float)."""
+    power = 10.0 ** np.minimum(np.abs(shift), _EXACT_POWER)
+    with np.errstate(over="ignore", under="ignore"):
+        return np.where(shift >= 0, x * power, x / power)
 
 
 def _check_bool(value: Any, name: str) -> bool:
@@ -685,7 +717,10 @@ def iman_davenport(
 # --------------------------------------------------------------------------------------------
 
 
+@cache
 def _q_alpha(k: int, alpha: float, method: str) -> float:
+    # The studentized-range quantile is a root search over a numerical integral (milliseconds);
+    # it depends only on (k, alpha), so it is computed once per process for each.
     if method == "nemenyi":
         return float(stats.studentized_range.ppf(1 - alpha, k, np.inf) / math.sqrt(2))
     return float(stats.norm.isf(alpha / (2 * (k - 1))))
@@ -890,6 +925,29 @@ def _pair_statistics(data: _RankData) -> tuple[np.ndarray, np.ndarray]:
     return z, np.minimum(1.0, 2.0 * stats.norm.sf(np.abs(z)))
 
 
+def _nemenyi_pvalues(data: _RankData) -> np.ndarray:
+    """k x k studentized-range p-values, the survival function evaluated once per distinct
+    rank difference (it is a numerical integral, by far the dearest step).
+
+    From a score matrix the differences come from the rank sums, which are exact (sums of
+    half-integers), so pairs whose rank sums differ by the same amount share one evaluation.
+    """
+    k = data.k
+    upper_i, upper_j = np.triu_indices(k, 1)
+    if data.matrix is not None:
+        sums = data.matrix.sum(axis=0)
+        diff = np.abs(sums[upper_i] - sums[upper_j]) / data.n
+    else:
+        r = data.ranks.to_numpy()
+        diff = np.abs(r[upper_i] - r[upper_j])
+    distinct, where = np.unique(diff / data.se * math.sqrt(2), return_inverse=True)
+    upper = np.clip(stats.studentized_range.sf(distinct, k, np.inf), 0.0, 1.0)[where]
+    p = np.ones((k, k))
+    p[upper_i, upper_j] = upper
+    p[upper_j, upper_i] = upper
+    return p
+
+
 def nemenyi(
     scores: Any,
     *,
@@ -922,7 +980,9 @@ def nemenyi(
     ``SE = sqrt(k(k+1)/(6N))``, ``CD = q_alpha SE`` with ``q_alpha = Q_{1-alpha}(k, inf)/sqrt(2)``.
     The adjusted p-value of a pair is ``P[Q(k, inf) >= |R_i - R_j| sqrt(2) / SE]`` (the
     studentized-range survival function), so ``p <= alpha`` exactly when the rank difference
-    reaches CD. With k = 2 it reduces to the two-sided z test.
+    reaches CD. With k = 2 it reduces to the two-sided z test. The survival function is
+    evaluated once per distinct rank difference among the k(k-1)/2 pairs (as
+    scikit-posthocs' ``posthoc_nemenyi_friedman``, whose p-values these equal).
 
     References
     ----------
@@ -947,9 +1007,7 @@ def nemenyi(
     data = _rank_input(scores, n_datasets, higher_is_better)
     k = data.k
     z, _ = _pair_statistics(data)
-    p = stats.studentized_range.sf(np.abs(z) * math.sqrt(2), k, np.inf)
-    p = np.clip(p, 0.0, 1.0)
-    np.fill_diagonal(p, 1.0)
+    p = _nemenyi_pvalues(data)
     names = pd.Index(data.names, name="classifier")
     q = _q_alpha(k, alpha, "nemenyi")
     return NemenyiResult(

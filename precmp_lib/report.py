@@ -21,7 +21,6 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-import pandas as pd
 
 __all__ = [
     "NotebookError",
@@ -239,8 +238,8 @@ def build_site(
     """Render every course notebook (or the named ones) into ``out_dir`` with an ``index.html``.
 
     Each notebook gets ``output_dir = out_dir/results/<name>`` for its ``results.json``. The
-    report template ``report.ipynb`` is rendered on each example predictions file registered in
-    ``data/examples.csv`` when that file exists. Raises :class:`NotebookError` naming the first
+    report template ``report.ipynb`` is rendered on each example predictions file the package
+    ships (:func:`precmp_lib.data.example_predictions`). Raises :class:`NotebookError` naming the first
     notebook that fails.
     """
     out = Path(out_dir).resolve()
@@ -300,15 +299,14 @@ def _placeholder_page(title: str, question: str, reason: str) -> str:
 
 def _render_examples(out: Path) -> list[_Rendered]:
     """Render the report template on the shipped example prediction files, when both exist."""
-    registry = ROOT / "data" / "examples.csv"
     template = NOTEBOOKS / "report.ipynb"
-    if not (registry.is_file() and template.is_file()):
+    if not template.is_file():
         return []
-
     from .__main__ import report_parameters
+    from .data import example_predictions
 
     done = []
-    for row in pd.read_csv(registry, keep_default_na=False).to_dict(orient="records"):
+    for row in example_predictions().to_dict(orient="records"):
         name = f"report_{row['name']}"
         print(f"rendering {name} ...", flush=True)
         start = time.perf_counter()

@@ -6,7 +6,7 @@ what was expected and what came. Nothing here uses ``assert``.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from numbers import Real
 from typing import Any
@@ -151,43 +151,167 @@ def check_random_state(value: Any, name: str = "random_state") -> np.random.Gene
                          f"got {_describe(value)}") from None
 
 
-def as_label_array(values: Any, name: str) -> np.ndarray:
-    """Return labels as a 1-D numpy array; reject empty input and missing values.
+def _first_missing(mask: np.ndarray) -> int:
+    return int(np.flatnonzero(mask)[0])
 
-    Accepts lists, tuples, numpy arrays and pandas Series (categoricals are decoded).
 
+def _missing_error(name: str, where: int, kind: str = "missing") -> ValueError:
+    return ValueError(f"{name} must not contain {kind} labels; found one at position {where}")
+
+
+def _is_dictionary_dtype(dtype: Any) -> bool:
+    """Categorical and pandas string columns carry (or cheaply build) a dictionary of labels."""
+    return isinstance(dtype, pd.CategoricalDtype | pd.StringDtype)
+
+
+def _pandas_labels(values: pd.Series | pd.Index, name: str, keep_pandas: bool) -> Any:
+    """Labels of a Series or Index: the pandas array itself (dictionary dtypes, when asked) or
+    a numpy array; missing values (None, NaN, pd.NA) raise."""
+    if values.ndim != 1:
+        raise ValueError(f"{name} must be one-dimensional; got shape {values.shape}")
+    dtype = values.dtype
+    if isinstance(dtype, pd.CategoricalDtype):
+        codes = np.asarray(values.array.codes)
+        if (codes < 0).any():
+            raise _missing_error(name, _first_missing(codes < 0))
+        if keep_pandas:
+            return values.array
+        return np.asarray(values.cat.categories if isinstance(values, pd.Series)
+                          else values.categories, dtype=object)[codes]
+    if isinstance(dtype, np.dtype) and dtype.kind in "biuf":
+        arr = values.to_numpy()
+        if dtype.kind == "f" and np.isnan(arr).any():  # pandas' marker of a missing value
+            raise _missing_error(name, _first_missing(np.isnan(arr)))
+        return arr
+    missing = np.asarray(values.isna())
+    if missing.any():
+        raise _missing_error(name, _first_missing(missing))
+    if keep_pandas and _is_dictionary_dtype(dtype):
+        return values.array
+    if isinstance(dtype, np.dtype):
+        return values.to_numpy()
+    numeric = pd.api.types.is_numeric_dtype(dtype) and not pd.api.types.is_bool_dtype(dtype)
+    if numeric:  # nullable Int64 / Float64 without missing values
+        return values.to_numpy(dtype=float if dtype.kind == "f" else np.int64)
+    return values.to_numpy(dtype=object)
+
+
+def _sequence_labels(values: Any) -> np.ndarray:
+    """A list or tuple as an array; numpy would turn [1, "1"] into two equal strings, so a
+    list holding text and other values becomes an object array instead."""
+    arr = np.asarray(values)
+    if arr.dtype.kind in "US" and arr.ndim == 1 and not all(isinstance(v, str) for v in values):
+        arr = np.array(list(values), dtype=object)
+    return arr
+
+
+def _number_text(value: Any) -> str | None:
+    """The text a number is written as (1.0 -> "1"), or None for anything but a number."""
+    if isinstance(value, bool | np.bool_) or not isinstance(value, Real):
+        return None
+    value = float(value) if isinstance(value, float | np.floating) else int(value)
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    return str(value)
+
+
+def _check_one_form_per_label(uniques: Sequence[Any], name: str) -> None:
+    """Raise when a label occurs both as text and as a number ("1" and 1), which would
+    otherwise be merged or split silently."""
+    texts = {v for v in uniques if isinstance(v, str)}
+    if not texts:
+        return
+    for v in uniques:
+        text = _number_text(v)
+        if text is not None and text in texts:
+            raise ValueError(
+                f"{name} holds the label {text!r} both as text ({text!r}) and as a number "
+                f"({v!r}); write every label of a column one way"
+            )
+
+
+def _object_labels(arr: np.ndarray, name: str) -> np.ndarray:
+    """Check an object array: no missing values, one form per label; whole numbers become
+    int64 (1.0 is 1)."""
+    kind = pd.api.types.infer_dtype(arr, skipna=False)
+    if kind == "string":  # only str: nothing missing, nothing mixed
+        return arr
+    missing = pd.isna(arr)
+    if missing.any():
+        raise _missing_error(name, _first_missing(missing))
+    if kind == "integer":
+        try:
+            return arr.astype(np.int64)
+        except OverflowError:  # beyond int64: keep the Python ints
+            return arr
+    if kind in ("floating", "mixed-integer-float", "decimal"):
+        as_float = arr.astype(float)
+        if np.all(as_float == np.round(as_float)) and np.all(np.abs(as_float) < 2.0**53):
+            return as_float.astype(np.int64)
+        return as_float
+    if kind.startswith("mixed"):
+        _check_one_form_per_label(pd.unique(arr).tolist(), name)
+    return arr
+
+
+def as_label_array(values: Any, name: str, *, keep_pandas: bool = False) -> Any:
+    """Return labels as a 1-D array; reject empty input and missing values.
+
+    Accepts lists, tuples, numpy arrays and pandas Series or Index. Only None, NaN and pd.NA
+    are missing: text such as ``"NA"`` or ``"null"`` is a label. Whole-number floats become
+    int64 (1.0 is the label 1). A column holding one label both as text and as a number
+    (``"1"`` and ``1``) is refused, naming both forms.
+
+    Parameters
+    ----------
+    values : array-like of shape (n,)
+    name : str
+        The argument's name, for error messages.
+    keep_pandas : bool
+        Return categorical and pandas string columns as their pandas array (validated), so
+        :func:`encode_labels` can use their dictionary instead of one Python object per row.
+        Otherwise the result is always a numpy array.
+
+    Examples
+    --------
     >>> as_label_array(["cat", "dog"], "y_true")
     array(['cat', 'dog'], dtype='<U3')
+    >>> as_label_array([0.0, 1.0], "y_pred")
+    array([0, 1])
     """
+    arr = _label_input(values, name, keep_pandas)
+    if isinstance(arr, np.ndarray) and arr.dtype == object:
+        arr = _object_labels(arr, name)
+    return arr
+
+
+def _label_input(values: Any, name: str, keep_pandas: bool) -> Any:
+    """Every check of :func:`as_label_array` except the scan of object arrays, which
+    :func:`encode_labels` makes while it hashes them (one pass instead of two)."""
     if isinstance(values, pd.DataFrame):
         raise ValueError(f"{name} must be one-dimensional labels; got a DataFrame")
+    if isinstance(values, pd.api.extensions.ExtensionArray):  # Categorical, string arrays, ...
+        values = pd.Series(values, copy=False)
     if isinstance(values, pd.Series | pd.Index):
-        if values.isna().any():
-            where = int(np.flatnonzero(values.isna().to_numpy())[0])
-            raise ValueError(f"{name} must not contain missing labels; found one at position {where}")
-        arr = values.to_numpy()
-        if arr.dtype == object or isinstance(values.dtype, pd.CategoricalDtype):
-            arr = np.asarray(values.astype(object).to_numpy())
+        arr = _pandas_labels(values, name, keep_pandas)
     elif isinstance(values, str | bytes) or np.isscalar(values):
         raise ValueError(f"{name} must be a sequence of labels; got {_describe(values)}")
+    elif isinstance(values, list | tuple):
+        arr = _sequence_labels(values)
     else:
         arr = np.asarray(values)
     if arr.ndim != 1:
         raise ValueError(f"{name} must be one-dimensional; got shape {arr.shape}")
-    if arr.size == 0:
+    if len(arr) == 0:
         raise ValueError(f"{name} must not be empty")
+    if not isinstance(arr, np.ndarray):
+        return arr
     if arr.dtype.kind == "f":
         bad = ~np.isfinite(arr)
         if bad.any():
-            where = int(np.flatnonzero(bad)[0])
-            raise ValueError(f"{name} must not contain NaN labels; found one at position {where}")
-        if np.all(arr == np.round(arr)):
+            raise _missing_error(name, _first_missing(bad), "NaN")
+        if np.all(arr == np.round(arr)) and np.all(np.abs(arr) < 2.0**53):
             arr = arr.astype(np.int64)
-    elif arr.dtype == object:
-        missing = pd.isna(arr)
-        if missing.any():
-            where = int(np.flatnonzero(missing)[0])
-            raise ValueError(f"{name} must not contain missing labels; found one at position {where}")
     elif arr.dtype.kind == "b":
         arr = arr.astype(np.int64)
     return arr
@@ -246,40 +370,151 @@ def _encode_dense_ints(arrays: Sequence[np.ndarray]) -> tuple[list[np.ndarray], 
         present[np.bincount(s, minlength=width) > 0] = True
         shifted.append(s)
     values = np.flatnonzero(present)
-    lookup = np.cumsum(present) - 1
-    code_dtype = np.int8 if len(values) <= 127 else np.int32
-    lookup = lookup.astype(code_dtype)
+    lookup = (np.cumsum(present) - 1).astype(_code_dtype(len(values)))
     if len(values) == width:  # every value in the range occurs: codes are the shifted labels
-        codes = [s.astype(code_dtype, copy=False) for s in shifted]
+        codes = [s.astype(lookup.dtype, copy=False) for s in shifted]
     else:
         codes = [lookup[s] for s in shifted]
     return codes, values + lo
 
 
-def _encode_general(arrays: Sequence[np.ndarray]) -> tuple[list[np.ndarray], np.ndarray]:
-    kinds = {a.dtype.kind for a in arrays}
-    if len(kinds) > 1 or "O" in kinds:
-        arrays = [a.astype(object) for a in arrays]
-        if not all(isinstance(v, str) for a in arrays for v in a[:1]) and any(
-            isinstance(v, str) for a in arrays for v in a[:1]
-        ):
-            # mixed ints and strings: compare as text so 1 and "1" are the same class
-            arrays = [a.astype(str) for a in arrays]
-    stacked = np.concatenate(arrays)
-    codes_all, uniques = pd.factorize(stacked, sort=False)
+def _code_dtype(n_classes: int) -> type[np.signedinteger]:
+    return np.int8 if n_classes <= 127 else np.int32
+
+
+@dataclass(frozen=True)
+class _Factorized:
+    """One array's labels as codes into its own dictionary (``uniques``); ``present`` marks
+    the dictionary entries that occur (a categorical may declare categories it never uses)."""
+
+    codes: np.ndarray
+    uniques: list[Any]
+    present: np.ndarray
+
+
+def _factorize_fixed_width(arr: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
+    """Fixed-width text (numpy ``<U``/``S``): guess the dictionary from a sample of the rows,
+    code every row by binary search and verify; None when a label was missed by the sample."""
+    guess = np.unique(arr[:: max(1, len(arr) // 4096)])
+    codes = np.searchsorted(guess, arr)
+    np.minimum(codes, len(guess) - 1, out=codes)
+    if not np.array_equal(guess[codes], arr):
+        return None
+    return codes, guess
+
+
+def _categories_present(codes: np.ndarray, n_categories: int) -> np.ndarray:
+    """Which categories occur: counted on the first rows, and only the categories not seen
+    there are searched for in the rest (usually none, so the codes are not read again)."""
+    present = np.bincount(codes[:65536], minlength=n_categories) > 0
+    for k in np.flatnonzero(~present):
+        present[k] = bool(np.any(codes == k))
+    return present
+
+
+def _factorize(arr: Any, name: str) -> _Factorized:
+    """Codes and dictionary of one label array, touching each row once; an object array is
+    checked here (missing values are code -1, the text-and-number check needs only the
+    dictionary)."""
+    if isinstance(arr, pd.Categorical):
+        codes = np.asarray(arr.codes)
+        present = _categories_present(codes, len(arr.categories))
+        return _Factorized(codes, np.asarray(arr.categories, dtype=object).tolist(), present)
+    fixed = None
+    if isinstance(arr, np.ndarray) and arr.dtype.kind in "US":
+        fixed = _factorize_fixed_width(arr)
+    if fixed is not None:
+        codes, uniques = fixed
+    else:
+        codes, uniques = pd.factorize(arr)
+    uniques = np.asarray(uniques, dtype=object).tolist()
+    if isinstance(arr, np.ndarray) and arr.dtype == object:
+        if (codes < 0).any():
+            raise _missing_error(name, _first_missing(codes < 0))
+        _check_one_form_per_label(uniques, name)
+    uniques = [_plain(v) for v in uniques]
+    return _Factorized(np.asarray(codes), uniques, np.ones(len(uniques), dtype=bool))
+
+
+def _plain(value: Any) -> Any:
+    """A dictionary entry as a plain Python value; whole-number floats as ints (1.0 is 1)."""
+    if isinstance(value, np.generic):
+        value = value.item()
+    if isinstance(value, float) and value.is_integer() and abs(value) < 2.0**53:
+        return int(value)
+    return value
+
+
+def _shared_classes(parts: Sequence[_Factorized]) -> tuple[list[Any], Callable[[Any], Any]]:
+    """The sorted union of the labels that occur, and the key that matches labels to it.
+
+    When some arrays hold text and others numbers, numbers are matched by their text
+    (an int column and a text column of the same labels are the same classes)."""
+    seen = [u for p in parts for u, ok in zip(p.uniques, p.present, strict=True) if ok]
+    texts = any(isinstance(u, str) for u in seen)
+    numbers = any(_number_text(u) is not None for u in seen)
+    key: Callable[[Any], Any] = _text_key if texts and numbers else _same_key
+    classes = list(dict.fromkeys(key(u) for u in seen))
     try:
-        order = np.argsort(uniques, kind="stable")
-    except TypeError:  # unorderable mixture: keep first-seen order
-        order = np.arange(len(uniques))
-    rank = np.empty_like(order)
-    rank[order] = np.arange(len(order))
-    codes_all = rank[codes_all].astype(np.int32)
-    classes = np.asarray(uniques)[order]
-    out, start = [], 0
-    for a in arrays:
-        out.append(codes_all[start : start + len(a)])
-        start += len(a)
-    return out, classes
+        classes.sort()
+    except TypeError:  # unorderable mixture: first-seen order
+        pass
+    return classes, key
+
+
+def _text_key(value: Any) -> Any:
+    text = _number_text(value)
+    return value if text is None else text
+
+
+def _same_key(value: Any) -> Any:
+    return value
+
+
+def _class_array(classes: list[Any]) -> np.ndarray:
+    numbers = all(isinstance(c, int | float) and not isinstance(c, bool) for c in classes)
+    if numbers and all(isinstance(c, int) and -(2**63) <= c < 2**63 for c in classes):
+        return np.array(classes, dtype=np.int64)
+    if numbers and all(isinstance(c, float) or abs(c) < 2**53 for c in classes):
+        return np.array(classes, dtype=float)
+    out = np.empty(len(classes), dtype=object)
+    out[:] = classes
+    return out
+
+
+def _recode(parts: Sequence[_Factorized], names: Sequence[str], classes: list[Any],
+            key: Callable[[Any], Any], *, explicit: bool) -> list[np.ndarray]:
+    """Map each array's own codes onto positions in ``classes`` with one small look-up table."""
+    position = {c: i for i, c in enumerate(classes)}
+    dtype = _code_dtype(len(classes))
+    out = []
+    for name, part in zip(names, parts, strict=True):
+        table = [position.get(key(u), -1) if ok else 0
+                 for u, ok in zip(part.uniques, part.present, strict=True)]
+        if explicit and min(table, default=0) < 0:
+            unknown = [u for u, t in zip(part.uniques, table, strict=True) if t < 0]
+            raise ValueError(f"{name} holds labels not in labels: {unknown[:5]!r}")
+        table = np.asarray(table, dtype=dtype)
+        if len(table) == len(classes) and np.array_equal(table, np.arange(len(classes))):
+            out.append(part.codes.astype(dtype, copy=False))  # same dictionary, same order
+        else:
+            out.append(table[part.codes])
+    return out
+
+
+def _encode_general(arrays: Sequence[Any], names: Sequence[str],
+                    labels: Sequence[Any] | None = None) -> tuple[list[np.ndarray], np.ndarray]:
+    """Encode each array once against its own dictionary, then merge the (small) dictionaries."""
+    parts = [_factorize(a, n) for a, n in zip(arrays, names, strict=True)]
+    if labels is None:
+        classes, key = _shared_classes(parts)
+    else:
+        classes = [_plain(v) for v in labels]
+        if len(set(classes)) != len(classes):
+            raise ValueError("labels must not repeat a label")
+        key = _text_key if all(isinstance(c, str) for c in classes) else _same_key
+    codes = _recode(parts, names, classes, key, explicit=labels is not None)
+    return codes, _class_array(classes)
 
 
 def encode_labels(
@@ -303,6 +538,19 @@ def encode_labels(
     -------
     EncodedLabels
 
+    Notes
+    -----
+    The label rules are those of :func:`as_label_array` (only None, NaN and pd.NA are missing;
+    1.0 is 1; one label written both as text and as a number in one array is an error). An
+    int truth with text predictions (or the reverse) is matched by text.
+
+    Each array is coded once against its own dictionary: small-range integers by table
+    look-up, categoricals by their codes, pandas string columns by their dictionary encoding,
+    fixed-width numpy text by binary search in a sampled dictionary, anything else by hashing.
+    The dictionaries, a few labels each, are then merged into the sorted class list and every
+    array's codes are mapped through a small table, so no array is converted to Python objects
+    or concatenated with the others.
+
     Examples
     --------
     >>> enc = encode_labels(["cat", "dog", "dog"], {"a": ["cat", "cat", "dog"]})
@@ -316,34 +564,23 @@ def encode_labels(
                        for i, p in enumerate(predictions)}
     if len(predictions) == 0:
         raise ValueError("predictions must hold at least one classifier; got none")
-    y = as_label_array(y_true, "y_true")
-    preds = {str(k): as_label_array(v, str(k)) for k, v in predictions.items()}
+    y = _label_input(y_true, "y_true", keep_pandas=True)
+    preds = {str(k): _label_input(v, str(k), keep_pandas=True) for k, v in predictions.items()}
     for name, p in preds.items():
         if len(p) != len(y):
             raise ValueError(
                 f"{name} must have the same length as y_true ({len(y)}); got {len(p)}"
             )
     arrays = [y, *preds.values()]
-    if labels is not None:
-        if isinstance(labels, str | bytes) or not isinstance(labels, Iterable):
-            raise ValueError(f"labels must be a sequence of class labels; got {_describe(labels)}")
-        classes = np.asarray(list(labels), dtype=object if any(isinstance(v, str) for v in labels) else None)
-        if len(set(classes.tolist())) != len(classes):
-            raise ValueError("labels must not repeat a label")
-        lookup = {v: i for i, v in enumerate(classes.tolist())}
-        codes = []
-        for name, a in zip(["y_true", *preds], arrays):
-            codes_a, uniq = pd.factorize(a, sort=False)
-            missing = [u for u in uniq.tolist() if u not in lookup]
-            if missing:
-                raise ValueError(f"{name} holds labels not in labels: {missing[:5]!r}")
-            table = np.array([lookup[u] for u in uniq.tolist()], dtype=np.int32)
-            codes.append(table[codes_a])
+    if labels is not None and (isinstance(labels, str | bytes) or not isinstance(labels, Iterable)):
+        raise ValueError(f"labels must be a sequence of class labels; got {_describe(labels)}")
+    dense = None
+    if labels is None and all(isinstance(a, np.ndarray) and a.dtype.kind in "iu" for a in arrays):
+        dense = _encode_dense_ints(arrays)
+    if dense is not None:
+        codes, classes = dense
     else:
-        dense = None
-        if all(a.dtype.kind in "iu" for a in arrays):
-            dense = _encode_dense_ints(arrays)
-        codes, classes = dense if dense is not None else _encode_general(arrays)
+        codes, classes = _encode_general(arrays, ["y_true", *preds], labels)
     return EncodedLabels(
         y=codes[0],
         preds=np.column_stack(codes[1:]),

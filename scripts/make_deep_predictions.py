@@ -1,6 +1,6 @@
 """Train the two digits CNNs of notebook 09 and write their test-set predictions.
 
-    .venv/bin/python scripts/make_deep_predictions.py            # writes data/deep_digits_predictions.csv
+    .venv/bin/python scripts/make_deep_predictions.py            # writes precmp_lib/_resources/deep_digits_predictions.csv
     .venv/bin/python scripts/make_deep_predictions.py --check    # retrains, compares with the file
 
 The file is what notebook 09 uses when PyTorch is not installed. Its provenance (this script,

@@ -1,4 +1,4 @@
-"""Write the example prediction files in data/examples/ that `make report` renders.
+"""Write the example prediction files in precmp_lib/_resources/examples/ that `make report` renders.
 
 Provenance of every shipped example file: this script, with the seeds below, on datasets that
 ship with scikit-learn (no download). Re-running it reproduces the files byte for byte with the
@@ -22,7 +22,7 @@ from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
 from sklearn.svm import SVC
 
-OUT = Path(__file__).resolve().parent.parent / "data" / "examples"
+OUT = Path(__file__).resolve().parent.parent / "precmp_lib" / "_resources" / "examples"
 SEED = 20240501
 DIGIT_NAMES = np.array(["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine"])
 

@@ -9,8 +9,10 @@ here touches the internet.
 
 from __future__ import annotations
 
+import hashlib
 import http.server
 import io
+import re
 import shutil
 import tempfile
 import threading
@@ -28,6 +30,7 @@ from hypothesis import strategies as st
 
 import precmp_lib.data as data
 from precmp_lib import (
+    ChecksumMismatch,
     DatasetUnavailable,
     DownloadError,
     describe_datasets,
@@ -321,10 +324,12 @@ def _copy_mirror(dest: Path, *names: str) -> Path:
 @pytest.mark.parametrize("newline", ["\r\n", "\n"])
 @pytest.mark.parametrize("header", [False, True])
 @pytest.mark.parametrize("final_newline", [False, True])
-def test_headerless_files_load_the_same_whatever_the_header_and_line_endings(
+def test_headerless_files_parse_the_same_whatever_the_header_and_line_endings(
     mirror, monkeypatch, tmp_path, newline, header, final_newline
 ):
-    # Copies of the Banknote file differ in line endings, a final newline and an added header line.
+    # Copies of the Banknote file differ in line endings, a final newline and an added header
+    # line: the parser and the content check accept them all; loading accepts only the original
+    # bytes (the registry's sha256), and says so for the others.
     original = load_dataset("banknote")
     lines = (
         (mirror / "banknote_authentication" / "data_banknote_authentication.txt")
@@ -337,17 +342,24 @@ def test_headerless_files_load_the_same_whatever_the_header_and_line_endings(
     folder.mkdir()
     text = newline.join(lines) + (newline if final_newline else "")
     (folder / "data_banknote_authentication.txt").write_bytes(text.encode())
+    ((_, X, y),) = data._read_checked("banknote", folder)
+    pd.testing.assert_frame_equal(X, original.X)
+    pd.testing.assert_series_equal(y, original.y)
     monkeypatch.setenv(data.MIRROR_ENV, str(tmp_path))
-    variant = load_dataset("banknote")
-    pd.testing.assert_frame_equal(variant.X, original.X)
-    pd.testing.assert_series_equal(variant.y, original.y)
+    identical = newline == "\r\n" and not header and not final_newline  # the mirror's own bytes
+    if identical:
+        pd.testing.assert_frame_equal(load_dataset("banknote").X, original.X)
+    else:
+        with pytest.raises(ChecksumMismatch, match=r"data_banknote_authentication\.txt"):
+            load_dataset("banknote")
 
 
 @needs_mirror
 @settings(max_examples=5, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1))
-def test_the_check_is_by_content_so_row_order_does_not_matter(seed):
-    # Property: any permutation of the data rows passes the check and gives the same class counts.
+def test_the_content_check_does_not_depend_on_row_order(seed):
+    # Property: any permutation of the data rows passes the content check with the same class
+    # counts (the digest, which does depend on it, is checked separately).
     lines = (
         (Path(DATA_MIRROR) / "banknote_authentication" / "data_banknote_authentication.txt")
         .read_text()
@@ -358,15 +370,13 @@ def test_the_check_is_by_content_so_row_order_does_not_matter(seed):
         folder = Path(tmp) / "banknote_authentication"
         folder.mkdir()
         (folder / "data_banknote_authentication.txt").write_text("\n".join(lines[i] for i in order))
-        with pytest.MonkeyPatch.context() as mp:
-            mp.setenv(data.MIRROR_ENV, tmp)
-            ds = load_dataset("banknote")
-    assert _counts(ds.y) == {0: 762, 1: 610}
-    assert ds.X.iloc[int(np.argmin(order))].tolist() == [3.6216, 8.6661, -2.8073, -0.44699]
+        ((_, X, y),) = data._read_checked("banknote", folder)
+    assert _counts(y) == {0: 762, 1: 610}
+    assert X.iloc[int(np.argmin(order))].tolist() == [3.6216, 8.6661, -2.8073, -0.44699]
 
 
 @needs_mirror
-def test_arff_header_variants_load_the_same(mirror, monkeypatch, tmp_path):
+def test_arff_header_variants_parse_the_same(mirror, monkeypatch, tmp_path):
     # One copy declares the class as "@attribute 19 numeric"; another adds a comment line on top.
     text = (mirror / "diabetic_retinopathy_debrecen" / "messidor_features.arff").read_text()
     text = "% Taken from the UCI repository\n" + text.replace(
@@ -375,9 +385,11 @@ def test_arff_header_variants_load_the_same(mirror, monkeypatch, tmp_path):
     folder = tmp_path / "diabetic_retinopathy_debrecen"
     folder.mkdir()
     (folder / "messidor_features.arff").write_text(text)
+    ((_, X, y),) = data._read_checked("diabetic_retinopathy", folder)
+    assert X.shape == (1151, 19) and _counts(y) == {1: 611, 0: 540}
     monkeypatch.setenv(data.MIRROR_ENV, str(tmp_path))
-    ds = load_dataset("diabetic_retinopathy")
-    assert ds.X.shape == (1151, 19) and _counts(ds.y) == {1: 611, 0: 540}
+    with pytest.raises(ChecksumMismatch, match=r"messidor_features\.arff is not the UCI original"):
+        load_dataset("diabetic_retinopathy")
 
 
 @needs_mirror
@@ -760,3 +772,185 @@ def test_available_datasets_leaves_out_missing_uci_sets_with_one_line(tmp_path, 
     assert data.available_datasets(["wilt"], cache_dir=tmp_path, quiet=True) == []
     with pytest.raises(ValueError, match="nope"):
         data.available_datasets(["nope"])
+
+
+# --------------------------------------------------------------------------------------------
+# sha256: every copy (mirror, download, cache) is the UCI original byte for byte
+# --------------------------------------------------------------------------------------------
+
+BANKNOTE = "data_banknote_authentication.txt"
+
+
+def _sha256(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def _banknote_with_one_digit_changed(folder: Path) -> Path:
+    """The mirror's Banknote file with 3.6216 (first row, first value) changed to 3.6217."""
+    raw = (Path(DATA_MIRROR) / "banknote_authentication" / BANKNOTE).read_bytes()
+    assert raw.count(b"3.6216,") == 1
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / BANKNOTE).write_bytes(raw.replace(b"3.6216,", b"3.6217,"))
+    return folder / BANKNOTE
+
+
+def test_registry_records_a_sha256_for_every_uci_file():
+    for name in UCI_NAMES:
+        digests = data._registry_digests(name)
+        assert sorted(digests) == sorted(f.name for f in data._UCI[name].files)
+        assert all(re.fullmatch(r"[0-9a-f]{64}", d) for d in digests.values())
+    for name in SKLEARN_NAMES:
+        assert data._registry_digests(name) == {}
+
+
+@needs_mirror
+def test_registry_digests_agree_with_the_mirror_files_and_its_readme():
+    # The mirror's README lists "sha256  folder/file" lines; hashlib recomputes them here.
+    readme = (Path(DATA_MIRROR) / "README.md").read_text()
+    listed = {m[1]: m[0] for m in re.findall(r"^([0-9a-f]{64})  (\S.*)$", readme, flags=re.M)}
+    assert len(listed) == 8
+    for name in UCI_NAMES:
+        folder = data._UCI[name].mirror_dir
+        for file, digest in data._registry_digests(name).items():
+            assert digest == listed[f"{folder}/{file}"]
+            assert digest == _sha256(Path(DATA_MIRROR) / folder / file)
+
+
+@needs_mirror
+def test_a_changed_digit_in_the_mirror_is_a_checksum_error_naming_both_digests(
+    monkeypatch, tmp_path
+):
+    # Changing one digit keeps every content check happy (rows, columns, class counts) ...
+    changed = _banknote_with_one_digit_changed(tmp_path / "mirror" / "banknote_authentication")
+    ((_, X, _),) = data._read_checked("banknote", changed.parent)
+    assert X.iloc[0, 0] == 3.6217
+    # ... but not the digest: the error names the file, the expected and the found sha256.
+    expected = _sha256(Path(DATA_MIRROR) / "banknote_authentication" / BANKNOTE)
+    found = _sha256(changed)
+    monkeypatch.setenv(data.MIRROR_ENV, str(tmp_path / "mirror"))
+    with pytest.raises(ChecksumMismatch) as exc:
+        load_dataset("banknote")
+    message = str(exc.value)
+    assert BANKNOTE in message and f"sha256 {found}, expected {expected}" in message
+    assert isinstance(exc.value, ValueError)
+
+
+@needs_mirror
+def test_a_changed_digit_in_a_download_is_refused_and_nothing_is_cached(no_mirror, tmp_path):
+    site = tmp_path / "site"
+    _banknote_with_one_digit_changed(site / _remote("banknote").parent)
+    cache = tmp_path / "cache"
+    with _serve(site) as (_, url):
+        with pytest.raises(
+            ChecksumMismatch,
+            match=rf"{BANKNOTE} is not the UCI original: sha256 {_sha256(site / _remote('banknote'))}, "
+            rf"expected {data._registry_digests('banknote')[BANKNOTE]}.*nothing was written to the cache",
+        ):
+            download_datasets(["banknote"], base_url=url, cache_dir=cache, progress=False)
+    assert _leftovers(cache) == []
+
+
+@needs_mirror
+def test_a_cached_copy_with_a_changed_digit_is_not_used_and_is_fetched_again(
+    no_mirror, uci_site, tmp_path
+):
+    _, url = uci_site
+    cache = tmp_path / "cache"
+    _banknote_with_one_digit_changed(cache / "banknote")
+    with pytest.raises(ChecksumMismatch, match=re.escape(BANKNOTE)):
+        load_dataset("banknote", cache_dir=cache)
+    download_datasets(["banknote"], base_url=url, cache_dir=cache, progress=False)
+    assert _sha256(cache / "banknote" / BANKNOTE) == data._registry_digests("banknote")[BANKNOTE]
+    assert load_dataset("banknote", cache_dir=cache).X.iloc[0, 0] == 3.6216
+
+
+# --------------------------------------------------------------------------------------------
+# where downloads go: a user cache, never the package
+# --------------------------------------------------------------------------------------------
+
+
+def test_cache_dir_comes_from_precmp_data_then_the_platform(monkeypatch, tmp_path):
+    monkeypatch.setattr(data.sys, "platform", "linux")
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    monkeypatch.delenv("PRECMP_DATA", raising=False)
+    monkeypatch.delenv("XDG_CACHE_HOME", raising=False)
+    assert data.default_cache_dir() == tmp_path / "home" / ".cache" / "precmp"
+    monkeypatch.setenv("XDG_CACHE_HOME", "relative/ignored")  # the XDG rules skip relative paths
+    assert data.default_cache_dir() == tmp_path / "home" / ".cache" / "precmp"
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    assert data.default_cache_dir() == tmp_path / "xdg" / "precmp"
+    monkeypatch.setattr(data.sys, "platform", "darwin")
+    assert data.default_cache_dir() == tmp_path / "home" / "Library" / "Caches" / "precmp"
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("PRECMP_DATA", "mine")  # relative: from the working directory
+    assert data.default_cache_dir() == tmp_path / "mine"
+
+
+def test_without_mirror_loading_and_make_data_use_precmp_data(no_mirror, monkeypatch, tmp_path):
+    monkeypatch.setenv("PRECMP_DATA", str(tmp_path / "cache"))
+    with pytest.raises(DatasetUnavailable, match=re.escape(str(tmp_path / "cache" / "magic"))):
+        load_dataset("magic")
+
+
+@needs_mirror
+def test_make_data_writes_to_precmp_data(no_mirror, uci_site, monkeypatch, tmp_path, capsys):
+    _, url = uci_site
+    monkeypatch.setenv("PRECMP_DATA", str(tmp_path / "cache"))
+    assert data._main(["download", "banknote", "--base-url", url, "--no-progress"]) == 0
+    assert capsys.readouterr().out.strip().endswith(str(tmp_path / "cache" / "banknote"))
+    assert _leftovers(tmp_path / "cache") == ["banknote", f"banknote/{BANKNOTE}"]
+    assert load_dataset("banknote").X.shape == (1372, 4)
+
+
+def test_a_cache_inside_the_package_is_refused(no_mirror, monkeypatch):
+    package = Path(data.__file__).resolve().parent
+
+    def files():
+        return sorted(p for p in package.rglob("*") if "__pycache__" not in p.parts)
+
+    before = files()
+    for folder in (package, package / "_resources" / "cache"):
+        with pytest.raises(ValueError, match=r"cache_dir must lie outside the installed package"):
+            download_datasets(["banknote"], cache_dir=folder, progress=False)
+    monkeypatch.setenv("PRECMP_DATA", str(package / "data"))
+    with pytest.raises(ValueError, match=r"Set PRECMP_DATA or pass another folder"):
+        download_datasets(["banknote"], progress=False)
+    assert files() == before
+
+
+# --------------------------------------------------------------------------------------------
+# files shipped inside the package
+# --------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["datasets.csv", "paper_tables.csv", "deep_digits_predictions.csv", "examples.csv",
+     "examples/digits_wide.csv", "examples/breast_cancer_cv_long.csv"],
+)
+def test_shipped_resources_are_inside_the_package(name):
+    path = data.resource_path(name)
+    assert path.is_file()
+    assert path.resolve().is_relative_to(Path(data.__file__).resolve().parent / "_resources")
+    assert data.resource_text(name) == path.read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize(
+    "name", ["", "/etc/passwd", "../data.py", "examples/../datasets.csv", "C:/x.csv", 3]
+)
+def test_resource_names_must_be_plain_relative_paths(name):
+    with pytest.raises(ValueError, match="name must be a file name relative to the package's resources"):
+        data.resource_path(name)
+
+
+def test_a_missing_resource_is_named():
+    with pytest.raises(FileNotFoundError, match=r"precmp_lib ships no resource 'nope\.csv'"):
+        data.resource_text("nope.csv")
+
+
+def test_example_predictions_point_at_shipped_files():
+    ex = data.example_predictions()
+    assert ex["name"].tolist() == ["digits_wide", "breast_cancer_cv"]
+    for path, y_true in zip(ex["predictions"], ex["y_true"]):
+        assert Path(path).is_absolute() and Path(path).is_file()
+        assert y_true in pd.read_csv(path, nrows=1).columns

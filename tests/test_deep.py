@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.util
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -10,10 +11,11 @@ import pytest
 from sklearn.datasets import load_digits
 
 from precmp_lib import deep
+from precmp_lib.data import resource_path
 
 needs_torch = pytest.mark.skipif(not deep.torch_available(), reason="PyTorch is not installed")
 
-ROOT = deep.SHIPPED_PREDICTIONS.parent.parent
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def _script():
@@ -68,7 +70,7 @@ def test_user_predictions_file(tmp_path):
 
 
 def test_user_predictions_file_with_id_and_chosen_models():
-    path = ROOT / "data" / "examples" / "digits_wide.csv"
+    path = resource_path("examples/digits_wide.csv")
     run = deep.cnn_predictions(str(path), y_true="digit", id_column="id", models=["svm", "logistic"])
     assert run.models == ["svm", "logistic"]
     # a unique id column only names rows (read_predictions keeps ids that repeat, as clusters)

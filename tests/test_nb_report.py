@@ -20,9 +20,7 @@ pytestmark = pytest.mark.notebook
 
 
 def test_wide_report_with_string_classes_and_four_models(tmp_path):
-    from precmp_lib.report import ROOT
-
-    src = ROOT / "data" / "examples" / "digits_wide.csv"
+    src = pc.resource_path("examples/digits_wide.csv")
     out, js = tmp_path / "digits.html", tmp_path / "digits.json"
     code = main(["report", str(src), "--y-true", "digit", "--id", "id", "--prevalence", "eight=0.05",
                  "--n-resamples", "200", "--out", str(out), "--json", str(js), "--quiet"])
@@ -49,9 +47,7 @@ def test_wide_report_with_string_classes_and_four_models(tmp_path):
 
 
 def test_long_cross_validated_report_clusters_on_the_id(tmp_path):
-    from precmp_lib.report import ROOT
-
-    src = ROOT / "data" / "examples" / "breast_cancer_cv_long.csv"
+    src = pc.resource_path("examples/breast_cancer_cv_long.csv")
     out, js = tmp_path / "cv.html", tmp_path / "cv.json"
     code = main(["report", str(src), "--y-true", "y_true", "--format", "long", "--reference", "logistic",
                  "--out", str(out), "--json", str(js), "--quiet"])

@@ -12,6 +12,7 @@ from itertools import product
 import numpy as np
 import pandas as pd
 import pytest
+import scikit_posthocs as sp
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from scipy import stats
@@ -544,6 +545,15 @@ class TestNemenyi:
         assert res.significant.loc["C4.5", "C4.5+m"] and res.significant.loc["C4.5", "C4.5+m+cf"]
         assert res.cliques == [("C4.5+m+cf", "C4.5+m", "C4.5+cf"), ("C4.5+cf", "C4.5")]
 
+    @pytest.mark.parametrize(("n", "k", "decimals"), [(14, 4, 2), (30, 12, 1), (100, 50, 3), (20, 7, 0)])
+    def test_pvalues_equal_scikit_posthocs(self, n, k, decimals):
+        # scikit-posthocs' posthoc_nemenyi_friedman, called here on the same matrix (rounded
+        # scores, so many within-row ties and many pairs with equal rank differences)
+        scores = np.random.default_rng(n * k).random((n, k)).round(decimals)
+        ours = nemenyi(scores).pvalues.to_numpy()
+        theirs = sp.posthoc_nemenyi_friedman(scores).to_numpy()
+        np.testing.assert_allclose(ours, theirs, rtol=1e-12, atol=1e-15)
+
     def test_pvalue_matches_critical_difference(self):
         res = nemenyi(DEMSAR_AUC)
         diff = np.abs(res.ranks.to_numpy()[:, None] - res.ranks.to_numpy()[None, :])
@@ -760,3 +770,32 @@ class TestScoreMatrix:
             score_matrix({"nb": GaussianNB()}, ["iris"], threads=0)
         with pytest.raises(ValueError, match="Dataset or an"):
             score_matrix({"nb": GaussianNB()}, {"x": [1, 2, 3]}, progress=False)
+
+
+class TestRoundSignificant:
+    """Ranks compare scores rounded to 12 significant digits; the numeric rounding must give
+    exactly the float that formatting with "%.12g" and parsing back gives (computed here)."""
+
+    @staticmethod
+    def _by_text(values):
+        return np.array([float(f"{v:.12g}") for v in np.asarray(values, dtype=float).ravel()])
+
+    def test_halfway_and_boundary_values_equal_formatting(self):
+        rng = np.random.default_rng(7)
+        halfway = (rng.integers(0, 10**13, 2000) + 0.5) / 10.0 ** rng.integers(0, 14, 2000)
+        edges = np.array([0.1 + 0.2, 0.3, 999999999999.5, 9999999999995.0, 99999999999.95,
+                          0.5, 1.0, 1e-12, 1e22, 1e23, 1e300, 5e-324, 2.2250738585072014e-308,
+                          123456789012.5, 0.1234567890125, 1 - 1e-16, 1e15 + 0.5])
+        values = np.concatenate([halfway, -halfway, edges, -edges, [0.0, -0.0]])
+        got = rk._round_significant(values)
+        np.testing.assert_array_equal(got, self._by_text(values))
+
+    @settings(max_examples=200, deadline=None)
+    @given(st.lists(st.floats(allow_nan=False, allow_infinity=False), min_size=1, max_size=30))
+    def test_any_finite_float_equals_formatting(self, values):
+        np.testing.assert_array_equal(rk._round_significant(values), self._by_text(values))
+
+    def test_shape_is_kept(self):
+        x = np.arange(6.0).reshape(2, 3) / 7
+        assert rk._round_significant(x).shape == (2, 3)
+        assert rk._round_significant([]).shape == (0,)

@@ -90,7 +90,7 @@ def test_notebook_needing_uci_data_gets_a_placeholder_when_data_are_missing(tmp_
     monkeypatch.setattr(report, "NOTEBOOKS", nbdir)
     monkeypatch.setattr(report, "ROOT", tmp_path)
     monkeypatch.delenv("PRECMP_DATA_MIRROR", raising=False)
-    monkeypatch.setattr("precmp_lib.data.CACHE_DIR", tmp_path / "cache")  # an empty download cache
+    monkeypatch.setenv("PRECMP_DATA", str(tmp_path / "cache"))  # an empty download cache
     assert "make data" in report._missing_requirement(path)
     page = report.build_site(tmp_path / "site").read_text()
     assert "not run here" in page

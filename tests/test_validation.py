@@ -139,3 +139,137 @@ def test_score_matrix():
         as_score_matrix([[1, 2], [np.nan, 3]])
     with pytest.raises(ValueError, match="at least 1 rows and 2 columns"):
         as_score_matrix([[1], [2]])
+
+
+# --------------------------------------------------------------------------------------------
+# label rules: what is missing, 1.0 is 1, "1" and 1 in one column, every container the same
+# --------------------------------------------------------------------------------------------
+
+
+def test_text_that_pandas_reads_as_missing_is_a_label():
+    words = ["NA", "None", "null", "", "nan", "N/A"]
+    enc = encode_labels(words, {"a": pd.Series(words[::-1])})
+    assert sorted(enc.classes.tolist()) == sorted(words)
+    assert [enc.label(c) for c in enc.y] == words
+
+
+@pytest.mark.parametrize(
+    "missing", [None, np.nan, pd.NA, float("nan")], ids=["None", "np.nan", "pd.NA", "float-nan"]
+)
+def test_none_nan_and_pd_na_are_missing_in_every_container(missing):
+    message = r"a must not contain (missing|NaN) labels; found one at position 1"
+    for values in (
+        ["x", missing, "y"],
+        np.array(["x", missing, "y"], dtype=object),
+        pd.Series(["x", missing, "y"], dtype=object),
+        pd.Series(["x", missing, "y"], dtype="str"),
+        pd.Series(["x", missing, "y"], dtype="category"),
+    ):
+        with pytest.raises(ValueError, match=message):
+            encode_labels(["x", "y", "y"], {"a": values})
+    with pytest.raises(ValueError, match="y_true must not contain missing labels; found one at position 2"):
+        encode_labels(pd.array([1, 2, missing], dtype="Int64"), {"a": [1, 2, 2]})
+
+
+def test_whole_number_floats_are_the_int_labels():
+    # int truth, float predictions 0.0/1.0 (a CSV column with one NaN elsewhere is read as
+    # floats): the same classes and codes as all-int input, computed here
+    y = np.array([0, 1, 1, 0, 1])
+    as_int = encode_labels(y, {"a": np.array([0, 1, 0, 0, 1]), "b": np.array([1, 1, 1, 0, 0])})
+    as_float = encode_labels(y, {"a": np.array([0.0, 1.0, 0.0, 0.0, 1.0]),
+                                 "b": pd.Series([1.0, 1.0, 1.0, 0.0, 0.0])})
+    as_object = encode_labels(y.astype(object), {"a": np.array([0, 1.0, 0, 0.0, 1], dtype=object),
+                                                 "b": [1.0, 1, 1, 0, 0.0]})
+    for enc in (as_float, as_object):
+        assert enc.classes.tolist() == [0, 1] and enc.classes.dtype.kind == "i"
+        np.testing.assert_array_equal(enc.y, as_int.y)
+        np.testing.assert_array_equal(enc.preds, as_int.preds)
+    assert as_label_array(np.array([2.0, 1.0, 0.5]), "y").tolist() == [2.0, 1.0, 0.5]
+
+
+@pytest.mark.parametrize(
+    "values",
+    [
+        [1, "1", 2],
+        np.array([1, "1", 2], dtype=object),
+        pd.Series([2, "1", 1], dtype=object),
+        ["1", 1.0, "2"],
+    ],
+    ids=["list", "object-array", "object-series", "text-and-float"],
+)
+def test_one_label_as_text_and_as_number_in_one_column_is_an_error(values):
+    message = r"y_pred holds the label '1' both as text \('1'\) and as a number \(1(\.0)?\)"
+    with pytest.raises(ValueError, match=message):
+        encode_labels(["1", "2", "1"], {"y_pred": values})
+    with pytest.raises(ValueError, match=message):
+        as_label_array(values, "y_pred")
+
+
+def test_text_and_numbers_that_differ_may_share_a_column():
+    enc = encode_labels(["cat", 1, "dog"], {"a": ["cat", "dog", 1]})
+    assert enc.label(enc.y[1]) == "1" and enc.n_classes == 3
+
+
+def _containers(values):
+    values = np.asarray(values)
+    return {
+        "unicode": values,
+        "object": values.astype(object),
+        "list": values.tolist(),
+        "str": pd.Series(values, dtype="str"),
+        "category": pd.Series(values, dtype="category"),
+        "categorical-unused": pd.Categorical(values, categories=[*sorted(set(values)), "zzz"]),
+    }
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(st.sampled_from(["ant", "bee", "cat", "dog", "NA", "", "é"]), min_size=1, max_size=50),
+    st.integers(0, 2**32 - 1),
+)
+def test_every_container_encodes_the_same(y, seed):
+    pred = np.random.default_rng(seed).permutation(y)
+    reference = encode_labels(np.array(y, dtype=object), {"a": np.array(pred, dtype=object)})
+    assert reference.classes.tolist() == sorted(set(y))
+    for name_y, cy in _containers(y).items():
+        for name_p, cp in _containers(pred).items():
+            enc = encode_labels(cy, {"a": cp})
+            assert enc.classes.tolist() == reference.classes.tolist(), (name_y, name_p)
+            np.testing.assert_array_equal(enc.y, reference.y)
+            np.testing.assert_array_equal(enc.preds, reference.preds)
+
+
+def test_fixed_width_text_with_a_label_the_sample_misses():
+    # 10 000 rows: the dictionary is guessed from every 2nd row, so a label seen only at an odd
+    # position is found by the check and the rows are hashed instead
+    y = np.array(["a", "b"] * 5000, dtype="<U4")
+    y[4999] = "rare"
+    enc = encode_labels(y, {"m": y[::-1]})
+    assert enc.classes.tolist() == ["a", "b", "rare"]
+    assert enc.label(enc.y[4999]) == "rare" and enc.label(enc.preds[5000, 0]) == "rare"
+
+
+def test_categorical_codes_follow_the_sorted_observed_labels():
+    y = pd.Categorical(["low", "high", "mid", "high"], categories=["low", "mid", "high", "unused"])
+    enc = encode_labels(y, {"a": pd.Categorical(["mid", "mid", "low", "high"])})
+    assert enc.classes.tolist() == ["high", "low", "mid"]
+    assert enc.y.tolist() == [1, 0, 2, 0] and enc.preds[:, 0].tolist() == [2, 2, 1, 0]
+
+
+def test_ints_beyond_int64_and_fractional_floats_stay_exact():
+    big = 2**70
+    enc = encode_labels(np.array([1, big], dtype=object), {"a": [big, 1]})
+    assert enc.classes.tolist() == [1, big] and enc.preds[:, 0].tolist() == [1, 0]
+    frac = encode_labels([1, 2.5], {"a": [2.5, 1.0]})
+    assert frac.classes.tolist() == [1.0, 2.5] and frac.preds[:, 0].tolist() == [1, 0]
+
+
+def test_categories_seen_only_late_count_and_unused_ones_do_not():
+    # presence is counted on the first 65536 rows, then searched for: a category first seen at
+    # the last row still counts, one never seen does not
+    values = np.array(["a", "b"] * 50_000, dtype=object)
+    values[-1] = "late"
+    y = pd.Categorical(values, categories=["a", "b", "late", "never"])
+    enc = encode_labels(y, {"m": np.full(len(values), "a")})
+    assert enc.classes.tolist() == ["a", "b", "late"]
+    assert enc.label(enc.y[-1]) == "late"

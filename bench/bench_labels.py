@@ -1,0 +1,114 @@
+"""Cost of text and categorical labels against integer labels, in one run.
+
+The same labels (K = 5 classes, about 80 % accuracy) are given to ``pattern_counts`` (truth and
+three classifiers) and ``compare_precision`` (truth and two) in five containers:
+
+- ``int``: int64 numpy arrays, the baseline (small-range integers are counted directly);
+- ``category``: pandas categorical Series (codes are used as they are);
+- ``str``: pandas Series of text, pandas' default ``str`` dtype (Arrow-backed with pyarrow);
+- ``object``: numpy object arrays of Python strings;
+- ``unicode``: numpy fixed-width text arrays (what ``np.asarray`` makes of a list of strings).
+
+Each row prints the best-of-``repeat`` time of every container and its ratio to ``int``, all
+measured in this run; the encodings are checked to give the same counts. Run:
+``python bench/bench_labels.py`` (``make bench``); ``--max-n 1e6`` to stop early, ``--repeat 3``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import time
+
+import numpy as np
+import pandas as pd
+
+import precmp_lib as pc
+
+K = 5
+NAMES = np.array(["asphalt", "building", "car", "grass", "tree"])
+FORMS = ("int", "category", "str", "object", "unicode")
+
+
+def best_of(fn, repeat: int) -> float:
+    best = np.inf
+    for _ in range(repeat):
+        start = time.perf_counter()
+        fn()
+        best = min(best, time.perf_counter() - start)
+    return best
+
+
+def codes(n: int, c: int, rng: np.random.Generator) -> list[np.ndarray]:
+    """Truth and c classifiers' predictions as codes 0..K-1."""
+    y = rng.integers(0, K, n)
+    out = [y]
+    for _ in range(c):
+        wrong = rng.integers(0, K, n)
+        out.append(np.where(rng.random(n) < 0.8, y, wrong))
+    return out
+
+
+def container(form: str, c: np.ndarray):
+    if form == "int":
+        return c
+    if form == "category":
+        return pd.Series(pd.Categorical.from_codes(c, NAMES))
+    if form == "str":
+        return pd.Series(NAMES[c], dtype="str")
+    if form == "object":
+        return NAMES.astype(object)[c]
+    return NAMES[c]
+
+
+def run(fn, arrays, repeat: int):
+    result = fn(arrays)
+    return result, best_of(lambda: fn(arrays), repeat)
+
+
+def patterns(arrays):
+    y, *preds = arrays
+    return pc.pattern_counts(y, {f"m{j}": p for j, p in enumerate(preds)})
+
+
+def precision(arrays):
+    return pc.compare_precision(*arrays)
+
+
+def same(a, b) -> bool:
+    if isinstance(a, pd.DataFrame):
+        cols = [c for c in a.columns if c != "class"]
+        return a[cols].equals(b[cols])
+    return np.array_equal(a.counts, b.counts)
+
+
+def main(max_n: float, repeat: int) -> None:
+    head = "".join(f"{f + ' s':>11}" for f in FORMS) + "".join(f"{f:>10}" for f in FORMS[1:])
+    print(f"{'function':<18}{'N':>7}{head}")
+    print(f"{'':<25}{'':>{11 * len(FORMS)}}" + "".join(f"{'/ int':>10}" for _ in FORMS[1:]))
+    for n in (10**6, 10**7):
+        if n > max_n:
+            break
+        for label, fn, c in (("pattern_counts", patterns, 3), ("compare_precision", precision, 2)):
+            raw = codes(n, c, np.random.default_rng(n + c))
+            times, first = {}, None
+            for form in FORMS:
+                arrays = [container(form, a) for a in raw]
+                result, times[form] = run(fn, arrays, repeat)
+                if first is None:
+                    first = result
+                elif not same(result, first):
+                    raise AssertionError(f"{label}: {form} labels give other counts than int")
+                del arrays, result
+                gc.collect()
+            row = "".join(f"{times[f]:>11.4f}" for f in FORMS)
+            ratios = "".join(f"{times[f] / times['int']:>10.2f}" for f in FORMS[1:])
+            print(f"{label:<18}{n:>7.0e}{row}{ratios}")
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--max-n", type=float, default=1e7, help="largest number of rows")
+    parser.add_argument("--repeat", type=int, default=3, help="timing repeats (best of)")
+    args = parser.parse_args()
+    main(args.max_n, args.repeat)

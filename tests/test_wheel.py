@@ -1,0 +1,160 @@
+"""The built wheel works installed anywhere: resources inside the package, downloads to a user cache.
+
+One wheel is built (offline: ``pip wheel --no-build-isolation --no-index``) from a copy of the
+sources, installed with ``pip install --target`` into a temporary folder, and used through
+``PYTHONPATH`` from an unrelated working directory, so nothing of the checkout can be imported or
+read. Each test runs a short script in that set-up and checks what it prints.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import textwrap
+import zipfile
+from pathlib import Path
+
+import pytest
+from conftest import DATA_MIRROR, needs_mirror
+
+import precmp_lib
+
+ROOT = Path(__file__).resolve().parent.parent
+RESOURCES = [
+    "datasets.csv",
+    "paper_tables.csv",
+    "deep_digits_predictions.csv",
+    "examples.csv",
+    "examples/digits_wide.csv",
+    "examples/breast_cancer_cv_long.csv",
+]
+
+
+def _pip(*args: str, cwd: Path) -> None:
+    proc = subprocess.run(
+        [sys.executable, "-m", "pip", *args, "--no-deps", "--no-index", "--quiet",
+         "--disable-pip-version-check"],
+        cwd=cwd, capture_output=True, text=True,
+    )
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+
+
+@pytest.fixture(scope="module")
+def installed(tmp_path_factory) -> dict[str, Path]:
+    """Build the wheel from a copy of the sources and install it into a folder of its own."""
+    base = tmp_path_factory.mktemp("wheel")
+    src = base / "src"
+    src.mkdir()
+    for name in ("pyproject.toml", "README.md", "LICENSE"):
+        shutil.copy2(ROOT / name, src / name)
+    shutil.copytree(ROOT / "precmp_lib", src / "precmp_lib",
+                    ignore=shutil.ignore_patterns("__pycache__", ".ipynb_checkpoints"))
+    dist = base / "dist"
+    _pip("wheel", "--no-build-isolation", "--wheel-dir", str(dist), str(src), cwd=base)
+    (wheel,) = dist.glob("precmp-*.whl")
+    site = base / "site"
+    _pip("install", "--target", str(site), str(wheel), cwd=base)
+    elsewhere = base / "elsewhere"  # an unrelated working directory
+    elsewhere.mkdir()
+    return {"wheel": wheel, "site": site, "cwd": elsewhere, "base": base}
+
+
+def _run(installed: dict[str, Path], code: str, *args: str, **env: str) -> str:
+    """Run ``code`` (or ``-m ...`` when ``code`` is empty) with only the installed wheel importable."""
+    environ = {k: v for k, v in os.environ.items()
+               if k not in ("PYTHONPATH", "PRECMP_DATA", "PRECMP_DATA_MIRROR", "PRECMP_DATA_URL")}
+    environ.update(PYTHONPATH=str(installed["site"]), **env)
+    cmd = [sys.executable, *(["-c", textwrap.dedent(code)] if code else []), *args]
+    proc = subprocess.run(cmd, cwd=installed["cwd"], env=environ, capture_output=True, text=True)
+    assert proc.returncode == 0, f"exit {proc.returncode}\n{proc.stdout}\n{proc.stderr}"
+    return proc.stdout
+
+
+def _package_files(site: Path) -> list[str]:
+    return sorted(str(p.relative_to(site)) for p in (site / "precmp_lib").rglob("*")
+                  if "__pycache__" not in p.parts)
+
+
+def test_the_wheel_holds_the_resources_the_license_and_one_version(installed):
+    with zipfile.ZipFile(installed["wheel"]) as zf:
+        names = set(zf.namelist())
+        metadata = zf.read(f"precmp-{precmp_lib.__version__}.dist-info/METADATA").decode()
+    for name in RESOURCES:
+        assert f"precmp_lib/_resources/{name}" in names
+    assert any(n.endswith(".dist-info/licenses/LICENSE") for n in names)
+    # the version is written once, in precmp_lib/__init__.py; the wheel's metadata reads it
+    assert f"\nVersion: {precmp_lib.__version__}\n" in metadata
+    assert "License-Expression: MIT" in metadata
+
+
+def test_installed_package_loads_data_and_shipped_files_from_any_folder(installed):
+    out = _run(installed, """
+        import json
+        import pandas as pd
+        import precmp_lib as pc
+        from precmp_lib import paper
+
+        wine = pc.load_dataset("wine")
+        reg = pc.list_datasets()
+        tables = paper.printed_values()
+        examples = pc.example_predictions()
+        digits = pd.read_csv(examples.set_index("name").loc["digits_wide", "predictions"])
+        print(json.dumps({
+            "module": pc.__file__,
+            "wine": [wine.X.shape[0], wine.X.shape[1], wine.y.nunique()],
+            "registry": reg["name"].tolist(),
+            "tables": sorted(int(t) for t in tables["table"].unique()),
+            "examples": examples["predictions"].tolist(),
+            "digits_columns": digits.columns.tolist(),
+            "digits_rows": len(digits),
+        }))
+    """)
+    got = json.loads(out)
+    site = installed["site"].resolve()
+    assert Path(got["module"]).resolve().is_relative_to(site)  # the wheel, not the checkout
+    assert got["wine"] == [178, 13, 3]  # scikit-learn's load_wine: 178 rows, 13 features
+    assert got["registry"] == precmp_lib.list_datasets()["name"].tolist()
+    assert got["tables"] == list(range(4, 12))  # the paper's Tables 4-11
+    assert all(Path(p).resolve().is_relative_to(site) for p in got["examples"])
+    shipped = precmp_lib.example_predictions().set_index("name")
+    import pandas as pd
+
+    checkout = pd.read_csv(shipped.loc["digits_wide", "predictions"])
+    assert got["digits_columns"] == checkout.columns.tolist()
+    assert got["digits_rows"] == len(checkout)
+
+
+def test_installed_command_renders_the_report_of_a_shipped_example(installed):
+    out_file = installed["base"] / "report.html"
+    example = _run(installed, """
+        import precmp_lib as pc
+        print(pc.example_predictions().set_index("name").loc["digits_wide", "predictions"])
+    """).strip()
+    _run(installed, "", "-m", "precmp_lib", "report", example, "--y-true", "digit", "--id", "id",
+         "--out", str(out_file), "--quiet")
+    html = out_file.read_text()
+    assert "<html" in html.lower() and "naive_bayes" in html
+
+
+@needs_mirror
+def test_make_data_from_the_installed_package_writes_to_the_user_cache_only(installed):
+    # A UCI-like site with the Banknote file, fetched through a file:// base URL.
+    site = installed["base"] / "uci_site"
+    remote = site / "00267" / "data_banknote_authentication.txt"
+    remote.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copy2(Path(DATA_MIRROR) / "banknote_authentication" / remote.name, remote)
+    xdg = installed["base"] / "xdg"
+    before = _package_files(installed["site"])
+    out = _run(installed, "", "-m", "precmp_lib.data", "download", "banknote", "--base-url",
+               site.as_uri(), "--no-progress", XDG_CACHE_HOME=str(xdg))
+    assert out.startswith("banknote: downloaded, 1372 rows x 4 features, checked: ")
+    assert (xdg / "precmp" / "banknote" / remote.name).read_bytes() == remote.read_bytes()
+    shape = _run(installed, """
+        import precmp_lib as pc
+        print(pc.default_cache_dir(), pc.load_dataset("banknote").X.shape)
+    """, XDG_CACHE_HOME=str(xdg))
+    assert shape.strip() == f"{xdg / 'precmp'} (1372, 4)"
+    assert _package_files(installed["site"]) == before  # nothing written into the package
