@@ -325,14 +325,14 @@ _EXTERNAL_SCRIPT = re.compile(
 def offline_page(page: str, mathjax_src: str) -> str:
     """A page made by nbconvert's ``lab`` template, made to load nothing from outside.
 
-    MathJax is pointed at ``mathjax_src`` (the site's copy); other external scripts
+    MathJax is pointed at ``mathjax_src`` (the site's copy, with its fonts); other external scripts
     (require.js, which nothing on a page without live widgets needs) are removed.
     """
 
     def one(m: re.Match[str]) -> str:
         tag = m.group(0)
         if "mathjax" in tag.lower():
-            return f'<script src="{html.escape(mathjax_src)}"></script>'
+            return f'{_MATHJAX_CONFIG}\n<script src="{html.escape(mathjax_src)}"></script>'
         return ""
 
     return _EXTERNAL_SCRIPT.sub(one, page)
@@ -342,6 +342,18 @@ def offline_page(page: str, mathjax_src: str) -> str:
 # pages
 # --------------------------------------------------------------------------------------------
 
+# MathJax 2 set up for the STIX-Web fonts that jupyter-server-mathjax ships (it has no TeX fonts)
+_MATHJAX_CONFIG = """<script type="text/x-mathjax-config">
+MathJax.Hub.Config({
+  tex2jax: {inlineMath: [["$", "$"], ["\\\\(", "\\\\)"]], displayMath: [["$$", "$$"], ["\\\\[", "\\\\]"]],
+            processEscapes: true, processEnvironments: true},
+  TeX: {equationNumbers: {autoNumber: "AMS", useLabelIds: true}},
+  "HTML-CSS": {availableFonts: [], preferredFont: null, webFont: "STIX-Web", imageFont: null,
+               linebreaks: {automatic: true}},
+  displayAlign: "center", messageStyle: "none", showMathMenu: false
+});
+</script>"""
+
 # nbconvert's lab page without the scripts that fetch from CDNs: no require.js, no widget
 # manager (widgets are stills here), no mermaid loader (the notebooks draw no mermaid diagrams);
 # MathJax comes from resources["mathjax_url"], the site's own copy.
@@ -349,6 +361,10 @@ _PAGE_TEMPLATE = """{%- extends 'index.html.j2' -%}
 {% block html_head_js_requirejs %}{% endblock html_head_js_requirejs %}
 {% block jupyter_widgets %}{% endblock jupyter_widgets %}
 {% block html_head_js_mermaidjs %}{% endblock html_head_js_mermaidjs %}
+{%- block html_head_js_mathjax -%}
+{{ resources.precmp_mathjax_config }}
+<script src="{{ resources.mathjax_url | e }}"></script>
+{%- endblock html_head_js_mathjax -%}
 {% block extra_css %}<style type="text/css">{{ resources.precmp_css }}</style>{% endblock extra_css %}
 {%- block body_header -%}
 {{ super() }}
@@ -378,7 +394,8 @@ def site_page(nb: Any, page: Path, site: Path) -> str:
     prefix = "" if up == "." else f"{up}/"
     exporter = _exporter()
     exporter.mathjax_url = f"{prefix}{MATHJAX_DIR}/{MATHJAX_CONFIG}"
-    resources = {"precmp_css": _WIDGET_CSS, "precmp_home": f"{prefix}index.html",
+    resources = {"precmp_css": _WIDGET_CSS, "precmp_mathjax_config": _MATHJAX_CONFIG,
+                 "precmp_home": f"{prefix}index.html",
                  "precmp_methods": f"{prefix}methods.html" if (site / "methods.html").is_file() else "",
                  "metadata": {"name": page.stem}}
     body, _ = exporter.from_notebook_node(nb, resources=resources)
@@ -624,7 +641,7 @@ def missing_requirement(path: Path) -> str:
 def _selected(paths: Iterable[Path], wanted: set[str] | None) -> list[Path]:
     if not wanted:
         return list(paths)
-    return [p for p in paths if p.stem in wanted or p.name in wanted or p.stem[:3] in wanted]
+    return [p for p in paths if p.stem in wanted or p.name in wanted or p.stem[:2] in wanted]
 
 
 def _solutions_of(topic: Path, solutions: Sequence[Path]) -> list[Path]:

@@ -89,6 +89,8 @@ def test_site_page_of_a_widget_notebook_loads_nothing_from_outside(tmp_path):
     assert site.external_references(page) == []
     assert "require" not in " ".join(re.findall(r"<script[^>]*>", page))
     assert 'src="../static/mathjax/MathJax.js?config=' in page  # the site's own MathJax
+    assert 'webFont: "STIX-Web"' in page  # the fonts that copy ships
+    assert '["\\\\(", "\\\\)"]' in page  # \\( ... \\) delimit math, plain parentheses do not
     assert 'href="02_cv_ttests.html#setup"' in page
     assert 'href="solutions/01_x.html"' in page
     assert 'href="../methods.html#sec-6-1"' in page
@@ -113,6 +115,7 @@ def test_offline_page_points_mathjax_home_and_drops_other_cdn_scripts():
     out = site.offline_page(page, "static/mathjax/MathJax.js")
     assert site.external_references(out) == []
     assert '<script src="static/mathjax/MathJax.js"></script>' in out
+    assert out.index('webFont: "STIX-Web"') < out.index("static/mathjax/MathJax.js")
     assert "<script>init()</script>" in out and "require" not in out
 
 
