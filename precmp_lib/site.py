@@ -75,25 +75,58 @@ def static_widgets(nb: Any) -> int:
     """Replace every widget output of an executed notebook by a still of its saved state.
 
     The state is the one papermill (nbclient) stores in ``nb.metadata.widgets`` when the run
-    ends. Each ``application/vnd.jupyter.widget-view+json`` output becomes ``text/html`` built
-    from it, followed by a line saying that ``make lab`` makes the widget move; the saved state
-    is then dropped, so nbconvert adds no widget scripts to the page. The notebook is changed
-    in place; returns the number of widget outputs replaced.
+    ends. Each ``application/vnd.jupyter.widget-view+json`` output that holds a control (a
+    slider, a dropdown, a box to tick, ...) becomes ``text/html`` built from that state,
+    followed by a line saying that ``make lab`` makes the widget move. Progress bars (tqdm's,
+    for instance) are dropped: finished, they say nothing, and their timings differ between
+    runs. Widgets that only display something are kept as stills without that line. The saved
+    state is then dropped, so nbconvert adds no widget scripts to the page. The notebook is
+    changed in place; returns the number of outputs that became stills with the line.
     """
     state = nb.metadata.get("widgets", {}).get(WIDGET_STATE, {}).get("state", {})
-    replaced = 0
+    explorers = 0
     for cell in nb.cells:
+        kept = []
         for output in cell.get("outputs", []):
             view = output.get("data", {}).get(WIDGET_VIEW)
             if view is None:
+                kept.append(output)
                 continue
-            still = _widget_html(str(view.get("model_id", "")), state, depth=0)
-            output["data"] = {"text/html": (
-                f"<div class='precmp-widget' id='widget-{replaced + 1}'>{still}"
-                f"<p class='precmp-widget-note'>{LAB_NOTE}</p></div>")}
-            replaced += 1
+            model_id = str(view.get("model_id", ""))
+            names = _model_names(model_id, state)
+            interactive = not names or any(n.endswith(_CONTROLS) for n in names)
+            if not interactive and any(n.endswith("ProgressModel") for n in names):
+                continue
+            still = _widget_html(model_id, state, depth=0)
+            note = ""
+            if interactive:
+                explorers += 1
+                note = f"<p class='precmp-widget-note'>{LAB_NOTE}</p>"
+            ident = f" id='widget-{explorers}'" if interactive else ""
+            output["data"] = {"text/html": f"<div class='precmp-widget'{ident}>{still}{note}</div>"}
+            kept.append(output)
+        if "outputs" in cell:
+            cell["outputs"] = kept
     nb.metadata.pop("widgets", None)
-    return replaced
+    return explorers
+
+
+# model names (their endings) of the widgets a reader moves or sets
+_CONTROLS = ("SliderModel", "DropdownModel", "RadioButtonsModel", "ToggleButtonsModel",
+             "SelectModel", "SelectMultipleModel", "CheckboxModel", "ToggleButtonModel",
+             "ButtonModel", "TextModel", "TextareaModel", "PlayModel", "ColorPickerModel",
+             "DatePickerModel", "ComboboxModel", "TagsInputModel")
+
+
+def _model_names(model_id: str, state: Mapping[str, Any], depth: int = 0) -> list[str]:
+    """The model names of a widget and of everything it contains ([] if it was not saved)."""
+    model = _model(model_id, state)
+    if model is None or depth > 20:
+        return []
+    names = [str(model.get("model_name", ""))]
+    for child in model.get("state", {}).get("children", []) or []:
+        names += _model_names(str(child), state, depth + 1)
+    return names
 
 
 def _model(ref: Any, state: Mapping[str, Any]) -> Mapping[str, Any] | None:
@@ -438,7 +471,7 @@ padding:0 1rem;color:#222;line-height:1.5}
 h1{margin-bottom:.2rem}.sub{color:#555;margin-top:0}
 table{border-collapse:collapse;width:100%}td,th{padding:.45rem .6rem;border-bottom:1px solid #ddd;
 text-align:left;vertical-align:top}th{background:#f4f6f8}a{color:#0072B2;text-decoration:none}
-a:hover{text-decoration:underline}.t{color:#777;font-size:.85em;white-space:nowrap}
+a:hover{text-decoration:underline}.t,th:last-child{white-space:nowrap}.t{color:#777;font-size:.85em}
 .sol{font-size:.9em;white-space:nowrap}ul.ref{padding-left:1.2rem}
 """
 

@@ -72,6 +72,34 @@ def test_widget_outputs_become_stills_of_their_saved_state():
     assert "make lab" in still
 
 
+def test_progress_bars_are_dropped_and_display_only_widgets_get_no_lab_line():
+    """tqdm's notebook bar is an HBox of HTML, FloatProgress and HTML: nothing to move, and its
+    timings change from run to run, so it leaves no trace; a lone HTML widget stays, without
+    the line about make lab."""
+    def model(name: str, **state: object) -> dict:
+        return {"model_name": name, "state": state}
+
+    def view(model_id: str) -> nbformat.NotebookNode:
+        return new_output("display_data", data={
+            "application/vnd.jupyter.widget-view+json": {"model_id": model_id},
+            "text/plain": "..."})
+
+    nb = new_notebook(cells=[new_code_cell("run()", outputs=[
+        view("bar"), new_output("stream", name="stdout", text="done\n"), view("note")])])
+    nb.metadata["widgets"] = {"application/vnd.jupyter.widget-state+json": {"state": {
+        "bar": model("HBoxModel", children=["IPY_MODEL_l", "IPY_MODEL_p", "IPY_MODEL_r"]),
+        "l": model("HTMLModel", value="splits: 100%"),
+        "p": model("FloatProgressModel", value=10.0, min=0.0, max=10.0),
+        "r": model("HTMLModel", value=" 10/10 [00:04<00:00,  2.65it/s]"),
+        "note": model("HTMLModel", value="<b>fixed text</b>"),
+    }}}
+    assert site.static_widgets(nb) == 0
+    outputs = nb.cells[0].outputs
+    assert len(outputs) == 2 and outputs[0]["output_type"] == "stream"
+    assert "<b>fixed text</b>" in outputs[1]["data"]["text/html"]
+    assert "make lab" not in outputs[1]["data"]["text/html"]
+
+
 def test_a_widget_whose_state_was_not_saved_says_so():
     nb = widget_notebook()
     del nb.metadata["widgets"]
