@@ -3,6 +3,8 @@
 Builds the same site twice into temporary folders, first with one worker (notebooks one after
 another in this process), then with ``--jobs`` workers, and prints the wall times and their
 ratio. Each build runs in its own process (``python -m precmp_lib.site``), as `make report` does.
+The parallel build starts from the serial build's timings.json, as a second `make report` does,
+so it hands out the longest notebooks first.
 
     python bench/bench_site.py [--jobs N] [--only NAME ...]   # default: every notebook, N = cores
 """
@@ -11,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -35,6 +38,8 @@ def main() -> None:
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="precmp-bench-site-") as tmp:
         serial = build(Path(tmp) / "serial", 1, args.only)
+        (Path(tmp) / "parallel").mkdir()
+        shutil.copy(Path(tmp) / "serial" / "timings.json", Path(tmp) / "parallel" / "timings.json")
         parallel = build(Path(tmp) / "parallel", args.jobs, args.only)
     what = " ".join(args.only) or "every notebook"
     print(f"site build ({what}; cores here: {os.cpu_count()}, load average "

@@ -861,12 +861,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--only", nargs="*", help="notebook names or topic numbers (default: all)")
     parser.add_argument("--jobs", type=int, default=int(os.environ.get("JOBS") or 0) or None,
                         help="notebooks rendered at once (default: $JOBS, else the number of cores)")
-    parser.add_argument("--no-examples", action="store_true", help="skip the example reports")
+    parser.add_argument("--examples", action=argparse.BooleanOptionalAction, default=None,
+                        help="render the example reports (default: only when building everything)")
     args = parser.parse_args(argv)
     start = time.perf_counter()
     try:
         index = build_site(args.out, notebooks=args.only, jobs=args.jobs,
-                           examples=False if args.no_examples else None)
+                           examples=args.examples)
     except NotebookError as exc:
         print(f"make report failed: {exc}", file=sys.stderr)
         return 1
