@@ -682,7 +682,7 @@ def _solutions_of(topic: Path, solutions: Sequence[Path]) -> list[Path]:
     return [s for s in solutions if s.name.startswith(prefix)]
 
 
-def _render_examples_jobs(names: set[str] | None) -> list[tuple[_Job, str, str]]:
+def _example_jobs() -> list[tuple[_Job, str, str]]:
     """A job per example predictions file in ``data/examples.csv`` (with its title and
     description), when the registry and the report template exist."""
     registry = ROOT / "data" / "examples.csv"
@@ -692,10 +692,7 @@ def _render_examples_jobs(names: set[str] | None) -> list[tuple[_Job, str, str]]
 
     out = []
     for row in pd.read_csv(registry, keep_default_na=False).to_dict(orient="records"):
-        name = f"report_{row['name']}"
-        if names and name not in names and "report" not in names:
-            continue
-        job = _Job("example", name, json.dumps(_example_argv(row)))
+        job = _Job("example", f"report_{row['name']}", json.dumps(_example_argv(row)))
         out.append((job, f"Report: {row['name']}", str(row.get("description", ""))))
     return out
 
@@ -769,7 +766,7 @@ def build_site(
         jobs_list.append(_Job("notebook", name, str(p), json.dumps(params)))
     example_rows = []
     if examples if examples is not None else wanted is None:
-        for job, title, description in _render_examples_jobs(None):
+        for job, title, description in _example_jobs():
             jobs_list.append(job)
             example_rows.append(_Rendered(job.name, title, description, 0.0, href=f"{job.name}.html"))
 

@@ -74,8 +74,11 @@ def jupyterlab(folder: Path, log: Path, timeout: float) -> Iterator[str]:
            "--LabApp.check_for_updates_class=jupyterlab.handlers.announcements.NeverCheckForUpdate"]
     if os.geteuid() == 0:  # CI runs as root
         cmd.append("--allow-root")
+    # a clean configuration: no user settings or saved workspace can change what opens
     env = {**os.environ, "JUPYTER_CONFIG_DIR": str(folder / ".jupyter-config"),
-           "JUPYTER_RUNTIME_DIR": str(folder / ".jupyter-runtime")}
+           "JUPYTER_RUNTIME_DIR": str(folder / ".jupyter-runtime"),
+           "JUPYTERLAB_SETTINGS_DIR": str(folder / ".jupyterlab-settings"),
+           "JUPYTERLAB_WORKSPACES_DIR": str(folder / ".jupyterlab-workspaces")}
     with log.open("w") as out:
         proc = subprocess.Popen(cmd, cwd=folder, stdout=out, stderr=subprocess.STDOUT, env=env,
                                 start_new_session=True)
@@ -220,7 +223,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--browser", default="chromium")
     parser.add_argument("--driver", default="chromedriver")
     parser.add_argument("--steps", type=int, default=5, help="arrow-key presses on the slider")
-    parser.add_argument("--deadline", type=int, default=300, help="seconds before the run is stopped")
+    parser.add_argument("--deadline", type=int, default=240, help="seconds before the run is stopped")
     args = parser.parse_args(argv)
 
     def overdue(*_: Any) -> None:
