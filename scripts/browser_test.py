@@ -4,8 +4,10 @@ Starts JupyterLab on 127.0.0.1 (a free port, a random token, no browser of its o
 temporary folder holding a copy of a notebook with a widget, opens the notebook in headless
 Chromium through Selenium and Debian's chromedriver, runs all cells, moves the first slider of
 the first widget with the keyboard, and checks that the widget's output (its HTML or Image
-child) and the slider's readout changed. Screenshots of the widget before and after the move
-go to ``--out``.
+child) and the slider's readout changed. Then it opens the notebook's page of the static site
+(built first, as `make report` builds it) from disk and checks that the browser fetched nothing
+from outside the site and that the widget's still is there. Screenshots of the live widget
+before and after the move, and of the still, go to ``--out``.
 
 Every wait is bounded and the whole run has a deadline; anything that does not start (the
 browser, the driver, the server, the kernel) makes the script exit non-zero with a message:
@@ -117,6 +119,7 @@ def chromium(browser: str, driver: str, download_dir: Path) -> Any:
             raise BrowserTestError(f"{exe} not found: install Debian's chromium and chromium-driver "
                                    "(apt-get install -y chromium chromium-driver)")
     options = Options()
+    options.set_capability("goog:loggingPrefs", {"performance": "ALL"})  # the requests made
     options.binary_location = shutil.which(browser) or browser
     for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
                 "--no-first-run", "--disable-background-networking", "--disable-component-update",
@@ -158,62 +161,114 @@ return (panel.sessionContext.session.kernel.status === 'idle' && !busy) ? 'idle'
 """
 
 
-def run(notebook: Path, out: Path, *, browser: str, driver: str, steps: int) -> None:
+def live_widget(drv: Any, url: str, notebook: Path, out: Path, steps: int) -> str:
+    """Run the notebook in JupyterLab, move the explorer's slider, require its output to change."""
     from selenium.webdriver.common.by import By
     from selenium.webdriver.common.keys import Keys
 
+    drv.get(url.format(path=notebook.name))
+    wait_for("the notebook to open", lambda: drv.execute_script(
+        "return !!(window.jupyterapp && document.querySelector('.jp-NotebookPanel .jp-Cell'))"), 60)
+    wait_for("the kernel to start", lambda: drv.execute_script(_KERNEL_IDLE) == "idle", 60)
+    print(f"browser-test: running all cells of {notebook.name} in JupyterLab ...", flush=True)
+    drv.execute_script("window.jupyterapp.commands.execute('notebook:run-all-cells')")
+    time.sleep(1.0)
+    wait_for("all cells to run", lambda: drv.execute_script(_KERNEL_IDLE) == "idle", 150, 1.0)
+    tracebacks = [e.text for e in drv.find_elements(
+        By.CSS_SELECTOR, ".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.error']")]
+    if tracebacks:
+        raise BrowserTestError(f"a cell failed in the browser:\n{tracebacks[0][:1500]}")
+    view = wait_for("a widget with a slider and an HTML or Image output",
+                    lambda: drv.execute_script(_VIEW), 30)
+    drv.execute_script("arguments[0].scrollIntoView({block: 'center'})", view)
+    before = drv.execute_script(_STATE, view)
+    if not before["output"].strip("|") or before["readout"] is None:
+        raise BrowserTestError(f"the widget shows nothing before the move: {before}")
+    time.sleep(0.5)
+    view.screenshot(str(out / "widget_before.png"))
+    handle = view.find_element(By.CSS_SELECTOR, ".noUi-handle")
+    handle.click()
+    for _ in range(steps):
+        handle.send_keys(Keys.ARROW_RIGHT)
+        time.sleep(0.05)
+
+    def moved() -> dict[str, Any] | None:
+        now = drv.execute_script(_STATE, view)
+        changed = now["output"] != before["output"] and now["readout"] != before["readout"]
+        return now if changed else None
+
+    wait_for("the widget's output to change after the slider moved", moved, 30)
+    wait_for("the kernel to finish the update", lambda: drv.execute_script(_KERNEL_IDLE) == "idle", 30)
+    after = drv.execute_script(_STATE, view)
+    with contextlib.suppress(ValueError):  # numeric readouts: the right arrow raises them
+        if float(after["readout"]) <= float(before["readout"]):
+            raise BrowserTestError(f"the slider went from {before['readout']} to "
+                                   f"{after['readout']}, not up")
+    time.sleep(0.5)
+    view.screenshot(str(out / "widget_after.png"))
+    drv.save_screenshot(str(out / "notebook_after.png"))
+    return f"slider {before['readout']} -> {after['readout']}, the widget's output changed"
+
+
+def static_page(drv: Any, page: Path, out: Path) -> str:
+    """Open the site's page of the notebook from disk and require that the browser fetched
+    nothing over a network (only files beside it and data: URIs), and that the widget's still
+    is there."""
+    import json
+
+    drv.get_log("performance")  # drop what came before
+    drv.get(page.as_uri())
+    wait_for("the static page to load",
+             lambda: drv.execute_script("return document.readyState") == "complete", 30)
+    time.sleep(2.0)  # MathJax and fonts load after the document
+    requested = []
+    for entry in drv.get_log("performance"):
+        message = json.loads(entry["message"])["message"]
+        if message["method"] == "Network.requestWillBeSent":
+            requested.append(message["params"]["request"]["url"])
+    # the browser's own pages (chrome://) are not fetched from anywhere; networks are
+    outside = [u for u in requested if u.split(":", 1)[0].lower() in {"http", "https", "ws", "wss", "ftp"}]
+    if outside:
+        raise BrowserTestError(f"the static page {page.name} fetched from outside: {outside[:5]}")
+    still = drv.execute_script(
+        "const w = document.querySelector('.precmp-widget'); return w ? w.textContent : null;")
+    if not still or "make lab" not in still:
+        raise BrowserTestError(f"the static page {page.name} has no widget still with the make lab line")
+    widget = drv.execute_script("return document.querySelector('.precmp-widget')")
+    drv.execute_script("arguments[0].scrollIntoView({block: 'center'})", widget)
+    time.sleep(0.3)
+    widget.screenshot(str(out / "static_widget.png"))
+    files = sum(u.startswith("file://") for u in requested)
+    return f"static page fetched {files} local files and nothing from outside"
+
+
+def build_page(notebook: Path, folder: Path) -> Path:
+    """The site's page of ``notebook`` (a course notebook), built into ``folder``."""
+    sys.path.insert(0, str(ROOT))
+    from precmp_lib.site import build_site
+
+    print(f"browser-test: building the site page of {notebook.name} ...", flush=True)
+    build_site(folder, notebooks=[notebook.stem], jobs=1, examples=False)
+    page = folder / f"{notebook.stem}.html"
+    if not page.is_file():
+        raise BrowserTestError(f"the site build wrote no {page.name}")
+    return page
+
+
+def run(notebook: Path, out: Path, *, browser: str, driver: str, steps: int) -> None:
     out.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(prefix="precmp-browser-") as tmp:
         folder = Path(tmp)
+        page = build_page(notebook, folder / "site")
         shutil.copy(notebook, folder / notebook.name)
         with jupyterlab(folder, out / "jupyterlab.log", timeout=90) as url:
             drv = chromium(browser, driver, folder)
             try:
-                drv.get(url.format(path=notebook.name))
-                wait_for("the notebook to open", lambda: drv.execute_script(
-                    "return !!(window.jupyterapp && document.querySelector('.jp-NotebookPanel .jp-Cell'))"), 60)
-                wait_for("the kernel to start", lambda: drv.execute_script(_KERNEL_IDLE) == "idle", 60)
-                print(f"browser-test: running all cells of {notebook.name} ...", flush=True)
-                drv.execute_script("window.jupyterapp.commands.execute('notebook:run-all-cells')")
-                time.sleep(1.0)
-                wait_for("all cells to run", lambda: drv.execute_script(_KERNEL_IDLE) == "idle", 150, 1.0)
-                tracebacks = [e.text for e in drv.find_elements(
-                    By.CSS_SELECTOR, ".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.error']")]
-                if tracebacks:
-                    raise BrowserTestError(f"a cell failed in the browser:\n{tracebacks[0][:1500]}")
-                view = wait_for("a widget with a slider and an HTML or Image output",
-                                lambda: drv.execute_script(_VIEW), 30)
-                drv.execute_script("arguments[0].scrollIntoView({block: 'center'})", view)
-                before = drv.execute_script(_STATE, view)
-                if not before["output"].strip("|") or before["readout"] is None:
-                    raise BrowserTestError(f"the widget shows nothing before the move: {before}")
-                time.sleep(0.5)
-                view.screenshot(str(out / "widget_before.png"))
-                handle = view.find_element(By.CSS_SELECTOR, ".noUi-handle")
-                handle.click()
-                for _ in range(steps):
-                    handle.send_keys(Keys.ARROW_RIGHT)
-                    time.sleep(0.05)
-                def moved() -> dict[str, Any] | None:
-                    now = drv.execute_script(_STATE, view)
-                    changed = now["output"] != before["output"] and now["readout"] != before["readout"]
-                    return now if changed else None
-
-                wait_for("the widget's output to change after the slider moved", moved, 30)
-                wait_for("the kernel to finish the update",
-                         lambda: drv.execute_script(_KERNEL_IDLE) == "idle", 30)
-                after = drv.execute_script(_STATE, view)
-                with contextlib.suppress(ValueError):  # numeric readouts: the right arrow raises
-                    if float(after["readout"]) <= float(before["readout"]):
-                        raise BrowserTestError(f"the slider went from {before['readout']} to "
-                                               f"{after['readout']}, not up")
-                time.sleep(0.5)
-                view.screenshot(str(out / "widget_after.png"))
-                drv.save_screenshot(str(out / "notebook_after.png"))
+                live = live_widget(drv, url, notebook, out, steps)
+                offline = static_page(drv, page, out)
             finally:
                 drv.quit()
-    print(f"browser-test: slider {before['readout']} -> {after['readout']}; the widget's output "
-          f"changed; screenshots in {out}", flush=True)
+    print(f"browser-test: {live}; {offline}; screenshots in {out}", flush=True)
 
 
 def main(argv: list[str] | None = None) -> int:
