@@ -292,3 +292,16 @@ def test_course_widget_notebook_page_is_static_and_offline(tmp_path):
     for href in re.findall(r'href="([0-9]{2}_[a-z_]+)\.html', page):
         assert (site.NOTEBOOKS / f"{href}.ipynb").is_file(), href
     assert not re.findall(r'href="(?![a-z]+:)[^"]*\.ipynb', page)  # links between notebooks rewritten
+
+
+def test_offline_check_fails_for_own_pages_and_warns_for_others(tmp_path, capsys):
+    (tmp_path / "api").mkdir()
+    mine, theirs = tmp_path / "01_x.html", tmp_path / "api" / "index.html"
+    theirs.write_text("<script src='https://cdn.example/pdoc.js'></script><a href='../01_x.html'>x</a>")
+    mine.write_text("<img src='static/a.png'><a href='gone.html'>gone</a>")
+    site._check_offline(tmp_path, [mine])
+    out = capsys.readouterr().out
+    assert "warning: api/index.html" in out and "links to gone.html" in out
+    mine.write_text("<link rel='stylesheet' href='https://fonts.example/f.css'>")
+    with pytest.raises(RuntimeError, match=r"01_x\.html: https://fonts\.example/f\.css"):
+        site._check_offline(tmp_path, [mine])
