@@ -58,6 +58,10 @@ def wait_for(what: str, check: Callable[[], T | None], timeout: float, every: fl
     raise BrowserTestError(f"timed out after {timeout:.0f} s waiting for {what}{detail}")
 
 
+# the local server is reached directly, whatever proxy the environment names
+_LOCAL = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -89,7 +93,7 @@ def jupyterlab(folder: Path, log: Path, timeout: float) -> Iterator[str]:
     def ready() -> bool:
         if proc.poll() is not None:
             raise BrowserTestError(f"JupyterLab exited with status {proc.returncode}; see {log}")
-        with urllib.request.urlopen(f"{url}/api/status?token={token}", timeout=2) as r:
+        with _LOCAL.open(f"{url}/api/status?token={token}", timeout=2) as r:
             return r.status == 200
 
     try:
@@ -123,7 +127,7 @@ def chromium(browser: str, driver: str, download_dir: Path) -> Any:
     options.binary_location = shutil.which(browser) or browser
     for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
                 "--no-first-run", "--disable-background-networking", "--disable-component-update",
-                "--disable-sync", "--window-size=1400,1000",
+                "--disable-sync", "--no-proxy-server", "--window-size=1400,1000",
                 f"--user-data-dir={download_dir / 'profile'}"):
         options.add_argument(arg)
     try:
@@ -284,6 +288,10 @@ def main(argv: list[str] | None = None) -> int:
     def overdue(*_: Any) -> None:
         raise BrowserTestError(f"the browser test did not finish within {args.deadline} s")
 
+    # Selenium talks to chromedriver on localhost: never through a proxy from the environment
+    local = "127.0.0.1,localhost"
+    for key in ("NO_PROXY", "no_proxy"):
+        os.environ[key] = f"{os.environ[key]},{local}" if os.environ.get(key) else local
     signal.signal(signal.SIGALRM, overdue)
     signal.alarm(args.deadline)
     start = time.monotonic()
