@@ -8,7 +8,9 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 TORCH := $(VENV)/.torch
-JOBS ?= 2
+# worker processes for `make test` and `make report` (default: the cores of this machine)
+JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+BROWSER_STAMP := $(VENV)/.browser
 # One BLAS/OpenMP thread per process: tests and notebooks run side by side on few cores, and
 # oversubscribed thread pools make small fits many times slower.
 export OMP_NUM_THREADS ?= 1
@@ -29,15 +31,15 @@ $(TORCH): requirements-torch.txt $(STAMP)
 	$(PY) -m pip install --quiet -r requirements-torch.txt
 	@touch $(TORCH)
 
-.PHONY: help venv report test docs lab data bench lint clean
+.PHONY: help venv report test docs browser-test lab data bench lint clean
 
 help: ## list the targets
-	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-8s %s\n", $$1, $$2}'
+	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-12s %s\n", $$1, $$2}'
 
 venv: $(STAMP) ## create .venv from requirements.txt (done by every target that needs it)
 
-report: $(STAMP) ## run every notebook and render build/reports/index.html
-	$(PY) -m precmp_lib.report build-site --out build/reports
+report: $(STAMP) docs ## run every notebook (JOBS at a time) and render build/reports/index.html
+	$(PY) -m precmp_lib.site build-site --out build/reports --jobs $(JOBS)
 
 test: $(STAMP) $(TORCH) ## lint, unit tests, doctests, notebooks under nbval and papermill contract tests
 	$(PY) -m ruff check .
@@ -45,6 +47,15 @@ test: $(STAMP) $(TORCH) ## lint, unit tests, doctests, notebooks under nbval and
 
 docs: $(STAMP) ## API reference from the docstrings (and docs/coming_from.md) into build/reports/api
 	$(PY) docs/build_api.py build/reports/api
+
+# Selenium for the real-browser test; the browser and its driver are Debian's chromium and
+# chromium-driver (.ci/run installs them when missing).
+$(BROWSER_STAMP): requirements-browser.txt $(STAMP)
+	$(PY) -m pip install --quiet -r requirements-browser.txt
+	@touch $(BROWSER_STAMP)
+
+browser-test: $(BROWSER_STAMP) ## JupyterLab in headless Chromium: run a notebook, move a slider
+	$(PY) scripts/browser_test.py --out build/browser-test
 
 lab: $(STAMP) ## open the notebooks in JupyterLab
 	$(VENV)/bin/jupyter lab notebooks

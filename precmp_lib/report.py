@@ -1,22 +1,18 @@
 """Running notebooks into HTML reports: the course site (``make report``) and single reports.
 
 ``render_notebook`` executes one notebook with papermill and writes one self-contained HTML file
-(plots embedded), atomically: a failure leaves no partial report behind. ``build_site`` renders
-every notebook in ``notebooks/`` and writes an ``index.html`` listing each with its question.
+(plots embedded), atomically: a failure leaves no partial report behind. The course site
+(``make report``) is built by :mod:`precmp_lib.site`.
 """
 
 from __future__ import annotations
 
-import argparse
-import html
 import json
 import math
 import os
 import sys
 import tempfile
-import time
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -24,7 +20,6 @@ import numpy as np
 
 __all__ = [
     "NotebookError",
-    "build_site",
     "notebook_question",
     "render_notebook",
     "render_report",
@@ -186,138 +181,6 @@ def render_notebook(
     return out_html
 
 
-@dataclass
-class _Rendered:
-    name: str
-    title: str
-    question: str
-    seconds: float
-
-
-_INDEX_CSS = """
-body{font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif;max-width:60rem;margin:2rem auto;
-padding:0 1rem;color:#222;line-height:1.5}
-h1{margin-bottom:.2rem}.sub{color:#555;margin-top:0}
-table{border-collapse:collapse;width:100%}td,th{padding:.45rem .6rem;border-bottom:1px solid #ddd;
-text-align:left;vertical-align:top}th{background:#f4f6f8}a{color:#0072B2;text-decoration:none}
-a:hover{text-decoration:underline}.t{color:#777;font-size:.85em;white-space:nowrap}
-"""
-
-
-def _write_index(out_dir: Path, rendered: Sequence[_Rendered], extra: Sequence[_Rendered]) -> Path:
-    def rows(items: Sequence[_Rendered]) -> str:
-        return "".join(
-            f"<tr><td><a href='{html.escape(r.name)}.html'>{html.escape(r.title)}</a></td>"
-            f"<td>{html.escape(r.question)}</td><td class='t'>{r.seconds:.0f} s</td></tr>"
-            for r in items
-        )
-
-    head = "<tr><th>Notebook</th><th>The question it answers</th><th>Run time</th></tr>"
-    reports = ""
-    if extra:
-        reports = f"<h2>Reports on example predictions</h2><table>{head}{rows(extra)}</table>"
-    page = (
-        "<!doctype html><html lang='en'><head><meta charset='utf-8'>"
-        "<title>precmp — reports</title>"
-        f"<style>{_INDEX_CSS}</style></head><body>"
-        "<h1>precmp</h1><p class='sub'>Statistical comparison of classifiers: the course notebooks, "
-        "run with their default parameters.</p>"
-        f"<h2>Notebooks</h2><table>{head}{rows(rendered)}</table>{reports}</body></html>\n"
-    )
-    path = out_dir / "index.html"
-    _atomic_write(path, page)
-    return path
-
-
-def build_site(
-    out_dir: str | os.PathLike = "build/reports",
-    *,
-    notebooks: Sequence[str] | None = None,
-    parameters: Mapping[str, Mapping[str, Any]] | None = None,
-) -> Path:
-    """Render every course notebook (or the named ones) into ``out_dir`` with an ``index.html``.
-
-    Each notebook gets ``output_dir = out_dir/results/<name>`` for its ``results.json``. The
-    report template ``report.ipynb`` is rendered on each example predictions file the package
-    ships (:func:`precmp_lib.data.example_predictions`). Raises :class:`NotebookError` naming the first
-    notebook that fails.
-    """
-    out = Path(out_dir).resolve()
-    out.mkdir(parents=True, exist_ok=True)
-    paths = sorted(p for p in NOTEBOOKS.glob("[0-9][0-9]_*.ipynb"))
-    if notebooks:
-        wanted = set(notebooks)
-        paths = [p for p in paths if p.stem in wanted or p.name in wanted]
-    parameters = parameters or {}
-    rendered: list[_Rendered] = []
-    for p in paths:
-        title, question = notebook_question(p)
-        missing = _missing_requirement(p)
-        if missing:
-            print(f"skipping {p.name}: {missing}", flush=True)
-            _atomic_write(out / f"{p.stem}.html", _placeholder_page(title, question, missing))
-            rendered.append(_Rendered(p.stem, title, f"{question} (not run here: {missing})", 0.0))
-            continue
-        print(f"rendering {p.name} ...", flush=True)
-        start = time.perf_counter()
-        # relative to the notebook's folder (the kernel's working directory), so the rendered
-        # parameters cell shows a path that means something on any machine
-        results = os.path.relpath(out / "results" / p.stem, p.parent)
-        params = {"output_dir": results, **parameters.get(p.stem, {})}
-        render_notebook(p, out / f"{p.stem}.html", parameters=params,
-                        executed_path=out / "executed" / p.name)
-        seconds = time.perf_counter() - start
-        print(f"  {p.stem}.html written in {seconds:.0f} s", flush=True)
-        rendered.append(_Rendered(p.stem, title, question, seconds))
-    extra = _render_examples(out)
-    return _write_index(out, rendered, extra)
-
-
-def _missing_requirement(path: Path) -> str:
-    """Why a notebook cannot run here ("" when it can): notebooks whose metadata says
-    ``{"precmp": {"requires": "uci"}}`` need the paper's UCI datasets."""
-    meta = json.loads(path.read_text(encoding="utf-8")).get("metadata", {}).get("precmp", {})
-    if meta.get("requires") == "uci":
-        from .data import available_datasets, list_datasets
-
-        reg = list_datasets()
-        uci = reg.loc[reg["loader"] == "uci", "name"].tolist()
-        if available_datasets(uci, quiet=True) != uci:
-            return "it needs the UCI datasets: run `make data` or set PRECMP_DATA_MIRROR"
-    return ""
-
-
-def _placeholder_page(title: str, question: str, reason: str) -> str:
-    return (
-        "<!doctype html><html lang='en'><head><meta charset='utf-8'>"
-        f"<title>{html.escape(title)}</title><style>{_INDEX_CSS}</style></head><body>"
-        f"<h1>{html.escape(title)}</h1><p><strong>Question:</strong> {html.escape(question)}</p>"
-        f"<p>This notebook was not run: {html.escape(reason)}, then run <code>make report</code> "
-        "again.</p><p><a href='index.html'>Back to the index</a></p></body></html>\n"
-    )
-
-
-def _render_examples(out: Path) -> list[_Rendered]:
-    """Render the report template on the shipped example prediction files, when both exist."""
-    template = NOTEBOOKS / "report.ipynb"
-    if not template.is_file():
-        return []
-    from .__main__ import report_parameters
-    from .data import example_predictions
-
-    done = []
-    for row in example_predictions().to_dict(orient="records"):
-        name = f"report_{row['name']}"
-        print(f"rendering {name} ...", flush=True)
-        start = time.perf_counter()
-        params = report_parameters(row)
-        params["output_dir"] = str(out / "results" / name)
-        render_notebook(template, out / f"{name}.html", parameters=params, hide_code=True)
-        seconds = time.perf_counter() - start
-        done.append(_Rendered(name, f"Report: {row['name']}", str(row.get("description", "")), seconds))
-    return done
-
-
 # --------------------------------------------------------------------------------------------
 # the comparison report: a view of a ModelComparison
 # --------------------------------------------------------------------------------------------
@@ -372,20 +235,11 @@ def render_report(
 
 
 def _main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m precmp_lib.report")
-    sub = parser.add_subparsers(dest="command", required=True)
-    site = sub.add_parser("build-site", help="render every notebook and an index.html")
-    site.add_argument("--out", default="build/reports")
-    site.add_argument("--only", nargs="*", help="notebook names (default: all)")
-    args = parser.parse_args(argv)
-    start = time.perf_counter()
-    try:
-        index = build_site(args.out, notebooks=args.only)
-    except NotebookError as exc:
-        print(f"make report failed: {exc}", file=sys.stderr)
-        return 1
-    print(f"wrote {index} in {time.perf_counter() - start:.0f} s")
-    return 0
+    """``python -m precmp_lib.report build-site``: kept for old scripts; the site lives in
+    :mod:`precmp_lib.site`."""
+    from .site import main
+
+    return main(argv)
 
 
 if __name__ == "__main__":

@@ -64,7 +64,7 @@ def run_notebook(tmp_path: Path) -> Callable[..., dict[str, Any]]:
 def pytest_collection_modifyitems(config, items):
     """Notebooks that need the UCI datasets (metadata ``precmp.requires = "uci"``) are skipped
     under nbval when the data are not available here, as `make report` skips rendering them."""
-    from precmp_lib.report import _missing_requirement
+    from precmp_lib.site import missing_requirement
 
     reasons: dict[Path, str] = {}
     for item in items:
@@ -72,6 +72,6 @@ def pytest_collection_modifyitems(config, items):
         if path.suffix != ".ipynb":
             continue
         if path not in reasons:
-            reasons[path] = _missing_requirement(path)
+            reasons[path] = missing_requirement(path)
         if reasons[path]:
             item.add_marker(pytest.mark.skip(reason=f"{path.name}: {reasons[path]}"))

@@ -1,4 +1,4 @@
-"""Notebook rendering: results.json, HTML reports, the course index, failures that leave nothing."""
+"""Notebook rendering: results.json, HTML reports, failures that leave nothing (the site: test_site)."""
 
 from __future__ import annotations
 
@@ -61,37 +61,3 @@ def test_failing_notebook_names_itself_and_leaves_no_report(tmp_path):
         report.render_notebook(nb, tmp_path / "broken.html")
     assert not (tmp_path / "broken.html").exists()
     assert not list(tmp_path.glob(".broken.html.*"))
-
-
-@pytest.mark.notebook
-def test_build_site_writes_index_with_questions(tmp_path, monkeypatch):
-    nbdir = tmp_path / "notebooks"
-    nbdir.mkdir()
-    tiny_notebook(nbdir / "01_tiny.ipynb")
-    monkeypatch.setattr(report, "NOTEBOOKS", nbdir)
-    monkeypatch.setattr(report, "ROOT", tmp_path)
-    index = report.build_site(tmp_path / "site")
-    page = index.read_text()
-    assert "01_tiny.html" in page and "Does rendering work?" in page
-    assert (tmp_path / "site" / "01_tiny.html").is_file()
-    tiny_notebook(nbdir / "02_bad.ipynb", body="1 / 0")
-    with pytest.raises(report.NotebookError, match=r"02_bad\.ipynb: ZeroDivisionError"):
-        report.build_site(tmp_path / "site2")
-    assert report._main(["build-site", "--out", str(tmp_path / "site3")]) == 1
-
-
-def test_notebook_needing_uci_data_gets_a_placeholder_when_data_are_missing(tmp_path, monkeypatch):
-    nbdir = tmp_path / "notebooks"
-    nbdir.mkdir()
-    path = tiny_notebook(nbdir / "11_needs_data.ipynb", body="raise RuntimeError('must not run')")
-    nb = nbformat.read(path, 4)
-    nb.metadata["precmp"] = {"requires": "uci"}
-    nbformat.write(nb, path)
-    monkeypatch.setattr(report, "NOTEBOOKS", nbdir)
-    monkeypatch.setattr(report, "ROOT", tmp_path)
-    monkeypatch.delenv("PRECMP_DATA_MIRROR", raising=False)
-    monkeypatch.setenv("PRECMP_DATA", str(tmp_path / "cache"))  # an empty download cache
-    assert "make data" in report._missing_requirement(path)
-    page = report.build_site(tmp_path / "site").read_text()
-    assert "not run here" in page
-    assert "was not run" in (tmp_path / "site" / "11_needs_data.html").read_text()
