@@ -1,7 +1,7 @@
 """Contract of notebooks/02_cv_ttests.ipynb, run with small parameters through papermill.
 
 Each p-value the notebook reports is recomputed here from the scores it saved, with the formulas
-of METHODS.md §4 written out in numpy and with ``scipy.stats.ttest_rel`` for the uncorrected
+of docs/methods.md §4 written out in numpy and with ``scipy.stats.ttest_rel`` for the uncorrected
 tests; the type-I error table is checked against a fresh library run with the same seeds.
 """
 
@@ -18,7 +18,7 @@ PARAMS = {"seed": 3, "n_trees": 10, "n_repeats": 1, "n_resamples": 4, "n_simulat
 
 
 def _t_formula(d: np.ndarray, ratio: float) -> tuple[float, float]:
-    """METHODS.md §4: t = m / sqrt((1/J + ratio) S²), df = J - 1, two-sided."""
+    """docs/methods.md §4: t = m / sqrt((1/J + ratio) S²), df = J - 1, two-sided."""
     t = d.mean() / np.sqrt((1 / d.size + ratio) * d.var(ddof=1))
     return t, 2 * stats.t.sf(abs(t), d.size - 1)
 
@@ -112,4 +112,4 @@ def _check_pairwise(results):
     holm = pairwise.sort_values("pvalue")
     m = len(holm)
     expected = np.maximum.accumulate(np.minimum(1, (m - np.arange(m)) * holm["pvalue"]))
-    np.testing.assert_allclose(holm["pvalue_holm"], expected)  # METHODS.md §3 Holm step-down
+    np.testing.assert_allclose(holm["pvalue_holm"], expected)  # docs/methods.md §3 Holm step-down

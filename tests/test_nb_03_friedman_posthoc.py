@@ -1,6 +1,6 @@
 """Contract of notebooks/03_friedman_posthoc.ipynb: run with small parameters, check results.json.
 
-Reference values: Demšar (2006) §3.2.2 as recomputed in METHODS.md §5.2–5.3, and scipy and
+Reference values: Demšar (2006) §3.2.2 as recomputed in docs/methods.md §5.2–5.3, and scipy and
 statsmodels called here on the score matrix the notebook saved.
 """
 
@@ -46,7 +46,7 @@ def test_notebook_03_contract(run_notebook):
     ref = stats.friedmanchisquare(*scores.to_numpy().T)
     assert res["friedman"]["statistic"] == pytest.approx(ref.statistic, rel=1e-9)
     assert res["friedman"]["pvalue"] == pytest.approx(ref.pvalue, rel=1e-9)
-    # Iman–Davenport from that statistic (Iman & Davenport 1980; METHODS.md §5.2)
+    # Iman–Davenport from that statistic (Iman & Davenport 1980; docs/methods.md §5.2)
     chi2 = ref.statistic
     f = (n - 1) * chi2 / (n * (k - 1) - chi2)
     assert res["iman_davenport"]["statistic"] == pytest.approx(f, rel=1e-9)
@@ -54,7 +54,7 @@ def test_notebook_03_contract(run_notebook):
     assert res["iman_davenport"]["pvalue"] == pytest.approx(
         stats.f.sf(f, k - 1, (k - 1) * (n - 1)), rel=1e-9)
 
-    # Nemenyi CD from scipy's studentized range (METHODS.md §5.3)
+    # Nemenyi CD from scipy's studentized range (docs/methods.md §5.3)
     cd = stats.studentized_range.ppf(0.95, k, np.inf) / math.sqrt(2) * math.sqrt(k * (k + 1) / (6 * n))
     assert res["nemenyi"]["critical_difference"] == pytest.approx(cd, rel=1e-9)
     ranks = pd.Series(res["average_ranks"])
@@ -79,7 +79,7 @@ def test_notebook_03_contract(run_notebook):
         ref_w = stats.wilcoxon(d, method="asymptotic", correction=True, zero_method="wilcox")
     assert w["pvalue"] == pytest.approx(ref_w.pvalue, rel=1e-9)
 
-    # Demšar's worked numbers (METHODS.md §5.2 example 1 and §5.3 worked example)
+    # Demšar's worked numbers (docs/methods.md §5.2 example 1 and §5.3 worked example)
     dm = res["demsar"]
     assert dm["friedman"] == pytest.approx(9.28363, rel=1e-6)
     assert dm["iman_davenport"] == pytest.approx(3.688893, rel=1e-6)

@@ -1,10 +1,10 @@
 """Contract test of notebooks/04_precision_gs_gw.ipynb, run with small parameters.
 
-Provenance: macro precision is the mean of the per-class precisions (seed eq 1, METHODS.md §11);
+Provenance: macro precision is the mean of the per-class precisions (Gondara, eq. 1; docs/methods.md §11);
 the per-class table is recomputed here with the library on the same split and models; Holm
 adjustment is checked against statsmodels' multipletests; the odds ratio against the precisions
-it is built from (METHODS.md §7); the power of the paired GS against the naive z test follows
-METHODS.md §6.2 (the z test ignores the positive covariance and is conservative).
+it is built from (docs/methods.md §7); the power of the paired GS against the naive z test follows
+docs/methods.md §6.2 (the z test ignores the positive covariance and is conservative).
 """
 
 from __future__ import annotations

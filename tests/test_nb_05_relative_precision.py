@@ -1,6 +1,6 @@
 """Contract test of notebooks/05_relative_precision.ipynb, run with small parameters.
 
-Provenance: RP = P_A / P_B and its interval (METHODS.md §6.5); the interval excludes 1 exactly
+Provenance: RP = P_A / P_B and its interval (docs/methods.md §6.5); the interval excludes 1 exactly
 when the two-sided p-value is below 1 - level (both from z = log RP / SE); the row count of the
 cross-dataset forest plot from the dataset registry (pc.list_datasets); the paired interval
 narrows with the correlation while the naive one does not (the covariance term of §6.5).
