@@ -66,3 +66,19 @@ def test_notebook_01_on_string_labels(run_notebook):
     assert res["dataset"] == "urban_land_cover"
     assert sum(map(sum, res["mcnemar_table"])) == res["n_test"] == 270  # 675 rows, 40 % held out
     check_mcnemar_on_the_run(res)
+
+
+def test_solutions_01(run_notebook):
+    """The solutions notebook: answers checked against the binomial and chi-square formulas."""
+    res = run_notebook("solutions/01_mcnemar_cochran", dataset="iris", n_trees=20, seed=3)
+    p = res["ex1_pvalues"]
+    assert p["exact"] == pytest.approx(0.0625) and p["midp"] == pytest.approx(0.03125)
+    assert p["chi2"] == pytest.approx(stats.chi2.sf(5.0, 1))
+    assert p["chi2_corrected"] == pytest.approx(stats.chi2.sf(3.2, 1))
+    assert res["ex1_reject"] == {"exact": False, "midp": True, "chi2": True, "chi2_corrected": False}
+    assert res["ex2_smallest_b"] == 6  # 2 * 0.5**6 = 0.031 <= 0.05 < 2 * 0.5**5
+    ex3 = res["ex3"]
+    assert ex3["100"]["pvalue_exact"] == ex3["10000"]["pvalue_exact"]
+    assert ex3["100"]["accuracy_difference"] == pytest.approx(10 / 112)
+    assert ex3["10000"]["accuracy_difference"] == pytest.approx(10 / 10012)
+    assert res["ex4_n_test"] == 75 and res["ex4_cochran_q"]["df"] == 2  # iris: 150 rows, half held out
