@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import pytest
+from conftest import needs_mirror
 from scipy import stats
 
 import precmp_lib as pc
@@ -29,6 +30,41 @@ def test_notebook_contract(run_notebook):
     _check_reported_tests(results)
     _check_type1_error_table(results)
     _check_pairwise(results)
+    _check_one_sided(results)
+    _check_widget_start(results)
+
+
+def _check_one_sided(results):
+    """The one-sided corrected t is the upper tail (alternative "greater") of the same t."""
+    block = results["scores"]["repeated_kfold"]
+    d = (np.array(block["scores_a"]) - np.array(block["scores_b"])).ravel()
+    t, p_two = _t_formula(d, block["test_train_ratio"])
+    assert results["alternative"] == "greater"
+    assert results["one_sided"]["statistic"] == pytest.approx(t, rel=1e-9)
+    assert results["one_sided"]["pvalue"] == pytest.approx(stats.t.sf(t, d.size - 1), rel=1e-9)
+    assert results["two_sided_corrected"]["pvalue"] == pytest.approx(p_two, rel=1e-9)
+
+
+def _check_widget_start(results):
+    """The static rendering under the widget is the corrected t at the 70/30 splits' ratio."""
+    start = pd.DataFrame(results["widget_start"]).set_index("n_resamples")
+    w = results["widget_inputs"]
+    block = results["scores"]["resampled"]
+    d = np.array(block["scores_a"]) - np.array(block["scores_b"])
+    assert w["mean"] == pytest.approx(d.mean()) and w["sd"] == pytest.approx(d.std(ddof=1))
+    for j, row in start.iterrows():
+        t = w["mean"] / (w["sd"] * np.sqrt(1 / j + w["ratio"]))
+        assert row["pvalue_corrected"] == pytest.approx(2 * stats.t.sf(abs(t), j - 1), rel=1e-9)
+    assert start["pvalue_uncorrected"].iloc[-1] < start["pvalue_corrected"].iloc[-1]
+
+
+@needs_mirror
+@pytest.mark.notebook
+def test_notebook_runs_on_string_labels(run_notebook):
+    results = run_notebook("02_cv_ttests", dataset="urban_land_cover", **{**PARAMS, "n_simulations": 20})
+    assert results["dataset"] == "urban_land_cover"
+    _check_reported_tests(results)
+    _check_one_sided(results)
 
 
 def _check_reported_tests(results):
