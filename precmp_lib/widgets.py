@@ -558,7 +558,7 @@ def critical_difference_explorer(
                      style={"description_width": "initial"}, continuous_update=False)
     sn = w.IntSlider(value=n_datasets, min=2, max=60, description="N data sets",
                      style={"description_width": "initial"}, continuous_update=False)
-    sa = w.Dropdown(options=[0.01, 0.05, 0.10], value=alpha, description="α")
+    sa = w.Dropdown(options=sorted({0.01, 0.05, 0.10, alpha}), value=alpha, description="α")
     line = w.HTML()
     image = w.Image(format="png")
 

@@ -34,7 +34,7 @@ def _uci_loaders_available() -> bool:
 def test_notebook_03_contract(run_notebook):
     datasets = SKLEARN_SETS
     if os.environ.get("PRECMP_DATA_MIRROR") and _uci_loaders_available():
-        datasets = SKLEARN_SETS + UCI_SETS[:4]
+        datasets = SKLEARN_SETS + UCI_SETS[:4] + ["urban_land_cover"]  # string labels
     res = run_notebook("03_friedman_posthoc", datasets=datasets, cv_folds=3, max_rows=300,
                        n_trees=10, control="naive_bayes", pair=["svm_rbf", "naive_bayes"])
     scores = pd.DataFrame.from_dict(res["scores"], orient="index")
@@ -78,6 +78,11 @@ def test_notebook_03_contract(run_notebook):
     else:
         ref_w = stats.wilcoxon(d, method="asymptotic", correction=True, zero_method="wilcox")
     assert w["pvalue"] == pytest.approx(ref_w.pvalue, rel=1e-9)
+
+    # the static start of the widget: the CD of this run's k and N, by the same formula
+    start = pd.DataFrame(res["widget_start"]).set_index("n_datasets")
+    assert start.loc[n, "current"] and start.loc[n, "cd_nemenyi"] == pytest.approx(cd, rel=1e-9)
+    assert (start["max_rank_difference"] == k - 1).all()
 
     # Demšar's worked numbers (docs/methods.md §5.2 example 1 and §5.3 worked example)
     dm = res["demsar"]
