@@ -12,6 +12,7 @@ from itertools import pairwise
 
 import numpy as np
 import pytest
+from conftest import needs_mirror
 
 import precmp_lib as pc
 
@@ -59,3 +60,24 @@ def test_notebook_contract(run_notebook):
     check_interval_and_test_agree(results)
     check_forest_plot_across_datasets_has_one_row_per_class(results)
     check_widget_sweep_paired_interval_narrows(results)
+    check_widget_start_is_the_state_function(results)
+
+
+def check_widget_start_is_the_state_function(results):
+    from precmp_lib.widgets import rp_correlation_state
+
+    start = rp_correlation_state(0.5, n=1000).reset_index()
+    saved = results["widget_start"]
+    assert [r["interval"] for r in saved] == start["interval"].tolist()
+    for row, (_, ref) in zip(saved, start.iterrows()):
+        assert row["ci_low"] == pytest.approx(ref["ci_low"]) and row["ci_high"] == pytest.approx(ref["ci_high"])
+
+
+@needs_mirror
+@pytest.mark.notebook
+def test_notebook_runs_on_string_labels(run_notebook):
+    results = run_notebook("05_relative_precision", dataset="urban_land_cover",
+                           **{**PARAMS, "datasets": ["iris", "urban_land_cover"]})
+    assert len(results["classes"]) == 9 and all(isinstance(c, str) for c in results["classes"])
+    check_interval_and_test_agree(results)
+    check_widget_start_is_the_state_function(results)
