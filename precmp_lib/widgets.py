@@ -667,3 +667,238 @@ def gs_power_explorer(correlation: float = 0.5, n: int = 1000, *, n_sim: int = 1
     sn.observe(update, names="value")
     update()
     return w.VBox([w.HBox([sr, sn]), w.HBox([table, image])])
+
+
+# --------------------------------------------------------------------------------------------
+# accuracy on one test set (difference of proportions) and Bayesian comparison (ROPE)
+# --------------------------------------------------------------------------------------------
+
+__all__ += ["bayes_rope_explorer", "bayes_rope_figure", "bayes_rope_state",
+            "proportions_type1_state"]
+
+
+def proportions_type1_state(
+    correlations: Any = (-0.2, 0.0, 0.2, 0.4, 0.6, 0.8),
+    *,
+    n: int = 200,
+    accuracy: float = 0.8,
+    n_sim: int = 4000,
+    alpha: float = 0.05,
+    random_state: Any = 0,
+) -> pd.DataFrame:
+    """Type-I error of the difference-of-proportions z test and McNemar's test on one test set.
+
+    Two classifiers of equal accuracy ``accuracy`` label the same ``n`` items; the correlation
+    of their correctness (phi) is ``correlation``. Each simulated test set is one draw of the
+    McNemar table from the multinomial with cell probabilities ``p² + φ p q`` (both right),
+    ``p q (1 − φ)`` (only A, and only B) and ``q² + φ p q`` (both wrong), ``q = 1 − p``; both
+    tests are applied at level ``alpha``.
+
+    Returns
+    -------
+    DataFrame indexed by ``correlation`` with ``proportions_z`` and ``mcnemar_exact`` (rejection
+    rates) and ``mc_se`` (Monte Carlo standard error of a rate of ``alpha``).
+
+    Notes
+    -----
+    The z statistic is ``(p_A − p_B) / sqrt(2 p̄ (1 − p̄) / n)`` with the pooled accuracy p̄
+    (:func:`precmp_lib.proportions_test`), the exact McNemar p-value
+    ``min(1, 2 P(X ≤ min(b, c)))`` with ``X ~ Binomial(b + c, 1/2)``. The z test treats the two
+    accuracies as independent; on one shared test set they are not, so its type-I error is
+    below α for positively correlated classifiers (and its power low) and above α for
+    negatively correlated ones.
+
+    Examples
+    --------
+    >>> s = proportions_type1_state([0.0, 0.8], n_sim=2000)
+    >>> bool(s.loc[0.8, "proportions_z"] < 0.01 < s.loc[0.8, "mcnemar_exact"])
+    True
+    """
+    import numpy as np
+    from scipy import stats
+
+    from .validation import check_probability
+
+    alpha = check_probability(alpha, "alpha")
+    p = float(accuracy)
+    if not 0 < p < 1:
+        raise ValueError(f"accuracy must be strictly between 0 and 1; got {accuracy!r}")
+    rng = np.random.default_rng(random_state)
+    q = 1 - p
+    rows = {}
+    for phi in correlations:
+        phi = float(phi)
+        probs = np.array([p * p + phi * p * q, p * q * (1 - phi), p * q * (1 - phi), q * q + phi * p * q])
+        if (probs < 0).any():
+            raise ValueError(f"correlation {phi} is impossible at accuracy {p}")
+        t = rng.multinomial(int(n), probs / probs.sum(), size=int(n_sim))
+        pa, pb = (t[:, 0] + t[:, 1]) / n, (t[:, 0] + t[:, 2]) / n
+        pooled = (pa + pb) / 2
+        with np.errstate(invalid="ignore", divide="ignore"):
+            z = np.where(pooled * (1 - pooled) > 0,
+                         (pa - pb) / np.sqrt(2 * pooled * (1 - pooled) / n), 0.0)
+        p_z = 2 * stats.norm.sf(np.abs(z))
+        b, c = t[:, 1], t[:, 2]
+        p_exact = np.where(b + c > 0, np.minimum(1.0, 2 * stats.binom.cdf(np.minimum(b, c), b + c, 0.5)), 1.0)
+        rows[phi] = {"proportions_z": float(np.mean(p_z <= alpha)),
+                     "mcnemar_exact": float(np.mean(p_exact <= alpha)),
+                     "mc_se": float(np.sqrt(alpha * (1 - alpha) / n_sim))}
+    return pd.DataFrame.from_dict(rows, orient="index").rename_axis("correlation")
+
+
+_BAYES_METHODS = ("correlated_t", "sign", "signed_rank")
+
+
+def _bayes_result(x: Any, y: Any, rope: float, method: str, options: dict[str, Any]) -> Any:
+    from .bayesian import bayes_correlated_ttest, bayes_sign_test, bayes_signed_rank_test
+
+    if method == "correlated_t":
+        return bayes_correlated_ttest(x, y, rope=rope, **options)
+    test = bayes_sign_test if method == "sign" else bayes_signed_rank_test
+    return test(x, y, rope=rope, **{"n_samples": 20000, "random_state": 0, **options})
+
+
+def bayes_rope_state(
+    x: Any,
+    y: Any,
+    rope: float,
+    *,
+    method: str = "correlated_t",
+    ropes: Any = None,
+    **options: Any,
+) -> pd.DataFrame:
+    """Posterior probabilities (A better, equivalent, B better) as the ROPE widens.
+
+    Parameters
+    ----------
+    x, y : array-like
+        Scores of A and B: fold scores of one data set (``method="correlated_t"``) or mean
+        scores over data sets (``"sign"``, ``"signed_rank"``).
+    rope : float
+        The half-width of interest (flagged in the ``current`` column).
+    method : {"correlated_t", "sign", "signed_rank"}
+        :func:`precmp_lib.bayes_correlated_ttest`, :func:`precmp_lib.bayes_sign_test` or
+        :func:`precmp_lib.bayes_signed_rank_test`.
+    ropes : sequence of float, optional
+        The grid (default: 0 to twice the largest of ``rope`` and 0.01, eleven steps, plus
+        ``rope``).
+    **options
+        Passed to the test (``runs`` and ``test_train_ratio`` for the correlated t;
+        ``prior_strength``, ``n_samples``, ``random_state`` for the others, whose sampling
+        defaults here to 20 000 draws with ``random_state=0`` so a slider is reproducible).
+
+    Returns
+    -------
+    DataFrame indexed by ``rope`` with ``p_a_better``, ``p_rope``, ``p_b_better``, ``decision``
+    (the region holding at least 95 % of the posterior, else "undecided") and ``current``.
+
+    Examples
+    --------
+    >>> a = [0.81, 0.84, 0.80, 0.83, 0.82, 0.85, 0.80, 0.83, 0.84, 0.82]
+    >>> b = [0.80, 0.82, 0.80, 0.81, 0.80, 0.83, 0.79, 0.82, 0.82, 0.80]
+    >>> s = bayes_rope_state(a, b, 0.01, ropes=[0.0, 0.01, 0.05])
+    >>> s[["p_a_better", "p_rope", "p_b_better"]].round(3)
+          p_a_better  p_rope  p_b_better
+    rope
+    0.00       0.999   0.000       0.001
+    0.01       0.921   0.079       0.000
+    0.05       0.000   1.000       0.000
+
+    A beats B by 1.5 points on average: with no ROPE the posterior is all but sure that A is
+    better; with a ROPE of one point "A better by more than a point" keeps 0.92; with five points
+    A and B are equivalent for any practical purpose.
+    """
+    import numpy as np
+
+    if method not in _BAYES_METHODS:
+        raise ValueError(f"method must be one of {_BAYES_METHODS}; got {method!r}")
+    if not rope >= 0:
+        raise ValueError(f"rope must be a number >= 0; got {rope!r}")
+    if ropes is None:
+        top = 2 * max(float(rope), 0.01)
+        ropes = np.linspace(0, top, 11)
+    grid = sorted({round(float(r), 10) for r in ropes} | {round(float(rope), 10)})
+    rows = {}
+    for r in grid:
+        res = _bayes_result(x, y, r, method, dict(options))
+        probs = {"p_a_better": res.p_a_better, "p_rope": res.p_rope, "p_b_better": res.p_b_better}
+        best = max(probs, key=probs.get)
+        rows[r] = {**probs, "decision": best[2:] if probs[best] >= 0.95 else "undecided"}
+    out = pd.DataFrame.from_dict(rows, orient="index").rename_axis("rope")
+    out["current"] = np.isclose(out.index.to_numpy(dtype=float), float(rope))
+    return out
+
+
+def bayes_rope_figure(
+    x: Any,
+    y: Any,
+    state: pd.DataFrame,
+    *,
+    method: str = "correlated_t",
+    names: tuple[str, str] = ("A", "B"),
+    **options: Any,
+) -> Any:
+    """Left: the three probabilities against the ROPE; right: the posterior at the current ROPE
+    (density with the ROPE shaded for the correlated t, the simplex for the others).
+    Returns the Figure."""
+    import matplotlib.pyplot as plt
+
+    from .plots import REFERENCE_COLOR, bayesian_posterior_plot, bayesian_simplex_plot
+
+    rope = float(state.index[state["current"]][0])
+    fig, (left, right) = plt.subplots(1, 2, figsize=(10.5, 3.6), layout="constrained",
+                                      gridspec_kw={"width_ratios": [1.2, 1]})
+    r = state.index.to_numpy(dtype=float)
+    left.stackplot(r, state["p_a_better"], state["p_rope"], state["p_b_better"],
+                   colors=["#0072B2", "#BBBBBB", "#E69F00"],
+                   labels=[f"{names[0]} better", "equivalent (ROPE)", f"{names[1]} better"])
+    left.axvline(rope, color=REFERENCE_COLOR, lw=1, ls="--")
+    left.set_xlim(r.min(), r.max())
+    left.set_ylim(0, 1)
+    left.set_xlabel("ROPE half-width (score units)")
+    left.set_ylabel("posterior probability")
+    left.legend(fontsize="small", frameon=False, loc="center right")
+    res = _bayes_result(x, y, rope, method, dict(options))
+    if method == "correlated_t":
+        bayesian_posterior_plot(res, names=names, ax=right)
+    else:
+        bayesian_simplex_plot(res, names=names, max_points=2000, ax=right)
+    right.set_title(f"ROPE = {rope:g}", fontsize="medium")
+    return fig
+
+
+def bayes_rope_explorer(
+    x: Any,
+    y: Any,
+    *,
+    method: str = "correlated_t",
+    rope: float = 0.01,
+    max_rope: float | None = None,
+    names: tuple[str, str] = ("A", "B"),
+    **options: Any,
+) -> Any:
+    """A slider for the ROPE of a Bayesian comparison: the three probabilities and the posterior.
+
+    Parameters as :func:`bayes_rope_state`; ``max_rope`` is the end of the slider (default:
+    twice the larger of ``rope`` and 0.01). Returns an ``ipywidgets.VBox``.
+    """
+    import ipywidgets as w
+
+    top = max_rope if max_rope is not None else 2 * max(float(rope), 0.01)
+    slider = w.FloatSlider(value=rope, min=0.0, max=top, step=top / 40, description="ROPE",
+                           readout_format=".4f", continuous_update=False)
+    line = w.HTML()
+    image = w.Image(format="png")
+    grid = [top * i / 10 for i in range(11)]
+
+    def update(*_: Any) -> None:
+        state = bayes_rope_state(x, y, slider.value, method=method, ropes=grid, **options)
+        row = state[state["current"]].iloc[0]
+        line.value = (f"<p>ROPE ±{slider.value:.4f}: P({names[0]} better) = <b>{row['p_a_better']:.3f}</b>, "
+                      f"P(equivalent) = <b>{row['p_rope']:.3f}</b>, P({names[1]} better) = "
+                      f"<b>{row['p_b_better']:.3f}</b> — decision: {row['decision']}.</p>")
+        image.value = _png(bayes_rope_figure(x, y, state, method=method, names=names, **options))
+
+    slider.observe(update, names="value")
+    update()
+    return w.VBox([slider, line, image])
