@@ -48,12 +48,33 @@ def check_reference_values(res):
     assert d["chi2_corrected"] < d["chi2"]
 
 
+def check_accuracy_section(res):
+    """Binomial tests against scipy's binomtest; the unpaired row against scipy's chi-square and
+    Fisher on Raschka's scenario A (9959, 11, 1, 29); the type-I table's McNemar rates <= alpha."""
+    ref = res["binomial_reference"]
+    for row in res["binomial"]:
+        expected = stats.binomtest(int(row["statistic"]), row["n"], ref, alternative="greater")
+        assert row["pvalue"] == pytest.approx(expected.pvalue, rel=1e-9)
+    ra = res["unpaired"]["Raschka A (b=11, c=1, n=10 000)"]
+    two_by_two = [[9970, 30], [9960, 40]]
+    assert ra["χ² of correct/wrong (unpaired)"] == pytest.approx(
+        stats.chi2_contingency(two_by_two, correction=False).pvalue, rel=1e-9)
+    assert ra["Fisher exact (unpaired)"] == pytest.approx(stats.fisher_exact(two_by_two).pvalue, rel=1e-9)
+    assert ra["difference of proportions z"] == pytest.approx(ra["χ² of correct/wrong (unpaired)"], rel=1e-9)
+    assert ra["McNemar exact (paired)"] < 0.01 < ra["Fisher exact (unpaired)"]
+    rates = {r["correlation"]: r for r in res["proportions_type1"]}
+    assert all(r["mcnemar_exact"] <= 0.05 + 3 * r["mc_se"] for r in rates.values())
+    assert rates[0.8]["proportions_z"] < 0.02
+    assert res["looney"]["df"] == [2, 2 * (res["n_test"] - 1)]
+
+
 def test_notebook_01_contract(run_notebook):
     res = run_notebook("01_mcnemar_cochran", dataset="wine", n_trees=20, grid_max=12, seed=1)
     assert res["dataset"] == "wine"
     table = res["mcnemar_table"]
     assert sum(map(sum, table)) == res["n_test"] == 89  # wine has 178 rows, half held out
     check_mcnemar_on_the_run(res)
+    check_accuracy_section(res)
     check_reference_values(res)
     assert res["cochrans_q"]["df"] == 2 and 0 <= res["cochrans_q"]["pvalue"] <= 1
     assert len(res["pairwise"]) == 3
@@ -66,6 +87,7 @@ def test_notebook_01_on_string_labels(run_notebook):
     assert res["dataset"] == "urban_land_cover"
     assert sum(map(sum, res["mcnemar_table"])) == res["n_test"] == 270  # 675 rows, 40 % held out
     check_mcnemar_on_the_run(res)
+    check_accuracy_section(res)
 
 
 def test_solutions_01(run_notebook):
