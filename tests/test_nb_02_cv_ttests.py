@@ -32,6 +32,7 @@ def test_notebook_contract(run_notebook):
     _check_pairwise(results)
     _check_one_sided(results)
     _check_widget_start(results)
+    _check_bayesian_t(results)
 
 
 def _check_one_sided(results):
@@ -43,6 +44,23 @@ def _check_one_sided(results):
     assert results["one_sided"]["statistic"] == pytest.approx(t, rel=1e-9)
     assert results["one_sided"]["pvalue"] == pytest.approx(stats.t.sf(t, d.size - 1), rel=1e-9)
     assert results["two_sided_corrected"]["pvalue"] == pytest.approx(p_two, rel=1e-9)
+
+
+def _check_bayesian_t(results):
+    """Corani & Benavoli's posterior: Student(n - 1, mean d, sqrt((1/n + ratio) S^2)) (docs/methods.md),
+    so P(A better) = P(mu > rope) from scipy's t distribution."""
+    block = results["scores"]["repeated_kfold"]
+    d = (np.array(block["scores_a"]) - np.array(block["scores_b"])).ravel()
+    scale = np.sqrt((1 / d.size + block["test_train_ratio"]) * d.var(ddof=1))
+    post = stats.t(d.size - 1, loc=d.mean(), scale=scale)
+    rope = results["rope"]
+    bt = results["bayes_correlated_t"]
+    assert bt["p_a_better"] == pytest.approx(post.sf(rope), abs=1e-9)
+    assert bt["p_b_better"] == pytest.approx(post.cdf(-rope), abs=1e-9)
+    assert bt["p_a_better"] + bt["p_rope"] + bt["p_b_better"] == pytest.approx(1)
+    start = pd.DataFrame(results["rope_start"]).set_index("rope")
+    assert start.loc[0.0, "p_rope"] == 0 and start["p_rope"].is_monotonic_increasing
+    assert start.loc[start["current"]].iloc[0]["p_a_better"] == pytest.approx(bt["p_a_better"])
 
 
 def _check_widget_start(results):
@@ -65,6 +83,7 @@ def test_notebook_runs_on_string_labels(run_notebook):
     assert results["dataset"] == "urban_land_cover"
     _check_reported_tests(results)
     _check_one_sided(results)
+    _check_bayesian_t(results)
 
 
 def _check_reported_tests(results):
