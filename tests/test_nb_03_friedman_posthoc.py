@@ -84,6 +84,19 @@ def test_notebook_03_contract(run_notebook):
     assert start.loc[n, "current"] and start.loc[n, "cd_nemenyi"] == pytest.approx(cd, rel=1e-9)
     assert (start["max_rank_difference"] == k - 1).all()
 
+    # Bayesian sign / signed-rank on the pair: the library's tests with baycomp's default priors,
+    # rerun here on the saved scores with the notebook's seed (0)
+    import precmp_lib as pc
+
+    x, y = scores["svm_rbf"].to_numpy(), scores["naive_bayes"].to_numpy()
+    for name, test in (("Bayesian sign", pc.bayes_sign_test), ("Bayesian signed-rank", pc.bayes_signed_rank_test)):
+        ref = test(x, y, rope=res["rope"], random_state=0)
+        got = res["bayes"][name]
+        assert (got["p_a_better"], got["p_rope"], got["p_b_better"]) == pytest.approx(tuple(ref), abs=1e-12)
+    rope_start = pd.DataFrame(res["rope_start"]).set_index("rope")
+    assert rope_start.loc[0.0, "p_rope"] == 0
+    assert rope_start[["p_a_better", "p_rope", "p_b_better"]].sum(axis=1).to_numpy() == pytest.approx(1)
+
     # Demšar's worked numbers (docs/methods.md §5.2 example 1 and §5.3 worked example)
     dm = res["demsar"]
     assert dm["friedman"] == pytest.approx(9.28363, rel=1e-6)
