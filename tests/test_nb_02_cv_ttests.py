@@ -168,3 +168,22 @@ def _check_pairwise(results):
     m = len(holm)
     expected = np.maximum.accumulate(np.minimum(1, (m - np.arange(m)) * holm["pvalue"]))
     np.testing.assert_allclose(holm["pvalue_holm"], expected)  # docs/methods.md §3 Holm step-down
+
+
+@pytest.mark.notebook
+def test_solutions_02(run_notebook):
+    """Answers: the standard-error ratio sqrt(1 + J/9); p-values that follow the corrected formula;
+    the one-sided p-values as tails of the same t (docs/methods.md §4)."""
+    res = run_notebook("solutions/02_cv_ttests", repeats=[1, 2], other_dataset="iris")
+    assert res["ex1_factor"] == pytest.approx(np.sqrt(1 + 100 / 9), rel=1e-12)
+    ex2 = pd.DataFrame(res["ex2"]).set_index("n_repeats")
+    assert list(ex2.index) == [1, 2]
+    a, b = np.array(res["scores_a"]), np.array(res["scores_b"])
+    _t, p = _t_formula(a - b, res["test_train_ratio"])
+    assert ex2.loc[2, "pvalue_corrected"] == pytest.approx(p, rel=1e-9)
+    ex3 = res["ex3"]
+    with_data = next(v for k, v in ex3.items() if "with the data" in k)
+    against = next(v for k, v in ex3.items() if "against the data" in k)
+    assert with_data == pytest.approx(ex3["two-sided"] / 2, rel=1e-9)
+    assert against == pytest.approx(1 - ex3["two-sided"] / 2, rel=1e-9)
+    assert res["ex4"]["dataset"] == "iris" and 0 <= res["ex4"]["pvalue_corrected"] <= 1
