@@ -107,3 +107,19 @@ def test_notebook_03_contract(run_notebook):
     assert demsar_holm["reject"].tolist() == [True, True, False]
     np.testing.assert_allclose(demsar_holm["pvalue_adjusted"], [0.04705, 0.04705, 0.60841],
                                atol=5e-6)
+
+
+def test_solutions_03(run_notebook):
+    """CD ratio 2 (CD ~ 1/sqrt(N)); exact Wilcoxon 2 / 2^N; Demšar's Holm (2 rejections) against
+    Nemenyi (none, CD 1.254 > 1.179); Friedman's floor chi2.sf(N(k - 1), k - 1) at full agreement."""
+    res = run_notebook("solutions/03_friedman_posthoc", datasets=["iris", "wine", "breast_cancer"],
+                       max_rows=200)
+    assert res["ex1_ratio"] == pytest.approx(2.0, rel=1e-12)
+    for n, p in res["ex2"].items():
+        assert p == pytest.approx(2 / 2 ** int(n), rel=1e-9)
+    assert res["ex2_smallest"] == 6
+    assert res["ex3_holm_rejects"] == 2 and res["ex3_nemenyi_rejects"] == 0
+    ex4 = res["ex4"]
+    assert (ex4["n"], ex4["k"]) == (3, 3)
+    assert ex4["best_possible_pvalue"] == pytest.approx(stats.chi2.sf(3 * 2, 2), rel=1e-9)
+    assert ex4["friedman_pvalue"] >= ex4["best_possible_pvalue"] - 1e-12
