@@ -140,3 +140,20 @@ def test_notebook_runs_on_string_labels(run_notebook, tmp_path):
     assert results["focus_class"] in classes
     text = markdown_outputs(tmp_path / "04_precision_gs_gw.executed.ipynb")
     assert "urban_land_cover has **9 classes**" in text
+
+
+@pytest.mark.notebook
+def test_solutions_04(run_notebook):
+    """The z test is conservative under the null at correlation 0.8 (docs/methods.md §6.2); power
+    grows with n; the odds ratio is rebuilt from the precisions; Holm against statsmodels."""
+    res = run_notebook("solutions/04_precision_gs_gw", n_sim=200, n_trees=20, other_dataset="iris")
+    ex1 = {float(k): v for k, v in res["ex1"].items()}
+    assert ex1[0.0]["naive_z"] < 0.05 and ex1[0.05]["gs"] > ex1[0.05]["naive_z"]
+    for rho in ("0.5", "0.8"):
+        power = [res["ex2"][rho][n] for n in sorted(res["ex2"][rho], key=int)]
+        assert power[-1] > power[0]
+    ex3 = res["ex3"]
+    pa, pb = ex3["precision_a"], ex3["precision_b"]
+    assert ex3["odds_ratio"] == pytest.approx((pa / (1 - pa)) / (pb / (1 - pb)), rel=1e-12)
+    assert ex3["rp"] == pytest.approx(pa / pb, rel=1e-12)
+    assert res["ex4"]["dataset"] == "iris" and len(res["ex4"]["classes"]) == 3

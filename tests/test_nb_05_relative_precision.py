@@ -81,3 +81,19 @@ def test_notebook_runs_on_string_labels(run_notebook):
     assert len(results["classes"]) == 9 and all(isinstance(c, str) for c in results["classes"])
     check_interval_and_test_agree(results)
     check_widget_start_is_the_state_function(results)
+
+
+@pytest.mark.notebook
+def test_solutions_05(run_notebook):
+    """Widths from the widget's state function; at both levels the interval excludes 1 exactly
+    when the RP test rejects (the same z, docs/methods.md §6.5); fewer exclusions at 99 %."""
+    from precmp_lib.widgets import rp_correlation_state
+
+    res = run_notebook("solutions/05_relative_precision", dataset="wine", other_dataset="iris", n_trees=20)
+    for row in res["ex1"]:
+        ref = rp_correlation_state(row["correlation"])["width"]
+        assert row["paired"] == pytest.approx(ref["paired"]) and row["naive"] == pytest.approx(ref["naive"])
+    ex2 = {r["confidence_level"]: r for r in res["ex2"]}
+    assert ex2[0.95]["agree_with_test"] and ex2[0.99]["agree_with_test"]
+    assert ex2[0.99]["intervals_excluding_1"] <= ex2[0.95]["intervals_excluding_1"]
+    assert res["ex4"]["dataset"] == "iris" and set(res["ex4"]["no_rp"]) <= set(res["ex4"]["classes"])
