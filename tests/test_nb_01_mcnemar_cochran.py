@@ -103,4 +103,8 @@ def test_solutions_01(run_notebook):
     assert ex3["100"]["pvalue_exact"] == ex3["10000"]["pvalue_exact"]
     assert ex3["100"]["accuracy_difference"] == pytest.approx(10 / 112)
     assert ex3["10000"]["accuracy_difference"] == pytest.approx(10 / 10012)
+    assert res["ex5_pvalue"] == pytest.approx(stats.binomtest(183, 190, 0.95, alternative="greater").pvalue)
+    n = res["ex5_needed_n"]
+    assert stats.binomtest(round(n * 183 / 190), n, 0.95, alternative="greater").pvalue <= 0.05
+    assert stats.binomtest(round((n - 50) * 183 / 190), n - 50, 0.95, alternative="greater").pvalue > 0.05
     assert res["ex4_n_test"] == 75 and res["ex4_cochran_q"]["df"] == 2  # iris: 150 rows, half held out
