@@ -857,7 +857,7 @@ def bayes_rope_figure(
     left.set_ylim(0, 1)
     left.set_xlabel("ROPE half-width (score units)")
     left.set_ylabel("posterior probability")
-    left.legend(fontsize="small", frameon=False, loc="center right")
+    left.legend(fontsize="small", frameon=False, ncol=3, loc="lower left", bbox_to_anchor=(0, 1.0))
     res = _bayes_result(x, y, rope, method, dict(options))
     if method == "correlated_t":
         bayesian_posterior_plot(res, names=names, ax=right)
@@ -894,9 +894,11 @@ def bayes_rope_explorer(
     def update(*_: Any) -> None:
         state = bayes_rope_state(x, y, slider.value, method=method, ropes=grid, **options)
         row = state[state["current"]].iloc[0]
+        verdict = {"a_better": f"{names[0]} better", "b_better": f"{names[1]} better",
+                   "rope": "practically equivalent"}.get(row["decision"], "no answer reaches 0.95")
         line.value = (f"<p>ROPE ±{slider.value:.4f}: P({names[0]} better) = <b>{row['p_a_better']:.3f}</b>, "
                       f"P(equivalent) = <b>{row['p_rope']:.3f}</b>, P({names[1]} better) = "
-                      f"<b>{row['p_b_better']:.3f}</b> — decision: {row['decision']}.</p>")
+                      f"<b>{row['p_b_better']:.3f}</b> — {verdict}.</p>")
         image.value = _png(bayes_rope_figure(x, y, state, method=method, names=names, **options))
 
     slider.observe(update, names="value")
