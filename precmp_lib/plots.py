@@ -973,21 +973,28 @@ def clustering_plot(table: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
 
 # (what you have, what you compare, how many classifiers, the test, the notebook that shows it)
 _COURSE_MAP = (
+    ("one test set", "accuracy", "one vs a reference",
+     "exact binomial test with a Clopper–Pearson interval", "01_mcnemar_cochran"),
     ("one test set", "accuracy", "two", "McNemar (exact or mid-p)", "01_mcnemar_cochran"),
     ("one test set", "accuracy", "three or more",
-     "Cochran's Q, then pairwise McNemar with Holm", "01_mcnemar_cochran"),
+     "Cochran's Q (or Looney's F), then pairwise McNemar with Holm", "01_mcnemar_cochran"),
     ("one test set", "precision", "two",
-     "GS, weighted GS and GW per class; relative precision; combined p-values over classes",
+     "GS, weighted GS, GW and Wald per class; relative precision; combined p-values over classes",
      "04_precision_gs_gw"),
     ("one test set", "precision", "three or more",
      "GEE logistic model: odds ratios against a reference classifier", "04_precision_gs_gw"),
     ("resampled scores", "accuracy", "two",
-     "Nadeau–Bengio corrected t; 5x2cv F", "02_cv_ttests"),
+     "Nadeau–Bengio corrected t (two- or one-sided); 5x2cv F; Bayesian correlated t with a ROPE",
+     "02_cv_ttests"),
     ("resampled scores", "accuracy", "three or more",
      "corrected t for each pair, Holm-adjusted", "02_cv_ttests"),
+    ("resampled scores", "accuracy", "algorithms with tuning",
+     "nested cross-validation; corrected t and Bayesian correlated t on the outer folds",
+     "12_algorithm_selection"),
     ("resampled scores", "precision", "two or more",
      "GEE on stacked cross-validated predictions", "08_cross_validation"),
-    ("many datasets", "any score", "two", "Wilcoxon signed-rank over datasets",
+    ("many datasets", "any score", "two",
+     "Wilcoxon signed-rank; Bayesian sign and signed-rank tests with a ROPE",
      "03_friedman_posthoc"),
     ("many datasets", "any score", "three or more",
      "Friedman (Iman–Davenport), then Nemenyi or Holm against a control", "03_friedman_posthoc"),
@@ -1010,7 +1017,7 @@ def course_map_table() -> pd.DataFrame:
     --------
     >>> t = course_map_table()
     >>> t.loc[(t["data"] == "one test set") & (t["classifiers"] == "two"), "test"].tolist()
-    ['McNemar (exact or mid-p)', 'GS, weighted GS and GW per class; relative precision; combined p-values over classes']
+    ['McNemar (exact or mid-p)', 'GS, weighted GS, GW and Wald per class; relative precision; combined p-values over classes']
     """
     return pd.DataFrame(list(_COURSE_MAP), columns=_COURSE_MAP_COLUMNS)
 
@@ -1035,8 +1042,8 @@ def course_map_chart(table: pd.DataFrame | None = None, *, ax: Axes | None = Non
     Examples
     --------
     >>> ax = course_map_chart()
-    >>> len(ax.patches)  # 1 root + 3 kinds of data + 5 metrics + 9 classifier counts + 9 tests
-    27
+    >>> len(ax.patches)  # 1 root + 3 kinds of data + 5 metrics + 11 classifier counts + 11 tests
+    31
     """
     table = course_map_table() if table is None else table
     missing = [c for c in _COURSE_MAP_COLUMNS if c not in table.columns]

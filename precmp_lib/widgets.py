@@ -324,3 +324,586 @@ def prevalence_explorer(
     slider.observe(update, names="value")
     update()
     return w.VBox([slider, table, image])
+
+
+# --------------------------------------------------------------------------------------------
+# resampled scores (corrected t), ranks (critical difference), precision (GS power)
+# --------------------------------------------------------------------------------------------
+
+__all__ += [
+    "critical_difference_explorer", "critical_difference_figure", "critical_difference_state",
+    "cv_correction_explorer", "cv_correction_figure", "cv_correction_state",
+    "gs_power_explorer", "gs_power_figure", "gs_power_state",
+]
+
+_RESAMPLES = (2, 3, 5, 10, 20, 30, 50, 100, 200)
+
+
+def cv_correction_state(
+    test_train_ratio: float,
+    *,
+    mean_difference: float,
+    sd_difference: float,
+    n_resamples: Any = _RESAMPLES,
+    alpha: float = 0.05,
+) -> pd.DataFrame:
+    """The paired t on resampled scores, uncorrected and corrected, as the number of splits grows.
+
+    The differences of the two classifiers' scores are held at a mean ``mean_difference`` and a
+    standard deviation ``sd_difference``; only the number of splits J and the test/train ratio
+    move. The uncorrected t divides the variance by J, as if the splits were independent; the
+    Nadeau–Bengio corrected t multiplies it by ``1/J + n_test/n_train`` (docs/methods.md §4).
+
+    Parameters
+    ----------
+    test_train_ratio : float
+        n_test / n_train of one split (1/9 for 10-fold cross-validation, 3/7 for 70/30 splits).
+    mean_difference, sd_difference : float
+        Mean and standard deviation (ddof 1) of the J differences A minus B.
+    n_resamples : sequence of int
+        The values of J in the table.
+    alpha : float
+        Level of the two-sided tests.
+
+    Returns
+    -------
+    DataFrame indexed by ``n_resamples`` with ``factor_uncorrected`` (1/J),
+    ``factor_corrected`` (1/J + ratio), ``t_uncorrected``, ``pvalue_uncorrected``,
+    ``t_corrected``, ``pvalue_corrected``, ``reject_uncorrected`` and ``reject_corrected``.
+
+    Examples
+    --------
+    >>> s = cv_correction_state(1 / 9, mean_difference=0.01, sd_difference=0.03)
+    >>> s.loc[[10, 200], ["pvalue_uncorrected", "pvalue_corrected"]].round(4)
+                 pvalue_uncorrected  pvalue_corrected
+    n_resamples
+    10                       0.3193            0.4866
+    200                      0.0000            0.3291
+
+    With 200 splits the uncorrected test finds a "difference" that the corrected test, whose
+    variance factor cannot fall below 1/9, does not.
+    """
+    import numpy as np
+    from scipy import stats
+
+    from .validation import check_probability
+
+    alpha = check_probability(alpha, "alpha")
+    if not test_train_ratio >= 0:
+        raise ValueError(f"test_train_ratio must be a non-negative number; got {test_train_ratio!r}")
+    if not sd_difference > 0:
+        raise ValueError(f"sd_difference must be positive; got {sd_difference!r}")
+    j = np.asarray(list(n_resamples), dtype=int)
+    if j.size == 0 or (j < 2).any():
+        raise ValueError(f"n_resamples must hold integers >= 2; got {list(n_resamples)!r}")
+    out = pd.DataFrame({"factor_uncorrected": 1 / j, "factor_corrected": 1 / j + test_train_ratio},
+                       index=pd.Index(j, name="n_resamples"))
+    for kind in ("uncorrected", "corrected"):
+        t = mean_difference / (sd_difference * np.sqrt(out[f"factor_{kind}"].to_numpy()))
+        p = 2 * stats.t.sf(np.abs(t), j - 1)
+        out[f"t_{kind}"], out[f"pvalue_{kind}"] = t, p
+    for kind in ("uncorrected", "corrected"):
+        out[f"reject_{kind}"] = out[f"pvalue_{kind}"] <= alpha
+    return out
+
+
+def cv_correction_figure(state: pd.DataFrame, *, alpha: float = 0.05, marker: int | None = None) -> Any:
+    """p-value against the number of splits, uncorrected and corrected (log scales).
+
+    ``state`` comes from :func:`cv_correction_state`; ``marker`` outlines one J (the run's own).
+    Returns the matplotlib Figure.
+    """
+    import matplotlib.pyplot as plt
+
+    from .plots import REFERENCE_COLOR, SIGNIFICANT_COLOR
+
+    fig, ax = plt.subplots(figsize=(6.4, 3.4), layout="constrained")
+    j = state.index.to_numpy()
+    ax.plot(j, state["pvalue_uncorrected"], "o-", color=SIGNIFICANT_COLOR, label="uncorrected t (1/J)")
+    ax.plot(j, state["pvalue_corrected"], "s-", color="#0072B2", label="corrected t (1/J + ratio)")
+    ax.axhline(alpha, color=REFERENCE_COLOR, ls="--", lw=1, label=f"α = {alpha:g}")
+    if marker is not None:
+        ax.axvline(marker, color=REFERENCE_COLOR, lw=0.8, ls=":")
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_ylim(max(1e-12, float(state[["pvalue_uncorrected", "pvalue_corrected"]].min().min()) / 2), 1.2)
+    ax.set_xlabel("number of splits J")
+    ax.set_ylabel("two-sided p-value")
+    ax.legend(fontsize="small", frameon=False, loc="lower left")
+    return fig
+
+
+def cv_correction_explorer(
+    test_train_ratio: float = 1 / 9,
+    *,
+    mean_difference: float,
+    sd_difference: float,
+    n_resamples: int | None = None,
+    alpha: float = 0.05,
+) -> Any:
+    """A slider for the test/train ratio: uncorrected and corrected p-values against J.
+
+    Parameters as :func:`cv_correction_state`; ``n_resamples`` marks the run's own J.
+    Returns an ``ipywidgets.VBox`` (slider, HTML table, image).
+    """
+    import ipywidgets as w
+
+    slider = w.FloatSlider(value=round(test_train_ratio, 3), min=0.0, max=1.0, step=0.01,
+                           description="n_test/n_train", continuous_update=False,
+                           style={"description_width": "initial"}, readout_format=".2f")
+    table = w.HTML()
+    image = w.Image(format="png")
+
+    def update(*_: Any) -> None:
+        state = cv_correction_state(slider.value, mean_difference=mean_difference,
+                                    sd_difference=sd_difference, alpha=alpha)
+        table.value = state[["factor_uncorrected", "factor_corrected", "pvalue_uncorrected",
+                             "pvalue_corrected"]].to_html(float_format=lambda v: f"{v:.4g}", border=0)
+        image.value = _png(cv_correction_figure(state, alpha=alpha, marker=n_resamples))
+
+    slider.observe(update, names="value")
+    update()
+    return w.VBox([slider, w.HBox([table, image])])
+
+
+def critical_difference_state(
+    k: int, n_datasets: int, *, alpha: float = 0.05, max_datasets: int = 60
+) -> pd.DataFrame:
+    """Critical differences of average ranks against the number of data sets, for k classifiers.
+
+    Parameters
+    ----------
+    k : int
+        Number of classifiers (at least 2).
+    n_datasets : int
+        The number of data sets N of interest (flagged in the ``current`` column).
+    alpha : float
+        Family-wise level.
+    max_datasets : int
+        The table runs from N = 2 to ``max(max_datasets, n_datasets)``.
+
+    Returns
+    -------
+    DataFrame indexed by ``n_datasets`` with ``cd_nemenyi``, ``cd_bonferroni_dunn``,
+    ``max_rank_difference`` (k − 1, the largest possible gap between two average ranks),
+    ``nemenyi_can_reject`` (CD below k − 1: some outcome of the ranks could separate a pair) and
+    ``current``.
+
+    Examples
+    --------
+    >>> s = critical_difference_state(4, 14)
+    >>> s.loc[14, ["cd_nemenyi", "cd_bonferroni_dunn"]].astype(float).round(3).tolist()
+    [1.254, 1.168]
+
+    Demšar's (2006) worked example: four classifiers on 14 data sets.
+    """
+    import numpy as np
+
+    from .ranks import critical_difference
+    from .validation import check_probability
+
+    alpha = check_probability(alpha, "alpha")
+    if int(k) != k or k < 2:
+        raise ValueError(f"k must be an integer >= 2; got {k!r}")
+    if int(n_datasets) != n_datasets or n_datasets < 2:
+        raise ValueError(f"n_datasets must be an integer >= 2; got {n_datasets!r}")
+    n = np.arange(2, max(int(max_datasets), int(n_datasets)) + 1)
+    out = pd.DataFrame({
+        "cd_nemenyi": [critical_difference(int(k), int(m), alpha=alpha) for m in n],
+        "cd_bonferroni_dunn": [critical_difference(int(k), int(m), alpha=alpha,
+                                                   method="bonferroni_dunn") for m in n],
+    }, index=pd.Index(n, name="n_datasets"))
+    out["max_rank_difference"] = float(k - 1)
+    out["nemenyi_can_reject"] = out["cd_nemenyi"] < out["max_rank_difference"]
+    out["current"] = out.index == int(n_datasets)
+    return out
+
+
+def critical_difference_figure(state: pd.DataFrame, *, alpha: float = 0.05) -> Any:
+    """Critical difference against N (Nemenyi and Bonferroni–Dunn), the current N marked.
+
+    Returns the matplotlib Figure.
+    """
+    import matplotlib.pyplot as plt
+
+    from .plots import REFERENCE_COLOR, SIGNIFICANT_COLOR
+
+    fig, ax = plt.subplots(figsize=(6.4, 3.4), layout="constrained")
+    n = state.index.to_numpy()
+    ax.plot(n, state["cd_nemenyi"], color="#0072B2", label="Nemenyi (all pairs)")
+    ax.plot(n, state["cd_bonferroni_dunn"], color="#009E73", ls="--",
+            label="Bonferroni–Dunn (against a control)")
+    ax.axhline(state["max_rank_difference"].iloc[0], color=REFERENCE_COLOR, lw=1, ls=":",
+               label="k − 1: largest possible rank gap")
+    now = state[state["current"]]
+    if len(now):
+        ax.plot(now.index, now["cd_nemenyi"], "o", color=SIGNIFICANT_COLOR, ms=8,
+                label=f"N = {now.index[0]}: CD = {now['cd_nemenyi'].iloc[0]:.2f}")
+    ax.set_xlabel("number of data sets N")
+    ax.set_ylabel("critical difference of average ranks")
+    ax.set_ylim(0, None)
+    ax.set_title(f"k = {state['max_rank_difference'].iloc[0] + 1:.0f} classifiers, α = {alpha:g}",
+                 fontsize="medium")
+    ax.legend(fontsize="small", frameon=False)
+    return fig
+
+
+def critical_difference_explorer(
+    k: int = 6, n_datasets: int = 10, *, alpha: float = 0.05
+) -> Any:
+    """Sliders for k and N and a choice of α: how large a rank gap the data must show.
+
+    Returns an ``ipywidgets.VBox`` (controls, HTML line, image).
+    """
+    import ipywidgets as w
+
+    sk = w.IntSlider(value=k, min=2, max=15, description="k classifiers",
+                     style={"description_width": "initial"}, continuous_update=False)
+    sn = w.IntSlider(value=n_datasets, min=2, max=60, description="N data sets",
+                     style={"description_width": "initial"}, continuous_update=False)
+    sa = w.Dropdown(options=sorted({0.01, 0.05, 0.10, alpha}), value=alpha, description="α")
+    line = w.HTML()
+    image = w.Image(format="png")
+
+    def update(*_: Any) -> None:
+        state = critical_difference_state(sk.value, sn.value, alpha=sa.value)
+        row = state.loc[sn.value]
+        line.value = (f"<p>CD (Nemenyi) = <b>{row['cd_nemenyi']:.3f}</b>, Bonferroni–Dunn = "
+                      f"<b>{row['cd_bonferroni_dunn']:.3f}</b>; two average ranks must differ by "
+                      f"at least this much (the largest possible gap is {sk.value - 1}).</p>")
+        image.value = _png(critical_difference_figure(state, alpha=sa.value))
+
+    for control in (sk, sn, sa):
+        control.observe(update, names="value")
+    update()
+    return w.VBox([w.HBox([sk, sn, sa]), line, image])
+
+
+_DIFFERENCES = (0.0, 0.0125, 0.025, 0.0375, 0.05, 0.0625, 0.075, 0.0875, 0.1)
+
+
+def gs_power_state(
+    correlation: float,
+    n: int,
+    *,
+    differences: Any = _DIFFERENCES,
+    precision_b: float = 0.75,
+    n_sim: int = 1000,
+    alpha: float = 0.05,
+    random_state: int = 0,
+) -> pd.DataFrame:
+    """Power of the paired GS, weighted GS and naive z test of equal precision, by simulation.
+
+    Paired predictions come from the Gaussian copula of :func:`precmp_lib.simulate.power_curve`
+    (prevalence 0.3, recall 0.7, B's precision ``precision_b``, A's ``precision_b +
+    difference``); a fixed ``random_state`` makes every move of a slider reproducible.
+
+    Returns
+    -------
+    DataFrame indexed by ``difference`` with one column of rejection rates per test
+    (``gs``, ``wgs``, ``naive_z``).
+
+    Examples
+    --------
+    >>> s = gs_power_state(0.8, 1000, n_sim=400)
+    >>> bool(s.loc[0.05, "gs"] > s.loc[0.05, "naive_z"])
+    True
+
+    With strongly correlated classifiers the paired GS detects a difference of 0.05 far more
+    often than the z test that treats the two precisions as independent.
+    """
+    from .simulate import power_curve
+
+    curve = power_curve(list(differences), n=int(n), precision_b=precision_b,
+                        correlation=[float(correlation)], alpha=alpha, n_sim=int(n_sim),
+                        random_state=random_state)
+    table = curve.pivot_table(index="difference", columns="method", values="power")
+    return table[["gs", "wgs", "naive_z"]].rename_axis(columns=None)
+
+
+def gs_power_figure(state: pd.DataFrame, *, alpha: float = 0.05, title: str | None = None) -> Any:
+    """Power curves of :func:`gs_power_state`, one line per test. Returns the Figure."""
+    import matplotlib.pyplot as plt
+
+    from .plots import REFERENCE_COLOR
+
+    labels = {"gs": "GS (paired)", "wgs": "weighted GS (paired)", "naive_z": "z test (independent)"}
+    styles = {"gs": ("#0072B2", "-"), "wgs": ("#009E73", "--"), "naive_z": ("#D55E00", ":")}
+    fig, ax = plt.subplots(figsize=(6.4, 3.4), layout="constrained")
+    for method in state.columns:
+        color, ls = styles[method]
+        ax.plot(state.index, state[method], marker="o", ms=3, color=color, ls=ls,
+                label=labels[method])
+    ax.axhline(alpha, color=REFERENCE_COLOR, lw=1, ls="--")
+    ax.set_ylim(0, 1)
+    ax.set_xlabel("difference in precision P_A − P_B")
+    ax.set_ylabel("rejection rate")
+    if title:
+        ax.set_title(title, fontsize="medium")
+    ax.legend(fontsize="small", frameon=False, loc="upper left")
+    return fig
+
+
+def gs_power_explorer(correlation: float = 0.5, n: int = 1000, *, n_sim: int = 1000,
+                      alpha: float = 0.05) -> Any:
+    """Sliders for the correlation of the two classifiers and the test-set size: power curves.
+
+    Returns an ``ipywidgets.VBox`` (sliders, HTML table, image).
+    """
+    import ipywidgets as w
+
+    sr = w.FloatSlider(value=correlation, min=0.0, max=0.9, step=0.1, description="correlation",
+                       continuous_update=False)
+    sn = w.IntSlider(value=n, min=200, max=5000, step=100, description="test size n",
+                     continuous_update=False)
+    table = w.HTML()
+    image = w.Image(format="png")
+
+    def update(*_: Any) -> None:
+        state = gs_power_state(sr.value, sn.value, n_sim=n_sim, alpha=alpha)
+        table.value = state.loc[[0.0, 0.025, 0.05, 0.1]].to_html(
+            float_format=lambda v: f"{v:.3f}", border=0)
+        image.value = _png(gs_power_figure(
+            state, alpha=alpha, title=f"correlation {sr.value:.1f}, n = {sn.value}"))
+
+    sr.observe(update, names="value")
+    sn.observe(update, names="value")
+    update()
+    return w.VBox([w.HBox([sr, sn]), w.HBox([table, image])])
+
+
+# --------------------------------------------------------------------------------------------
+# accuracy on one test set (difference of proportions) and Bayesian comparison (ROPE)
+# --------------------------------------------------------------------------------------------
+
+__all__ += ["bayes_rope_explorer", "bayes_rope_figure", "bayes_rope_state",
+            "proportions_type1_state"]
+
+
+def proportions_type1_state(
+    correlations: Any = (-0.2, 0.0, 0.2, 0.4, 0.6, 0.8),
+    *,
+    n: int = 200,
+    accuracy: float = 0.8,
+    n_sim: int = 4000,
+    alpha: float = 0.05,
+    random_state: Any = 0,
+) -> pd.DataFrame:
+    """Type-I error of the difference-of-proportions z test and McNemar's test on one test set.
+
+    Two classifiers of equal accuracy ``accuracy`` label the same ``n`` items; the correlation
+    of their correctness (phi) is ``correlation``. Each simulated test set is one draw of the
+    McNemar table from the multinomial with cell probabilities ``p² + φ p q`` (both right),
+    ``p q (1 − φ)`` (only A, and only B) and ``q² + φ p q`` (both wrong), ``q = 1 − p``; both
+    tests are applied at level ``alpha``.
+
+    Returns
+    -------
+    DataFrame indexed by ``correlation`` with ``proportions_z`` and ``mcnemar_exact`` (rejection
+    rates) and ``mc_se`` (Monte Carlo standard error of a rate of ``alpha``).
+
+    Notes
+    -----
+    The z statistic is ``(p_A − p_B) / sqrt(2 p̄ (1 − p̄) / n)`` with the pooled accuracy p̄
+    (:func:`precmp_lib.proportions_test`), the exact McNemar p-value
+    ``min(1, 2 P(X ≤ min(b, c)))`` with ``X ~ Binomial(b + c, 1/2)``. The z test treats the two
+    accuracies as independent; on one shared test set they are not, so its type-I error is
+    below α for positively correlated classifiers (and its power low) and above α for
+    negatively correlated ones.
+
+    Examples
+    --------
+    >>> s = proportions_type1_state([0.0, 0.8], n_sim=2000)
+    >>> bool(s.loc[0.8, "proportions_z"] < 0.01 < s.loc[0.8, "mcnemar_exact"])
+    True
+    """
+    import numpy as np
+    from scipy import stats
+
+    from .validation import check_probability
+
+    alpha = check_probability(alpha, "alpha")
+    p = float(accuracy)
+    if not 0 < p < 1:
+        raise ValueError(f"accuracy must be strictly between 0 and 1; got {accuracy!r}")
+    rng = np.random.default_rng(random_state)
+    q = 1 - p
+    rows = {}
+    for phi in correlations:
+        phi = float(phi)
+        probs = np.array([p * p + phi * p * q, p * q * (1 - phi), p * q * (1 - phi), q * q + phi * p * q])
+        if (probs < 0).any():
+            raise ValueError(f"correlation {phi} is impossible at accuracy {p}")
+        t = rng.multinomial(int(n), probs / probs.sum(), size=int(n_sim))
+        pa, pb = (t[:, 0] + t[:, 1]) / n, (t[:, 0] + t[:, 2]) / n
+        pooled = (pa + pb) / 2
+        with np.errstate(invalid="ignore", divide="ignore"):
+            z = np.where(pooled * (1 - pooled) > 0,
+                         (pa - pb) / np.sqrt(2 * pooled * (1 - pooled) / n), 0.0)
+        p_z = 2 * stats.norm.sf(np.abs(z))
+        b, c = t[:, 1], t[:, 2]
+        p_exact = np.where(b + c > 0, np.minimum(1.0, 2 * stats.binom.cdf(np.minimum(b, c), b + c, 0.5)), 1.0)
+        rows[phi] = {"proportions_z": float(np.mean(p_z <= alpha)),
+                     "mcnemar_exact": float(np.mean(p_exact <= alpha)),
+                     "mc_se": float(np.sqrt(alpha * (1 - alpha) / n_sim))}
+    return pd.DataFrame.from_dict(rows, orient="index").rename_axis("correlation")
+
+
+_BAYES_METHODS = ("correlated_t", "sign", "signed_rank")
+
+
+def _bayes_result(x: Any, y: Any, rope: float, method: str, options: dict[str, Any]) -> Any:
+    from .bayesian import bayes_correlated_ttest, bayes_sign_test, bayes_signed_rank_test
+
+    if method == "correlated_t":
+        return bayes_correlated_ttest(x, y, rope=rope, **options)
+    test = bayes_sign_test if method == "sign" else bayes_signed_rank_test
+    return test(x, y, rope=rope, **{"n_samples": 20000, "random_state": 0, **options})
+
+
+def bayes_rope_state(
+    x: Any,
+    y: Any,
+    rope: float,
+    *,
+    method: str = "correlated_t",
+    ropes: Any = None,
+    **options: Any,
+) -> pd.DataFrame:
+    """Posterior probabilities (A better, equivalent, B better) as the ROPE widens.
+
+    Parameters
+    ----------
+    x, y : array-like
+        Scores of A and B: fold scores of one data set (``method="correlated_t"``) or mean
+        scores over data sets (``"sign"``, ``"signed_rank"``).
+    rope : float
+        The half-width of interest (flagged in the ``current`` column).
+    method : {"correlated_t", "sign", "signed_rank"}
+        :func:`precmp_lib.bayes_correlated_ttest`, :func:`precmp_lib.bayes_sign_test` or
+        :func:`precmp_lib.bayes_signed_rank_test`.
+    ropes : sequence of float, optional
+        The grid (default: 0 to twice the largest of ``rope`` and 0.01, eleven steps, plus
+        ``rope``).
+    **options
+        Passed to the test (``runs`` and ``test_train_ratio`` for the correlated t;
+        ``prior_strength``, ``n_samples``, ``random_state`` for the others, whose sampling
+        defaults here to 20 000 draws with ``random_state=0`` so a slider is reproducible).
+
+    Returns
+    -------
+    DataFrame indexed by ``rope`` with ``p_a_better``, ``p_rope``, ``p_b_better``, ``decision``
+    (the region holding at least 95 % of the posterior, else "undecided") and ``current``.
+
+    Examples
+    --------
+    >>> a = [0.81, 0.84, 0.80, 0.83, 0.82, 0.85, 0.80, 0.83, 0.84, 0.82]
+    >>> b = [0.80, 0.82, 0.80, 0.81, 0.80, 0.83, 0.79, 0.82, 0.82, 0.80]
+    >>> s = bayes_rope_state(a, b, 0.01, ropes=[0.0, 0.01, 0.05])
+    >>> s[["p_a_better", "p_rope", "p_b_better"]].round(3)
+          p_a_better  p_rope  p_b_better
+    rope
+    0.00       0.999   0.000       0.001
+    0.01       0.921   0.079       0.000
+    0.05       0.000   1.000       0.000
+
+    A beats B by 1.5 points on average: with no ROPE the posterior is all but sure that A is
+    better; with a ROPE of one point "A better by more than a point" keeps 0.92; with five points
+    A and B are equivalent for any practical purpose.
+    """
+    import numpy as np
+
+    if method not in _BAYES_METHODS:
+        raise ValueError(f"method must be one of {_BAYES_METHODS}; got {method!r}")
+    if not rope >= 0:
+        raise ValueError(f"rope must be a number >= 0; got {rope!r}")
+    if ropes is None:
+        top = 2 * max(float(rope), 0.01)
+        ropes = np.linspace(0, top, 11)
+    grid = sorted({round(float(r), 10) for r in ropes} | {round(float(rope), 10)})
+    rows = {}
+    for r in grid:
+        res = _bayes_result(x, y, r, method, dict(options))
+        probs = {"p_a_better": res.p_a_better, "p_rope": res.p_rope, "p_b_better": res.p_b_better}
+        best = max(probs, key=probs.get)
+        rows[r] = {**probs, "decision": best[2:] if probs[best] >= 0.95 else "undecided"}
+    out = pd.DataFrame.from_dict(rows, orient="index").rename_axis("rope")
+    out["current"] = np.isclose(out.index.to_numpy(dtype=float), float(rope))
+    return out
+
+
+def bayes_rope_figure(
+    x: Any,
+    y: Any,
+    state: pd.DataFrame,
+    *,
+    method: str = "correlated_t",
+    names: tuple[str, str] = ("A", "B"),
+    **options: Any,
+) -> Any:
+    """Left: the three probabilities against the ROPE; right: the posterior at the current ROPE
+    (density with the ROPE shaded for the correlated t, the simplex for the others).
+    Returns the Figure."""
+    import matplotlib.pyplot as plt
+
+    from .plots import REFERENCE_COLOR, bayesian_posterior_plot, bayesian_simplex_plot
+
+    rope = float(state.index[state["current"]][0])
+    fig, (left, right) = plt.subplots(1, 2, figsize=(10.5, 3.6), layout="constrained",
+                                      gridspec_kw={"width_ratios": [1.2, 1]})
+    r = state.index.to_numpy(dtype=float)
+    left.stackplot(r, state["p_a_better"], state["p_rope"], state["p_b_better"],
+                   colors=["#0072B2", "#BBBBBB", "#E69F00"],
+                   labels=[f"{names[0]} better", "equivalent (ROPE)", f"{names[1]} better"])
+    left.axvline(rope, color=REFERENCE_COLOR, lw=1, ls="--")
+    left.set_xlim(r.min(), r.max())
+    left.set_ylim(0, 1)
+    left.set_xlabel("ROPE half-width (score units)")
+    left.set_ylabel("posterior probability")
+    left.legend(fontsize="small", frameon=False, ncol=3, loc="lower left", bbox_to_anchor=(0, 1.0))
+    res = _bayes_result(x, y, rope, method, dict(options))
+    if method == "correlated_t":
+        bayesian_posterior_plot(res, names=names, ax=right)
+    else:
+        bayesian_simplex_plot(res, names=names, max_points=2000, ax=right)
+    right.set_title(f"ROPE = {rope:g}", fontsize="medium")
+    return fig
+
+
+def bayes_rope_explorer(
+    x: Any,
+    y: Any,
+    *,
+    method: str = "correlated_t",
+    rope: float = 0.01,
+    max_rope: float | None = None,
+    names: tuple[str, str] = ("A", "B"),
+    **options: Any,
+) -> Any:
+    """A slider for the ROPE of a Bayesian comparison: the three probabilities and the posterior.
+
+    Parameters as :func:`bayes_rope_state`; ``max_rope`` is the end of the slider (default:
+    twice the larger of ``rope`` and 0.01). Returns an ``ipywidgets.VBox``.
+    """
+    import ipywidgets as w
+
+    top = max_rope if max_rope is not None else 2 * max(float(rope), 0.01)
+    slider = w.FloatSlider(value=rope, min=0.0, max=top, step=top / 40, description="ROPE",
+                           readout_format=".4f", continuous_update=False)
+    line = w.HTML()
+    image = w.Image(format="png")
+    grid = [top * i / 10 for i in range(11)]
+
+    def update(*_: Any) -> None:
+        state = bayes_rope_state(x, y, slider.value, method=method, ropes=grid, **options)
+        row = state[state["current"]].iloc[0]
+        verdict = {"a_better": f"{names[0]} better", "b_better": f"{names[1]} better",
+                   "rope": "practically equivalent"}.get(row["decision"], "no answer reaches 0.95")
+        line.value = (f"<p>ROPE ±{slider.value:.4f}: P({names[0]} better) = <b>{row['p_a_better']:.3f}</b>, "
+                      f"P(equivalent) = <b>{row['p_rope']:.3f}</b>, P({names[1]} better) = "
+                      f"<b>{row['p_b_better']:.3f}</b> — {verdict}.</p>")
+        image.value = _png(bayes_rope_figure(x, y, state, method=method, names=names, **options))
+
+    slider.observe(update, names="value")
+    update()
+    return w.VBox([slider, line, image])

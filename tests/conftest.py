@@ -48,11 +48,14 @@ def run_notebook(tmp_path: Path) -> Callable[..., dict[str, Any]]:
     def run(name: str, **parameters: Any) -> dict[str, Any]:
         out = tmp_path / name
         parameters = {"output_dir": str(out), **parameters}
+        source = NOTEBOOKS / f"{name}.ipynb"  # name may be "solutions/NN_topic"
+        executed = tmp_path / f"{name}.executed.ipynb"
+        executed.parent.mkdir(parents=True, exist_ok=True)
         pm.execute_notebook(
-            str(NOTEBOOKS / f"{name}.ipynb"),
-            str(tmp_path / f"{name}.executed.ipynb"),
+            str(source),
+            str(executed),
             parameters=parameters,
-            cwd=str(NOTEBOOKS),
+            cwd=str(source.parent),
             kernel_name="python3",
             progress_bar=False,
         )

@@ -27,7 +27,7 @@ def test_course_map_reports_the_map_and_the_datasets(run_notebook):
 
     res = run_notebook("00_course_map")
     table = course_map_table()
-    assert res["cases"] == len(table) == 9
+    assert res["cases"] == len(table) == 11
     assert res["notebooks_in_map"] == sorted(table["notebook"].unique())
 
     rows = {r["name"]: r for r in res["datasets"]}
@@ -55,3 +55,24 @@ def test_course_map_reports_the_map_and_the_datasets(run_notebook):
         assert res["not_loaded"] == []
         assert res["rows_differ_from_paper"] == ["wilt", "phishing"]
         assert (rows["wilt"]["paper_rows"], rows["phishing"]["paper_rows"]) == (4889, 2456)
+
+
+@pytest.mark.notebook
+def test_solutions_00(run_notebook):
+    """Answers read from the map; the binomial p-value against scipy's binomtest."""
+    from scipy import stats
+
+    res = run_notebook("solutions/00_course_map")
+    assert res["ex1_notebook"] == ["02_cv_ttests"]
+    assert res["ex2_notebook"] == ["01_mcnemar_cochran"]
+    assert res["ex3_notebook"] == ["12_algorithm_selection"]
+    ref = stats.binomtest(940, 1000, 0.92, alternative="greater")
+    assert res["ex2_pvalue"] == pytest.approx(ref.pvalue, rel=1e-9)
+    assert res["ex2_ci_low"] == pytest.approx(ref.proportion_ci(method="exact").low, rel=1e-9)
+
+
+@pytest.mark.notebook
+def test_course_map_without_the_uci_datasets(run_notebook):
+    res = run_notebook("00_course_map", include_uci=False)
+    assert [r["name"] for r in res["datasets"]] == ["breast_cancer", "digits", "wine", "iris"]
+    assert res["not_loaded"] == [] and res["rows_differ_from_paper"] == []

@@ -1,10 +1,71 @@
-"""Contract of notebooks/01_mcnemar_cochran.ipynb: run with small parameters, check results.json."""
+"""Contract of notebooks/01_mcnemar_cochran.ipynb: run with small parameters, check results.json.
+
+Runs twice: on wine (integer labels) and on Urban Land Cover (string labels, from the UCI mirror).
+"""
 
 from __future__ import annotations
 
 import pytest
+from conftest import needs_mirror
+from scipy import stats
 
 pytestmark = pytest.mark.notebook
+
+
+def check_mcnemar_on_the_run(res):
+    b, c = res["discordant"]["b"], res["discordant"]["c"]
+    assert res["mcnemar_table"][0][1] == b and res["mcnemar_table"][1][0] == c
+    n = b + c
+    exact = stats.binomtest(b, n).pvalue if n else 1.0
+    assert res["mcnemar_pvalues"]["exact"] == pytest.approx(exact, rel=1e-9)
+    # two-sided mid-p (Fagerland et al. 2013): 2 [P(X <= m) - P(X = m) / 2], capped at 1; when
+    # b != c it is the exact p-value minus the probability of the observed count once
+    m = min(b, c)
+    midp = min(1.0, 2 * (stats.binom.cdf(m, n, 0.5) - 0.5 * stats.binom.pmf(m, n, 0.5))) if n else 1.0
+    if b != c:
+        assert midp == pytest.approx(exact - stats.binom.pmf(m, n, 0.5), rel=1e-9)
+    assert res["mcnemar_pvalues"]["midp"] == pytest.approx(midp, rel=1e-9)
+    assert res["midp_by_hand"] == pytest.approx(midp, rel=1e-9)
+
+
+def check_reference_values(res):
+    # Raschka's examples (docs/methods.md §2 worked table)
+    a = res["raschka_pvalues"]["A: b=11, c=1"]
+    b = res["raschka_pvalues"]["B: b=25, c=15"]
+    assert a["chi2"] == pytest.approx(0.0038924, rel=1e-4) and a["exact"] == pytest.approx(0.0063477, rel=1e-4)
+    assert b["chi2_corrected"] == pytest.approx(0.15473, rel=1e-4) and b["midp"] == pytest.approx(0.11728, rel=1e-4)
+    # the Explore prompt: at b = 5, c = 0 the uncorrected chi2 rejects (5 on 1 df) and the exact
+    # test does not (2 * 0.5**5 = 0.0625); at b = 6, c = 0 both reject (2 * 0.5**6 = 0.03125)
+    t5, t6 = res["small_tables"]["b=5, c=0"], res["small_tables"]["b=6, c=0"]
+    assert t5["chi2"] == pytest.approx(stats.chi2.sf(5.0, 1)) and t5["chi2"] < 0.05
+    assert t5["exact"] == pytest.approx(0.0625) and t6["exact"] == pytest.approx(0.03125)
+    # the mlxtend user-guide example (docs/methods.md §3): Q 7.529, p 0.023; Holm-adjusted pairs all > 0.05
+    assert res["example_q"]["statistic"] == pytest.approx(7.529412, rel=1e-6)
+    assert res["example_q"]["pvalue"] == pytest.approx(0.023174, rel=1e-4)
+    assert min(res["example_pairwise_holm"]) > 0.05
+    # the corrected chi-square disagrees with the exact test less often than the uncorrected one
+    d = res["disagreement_small_n"]
+    assert d["chi2_corrected"] < d["chi2"]
+
+
+def check_accuracy_section(res):
+    """Binomial tests against scipy's binomtest; the unpaired row against scipy's chi-square and
+    Fisher on Raschka's scenario A (9959, 11, 1, 29); the type-I table's McNemar rates <= alpha."""
+    ref = res["binomial_reference"]
+    for row in res["binomial"]:
+        expected = stats.binomtest(int(row["statistic"]), row["n"], ref, alternative="greater")
+        assert row["pvalue"] == pytest.approx(expected.pvalue, rel=1e-9)
+    ra = res["unpaired"]["Raschka A (b=11, c=1, n=10 000)"]
+    two_by_two = [[9970, 30], [9960, 40]]
+    assert ra["χ² of correct/wrong (unpaired)"] == pytest.approx(
+        stats.chi2_contingency(two_by_two, correction=False).pvalue, rel=1e-9)
+    assert ra["Fisher exact (unpaired)"] == pytest.approx(stats.fisher_exact(two_by_two).pvalue, rel=1e-9)
+    assert ra["difference of proportions z"] == pytest.approx(ra["χ² of correct/wrong (unpaired)"], rel=1e-9)
+    assert ra["McNemar exact (paired)"] < 0.01 < ra["Fisher exact (unpaired)"]
+    rates = {r["correlation"]: r for r in res["proportions_type1"]}
+    assert all(r["mcnemar_exact"] <= 0.05 + 3 * r["mc_se"] for r in rates.values())
+    assert rates[0.8]["proportions_z"] < 0.02
+    assert res["looney"]["df"] == [2, 2 * (res["n_test"] - 1)]
 
 
 def test_notebook_01_contract(run_notebook):
@@ -12,17 +73,38 @@ def test_notebook_01_contract(run_notebook):
     assert res["dataset"] == "wine"
     table = res["mcnemar_table"]
     assert sum(map(sum, table)) == res["n_test"] == 89  # wine has 178 rows, half held out
-    # Raschka's examples (METHODS.md §2 worked table)
-    a = res["raschka_pvalues"]["A: b=11, c=1"]
-    b = res["raschka_pvalues"]["B: b=25, c=15"]
-    assert a["chi2"] == pytest.approx(0.0038924, rel=1e-4) and a["exact"] == pytest.approx(0.0063477, rel=1e-4)
-    assert b["chi2_corrected"] == pytest.approx(0.15473, rel=1e-4) and b["midp"] == pytest.approx(0.11728, rel=1e-4)
-    # the mlxtend user-guide example (METHODS.md §3): Q 7.529, p 0.023; Holm-adjusted pairs all > 0.05
-    assert res["example_q"]["statistic"] == pytest.approx(7.529412, rel=1e-6)
-    assert res["example_q"]["pvalue"] == pytest.approx(0.023174, rel=1e-4)
-    assert min(res["example_pairwise_holm"]) > 0.05
+    check_mcnemar_on_the_run(res)
+    check_accuracy_section(res)
+    check_reference_values(res)
     assert res["cochrans_q"]["df"] == 2 and 0 <= res["cochrans_q"]["pvalue"] <= 1
     assert len(res["pairwise"]) == 3
-    # the corrected chi-square disagrees with the exact test less often than the uncorrected one
-    d = res["disagreement_small_n"]
-    assert d["chi2_corrected"] < d["chi2"]
+
+
+@needs_mirror
+def test_notebook_01_on_string_labels(run_notebook):
+    res = run_notebook("01_mcnemar_cochran", dataset="urban_land_cover", n_trees=20, grid_max=8,
+                       seed=2, test_size=0.4)
+    assert res["dataset"] == "urban_land_cover"
+    assert sum(map(sum, res["mcnemar_table"])) == res["n_test"] == 270  # 675 rows, 40 % held out
+    check_mcnemar_on_the_run(res)
+    check_accuracy_section(res)
+
+
+def test_solutions_01(run_notebook):
+    """The solutions notebook: answers checked against the binomial and chi-square formulas."""
+    res = run_notebook("solutions/01_mcnemar_cochran", dataset="iris", n_trees=20, seed=3)
+    p = res["ex1_pvalues"]
+    assert p["exact"] == pytest.approx(0.0625) and p["midp"] == pytest.approx(0.03125)
+    assert p["chi2"] == pytest.approx(stats.chi2.sf(5.0, 1))
+    assert p["chi2_corrected"] == pytest.approx(stats.chi2.sf(3.2, 1))
+    assert res["ex1_reject"] == {"exact": False, "midp": True, "chi2": True, "chi2_corrected": False}
+    assert res["ex2_smallest_b"] == 6  # 2 * 0.5**6 = 0.031 <= 0.05 < 2 * 0.5**5
+    ex3 = res["ex3"]
+    assert ex3["100"]["pvalue_exact"] == ex3["10000"]["pvalue_exact"]
+    assert ex3["100"]["accuracy_difference"] == pytest.approx(10 / 112)
+    assert ex3["10000"]["accuracy_difference"] == pytest.approx(10 / 10012)
+    assert res["ex5_pvalue"] == pytest.approx(stats.binomtest(183, 190, 0.95, alternative="greater").pvalue)
+    n = res["ex5_needed_n"]
+    assert stats.binomtest(round(n * 183 / 190), n, 0.95, alternative="greater").pvalue <= 0.05
+    assert stats.binomtest(round((n - 50) * 183 / 190), n - 50, 0.95, alternative="greater").pvalue > 0.05
+    assert res["ex4_n_test"] == 75 and res["ex4_cochran_q"]["df"] == 2  # iris: 150 rows, half held out

@@ -1,7 +1,7 @@
 """Contract of notebooks/02_cv_ttests.ipynb, run with small parameters through papermill.
 
 Each p-value the notebook reports is recomputed here from the scores it saved, with the formulas
-of METHODS.md §4 written out in numpy and with ``scipy.stats.ttest_rel`` for the uncorrected
+of docs/methods.md §4 written out in numpy and with ``scipy.stats.ttest_rel`` for the uncorrected
 tests; the type-I error table is checked against a fresh library run with the same seeds.
 """
 
@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import pytest
+from conftest import needs_mirror
 from scipy import stats
 
 import precmp_lib as pc
@@ -18,7 +19,7 @@ PARAMS = {"seed": 3, "n_trees": 10, "n_repeats": 1, "n_resamples": 4, "n_simulat
 
 
 def _t_formula(d: np.ndarray, ratio: float) -> tuple[float, float]:
-    """METHODS.md §4: t = m / sqrt((1/J + ratio) S²), df = J - 1, two-sided."""
+    """docs/methods.md §4: t = m / sqrt((1/J + ratio) S²), df = J - 1, two-sided."""
     t = d.mean() / np.sqrt((1 / d.size + ratio) * d.var(ddof=1))
     return t, 2 * stats.t.sf(abs(t), d.size - 1)
 
@@ -29,6 +30,60 @@ def test_notebook_contract(run_notebook):
     _check_reported_tests(results)
     _check_type1_error_table(results)
     _check_pairwise(results)
+    _check_one_sided(results)
+    _check_widget_start(results)
+    _check_bayesian_t(results)
+
+
+def _check_one_sided(results):
+    """The one-sided corrected t is the upper tail (alternative "greater") of the same t."""
+    block = results["scores"]["repeated_kfold"]
+    d = (np.array(block["scores_a"]) - np.array(block["scores_b"])).ravel()
+    t, p_two = _t_formula(d, block["test_train_ratio"])
+    assert results["alternative"] == "greater"
+    assert results["one_sided"]["statistic"] == pytest.approx(t, rel=1e-9)
+    assert results["one_sided"]["pvalue"] == pytest.approx(stats.t.sf(t, d.size - 1), rel=1e-9)
+    assert results["two_sided_corrected"]["pvalue"] == pytest.approx(p_two, rel=1e-9)
+
+
+def _check_bayesian_t(results):
+    """Corani & Benavoli's posterior: Student(n - 1, mean d, sqrt((1/n + ratio) S^2)) (docs/methods.md),
+    so P(A better) = P(mu > rope) from scipy's t distribution."""
+    block = results["scores"]["repeated_kfold"]
+    d = (np.array(block["scores_a"]) - np.array(block["scores_b"])).ravel()
+    scale = np.sqrt((1 / d.size + block["test_train_ratio"]) * d.var(ddof=1))
+    post = stats.t(d.size - 1, loc=d.mean(), scale=scale)
+    rope = results["rope"]
+    bt = results["bayes_correlated_t"]
+    assert bt["p_a_better"] == pytest.approx(post.sf(rope), abs=1e-9)
+    assert bt["p_b_better"] == pytest.approx(post.cdf(-rope), abs=1e-9)
+    assert bt["p_a_better"] + bt["p_rope"] + bt["p_b_better"] == pytest.approx(1)
+    start = pd.DataFrame(results["rope_start"]).set_index("rope")
+    assert start.loc[0.0, "p_rope"] == 0 and start["p_rope"].is_monotonic_increasing
+    assert start.loc[start["current"]].iloc[0]["p_a_better"] == pytest.approx(bt["p_a_better"])
+
+
+def _check_widget_start(results):
+    """The static rendering under the widget is the corrected t at the 70/30 splits' ratio."""
+    start = pd.DataFrame(results["widget_start"]).set_index("n_resamples")
+    w = results["widget_inputs"]
+    block = results["scores"]["resampled"]
+    d = np.array(block["scores_a"]) - np.array(block["scores_b"])
+    assert w["mean"] == pytest.approx(d.mean()) and w["sd"] == pytest.approx(d.std(ddof=1))
+    for j, row in start.iterrows():
+        t = w["mean"] / (w["sd"] * np.sqrt(1 / j + w["ratio"]))
+        assert row["pvalue_corrected"] == pytest.approx(2 * stats.t.sf(abs(t), j - 1), rel=1e-9)
+    assert start["pvalue_uncorrected"].iloc[-1] < start["pvalue_corrected"].iloc[-1]
+
+
+@needs_mirror
+@pytest.mark.notebook
+def test_notebook_runs_on_string_labels(run_notebook):
+    results = run_notebook("02_cv_ttests", dataset="urban_land_cover", **{**PARAMS, "n_simulations": 20})
+    assert results["dataset"] == "urban_land_cover"
+    _check_reported_tests(results)
+    _check_one_sided(results)
+    _check_bayesian_t(results)
 
 
 def _check_reported_tests(results):
@@ -112,4 +167,23 @@ def _check_pairwise(results):
     holm = pairwise.sort_values("pvalue")
     m = len(holm)
     expected = np.maximum.accumulate(np.minimum(1, (m - np.arange(m)) * holm["pvalue"]))
-    np.testing.assert_allclose(holm["pvalue_holm"], expected)  # METHODS.md §3 Holm step-down
+    np.testing.assert_allclose(holm["pvalue_holm"], expected)  # docs/methods.md §3 Holm step-down
+
+
+@pytest.mark.notebook
+def test_solutions_02(run_notebook):
+    """Answers: the standard-error ratio sqrt(1 + J/9); p-values that follow the corrected formula;
+    the one-sided p-values as tails of the same t (docs/methods.md §4)."""
+    res = run_notebook("solutions/02_cv_ttests", repeats=[1, 2], other_dataset="iris")
+    assert res["ex1_factor"] == pytest.approx(np.sqrt(1 + 100 / 9), rel=1e-12)
+    ex2 = pd.DataFrame(res["ex2"]).set_index("n_repeats")
+    assert list(ex2.index) == [1, 2]
+    a, b = np.array(res["scores_a"]), np.array(res["scores_b"])
+    _t, p = _t_formula(a - b, res["test_train_ratio"])
+    assert ex2.loc[2, "pvalue_corrected"] == pytest.approx(p, rel=1e-9)
+    ex3 = res["ex3"]
+    with_data = next(v for k, v in ex3.items() if "with the data" in k)
+    against = next(v for k, v in ex3.items() if "against the data" in k)
+    assert with_data == pytest.approx(ex3["two-sided"] / 2, rel=1e-9)
+    assert against == pytest.approx(1 - ex3["two-sided"] / 2, rel=1e-9)
+    assert res["ex4"]["dataset"] == "iris" and 0 <= res["ex4"]["pvalue_corrected"] <= 1

@@ -1,6 +1,6 @@
 """Contract of notebooks/03_friedman_posthoc.ipynb: run with small parameters, check results.json.
 
-Reference values: Demšar (2006) §3.2.2 as recomputed in METHODS.md §5.2–5.3, and scipy and
+Reference values: Demšar (2006) §3.2.2 as recomputed in docs/methods.md §5.2–5.3, and scipy and
 statsmodels called here on the score matrix the notebook saved.
 """
 
@@ -34,7 +34,7 @@ def _uci_loaders_available() -> bool:
 def test_notebook_03_contract(run_notebook):
     datasets = SKLEARN_SETS
     if os.environ.get("PRECMP_DATA_MIRROR") and _uci_loaders_available():
-        datasets = SKLEARN_SETS + UCI_SETS[:4]
+        datasets = SKLEARN_SETS + UCI_SETS[:4] + ["urban_land_cover"]  # string labels
     res = run_notebook("03_friedman_posthoc", datasets=datasets, cv_folds=3, max_rows=300,
                        n_trees=10, control="naive_bayes", pair=["svm_rbf", "naive_bayes"])
     scores = pd.DataFrame.from_dict(res["scores"], orient="index")
@@ -46,7 +46,7 @@ def test_notebook_03_contract(run_notebook):
     ref = stats.friedmanchisquare(*scores.to_numpy().T)
     assert res["friedman"]["statistic"] == pytest.approx(ref.statistic, rel=1e-9)
     assert res["friedman"]["pvalue"] == pytest.approx(ref.pvalue, rel=1e-9)
-    # Iman–Davenport from that statistic (Iman & Davenport 1980; METHODS.md §5.2)
+    # Iman–Davenport from that statistic (Iman & Davenport 1980; docs/methods.md §5.2)
     chi2 = ref.statistic
     f = (n - 1) * chi2 / (n * (k - 1) - chi2)
     assert res["iman_davenport"]["statistic"] == pytest.approx(f, rel=1e-9)
@@ -54,7 +54,7 @@ def test_notebook_03_contract(run_notebook):
     assert res["iman_davenport"]["pvalue"] == pytest.approx(
         stats.f.sf(f, k - 1, (k - 1) * (n - 1)), rel=1e-9)
 
-    # Nemenyi CD from scipy's studentized range (METHODS.md §5.3)
+    # Nemenyi CD from scipy's studentized range (docs/methods.md §5.3)
     cd = stats.studentized_range.ppf(0.95, k, np.inf) / math.sqrt(2) * math.sqrt(k * (k + 1) / (6 * n))
     assert res["nemenyi"]["critical_difference"] == pytest.approx(cd, rel=1e-9)
     ranks = pd.Series(res["average_ranks"])
@@ -79,7 +79,25 @@ def test_notebook_03_contract(run_notebook):
         ref_w = stats.wilcoxon(d, method="asymptotic", correction=True, zero_method="wilcox")
     assert w["pvalue"] == pytest.approx(ref_w.pvalue, rel=1e-9)
 
-    # Demšar's worked numbers (METHODS.md §5.2 example 1 and §5.3 worked example)
+    # the static start of the widget: the CD of this run's k and N, by the same formula
+    start = pd.DataFrame(res["widget_start"]).set_index("n_datasets")
+    assert start.loc[n, "current"] and start.loc[n, "cd_nemenyi"] == pytest.approx(cd, rel=1e-9)
+    assert (start["max_rank_difference"] == k - 1).all()
+
+    # Bayesian sign / signed-rank on the pair: the library's tests with baycomp's default priors,
+    # rerun here on the saved scores with the notebook's seed (0)
+    import precmp_lib as pc
+
+    x, y = scores["svm_rbf"].to_numpy(), scores["naive_bayes"].to_numpy()
+    for name, test in (("Bayesian sign", pc.bayes_sign_test), ("Bayesian signed-rank", pc.bayes_signed_rank_test)):
+        ref = test(x, y, rope=res["rope"], random_state=0)
+        got = res["bayes"][name]
+        assert (got["p_a_better"], got["p_rope"], got["p_b_better"]) == pytest.approx(tuple(ref), abs=1e-12)
+    rope_start = pd.DataFrame(res["rope_start"]).set_index("rope")
+    assert rope_start.loc[0.0, "p_rope"] == 0
+    assert rope_start[["p_a_better", "p_rope", "p_b_better"]].sum(axis=1).to_numpy() == pytest.approx(1)
+
+    # Demšar's worked numbers (docs/methods.md §5.2 example 1 and §5.3 worked example)
     dm = res["demsar"]
     assert dm["friedman"] == pytest.approx(9.28363, rel=1e-6)
     assert dm["iman_davenport"] == pytest.approx(3.688893, rel=1e-6)
@@ -89,3 +107,19 @@ def test_notebook_03_contract(run_notebook):
     assert demsar_holm["reject"].tolist() == [True, True, False]
     np.testing.assert_allclose(demsar_holm["pvalue_adjusted"], [0.04705, 0.04705, 0.60841],
                                atol=5e-6)
+
+
+def test_solutions_03(run_notebook):
+    """CD ratio 2 (CD ~ 1/sqrt(N)); exact Wilcoxon 2 / 2^N; Demšar's Holm (2 rejections) against
+    Nemenyi (none, CD 1.254 > 1.179); Friedman's floor chi2.sf(N(k - 1), k - 1) at full agreement."""
+    res = run_notebook("solutions/03_friedman_posthoc", datasets=["iris", "wine", "breast_cancer"],
+                       max_rows=200)
+    assert res["ex1_ratio"] == pytest.approx(2.0, rel=1e-12)
+    for n, p in res["ex2"].items():
+        assert p == pytest.approx(2 / 2 ** int(n), rel=1e-9)
+    assert res["ex2_smallest"] == 6
+    assert res["ex3_holm_rejects"] == 2 and res["ex3_nemenyi_rejects"] == 0
+    ex4 = res["ex4"]
+    assert (ex4["n"], ex4["k"]) == (3, 3)
+    assert ex4["best_possible_pvalue"] == pytest.approx(stats.chi2.sf(3 * 2, 2), rel=1e-9)
+    assert ex4["friedman_pvalue"] >= ex4["best_possible_pvalue"] - 1e-12

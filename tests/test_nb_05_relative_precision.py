@@ -1,6 +1,6 @@
 """Contract test of notebooks/05_relative_precision.ipynb, run with small parameters.
 
-Provenance: RP = P_A / P_B and its interval (METHODS.md §6.5); the interval excludes 1 exactly
+Provenance: RP = P_A / P_B and its interval (docs/methods.md §6.5); the interval excludes 1 exactly
 when the two-sided p-value is below 1 - level (both from z = log RP / SE); the row count of the
 cross-dataset forest plot from the dataset registry (pc.list_datasets); the paired interval
 narrows with the correlation while the naive one does not (the covariance term of §6.5).
@@ -12,6 +12,7 @@ from itertools import pairwise
 
 import numpy as np
 import pytest
+from conftest import needs_mirror
 
 import precmp_lib as pc
 
@@ -59,3 +60,40 @@ def test_notebook_contract(run_notebook):
     check_interval_and_test_agree(results)
     check_forest_plot_across_datasets_has_one_row_per_class(results)
     check_widget_sweep_paired_interval_narrows(results)
+    check_widget_start_is_the_state_function(results)
+
+
+def check_widget_start_is_the_state_function(results):
+    from precmp_lib.widgets import rp_correlation_state
+
+    start = rp_correlation_state(0.5, n=1000).reset_index()
+    saved = results["widget_start"]
+    assert [r["interval"] for r in saved] == start["interval"].tolist()
+    for row, (_, ref) in zip(saved, start.iterrows()):
+        assert row["ci_low"] == pytest.approx(ref["ci_low"]) and row["ci_high"] == pytest.approx(ref["ci_high"])
+
+
+@needs_mirror
+@pytest.mark.notebook
+def test_notebook_runs_on_string_labels(run_notebook):
+    results = run_notebook("05_relative_precision", dataset="urban_land_cover",
+                           **{**PARAMS, "datasets": ["iris", "urban_land_cover"]})
+    assert len(results["classes"]) == 9 and all(isinstance(c, str) for c in results["classes"])
+    check_interval_and_test_agree(results)
+    check_widget_start_is_the_state_function(results)
+
+
+@pytest.mark.notebook
+def test_solutions_05(run_notebook):
+    """Widths from the widget's state function; at both levels the interval excludes 1 exactly
+    when the RP test rejects (the same z, docs/methods.md §6.5); fewer exclusions at 99 %."""
+    from precmp_lib.widgets import rp_correlation_state
+
+    res = run_notebook("solutions/05_relative_precision", dataset="wine", other_dataset="iris", n_trees=20)
+    for row in res["ex1"]:
+        ref = rp_correlation_state(row["correlation"])["width"]
+        assert row["paired"] == pytest.approx(ref["paired"]) and row["naive"] == pytest.approx(ref["naive"])
+    ex2 = {r["confidence_level"]: r for r in res["ex2"]}
+    assert ex2[0.95]["agree_with_test"] and ex2[0.99]["agree_with_test"]
+    assert ex2[0.99]["intervals_excluding_1"] <= ex2[0.95]["intervals_excluding_1"]
+    assert res["ex4"]["dataset"] == "iris" and set(res["ex4"]["no_rp"]) <= set(res["ex4"]["classes"])

@@ -14,14 +14,22 @@ import pytest
 
 from precmp_lib.report import notebook_question
 
-NOTEBOOKS = sorted((Path(__file__).resolve().parent.parent / "notebooks").glob("*.ipynb"))
+_FOLDER = Path(__file__).resolve().parent.parent / "notebooks"
+# the course notebooks and the solutions of their exercises (notebooks/solutions/NN_<name>.ipynb)
+NOTEBOOKS = sorted(_FOLDER.glob("*.ipynb")) + sorted((_FOLDER / "solutions").glob("*.ipynb"))
 
 
 def test_there_are_notebooks():
     assert any(p.name.startswith("01_") for p in NOTEBOOKS)
 
 
-@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
+def test_every_solution_belongs_to_a_course_notebook():
+    names = {p.name for p in _FOLDER.glob("[0-9][0-9]_*.ipynb")}
+    solutions = sorted((_FOLDER / "solutions").glob("*.ipynb"))
+    assert solutions and all(p.name in names for p in solutions)
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.relative_to(_FOLDER).with_suffix("").as_posix())
 def test_stored_without_outputs(path):
     nb = json.loads(path.read_text())
     dirty = [
@@ -31,7 +39,7 @@ def test_stored_without_outputs(path):
     assert dirty == [], f"{path.name}: cells {dirty} carry outputs or execution counts"
 
 
-@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.relative_to(_FOLDER).with_suffix("").as_posix())
 def test_one_parameters_cell_of_literals(path):
     nb = json.loads(path.read_text())
     cells = [c for c in nb["cells"] if "parameters" in c.get("metadata", {}).get("tags", [])]
@@ -47,7 +55,7 @@ def test_one_parameters_cell_of_literals(path):
     assert all("#" in ln for ln in lines), f"{path.name}: every parameter needs a comment"
 
 
-@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.relative_to(_FOLDER).with_suffix("").as_posix())
 def test_states_its_question(path):
     title, question = notebook_question(path)
     assert title != path.stem and question, f"{path.name}: needs a '# ' title and a **Question:** line"

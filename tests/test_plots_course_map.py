@@ -12,6 +12,7 @@ COURSE = [
     "00_course_map", "01_mcnemar_cochran", "02_cv_ttests", "03_friedman_posthoc",
     "04_precision_gs_gw", "05_relative_precision", "06_combining_pvalues", "07_bayes_update",
     "08_cross_validation", "09_deep_models", "10_replicability", "11_paper_replication",
+    "12_algorithm_selection",
 ]  # fmt: skip
 
 
@@ -51,7 +52,7 @@ def test_course_map_chart_draws_one_box_per_node_and_one_arrow_per_edge():
 
 def test_course_map_chart_draws_a_subset_and_rejects_bad_tables():
     one = course_map_table().query("data == 'one test set'")
-    assert len(course_map_chart(one).patches) == 1 + 1 + 2 + 4 + 4
+    assert len(course_map_chart(one).patches) == 1 + 1 + 2 + 5 + 5
     with pytest.raises(ValueError, match=r"table needs columns .*missing \['notebook'\]"):
         course_map_chart(one.drop(columns="notebook"))
     with pytest.raises(ValueError, match="table has no rows"):
