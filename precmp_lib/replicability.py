@@ -72,7 +72,7 @@ def replicability(outcomes: Any) -> float:
     Notes
     -----
     With ``p`` acceptances and ``q`` rejections among ``n = p + q`` repetitions
-    (Bouckaert 2004; METHODS.md §10, with the brackets the seed's eq 30 lacks)::
+    (Bouckaert 2004; docs/methods.md §10, with the brackets Gondara's eq. 30 lacks)::
 
         R(e) = sum_{i<j} I(e_i = e_j) / (n(n - 1)/2) = [p(p - 1) + q(q - 1)] / [n(n - 1)]
 
@@ -90,7 +90,7 @@ def replicability(outcomes: Any) -> float:
     Examples
     --------
     Ten repetitions of a comparison, seven accepting H0 and three rejecting it
-    (METHODS.md §10):
+    (docs/methods.md §10):
 
     >>> replicability([1, 1, 1, 1, 1, 1, 1, 0, 0, 0])
     0.5333333333333333
@@ -133,11 +133,11 @@ def replicability_pvalues(pvalues: Any) -> float:
     Notes
     -----
     ``var`` is the sample variance (ddof = 1). Unlike R(e) it does not depend on a level α,
-    so it is not lowered by p-values that merely straddle α (Demšar 2006; METHODS.md §10).
+    so it is not lowered by p-values that merely straddle α (Demšar 2006; docs/methods.md §10).
 
     Examples
     --------
-    Five repetitions whose p-values all stay small (METHODS.md §10):
+    Five repetitions whose p-values all stay small (docs/methods.md §10):
 
     >>> round(replicability_pvalues([0.01, 0.04, 0.20, 0.03, 0.07]), 5)
     0.9885
@@ -211,7 +211,7 @@ def replicability_experiment(
     test_fractions : sequence of float in (0, 1)
         Proportions of the subsample held out as the test set.
     n_repeats : int
-        Repetitions per cell (at least 2). Gondara does not state it; METHODS.md §10
+        Repetitions per cell (at least 2). Gondara does not state it; docs/methods.md §10
         suggests 100 for the paper-scale run.
     alpha : float
         Level of the decisions whose replicability is measured.

@@ -13,7 +13,7 @@ SMALL = {"n_trees": 20, "n_resamples": 200, "sim_correlations": [0.0, 0.9], "n_s
 
 def test_notebook_06_contract(run_notebook):
     res = run_notebook("06_combining_pvalues", datasets=["breast_cancer", "wine"], **SMALL)
-    # the paper's diabetic retinopathy example (METHODS.md §8, worked example 2)
+    # the paper's diabetic retinopathy example (docs/methods.md §8, worked example 2)
     assert res["paper_class_pvalues"] == pytest.approx([2.1269e-04, 0.074489], rel=5e-5)
     assert res["paper"]["fisher"]["pvalue"] == pytest.approx(1.9096e-04, rel=1e-4)
     assert res["paper"]["simes"]["pvalue"] == pytest.approx(4.2539e-04, rel=1e-4)
@@ -21,7 +21,7 @@ def test_notebook_06_contract(run_notebook):
     assert res["paper"]["dai_cui"]["pvalue"] == pytest.approx(0.00227, abs=0.0008)
     assert res["paper"]["dai_cui (empirical diagonal)"]["pvalue"] == pytest.approx(0.00218, abs=0.0016)
     assert res["paper_term_correlation"] == pytest.approx(0.705, abs=0.06)
-    # Brown with exact two-sided covariances vs the one-sided polynomial (METHODS.md §8 ex. 2)
+    # Brown with exact two-sided covariances vs the one-sided polynomial (docs/methods.md §8 ex. 2)
     brown = res["brown_printed"]
     assert brown["0.5"]["two-sided (exact)"] == pytest.approx(5.692e-04, rel=1e-3)
     assert brown["0.8"]["one-sided polynomial (wrong here)"] == pytest.approx(2.490e-03, rel=1e-3)

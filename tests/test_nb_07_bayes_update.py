@@ -11,12 +11,12 @@ pytestmark = pytest.mark.notebook
 def test_notebook_07_contract(run_notebook):
     res = run_notebook("07_bayes_update", dataset="breast_cancer", n_trees=20, n_resamples=300,
                        positive=0, prevalence=0.1, seed=2)
-    # METHODS.md §9 ex. 1: 0.538462 at pi = 0.1, bootstrap CI about (0.410, 0.731) ± 0.02
+    # docs/methods.md §9 ex. 1: 0.538462 at pi = 0.1, bootstrap CI about (0.410, 0.731) ± 0.02
     ex = res["example"]
     assert ex["precision_updated"] == pytest.approx(0.538462, abs=5e-7)
     assert ex["ci_low"] == pytest.approx(0.410, abs=0.02)
     assert ex["ci_high"] == pytest.approx(0.731, abs=0.02)
-    # METHODS.md §9 ex. 2 (Gondara Table 10): NB 0.3540 / 0.8711, RF 0.4447 / 0.8163
+    # docs/methods.md §9 ex. 2 (Gondara Table 10): NB 0.3540 / 0.8711, RF 0.4447 / 0.8163
     t10 = res["table10"]
     assert [r["updated_a"] for r in t10] == pytest.approx([0.3540, 0.8711], abs=5e-5)
     assert [r["updated_b"] for r in t10] == pytest.approx([0.4447, 0.8163], abs=5e-5)
@@ -26,7 +26,7 @@ def test_notebook_07_contract(run_notebook):
     assert c["rp"] == pytest.approx(c["updated_a"] / c["updated_b"], rel=1e-9)
     assert c["rp_ci_low"] <= c["rp"] <= c["rp_ci_high"]
     # at a prevalence below the test set's, the update lowers precision (unless it is 1: no
-    # false positives, Sp = 1, stays 1 at every prevalence; METHODS.md §9 edge cases)
+    # false positives, Sp = 1, stays 1 at every prevalence; docs/methods.md §9 edge cases)
     assert res["sample_prevalence"] > 0.1
     for m in ("a", "b"):
         before, after = c[f"precision_{m}"], c[f"updated_{m}"]

@@ -22,7 +22,7 @@ def test_notebook_08_contract(run_notebook):
     repeated = {r["class"]: r["statistic"] for r in res["joint_repeated"]}
     for c in clustering:
         assert c["inflation"] == pytest.approx(c["statistic"] / repeated[c["class"]])
-    # METHODS.md §7: identical repeats leave W unchanged when clustered on id, and multiply it by
+    # docs/methods.md §7: identical repeats leave W unchanged when clustered on id, and multiply it by
     # the number of copies when clustered on (id, repeat)
     for row in res["identical_copies"]:
         values = list(row.values())

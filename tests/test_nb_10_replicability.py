@@ -15,7 +15,7 @@ def test_notebook_10_contract(run_notebook):
     )
     # without the UCI files the notebook falls back to breast_cancer
     assert res["dataset"] == ("diabetic_retinopathy" if DATA_MIRROR else "breast_cancer")
-    # METHODS.md §10 worked examples
+    # docs/methods.md §10 worked examples
     ex = res["examples"]
     assert ex["7 accept, 3 reject"] == pytest.approx(0.533333, abs=5e-7)
     assert ex["5 accept, 5 reject"] == pytest.approx(0.444444, abs=5e-7)
@@ -28,6 +28,6 @@ def test_notebook_10_contract(run_notebook):
     assert [g["n_test"] for g in grid] == [150, 60, 75, 30]
     for g in grid:
         assert g["n_repeats"] == 4 and g["n_valid"] == 4
-        # R(e) is the closed form of the rejection rate with n = 4 (METHODS.md §10)
+        # R(e) is the closed form of the rejection rate with n = 4 (docs/methods.md §10)
         q = round(g["rejection_rate"] * 4)
         assert g["replicability"] == pytest.approx((q * (q - 1) + (4 - q) * (3 - q)) / 12)

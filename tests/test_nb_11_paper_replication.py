@@ -59,7 +59,7 @@ def _check_table5_structure(results):
 
 def _check_naive_bayes_precisions_are_the_papers(results):
     t5 = pd.DataFrame(results["table5"])
-    # METHODS.md §6.6(d): e1071 naive Bayes on the R split, 148/275 (class 0) and 54/71 (class 1)
+    # docs/methods.md §6.6(d): e1071 naive Bayes on the R split, 148/275 (class 0) and 54/71 (class 1)
     diab = t5[t5["dataset"] == "diabetic_retinopathy"].set_index("class")
     assert diab.loc[0, "precision_nb"] == pytest.approx(148 / 275)
     assert diab.loc[1, "precision_nb"] == pytest.approx(54 / 71)
@@ -84,7 +84,7 @@ def _check_table8_svm_and_the_undefined_wald_test(results):
     # Table 8 prints SVM precisions 0.68, 1.0, 0.63, 0.72; the SVM is deterministic
     for key, value in _printed(8, "precision_svm").items():
         assert t8[key]["precision_svm"] == pytest.approx(value, abs=0.006), key
-    # precision 1.0 -> no GEE Wald test (METHODS.md §12 item 12): null in results.json
+    # precision 1.0 -> no GEE Wald test (docs/methods.md §12 item 12): null in results.json
     assert t8[("wilt", "w")]["precision_svm"] == 1.0 and t8[("wilt", "w")]["pvalue"] is None
     assert 0 <= t8[("wilt", "w")]["pvalue_defined_models"] <= 1
     assert t8[("wilt", "n")]["df"] == 3
@@ -92,7 +92,7 @@ def _check_table8_svm_and_the_undefined_wald_test(results):
 
 def _check_table10_naive_bayes_update(results):
     t10 = {(row["model"], row["class"]): row for row in results["table10"]}
-    # METHODS.md §9 worked example 2: NB-0 0.3540, NB-1 0.8711 (Table 10 prints 0.35, 0.87)
+    # docs/methods.md §9 worked example 2: NB-0 0.3540, NB-1 0.8711 (Table 10 prints 0.35, 0.87)
     assert t10[("NB", 0)]["precision_updated"] == pytest.approx(0.3540, abs=5e-5)
     assert t10[("NB", 1)]["precision_updated"] == pytest.approx(0.8711, abs=5e-5)
     assert t10[("NB", 0)]["prevalence"] == 0.3
