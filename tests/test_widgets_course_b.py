@@ -92,9 +92,9 @@ def test_clustering_explorer_moves(cv_long):
     box = wd.clustering_explorer(cv_long, cluster="id_repeat")
     (slider, choice), table, image = box.children[0].children, box.children[1], box.children[2]
     assert slider.value == 3
-    before = table.value
+    before, picture = table.value, image.value
     slider.value = 1
-    assert table.value != before
+    assert table.value != before and image.value != picture
     before = table.value
     choice.value = "none"
     assert table.value != before
