@@ -20,6 +20,7 @@ from .precision import gs_from_cells
 from .validation import as_label_array, check_positive_int, check_probability
 
 __all__ = [
+    "precision_cells",
     "replicability",
     "replicability_experiment",
     "replicability_pvalues",
@@ -365,3 +366,47 @@ def replicability_experiment(
     frame.attrs["positive"] = positive
     frame.attrs["alpha"] = alpha
     return frame
+
+
+def precision_cells(y_true: Any, y_pred_a: Any, y_pred_b: Any, *, positive: Any) -> np.ndarray:
+    """The 2 x 2 x 2 table ``n[truly positive][A predicts it][B predicts it]`` of one class.
+
+    The counts every paired precision test of class ``positive`` is a function of
+    (docs/methods.md §6.1); :func:`precmp_lib.widgets.replicability_size_state` draws new test
+    sets from them.
+
+    Parameters
+    ----------
+    y_true, y_pred_a, y_pred_b : array-like
+        Labels (ints or strings) of the same observations.
+    positive : label
+        The class; matched as text when the labels are text and ``positive`` is not (``0`` and
+        ``"0"``).
+
+    Returns
+    -------
+    ndarray of int64, shape (2, 2, 2)
+
+    Examples
+    --------
+    >>> precision_cells(["a", "b", "a", "b"], ["a", "a", "a", "b"], ["a", "b", "b", "b"],
+    ...                 positive="a").tolist()
+    [[[1, 0], [1, 0]], [[0, 0], [1, 1]]]
+
+    One observation of class "a" is predicted "a" by both, one only by A; the only false alarm
+    is A's.
+    """
+    y = as_label_array(y_true, "y_true")
+    a = as_label_array(y_pred_a, "y_pred_a")
+    b = as_label_array(y_pred_b, "y_pred_b")
+    if not len(y) == len(a) == len(b):
+        raise ValueError(
+            f"y_true, y_pred_a and y_pred_b must have the same length; got {len(y)}, {len(a)}, {len(b)}"
+        )
+    by_text = not (np.any(y == positive) or np.any(a == positive) or np.any(b == positive))
+
+    def hit(values: np.ndarray) -> np.ndarray:
+        return (values.astype(str) == str(positive)) if by_text else (values == positive)
+
+    code = 4 * hit(y).astype(np.int64) + 2 * hit(a) + hit(b)
+    return np.bincount(code, minlength=8).reshape(2, 2, 2)

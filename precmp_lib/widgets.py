@@ -329,9 +329,11 @@ def prevalence_explorer(
 # ============================================================================================
 
 __all__ += [
-    "clustering_explorer", "clustering_state", "combination_explorer", "combination_state",
-    "deep_class_explorer", "deep_class_state", "paper_dataset_explorer", "paper_dataset_state",
-    "replicability_size_explorer", "replicability_size_state",
+    "clustering_curve_plot", "clustering_curves", "clustering_explorer", "clustering_state",
+    "combination_explorer", "combination_state", "combination_state_plot",
+    "deep_class_explorer", "deep_class_state",
+    "paper_dataset_explorer", "paper_dataset_plot", "paper_dataset_state",
+    "replicability_size_explorer", "replicability_size_plot", "replicability_size_state",
 ]
 
 
@@ -514,9 +516,7 @@ def clustering_explorer(long_table: pd.DataFrame, *, cluster: str = "id_repeat")
                              description="cluster")
     table = w.HTML()
     image = w.Image(format="png")
-    curves = {c: pd.concat({r: clustering_state(long_table, n_repeats=r, cluster=c)["statistic"]
-                            for r in range(1, top + 1)}, names=["repeats"]).unstack("class")
-              for c in ("id", "id_repeat", "none")}
+    curves = clustering_curves(long_table)
 
     def update(*_: Any) -> None:
         state = clustering_state(long_table, n_repeats=slider.value, cluster=choice.value)
@@ -529,6 +529,21 @@ def clustering_explorer(long_table: pd.DataFrame, *, cluster: str = "id_repeat")
     choice.observe(update, names="value")
     update()
     return w.VBox([w.HBox([slider, choice]), table, image])
+
+
+def clustering_curves(long_table: pd.DataFrame) -> dict[str, pd.DataFrame]:
+    """The Wald statistic of every class for 1, 2, ... repetitions, under each clustering.
+
+    Returns
+    -------
+    dict
+        ``"id"``, ``"id_repeat"``, ``"none"`` -> DataFrame indexed by ``repeats`` with one
+        column per class (:func:`clustering_state`'s ``statistic``).
+    """
+    top = int(long_table["repeat"].max()) + 1
+    return {c: pd.concat({r: clustering_state(long_table, n_repeats=r, cluster=c)["statistic"]
+                          for r in range(1, top + 1)}, names=["repeats"]).unstack("class")
+            for c in ("id", "id_repeat", "none")}
 
 
 def clustering_curve_plot(curves: dict, *, cluster: str, n_repeats: int, ax: Any = None) -> Any:
