@@ -1149,6 +1149,9 @@ _DETERMINISTIC_REASONS = {
     (5, "phishing", "-1", "precision_nb"): (
         "not pinned down: ours is 0.0052 below the printed 0.95; the paper's Phishing file is not "
         "the one its Table 4 describes, and the e1071 version is not stated"),
+    (8, "wilt", "w", "pvalue"): (
+        "does not exist: the SVM's precision is 1.0, its logit infinite, so the joint GEE Wald test "
+        "is undefined (an iterative fit diverges and prints a huge statistic)"),
 }
 
 
@@ -1293,7 +1296,7 @@ def seed_spread(runs: pd.DataFrame) -> pd.DataFrame:
     known = [_DETERMINISTIC_REASONS.get((t, d, str(c), q), "") for t, d, c, q in
              zip(out["table"], out["dataset"], out["class"], out["quantity"])]
     out["reason"] = np.where(out["verdict"] == "reproduced", "",
-                             np.where(out["note"] != "", out["note"], known))
+                             np.where(np.asarray(known) != "", known, out["note"]))
     return out[[*keys, "printed", "n_runs", "low", "high", "random", "verdict", "reason"]]
 
 

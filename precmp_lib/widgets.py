@@ -658,8 +658,10 @@ def replicability_size_state(cells: Any, n_test: Any, *, alpha: float = 0.05, n_
 
     Returns
     -------
-    DataFrame indexed by ``n_test`` with ``rejection_rate``, ``replicability`` (Bouckaert's
-    R(e) of the decisions) and ``replicability_p`` (R(p) = 1 − 2 var(p)).
+    DataFrame indexed by ``n_test`` with ``n_valid`` (drawn test sets on which the test
+    exists: both classifiers predict the class at least once), ``rejection_rate``,
+    ``replicability`` (Bouckaert's R(e) of their decisions) and ``replicability_p``
+    (R(p) = 1 − 2 var(p)).
 
     Examples
     --------
@@ -689,7 +691,8 @@ def replicability_size_state(cells: Any, n_test: Any, *, alpha: float = 0.05, n_
         _, p = gs_from_cells(draws)
         p = np.asarray(p, dtype=float)
         p = p[~np.isnan(p)]
-        rows[int(m)] = {"rejection_rate": float(np.mean(p <= alpha)) if p.size else np.nan,
+        rows[int(m)] = {"n_valid": int(p.size),
+                        "rejection_rate": float(np.mean(p <= alpha)) if p.size else np.nan,
                         "replicability": replicability(p > alpha) if p.size > 1 else np.nan,
                         "replicability_p": replicability_pvalues(p) if p.size > 1 else np.nan}
     return pd.DataFrame.from_dict(rows, orient="index").rename_axis("n_test")

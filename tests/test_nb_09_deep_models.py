@@ -71,7 +71,7 @@ def test_notebook_09_string_labels(run_notebook, tmp_path):
                                                              "cnn_dropout_0.7")})
     path = tmp_path / "named.csv"
     named.to_csv(path, index=False)
-    res = run_notebook("09_deep_models", predictions_file=str(path))
+    res = run_notebook("09_deep_models", predictions_file=str(path), id_column="id")
     assert res["source"] == "file" and res["models"] == ["cnn_dropout_0.5", "cnn_dropout_0.7"]
     expected = _expected_per_class(named, "cnn_dropout_0.5", "cnn_dropout_0.7")
     _check_per_class(res, expected)

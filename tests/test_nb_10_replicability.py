@@ -39,8 +39,10 @@ def _check_widget(res):
     # is the closed form of its rejection rate over 400 drawn test sets (docs/methods.md §10)
     assert sum(sum(sum(r) for r in m) for m in res["cells"]) > 0
     for row in res["test_size_curve"]:
-        q = round(row["rejection_rate"] * 400)
-        assert row["replicability"] == pytest.approx((q * (q - 1) + (400 - q) * (399 - q)) / (400 * 399))
+        n = row["n_valid"]  # drawn test sets on which the class is predicted by both
+        assert 2 <= n <= 400
+        q = round(row["rejection_rate"] * n)
+        assert row["replicability"] == pytest.approx((q * (q - 1) + (n - q) * (n - 1 - q)) / (n * (n - 1)))
     rates = [row["rejection_rate"] for row in res["test_size_curve"]]
     assert rates[-1] >= rates[0]
 

@@ -135,6 +135,7 @@ CELLS = [[[103, 45], [6, 11]], [[63, 64], [1, 53]]]  # diabetic retinopathy (R s
 
 def test_replicability_size_state_is_closed_form_of_rejection_rate():
     state = wd.replicability_size_state(CELLS, [40, 200, 2000], n_draws=300)
+    assert (state["n_valid"] == 300).all()
     for row in state.itertuples():
         q = round(row.rejection_rate * 300)
         assert row.replicability == pytest.approx((q * (q - 1) + (300 - q) * (299 - q)) / (300 * 299))
