@@ -445,7 +445,7 @@ def combination_state_plot(state: pd.DataFrame, *, alpha: float = 0.05, ax: Any 
     ax.axvline(alpha, color="C3", linestyle="--", label=f"α = {alpha}")
     ax.set_yticks(list(y), state.index)
     ax.set_xlabel("type-I error (simulated)")
-    ax.legend(loc="lower right", frameon=False)
+    ax.legend(loc="lower left", bbox_to_anchor=(0, 1), frameon=False)
     return ax
 
 
@@ -553,6 +553,7 @@ def clustering_curve_plot(curves: dict, *, cluster: str, n_repeats: int, ax: Any
     the ``id`` curves are drawn dashed for comparison, the current point marked.
     """
     import matplotlib.pyplot as plt
+    from matplotlib.ticker import MaxNLocator
 
     if ax is None:
         _, ax = plt.subplots(figsize=(5.4, 3.0), layout="constrained")
@@ -564,6 +565,7 @@ def clustering_curve_plot(curves: dict, *, cluster: str, n_repeats: int, ax: Any
                     label=f"class {cls}, cluster id")
         ax.plot([n_repeats], [curves[cluster].loc[n_repeats, cls]], "o", markersize=11,
                 markerfacecolor="none", color="k")
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     ax.set_xlabel("repetitions of the k-fold split")
     ax.set_ylabel("GEE Wald statistic")
     ax.legend(frameon=False, fontsize="small")
