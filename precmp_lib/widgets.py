@@ -392,7 +392,7 @@ def combination_state(
     if not 0 <= rho < 1:
         raise ValueError(f"correlation must be in [0, 1); got {correlation!r}")
     p = [float(v) for v in pvalues]
-    corr = [[1.0, rho], [rho, 1.0]]
+    corr = [[1.0 if i == j else rho for j in range(len(p))] for i in range(len(p))]
     combined = {
         "fisher": combine_pvalues(p, method="fisher").pvalue,
         "brown / dai_cui": combine_pvalues(p, method="brown", correlation=corr).pvalue,

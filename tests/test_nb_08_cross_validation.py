@@ -57,7 +57,7 @@ def test_solutions_08(run_notebook, tmp_path):
     res = run_notebook("solutions/08_cross_validation", n_splits=5, n_repeats=3, n_trees=5)
     assert res["dataset"] == "breast_cancer"
     for row in res["ex1"]:
-        assert 1.5 < row["inflation"] < 3.5  # about the number of repetitions
+        assert 1 < row["inflation"] <= 3 * 1.05  # more, by up to the number of repetitions
     for row in res["ex3"]:
         # three unpaired copies: three times the unpaired statistic (docs/methods.md §7)
         assert row["no cluster, 3 copies"] == pytest.approx(3 * row["no cluster, once"], rel=1e-9)

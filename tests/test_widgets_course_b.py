@@ -45,6 +45,13 @@ def test_combination_state_dependence_breaks_fisher_only():
                                                                           "combined_pvalue"]
 
 
+def test_combination_state_three_tests_equicorrelated():
+    state = wd.combination_state(0.0, pvalues=(0.01, 0.02, 0.3), n_sim=500)
+    t = -2 * np.log([0.01, 0.02, 0.3]).sum()
+    assert state.loc["fisher", "combined_pvalue"] == pytest.approx(stats.chi2.sf(t, 6), rel=1e-9)
+    assert state.loc["simes", "combined_pvalue"] == pytest.approx(min(3 * 0.01, 3 * 0.02 / 2, 0.3))
+
+
 def test_combination_state_rejects_bad_correlation():
     with pytest.raises(ValueError, match="correlation must be in"):
         wd.combination_state(1.0)
