@@ -785,13 +785,16 @@ def paper_dataset_plot(state: pd.DataFrame, *, ax: Any = None) -> Any:
     if ax is None:
         _, ax = plt.subplots(figsize=(5.4, 0.5 + 0.35 * len(prec)), layout="constrained")
     y = np.arange(len(prec))
-    ax.hlines(y, prec["low"], prec["high"], color="0.5", linewidth=6, label="our runs (range)")
+    ax.hlines(y, prec["low"], prec["high"], color="0.6", linewidth=6, label="our runs (range)")
+    # a deterministic number has a range of width 0: end ticks keep it visible
+    ax.plot(prec["low"], y, "|", color="0.3", markersize=14)
+    ax.plot(prec["high"], y, "|", color="0.3", markersize=14)
     ax.plot(pd.to_numeric(prec["printed"], errors="coerce"), y, "o", color="C3",
-            label="printed")
+            label="printed", zorder=3)
     ax.set_yticks(y, [f"{c}  {q.removeprefix('precision_')}" for c, q in
                       zip(prec["class"], prec["quantity"])])
     ax.set_xlabel("precision")
-    ax.legend(frameon=False, fontsize="small", loc="best")
+    ax.legend(frameon=False, fontsize="small", loc="lower left", bbox_to_anchor=(0, 1), ncols=2)
     return ax
 
 
