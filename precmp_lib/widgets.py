@@ -500,11 +500,13 @@ def clustering_state(long_table: pd.DataFrame, *, n_repeats: int, cluster: str) 
     return out
 
 
-def clustering_explorer(long_table: pd.DataFrame, *, cluster: str = "id_repeat") -> Any:
+def clustering_explorer(long_table: pd.DataFrame, *, cluster: str = "id_repeat",
+                        curves: dict[str, pd.DataFrame] | None = None) -> Any:
     """A slider for the number of repetitions and a choice of cluster: watch the statistic.
 
     Clustered on ``id`` the Wald statistic stays about the same as repetitions are added;
-    clustered on ``(id, repeat)`` or on nothing it grows with them.
+    clustered on ``(id, repeat)`` or on nothing it grows with them. ``curves`` (from
+    :func:`clustering_curves`) saves computing them again when the caller has them.
     """
     import ipywidgets as w
     import matplotlib.pyplot as plt
@@ -516,7 +518,7 @@ def clustering_explorer(long_table: pd.DataFrame, *, cluster: str = "id_repeat")
                              description="cluster")
     table = w.HTML()
     image = w.Image(format="png")
-    curves = clustering_curves(long_table)
+    curves = clustering_curves(long_table) if curves is None else curves
 
     def update(*_: Any) -> None:
         state = clustering_state(long_table, n_repeats=slider.value, cluster=choice.value)
@@ -540,10 +542,15 @@ def clustering_curves(long_table: pd.DataFrame) -> dict[str, pd.DataFrame]:
         ``"id"``, ``"id_repeat"``, ``"none"`` -> DataFrame indexed by ``repeats`` with one
         column per class (:func:`clustering_state`'s ``statistic``).
     """
+    from .crossval import gee_from_long
+
     top = int(long_table["repeat"].max()) + 1
-    return {c: pd.concat({r: clustering_state(long_table, n_repeats=r, cluster=c)["statistic"]
-                          for r in range(1, top + 1)}, names=["repeats"]).unstack("class")
-            for c in ("id", "id_repeat", "none")}
+    stats_: dict[str, dict[int, pd.Series]] = {c: {} for c in ("id", "id_repeat", "none")}
+    for r in range(1, top + 1):
+        subset = long_table[long_table["repeat"] < r]
+        for c in stats_:
+            stats_[c][r] = gee_from_long(subset, cluster=c).joint.set_index("class")["statistic"]
+    return {c: pd.concat(by_r, names=["repeats"]).unstack("class") for c, by_r in stats_.items()}
 
 
 def clustering_curve_plot(curves: dict, *, cluster: str, n_repeats: int, ax: Any = None) -> Any:

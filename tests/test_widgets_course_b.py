@@ -95,6 +95,14 @@ def test_clustering_state_identical_repeats(cv_long):
     assert (wrong["n_clusters"] == 3 * 569).all()
 
 
+def test_clustering_curves_match_states(cv_long):
+    curves = wd.clustering_curves(cv_long)
+    for cluster in ("id", "id_repeat", "none"):
+        for r in (1, 3):
+            state = wd.clustering_state(cv_long, n_repeats=r, cluster=cluster)
+            np.testing.assert_allclose(curves[cluster].loc[r], state["statistic"], rtol=1e-12)
+
+
 def test_clustering_explorer_moves(cv_long):
     box = wd.clustering_explorer(cv_long, cluster="id_repeat")
     (slider, choice), table, image = box.children[0].children, box.children[1], box.children[2]
