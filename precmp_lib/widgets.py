@@ -523,7 +523,7 @@ def clustering_explorer(long_table: pd.DataFrame, *, cluster: str = "id_repeat",
     def update(*_: Any) -> None:
         state = clustering_state(long_table, n_repeats=slider.value, cluster=choice.value)
         table.value = _html_table(state)
-        fig, ax = plt.subplots(figsize=(5.4, 3.0), layout="constrained")
+        fig, ax = plt.subplots(figsize=(7.0, 3.2), layout="constrained")
         clustering_curve_plot(curves, cluster=choice.value, n_repeats=slider.value, ax=ax)
         image.value = _png(fig)
 
@@ -563,19 +563,22 @@ def clustering_curve_plot(curves: dict, *, cluster: str, n_repeats: int, ax: Any
     from matplotlib.ticker import MaxNLocator
 
     if ax is None:
-        _, ax = plt.subplots(figsize=(5.4, 3.0), layout="constrained")
+        _, ax = plt.subplots(figsize=(7.0, 3.2), layout="constrained")
     for i, cls in enumerate(curves[cluster].columns):
-        ax.plot(curves[cluster].index, curves[cluster][cls], marker="o", color=f"C{i}",
-                label=f"class {cls}, cluster {cluster}")
+        color = f"C{i % 10}"
+        ax.plot(curves[cluster].index, curves[cluster][cls], marker="o", color=color,
+                label=f"class {cls}")
         if cluster != "id":
-            ax.plot(curves["id"].index, curves["id"][cls], linestyle="--", color=f"C{i}",
-                    label=f"class {cls}, cluster id")
+            ax.plot(curves["id"].index, curves["id"][cls], linestyle="--", color=color)
         ax.plot([n_repeats], [curves[cluster].loc[n_repeats, cls]], "o", markersize=11,
                 markerfacecolor="none", color="k")
+    if cluster != "id":
+        ax.plot([], [], linestyle="--", color="0.4", label="cluster id (right)")
+    ax.set_title(f"cluster: {cluster}", fontsize="medium")
     ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     ax.set_xlabel("repetitions of the k-fold split")
     ax.set_ylabel("GEE Wald statistic")
-    ax.legend(frameon=False, fontsize="small")
+    ax.legend(frameon=False, fontsize="small", loc="upper left", bbox_to_anchor=(1.01, 1))
     return ax
 
 
