@@ -93,3 +93,8 @@ def test_solutions_09(run_notebook, tmp_path):
     assert res["ex2"]["Holm at 0.05"] <= res["ex2"]["Holm at 0.2"]
     assert res["ex2"]["Holm at 0.05"] <= res["ex2"]["unadjusted at 0.05"]
     assert len(res["ex3"]) == 10
+    # exercise 4: the shipped logistic/SVM pair, McNemar recomputed here
+    other = pd.read_csv(deep.SHIPPED_PREDICTIONS.parent / "examples" / "digits_wide.csv")
+    table = pc.mcnemar_table(other["digit"], other["logistic"], other["svm"])
+    assert res["ex4"]["mcnemar_pvalue"] == pytest.approx(pc.mcnemar(table).pvalue)
+    assert res["ex4"]["logistic vs SVM"] > res["ex4"]["two networks"]
