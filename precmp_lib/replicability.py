@@ -20,6 +20,7 @@ from .precision import gs_from_cells
 from .validation import as_label_array, check_positive_int, check_probability
 
 __all__ = [
+    "precision_cells",
     "replicability",
     "replicability_experiment",
     "replicability_pvalues",
@@ -72,7 +73,7 @@ def replicability(outcomes: Any) -> float:
     Notes
     -----
     With ``p`` acceptances and ``q`` rejections among ``n = p + q`` repetitions
-    (Bouckaert 2004; METHODS.md §10, with the brackets the seed's eq 30 lacks)::
+    (Bouckaert 2004; docs/methods.md §10, with the brackets Gondara's eq. 30 lacks)::
 
         R(e) = sum_{i<j} I(e_i = e_j) / (n(n - 1)/2) = [p(p - 1) + q(q - 1)] / [n(n - 1)]
 
@@ -90,7 +91,7 @@ def replicability(outcomes: Any) -> float:
     Examples
     --------
     Ten repetitions of a comparison, seven accepting H0 and three rejecting it
-    (METHODS.md §10):
+    (docs/methods.md §10):
 
     >>> replicability([1, 1, 1, 1, 1, 1, 1, 0, 0, 0])
     0.5333333333333333
@@ -133,11 +134,11 @@ def replicability_pvalues(pvalues: Any) -> float:
     Notes
     -----
     ``var`` is the sample variance (ddof = 1). Unlike R(e) it does not depend on a level α,
-    so it is not lowered by p-values that merely straddle α (Demšar 2006; METHODS.md §10).
+    so it is not lowered by p-values that merely straddle α (Demšar 2006; docs/methods.md §10).
 
     Examples
     --------
-    Five repetitions whose p-values all stay small (METHODS.md §10):
+    Five repetitions whose p-values all stay small (docs/methods.md §10):
 
     >>> round(replicability_pvalues([0.01, 0.04, 0.20, 0.03, 0.07]), 5)
     0.9885
@@ -211,7 +212,7 @@ def replicability_experiment(
     test_fractions : sequence of float in (0, 1)
         Proportions of the subsample held out as the test set.
     n_repeats : int
-        Repetitions per cell (at least 2). Gondara does not state it; METHODS.md §10
+        Repetitions per cell (at least 2). Gondara does not state it; docs/methods.md §10
         suggests 100 for the paper-scale run.
     alpha : float
         Level of the decisions whose replicability is measured.
@@ -365,3 +366,47 @@ def replicability_experiment(
     frame.attrs["positive"] = positive
     frame.attrs["alpha"] = alpha
     return frame
+
+
+def precision_cells(y_true: Any, y_pred_a: Any, y_pred_b: Any, *, positive: Any) -> np.ndarray:
+    """The 2 x 2 x 2 table ``n[truly positive][A predicts it][B predicts it]`` of one class.
+
+    The counts every paired precision test of class ``positive`` is a function of
+    (docs/methods.md §6.1); :func:`precmp_lib.widgets.replicability_size_state` draws new test
+    sets from them.
+
+    Parameters
+    ----------
+    y_true, y_pred_a, y_pred_b : array-like
+        Labels (ints or strings) of the same observations.
+    positive : label
+        The class; matched as text when the labels are text and ``positive`` is not (``0`` and
+        ``"0"``).
+
+    Returns
+    -------
+    ndarray of int64, shape (2, 2, 2)
+
+    Examples
+    --------
+    >>> precision_cells(["a", "b", "a", "b"], ["a", "a", "a", "b"], ["a", "b", "b", "b"],
+    ...                 positive="a").tolist()
+    [[[1, 0], [1, 0]], [[0, 0], [1, 1]]]
+
+    One observation of class "a" is predicted "a" by both, one only by A; the only false alarm
+    is A's.
+    """
+    y = as_label_array(y_true, "y_true")
+    a = as_label_array(y_pred_a, "y_pred_a")
+    b = as_label_array(y_pred_b, "y_pred_b")
+    if not len(y) == len(a) == len(b):
+        raise ValueError(
+            f"y_true, y_pred_a and y_pred_b must have the same length; got {len(y)}, {len(a)}, {len(b)}"
+        )
+    by_text = not (np.any(y == positive) or np.any(a == positive) or np.any(b == positive))
+
+    def hit(values: np.ndarray) -> np.ndarray:
+        return (values.astype(str) == str(positive)) if by_text else (values == positive)
+
+    code = 4 * hit(y).astype(np.int64) + 2 * hit(a) + hit(b)
+    return np.bincount(code, minlength=8).reshape(2, 2, 2)

@@ -907,3 +907,511 @@ def bayes_rope_explorer(
     slider.observe(update, names="value")
     update()
     return w.VBox([slider, line, image])
+
+
+# ============================================================================================
+# notebooks 06-11: dependence of combined p-values, clustering in CV, the deep-model pair,
+# replicability against test size, the paper's datasets
+# ============================================================================================
+
+__all__ += [
+    "clustering_curve_plot", "clustering_curves", "clustering_explorer", "clustering_state",
+    "combination_explorer", "combination_state", "combination_state_plot",
+    "deep_class_explorer", "deep_class_state",
+    "paper_dataset_explorer", "paper_dataset_plot", "paper_dataset_state",
+    "replicability_size_explorer", "replicability_size_plot", "replicability_size_state",
+]
+
+
+def _html_table(frame: pd.DataFrame, digits: int = 4) -> str:
+    """A state table as HTML with numbers rounded for reading."""
+    return frame.to_html(float_format=lambda v: f"{v:.{digits}g}", border=0)
+
+
+# ---- 06: combining two dependent p-values --------------------------------------------------
+
+
+def combination_state(
+    correlation: float,
+    *,
+    pvalues: Any = (0.0002, 0.07),
+    alpha: float = 0.05,
+    n_sim: int = 4000,
+    random_state: int = 0,
+) -> pd.DataFrame:
+    """Combined p-value and type-I error of three methods when two tests correlate.
+
+    Parameters
+    ----------
+    correlation : float
+        Correlation of the two tests' normal statistics, in [0, 1).
+    pvalues : pair of float
+        The observed two-sided p-values to combine (default: Gondara's diabetic-retinopathy
+        classes, Table 5).
+    alpha : float
+        Level of the simulated type-I error.
+    n_sim, random_state
+        Size and seed of the simulation under the null hypothesis
+        (:func:`precmp_lib.combine.combination_type1_error`).
+
+    Returns
+    -------
+    DataFrame indexed by ``method`` (``"fisher"``: assumes independence; ``"brown / dai_cui"``:
+    Fisher's statistic rescaled with the exact two-sided covariance at this correlation;
+    ``"simes"``) with ``combined_pvalue`` (of ``pvalues``) and ``type1_error`` (simulated
+    rejection rate under the null at ``alpha``, with ``mc_se`` its Monte Carlo standard error).
+
+    Examples
+    --------
+    >>> state = combination_state(0.9, n_sim=4000)
+    >>> state["combined_pvalue"].round(5).tolist()
+    [0.00017, 0.00266, 0.0004]
+    >>> bool(state.loc["fisher", "type1_error"] > 0.08)
+    True
+
+    Fisher's p-value ignores the correlation and so stays at 0.00017 while its type-I error
+    is far above 5 %; the rescaled statistic holds the level and gives a p-value 15 times larger.
+    """
+    from .combine import combination_type1_error, combine_pvalues
+
+    rho = float(correlation)
+    if not 0 <= rho < 1:
+        raise ValueError(f"correlation must be in [0, 1); got {correlation!r}")
+    p = [float(v) for v in pvalues]
+    corr = [[1.0 if i == j else rho for j in range(len(p))] for i in range(len(p))]
+    combined = {
+        "fisher": combine_pvalues(p, method="fisher").pvalue,
+        "brown / dai_cui": combine_pvalues(p, method="brown", correlation=corr).pvalue,
+        "simes": combine_pvalues(p, method="simes").pvalue,
+    }
+    sim = combination_type1_error([rho], methods=["fisher", "dai_cui", "simes"], n_tests=len(p),
+                                  n_sim=n_sim, alpha=alpha, random_state=random_state)
+    sim = sim.assign(method=sim["method"].replace({"dai_cui": "brown / dai_cui"}))
+    sim = sim.set_index("method")
+    out = pd.DataFrame({"combined_pvalue": pd.Series(combined),
+                        "type1_error": sim["rejection_rate"], "mc_se": sim["mc_se"]})
+    return out.rename_axis("method")
+
+
+def combination_explorer(correlation: float = 0.5, **kwargs: Any) -> Any:
+    """A correlation slider: how Fisher, the rescaled Fisher and Simes respond to dependence.
+
+    ``kwargs`` go to :func:`combination_state`. Below the table, a bar chart of the type-I
+    errors against the nominal level.
+    """
+    import ipywidgets as w
+    import matplotlib.pyplot as plt
+
+    alpha = kwargs.get("alpha", 0.05)
+    slider = w.FloatSlider(value=correlation, min=0.0, max=0.95, step=0.05,
+                           description="correlation", continuous_update=False)
+    table = w.HTML()
+    image = w.Image(format="png")
+
+    def update(*_: Any) -> None:
+        state = combination_state(slider.value, **kwargs)
+        table.value = _html_table(state)
+        fig, ax = plt.subplots(figsize=(5.4, 2.6), layout="constrained")
+        combination_state_plot(state, alpha=alpha, ax=ax)
+        image.value = _png(fig)
+
+    slider.observe(update, names="value")
+    update()
+    return w.VBox([slider, table, image])
+
+
+def combination_state_plot(state: pd.DataFrame, *, alpha: float = 0.05, ax: Any = None) -> Any:
+    """Type-I error of each method in ``state`` as bars with ±2 Monte Carlo SE, line at alpha."""
+    import matplotlib.pyplot as plt
+
+    if ax is None:
+        _, ax = plt.subplots(figsize=(5.4, 2.6), layout="constrained")
+    y = range(len(state))
+    ax.barh(list(y), state["type1_error"], xerr=2 * state["mc_se"], color="0.6")
+    ax.axvline(alpha, color="C3", linestyle="--", label=f"α = {alpha}")
+    ax.set_yticks(list(y), state.index)
+    ax.set_xlabel("type-I error (simulated)")
+    ax.legend(loc="lower left", bbox_to_anchor=(0, 1), frameon=False)
+    return ax
+
+
+# ---- 08: the clustering choice in repeated cross-validation ---------------------------------
+
+
+def clustering_state(long_table: pd.DataFrame, *, n_repeats: int, cluster: str) -> pd.DataFrame:
+    """The GEE Wald test per class on the first ``n_repeats`` repetitions, for one clustering.
+
+    Parameters
+    ----------
+    long_table : DataFrame
+        Out-of-fold predictions (:func:`precmp_lib.crossval.cross_val_predictions`).
+    n_repeats : int
+        How many repetitions (from the first) enter the analysis.
+    cluster : {"id", "id_repeat", "none"}
+        The cluster of the sandwich variance (:func:`precmp_lib.crossval.gee_from_long`).
+
+    Returns
+    -------
+    DataFrame indexed by ``class`` with ``statistic``, ``pvalue``, ``statistic_id`` (the same
+    rows clustered on ``id``, the right choice), ``inflation`` (their ratio) and
+    ``n_clusters``.
+
+    Examples
+    --------
+    >>> from sklearn.datasets import load_breast_cancer
+    >>> from sklearn.naive_bayes import GaussianNB
+    >>> from sklearn.tree import DecisionTreeClassifier
+    >>> from precmp_lib.crossval import cross_val_predictions
+    >>> X, y = load_breast_cancer(return_X_y=True)
+    >>> cv = cross_val_predictions({"nb": GaussianNB(), "tree": DecisionTreeClassifier(
+    ...     random_state=0)}, X, y, n_splits=5, n_repeats=4, random_state=0, progress=False)
+    >>> state = clustering_state(cv, n_repeats=4, cluster="id_repeat")
+    >>> state["inflation"].round(1).tolist()
+    [3.0, 1.8]
+
+    Counting each of four repetitions as new observations inflates the Wald statistic (here
+    3 and 1.8 times): the repetitions are taken for new evidence.
+    """
+    from .crossval import gee_from_long
+    from .validation import check_positive_int
+
+    n_repeats = check_positive_int(n_repeats, "n_repeats")
+    subset = long_table[long_table["repeat"] < n_repeats]
+    chosen = gee_from_long(subset, cluster=cluster)
+    right = gee_from_long(subset, cluster="id")
+    out = chosen.joint.set_index("class")[["statistic", "pvalue"]].copy()
+    out["statistic_id"] = right.joint.set_index("class")["statistic"]
+    out["inflation"] = out["statistic"] / out["statistic_id"]
+    out["n_clusters"] = chosen.n_clusters
+    return out
+
+
+def clustering_explorer(long_table: pd.DataFrame, *, cluster: str = "id_repeat",
+                        curves: dict[str, pd.DataFrame] | None = None) -> Any:
+    """A slider for the number of repetitions and a choice of cluster: watch the statistic.
+
+    Clustered on ``id`` the Wald statistic stays about the same as repetitions are added;
+    clustered on ``(id, repeat)`` or on nothing it grows with them. ``curves`` (from
+    :func:`clustering_curves`) saves computing them again when the caller has them.
+    """
+    import ipywidgets as w
+    import matplotlib.pyplot as plt
+
+    top = int(long_table["repeat"].max()) + 1
+    slider = w.IntSlider(value=top, min=1, max=top, description="repetitions",
+                         continuous_update=False)
+    choice = w.ToggleButtons(options=["id", "id_repeat", "none"], value=cluster,
+                             description="cluster")
+    table = w.HTML()
+    image = w.Image(format="png")
+    curves = clustering_curves(long_table) if curves is None else curves
+
+    def update(*_: Any) -> None:
+        state = clustering_state(long_table, n_repeats=slider.value, cluster=choice.value)
+        table.value = _html_table(state)
+        fig, ax = plt.subplots(figsize=(7.0, 3.2), layout="constrained")
+        clustering_curve_plot(curves, cluster=choice.value, n_repeats=slider.value, ax=ax)
+        image.value = _png(fig)
+
+    slider.observe(update, names="value")
+    choice.observe(update, names="value")
+    update()
+    return w.VBox([w.HBox([slider, choice]), table, image])
+
+
+def clustering_curves(long_table: pd.DataFrame) -> dict[str, pd.DataFrame]:
+    """The Wald statistic of every class for 1, 2, ... repetitions, under each clustering.
+
+    Returns
+    -------
+    dict
+        ``"id"``, ``"id_repeat"``, ``"none"`` -> DataFrame indexed by ``repeats`` with one
+        column per class (:func:`clustering_state`'s ``statistic``).
+    """
+    from .crossval import gee_from_long
+
+    top = int(long_table["repeat"].max()) + 1
+    stats_: dict[str, dict[int, pd.Series]] = {c: {} for c in ("id", "id_repeat", "none")}
+    for r in range(1, top + 1):
+        subset = long_table[long_table["repeat"] < r]
+        for c in stats_:
+            stats_[c][r] = gee_from_long(subset, cluster=c).joint.set_index("class")["statistic"]
+    return {c: pd.concat(by_r, names=["repeats"]).unstack("class") for c, by_r in stats_.items()}
+
+
+def clustering_curve_plot(curves: dict, *, cluster: str, n_repeats: int, ax: Any = None) -> Any:
+    """Wald statistic against the number of repetitions, per class, for one clustering.
+
+    ``curves`` maps a clustering to a frame indexed by repetitions with a column per class;
+    the ``id`` curves are drawn dashed for comparison, the current point marked.
+    """
+    import matplotlib.pyplot as plt
+    from matplotlib.ticker import MaxNLocator
+
+    if ax is None:
+        _, ax = plt.subplots(figsize=(7.0, 3.2), layout="constrained")
+    for i, cls in enumerate(curves[cluster].columns):
+        color = f"C{i % 10}"
+        ax.plot(curves[cluster].index, curves[cluster][cls], marker="o", color=color,
+                label=f"class {cls}")
+        if cluster != "id":
+            ax.plot(curves["id"].index, curves["id"][cls], linestyle="--", color=color)
+        ax.plot([n_repeats], [curves[cluster].loc[n_repeats, cls]], "o", markersize=11,
+                markerfacecolor="none", color="k")
+    if cluster != "id":
+        ax.plot([], [], linestyle="--", color="0.4", label="cluster id (right)")
+    ax.set_title(f"cluster: {cluster}", fontsize="medium")
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    ax.set_xlabel("repetitions of the k-fold split")
+    ax.set_ylabel("GEE Wald statistic")
+    ax.legend(frameon=False, fontsize="small", loc="upper left", bbox_to_anchor=(1.01, 1))
+    return ax
+
+
+# ---- 09: two networks, one class at a time --------------------------------------------------
+
+
+def deep_class_state(y_true: Any, pred_a: Any, pred_b: Any, cls: Any, *,
+                     names: tuple[str, str] = ("A", "B")) -> pd.DataFrame:
+    """Where two classifiers' predictions of one class agree and differ, with their precisions.
+
+    Returns
+    -------
+    DataFrame indexed by who predicts the class (``"both"``, ``"only <A>"``, ``"only <B>"``)
+    with ``correct`` and ``wrong`` counts; ``attrs`` holds ``precision_a``, ``precision_b``,
+    ``gs_pvalue``, ``rp``, ``rp_ci_low`` and ``rp_ci_high`` for the class.
+
+    Examples
+    --------
+    >>> state = deep_class_state([1, 1, 0, 0, 1], [1, 1, 1, 0, 0], [1, 0, 0, 0, 1], 1)
+    >>> state
+            correct  wrong
+    both          1      0
+    only A        1      1
+    only B        1      0
+    >>> round(state.attrs["precision_a"], 3), state.attrs["precision_b"]
+    (0.667, 1.0)
+
+    Only the observations that one classifier predicts as the class and the other does not
+    can separate their precisions.
+    """
+    import numpy as np
+
+    from .precision import compare_precision
+
+    y, a, b = (np.asarray(v) for v in (y_true, pred_a, pred_b))
+    hit, pa, pb = y == cls, a == cls, b == cls
+    rows = {"both": pa & pb, f"only {names[0]}": pa & ~pb, f"only {names[1]}": ~pa & pb}
+    out = pd.DataFrame({k: {"correct": int((m & hit).sum()), "wrong": int((m & ~hit).sum())}
+                        for k, m in rows.items()}).T
+    table = compare_precision(y, a, b)
+    row = table[table["class"].astype(str) == str(cls)].iloc[0]
+    out.attrs = {k: float(row[k]) for k in ("precision_a", "precision_b", "gs_pvalue", "rp",
+                                            "rp_ci_low", "rp_ci_high")}
+    return out
+
+
+def deep_class_explorer(y_true: Any, pred_a: Any, pred_b: Any, *,
+                        names: tuple[str, str] = ("A", "B"), cls: Any = None) -> Any:
+    """A class selector: the discordant predictions behind one class's precision comparison."""
+    import ipywidgets as w
+    import numpy as np
+
+    classes = sorted(np.unique(np.asarray(y_true)).tolist(), key=str)
+    choice = w.Dropdown(options=classes, value=classes[0] if cls is None else cls,
+                        description="class")
+    table = w.HTML()
+
+    def update(*_: Any) -> None:
+        state = deep_class_state(y_true, pred_a, pred_b, choice.value, names=names)
+        a = state.attrs
+        table.value = (state.to_html(border=0) + f"<p>precision {names[0]} {a['precision_a']:.3f}, "
+                       f"{names[1]} {a['precision_b']:.3f}; GS p = {a['gs_pvalue']:.3g}; RP = "
+                       f"{a['rp']:.3f} ({a['rp_ci_low']:.3f} to {a['rp_ci_high']:.3f})</p>")
+
+    choice.observe(update, names="value")
+    update()
+    return w.VBox([choice, table])
+
+
+# ---- 10: replicability against test size -----------------------------------------------------
+
+
+def replicability_size_state(cells: Any, n_test: Any, *, alpha: float = 0.05, n_draws: int = 400,
+                    random_state: int = 0) -> pd.DataFrame:
+    """Rejection rate and replicability of the GS test on new test sets of a given size.
+
+    The two fitted classifiers stay fixed; only the test set is drawn anew: ``n_draws`` test
+    sets of ``n_test`` observations each, drawn from the observed joint table of truth and
+    both predictions (a multinomial draw of the 2 x 2 x 2 cells: the bootstrap of the test set).
+
+    Parameters
+    ----------
+    cells : array-like of shape (2, 2, 2)
+        Observed counts ``n[truly the class][A predicts it][B predicts it]``.
+    n_test : int or sequence of int
+        Test-set sizes.
+    alpha, n_draws, random_state
+        Level of the decisions, test sets per size, seed.
+
+    Returns
+    -------
+    DataFrame indexed by ``n_test`` with ``n_valid`` (drawn test sets on which the test
+    exists: both classifiers predict the class at least once), ``rejection_rate``,
+    ``replicability`` (Bouckaert's R(e) of their decisions) and ``replicability_p``
+    (R(p) = 1 − 2 var(p)).
+
+    Examples
+    --------
+    >>> cells = [[[103, 45], [6, 11]], [[63, 64], [1, 53]]]  # diabetic retinopathy, class 1
+    >>> replicability_size_state(cells, [50, 400])[["rejection_rate", "replicability"]].round(2)
+            rejection_rate  replicability
+    n_test
+    50                0.16           0.73
+    400               0.50           0.50
+
+    On 50 test observations the test seldom rejects and so mostly agrees with itself; at 400
+    it rejects half of the time and whether a new test set rejects is a coin flip.
+    """
+    import numpy as np
+
+    from .precision import gs_from_cells
+    from .replicability import replicability, replicability_pvalues
+
+    counts = np.asarray(cells, dtype=float).reshape(8)
+    if counts.sum() <= 0:
+        raise ValueError("cells must hold at least one observation")
+    sizes = np.atleast_1d(np.asarray(n_test, dtype=int))
+    rng = np.random.default_rng(random_state)
+    rows = {}
+    for m in sizes:
+        draws = rng.multinomial(int(m), counts / counts.sum(), size=n_draws).reshape(-1, 2, 2, 2)
+        _, p = gs_from_cells(draws)
+        p = np.asarray(p, dtype=float)
+        p = p[~np.isnan(p)]
+        rows[int(m)] = {"n_valid": int(p.size),
+                        "rejection_rate": float(np.mean(p <= alpha)) if p.size else np.nan,
+                        "replicability": replicability(p > alpha) if p.size > 1 else np.nan,
+                        "replicability_p": replicability_pvalues(p) if p.size > 1 else np.nan}
+    return pd.DataFrame.from_dict(rows, orient="index").rename_axis("n_test")
+
+
+def replicability_size_explorer(cells: Any, *, n_test: int = 100, max_test: int = 1000,
+                       alpha: float = 0.05, n_draws: int = 400) -> Any:
+    """A test-size slider: rejection rate and R(e) of the GS test for fixed classifiers."""
+    import ipywidgets as w
+    import matplotlib.pyplot as plt
+
+    grid = sorted({int(v) for v in range(20, max_test + 1, max(1, (max_test - 20) // 24))})
+    curve = replicability_size_state(cells, grid, alpha=alpha, n_draws=n_draws)
+    slider = w.IntSlider(value=n_test, min=20, max=max_test, step=10, description="test size",
+                         continuous_update=False)
+    table = w.HTML()
+    image = w.Image(format="png")
+
+    def update(*_: Any) -> None:
+        state = replicability_size_state(cells, slider.value, alpha=alpha, n_draws=n_draws)
+        table.value = _html_table(state, digits=3)
+        fig, ax = plt.subplots(figsize=(5.4, 3.0), layout="constrained")
+        replicability_size_plot(curve, state, ax=ax)
+        image.value = _png(fig)
+
+    slider.observe(update, names="value")
+    update()
+    return w.VBox([slider, table, image])
+
+
+def replicability_size_plot(curve: pd.DataFrame, state: pd.DataFrame | None = None, *, ax: Any = None) -> Any:
+    """Rejection rate and R(e) against the test-set size; ``state``'s size marked."""
+    import matplotlib.pyplot as plt
+
+    if ax is None:
+        _, ax = plt.subplots(figsize=(5.4, 3.0), layout="constrained")
+    ax.plot(curve.index, curve["rejection_rate"], label="rejection rate", color="C0")
+    ax.plot(curve.index, curve["replicability"], label="R(e)", color="C1")
+    if state is not None:
+        for col, color in (("rejection_rate", "C0"), ("replicability", "C1")):
+            ax.plot(state.index, state[col], "o", color=color, markersize=9)
+    ax.set_ylim(0, 1.02)
+    ax.set_xlabel("test-set size")
+    ax.legend(frameon=False)
+    return ax
+
+
+# ---- 11: the paper's datasets, printed against ours ----------------------------------------
+
+
+def paper_dataset_state(spread: pd.DataFrame, dataset: str, *, table: int = 5) -> pd.DataFrame:
+    """One dataset's printed numbers of one table beside the range of our seeded runs.
+
+    Parameters
+    ----------
+    spread : DataFrame
+        From :func:`precmp_lib.paper.seed_spread`.
+    dataset : str
+        Registry name of one of the paper's datasets.
+    table : int
+        The paper's table (5 by default: precisions and p-values).
+
+    Returns
+    -------
+    DataFrame with ``class``, ``quantity``, ``printed``, ``low``, ``high`` and ``verdict``.
+
+    Examples
+    --------
+    >>> spread = pd.DataFrame({"table": 5, "dataset": ["wilt", "magic"], "class": ["n", "g"],
+    ...     "quantity": "precision_rf", "printed": ["0.74", "0.88"], "low": [0.73, 0.87],
+    ...     "high": [0.75, 0.88], "verdict": "inside range"})
+    >>> paper_dataset_state(spread, "wilt")[["class", "printed", "verdict"]]
+      class printed       verdict
+    0     n    0.74  inside range
+    """
+    rows = spread[(spread["table"] == table) & (spread["dataset"] == dataset)]
+    if rows.empty:
+        raise ValueError(f"no printed numbers of Table {table} for dataset {dataset!r}")
+    return rows[["class", "quantity", "printed", "low", "high", "verdict"]].reset_index(drop=True)
+
+
+def paper_dataset_plot(state: pd.DataFrame, *, ax: Any = None) -> Any:
+    """Printed precisions (dots) against the range of our runs (bars), one row per class."""
+    import matplotlib.pyplot as plt
+    import numpy as np
+
+    prec = state[state["quantity"].str.startswith("precision")]
+    if ax is None:
+        _, ax = plt.subplots(figsize=(5.4, 0.5 + 0.35 * len(prec)), layout="constrained")
+    y = np.arange(len(prec))
+    ax.hlines(y, prec["low"], prec["high"], color="0.6", linewidth=6, label="our runs (range)")
+    # a deterministic number has a range of width 0: end ticks keep it visible
+    ax.plot(prec["low"], y, "|", color="0.3", markersize=14)
+    ax.plot(prec["high"], y, "|", color="0.3", markersize=14)
+    ax.plot(pd.to_numeric(prec["printed"], errors="coerce"), y, "o", color="C3",
+            label="printed", zorder=3)
+    ax.set_yticks(y, [f"{c}  {q.removeprefix('precision_')}" for c, q in
+                      zip(prec["class"], prec["quantity"])])
+    ax.set_xlabel("precision")
+    ax.legend(frameon=False, fontsize="small", loc="lower left", bbox_to_anchor=(0, 1), ncols=2)
+    return ax
+
+
+def paper_dataset_explorer(spread: pd.DataFrame, *, dataset: str = "diabetic_retinopathy",
+                           table: int = 5) -> Any:
+    """A dataset selector: the paper's printed numbers against the range of our seeded runs."""
+    import ipywidgets as w
+    import matplotlib.pyplot as plt
+
+    names = list(dict.fromkeys(spread.loc[spread["table"] == table, "dataset"]))
+    choice = w.Dropdown(options=names, value=dataset, description="dataset")
+    out = w.HTML()
+    image = w.Image(format="png")
+
+    def update(*_: Any) -> None:
+        state = paper_dataset_state(spread, choice.value, table=table)
+        out.value = _html_table(state)
+        fig, ax = plt.subplots(figsize=(5.4, 0.8 + 0.3 * len(state)), layout="constrained")
+        paper_dataset_plot(state, ax=ax)
+        image.value = _png(fig)
+
+    choice.observe(update, names="value")
+    update()
+    return w.VBox([choice, out, image])

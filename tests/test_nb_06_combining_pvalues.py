@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 from conftest import needs_mirror
+from scipy import stats
 
 pytestmark = pytest.mark.notebook
 
@@ -13,7 +15,7 @@ SMALL = {"n_trees": 20, "n_resamples": 200, "sim_correlations": [0.0, 0.9], "n_s
 
 def test_notebook_06_contract(run_notebook):
     res = run_notebook("06_combining_pvalues", datasets=["breast_cancer", "wine"], **SMALL)
-    # the paper's diabetic retinopathy example (METHODS.md §8, worked example 2)
+    # the paper's diabetic retinopathy example (docs/methods.md §8, worked example 2)
     assert res["paper_class_pvalues"] == pytest.approx([2.1269e-04, 0.074489], rel=5e-5)
     assert res["paper"]["fisher"]["pvalue"] == pytest.approx(1.9096e-04, rel=1e-4)
     assert res["paper"]["simes"]["pvalue"] == pytest.approx(4.2539e-04, rel=1e-4)
@@ -21,7 +23,7 @@ def test_notebook_06_contract(run_notebook):
     assert res["paper"]["dai_cui"]["pvalue"] == pytest.approx(0.00227, abs=0.0008)
     assert res["paper"]["dai_cui (empirical diagonal)"]["pvalue"] == pytest.approx(0.00218, abs=0.0016)
     assert res["paper_term_correlation"] == pytest.approx(0.705, abs=0.06)
-    # Brown with exact two-sided covariances vs the one-sided polynomial (METHODS.md §8 ex. 2)
+    # Brown with exact two-sided covariances vs the one-sided polynomial (docs/methods.md §8 ex. 2)
     brown = res["brown_printed"]
     assert brown["0.5"]["two-sided (exact)"] == pytest.approx(5.692e-04, rel=1e-3)
     assert brown["0.8"]["one-sided polynomial (wrong here)"] == pytest.approx(2.490e-03, rel=1e-3)
@@ -36,6 +38,11 @@ def test_notebook_06_contract(run_notebook):
     assert g[(0.9, "fisher")] > g[(0.9, "dai_cui")] + 0.015
     assert abs(g[(0.9, "dai_cui")] - 0.05) < 0.015
     assert [r["method"] for r in res["type1_swap"]] == ["fisher", "dai_cui", "simes"]
+    # the widget's starting state (correlation 0.5): Fisher of the printed 0.0002 and 0.07 by hand
+    start = {r["method"]: r for r in res["widget_start"]}
+    t = -2 * np.log(0.0002) - 2 * np.log(0.07)
+    assert start["fisher"]["combined_pvalue"] == pytest.approx(stats.chi2.sf(t, 4), rel=1e-9)
+    assert start["brown / dai_cui"]["combined_pvalue"] > start["fisher"]["combined_pvalue"]
 
 
 @needs_mirror
@@ -43,3 +50,32 @@ def test_notebook_06_paper_dataset(run_notebook):
     res = run_notebook("06_combining_pvalues", datasets=["diabetic_retinopathy"], **SMALL)
     assert res["datasets"] == ["diabetic_retinopathy"]
     assert [r["class"] for r in res["table7"]] == [0, 1]
+
+
+@needs_mirror
+def test_notebook_06_string_labels(run_notebook):
+    # Urban land cover: nine classes labelled by name, its own train/test split
+    res = run_notebook("06_combining_pvalues", datasets=["urban_land_cover"], **SMALL)
+    assert res["datasets"] == ["urban_land_cover"]
+    assert [r["class"] for r in res["table7"]] == [
+        "asphalt", "building", "car", "concrete", "grass", "pool", "shadow", "soil", "tree"]
+    assert len({r["dai_cui_pvalue"] for r in res["table7"]}) == 1  # one global p-value
+    # Fisher and Simes recomputed here from the nine per-class GS p-values (docs/methods.md §8.1, §8.7)
+    p = np.sort([r["gs_pvalue"] for r in res["table7"]])
+    fisher = stats.chi2.sf(-2 * np.log(p).sum(), 2 * len(p))
+    simes = min(1.0, float(np.min(len(p) * p / np.arange(1, len(p) + 1))))
+    for r in res["table7"]:
+        assert r["fisher_pvalue"] == pytest.approx(fisher, rel=1e-6)
+        assert r["simes_pvalue"] == pytest.approx(simes, rel=1e-6)
+
+
+def test_solutions_06(run_notebook, tmp_path):
+    (tmp_path / "solutions").mkdir()
+    res = run_notebook("solutions/06_combining_pvalues", n_sim=3000, n_trees=20)
+    # Fisher of the paper's per-class p-values (docs/methods.md §8, worked example 2) never moves
+    assert res["ex2"]["fisher"] == pytest.approx(1.9096e-04, rel=1e-4)
+    assert len(set(res["ex2"]["small"])) > 1  # Dai–Cui does, from seed to seed
+    ex1 = {(r["correlation"], r["method"]): r["type1_error"] for r in res["ex1"]}
+    assert ex1[(0.95, "fisher")] >= ex1[(0.9, "fisher")] > 0.07
+    assert abs(ex1[(0.95, "brown / dai_cui")] - 0.05) < 0.02
+    assert [r["dataset"] for r in res["ex4"]] == ["wine"] * 3

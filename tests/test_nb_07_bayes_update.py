@@ -11,12 +11,12 @@ pytestmark = pytest.mark.notebook
 def test_notebook_07_contract(run_notebook):
     res = run_notebook("07_bayes_update", dataset="breast_cancer", n_trees=20, n_resamples=300,
                        positive=0, prevalence=0.1, seed=2)
-    # METHODS.md §9 ex. 1: 0.538462 at pi = 0.1, bootstrap CI about (0.410, 0.731) ± 0.02
+    # docs/methods.md §9 ex. 1: 0.538462 at pi = 0.1, bootstrap CI about (0.410, 0.731) ± 0.02
     ex = res["example"]
     assert ex["precision_updated"] == pytest.approx(0.538462, abs=5e-7)
     assert ex["ci_low"] == pytest.approx(0.410, abs=0.02)
     assert ex["ci_high"] == pytest.approx(0.731, abs=0.02)
-    # METHODS.md §9 ex. 2 (Gondara Table 10): NB 0.3540 / 0.8711, RF 0.4447 / 0.8163
+    # docs/methods.md §9 ex. 2 (Gondara Table 10): NB 0.3540 / 0.8711, RF 0.4447 / 0.8163
     t10 = res["table10"]
     assert [r["updated_a"] for r in t10] == pytest.approx([0.3540, 0.8711], abs=5e-5)
     assert [r["updated_b"] for r in t10] == pytest.approx([0.4447, 0.8163], abs=5e-5)
@@ -26,13 +26,17 @@ def test_notebook_07_contract(run_notebook):
     assert c["rp"] == pytest.approx(c["updated_a"] / c["updated_b"], rel=1e-9)
     assert c["rp_ci_low"] <= c["rp"] <= c["rp_ci_high"]
     # at a prevalence below the test set's, the update lowers precision (unless it is 1: no
-    # false positives, Sp = 1, stays 1 at every prevalence; METHODS.md §9 edge cases)
+    # false positives, Sp = 1, stays 1 at every prevalence; docs/methods.md §9 edge cases)
     assert res["sample_prevalence"] > 0.1
     for m in ("a", "b"):
         before, after = c[f"precision_{m}"], c[f"updated_{m}"]
         assert after < before or before == after == 1.0
     assert res["order_flips"] is False
     assert len(res["ratios"]) == 8
+    # the widget's starting state is the same update at the same prevalence
+    start = {r["model"]: r for r in res["widget_start"]}
+    assert start["naive Bayes"]["updated"] == pytest.approx(c["updated_a"], rel=1e-9)
+    assert start["random forest"]["updated"] == pytest.approx(c["updated_b"], rel=1e-9)
 
 
 @needs_mirror
@@ -40,3 +44,28 @@ def test_notebook_07_paper_dataset(run_notebook):
     res = run_notebook("07_bayes_update", n_trees=20, n_resamples=200)
     assert res["dataset"] == "diabetic_retinopathy"
     assert res["sample_prevalence"] == pytest.approx(0.47, abs=0.01)  # 540 of 1151 rows
+
+
+@needs_mirror
+def test_notebook_07_string_labels(run_notebook):
+    res = run_notebook("07_bayes_update", dataset="urban_land_cover", positive="building",
+                       prevalence=0.05, n_trees=20, n_resamples=200)
+    assert res["dataset"] == "urban_land_cover" and res["positive"] == "building"
+    c = res["compared"]
+    # Bayes' rule at a prevalence below the test set's lowers precision (docs/methods.md §9)
+    assert res["sample_prevalence"] > 0.05
+    for m in ("a", "b"):
+        assert c[f"updated_{m}"] < c[f"precision_{m}"] or c[f"precision_{m}"] == 1.0
+    assert c["rp"] == pytest.approx(c["updated_a"] / c["updated_b"], rel=1e-9)
+
+
+def test_solutions_07(run_notebook, tmp_path):
+    (tmp_path / "solutions").mkdir()
+    res = run_notebook("solutions/07_bayes_update", n_trees=20, n_resamples=200)
+    # docs/methods.md §9 worked example 1: Se = 0.75, Sp = 130/140; by hand 0.75 / (0.75 + 1/14)
+    assert res["ex1"]["P(0.5)"] == pytest.approx(0.75 / (0.75 + 1 / 14), rel=1e-12)
+    assert res["ex1"]["P at that prevalence"] == pytest.approx(0.5, rel=1e-12)
+    assert all(v == 1.0 for v in res["ex3"].values())  # Sp = 1: precision 1 at every prevalence
+    low, high = res["ex2"]
+    assert low["prevalence"] == 0.05 and high["prevalence"] == 0.9
+    assert res["order_flips"] is False

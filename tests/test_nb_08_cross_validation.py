@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from conftest import needs_mirror
 
 pytestmark = pytest.mark.notebook
 
@@ -22,7 +23,7 @@ def test_notebook_08_contract(run_notebook):
     repeated = {r["class"]: r["statistic"] for r in res["joint_repeated"]}
     for c in clustering:
         assert c["inflation"] == pytest.approx(c["statistic"] / repeated[c["class"]])
-    # METHODS.md §7: identical repeats leave W unchanged when clustered on id, and multiply it by
+    # docs/methods.md §7: identical repeats leave W unchanged when clustered on id, and multiply it by
     # the number of copies when clustered on (id, repeat)
     for row in res["identical_copies"]:
         values = list(row.values())
@@ -33,3 +34,30 @@ def test_notebook_08_contract(run_notebook):
     assert [tenfold[r["class"]] for r in res["identical_copies"]] == [
         list(r.values())[1] for r in res["identical_copies"]]
     assert {p["model"] for p in res["precision_10fold"]} == {"naive_bayes", "random_forest"}
+    # the widget starts at all repetitions clustered on (id, repeat): the clustering table's row
+    wrong = {c["class"]: c["inflation"] for c in clustering if c["cluster"] == "id_repeat"}
+    for row in res["widget_start"]:
+        assert row["inflation"] == pytest.approx(wrong[row["class"]], rel=1e-9)
+
+
+@needs_mirror
+def test_notebook_08_string_labels(run_notebook):
+    res = run_notebook("08_cross_validation", dataset="wilt", n_splits=3, n_repeats=2, n_trees=5,
+                       seed=1)
+    assert res["dataset"] == "wilt" and res["n"] == 4839
+    assert [r["class"] for r in res["joint_10fold"]] == ["n", "w"]
+    assert [c["n_clusters"] for c in res["clustering"]] == [4839, 2 * 4839, 4 * 4839] * 2
+    for row in res["identical_copies"]:
+        values = list(row.values())
+        assert values[2] == pytest.approx(values[1], rel=1e-9)
+
+
+def test_solutions_08(run_notebook, tmp_path):
+    (tmp_path / "solutions").mkdir()
+    res = run_notebook("solutions/08_cross_validation", n_splits=5, n_repeats=3, n_trees=5)
+    assert res["dataset"] == "breast_cancer"
+    for row in res["ex1"]:
+        assert 1 < row["inflation"] <= 3 * 1.05  # more, by up to the number of repetitions
+    for row in res["ex3"]:
+        # three unpaired copies: three times the unpaired statistic (docs/methods.md §7)
+        assert row["no cluster, 3 copies"] == pytest.approx(3 * row["no cluster, once"], rel=1e-9)

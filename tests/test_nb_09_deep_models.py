@@ -60,3 +60,41 @@ def test_notebook_09_user_file(run_notebook):
     frame = pd.read_csv(path).rename(columns={"digit": "y_true"})
     assert res["n_test"] == len(frame)
     _check_per_class(res, _expected_per_class(frame, "logistic", "svm"))
+
+
+def test_notebook_09_string_labels(run_notebook, tmp_path):
+    # the shipped predictions with the digits written as words: a user's file with string labels
+    words = dict(enumerate(["zero", "one", "two", "three", "four", "five", "six", "seven", "eight",
+                            "nine"]))
+    frame = pd.read_csv(deep.SHIPPED_PREDICTIONS)
+    named = frame.assign(**{c: frame[c].map(words) for c in ("y_true", "cnn_dropout_0.5",
+                                                             "cnn_dropout_0.7")})
+    path = tmp_path / "named.csv"
+    named.to_csv(path, index=False)
+    res = run_notebook("09_deep_models", predictions_file=str(path), id_column="id")
+    assert res["source"] == "file" and res["models"] == ["cnn_dropout_0.5", "cnn_dropout_0.7"]
+    expected = _expected_per_class(named, "cnn_dropout_0.5", "cnn_dropout_0.7")
+    _check_per_class(res, expected)
+    # the widget starts at the class with the smallest GS p-value; its counts add up to the
+    # predictions of that class by either network
+    cls = expected.loc[expected["gs_pvalue"].idxmin(), "class"]
+    assert res["widget_class"] == cls
+    start = {r["predicted_by"]: r for r in res["widget_start"]}
+    either = ((named["cnn_dropout_0.5"] == cls) | (named["cnn_dropout_0.7"] == cls)).sum()
+    assert sum(r["correct"] + r["wrong"] for r in start.values()) == either
+
+
+def test_solutions_09(run_notebook, tmp_path):
+    (tmp_path / "solutions").mkdir()
+    res = run_notebook("solutions/09_deep_models")
+    shipped = pd.read_csv(deep.SHIPPED_PREDICTIONS)
+    table = pc.mcnemar_table(shipped["y_true"], shipped["cnn_dropout_0.5"], shipped["cnn_dropout_0.7"])
+    assert res["mcnemar_pvalue"] == pytest.approx(pc.mcnemar(table).pvalue)
+    assert res["ex2"]["Holm at 0.05"] <= res["ex2"]["Holm at 0.2"]
+    assert res["ex2"]["Holm at 0.05"] <= res["ex2"]["unadjusted at 0.05"]
+    assert len(res["ex3"]) == 10
+    # exercise 4: the shipped logistic/SVM pair, McNemar recomputed here
+    other = pd.read_csv(deep.SHIPPED_PREDICTIONS.parent / "examples" / "digits_wide.csv")
+    table = pc.mcnemar_table(other["digit"], other["logistic"], other["svm"])
+    assert res["ex4"]["mcnemar_pvalue"] == pytest.approx(pc.mcnemar(table).pvalue)
+    assert res["ex4"]["logistic vs SVM"] > res["ex4"]["two networks"]

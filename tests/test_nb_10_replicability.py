@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from conftest import DATA_MIRROR
+from conftest import DATA_MIRROR, needs_mirror
 
 pytestmark = pytest.mark.notebook
 
@@ -15,7 +15,7 @@ def test_notebook_10_contract(run_notebook):
     )
     # without the UCI files the notebook falls back to breast_cancer
     assert res["dataset"] == ("diabetic_retinopathy" if DATA_MIRROR else "breast_cancer")
-    # METHODS.md §10 worked examples
+    # docs/methods.md §10 worked examples
     ex = res["examples"]
     assert ex["7 accept, 3 reject"] == pytest.approx(0.533333, abs=5e-7)
     assert ex["5 accept, 5 reject"] == pytest.approx(0.444444, abs=5e-7)
@@ -28,6 +28,43 @@ def test_notebook_10_contract(run_notebook):
     assert [g["n_test"] for g in grid] == [150, 60, 75, 30]
     for g in grid:
         assert g["n_repeats"] == 4 and g["n_valid"] == 4
-        # R(e) is the closed form of the rejection rate with n = 4 (METHODS.md §10)
+        # R(e) is the closed form of the rejection rate with n = 4 (docs/methods.md §10)
         q = round(g["rejection_rate"] * 4)
         assert g["replicability"] == pytest.approx((q * (q - 1) + (4 - q) * (3 - q)) / 12)
+    _check_widget(res)
+
+
+def _check_widget(res):
+    # the fixed pair of classifiers: its table counts the held-out half; R(e) of each test size
+    # is the closed form of its rejection rate over 400 drawn test sets (docs/methods.md §10)
+    assert sum(sum(sum(r) for r in m) for m in res["cells"]) > 0
+    for row in res["test_size_curve"]:
+        n = row["n_valid"]  # drawn test sets on which the class is predicted by both
+        assert 2 <= n <= 400
+        q = round(row["rejection_rate"] * n)
+        assert row["replicability"] == pytest.approx((q * (q - 1) + (n - q) * (n - 1 - q)) / (n * (n - 1)))
+    rates = [row["rejection_rate"] for row in res["test_size_curve"]]
+    assert rates[-1] >= rates[0]
+
+
+@needs_mirror
+def test_notebook_10_string_labels(run_notebook):
+    res = run_notebook(
+        "10_replicability", dataset="urban_land_cover", positive="building", n_initial=300,
+        sample_fractions=[1.0], test_fractions=[0.5, 0.2], n_repeats=4, n_trees=5, seed=2,
+    )
+    assert res["dataset"] == "urban_land_cover" and res["positive"] == "building"
+    assert [g["n_test"] for g in res["grid"]] == [150, 60]
+    # the held-out half of the 675 rows
+    assert sum(sum(sum(r) for r in m) for m in res["cells"]) == 675 - 337
+    _check_widget(res)
+
+
+def test_solutions_10(run_notebook, tmp_path):
+    (tmp_path / "solutions").mkdir()
+    res = run_notebook("solutions/10_replicability", n_repeats=4, n_trees=5)
+    # docs/methods.md §10: 42/90 and 40/90
+    assert res["ex1"]["4 of 10 reject"] == pytest.approx(42 / 90)
+    assert res["ex1"]["5 of 10 reject"] == pytest.approx(40 / 90)
+    assert res["rp_same"] is True
+    assert res["dataset"] == "breast_cancer"

@@ -28,7 +28,8 @@ TABLE5_ROWS = [
 def test_notebook_11_contract(run_notebook):
     results = run_notebook(
         "11_paper_replication", n_trees=10, cv_trees=5, n_permutations=50, n_bootstrap=50,
-        n_simulations=50, replicability_repeats=3,
+        n_simulations=50, replicability_repeats=3, n_seeds=3, spread_trees=3,
+        spread_permutations=20, dataset="urban_land_cover",
     )
     _check_table5_structure(results)
     _check_naive_bayes_precisions_are_the_papers(results)
@@ -36,6 +37,7 @@ def test_notebook_11_contract(run_notebook):
     _check_table8_svm_and_the_undefined_wald_test(results)
     _check_table10_naive_bayes_update(results)
     _check_other_tables_have_their_keys(results)
+    _check_seed_spread(results)
 
 
 def _printed(table: int, quantity: str) -> dict[tuple[str, str], float]:
@@ -59,7 +61,7 @@ def _check_table5_structure(results):
 
 def _check_naive_bayes_precisions_are_the_papers(results):
     t5 = pd.DataFrame(results["table5"])
-    # METHODS.md §6.6(d): e1071 naive Bayes on the R split, 148/275 (class 0) and 54/71 (class 1)
+    # docs/methods.md §6.6(d): e1071 naive Bayes on the R split, 148/275 (class 0) and 54/71 (class 1)
     diab = t5[t5["dataset"] == "diabetic_retinopathy"].set_index("class")
     assert diab.loc[0, "precision_nb"] == pytest.approx(148 / 275)
     assert diab.loc[1, "precision_nb"] == pytest.approx(54 / 71)
@@ -84,7 +86,7 @@ def _check_table8_svm_and_the_undefined_wald_test(results):
     # Table 8 prints SVM precisions 0.68, 1.0, 0.63, 0.72; the SVM is deterministic
     for key, value in _printed(8, "precision_svm").items():
         assert t8[key]["precision_svm"] == pytest.approx(value, abs=0.006), key
-    # precision 1.0 -> no GEE Wald test (METHODS.md §12 item 12): null in results.json
+    # precision 1.0 -> no GEE Wald test (docs/methods.md §12 item 12): null in results.json
     assert t8[("wilt", "w")]["precision_svm"] == 1.0 and t8[("wilt", "w")]["pvalue"] is None
     assert 0 <= t8[("wilt", "w")]["pvalue_defined_models"] <= 1
     assert t8[("wilt", "n")]["df"] == 3
@@ -92,7 +94,7 @@ def _check_table8_svm_and_the_undefined_wald_test(results):
 
 def _check_table10_naive_bayes_update(results):
     t10 = {(row["model"], row["class"]): row for row in results["table10"]}
-    # METHODS.md §9 worked example 2: NB-0 0.3540, NB-1 0.8711 (Table 10 prints 0.35, 0.87)
+    # docs/methods.md §9 worked example 2: NB-0 0.3540, NB-1 0.8711 (Table 10 prints 0.35, 0.87)
     assert t10[("NB", 0)]["precision_updated"] == pytest.approx(0.3540, abs=5e-5)
     assert t10[("NB", 1)]["precision_updated"] == pytest.approx(0.8711, abs=5e-5)
     assert t10[("NB", 0)]["prevalence"] == 0.3
@@ -114,3 +116,39 @@ def _check_other_tables_have_their_keys(results):
     assert {r["method"] for r in results["figure1"]} == {"gs", "naive_z"}
     assert all(0 <= r["replicability"] <= 1 for r in results["figure3"])
     assert set(results["printed_digit_reproduced_by_table"]) == {str(k) for k in range(4, 12)}
+
+
+def test_solutions_11(run_notebook, tmp_path):
+    (tmp_path / "solutions").mkdir()
+    res = run_notebook("solutions/11_paper_replication", n_seeds=2, few_trees=3, more_trees=6)
+    random = {r["quantity"]: r["random in the reruns"] for r in res["ex1"]}
+    assert random["precision_nb"] == 0  # naive Bayes on a fixed split draws no random numbers
+    assert res["ex2"]["r"] > res["ex2"]["sklearn"]  # the printed digits need the author's split
+    assert {r["class"] for r in res["ex4"]} == {"asphalt", "building", "car", "concrete", "grass",
+                                               "pool", "shadow", "soil", "tree"}
+
+
+def _check_seed_spread(results):
+    spread = results["seed_spread"]
+    numbers = pd.DataFrame(spread["numbers"])
+    assert spread["n_seeds"] == 3 and len(numbers) == len(printed_values())
+    counts = pd.DataFrame(spread["counts"]).set_index("table")
+    assert counts["printed numbers"].sum() == len(numbers)
+    # naive Bayes on the author's split and the SVM are deterministic: the same in every rerun,
+    # and reproduced to the printed digit, or not with a reason (data/paper_tables.csv's notes)
+    fixed = numbers[numbers["quantity"].isin(["precision_nb", "precision_svm"])]
+    assert not fixed["random"].any()
+    assert set(fixed["verdict"]) <= {"reproduced", "not reproduced"}
+    assert (fixed["verdict"] == "reproduced").mean() > 0.9
+    # the forests are random
+    assert numbers.loc[numbers["quantity"] == "precision_rf", "random"].all()
+    unexplained = numbers[numbers["verdict"].isin(["not reproduced", "undefined"])
+                          & (numbers["reason"] == "")]
+    assert unexplained.empty, unexplained
+    # Table 4: every count but the three noted ones (Wilt's and Phishing's rows, Phishing's columns)
+    t4 = numbers[numbers["table"] == 4]
+    assert (t4["verdict"] == "not reproduced").sum() == 3
+    # the explorer starts on the dataset parameter: Urban land cover's nine string-labelled classes
+    start = pd.DataFrame(results["widget_start"])
+    assert set(start["class"]) == {c for d, c in TABLE5_ROWS if d == "urban_land_cover"}
+    assert set(start["quantity"]) == {"precision_nb", "precision_rf", "pvalue_gs", "pvalue_gw"}
