@@ -592,7 +592,7 @@ def _run_example(argv: Sequence[str], page: Path, site: Path) -> None:
 
 
 def _example_argv(row: Mapping[str, Any]) -> list[str]:
-    """``precmp report`` arguments for a row of ``data/examples.csv``."""
+    """``precmp report`` arguments for a row of :func:`precmp_lib.data.example_predictions`."""
 
     def text(key: str) -> str:
         v = row.get(key)
@@ -683,15 +683,11 @@ def _solutions_of(topic: Path, solutions: Sequence[Path]) -> list[Path]:
 
 
 def _example_jobs() -> list[tuple[_Job, str, str]]:
-    """A job per example predictions file in ``data/examples.csv`` (with its title and
-    description), when the registry and the report template exist."""
-    registry = ROOT / "data" / "examples.csv"
-    if not (registry.is_file() and (NOTEBOOKS / "report.ipynb").is_file()):
-        return []
-    import pandas as pd
+    """A job per example predictions file the package ships (with its title and description)."""
+    from .data import example_predictions
 
     out = []
-    for row in pd.read_csv(registry, keep_default_na=False).to_dict(orient="records"):
+    for row in example_predictions().to_dict(orient="records"):
         job = _Job("example", f"report_{row['name']}", json.dumps(_example_argv(row)))
         out.append((job, f"Report: {row['name']}", str(row.get("description", ""))))
     return out
@@ -728,7 +724,7 @@ def build_site(
         Notebooks rendered at once, each in its own worker process; default the number of
         cores. 1 renders them one after another in this process.
     examples : bool, optional
-        Render the report on each example predictions file of ``data/examples.csv``; default
+        Render the report on each example predictions file the package ships; default
         only when building every notebook.
 
     Every notebook gets ``output_dir = <out_dir>/results/<name>`` (relative to the notebook's

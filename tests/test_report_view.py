@@ -127,9 +127,9 @@ def test_page_structure(hostile_page):
 
 
 def test_cv_report_renders(tmp_path):
-    from precmp_lib.report import ROOT
+    from precmp_lib.data import resource_path
 
-    long = pd.read_csv(ROOT / "data" / "examples" / "breast_cancer_cv_long.csv")
+    long = pd.read_csv(resource_path("examples/breast_cancer_cv_long.csv"))
     cmp = compare_models(long, y_true="y_true", n_boot=200)
     out = render_report(cmp, tmp_path / "cv.html", quiet=True, source_name="cv.csv")
     page = out.read_text(encoding="utf-8")
