@@ -8,6 +8,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 TORCH := $(VENV)/.torch
+SPARK := $(VENV)/.spark
 JOBS ?= 2
 # One BLAS/OpenMP thread per process: tests and notebooks run side by side on few cores, and
 # oversubscribed thread pools make small fits many times slower.
@@ -29,6 +30,12 @@ $(TORCH): requirements-torch.txt $(STAMP)
 	$(PY) -m pip install --quiet -r requirements-torch.txt
 	@touch $(TORCH)
 
+# PySpark for the Spark engine's tests (needs Java 17): `make test` installs it, `make report`
+# does not need it.
+$(SPARK): requirements-spark.txt $(STAMP)
+	$(PY) -m pip install --quiet -r requirements-spark.txt
+	@touch $(SPARK)
+
 .PHONY: help venv report test lab data bench lint clean
 
 help: ## list the targets
@@ -39,7 +46,7 @@ venv: $(STAMP) ## create .venv from requirements.txt (done by every target that 
 report: $(STAMP) ## run every notebook and render build/reports/index.html
 	$(PY) -m precmp_lib.report build-site --out build/reports
 
-test: $(STAMP) $(TORCH) ## lint, unit tests, doctests, notebooks under nbval and papermill contract tests
+test: $(STAMP) $(TORCH) $(SPARK) ## lint, unit tests, doctests, notebooks under nbval and papermill contract tests
 	$(PY) -m ruff check .
 	$(PY) -m pytest -n $(JOBS) --dist loadfile --nbval-lax -p no:cacheprovider tests precmp_lib notebooks
 
