@@ -8,6 +8,7 @@ every notebook in ``notebooks/`` and writes an ``index.html`` listing each with 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import html
 import json
 import math
@@ -15,13 +16,15 @@ import os
 import sys
 import tempfile
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pandas as pd
+
+from ._files import write_atomic
 
 __all__ = [
     "NotebookError",
@@ -171,28 +174,55 @@ def render_notebook(
     notebook = Path(notebook)
     out_html = Path(out_html)
     if not notebook.is_file():
-        raise FileNotFoundError(f"notebook {notebook} does not exist")
+        raise FileNotFoundError(f"notebook {notebook.name} does not exist")
     with tempfile.TemporaryDirectory(prefix="precmp-run-") as tmp:
         executed = Path(tmp) / notebook.name
         try:
-            pm.execute_notebook(
-                str(notebook), str(executed), parameters=dict(parameters or {}),
-                cwd=str(cwd or notebook.parent), kernel_name=kernel_name,
-                progress_bar=progress, log_output=False, execution_timeout=timeout,
-            )
+            with _kernel_environment(Path(tmp)):
+                pm.execute_notebook(
+                    str(notebook), str(executed), parameters=dict(parameters or {}),
+                    cwd=str(cwd or notebook.parent), kernel_name=kernel_name,
+                    progress_bar=progress, log_output=False, execution_timeout=timeout,
+                    extra_arguments=list(KERNEL_ARGUMENTS),
+                )
         except pm.PapermillExecutionError as exc:
-            raise NotebookError(f"{notebook.name}: {_error_summary(exc)}") from None
+            raise NotebookError(f"{notebook.name}: {_error_summary(exc)}".replace(tmp, "<run folder>")) from None
         nb = nbformat.read(executed, as_version=4)
         exporter = HTMLExporter(template_name="lab")
         exporter.exclude_input = hide_code
         exporter.exclude_input_prompt = hide_code
         exporter.exclude_output_prompt = True
         body, _ = exporter.from_notebook_node(nb)
-        _atomic_write(out_html, body)
+        write_atomic(out_html, body)
         if executed_path is not None:
-            Path(executed_path).parent.mkdir(parents=True, exist_ok=True)
-            _atomic_write(Path(executed_path), executed.read_text(encoding="utf-8"))
+            write_atomic(Path(executed_path), executed.read_text(encoding="utf-8"))
     return out_html
+
+
+# The kernel logs only errors: its start-up warnings (e.g. "running over TCP without
+# encryption": the kernel listens on 127.0.0.1 only, for this one run) are not the command's.
+KERNEL_ARGUMENTS = ("--IPKernelApp.log_level=ERROR",)
+
+
+@contextlib.contextmanager
+def _kernel_environment(run_dir: Path) -> Iterator[None]:
+    """Environment of one notebook run: Jupyter's runtime files go to ``run_dir/runtime``,
+    removed with the run's folder (also on SIGTERM and Ctrl-C, which the command turns into
+    exceptions so that the kernel is shut down and its connection file, which holds the
+    session's HMAC key, removed); the debugger's frozen-modules warning is off."""
+    runtime = run_dir / "runtime"
+    runtime.mkdir(mode=0o700)
+    wanted = {"JUPYTER_RUNTIME_DIR": str(runtime), "PYDEVD_DISABLE_FILE_VALIDATION": "1"}
+    saved = {k: os.environ.get(k) for k in wanted}
+    os.environ.update(wanted)
+    try:
+        yield
+    finally:
+        for k, v in saved.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
 
 
 @dataclass
