@@ -10,8 +10,11 @@ p-values, the prevalence update of precision and replicability.
 0.11384...
 """
 
+from .accuracy import *  # noqa: F403
 from .bayes import *  # noqa: F403
+from .bayesian import *  # noqa: F403
 from .combine import *  # noqa: F403
+from .comparison import *  # noqa: F403
 from .contingency import *  # noqa: F403
 from .counts import *  # noqa: F403
 from .crossval import *  # noqa: F403
@@ -23,6 +26,7 @@ from .ranks import *  # noqa: F403
 from .replicability import *  # noqa: F403
 from .resampling import *  # noqa: F403
 from .results import *  # noqa: F403
+from .selection import *  # noqa: F403
 from .simulate import *  # noqa: F403
 from .validation import *  # noqa: F403
 

@@ -29,11 +29,13 @@ from .validation import (
 )
 
 __all__ = [
+    "PatternPrevalenceBootstrap",
     "PrevalenceBootstrap",
     "bayes_update_precision",
     "compare_updated_precision",
     "prevalence_adjusted_precision",
     "prevalence_bootstrap",
+    "prevalence_bootstrap_from_patterns",
 ]
 
 
@@ -603,3 +605,158 @@ def compare_updated_precision(
             "note": _finish_note(*notes, sum_note),
         })
     return pd.DataFrame(rows)
+
+
+@dataclass(frozen=True)
+class PatternPrevalenceBootstrap:
+    """Prevalence-adjusted precision of several models from pattern counts, with intervals.
+
+    Attributes
+    ----------
+    test_prevalence : ndarray (C,)
+        Share of the counted rows truly in each requested class.
+    precision, adjusted, ci_low, ci_high : ndarray (C, m)
+        Test-set precision; precision at the given prevalence and its percentile interval.
+    notes : list of list of str
+        Why a value is missing, or how many resamples were skipped.
+    boot : ndarray (B, C, m)
+        The bootstrap replicates of the adjusted precision (paired across models).
+    confidence_level : float
+    """
+
+    test_prevalence: np.ndarray
+    precision: np.ndarray
+    adjusted: np.ndarray
+    ci_low: np.ndarray
+    ci_high: np.ndarray
+    notes: list
+    boot: np.ndarray
+    confidence_level: float
+
+    def ratio(self, c: int, a: int, b: int) -> tuple[float, float, float]:
+        """(low, estimate, high): adjusted precision of model a over model b for class c, with
+        the percentile interval of the paired replicates' ratio."""
+        est = float(_safe_ratio(self.adjusted[c, a], self.adjusted[c, b]))
+        rep = _safe_ratio(self.boot[:, c, a], self.boot[:, c, b])
+        lo, hi, _ = _percentile(rep[:, None], self.confidence_level)
+        return float(lo[0]), est, float(hi[0])
+
+
+def _one_vs_rest(y: np.ndarray, p: np.ndarray, w: np.ndarray, classes: Sequence[int]):
+    """Per-row indicators (P, C) of the truth and (P, C, m) of the predictions."""
+    codes = np.asarray(classes, dtype=np.int64)
+    truth = (y[:, None] == codes[None, :]).astype(float)
+    pred = (p[:, None, :] == codes[None, :, None]).astype(float)
+    return truth, pred
+
+
+def _rates_from_weights(weights: np.ndarray, truth: np.ndarray, pred: np.ndarray):
+    """Se, Sp and precision of every model for every class under row weights (B, P)."""
+    n = weights.sum(axis=1)[:, None, None]
+    pos = (weights @ truth)[:, :, None]
+    flat = pred.reshape(len(pred), -1)
+    called = (weights @ flat).reshape(len(weights), *pred.shape[1:])
+    tp = (weights @ (flat * np.repeat(truth, pred.shape[2], axis=1))).reshape(called.shape)
+    se = _safe_ratio(tp, pos + 0 * tp)
+    sp = _safe_ratio((n - pos) - (called - tp), (n - pos) + 0 * tp)
+    return se, sp, _safe_ratio(tp, called)
+
+
+def prevalence_bootstrap_from_patterns(
+    y: Any,
+    preds: Any,
+    weights: Any,
+    *,
+    classes: Sequence[int],
+    prevalence: Sequence[float],
+    clusters: Any = None,
+    n_resamples: int = 1000,
+    confidence_level: float = 0.95,
+    random_state: Any = None,
+) -> PatternPrevalenceBootstrap:
+    """Precision at a population prevalence (seed eq 28) for m models, from pattern counts.
+
+    Parameters
+    ----------
+    y : array-like of int (P,)
+        True class code of each pattern row.
+    preds : array-like of int (P, m)
+        Predicted class codes of the m models.
+    weights : array-like of int (P,)
+        Rows with each pattern.
+    classes : sequence of int
+        The class codes to update (C of them).
+    prevalence : sequence of float
+        Population prevalence of each, in [0, 1].
+    clusters : array-like of int (P,), optional
+        Observation of each pattern row when rows repeat observations (repeated
+        cross-validation): the observations are resampled, each with all its rows.
+    n_resamples : int
+    confidence_level : float
+    random_state : None, int or Generator
+
+    Returns
+    -------
+    PatternPrevalenceBootstrap
+
+    Notes
+    -----
+    The bootstrap never touches rows: a resample is a multinomial draw of the pattern counts
+    (probabilities ``count / n``), or of the observations (each equally likely) when
+    ``clusters`` is given; sensitivity, specificity and the updated precision are recomputed
+    from the resampled counts, paired across models, so the ratio of two models' updated
+    precisions has a percentile interval too (docs/methods.md §9).
+
+    Examples
+    --------
+    docs/methods.md §9, worked example 1 (TP 45, FN 15, FP 10, TN 130; prevalence 0.1):
+
+    >>> res = prevalence_bootstrap_from_patterns([1, 1, 0, 0], [[1], [0], [1], [0]],
+    ...                                          [45, 15, 10, 130], classes=[1],
+    ...                                          prevalence=[0.1], random_state=0)
+    >>> round(float(res.adjusted[0, 0]), 6)
+    0.538462
+    """
+    y = np.asarray(y, dtype=np.int64)
+    p = np.asarray(preds, dtype=np.int64).reshape(len(y), -1)
+    w = check_counts(np.asarray(weights), "weights").astype(float)
+    b_total = check_positive_int(n_resamples, "n_resamples")
+    level = check_probability(confidence_level, "confidence_level")
+    pi = np.asarray([as_unit_interval(v, "prevalence") for v in prevalence], dtype=float)
+    rng = np.random.default_rng(random_state)
+    truth, pred = _one_vs_rest(y, p, w, classes)
+    se, sp, prec = (v[0] for v in _rates_from_weights(w[None, :], truth, pred))
+    adjusted = _ppv(se, sp, pi[:, None])
+    if clusters is not None:
+        g, inverse = np.unique(np.asarray(clusters), return_inverse=True)
+        n_units = len(g)
+    else:
+        n_units = len(w)
+    chunk = max(1, int(2e7 // max(n_units, 1)))
+    reps = []
+    for start in range(0, b_total, chunk):
+        size = min(chunk, b_total - start)
+        if clusters is None:
+            draws = rng.multinomial(int(w.sum()), w / w.sum(), size=size).astype(float)
+        else:
+            units = rng.multinomial(n_units, np.full(n_units, 1.0 / n_units), size=size)
+            draws = units[:, inverse] * w[None, :]
+        s, q, _ = _rates_from_weights(draws, truth, pred)
+        reps.append(_ppv(s, q, pi[None, :, None]))
+    boot = np.concatenate(reps, axis=0)
+    lo, hi, skipped = _percentile(boot, level)
+    notes = []
+    for c in range(len(pi)):
+        row = []
+        for j in range(p.shape[1]):
+            if np.isnan(adjusted[c, j]):
+                row.append("never predicted and never missed: sensitivity 0, specificity 1")
+            elif skipped[c, j]:
+                row.append(f"{int(skipped[c, j])} of {b_total} resamples undefined, skipped")
+            else:
+                row.append("")
+        notes.append(row)
+    test_prev = (w @ truth) / w.sum()
+    return PatternPrevalenceBootstrap(
+        test_prevalence=test_prev, precision=prec, adjusted=adjusted, ci_low=lo, ci_high=hi,
+        notes=notes, boot=boot, confidence_level=level)

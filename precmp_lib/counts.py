@@ -26,7 +26,10 @@ __all__ = [
     "PrecisionMoments",
     "cells_from_tab_paired",
     "class_cells",
+    "clustered_accuracy",
     "joint_confusion",
+    "moments_from_patterns",
+    "pair_cells_from_patterns",
     "pattern_counts",
     "precision_moments",
 ]
@@ -643,3 +646,203 @@ def _cells_direct(y: np.ndarray, a: np.ndarray, b: np.ndarray, k: int) -> np.nda
     n000 = len(y) - (x111 + n110 + n101 + n011 + n100 + n010 + n001)
     stacked = np.stack([n000, n001, n010, n011, n100, n101, n110, x111], axis=-1)
     return stacked.reshape(k, 2, 2, 2)
+
+
+# --------------------------------------------------------------------------------------------
+# from a table of pattern counts (the engine's output: one row per observed pattern)
+# --------------------------------------------------------------------------------------------
+
+
+def _weighted_bincount(codes: np.ndarray, weights: np.ndarray, k: int) -> np.ndarray:
+    return np.bincount(codes, weights=weights, minlength=k).round().astype(np.int64)
+
+
+def pair_cells_from_patterns(
+    y: Any, a: Any, b: Any, weights: Any, *, n_classes: int
+) -> np.ndarray:
+    """Per-class 2 x 2 x 2 cells of two classifiers from pattern counts, without the K^3 table.
+
+    Parameters
+    ----------
+    y, a, b : array-like of int, shape (P,)
+        Class codes (0..K-1) of the truth and of classifiers A and B in each pattern.
+    weights : array-like of int, shape (P,)
+        Number of observations with that pattern.
+    n_classes : int
+        K.
+
+    Returns
+    -------
+    ndarray of int64, shape (K, 2, 2, 2)
+        ``cells[k, d, a, b]`` as :func:`class_cells` returns for the joint confusion tensor.
+
+    Notes
+    -----
+    The same inclusion and exclusion as :func:`class_cells`, with each class's margins counted
+    by weighted ``np.bincount`` over the P patterns: O(P + K) memory, whatever K.
+
+    Examples
+    --------
+    >>> cells = pair_cells_from_patterns([0, 1, 1], [0, 1, 0], [0, 1, 1], [2, 1, 1], n_classes=2)
+    >>> cells.tolist() == class_cells(joint_confusion([0, 0, 1, 1], [0, 0, 1, 0],
+    ...                                                 [0, 0, 1, 1]).table).tolist()
+    True
+    """
+    y, a, b = (np.asarray(v, dtype=np.int64) for v in (y, a, b))
+    w = check_counts(np.asarray(weights), "weights").astype(float)
+    k = int(n_classes)
+    ya, yb, ab = y == a, y == b, a == b
+    x111 = _weighted_bincount(y[ya & yb], w[ya & yb], k)
+    ta = _weighted_bincount(y[ya], w[ya], k)
+    tb = _weighted_bincount(y[yb], w[yb], k)
+    both = _weighted_bincount(a[ab], w[ab], k)
+    row, col_a, col_b = (_weighted_bincount(v, w, k) for v in (y, a, b))
+    n110, n101, n011 = ta - x111, tb - x111, both - x111
+    n100 = row - x111 - n110 - n101
+    n010 = col_a - x111 - n110 - n011
+    n001 = col_b - x111 - n101 - n011
+    n000 = round(w.sum()) - (x111 + n110 + n101 + n011 + n100 + n010 + n001)
+    stacked = np.stack([n000, n001, n010, n011, n100, n101, n110, x111], axis=-1)
+    return stacked.reshape(k, 2, 2, 2)
+
+
+def moments_from_patterns(
+    y: Any,
+    preds: Any,
+    weights: Any,
+    *,
+    classes: Sequence[Any],
+    names: Sequence[str],
+    clusters: Any = None,
+) -> PrecisionMoments:
+    """Per-class precision moments (METHODS.md §7) from a table of pattern counts.
+
+    Parameters
+    ----------
+    y : array-like of int, shape (P,)
+        True class code of each pattern row.
+    preds : array-like of int, shape (P, c)
+        Each classifier's predicted class code in each pattern row.
+    weights : array-like of int, shape (P,)
+        Rows with that pattern.
+    classes : sequence
+        The K class labels (code k is ``classes[k]``).
+    names : sequence of str
+        The c classifier names.
+    clusters : array-like of int, shape (P,), optional
+        The observation (cluster) of each pattern row, when rows repeat observations (repeated
+        cross-validation: the engine's per-observation table). By default every counted row is
+        its own observation, so the cross-products are linear in the counts.
+
+    Returns
+    -------
+    PrecisionMoments
+
+    Notes
+    -----
+    Unclustered, ``sum_i a_ij a_il`` is the number of rows of class k that classifiers j and
+    l both predict as k: one weighted ``np.bincount`` per pair. Clustered, the per-(cluster,
+    class) counts ``a_ij``, ``w_ij`` are aggregated first (over the occupied pairs only), then
+    multiplied, exactly as :func:`precision_moments` does on raw rows.
+
+    Examples
+    --------
+    Two rows of one observation, summed as one cluster:
+
+    >>> mo = moments_from_patterns([1, 1], [[1, 1], [1, 0]], [2, 1], classes=[0, 1],
+    ...                            names=["a", "b"], clusters=[0, 0])
+    >>> mo.n_correct[1].tolist(), mo.cc[1].tolist()
+    ([3, 2], [[9, 6], [6, 4]])
+    """
+    y = np.asarray(y, dtype=np.int64)
+    p = np.asarray(preds, dtype=np.int64).reshape(len(y), -1)
+    w = check_counts(np.asarray(weights), "weights").astype(np.int64)
+    k, c = len(classes), p.shape[1]
+    if clusters is None:
+        hit = [p[:, j] for j in range(c)]
+        cc = np.zeros((k, c, c), dtype=np.int64)
+        ww = np.zeros((k, c, c), dtype=np.int64)
+        correct = [y == h for h in hit]
+        for j in range(c):
+            for i in range(j, c):
+                same = hit[j] == hit[i]
+                sel_c, sel_w = same & correct[j], same & ~correct[j]
+                cc[:, j, i] = cc[:, i, j] = _weighted_bincount(hit[j][sel_c], w[sel_c], k)
+                ww[:, j, i] = ww[:, i, j] = _weighted_bincount(hit[j][sel_w], w[sel_w], k)
+        n_correct = np.diagonal(cc, axis1=1, axis2=2).copy()
+        n_wrong = np.diagonal(ww, axis1=1, axis2=2).copy()
+        n = int(w.sum())
+        return PrecisionMoments(
+            n_correct=n_correct, n_wrong=n_wrong, cc=cc, cw=np.zeros_like(cc), ww=ww,
+            classes=np.asarray(classes, dtype=object), names=tuple(names), n_rows=n, n_clusters=n,
+        )
+    g = np.asarray(clusters, dtype=np.int64)
+    keys = [g * k + p[:, j] for j in range(c)]
+    uniq, inverse = np.unique(np.concatenate(keys), return_inverse=True)
+    idx = np.split(inverse.ravel(), c)
+    cls_u = uniq % k
+    u = len(uniq)
+    a_, w_ = [], []
+    for j in range(c):
+        ok = y == p[:, j]
+        a_.append(np.bincount(idx[j][ok], weights=w[ok], minlength=u))
+        w_.append(np.bincount(idx[j][~ok], weights=w[~ok], minlength=u))
+
+    def per_class(values: np.ndarray) -> np.ndarray:
+        return np.rint(np.bincount(cls_u, weights=values, minlength=k)).astype(np.int64)
+
+    cc = np.empty((k, c, c), dtype=np.int64)
+    cw = np.empty((k, c, c), dtype=np.int64)
+    ww = np.empty((k, c, c), dtype=np.int64)
+    for j in range(c):
+        for i in range(c):
+            cw[:, j, i] = per_class(a_[j] * w_[i])
+            if i >= j:
+                cc[:, j, i] = cc[:, i, j] = per_class(a_[j] * a_[i])
+                ww[:, j, i] = ww[:, i, j] = per_class(w_[j] * w_[i])
+    return PrecisionMoments(
+        n_correct=np.column_stack([per_class(v) for v in a_]).reshape(k, c),
+        n_wrong=np.column_stack([per_class(v) for v in w_]).reshape(k, c),
+        cc=cc, cw=cw, ww=ww, classes=np.asarray(classes, dtype=object), names=tuple(names),
+        n_rows=int(w.sum()), n_clusters=len(np.unique(g)),
+    )
+
+
+def clustered_accuracy(
+    correct: Any, size: Any, *, confidence_level: float = 0.95
+) -> tuple[float, float, float]:
+    """Accuracy over clusters of repeated predictions, with a cluster-robust interval.
+
+    Parameters
+    ----------
+    correct : array-like, shape (G,)
+        Correct predictions of each cluster (an observation's repeats).
+    size : array-like, shape (G,)
+        Predictions in each cluster.
+    confidence_level : float
+
+    Returns
+    -------
+    (accuracy, ci_low, ci_high)
+        The ratio estimate ``sum correct / sum size`` with the Wald interval of its
+        linearised (sandwich) variance ``G/(G-1) sum_i (c_i - acc m_i)^2 / (sum m_i)^2``,
+        clipped to [0, 1]. With clusters of size 1 this is the ordinary Wald interval.
+
+    Examples
+    --------
+    >>> acc, lo, hi = clustered_accuracy([3, 0, 3, 3], [3, 3, 3, 3])
+    >>> round(acc, 2), round(lo, 3), round(hi, 3)
+    (0.75, 0.26, 1.0)
+    """
+    from scipy import stats
+
+    c = np.asarray(correct, dtype=float)
+    m = np.asarray(size, dtype=float)
+    g = len(c)
+    if g < 2 or m.sum() <= 0:
+        raise ValueError(f"correct and size must describe at least 2 clusters; got {g}")
+    acc = c.sum() / m.sum()
+    var = g / (g - 1) * np.sum((c - acc * m) ** 2) / m.sum() ** 2
+    z = stats.norm.isf((1 - confidence_level) / 2)
+    half = z * np.sqrt(var)
+    return float(acc), float(max(acc - half, 0.0)), float(min(acc + half, 1.0))

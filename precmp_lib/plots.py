@@ -126,7 +126,7 @@ def precision_heatmap(table: pd.DataFrame, *, ax: Axes | None = None, title: str
     ----------
     table : DataFrame
         Precision values in [0, 1], classes as the index and models as columns (NaN: never
-        predicted), e.g. from :func:`precmp_lib.report.precision_table`.
+        predicted), e.g. ``ModelComparison.precision`` indexed by class.
     """
     values = table.to_numpy(dtype=float)
     if values.size == 0:
@@ -1087,4 +1087,144 @@ def course_map_chart(table: pd.DataFrame | None = None, *, ax: Axes | None = Non
         arrow(centres[-1] + widths[-1] / 2, positions[(r.data, r.metric, r.classifiers)], leaf_x,
               float(leaf_y[i]))
     ax.set_title("Which test? Follow your case from left to right; [NN] is the notebook")
+    return ax
+
+
+# --------------------------------------------------------------------------------------------
+# Bayesian comparison (posterior of the correlated t-test, simplex of the sign tests)
+# --------------------------------------------------------------------------------------------
+
+
+__all__ += ["bayesian_posterior_plot", "bayesian_simplex_plot"]
+
+_ROPE_COLOR = "#BBBBBB"
+
+
+def bayesian_posterior_plot(
+    result,
+    *,
+    names: tuple[str, str] = ("A", "B"),
+    ax: Axes | None = None,
+) -> Axes:
+    """Posterior density of the mean score difference (A minus B), with the ROPE shaded.
+
+    Parameters
+    ----------
+    result : BayesianComparison
+        A result with a Student ``posterior`` (:func:`precmp_lib.bayes_correlated_ttest`).
+    names : pair of str
+        Names of classifiers A and B, for the labels.
+    ax : Axes, optional
+        Where to draw.
+
+    Returns
+    -------
+    Axes
+        The density curve (one line), one filled area per region with positive width (A better
+        right of ``rope``, B better left of ``-rope``, the ROPE between, grey), a dashed line at
+        0, and a legend giving each region's posterior probability. A point-mass posterior
+        (every fold the same difference) is drawn as one vertical line.
+    """
+    post = getattr(result, "posterior", None)
+    if post is None:
+        raise ValueError("result must carry a Student posterior (from bayes_correlated_ttest); "
+                         f"got {type(result).__name__} without one")
+    a, b = names
+    rope = float(result.rope)
+    ax = _axes(ax, (8.4, 3.6))
+    labels = {"a": f"{a} better: {result.p_a_better:.3f}", "b": f"{b} better: "
+              f"{result.p_b_better:.3f}", "rope": f"practically equivalent: {result.p_rope:.3f}"}
+    if post.scale == 0:
+        ax.axvline(post.loc, color=NEUTRAL_COLOR, lw=2, label="all posterior mass")
+        span = max(abs(post.loc), rope, 1e-3) * 1.5
+        ax.set_xlim(-span, span)
+    else:
+        lo, hi = post.interval(0.998)
+        lo, hi = min(lo, -1.1 * rope), max(hi, 1.1 * rope)
+        xs = np.linspace(lo, hi, 400)
+        ys = post.pdf(xs)
+        ax.plot(xs, ys, color="#333333", lw=1.5)
+        regions = [("b", xs <= -rope, PALETTE[1]), ("a", xs >= rope, PALETTE[0])]
+        if rope > 0:
+            regions.insert(1, ("rope", (xs >= -rope) & (xs <= rope), _ROPE_COLOR))
+        for key, mask, color in regions:
+            if mask.sum() > 1:
+                ax.fill_between(xs[mask], ys[mask], color=color, alpha=0.6, lw=0,
+                                label=labels[key])
+        ax.set_ylim(bottom=0)
+    if rope > 0 and post.scale == 0:
+        ax.axvspan(-rope, rope, color=_ROPE_COLOR, alpha=0.5, lw=0, label=labels["rope"])
+    ax.axvline(0, color=REFERENCE_COLOR, ls="--", lw=0.8)
+    ax.set_xlabel(f"mean score difference, {a} minus {b}")
+    ax.set_ylabel("posterior density")
+    rope_text = f"ROPE ±{rope:g}" if rope > 0 else "no ROPE"
+    ax.set_title(f"Posterior of the mean difference ({rope_text})")
+    ax.legend(loc="upper left", bbox_to_anchor=(1.02, 1.0), fontsize="small", frameon=False,
+              title="posterior probability", title_fontsize="small")
+    return ax
+
+
+def _simplex_xy(theta: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Barycentric (a_better, rope, b_better) to the plane: A at (0, 0), B at (1, 0), rope on top."""
+    theta = np.atleast_2d(theta)
+    x = theta[:, 2] + 0.5 * theta[:, 1]
+    y = theta[:, 1] * np.sqrt(3) / 2
+    return x, y
+
+
+def bayesian_simplex_plot(
+    result,
+    *,
+    names: tuple[str, str] = ("A", "B"),
+    max_points: int = 5000,
+    ax: Axes | None = None,
+) -> Axes:
+    """Posterior draws of (A better, practically equivalent, B better) in a triangle.
+
+    Parameters
+    ----------
+    result : BayesianComparison
+        A result with a Monte Carlo ``sample`` (:func:`precmp_lib.bayes_sign_test`,
+        :func:`precmp_lib.bayes_signed_rank_test`).
+    names : pair of str
+        Names of classifiers A and B, for the corner labels.
+    max_points : int
+        At most this many draws are drawn (evenly thinned).
+    ax : Axes, optional
+        Where to draw.
+
+    Returns
+    -------
+    Axes
+        The triangle (one line) with corners "A better" (bottom left), "B better" (bottom right)
+        and "rope" (top); three lines from the centre to the edge midpoints bounding the areas
+        where each region is the most probable; the draws as one scatter collection; one text
+        per corner with its posterior probability. A draw near a corner gives that region
+        most of the probability; without a ROPE all draws lie on the bottom edge.
+    """
+    sample = getattr(result, "sample", None)
+    if sample is None:
+        raise ValueError("result must carry a posterior sample (from bayes_sign_test or "
+                         f"bayes_signed_rank_test); got {type(result).__name__} without one")
+    if isinstance(max_points, bool) or not isinstance(max_points, int) or max_points < 1:
+        raise ValueError(f"max_points must be an integer >= 1; got {max_points!r}")
+    a, b = names
+    step = max(1, int(np.ceil(len(sample) / max_points)))
+    x, y = _simplex_xy(sample[::step])
+    ax = _axes(ax, (5.2, 4.8))
+    h = np.sqrt(3) / 2
+    ax.plot([0, 1, 0.5, 0], [0, 0, h, 0], color="#333333", lw=1.2)
+    cx, cy = 0.5, h / 3
+    for mx, my in [(0.5, 0.0), (0.25, h / 2), (0.75, h / 2)]:
+        ax.plot([cx, mx], [cy, my], color=REFERENCE_COLOR, lw=0.8, ls="--")
+    ax.scatter(x, y, s=4, alpha=0.25, color=NEUTRAL_COLOR, linewidths=0, rasterized=True)
+    ax.text(0, -0.05, f"{a} better\n{result.p_a_better:.3f}", ha="center", va="top")
+    ax.text(1, -0.05, f"{b} better\n{result.p_b_better:.3f}", ha="center", va="top")
+    ax.text(0.5, h + 0.03, f"practically equivalent\n{result.p_rope:.3f}", ha="center",
+            va="bottom")
+    ax.set_xlim(-0.15, 1.15)
+    ax.set_ylim(-0.2, h + 0.18)
+    ax.set_aspect("equal")
+    ax.axis("off")
+    ax.set_title(f"{result.method}: posterior draws (rope = {result.rope:g})")
     return ax

@@ -43,6 +43,7 @@ __all__ = [
     "GEEPrecisionResult",
     "compare_precision",
     "compare_precision_from_counts",
+    "compare_precision_from_moments",
     "gee_precision",
     "gee_precision_from_counts",
     "gs_from_cells",
@@ -1538,3 +1539,164 @@ def gee_precision(
     moments = precision_moments(y_true, mapping, groups=groups, labels=labels)
     return gee_precision_from_counts(moments, reference=reference,
                                      confidence_level=confidence_level)
+
+
+def _moment_square(mo: PrecisionMoments, i: int, j: int, coef: tuple) -> np.ndarray:
+    """``sum_i L_i^2`` per class for ``L_i = al1 a_i1 + be1 w_i1 + al2 a_i2 + be2 w_i2``, where
+    ``a_ij`` (``w_ij``) counts the rows of cluster i that classifier j predicts as the class
+    rightly (wrongly); every coefficient is an array over classes."""
+    al1, be1, al2, be2 = coef
+    cc, ww, cw = (x.astype(float) for x in (mo.cc, mo.ww, mo.cw))
+    return (al1**2 * cc[:, i, i] + be1**2 * ww[:, i, i] + al2**2 * cc[:, j, j]
+            + be2**2 * ww[:, j, j] + 2 * al1 * be1 * cw[:, i, i] + 2 * al2 * be2 * cw[:, j, j]
+            + 2 * al1 * al2 * cc[:, i, j] + 2 * be1 * be2 * ww[:, i, j]
+            + 2 * al1 * be2 * cw[:, i, j] + 2 * be1 * al2 * cw[:, j, i])
+
+
+def _chi2_or_degenerate(num: np.ndarray, var: np.ndarray, scale: np.ndarray):
+    """num^2/var with chi2(1) p-values; a variance at rounding level of its scale gives 0, 1."""
+    zero = ~(var > _ZERO_TOL * np.where(scale > 0, scale, 1.0))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        stat = np.where(zero, 0.0, num**2 / np.where(zero, 1.0, var))
+    return stat, stats.chi2.sf(stat, 1), zero
+
+
+def compare_precision_from_moments(
+    moments: PrecisionMoments,
+    *,
+    a: int = 0,
+    b: int = 1,
+    confidence_level: float = 0.95,
+) -> pd.DataFrame:
+    """Per-class precision comparison of two classifiers, clustered on the observation.
+
+    The four tests of :func:`compare_precision` (GS, weighted GS, GEE Wald, relative
+    precision) written as sums over clusters, for predictions that repeat observations
+    (repeated cross-validation; the cluster is the observation).
+
+    Parameters
+    ----------
+    moments : PrecisionMoments
+        From :func:`precmp_lib.counts.moments_from_patterns` (with ``clusters``) or
+        :func:`precmp_lib.counts.precision_moments` (with ``groups``).
+    a, b : int
+        Positions of classifiers A and B in ``moments.names``.
+    confidence_level : float
+        Level of the RP intervals.
+
+    Returns
+    -------
+    DataFrame
+        One row per class, columns as :func:`compare_precision`.
+
+    Notes
+    -----
+    Let ``a_ij`` (``w_ij``) be the rows of observation i that classifier j predicts as the
+    class with the truth being (not being) the class. Each statistic is a squared estimate
+    over the robust variance ``sum_i L_i^2`` of its per-cluster influence ``L_i``:
+
+    * GS (METHODS.md §6.2, eq 9 with clusters): ``U = TP_B (1 - Z) - TP_A Z``, ``Z =
+      M_B / (M_A + M_B)``, ``L_i = sum over the cluster's positive rows of (D - P)(Z_r - Z)``;
+    * weighted GS: ``(P_A - P_B)^2 / [P Q (sum m_iA^2/M_A^2 + sum m_iB^2/M_B^2)
+      - 2 sum m_iA m_iB (D_i - P)^2 / (M_A M_B)]``, ``P`` the pooled precision;
+    * GEE Wald on the logit scale: ``L_i = (a_iA Q_A - w_iA P_A)/(M_A P_A Q_A) - (same for
+      B)`` (METHODS.md §7, Algorithm 2);
+    * RP: ``log P_A - log P_B`` with ``L_i = (a_iA Q_A - w_iA P_A)/TP_A - (same for B)``.
+
+    Without repetitions (clusters of one row) these are exactly the closed forms of
+    :func:`compare_precision_from_counts` (Kosinski's GS and WGS, the empirical Wald and
+    Moskowitz & Pepe's variance); with repeated rows, the clusters carry the dependence.
+
+    References
+    ----------
+    Leisenring, Alonzo & Pepe (2000), Biometrics 56:345-351. Kosinski (2013), Stat Med
+    32:964-977. Moskowitz & Pepe (2006), Clin Trials 3:272-279. Gondara (2016), Algorithm 2.
+
+    Examples
+    --------
+    >>> from precmp_lib.counts import moments_from_patterns
+    >>> mo = moments_from_patterns([1, 1, 0, 1], [[1, 1], [1, 0], [1, 0], [0, 1]], [5, 3, 2, 1],
+    ...                            classes=[0, 1], names=["a", "b"])
+    >>> compare_precision_from_moments(mo)[["class", "precision_a", "precision_b"]].round(3)
+       class  precision_a  precision_b
+    0      0          0.0          0.4
+    1      1          0.8          1.0
+
+    Classifier A predicts class 1 ten times, eight of them rightly; B predicts it six times,
+    all rightly.
+    """
+    level = check_probability(confidence_level, "confidence_level")
+    z = float(stats.norm.isf((1 - level) / 2))
+    tp1, tp2 = (moments.n_correct[:, j].astype(float) for j in (a, b))
+    fp1, fp2 = (moments.n_wrong[:, j].astype(float) for j in (a, b))
+    m1, m2 = tp1 + fp1, tp2 + fp2
+    with np.errstate(divide="ignore", invalid="ignore"):
+        p1, p2 = tp1 / m1, tp2 / m2
+        q1, q2 = 1 - p1, 1 - p2
+        pbar = (tp1 + tp2) / (m1 + m2)
+        qbar = 1 - pbar
+        zb = m2 / (m1 + m2)
+        # generalized score
+        u = tp2 * (1 - zb) - tp1 * zb
+        v_gs = _moment_square(moments, a, b, (-qbar * zb, pbar * zb, qbar * (1 - zb),
+                                              -pbar * (1 - zb)))
+        # weighted generalized score: pooled-precision variance of P_A - P_B
+        sq1 = _moment_square(moments, a, b, (1 / m1, 1 / m1, 0 * m1, 0 * m1))
+        sq2 = _moment_square(moments, a, b, (0 * m1, 0 * m1, 1 / m2, 1 / m2))
+        cross = (qbar**2 * moments.cc[:, a, b] + pbar**2 * moments.ww[:, a, b]) / (m1 * m2)
+        v_wgs = pbar * qbar * (sq1 + sq2) - 2 * cross
+        # GEE Wald, logit scale
+        eta = np.log(tp1 * fp2 / (fp1 * tp2))
+        v_gw = _moment_square(moments, a, b, (1 / tp1, -1 / fp1, -1 / tp2, 1 / fp2))
+        # relative precision, log scale
+        log_rp = np.log(p1 / p2)
+        v_rp = _moment_square(moments, a, b, (q1 / tp1, -1 / m1, -q2 / tp2, 1 / m2))
+    defined = (m1 > 0) & (m2 > 0)
+    gs_stat, gs_p, gs_zero = _chi2_or_degenerate(u, v_gs, (m1 + m2) ** 2 / 4)
+    wgs_stat, wgs_p, _ = _chi2_or_degenerate(p1 - p2, v_wgs, pbar * qbar * (sq1 + sq2))
+    logit_ok = defined & (tp1 > 0) & (fp1 > 0) & (tp2 > 0) & (fp2 > 0)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        gw_scale = np.where(logit_ok, 1 / tp1 + 1 / fp1, 1.0)
+    gw_stat, gw_p, _ = _chi2_or_degenerate(np.where(logit_ok, eta, 0.0), v_gw, gw_scale)
+    rp_ok = defined & (tp1 > 0) & (tp2 > 0)
+    se = np.sqrt(np.clip(v_rp, 0, None))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        rp_z = np.where(se > 0, log_rp / se, 0.0)
+    identical = defined & gs_zero & (p1 == p2)
+    notes = []
+    for k in range(len(m1)):
+        parts = []
+        if not defined[k]:
+            never = " and ".join(n for n, m in (("A", m1[k]), ("B", m2[k])) if m == 0)
+            notes.append(f"never predicted by {never}: precision undefined, no test")
+            continue
+        if identical[k]:
+            parts.append("A and B predict this class alike: statistics 0, p-values 1")
+        if not logit_ok[k]:
+            parts.append("a precision is 0 or 1: logit infinite, no GEE Wald test")
+        if not rp_ok[k]:
+            parts.append("a precision is 0: relative precision undefined")
+        if min(m1[k], m2[k]) < _SMALL_M:
+            parts.append(f"only {int(min(m1[k], m2[k]))} positive predictions by one "
+                         "classifier: p-values unreliable")
+        notes.append("; ".join(parts))
+    nan = np.nan
+    out = pd.DataFrame({
+        "class": [_plain(c) for c in moments.classes],
+        "precision_a": np.where(m1 > 0, p1, nan),
+        "precision_b": np.where(m2 > 0, p2, nan),
+        "n_pred_a": m1.astype(np.int64),
+        "n_pred_b": m2.astype(np.int64),
+        "gs_statistic": np.where(defined, gs_stat, nan),
+        "gs_pvalue": np.where(defined, gs_p, nan),
+        "wgs_statistic": np.where(defined, wgs_stat, nan),
+        "wgs_pvalue": np.where(defined, wgs_p, nan),
+        "gw_statistic": np.where(logit_ok, gw_stat, nan),
+        "gw_pvalue": np.where(logit_ok, gw_p, nan),
+        "rp": np.where(rp_ok, np.exp(log_rp), nan),
+        "rp_ci_low": np.where(rp_ok, np.exp(log_rp - z * se), nan),
+        "rp_ci_high": np.where(rp_ok, np.exp(log_rp + z * se), nan),
+        "rp_pvalue": np.where(rp_ok, 2 * stats.norm.sf(np.abs(rp_z)), nan),
+        "note": notes,
+    })
+    return out[_COMPARE_COLUMNS]

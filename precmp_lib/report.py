@@ -28,20 +28,12 @@ from ._files import write_atomic
 
 __all__ = [
     "NotebookError",
-    "accuracy_table",
-    "accuracy_tests",
     "build_site",
-    "class_summary",
-    "combined_across_classes",
-    "conclusions",
-    "model_pairs",
     "notebook_question",
-    "pairwise_precision",
-    "precision_table",
-    "prevalence_table",
     "render_notebook",
+    "render_report",
+    "report_template",
     "save_results",
-    "styled",
 ]
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -342,7 +334,6 @@ def _render_examples(out: Path) -> list[_Rendered]:
     template = NOTEBOOKS / "report.ipynb"
     if not (registry.is_file() and template.is_file()):
         return []
-    import pandas as pd
 
     from .__main__ import report_parameters
 
@@ -360,281 +351,56 @@ def _render_examples(out: Path) -> list[_Rendered]:
 
 
 # --------------------------------------------------------------------------------------------
-# analysis helpers of the report template (pure functions of a Predictions object)
+# the comparison report: a view of a ModelComparison
 # --------------------------------------------------------------------------------------------
 
 
-def class_summary(preds: Any) -> pd.DataFrame:
-    """Per class: how many rows truly belong to it and how many each model predicts.
+def report_template() -> Any:
+    """The report notebook shipped inside the package (an importlib.resources Traversable)."""
+    from importlib.resources import files
+
+    return files("precmp_lib") / "_resources" / "report.ipynb"
+
+
+def render_report(
+    comparison: Any,
+    out: str | os.PathLike,
+    *,
+    quiet: bool = False,
+    source_name: str | None = None,
+) -> Path:
+    """Write the HTML report of a :class:`~precmp_lib.comparison.ModelComparison`.
+
+    The comparison's JSON goes into a temporary folder of this run; the template
+    (``precmp_lib/_resources/report.ipynb``) reads it back with ``ModelComparison.from_json``
+    and only displays it. The HTML is written atomically: a failure leaves nothing at ``out``.
 
     Parameters
     ----------
-    preds : Predictions
-        From :func:`precmp_lib.predictions.read_predictions`.
+    comparison : ModelComparison
+        From :func:`precmp_lib.compare_models`.
+    out : path
+        The HTML file to write.
+    quiet : bool
+        No progress bar.
+    source_name : str, optional
+        How the page names the predictions (default: the comparison's ``source``).
 
     Returns
     -------
-    DataFrame indexed by class with ``n_true`` and one ``n_pred_<model>`` column per model.
+    Path
+        ``out``.
     """
-    k = len(preds.classes)
-    out = pd.DataFrame({"n_true": np.bincount(preds.codes_true, minlength=k)},
-                       index=pd.Index(preds.classes, name="class"))
-    for name, codes in preds.codes.items():
-        out[f"n_pred_{name}"] = np.bincount(codes, minlength=k)
-    return out
+    from importlib.resources import as_file
 
-
-def accuracy_table(preds: Any, *, confidence_level: float = 0.95) -> pd.DataFrame:
-    """Accuracy of each model with a Wilson score interval (rows treated as independent).
-
-    Returns a DataFrame with ``model``, ``accuracy``, ``ci_low``, ``ci_high``, ``n``, sorted by
-    accuracy (best first).
-    """
-    from statsmodels.stats.proportion import proportion_confint
-
-    rows = []
-    for name, codes in preds.codes.items():
-        correct = int(np.count_nonzero(codes == preds.codes_true))
-        lo, hi = proportion_confint(correct, preds.n_rows, alpha=1 - confidence_level, method="wilson")
-        rows.append({"model": name, "accuracy": correct / preds.n_rows, "ci_low": lo, "ci_high": hi,
-                     "n": preds.n_rows})
-    return pd.DataFrame(rows).sort_values("accuracy", ascending=False, kind="stable").reset_index(drop=True)
-
-
-def model_pairs(models: Sequence[str], reference: str | None = None) -> list[tuple[str, str]]:
-    """Every pair of models, or each model against ``reference``.
-
-    >>> model_pairs(["a", "b", "c"])
-    [('a', 'b'), ('a', 'c'), ('b', 'c')]
-    >>> model_pairs(["a", "b", "c"], reference="b")
-    [('a', 'b'), ('c', 'b')]
-    """
-    from itertools import combinations
-
-    models = list(models)
-    if reference is None:
-        return list(combinations(models, 2))
-    if reference not in models:
-        raise ValueError(f"reference must be one of the models {models}; got {reference!r}")
-    return [(m, reference) for m in models if m != reference]
-
-
-def pairwise_precision(
-    preds: Any,
-    pairs: Sequence[tuple[str, str]],
-    *,
-    confidence_level: float = 0.95,
-) -> pd.DataFrame:
-    """Per-class precision tests (GS, WGS, GEE Wald, RP) for each pair, Holm-adjusted across classes.
-
-    Returns the rows of :func:`precmp_lib.precision.compare_precision` for every pair, with
-    ``model_a`` and ``model_b`` in front and ``gs_pvalue_holm`` (Holm across the classes of
-    the pair) added.
-    """
-    from .multiple import adjust_pvalues
-    from .precision import compare_precision
-
-    frames = []
-    for a, b in pairs:
-        tab = compare_precision(preds.codes_true, preds.codes[a], preds.codes[b],
-                                confidence_level=confidence_level, labels=range(len(preds.classes)))
-        tab["class"] = preds.classes[tab["class"].to_numpy().astype(int)]
-        tab.insert(0, "model_b", b)
-        tab.insert(0, "model_a", a)
-        tab["gs_pvalue_holm"] = adjust_pvalues(tab["gs_pvalue"].to_numpy(), "holm")
-        frames.append(tab)
-    return pd.concat(frames, ignore_index=True)
-
-
-def _confusions(preds: Any) -> np.ndarray:
-    """Confusion counts of every model, shape (m, K, K) indexed [model, true, predicted]:
-    one bincount per model, from which precision, sensitivity and specificity all follow."""
-    k = len(preds.classes)
-    truth = preds.codes_true.astype(np.int64) * k
-    return np.stack([np.bincount(truth + codes, minlength=k * k).reshape(k, k)
-                     for codes in preds.codes.values()])
-
-
-def precision_table(preds: Any) -> pd.DataFrame:
-    """Precision of every model for every class (NaN where a model never predicts the class).
-
-    Returns a DataFrame indexed by class with one column per model.
-    """
-    from .bayes import _rates
-
-    _, _, precision = _rates(_confusions(preds))
-    return pd.DataFrame(precision.T, index=pd.Index(preds.classes, name="class"),
-                        columns=list(preds.codes))
-
-
-def accuracy_tests(
-    preds: Any, pairs: Sequence[tuple[str, str]], *, alpha: float = 0.05
-) -> tuple[pd.DataFrame | None, Any]:
-    """Exact McNemar for the given pairs (Holm-adjusted over them) and Cochran's Q for all models.
-
-    Returns ``(pairs_table, cochran_result)``; Cochran's Q is None for two models, and both are
-    None when rows repeat observations (``preds.groups`` set), where these tests do not apply.
-    """
-    from .contingency import cochrans_q, pairwise_mcnemar
-    from .multiple import adjust_pvalues
-
-    if preds.groups is not None:
-        return None, None
-    truth = preds.codes_true
-    correct = pd.DataFrame({m: (c == truth).astype(np.int8) for m, c in preds.codes.items()})
-    table = pairwise_mcnemar(None, correct=correct, alpha=alpha)
-    wanted = {frozenset(p) for p in pairs}
-    keep = [frozenset((a, b)) in wanted for a, b in zip(table.model_a, table.model_b)]
-    table = table.loc[keep].reset_index(drop=True)
-    table["pvalue_holm"] = adjust_pvalues(table["pvalue"].to_numpy(), "holm")
-    table["pvalue_bonferroni"] = adjust_pvalues(table["pvalue"].to_numpy(), "bonferroni")
-    table["reject_holm"] = table["pvalue_holm"] <= alpha
-    cochran = cochrans_q(correct) if correct.shape[1] > 2 else None
-    return table, cochran
-
-
-def combined_across_classes(
-    preds: Any,
-    per_class: pd.DataFrame,
-    pairs: Sequence[tuple[str, str]],
-    *,
-    n_resamples: int = 1000,
-    random_state: int | None = 0,
-) -> pd.DataFrame:
-    """One p-value per pair across all classes: Dai–Cui with the swap-permutation null, and Simes.
-
-    Returns a DataFrame with ``model_a``, ``model_b``, ``dai_cui_pvalue``, ``simes_pvalue``,
-    ``fisher_independent_pvalue`` (shown for contrast: it wrongly assumes independence) and
-    ``n_classes`` (classes with a defined GS p-value).
-    """
-    from .combine import combine_pvalues, combined_precision_test
-
-    rows = []
-    for a, b in pairs:
-        block = per_class[(per_class.model_a == a) & (per_class.model_b == b)]
-        p = block["gs_pvalue"].dropna().to_numpy()
-        dai = combined_precision_test(preds.codes_true, preds.codes[a], preds.codes[b],
-                                      method="dai_cui", n_resamples=n_resamples,
-                                      random_state=random_state)
-        rows.append({
-            "model_a": a, "model_b": b, "dai_cui_pvalue": dai.pvalue,
-            "simes_pvalue": combine_pvalues(p, method="simes").pvalue if len(p) else np.nan,
-            "fisher_independent_pvalue": combine_pvalues(p, method="fisher").pvalue if len(p) else np.nan,
-            "n_classes": len(p),
-        })
-    return pd.DataFrame(rows)
-
-
-def prevalence_table(preds: Any, prevalence: Mapping[Any, float]) -> pd.DataFrame:
-    """Precision of each model for each named class, updated to the class's population prevalence.
-
-    Sensitivity and specificity are one-vs-rest rates on these predictions, from the models'
-    confusion counts; the update is seed eq 28
-    (:func:`precmp_lib.bayes.prevalence_adjusted_precision`). Where the update is undefined
-    (the class absent from the truth, or never predicted) the row holds NaN.
-    """
-    from .bayes import _rates, prevalence_adjusted_precision
-
-    enc = preds.encoded()
-    confusion = _confusions(preds)
-    se, sp, precision = _rates(confusion)
-    test_prevalence = confusion[0].sum(axis=1) / preds.n_rows
-    rows = []
-    for label, prev in prevalence.items():
-        code = enc.code(label, "prevalence class")
-        for j, name in enumerate(enc.names):
-            try:
-                adjusted = float(prevalence_adjusted_precision(se[j, code], sp[j, code], prev))
-            except ValueError:
-                adjusted = np.nan
-            rows.append({"class": enc.label(code), "model": name, "prevalence": prev,
-                         "test_set_prevalence": float(test_prevalence[code]),
-                         "precision_test_set": float(precision[j, code]),
-                         "precision_at_prevalence": adjusted})
-    return pd.DataFrame(rows)
-
-
-def styled(frame: pd.DataFrame | None, *, digits: int = 4) -> Any:
-    """A table for display: numbers to ``digits`` decimals, text columns such as ``note``
-    left-aligned on one line (the table scrolls sideways rather than growing tall rows).
-    None stays None."""
-    if frame is None:
-        return None
-    text = [c for c in frame.columns if c in ("note", "conclusion")]
-    sty = frame.style.format(precision=digits, na_rep="")
-    pcols = [c for c in frame.columns if "pvalue" in str(c)]
-    if pcols:  # small p-values keep their magnitude instead of printing as 0.0000
-        sty = sty.format(lambda v: "" if pd.isna(v) else f"{v:.2e}" if v < 1e-3 else f"{v:.{digits}f}",
-                         subset=pcols)
-    if text:
-        sty = sty.set_properties(subset=text, **{"text-align": "left", "white-space": "nowrap"})
-    return sty.hide(axis="index")
-
-
-def _fmt_p(p: float) -> str:
-    return "p < 0.0001" if p < 1e-4 else f"p = {p:.4f}" if p < 0.01 else f"p = {p:.3f}"
-
-
-def conclusions(
-    *,
-    accuracy: pd.DataFrame,
-    mcnemar: pd.DataFrame | None,
-    cochran: Any,
-    per_class: pd.DataFrame | None,
-    combined: pd.DataFrame | None,
-    gee_joint: pd.DataFrame,
-    alpha: float = 0.05,
-) -> list[str]:
-    """Plain-language sentences that summarise the report's tests.
-
-    Every sentence is derived from the tables passed in; nothing is asserted that a test did not
-    show. Decisions use ``alpha`` after the adjustments the tables carry (Holm).
-    """
-    lines = []
-    best = accuracy.iloc[0]
-    acc = ", ".join(f"{r.model} {r.accuracy:.3f}" for r in accuracy.itertuples())
-    lines.append(f"Accuracy: {acc}; {best.model} is highest.")
-    if cochran is not None:
-        verdict = "differ" if cochran.pvalue <= alpha else "are not shown to differ"
-        lines.append(f"Cochran's Q: the models' accuracies {verdict} "
-                     f"(Q = {cochran.statistic:.2f}, {_fmt_p(cochran.pvalue)}).")
-    if mcnemar is not None and len(mcnemar):
-        sig = mcnemar[mcnemar.reject_holm]
-        if len(sig):
-            pairs = "; ".join(
-                f"{(r.model_a if r.b > r.c else r.model_b)} beats "
-                f"{(r.model_b if r.b > r.c else r.model_a)} ({_fmt_p(r.pvalue_holm)})"
-                for r in sig.itertuples())
-            lines.append(f"McNemar (exact, Holm-adjusted): {pairs}.")
-        else:
-            lines.append("McNemar (exact, Holm-adjusted): no pair of models differs in accuracy at "
-                         f"the {alpha:g} level.")
-    if per_class is not None and len(per_class):
-        sig = per_class[per_class.gs_pvalue_holm <= alpha]
-        if len(sig):
-            worst = sig.loc[(np.log(sig.rp.astype(float)).abs()).idxmax()] if sig.rp.notna().any() else sig.iloc[0]
-            lines.append(
-                f"Precision per class: {len(sig)} of {len(per_class)} class comparisons differ "
-                f"(GS, Holm across classes); the largest is class {worst['class']!s}: "
-                f"{worst.model_a} {worst.precision_a:.3f} vs {worst.model_b} {worst.precision_b:.3f} "
-                f"(RP {worst.rp:.3f}, CI {worst.rp_ci_low:.3f}-{worst.rp_ci_high:.3f}).")
-        else:
-            lines.append("Precision per class: no class shows a difference between any compared pair "
-                         "(GS, Holm across classes).")
-    if combined is not None and len(combined):
-        for r in combined.itertuples():
-            verdict = "differ in precision for at least one class" if r.dai_cui_pvalue <= alpha \
-                else "are not shown to differ in precision for any class"
-            lines.append(f"{r.model_a} and {r.model_b} {verdict} (Dai–Cui combined test with "
-                         f"swap-permutation dependence, {_fmt_p(r.dai_cui_pvalue)}; Simes "
-                         f"{_fmt_p(r.simes_pvalue)}).")
-    joint = gee_joint.dropna(subset=["pvalue"])
-    if len(joint):
-        sig = joint[joint.pvalue <= alpha]
-        classes = ", ".join(str(c) for c in sig["class"])
-        lines.append(f"GEE (all models at once): precision differs among the models for "
-                     f"{len(sig)} of {len(joint)} classes" + (f" ({classes})." if len(sig) else "."))
-    return lines
+    with tempfile.TemporaryDirectory(prefix="precmp-report-") as tmp:
+        data = Path(tmp) / "comparison.json"
+        data.write_text(comparison.to_json(), encoding="utf-8")
+        params = {"comparison_json": str(data),
+                  "source_name": str(source_name if source_name is not None else comparison.source)}
+        with as_file(report_template()) as template:
+            return render_notebook(template, out, parameters=params, hide_code=True,
+                                   progress=not quiet, cwd=tmp)
 
 
 def _main(argv: Sequence[str] | None = None) -> int:

@@ -1,4 +1,4 @@
-"""Contract of notebooks/report.ipynb through the `precmp report` command.
+"""Contract of the report template (precmp_lib/_resources/report.ipynb) through `precmp report`.
 
 The shipped example files are made by scripts/make_example_predictions.py (provenance there).
 Reference values: accuracies and precisions recomputed here from the same file with pandas, and
@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 
-import numpy as np
 import pandas as pd
 import pytest
 
@@ -31,22 +30,22 @@ def test_wide_report_with_string_classes_and_four_models(tmp_path):
     html = out.read_text()
     assert "data:image/png;base64" in html  # plots embedded: one self-contained file
     assert "hl-ipython3" not in html  # code hidden for analysts
+    assert "one test set of 899 observations" in html
     res = json.loads(js.read_text())
+    cmp = pc.ModelComparison.from_json(js.read_text())
     frame = pd.read_csv(src)
     assert res["models"] == ["logistic", "naive_bayes", "random_forest", "svm"]
     assert res["classes"] == sorted(frame.digit.unique())
-    acc = {r["model"]: r["accuracy"] for r in res["accuracy"]}
+    acc = cmp.summary.set_index("model")["accuracy"]
     assert acc["svm"] == pytest.approx((frame.svm == frame.digit).mean())
-    assert len(res["mcnemar"]) == 6 and len(res["per_class"]) == 60 and len(res["combined"]) == 6
-    row = next(r for r in res["per_class"] if r["model_a"] == "logistic" and r["model_b"] == "naive_bayes"
-               and r["class"] == "eight")
+    assert len(cmp.pairs) == 6 and len(cmp.per_class) == 60 and len(cmp.combined) == 6
+    row = cmp.per_class[(cmp.per_class.model_a == "logistic") & (cmp.per_class.model_b == "naive_bayes")
+                        & (cmp.per_class["class"] == "eight")].iloc[0]
     direct = pc.gs_test(frame.digit, frame.logistic, frame.naive_bayes, positive="eight")
     assert row["gs_pvalue"] == pytest.approx(direct.pvalue, rel=1e-12)
-    assert res["cochrans_q"]["pvalue"] == pytest.approx(
-        pc.cochrans_q(pc.correctness_matrix(frame.digit, frame[res["models"]])).pvalue, rel=1e-12)
-    adj = {r["model"]: r["precision_at_prevalence"] for r in res["prevalence_adjusted"]}
+    adj = cmp.prevalence.set_index("model")["precision_at_prevalence"]
     assert 0 < adj["naive_bayes"] < adj["svm"] < 1
-    assert any(line.startswith("Accuracy: svm 0.964") for line in res["conclusion"])
+    assert cmp.best[0] == "svm"
 
 
 def test_long_cross_validated_report_clusters_on_the_id(tmp_path):
@@ -57,15 +56,15 @@ def test_long_cross_validated_report_clusters_on_the_id(tmp_path):
     code = main(["report", str(src), "--y-true", "y_true", "--format", "long", "--reference", "logistic",
                  "--out", str(out), "--json", str(js), "--quiet"])
     assert code == 0 and out.is_file()
-    res = json.loads(js.read_text())
-    assert res["cross_validated"] is True and res["n_rows"] == 569 * 3
-    assert res["mcnemar"] is None and res["per_class"] is None  # not valid with repeated rows
+    cmp = pc.ModelComparison.from_json(js.read_text())
+    assert cmp.design["design"] == "repeated cv" and cmp.n_rows == 569 * 3
+    assert cmp.pairs["test"].str.startswith("corrected repeated k-fold t").all()
     long = pd.read_csv(src)
     wide = long.pivot(index=["id", "repeat"], columns="model", values="y_pred").reset_index()
     truth = long.drop_duplicates(["id", "repeat"]).set_index(["id", "repeat"])["y_true"]
     wide["y_true"] = truth.loc[list(zip(wide.id, wide.repeat))].to_numpy()
     gee = pc.gee_precision(wide.y_true, wide[["logistic", "naive_bayes", "random_forest"]],
                            reference="logistic", groups=wide.id)
-    ours = {r["class"]: r["pvalue"] for r in res["gee_joint"]}
+    ours = dict(zip(cmp.gee["class"], cmp.gee["pvalue"]))
     for r in gee.joint.itertuples():
-        assert ours[r[1]] == pytest.approx(r.pvalue, rel=1e-10) or (np.isnan(r.pvalue) and ours[r[1]] is None)
+        assert ours[r[1]] == pytest.approx(r.pvalue, rel=1e-10)

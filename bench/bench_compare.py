@@ -1,0 +1,66 @@
+"""Report time against the number of models and of classes.
+
+For each case, simulated predictions on one test set of 5,000 observations are compared with
+``compare_models`` and rendered with ``render_report``; the table gives both times and the
+page size, with the ratio of the whole to the smallest case (3 models, 2 classes).
+
+    python bench/bench_compare.py            # models 3, 10, 30 at 10 classes; classes 2, 10, 200 at 3 models
+    python bench/bench_compare.py --quick    # compare_models only (no HTML)
+"""
+
+from __future__ import annotations
+
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from precmp_lib.comparison import compare_models
+from precmp_lib.report import render_report
+
+N = 5_000
+CASES = [(3, 2), (3, 10), (3, 200), (10, 10), (30, 10)]
+
+
+def simulate(n_models: int, n_classes: int, n: int = N, seed: int = 0) -> pd.DataFrame:
+    """Truth uniform over the classes; model j right with probability 0.6 + 0.3 j / n_models."""
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, n_classes, n)
+    frame = pd.DataFrame({"y": [f"class {c}" for c in y]})
+    for j in range(n_models):
+        right = rng.random(n) < 0.6 + 0.3 * j / n_models
+        pred = np.where(right, y, rng.integers(0, n_classes, n))
+        frame[f"model_{j:02d}"] = [f"class {c}" for c in pred]
+    return frame
+
+
+def main(argv: list[str]) -> None:
+    quick = "--quick" in argv
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for m, k in CASES:
+            frame = simulate(m, k)
+            start = time.perf_counter()
+            cmp = compare_models(frame, y_true="y")
+            compare_s = time.perf_counter() - start
+            render_s, size = float("nan"), float("nan")
+            if not quick:
+                start = time.perf_counter()
+                out = render_report(cmp, Path(tmp) / f"r_{m}_{k}.html", quiet=True,
+                                    source_name=f"simulated_{m}x{k}.csv")
+                render_s = time.perf_counter() - start
+                size = out.stat().st_size / 1e6
+            rows.append({"models": m, "classes": k, "pairs": len(cmp.pairs),
+                         "compare_s": compare_s, "render_s": render_s,
+                         "total_s": compare_s + (0 if quick else render_s), "page_MB": size})
+    table = pd.DataFrame(rows)
+    table["ratio"] = table["total_s"] / table["total_s"].iloc[0]
+    print(f"compare_models + render_report, one test set of {N:,} observations")
+    print(table.to_string(index=False, float_format=lambda v: f"{v:.2f}"))
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

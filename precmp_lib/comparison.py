@@ -1,0 +1,712 @@
+"""``compare_models``: every number a comparison report shows, computed from counts.
+
+The raw predictions are counted once (:func:`precmp_lib.engines.count_predictions`, or a
+:class:`~precmp_lib.engines.Counts` passed in); every table below is a pure function of those
+pattern counts, through the count-taking functions of the core modules. The result,
+:class:`ModelComparison`, is frozen and round-trips through JSON, which is what the report
+template receives: the report only displays it.
+
+Two designs are recognised from the counts:
+
+one test set of n observations
+    accuracy with Wilson intervals; exact McNemar per pair (mid-p when b + c < 25); per-class
+    GS, weighted GS, GEE Wald and relative precision from each pair's joint cells.
+r x k cross-validation of n observations
+    accuracy with intervals clustered on the observation; the corrected repeated k-fold t-test
+    (Nadeau & Bengio with Bouckaert & Frank's r x k form) on per-fold accuracy differences, and
+    the 5 x 2cv t and F when the design is 5 x 2; the per-class tests clustered on the
+    observation (docs/methods.md §7, Algorithm 2).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, fields
+from itertools import combinations
+from typing import Any
+
+import numpy as np
+import pandas as pd
+from scipy import stats
+
+from .bayes import prevalence_bootstrap_from_patterns
+from .bayesian import bayes_correlated_ttest
+from .combine import combine_pvalues, combined_precision_test
+from .contingency import mcnemar
+from .counts import (
+    clustered_accuracy,
+    moments_from_patterns,
+    pair_cells_from_patterns,
+)
+from .engines import REPEATED_CV, Counts, count_predictions
+from .multiple import adjust_pvalues
+from .precision import (
+    compare_precision_from_counts,
+    compare_precision_from_moments,
+    gee_precision_from_counts,
+)
+from .resampling import corrected_resampled_ttest, ftest_5x2cv, ttest_5x2cv
+
+__all__ = ["ModelComparison", "compare_models", "model_pairs"]
+
+# Exact McNemar is conservative with few discordant pairs; below this the mid-p is used.
+MIDP_BELOW = 25
+# Warnings: fewer observations, discordant pairs or predictions of a class than these.
+SMALL_N, SMALL_DISCORDANT, SMALL_PREDICTED = 30, 10, 5
+# Region of practical equivalence of the Bayesian correlated t: one point of accuracy.
+ROPE = 0.01
+# Dai–Cui's swap-permutation null needs the K^3 joint table of a pair: up to this many classes.
+DAI_CUI_MAX_CLASSES = 30
+# ... and each pair draws its own permutations: beyond this many pairs, Simes alone (the
+# permutations of 435 pairs of 30 models would dominate the run time).
+DAI_CUI_MAX_PAIRS = 45
+
+_FRAMES = ("summary", "pairs", "per_class", "gee", "gee_pairwise", "combined", "prevalence",
+           "prevalence_ratio", "class_counts", "precision", "fold_scores")
+
+
+@dataclass(frozen=True)
+class ModelComparison:
+    """Everything a comparison of several classifiers on one data set shows.
+
+    Attributes
+    ----------
+    summary : DataFrame
+        ``model``, ``n`` (predictions), ``n_observations``, ``accuracy``, ``ci_low``,
+        ``ci_high``, ``rank`` (1 = most accurate), ``best`` (in the best group).
+    pairs : DataFrame
+        ``model_a``, ``model_b``, ``test``, ``estimate`` (accuracy A - B), ``ci_low``,
+        ``ci_high``, ``statistic``, ``df``, ``pvalue``, ``pvalue_adjusted`` (Holm across pairs),
+        ``reject``, ``b``, ``c`` (test set: only A right, only B right), ``note``; for a 5 x 2
+        design also ``t5x2_statistic``, ``t5x2_pvalue``, ``f5x2_statistic``, ``f5x2_pvalue``;
+        for repeated cv with the Bayesian correlated t, ``p_a_better``, ``p_rope``,
+        ``p_b_better``.
+    per_class : DataFrame
+        The columns of :func:`precmp_lib.precision.compare_precision` with ``model_a``,
+        ``model_b`` in front and ``gs_pvalue_adjusted`` (Holm across classes x pairs).
+    gee, gee_pairwise : DataFrame
+        Joint Wald test of equal precision of all models per class (``class``, ``statistic``,
+        ``df``, ``pvalue``, ``pvalue_adjusted``, ``note``) and the GEE pairwise table.
+    combined : DataFrame
+        One p-value per pair across classes: ``model_a``, ``model_b``, ``method``, ``pvalue``,
+        ``pvalue_adjusted``, ``simes_pvalue``, ``dai_cui_pvalue``, ``n_classes``, ``classes_driving``.
+    prevalence, prevalence_ratio : DataFrame
+        Precision at a given population prevalence with bootstrap intervals, and the ratio
+        between models (empty when no prevalence is given).
+    class_counts, precision : DataFrame
+        Per class: ``n_true`` and ``n_pred_<j>`` counts; precision of every model per class.
+    fold_scores : DataFrame
+        Repeated cv: ``repeat``, ``fold``, ``n_test`` and one accuracy column per model.
+    best : list of str
+        Models not shown worse than the most accurate one at ``alpha`` after adjustment.
+    conclusions : list of str
+        Plain sentences with effect sizes and intervals.
+    warnings : list of str
+        Small-sample warnings.
+    design : dict
+        ``design`` ("test set" or "repeated cv"), ``repeats``, ``folds``, ``observations``,
+        ``rows``, ``description``.
+    """
+
+    models: list
+    classes: list
+    design: dict
+    engine: str
+    n_rows: int
+    source: str
+    alpha: float
+    reference: str | None
+    summary: pd.DataFrame
+    pairs: pd.DataFrame
+    per_class: pd.DataFrame
+    gee: pd.DataFrame
+    gee_pairwise: pd.DataFrame
+    combined: pd.DataFrame
+    prevalence: pd.DataFrame
+    prevalence_ratio: pd.DataFrame
+    class_counts: pd.DataFrame
+    precision: pd.DataFrame
+    fold_scores: pd.DataFrame
+    best: list = field(default_factory=list)
+    conclusions: list = field(default_factory=list)
+    warnings: list = field(default_factory=list)
+    settings: dict = field(default_factory=dict)
+
+    def to_json(self) -> str:
+        """Strict JSON (NaN as null): tables as lists of records, the rest as they are."""
+        out = {}
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if isinstance(value, pd.DataFrame):
+                value = {"columns": [str(c) for c in value.columns],
+                         "records": value.to_dict(orient="records")}
+            out[f.name] = value
+        return json.dumps(_plain(out), allow_nan=False)
+
+    @classmethod
+    def from_json(cls, text: str) -> ModelComparison:
+        """Rebuild a comparison from :meth:`to_json`'s text."""
+        data = json.loads(text)
+        kwargs = {}
+        for f in fields(cls):
+            value = data.get(f.name)
+            if f.name in _FRAMES:
+                value = pd.DataFrame.from_records(value["records"], columns=value["columns"])
+                value = value.fillna(np.nan) if len(value) else value
+            kwargs[f.name] = value
+        return cls(**kwargs)
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, Mapping):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_plain(v) for v in value]
+    if isinstance(value, np.ndarray):
+        return [_plain(v) for v in value.tolist()]
+    if isinstance(value, np.generic):
+        value = value.item()
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    if value is pd.NA or value is pd.NaT:
+        return None
+    return value
+
+
+def model_pairs(models: Sequence[str], reference: str | None = None) -> list[tuple[str, str]]:
+    """Every pair of models, or each model against ``reference``.
+
+    >>> model_pairs(["a", "b", "c"])
+    [('a', 'b'), ('a', 'c'), ('b', 'c')]
+    >>> model_pairs(["a", "b", "c"], reference="b")
+    [('a', 'b'), ('c', 'b')]
+    """
+    models = list(models)
+    if reference is None:
+        return list(combinations(models, 2))
+    if reference not in models:
+        raise ValueError(f"reference must be one of the models {models}; got {reference!r}")
+    return [(m, reference) for m in models if m != reference]
+
+
+# --------------------------------------------------------------------------------------------
+# the pieces, each a function of the counts
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Arrays:
+    """The pattern table as arrays: truth, predictions (P x m), counts."""
+
+    y: np.ndarray
+    p: np.ndarray
+    w: np.ndarray
+
+    @classmethod
+    def of(cls, table: pd.DataFrame, m: int) -> _Arrays:
+        return cls(y=table["y"].to_numpy(np.int64),
+                   p=table[[f"p{j}" for j in range(m)]].to_numpy(np.int64).reshape(len(table), m),
+                   w=table["count"].to_numpy(np.int64))
+
+
+def _design(counts: Counts) -> dict:
+    n = counts.n_observations
+    if counts.design == REPEATED_CV:
+        text = f"{counts.repeats} × {counts.folds} cross-validation of {n:,} observations"
+        return {"design": REPEATED_CV, "repeats": counts.repeats, "folds": counts.folds,
+                "observations": n, "rows": counts.n_rows, "description": text}
+    return {"design": "test set", "repeats": None, "folds": None, "observations": n,
+            "rows": counts.n_rows, "description": f"one test set of {n:,} observations"}
+
+
+def _wilson(x: float, n: float, level: float) -> tuple[float, float]:
+    z = stats.norm.isf((1 - level) / 2)
+    p = x / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return max(centre - half, 0.0), min(centre + half, 1.0)
+
+
+def _summary(counts: Counts, pat: _Arrays, obs: _Arrays | None, obs_id: np.ndarray | None,
+             level: float) -> pd.DataFrame:
+    rows = []
+    for j, name in enumerate(counts.models):
+        right = int(pat.w[pat.p[:, j] == pat.y].sum())
+        if obs is None:
+            acc = right / counts.n_rows
+            lo, hi = _wilson(right, counts.n_rows, level)
+        else:
+            g = int(obs_id.max()) + 1
+            correct = np.bincount(obs_id, weights=obs.w * (obs.p[:, j] == obs.y), minlength=g)
+            size = np.bincount(obs_id, weights=obs.w, minlength=g)
+            acc, lo, hi = clustered_accuracy(correct, size, confidence_level=level)
+        rows.append({"model": name, "n": counts.n_rows, "n_observations": counts.n_observations,
+                     "accuracy": acc, "ci_low": lo, "ci_high": hi})
+    out = pd.DataFrame(rows)
+    out["rank"] = out["accuracy"].rank(ascending=False, method="min").astype(int)
+    return out.sort_values(["rank", "model"], kind="stable").reset_index(drop=True)
+
+
+def _fold_scores(counts: Counts, pat: _Arrays) -> pd.DataFrame:
+    t = counts.patterns
+    key = t["repeat"].to_numpy(np.int64) * (counts.folds or 1) + t["fold"].to_numpy(np.int64)
+    uniq, inv = np.unique(key, return_inverse=True)
+    size = np.bincount(inv, weights=pat.w)
+    out = pd.DataFrame({"repeat": uniq // (counts.folds or 1), "fold": uniq % (counts.folds or 1),
+                        "n_test": size.astype(np.int64)})
+    for j, name in enumerate(counts.models):
+        out[name] = np.bincount(inv, weights=pat.w * (pat.p[:, j] == pat.y)) / size
+    return out
+
+
+def _test_set_pair(pat: _Arrays, i: int, j: int, level: float) -> dict:
+    ri, rj = pat.p[:, i] == pat.y, pat.p[:, j] == pat.y
+    both, only_a = int(pat.w[ri & rj].sum()), int(pat.w[ri & ~rj].sum())
+    only_b, neither = int(pat.w[~ri & rj].sum()), int(pat.w[~ri & ~rj].sum())
+    small = only_a + only_b < MIDP_BELOW
+    res = mcnemar([[both, only_a], [only_b, neither]], method="midp" if small else "exact",
+                  confidence_level=level)
+    note = res.note
+    if small and only_a + only_b:
+        note = (f"b + c = {only_a + only_b} < {MIDP_BELOW}: mid-p (the exact test is "
+                "conservative with few discordant pairs)")
+    test = "McNemar mid-p" if small else "McNemar exact"
+    return {"test": test, "estimate": res.estimate, "ci_low": res.ci_low, "ci_high": res.ci_high,
+            "statistic": res.statistic, "df": np.nan, "pvalue": res.pvalue, "b": only_a,
+            "c": only_b, "note": note}
+
+
+def _cv_pair(scores: pd.DataFrame, a: str, b: str, ratio: float, counts: Counts,
+             level: float) -> dict:
+    res = corrected_resampled_ttest(scores[a].to_numpy(), scores[b].to_numpy(),
+                                    test_train_ratio=ratio, confidence_level=level)
+    row = {"test": f"corrected repeated k-fold t ({counts.repeats} × {counts.folds})",
+           "estimate": res.estimate, "ci_low": res.ci_low, "ci_high": res.ci_high,
+           "statistic": res.statistic, "df": res.df, "pvalue": res.pvalue, "b": np.nan,
+           "c": np.nan, "note": res.note}
+    if counts.repeats == 5 and counts.folds == 2:
+        sa = scores[a].to_numpy().reshape(5, 2)
+        sb = scores[b].to_numpy().reshape(5, 2)
+        t5, f5 = ttest_5x2cv(sa, sb), ftest_5x2cv(sa, sb)
+        row.update(t5x2_statistic=t5.statistic, t5x2_pvalue=t5.pvalue,
+                   f5x2_statistic=f5.statistic, f5x2_pvalue=f5.pvalue)
+    return row
+
+
+def _test_train_ratio(scores: pd.DataFrame, n_obs: int) -> float:
+    n_test = scores["n_test"].to_numpy(float)
+    per_repeat = scores.groupby("repeat")["n_test"].transform("sum").to_numpy(float)
+    return float(n_test.mean() / (per_repeat - n_test).mean())
+
+
+def _pairs(counts: Counts, pat: _Arrays, scores: pd.DataFrame | None, pairs: list, alpha: float,
+           level: float) -> pd.DataFrame:
+    index = {m: j for j, m in enumerate(counts.models)}
+    ratio = _test_train_ratio(scores, counts.n_observations) if scores is not None else None
+    rows = []
+    for a, b in pairs:
+        if scores is None:
+            row = _test_set_pair(pat, index[a], index[b], level)
+        else:
+            row = _cv_pair(scores, a, b, ratio, counts, level)
+        rows.append({"model_a": a, "model_b": b, **row})
+    out = pd.DataFrame(rows)
+    out["pvalue_adjusted"] = adjust_pvalues(out["pvalue"].to_numpy(float), "holm")
+    out["reject"] = out["pvalue_adjusted"] <= alpha
+    if ratio is not None:
+        out.attrs["test_train_ratio"] = ratio
+    first = ["model_a", "model_b", "test", "estimate", "ci_low", "ci_high", "statistic", "df",
+             "pvalue", "pvalue_adjusted", "reject", "b", "c", "note"]
+    return out[first + [c for c in out.columns if c not in first]]
+
+
+def _bayesian_columns(pairs: pd.DataFrame, scores: pd.DataFrame, counts: Counts,
+                      ratio: float) -> pd.DataFrame:
+    """P(A better), P(practically equivalent: |difference| <= ROPE), P(B better) from the
+    Bayesian correlated t-test on the per-fold accuracies (Corani & Benavoli 2015)."""
+    cols = {"p_a_better": [], "p_rope": [], "p_b_better": []}
+    for a, b in zip(pairs["model_a"], pairs["model_b"]):
+        res = bayes_correlated_ttest(scores[a].to_numpy(), scores[b].to_numpy(), rope=ROPE,
+                                     runs=counts.repeats, test_train_ratio=ratio)
+        cols["p_a_better"].append(res.p_a_better)
+        cols["p_rope"].append(res.p_rope)
+        cols["p_b_better"].append(res.p_b_better)
+    return pairs.assign(**cols)
+
+
+def _per_class(counts: Counts, pat: _Arrays, moments: Any, pairs: list,
+               level: float) -> pd.DataFrame:
+    index = {m: j for j, m in enumerate(counts.models)}
+    frames = []
+    for a, b in pairs:
+        i, j = index[a], index[b]
+        if counts.design == REPEATED_CV:
+            tab = compare_precision_from_moments(moments, a=i, b=j, confidence_level=level)
+        else:
+            cells = pair_cells_from_patterns(pat.y, pat.p[:, i], pat.p[:, j], pat.w,
+                                             n_classes=counts.n_classes)
+            tab = compare_precision_from_counts(cells, classes=list(counts.classes),
+                                                confidence_level=level)
+        tab.insert(0, "model_b", b)
+        tab.insert(0, "model_a", a)
+        frames.append(tab)
+    out = pd.concat(frames, ignore_index=True)
+    out["gs_pvalue_adjusted"] = adjust_pvalues(out["gs_pvalue"].to_numpy(float), "holm")
+    return out
+
+
+def _joint_table(pat: _Arrays, i: int, j: int, k: int) -> np.ndarray:
+    code = (pat.y * k + pat.p[:, i]) * k + pat.p[:, j]
+    return np.bincount(code, weights=pat.w, minlength=k**3).round().astype(np.int64).reshape(k, k, k)
+
+
+def _combined(counts: Counts, pat: _Arrays, per_class: pd.DataFrame, pairs: list, alpha: float,
+              n_boot: int, seed: int) -> pd.DataFrame:
+    index = {m: j for j, m in enumerate(counts.models)}
+    k = counts.n_classes
+    permute = (counts.design != REPEATED_CV and 2 <= k <= DAI_CUI_MAX_CLASSES
+               and len(pairs) <= DAI_CUI_MAX_PAIRS)
+    rng = np.random.default_rng(seed)
+    rows = []
+    for a, b in pairs:
+        block = per_class[(per_class.model_a == a) & (per_class.model_b == b)]
+        p = block["gs_pvalue"].dropna().to_numpy(float)
+        simes = combine_pvalues(p, method="simes").pvalue if len(p) else np.nan
+        dai = np.nan
+        if permute and len(p):
+            table = _joint_table(pat, index[a], index[b], k)
+            dai = combined_precision_test(None, table=table, method="dai_cui",
+                                          n_resamples=n_boot, random_state=rng).pvalue
+        driving = block[block["gs_pvalue_adjusted"] <= alpha]
+        rows.append({"model_a": a, "model_b": b,
+                     "method": "Dai–Cui (swap permutations)" if np.isfinite(dai) else "Simes",
+                     "pvalue": dai if np.isfinite(dai) else simes, "simes_pvalue": simes,
+                     "dai_cui_pvalue": dai, "n_classes": len(p),
+                     "classes_driving": [_scalar(c) for c in driving["class"]]})
+    out = pd.DataFrame(rows, columns=["model_a", "model_b", "method", "pvalue", "simes_pvalue",
+                                      "dai_cui_pvalue", "n_classes", "classes_driving"])
+    out.insert(4, "pvalue_adjusted", adjust_pvalues(out["pvalue"].to_numpy(float), "holm"))
+    return out
+
+
+def _scalar(v: Any) -> Any:
+    return v.item() if isinstance(v, np.generic) else v
+
+
+def _class_tables(counts: Counts, pat: _Arrays, moments: Any) -> tuple[pd.DataFrame, pd.DataFrame]:
+    k = counts.n_classes
+    cc = pd.DataFrame({"class": list(counts.classes),
+                       "n_true": np.bincount(pat.y, weights=pat.w, minlength=k).astype(np.int64)})
+    for j in range(counts.n_models):
+        cc[f"n_pred_{j}"] = np.bincount(pat.p[:, j], weights=pat.w, minlength=k).astype(np.int64)
+    tp, fp = moments.n_correct.astype(float), moments.n_wrong.astype(float)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        prec = np.where(tp + fp > 0, tp / (tp + fp), np.nan)
+    precision = pd.DataFrame(prec, columns=list(counts.models))
+    precision.insert(0, "class", list(counts.classes))
+    return cc, precision
+
+
+def _best(summary: pd.DataFrame, pairs: pd.DataFrame, counts: Counts, pat: _Arrays,
+          scores: pd.DataFrame | None, alpha: float, level: float) -> tuple[list, pd.DataFrame]:
+    """The top model and every model whose comparison with it is not rejected after Holm.
+    Pairs not in the table (comparisons against a reference) are tested here as one family."""
+    top = summary["model"].iloc[0]
+    tested = {frozenset((r.model_a, r.model_b)): r for r in pairs.itertuples()}
+    others = [m for m in summary["model"] if m != top]
+    if all(frozenset((top, m)) in tested for m in others):
+        worse = {m for m in others if tested[frozenset((top, m))].reject}
+        return [top] + [m for m in others if m not in worse], pairs.iloc[0:0]
+    extra = _pairs(counts, pat, scores, [(top, m) for m in others], alpha, level)
+    worse = set(extra.loc[extra["reject"], "model_b"])
+    return [top] + [m for m in others if m not in worse], extra
+
+
+def _prevalence(counts: Counts, pat: _Arrays, obs: _Arrays | None, obs_id: np.ndarray | None,
+                prevalence: Mapping[Any, float], pairs: list, level: float, n_boot: int,
+                seed: int) -> tuple[pd.DataFrame, pd.DataFrame]:
+    cols = ["class", "model", "prevalence", "test_set_prevalence", "precision_test_set",
+            "precision_at_prevalence", "ci_low", "ci_high", "note"]
+    rcols = ["class", "model_a", "model_b", "ratio", "ci_low", "ci_high"]
+    if not prevalence:
+        return pd.DataFrame(columns=cols), pd.DataFrame(columns=rcols)
+    by_text = {str(c): code for code, c in enumerate(counts.classes)}
+    codes, values = [], []
+    for label, value in prevalence.items():
+        if str(label) not in by_text:
+            raise ValueError(f"prevalence: {label!r} is not one of the classes "
+                             f"{[str(c) for c in counts.classes]}")
+        codes.append(by_text[str(label)])
+        values.append(float(value))
+    src = obs if obs is not None else pat
+    res = prevalence_bootstrap_from_patterns(
+        src.y, src.p, src.w, classes=codes, prevalence=values, clusters=obs_id,
+        n_resamples=n_boot, confidence_level=level, random_state=seed)
+    rows, ratios = [], []
+    index = {m: j for j, m in enumerate(counts.models)}
+    for c, (code, value) in enumerate(zip(codes, values)):
+        label = counts.classes[code]
+        for j, name in enumerate(counts.models):
+            rows.append({"class": label, "model": name, "prevalence": value,
+                         "test_set_prevalence": res.test_prevalence[c],
+                         "precision_test_set": res.precision[c, j],
+                         "precision_at_prevalence": res.adjusted[c, j],
+                         "ci_low": res.ci_low[c, j], "ci_high": res.ci_high[c, j],
+                         "note": res.notes[c][j]})
+        for a, b in pairs:
+            lo, est, hi = res.ratio(c, index[a], index[b])
+            ratios.append({"class": label, "model_a": a, "model_b": b, "ratio": est,
+                           "ci_low": lo, "ci_high": hi})
+    return pd.DataFrame(rows, columns=cols), pd.DataFrame(ratios, columns=rcols)
+
+
+def _warnings(counts: Counts, pairs: pd.DataFrame, class_counts: pd.DataFrame) -> list[str]:
+    out = []
+    if counts.n_observations < SMALL_N:
+        out.append(f"Only {counts.n_observations} observations (fewer than {SMALL_N}): every "
+                   "interval and p-value here is rough.")
+    if counts.design != REPEATED_CV:
+        few = pairs[(pairs["b"] + pairs["c"]) < SMALL_DISCORDANT]
+        for r in few.itertuples():
+            out.append(f"{r.model_a} and {r.model_b} disagree on only {int(r.b + r.c)} "
+                       f"observations (b + c < {SMALL_DISCORDANT}): McNemar has little power.")
+    for j, name in enumerate(counts.models):
+        low = class_counts.loc[class_counts[f"n_pred_{j}"] < SMALL_PREDICTED, "class"].tolist()
+        if low:
+            shown = ", ".join(map(str, low[:8])) + (f" and {len(low) - 8} more" if len(low) > 8 else "")
+            out.append(f"{name} predicts {len(low)} class{'es' if len(low) > 1 else ''} fewer than "
+                       f"{SMALL_PREDICTED} times ({shown}): its precision there is unreliable.")
+    return out
+
+
+# --------------------------------------------------------------------------------------------
+# conclusions in words
+# --------------------------------------------------------------------------------------------
+
+
+def format_pvalue(p: float) -> str:
+    """``< 0.0001`` below 1e-4, else 4 significant digits; blank for a missing value.
+
+    >>> format_pvalue(3.2e-7), format_pvalue(0.012345), format_pvalue(0.38298)
+    ('< 0.0001', '0.01235', '0.3830')
+    """
+    if p is None or not np.isfinite(p):
+        return ""
+    if p < 1e-4:
+        return "< 0.0001"
+    return f"{p:#.4g}"
+
+
+def _p(p: float) -> str:
+    text = format_pvalue(p)
+    return f"p {text}" if text.startswith("<") else f"p = {text}"
+
+
+def _diff(r: Any, level: float) -> str:
+    pct = f"{100 * level:g} %"
+    return (f"difference {r.estimate:+.4f} ({pct} CI {r.ci_low:+.4f} to {r.ci_high:+.4f}), "
+            f"{_short_test(r.test)} {_p(r.pvalue_adjusted)} after Holm")
+
+
+def _short_test(test: str) -> str:
+    return "corrected t" if test.startswith("corrected") else test
+
+
+def _conclusions(cmp: dict, level: float) -> list[str]:
+    summary, pairs, best = cmp["summary"], cmp["pairs"], cmp["best"]
+    extra = cmp["best_tests"]
+    acc = dict(zip(summary["model"], summary["accuracy"]))
+    top = best[0]
+    lines = [f"The comparison rests on {cmp['design']['description']}."]
+    everything = pd.concat([pairs, extra], ignore_index=True) if len(extra) else pairs
+
+    def with_top(m: str) -> Any:
+        hit = everything[((everything.model_a == top) & (everything.model_b == m))
+                         | ((everything.model_a == m) & (everything.model_b == top))]
+        if not len(hit):
+            return None
+        r = hit.iloc[0]
+        if r.model_a != top:  # show as top minus m
+            r = r.copy()
+            r["estimate"], r["ci_low"], r["ci_high"] = -r.estimate, -r.ci_high, -r.ci_low
+        return r
+
+    if len(best) == 1:
+        lines.append(f"{top} is the most accurate model (accuracy {acc[top]:.3f}) and every other "
+                     "model is shown to be worse.")
+    else:
+        names = ", ".join(best[:-1]) + f" and {best[-1]}"
+        accs = ", ".join(f"{acc[m]:.3f}" for m in best)
+        text = (f"{names} are tied for best: accuracy {accs}; "
+                "they are not shown to differ from the most accurate one")
+        if len(best) <= 4:
+            parts = [f"{m}: {_diff(r, level)}" for m in best[1:] if (r := with_top(m)) is not None]
+            text += " (" + "; ".join(f"{top} − {p}" for p in parts) + ")"
+        lines.append(text + ".")
+    worse = [m for m in summary["model"] if m not in best]
+    if worse:
+        shown = worse[:6]
+        parts = []
+        for m in shown:
+            r = with_top(m)
+            parts.append(f"{m} ({acc[m]:.3f}; {top} − {m}: {_diff(r, level)})" if r is not None
+                         else f"{m} ({acc[m]:.3f})")
+        more = f", and {len(worse) - 6} more" if len(worse) > 6 else ""
+        lines.append(f"Shown worse than {top}: " + "; ".join(parts) + more + ".")
+    if "p_rope" in pairs and len(best) > 1:
+        bits = []
+        for m in best[1:4]:
+            r = with_top(m)
+            if r is None or not np.isfinite(r.get("p_rope", np.nan)):
+                continue
+            top_first = r.model_a == top
+            p_top = r.p_a_better if top_first else r.p_b_better
+            p_other = r.p_b_better if top_first else r.p_a_better
+            bits.append(f"P({top} better) = {p_top:.2f}, P(practically equivalent, within "
+                        f"±{ROPE:g}) = {r.p_rope:.2f}, P({m} better) = {p_other:.2f}")
+        if bits:
+            lines.append("Bayesian correlated t on the per-fold accuracies: " + "; ".join(bits) + ".")
+    rejected = pairs[pairs["reject"]]
+    lines.append(f"{len(rejected)} of {len(pairs)} pairs differ in accuracy after Holm's "
+                 f"adjustment at α = {cmp['alpha']:g}; the others are not shown to differ.")
+    per_class, combined = cmp["per_class"], cmp["combined"]
+    sig = per_class[per_class["gs_pvalue_adjusted"] <= cmp["alpha"]]
+    if len(sig):
+        pairs_with = combined[combined["classes_driving"].map(len) > 0]
+        bits = []
+        for r in pairs_with.head(4).itertuples():
+            block = sig[(sig.model_a == r.model_a) & (sig.model_b == r.model_b)]
+            top_rows = block.reindex(block["rp"].map(lambda v: abs(math.log(v)) if v and v > 0
+                                                     else 0).sort_values(ascending=False).index)
+            cls = [f"{row['class']} (RP {row['rp']:.2f}, CI {row['rp_ci_low']:.2f} to "
+                   f"{row['rp_ci_high']:.2f})" for _, row in top_rows.head(3).iterrows()]
+            more = f" and {len(block) - 3} more" if len(block) > 3 else ""
+            bits.append(f"{r.model_a} vs {r.model_b}: " + ", ".join(cls) + more)
+        lines.append(f"Precision differs in {len(sig)} of {len(per_class.dropna(subset=['gs_pvalue']))} "
+                     "class comparisons (GS test, Holm across classes and pairs); the classes that "
+                     "drive it: " + "; ".join(bits) + ".")
+    else:
+        lines.append("No class shows a precision difference between any compared pair after "
+                     "Holm's adjustment (GS test): precisions are not shown to differ.")
+    return lines
+
+
+# --------------------------------------------------------------------------------------------
+# the entry point
+# --------------------------------------------------------------------------------------------
+
+
+def compare_models(
+    source: Any,
+    *,
+    y_true: str | None = None,
+    models: Sequence[str] | None = None,
+    id: str | None = None,
+    repeat: str | None = None,
+    fold: str | None = None,
+    layout: str = "auto",
+    reference: str | None = None,
+    alpha: float = 0.05,
+    prevalence: Mapping[Any, float] | None = None,
+    engine: str = "auto",
+    n_boot: int = 1000,
+    seed: int = 0,
+) -> ModelComparison:
+    """Compare several classifiers' predictions of the same observations.
+
+    Parameters
+    ----------
+    source : Counts, or anything :func:`precmp_lib.engines.count_predictions` takes
+        The predictions, or their counts (then nothing is read again).
+    y_true, models, id, repeat, fold, layout, engine
+        Passed to :func:`~precmp_lib.engines.count_predictions` (ignored for ``Counts``).
+    reference : str, optional
+        Compare every model with this one instead of every pair.
+    alpha : float
+        Level for decisions; intervals are at ``1 - alpha``.
+    prevalence : mapping class -> float, optional
+        Population prevalences for the prevalence-adjusted precision.
+    n_boot : int
+        Bootstrap resamples (prevalence intervals) and swap permutations (Dai–Cui).
+    seed : int
+        Random seed of those resamples.
+
+    Returns
+    -------
+    ModelComparison
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> df = pd.DataFrame({"y": [0, 1] * 50, "a": [0, 1] * 45 + [1, 0] * 5, "b": [0, 1] * 50})
+    >>> cmp = compare_models(df, y_true="y")
+    >>> cmp.design["description"], cmp.best
+    ('one test set of 100 observations', ['b'])
+    >>> cmp.pairs[["model_a", "model_b", "test", "b", "c"]]
+      model_a model_b            test  b   c
+    0       a       b  McNemar mid-p  0  10
+
+    Model b is right on the ten observations where they disagree; with so few discordant
+    pairs the mid-p McNemar test is used, and it shows b more accurate.
+    """
+    if not 0 < alpha < 1:
+        raise ValueError(f"alpha must lie in (0, 1); got {alpha!r}")
+    if int(n_boot) < 1:
+        raise ValueError(f"n_boot must be a positive integer; got {n_boot!r}")
+    if isinstance(source, Counts):
+        counts = source
+    else:
+        if y_true is None:
+            raise ValueError("y_true (the column of true labels) is required unless source is Counts")
+        counts = count_predictions(source, y_true=y_true, models=models, id=id, repeat=repeat,
+                                   fold=fold, layout=layout, engine=engine)
+    if counts.n_models < 2:
+        raise ValueError(f"need at least two models to compare; got {list(counts.models)}")
+    level = 1 - alpha
+    pairs = model_pairs(counts.models, reference)
+    m = counts.n_models
+    pat = _Arrays.of(counts.patterns, m)
+    cv = counts.design == REPEATED_CV
+    obs = _Arrays.of(counts.observations, m) if cv else None
+    obs_id = counts.observations["obs"].to_numpy(np.int64) if cv else None
+    src = obs if cv else pat
+    moments = moments_from_patterns(src.y, src.p, src.w, classes=list(counts.classes),
+                                    names=list(counts.models), clusters=obs_id)
+    summary = _summary(counts, pat, obs, obs_id, level)
+    scores = _fold_scores(counts, pat) if cv else None
+    pair_table = _pairs(counts, pat, scores, pairs, alpha, level)
+    if cv:
+        pair_table = _bayesian_columns(pair_table, scores, counts,
+                                       pair_table.attrs.get("test_train_ratio", np.nan))
+    per_class = _per_class(counts, pat, moments, pairs, level)
+    gee = gee_precision_from_counts(moments, reference=reference or counts.models[0],
+                                    confidence_level=level)
+    joint = gee.joint.copy()
+    joint.insert(4, "pvalue_adjusted", adjust_pvalues(joint["pvalue"].to_numpy(float), "holm"))
+    combined = _combined(counts, pat, per_class, pairs, alpha, int(n_boot), seed)
+    best, best_tests = _best(summary, pair_table, counts, pat, scores, alpha, level)
+    summary["best"] = summary["model"].isin(best)
+    class_counts, precision = _class_tables(counts, pat, moments)
+    prev, prev_ratio = _prevalence(counts, pat, obs, obs_id, prevalence or {}, pairs, level,
+                                   int(n_boot), seed)
+    design = _design(counts)
+    parts = {"summary": summary, "pairs": pair_table, "best": best, "best_tests": best_tests,
+             "per_class": per_class, "combined": combined, "design": design, "alpha": alpha}
+    return ModelComparison(
+        models=list(counts.models), classes=[_scalar(c) for c in counts.classes], design=design,
+        engine=counts.engine, n_rows=int(counts.n_rows), source=str(counts.source), alpha=alpha,
+        reference=reference, summary=summary, pairs=pair_table, per_class=per_class, gee=joint,
+        gee_pairwise=gee.pairwise, combined=combined, prevalence=prev, prevalence_ratio=prev_ratio,
+        class_counts=class_counts, precision=precision,
+        fold_scores=scores if scores is not None else pd.DataFrame(columns=["repeat", "fold",
+                                                                            "n_test"]),
+        best=best, conclusions=_conclusions(parts, level),
+        warnings=_warnings(counts, pair_table, class_counts),
+        settings={"alpha": alpha, "reference": reference, "n_boot": int(n_boot), "seed": seed,
+                  "rope": ROPE if cv else None,
+                  "prevalence": {str(k): float(v) for k, v in (prevalence or {}).items()},
+                  "test_train_ratio": pair_table.attrs.get("test_train_ratio"),
+                  "notes": list(counts.notes)},
+    )

@@ -1,0 +1,27 @@
+"""Write precmp_lib/_resources/example_comparison.json: the comparison the report template shows
+by default (and under nbval), computed from data/examples/digits_wide.csv.
+
+Run from the repository root: ``python scripts/make_example_comparison.py``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pandas as pd
+
+from precmp_lib.comparison import compare_models
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def main() -> None:
+    frame = pd.read_csv(ROOT / "data" / "examples" / "digits_wide.csv")
+    cmp = compare_models(frame, y_true="digit", id="id", prevalence={"eight": 0.05}, n_boot=200)
+    out = ROOT / "precmp_lib" / "_resources" / "example_comparison.json"
+    out.write_text(cmp.to_json() + "\n", encoding="utf-8")
+    print(f"wrote {out.relative_to(ROOT)}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,391 @@
+"""compare_models: every number of a report, from counts.
+
+References: per-fold accuracies and the corrected repeated k-fold t recomputed here with pandas
+and the formula of docs/methods.md §4 (Bouckaert & Frank's r x k form of Nadeau & Bengio);
+McNemar's exact p-value from ``scipy.stats.binomtest`` and the mid-p from its definition
+(docs/methods.md §2); Holm from statsmodels' ``multipletests``; per-class tests from the
+library's raw-label functions (``compare_precision``, ``gee_precision``), themselves checked
+against DTComPair and geepack in test_precision.py; prevalence-adjusted precision from
+docs/methods.md §9, worked example 1.
+"""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pandas as pd
+import pytest
+from scipy import stats
+from statsmodels.stats.multitest import multipletests
+
+import precmp_lib as pc
+from precmp_lib.comparison import ModelComparison, compare_models, format_pvalue, model_pairs
+from precmp_lib.engines import count_predictions
+
+
+def _noisy(rng, y, acc, k):
+    return np.where(rng.random(len(y)) < acc, y, rng.integers(0, k, len(y)))
+
+
+@pytest.fixture(scope="module")
+def test_set():
+    rng = np.random.default_rng(7)
+    names = np.array(["bird", "cat", "dog"])
+    y = rng.integers(0, 3, 600)
+    frame = pd.DataFrame({"truth": names[y]})
+    for model, acc in [("lr", 0.9), ("nb", 0.7), ("rf", 0.88)]:
+        frame[model] = names[_noisy(rng, y, acc, 3)]
+    return frame
+
+
+def _cv_frame(n=200, repeats=3, folds=5, seed=3, models=(("a", 0.85), ("b", 0.8), ("c", 0.7))):
+    """Long out-of-fold predictions of a simulated r x k cross-validation."""
+    rng = np.random.default_rng(seed)
+    names = np.array(["no", "yes", "maybe"])
+    y = rng.integers(0, 3, n)
+    rows = []
+    for r in range(repeats):
+        fold = rng.permutation(np.arange(n) % folds)
+        for model, acc in models:
+            pred = _noisy(rng, y, acc, 3)
+            rows.append(pd.DataFrame({"id": np.arange(n), "repeat": r, "fold": fold, "model": model,
+                                      "y_true": names[y], "y_pred": names[pred]}))
+    return pd.concat(rows, ignore_index=True)
+
+
+# ------------------------------------------------------------------------------------------
+# test set
+# ------------------------------------------------------------------------------------------
+
+
+def test_design_and_summary_of_a_test_set(test_set):
+    cmp = compare_models(test_set, y_true="truth")
+    assert cmp.design["design"] == "test set"
+    assert cmp.design["description"] == "one test set of 600 observations"
+    acc = cmp.summary.set_index("model")
+    for m in ("lr", "nb", "rf"):
+        k = int((test_set[m] == test_set.truth).sum())
+        assert acc.loc[m, "accuracy"] == k / 600
+        # Wilson interval, as statsmodels computes it
+        from statsmodels.stats.proportion import proportion_confint
+
+        lo, hi = proportion_confint(k, 600, method="wilson")
+        assert (acc.loc[m, "ci_low"], acc.loc[m, "ci_high"]) == pytest.approx((lo, hi))
+    assert cmp.summary["model"].tolist()[0] == "lr" and cmp.summary["rank"].tolist() == [1, 2, 3]
+
+
+def test_mcnemar_exact_equals_binomtest_and_holm_across_pairs(test_set):
+    cmp = compare_models(test_set, y_true="truth")
+    for r in cmp.pairs.itertuples():
+        ra = test_set[r.model_a] == test_set.truth
+        rb = test_set[r.model_b] == test_set.truth
+        b, c = int((ra & ~rb).sum()), int((~ra & rb).sum())
+        assert (r.b, r.c) == (b, c)
+        assert b + c >= 25 and r.test == "McNemar exact"
+        assert r.pvalue == pytest.approx(stats.binomtest(b, b + c, 0.5).pvalue, rel=1e-10)
+        assert r.estimate == pytest.approx(ra.mean() - rb.mean())
+        assert r.ci_low < r.estimate < r.ci_high
+    holm = multipletests(cmp.pairs["pvalue"], method="holm")[1]
+    np.testing.assert_allclose(cmp.pairs["pvalue_adjusted"], holm)
+
+
+def test_few_discordant_pairs_use_the_mid_p_and_say_so():
+    y = np.array([0, 1] * 40)
+    a = y.copy()
+    b = y.copy()
+    b[:7] = 1 - b[:7]  # b wrong on 7, a right there
+    a[10:12] = 1 - a[10:12]  # a wrong on 2
+    cmp = compare_models(pd.DataFrame({"y": y, "a": a, "b": b}), y_true="y")
+    r = cmp.pairs.iloc[0]
+    assert (r.b, r.c) == (7, 2) and r.test == "McNemar mid-p" and "mid-p" in r.note
+    midp = 2 * stats.binom.cdf(2, 9, 0.5) - stats.binom.pmf(2, 9, 0.5)  # methods.md §2
+    assert r.pvalue == pytest.approx(midp)
+    assert any("b + c < 10" in w for w in cmp.warnings)
+
+
+def test_per_class_equals_the_raw_label_tests_with_holm_over_classes_and_pairs(test_set):
+    cmp = compare_models(test_set, y_true="truth")
+    for a, b in model_pairs(["lr", "nb", "rf"]):
+        ours = cmp.per_class[(cmp.per_class.model_a == a) & (cmp.per_class.model_b == b)]
+        direct = pc.compare_precision(test_set.truth, test_set[a], test_set[b])
+        assert ours["class"].tolist() == direct["class"].tolist() == ["bird", "cat", "dog"]
+        for col in ("gs_pvalue", "wgs_pvalue", "gw_pvalue", "rp", "rp_ci_low", "rp_ci_high"):
+            np.testing.assert_allclose(ours[col], direct[col], rtol=1e-10)
+    holm = multipletests(cmp.per_class["gs_pvalue"], method="holm")[1]
+    np.testing.assert_allclose(cmp.per_class["gs_pvalue_adjusted"], holm)
+    assert len(cmp.combined) == 3 and cmp.combined["method"].str.startswith("Dai").all()
+
+
+def test_gee_joint_equals_the_raw_label_gee(test_set):
+    cmp = compare_models(test_set, y_true="truth", reference="nb")
+    direct = pc.gee_precision(test_set.truth, test_set[["lr", "nb", "rf"]], reference="nb")
+    np.testing.assert_allclose(cmp.gee["statistic"], direct.joint["statistic"], rtol=1e-10)
+    assert [tuple(p) for p in cmp.pairs[["model_a", "model_b"]].to_numpy()] == [("lr", "nb"),
+                                                                               ("rf", "nb")]
+
+
+def test_class_counts_and_precision_by_hand(test_set):
+    cmp = compare_models(test_set, y_true="truth")
+    counts = cmp.class_counts.set_index("class")
+    assert counts["n_true"].tolist() == test_set.truth.value_counts().sort_index().tolist()
+    assert counts["n_pred_1"].tolist() == test_set.nb.value_counts().sort_index().tolist()
+    prec = cmp.precision.set_index("class")
+    sel = test_set.rf == "cat"
+    assert prec.loc["cat", "rf"] == pytest.approx((test_set.truth[sel] == "cat").mean())
+    never = compare_models(pd.DataFrame({"y": [0, 1, 2, 2], "a": [0, 1, 1, 1], "b": [0, 1, 2, 2]}),
+                           y_true="y")
+    p = never.precision.set_index("class")
+    assert np.isnan(p.loc[2, "a"]) and p.loc[1, "a"] == pytest.approx(1 / 3)
+    assert "never predicted by A" in never.per_class.set_index("class").loc[2, "note"]
+
+
+def _close_pair(test_set):
+    """rf: lr's predictions, made wrong on 8 rows lr gets right and right on 3 it gets wrong."""
+    frame = test_set.copy()
+    right = np.flatnonzero(frame.lr == frame.truth)
+    wrong = np.flatnonzero(frame.lr != frame.truth)
+    frame["rf"] = frame.lr
+    frame.loc[right[:8], "rf"] = np.where(frame.truth[right[:8]] == "cat", "dog", "cat")
+    frame.loc[wrong[:3], "rf"] = frame.truth[wrong[:3]]
+    return frame
+
+
+def test_best_group_and_conclusions_in_words(test_set):
+    cmp = compare_models(_close_pair(test_set), y_true="truth")
+    assert cmp.pairs.set_index(["model_a", "model_b"]).loc[("lr", "rf"), ["b", "c"]].tolist() == [8, 3]
+    assert cmp.best == ["lr", "rf"]  # nb is far worse; lr and rf are not shown to differ
+    assert cmp.summary.set_index("model")["best"].to_dict() == {"lr": True, "rf": True, "nb": False}
+    text = " ".join(cmp.conclusions)
+    assert "lr and rf are tied for best" in text and "not shown to differ" in text
+    assert "equal" not in text
+    assert "Shown worse than lr: nb" in text
+
+
+def test_best_with_a_reference_tests_the_top_model_against_the_rest(test_set):
+    cmp = compare_models(_close_pair(test_set), y_true="truth", reference="nb")
+    assert cmp.best == ["lr", "rf"]
+
+
+def test_prevalence_adjusted_precision_with_intervals_and_ratio(test_set):
+    cmp = compare_models(test_set, y_true="truth", prevalence={"cat": 0.1}, n_boot=300)
+    t = cmp.prevalence.set_index("model")
+    for m in ("lr", "nb", "rf"):
+        truth, pred = test_set.truth == "cat", test_set[m] == "cat"
+        se, sp = (truth & pred).sum() / truth.sum(), (~truth & ~pred).sum() / (~truth).sum()
+        expected = pc.prevalence_adjusted_precision(se, sp, 0.1)
+        assert t.loc[m, "precision_at_prevalence"] == pytest.approx(expected)
+        assert t.loc[m, "ci_low"] < expected < t.loc[m, "ci_high"]
+    r = cmp.prevalence_ratio.set_index(["model_a", "model_b"]).loc[("lr", "nb")]
+    assert r.ratio == pytest.approx(t.loc["lr", "precision_at_prevalence"]
+                                    / t.loc["nb", "precision_at_prevalence"])
+    assert r.ci_low < r.ratio < r.ci_high
+    with pytest.raises(ValueError, match="prevalence: 'fish' is not one of the classes"):
+        compare_models(test_set, y_true="truth", prevalence={"fish": 0.1})
+
+
+def test_prevalence_bootstrap_from_counts_matches_methods_example():
+    # docs/methods.md §9 worked example 1: TP 45, FN 15, FP 10, TN 130, prevalence 0.1
+    res = pc.prevalence_bootstrap_from_patterns([1, 1, 0, 0], [[1], [0], [1], [0]],
+                                                [45, 15, 10, 130], classes=[1], prevalence=[0.1],
+                                                n_resamples=4000, random_state=12345)
+    assert res.adjusted[0, 0] == pytest.approx(0.538462, abs=1e-6)
+    # the bootstrap interval is RNG-dependent: the reference (0.410, 0.731) within 0.02
+    assert res.ci_low[0, 0] == pytest.approx(0.410, abs=0.02)
+    assert res.ci_high[0, 0] == pytest.approx(0.731, abs=0.02)
+
+
+def test_counts_input_gives_the_same_comparison(test_set):
+    counts = count_predictions(test_set, y_true="truth")
+    a = compare_models(counts)
+    b = compare_models(test_set, y_true="truth")
+    assert a.to_json() == b.to_json()
+
+
+def test_json_round_trip(test_set):
+    cmp = compare_models(test_set, y_true="truth", prevalence={"dog": 0.5}, n_boot=200)
+    text = cmp.to_json()
+    json.loads(text)  # strict JSON: NaN written as null
+    assert "NaN" not in text
+    back = ModelComparison.from_json(text)
+    assert back.to_json() == text
+    pd.testing.assert_frame_equal(back.per_class, cmp.per_class, check_dtype=False)
+    assert back.best == cmp.best and back.design == cmp.design
+
+
+def test_bad_arguments():
+    frame = pd.DataFrame({"y": [0, 1], "a": [0, 1]})
+    with pytest.raises(ValueError, match="at least two models"):
+        compare_models(frame, y_true="y")
+    with pytest.raises(ValueError, match="y_true"):
+        compare_models(frame)
+    with pytest.raises(ValueError, match="alpha must lie in"):
+        compare_models(frame, y_true="y", alpha=1.5)
+    with pytest.raises(ValueError, match="reference must be one of the models"):
+        model_pairs(["a", "b"], reference="c")
+
+
+def test_format_pvalue_one_format():
+    assert format_pvalue(0.0) == "< 0.0001"
+    assert format_pvalue(9.99e-5) == "< 0.0001"
+    assert format_pvalue(0.38298) == "0.3830"
+    assert format_pvalue(0.0001234) == "0.0001234"
+    assert format_pvalue(1.0) == "1.000"
+    assert format_pvalue(float("nan")) == ""
+
+
+# ------------------------------------------------------------------------------------------
+# repeated cross-validation
+# ------------------------------------------------------------------------------------------
+
+
+def test_corrected_repeated_kfold_t_from_per_fold_accuracies():
+    long = _cv_frame()
+    cmp = compare_models(long, y_true="y_true")
+    assert cmp.design["description"] == "3 × 5 cross-validation of 200 observations"
+    # per-fold accuracies, computed here with pandas
+    long = long.assign(right=long.y_true == long.y_pred)
+    acc = long.groupby(["repeat", "fold", "model"])["right"].mean().unstack("model")
+    n_test = long[long.model == "a"].groupby(["repeat", "fold"]).size()
+    ratio = (n_test / (200 - n_test)).mean() if n_test.nunique() == 1 else n_test.mean() / (200 - n_test).mean()
+    for r in cmp.pairs.itertuples():
+        d = (acc[r.model_a] - acc[r.model_b]).to_numpy()
+        j = len(d)
+        t = d.mean() / np.sqrt((1 / j + ratio) * d.var(ddof=1))  # methods.md §4, r x k form
+        p = 2 * stats.t.sf(abs(t), j - 1)
+        assert r.test.startswith("corrected repeated k-fold t")
+        assert r.statistic == pytest.approx(t, rel=1e-10)
+        assert r.pvalue == pytest.approx(p, rel=1e-10)
+        assert r.df == j - 1
+        assert r.estimate == pytest.approx(d.mean())
+        half = stats.t.isf(0.025, j - 1) * np.sqrt((1 / j + ratio) * d.var(ddof=1))
+        assert (r.ci_low, r.ci_high) == pytest.approx((d.mean() - half, d.mean() + half))
+    np.testing.assert_allclose(cmp.pairs["pvalue_adjusted"],
+                               multipletests(cmp.pairs["pvalue"], method="holm")[1])
+    # Bayesian correlated t on the same per-fold accuracies (precmp_lib.bayesian, tested there
+    # against baycomp's formulas), with the region of practical equivalence of one point
+    r = cmp.pairs.iloc[0]
+    bayes = pc.bayes_correlated_ttest(acc[r.model_a].to_numpy(), acc[r.model_b].to_numpy(),
+                                      rope=0.01, runs=3, test_train_ratio=ratio)
+    assert (r.p_a_better, r.p_rope, r.p_b_better) == pytest.approx(
+        (bayes.p_a_better, bayes.p_rope, bayes.p_b_better))
+    assert r.p_a_better + r.p_rope + r.p_b_better == pytest.approx(1)
+
+
+def test_cv_accuracy_interval_is_clustered_on_the_observation():
+    long = _cv_frame()
+    cmp = compare_models(long, y_true="y_true")
+    row = cmp.summary.set_index("model").loc["a"]
+    sub = long[long.model == "a"].assign(right=lambda f: f.y_true == f.y_pred)
+    per_obs = sub.groupby("id")["right"].agg(["sum", "size"])
+    acc = per_obs["sum"].sum() / per_obs["size"].sum()
+    g = len(per_obs)
+    var = g / (g - 1) * ((per_obs["sum"] - acc * per_obs["size"]) ** 2).sum() / per_obs["size"].sum() ** 2
+    half = stats.norm.isf(0.025) * np.sqrt(var)
+    assert row.accuracy == pytest.approx(acc)
+    assert (row.ci_low, row.ci_high) == pytest.approx((acc - half, acc + half))
+    naive = stats.norm.isf(0.025) * np.sqrt(acc * (1 - acc) / len(sub))
+    assert half > naive  # the repeated predictions of one observation are not independent
+
+
+def test_5x2_design_adds_the_5x2cv_t_and_f():
+    long = _cv_frame(n=120, repeats=5, folds=2, seed=5)
+    cmp = compare_models(long, y_true="y_true")
+    long = long.assign(right=long.y_true == long.y_pred)
+    acc = long.groupby(["repeat", "fold", "model"])["right"].mean().unstack("model")
+    r = cmp.pairs.iloc[0]
+    a = acc[r.model_a].to_numpy().reshape(5, 2)
+    b = acc[r.model_b].to_numpy().reshape(5, 2)
+    assert r.t5x2_pvalue == pytest.approx(pc.ttest_5x2cv(a, b).pvalue)
+    assert r.f5x2_pvalue == pytest.approx(pc.ftest_5x2cv(a, b).pvalue)
+
+
+def test_cv_per_class_tests_are_clustered():
+    # identical repeats (the same predictions three times): clustering on the observation leaves
+    # every statistic as on one copy (methods.md §7, "Cross-validation")
+    rng = np.random.default_rng(11)
+    n = 300
+    y = rng.integers(0, 3, n)
+    a, b = _noisy(rng, y, 0.8, 3), _noisy(rng, y, 0.7, 3)
+    one = pd.DataFrame({"y": y, "a": a, "b": b})
+    rows = [pd.DataFrame({"id": np.arange(n), "repeat": r, "fold": np.arange(n) % 3, "model": m,
+                          "y_true": y, "y_pred": p}) for r in range(3) for m, p in (("a", a), ("b", b))]
+    cmp = compare_models(pd.concat(rows, ignore_index=True), y_true="y_true")
+    ref = compare_models(one, y_true="y")
+    for col in ("gs_statistic", "wgs_statistic", "gw_statistic", "rp", "rp_ci_low", "rp_ci_high"):
+        np.testing.assert_allclose(cmp.per_class[col], ref.per_class[col], rtol=1e-9)
+    np.testing.assert_allclose(cmp.gee["statistic"], ref.gee["statistic"], rtol=1e-9)
+
+
+def test_cv_gee_equals_the_raw_rows_clustered_on_the_id():
+    long = _cv_frame()
+    cmp = compare_models(long, y_true="y_true")
+    wide = long.pivot(index=["id", "repeat"], columns="model", values="y_pred").reset_index()
+    truth = long.drop_duplicates(["id"]).set_index("id")["y_true"]
+    direct = pc.gee_precision(truth.loc[wide.id].to_numpy(), wide[["a", "b", "c"]], groups=wide.id)
+    np.testing.assert_allclose(cmp.gee["statistic"], direct.joint["statistic"], rtol=1e-10)
+
+
+def test_pair_cells_and_moments_from_patterns_equal_the_raw_row_counts():
+    rng = np.random.default_rng(2)
+    y = rng.integers(0, 5, 500)
+    a, b = _noisy(rng, y, 0.6, 5), _noisy(rng, y, 0.5, 5)
+    pat = pd.DataFrame({"y": y, "a": a, "b": b}).value_counts().rename("n").reset_index()
+    cells = pc.pair_cells_from_patterns(pat.y, pat.a, pat.b, pat.n, n_classes=5)
+    np.testing.assert_array_equal(cells, pc.class_cells(pc.joint_confusion(y, a, b, labels=range(5)).table))
+    mo = pc.moments_from_patterns(pat.y, pat[["a", "b"]], pat.n, classes=range(5), names=["a", "b"])
+    raw = pc.precision_moments(y, {"a": a, "b": b}, labels=range(5))
+    for f in ("n_correct", "n_wrong", "cc", "ww"):
+        np.testing.assert_array_equal(getattr(mo, f), getattr(raw, f))
+    groups = rng.integers(0, 100, 500)
+    pat = pd.DataFrame({"g": groups, "y": y, "a": a, "b": b}).value_counts().rename("n").reset_index()
+    mo = pc.moments_from_patterns(pat.y, pat[["a", "b"]], pat.n, classes=range(5), names=["a", "b"],
+                                  clusters=pat.g)
+    raw = pc.precision_moments(y, {"a": a, "b": b}, groups=groups, labels=range(5))
+    for f in ("n_correct", "n_wrong", "cc", "cw", "ww"):
+        np.testing.assert_array_equal(getattr(mo, f), getattr(raw, f))
+    np.testing.assert_allclose(
+        pc.compare_precision_from_moments(
+            pc.moments_from_patterns(y, np.c_[a, b], np.ones(500), classes=range(5),
+                                     names=["a", "b"]))["gs_statistic"],
+        pc.compare_precision_from_counts(pc.class_cells(
+            pc.joint_confusion(y, a, b, labels=range(5)).table))["gs_statistic"], rtol=1e-10)
+
+
+# ------------------------------------------------------------------------------------------
+# scale
+# ------------------------------------------------------------------------------------------
+
+
+def test_200_classes_and_3_models():
+    rng = np.random.default_rng(0)
+    y = rng.integers(0, 200, 20_000)
+    frame = pd.DataFrame({"y": y, **{m: _noisy(rng, y, acc, 200) for m, acc in
+                                     (("a", .8), ("b", .75), ("c", .7))}})
+    cmp = compare_models(frame, y_true="y", n_boot=200)
+    assert len(cmp.per_class) == 3 * 200 and len(cmp.gee) == 200
+    assert cmp.combined["method"].eq("Simes").all()  # no K^3 permutation table for 200 classes
+    assert cmp.best == ["a"]
+
+
+def test_30_models_and_10_classes():
+    rng = np.random.default_rng(1)
+    y = rng.integers(0, 10, 3000)
+    frame = pd.DataFrame({"y": y, **{f"m{j:02d}": _noisy(rng, y, 0.6 + 0.01 * j, 10)
+                                     for j in range(30)}})
+    cmp = compare_models(frame, y_true="y", n_boot=100)
+    assert len(cmp.pairs) == 435 and len(cmp.per_class) == 4350
+    assert cmp.summary["model"].iloc[0] in cmp.best
+
+
+def test_small_sample_warnings():
+    # 20 observations (< 30); model b predicts class 2 only twice (< 5)
+    y = np.array([0, 1, 2, 0] * 5)
+    a = y.copy()
+    b = np.where(y == 2, 0, y)
+    b[[2, 6]] = 2
+    cmp = compare_models(pd.DataFrame({"y": y, "a": a, "b": b}), y_true="y")
+    text = " ".join(cmp.warnings)
+    assert "Only 20 observations (fewer than 30)" in text
+    assert "b predicts 1 class fewer than 5 times (2)" in text
+    assert "disagree on only 3 observations (b + c < 10)" in text

@@ -1,0 +1,174 @@
+"""Contract of notebooks/12_algorithm_selection.ipynb and its solution notebook, run through
+papermill with small parameters on a data set with integer labels and on one with text labels.
+
+Every test the notebook reports is recomputed here from the outer-fold scores it saved: the
+corrected resampled t of Nadeau & Bengio (2003), t = mean(d) / sqrt((1/K + n_test/n_train) var(d))
+with K - 1 degrees of freedom, and the Bayesian correlated t posterior of Corani & Benavoli (2015),
+Student(K - 1, mean(d), sqrt((1/K + n_test/n_train) var(d))), both written out with scipy.stats.
+The nested scores themselves are checked against a fresh library run on the same rows.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+from conftest import NOTEBOOKS, needs_mirror
+from scipy import stats
+from sklearn.model_selection import train_test_split
+
+import precmp_lib as pc
+
+PARAMS = {"seed": 1, "max_rows": 300, "outer_folds": 3, "inner_folds": 2, "selection_folds": 3,
+          "rope": 0.02}
+ALGORITHMS = ["logistic regression", "k-nearest neighbours", "decision tree"]
+
+
+def _corrected_t(d: np.ndarray, ratio: float) -> tuple[float, float]:
+    t = d.mean() / math.sqrt((1 / d.size + ratio) * d.var(ddof=1))
+    return t, 2 * stats.t.sf(abs(t), d.size - 1)
+
+
+def _check_common(results: dict, n_classes: int) -> pd.DataFrame:
+    k = PARAMS["outer_folds"]
+    nested = pd.DataFrame(results["nested"])
+    assert list(nested.columns) == pc.NESTED_CV_COLUMNS
+    assert results["algorithms"] == ALGORITHMS
+    assert nested["algorithm"].tolist() == [a for a in ALGORITHMS for _ in range(k)]
+    assert nested["score"].between(0, 1).all() and nested["inner_score"].between(0, 1).all()
+    assert (nested.groupby("outer_fold")["n_test"].nunique() == 1).all()  # paired folds
+    assert (nested["n_train"] + nested["n_test"] == results["n_rows"]).all()
+    assert results["n_rows"] == PARAMS["max_rows"] and len(results["classes"]) == n_classes
+    ratio = nested["n_test"].mean() / nested["n_train"].mean()
+    assert results["test_train_ratio"] == pytest.approx(ratio, rel=1e-12)
+    assert ratio == pytest.approx(1 / (k - 1), rel=0.02)
+
+    wide = nested.pivot(index="outer_fold", columns="algorithm", values="score")
+    means = wide.mean().sort_values(ascending=False)
+    assert [results["best"], results["runner_up"]] == list(means.index[:2])
+    summary = pd.DataFrame(results["summary"]).set_index("algorithm")
+    np.testing.assert_allclose(summary.loc[means.index, "outer_mean"], means, rtol=1e-12)
+    inner = nested.groupby("algorithm")["inner_score"].mean()
+    np.testing.assert_allclose(summary["optimism"], inner[summary.index] - summary["outer_mean"],
+                               rtol=1e-9, atol=1e-15)
+
+    d = (wide[results["best"]] - wide[results["runner_up"]]).to_numpy()
+    t, p = _corrected_t(d, ratio)
+    assert results["ttest"]["statistic"] == pytest.approx(t, rel=1e-9)
+    assert results["ttest"]["pvalue"] == pytest.approx(p, rel=1e-9)
+    assert results["ttest"]["df"] == k - 1
+
+    rope = PARAMS["rope"]
+    post = stats.t(k - 1, loc=d.mean(), scale=math.sqrt((1 / k + ratio) * d.var(ddof=1)))
+    bayes = results["bayes"]
+    assert bayes["rope"] == rope
+    assert bayes["p_a_better"] == pytest.approx(post.sf(rope), rel=1e-9)
+    assert bayes["p_b_better"] == pytest.approx(post.cdf(-rope), rel=1e-9, abs=1e-15)
+    assert bayes["p_rope"] == pytest.approx(post.cdf(rope) - post.cdf(-rope), rel=1e-9)
+
+    pairwise = pd.DataFrame(results["pairwise"])
+    assert len(pairwise) == 3
+    for row in pairwise.itertuples():
+        t_ab, p_ab = _corrected_t((wide[row.model_a] - wide[row.model_b]).to_numpy(), ratio)
+        assert row.statistic == pytest.approx(t_ab, rel=1e-9)
+        assert row.pvalue == pytest.approx(p_ab, rel=1e-9)
+
+    n_test = math.ceil(0.2 * results["n_rows"])  # test_size default 0.2, rounded up as sklearn
+    for key, label in (("holdout", "three-way holdout"),
+                       ("kfold_selection", f"{PARAMS['selection_folds']}-fold CV")):
+        table = pd.DataFrame(results[key])
+        assert table["algorithm"].tolist() == ALGORITHMS
+        assert (table["selection"] == label).all()
+        assert (table["n_test"] == n_test).all()
+        assert (table["n_train"] == results["n_rows"] - n_test).all()
+        assert table["test_score"].between(0, 1).all()
+    return nested
+
+
+@pytest.mark.notebook
+def test_notebook_contract_default(run_notebook):
+    results = run_notebook("12_algorithm_selection", **PARAMS)
+    assert results["dataset"] == "breast_cancer" and results["classes"] == [0, 1]
+    nested = _check_common(results, n_classes=2)
+    # the notebook's nested scores are those of a fresh library run on the same rows, with the
+    # estimators and grids of its setup cells
+    estimators, grids = _notebook_models()
+    assert results["param_grids"] == {name: {key: [str(v) for v in values]
+                                             for key, values in grid.items()}
+                                      for name, grid in grids.items()}
+    data = pc.load_dataset("breast_cancer")
+    X, _, y, _ = train_test_split(data.X, data.y, train_size=PARAMS["max_rows"], stratify=data.y,
+                                  random_state=PARAMS["seed"])
+    fresh = pc.nested_cv_scores(estimators, grids, X, y, outer=PARAMS["outer_folds"],
+                                inner=PARAMS["inner_folds"], random_state=PARAMS["seed"],
+                                progress=False)
+    np.testing.assert_allclose(nested["score"], fresh["score"], rtol=1e-12)
+    assert nested["best_params"].tolist() == fresh["best_params"].tolist()
+
+
+@needs_mirror
+@pytest.mark.notebook
+def test_notebook_contract_text_labels(run_notebook):
+    results = run_notebook("12_algorithm_selection", dataset="wilt", **PARAMS)
+    assert results["dataset"] == "wilt"
+    assert results["classes"] == ["n", "w"]  # the labels as the data set spells them
+    _check_common(results, n_classes=2)
+
+
+@pytest.mark.notebook
+def test_solution_notebook(tmp_path):
+    import papermill as pm
+
+    out = tmp_path / "solutions"
+    params = {"seed": 2, "max_rows": 200, "outer_folds": 3, "inner_folds": 2,
+              "n_holdout_seeds": 3, "other_dataset": "iris", "output_dir": str(out)}
+    pm.execute_notebook(str(NOTEBOOKS / "solutions" / "12_algorithm_selection.ipynb"),
+                        str(tmp_path / "solutions.executed.ipynb"), parameters=params,
+                        cwd=str(NOTEBOOKS / "solutions"), kernel_name="python3",
+                        progress_bar=False)
+    results = json.loads((out / "results.json").read_text())
+    ex1 = pd.DataFrame(results["exercise_1"])
+    assert ex1["folds"].tolist() == [3, 6]
+    ex2 = pd.DataFrame(results["exercise_2"])
+    assert ex2["rope"].tolist() == [0.0, 0.01, 0.03]
+    assert ex2["p_rope"].iloc[0] == 0.0 and ex2["p_rope"].is_monotonic_increasing
+    assert ex2["p_a_better"].is_monotonic_decreasing
+    np.testing.assert_allclose(ex2[["p_a_better", "p_rope", "p_b_better"]].sum(axis=1), 1.0)
+    base = pd.DataFrame(results["base"])
+    wide = base.pivot(index="outer_fold", columns="algorithm", values="score")
+    d = (wide[results["best"]] - wide[results["runner_up"]]).to_numpy()
+    ratio = base["n_test"].mean() / base["n_train"].mean()
+    post = stats.t(d.size - 1, loc=d.mean(), scale=math.sqrt((1 / d.size + ratio) * d.var(ddof=1)))
+    np.testing.assert_allclose(ex2["p_b_better"], post.cdf(-ex2["rope"]), rtol=1e-9, atol=1e-15)
+    # finer grids contain the original ones and use the same inner folds: the best inner score of
+    # each outer fold cannot fall
+    finer = pd.DataFrame(results["exercise_3"]["finer"])
+    assert (finer["inner_score"].to_numpy() >= base["inner_score"].to_numpy() - 1e-12).all()
+    ranking = pd.DataFrame(results["exercise_4"])
+    assert set(ranking.columns) == {"algorithm", results["dataset"], "iris"}
+    runs = pd.DataFrame(results["holdout_runs"])
+    assert sorted(runs["seed"].unique().tolist()) == [2, 3, 4]
+
+
+def _notebook_models():
+    """The estimators and grids of the notebook's section 2."""
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.neighbors import KNeighborsClassifier
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import StandardScaler
+    from sklearn.tree import DecisionTreeClassifier
+
+    estimators = {
+        "logistic regression": make_pipeline(StandardScaler(), LogisticRegression(max_iter=2000)),
+        "k-nearest neighbours": make_pipeline(StandardScaler(), KNeighborsClassifier()),
+        "decision tree": DecisionTreeClassifier(random_state=PARAMS["seed"]),
+    }
+    grids = {
+        "logistic regression": {"logisticregression__C": [0.01, 0.1, 1.0, 10.0]},
+        "k-nearest neighbours": {"kneighborsclassifier__n_neighbors": [3, 7, 15, 31]},
+        "decision tree": {"max_depth": [2, 4, 8, None]},
+    }
+    return estimators, grids
