@@ -604,8 +604,9 @@ def _overlap(spec: _Spec, coded: dict, pcols: list[str], n: np.ndarray, classes:
         used = np.bincount(coded[p], weights=n, minlength=k) > 0
         name = spec.models[j]
         if not np.any(used & truth):
-            raise spec.fail(f"column {name!r}: none of its labels occurs in the truth column "
-                            f"{spec.y!r}; is it the right column?")
+            shown = ", ".join(str(classes[i]) for i in np.flatnonzero(used)[:5])
+            raise spec.fail(f"column {name!r}: none of its labels ({shown}) occurs in the truth "
+                            f"column {spec.y!r}; is it the right column?")
         extra = np.flatnonzero(used & ~truth)
         if len(extra):
             shown = ", ".join(str(classes[i]) for i in extra[:5]) + (" ..." if len(extra) > 5 else "")

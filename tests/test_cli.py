@@ -9,7 +9,7 @@ import sys
 import pandas as pd
 import pytest
 
-from precmp_lib.__main__ import main, report_parameters
+from precmp_lib.cli import main, report_parameters
 
 
 @pytest.fixture
@@ -37,7 +37,7 @@ CASES = {
                               "bad.csv: column 'lr': none of its labels (a, b) occurs in the truth column"),
     "duplicated long rows": ("id,model,y_true,y_pred\n1,a,0,0\n1,a,0,1\n1,b,0,0\n",
                              ["--y-true", "y_true", "--format", "long"],
-                             "bad.csv: duplicated (id, model) rows, e.g. id=1, model='a'"),
+                             "bad.csv: duplicated (id, model) rows for model 'a'"),
     "one model": ("y,lr\n0,0\n1,1\n", ["--y-true", "y"], "bad.csv: need at least two models"),
     "unknown reference": ("y,lr,rf\n0,0,1\n1,1,0\n", ["--y-true", "y", "--reference", "svm"],
                           "bad.csv: --reference 'svm' is not one of the models"),

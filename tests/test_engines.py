@@ -233,7 +233,7 @@ def test_integral_floats_are_ints(tmp_path):
      r"column 'y_true': an observation has more than one true label \(observation id=1\)"),
     ("id,repeat,y,a,b\n1,0,0,0,1\n1,1,1,1,1\n2,0,1,1,1\n2,1,1,1,1\n",
      r"column 'y': an observation has more than one true label \(observation id=1\)"),
-    ("y,a,b\n0,x,1\n1,z,1\n", r"column 'a': none of its labels occurs in the truth column 'y'"),
+    ("y,a,b\n0,x,1\n1,z,1\n", r"column 'a': none of its labels \(x, z\) occurs in the truth column 'y'"),
     ("id,model,y_true,y_pred\n1,a,0,0\n1,a,0,1\n1,b,0,0\n", r"duplicated \(id, model\) rows for model 'a'"),
     ("id,model,y_true,y_pred\n1,a,0,0\n2,a,1,1\n1,b,0,0\n", r"model 'b' lacks predictions"),
     ("y,a,b\n", r"the file has a header but no rows"),
