@@ -67,6 +67,7 @@ import glob
 import os
 import re
 import shutil
+import sys
 import threading
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -992,15 +993,20 @@ def _duckdb_source(con: Any, kind: str, files: list[str], columns: list[str]) ->
 
 
 def _duckdb_error(name: str, kind: str, exc: Exception, files: list[str]) -> PredictionFileError:
-    text = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+    """One line from DuckDB's message: its first line and the reason, never the raw line."""
+    lines = [ln.strip() for ln in str(exc).splitlines() if ln.strip()]
+    keep = [ln for ln in lines if not ln.startswith(("Original Line", "Possible Solution"))
+            and "=" not in ln[:30]][:2]
+    text = ": ".join(keep) if keep else type(exc).__name__
     for f in files:
         text = text.replace(f, name)
+    text = text if len(text) <= 240 else text[:237] + "..."
     return PredictionFileError(f"{name}: cannot be read as {kind.upper()} ({text})")
 
 
 def _run_with_progress(con: Any, sql: str, relation: Any, progress: bool) -> pd.DataFrame:
     """Run the counting query; with ``progress``, a tqdm bar polls DuckDB's query progress."""
-    if not progress:
+    if not progress or not sys.stderr.isatty():  # a bar only where a person watches
         return relation.query("src", sql).df()
     from tqdm.auto import tqdm
 
