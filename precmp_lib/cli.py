@@ -278,7 +278,9 @@ def _report(args: argparse.Namespace) -> int:
 
     out = Path(args.out)
     try:
-        render_report(comparison, out, quiet=args.quiet, source_name=counts.source)
+        # the cell progress bar only where a person watches (not in logs or pipes)
+        render_report(comparison, out, quiet=args.quiet or not sys.stderr.isatty(),
+                      source_name=counts.source)
     except NotebookError as exc:
         print(f"precmp: error: the report failed: {exc}", file=sys.stderr)
         return 1

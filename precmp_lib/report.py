@@ -169,13 +169,15 @@ def render_notebook(
         raise FileNotFoundError(f"notebook {notebook.name} does not exist")
     with tempfile.TemporaryDirectory(prefix="precmp-run-") as tmp:
         executed = Path(tmp) / notebook.name
+        manager = _run_kernel_manager(Path(tmp))
         try:
-            with _kernel_environment(Path(tmp)):
+            with _kernel_environment(Path(tmp)), _kernel_stopped_on_exit(manager):
                 pm.execute_notebook(
                     str(notebook), str(executed), parameters=dict(parameters or {}),
                     cwd=str(cwd or notebook.parent), kernel_name=kernel_name,
                     progress_bar=progress, log_output=False, execution_timeout=timeout,
                     extra_arguments=list(KERNEL_ARGUMENTS),
+                    kernel_manager_class=manager,
                 )
         except pm.PapermillExecutionError as exc:
             raise NotebookError(f"{notebook.name}: {_error_summary(exc)}".replace(tmp, "<run folder>")) from None
@@ -194,6 +196,41 @@ def render_notebook(
 # The kernel logs only errors: its start-up warnings (e.g. "running over TCP without
 # encryption": the kernel listens on 127.0.0.1 only, for this one run) are not the command's.
 KERNEL_ARGUMENTS = ("--IPKernelApp.log_level=ERROR",)
+
+
+def _run_kernel_manager(run_dir: Path) -> type:
+    """A kernel manager whose connection file (it holds the session's HMAC key) lives in the
+    run's own folder, not in the shared temporary folder: removing the run's folder removes it,
+    however the run ends."""
+    from jupyter_client.manager import AsyncKernelManager
+    from traitlets import Unicode
+
+    path = run_dir / "runtime" / "kernel.json"
+    started: list = []
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        AsyncKernelManager.__init__(self, *args, **kwargs)
+        started.append(self)
+
+    return type("RunKernelManager", (AsyncKernelManager,),
+                {"connection_file": Unicode(str(path), config=True), "__init__": __init__,
+                 "started": started})
+
+
+@contextlib.contextmanager
+def _kernel_stopped_on_exit(manager: type) -> Iterator[None]:
+    """If the run is interrupted (SIGTERM, Ctrl-C, an error), kill its kernel before the run's
+    folder (the kernel's working folder) is removed, so it neither outlives the command nor
+    writes to its stderr."""
+    try:
+        yield
+    except BaseException:
+        for km in manager.started:
+            process = getattr(getattr(km, "provisioner", None), "process", None)
+            if process is not None and process.poll() is None:
+                process.kill()
+                process.wait(timeout=10)
+        raise
 
 
 @contextlib.contextmanager
