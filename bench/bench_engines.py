@@ -20,10 +20,10 @@ from pathlib import Path
 import pandas as pd
 
 sys.path.insert(0, str(Path(__file__).parent))
-from bench_report import make_file  # noqa: E402
+from bench_report import make_file
 
-from precmp_lib.comparison import compare_models  # noqa: E402
-from precmp_lib.engines import count_predictions, spark_session  # noqa: E402
+from precmp_lib.comparison import compare_models
+from precmp_lib.engines import count_predictions, spark_session
 
 
 def timed(fn):
@@ -46,7 +46,6 @@ def main(n: int) -> None:
         make_file(path, n)
         frame, read = timed(lambda: pd.read_parquet(path))
         results = {"numpy": timed(lambda: count_predictions(frame, y_true="y_true"))}
-        del frame
         results["duckdb"] = timed(lambda: count_predictions(str(path), y_true="y_true"))
         _, start_spark = timed(spark_session)
         count_predictions(str(path), y_true="y_true", engine="spark")  # warm the JVM once
@@ -58,12 +57,12 @@ def main(n: int) -> None:
     print(f"{'engine':8}{'count s':>10}{'x duckdb':>10}{'compare s':>11}{'counts equal':>14}"
           f"{'comparison equal':>18}")
     for name, (counts, seconds) in results.items():
-        cmp, cmp_seconds = timed(lambda c=counts: compare_models(c))
+        _, cmp_seconds = timed(lambda c=counts: compare_models(c))
         # equal but for the labels of who counted what
         relabelled = replace(counts, engine=ref.engine, source=ref.source)
         equal_json = compare_models(relabelled).to_json() == ref_json
         print(f"{name:8}{seconds:>10.2f}{seconds / base:>10.2f}{cmp_seconds:>11.2f}"
-              f"{str(same(ref, counts)):>14}{str(equal_json):>18}")
+              f"{same(ref, counts)!s:>14}{equal_json!s:>18}")
     print(f"(numpy's time excludes reading the file into a DataFrame: {read:.2f} s; Spark's "
           f"excludes starting the session: {start_spark:.1f} s, and one warm-up count)")
 
