@@ -77,7 +77,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-__all__ = ["Counts", "PredictionFileError", "count_predictions", "counting_sql", "label_dictionary"]
+__all__ = ["Counts", "PredictionFileError", "count_predictions", "label_dictionary", "spark_session"]
 
 TEST_SET = "test set"
 REPEATED_CV = "repeated cv"
