@@ -125,7 +125,8 @@ def baseline(path: Path, folder: Path) -> tuple[float, float]:
     nbformat.write(nb, empty)
     start = time.perf_counter()
     pm.execute_notebook(str(empty), str(folder / "empty_out.ipynb"), parameters={"x": 1},
-                        progress_bar=False, kernel_name="python3")
+                        progress_bar=False, kernel_name="python3",
+                        extra_arguments=["--IPKernelApp.log_level=ERROR"])
     return group_by, time.perf_counter() - start
 
 

@@ -68,7 +68,9 @@ import os
 import re
 import shutil
 import sys
+import tempfile
 import threading
+import weakref
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -84,6 +86,8 @@ REPEATED_CV = "repeated cv"
 ENGINES = ("auto", "numpy", "duckdb", "spark")
 CSV_SUFFIXES = (".csv", ".txt", ".tsv", ".csv.gz", ".tsv.gz")
 PARQUET_SUFFIXES = (".parquet", ".pq")
+# DuckDB's working memory for one count; beyond it, hash tables spill to disk
+DUCKDB_MEMORY = os.environ.get("PRECMP_DUCKDB_MEMORY", "1GB")
 JAVA_HINT = ("the Spark engine needs Java 17: install it (Debian/Ubuntu: "
              "`apt-get install openjdk-17-jre-headless`) or set JAVA_HOME")
 
@@ -1087,6 +1091,12 @@ def _connect() -> Any:
     # progress is tracked (for query_progress) but never printed by DuckDB itself
     con.execute("SET enable_progress_bar = true")
     con.execute("SET enable_progress_bar_print = false")
+    # large GROUP BYs (ids of long files) spill to a private folder, removed with the
+    # connection, instead of growing to most of the machine's memory or writing into the cwd
+    spill = tempfile.mkdtemp(prefix="precmp-duckdb-")
+    con.execute(f"SET temp_directory = {DUCKDB.literal(spill)}")
+    con.execute(f"SET memory_limit = {DUCKDB.literal(DUCKDB_MEMORY)}")
+    weakref.finalize(con, shutil.rmtree, spill, True)
     return con
 
 
@@ -1107,10 +1117,16 @@ def spark_session() -> Any:
         raise RuntimeError(JAVA_HINT)
     from pyspark.sql import SparkSession
 
+    os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")  # local mode: no host-name warning
+
     active = SparkSession.getActiveSession()
     if active is not None:
         return active
+    from importlib.resources import files
+
+    logging = files("precmp_lib") / "_resources" / "spark-log4j2.properties"
     spark = (SparkSession.builder.master("local[2]").appName("precmp")
+             .config("spark.driver.extraJavaOptions", f"-Dlog4j2.configurationFile={logging}")
              .config("spark.ui.enabled", "false")
              .config("spark.ui.showConsoleProgress", "false")
              .config("spark.sql.shuffle.partitions", "2")
