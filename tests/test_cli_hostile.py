@@ -234,6 +234,12 @@ def test_a_real_run_writes_a_safe_page_quietly_with_umask_modes_and_leaves_no_te
     assert str(tmp) not in err and "/tmp" not in err
     page = (work / "r.html").read_text()
     assert "<script>alert(1)</script>" not in page and "<img src=x onerror" not in page
+    # --json holds exactly the comparison's to_json(), as compare_models gives it from the file
+    from precmp_lib.comparison import compare_models
+    from precmp_lib.engines import count_predictions
+
+    expected = compare_models(count_predictions(work / "p.csv", y_true="y")).to_json()
+    assert (work / "r.json").read_text() == expected
     for name in ("r.html", "r.json"):
         assert stat.S_IMODE((work / name).stat().st_mode) == 0o640  # 0o666 & ~0o027
     assert list(tmp.iterdir()) == []

@@ -287,3 +287,13 @@ def test_unknown_engine_and_source():
         count_predictions(pd.DataFrame({"y": [0]}), y_true="y", engine="polars")
     with pytest.raises(TypeError, match="source must be"):
         count_predictions(42, y_true="y")
+
+
+def test_progress_bar_on_a_terminal_gives_the_same_counts(files, monkeypatch, capsys):
+    # the bar polls DuckDB's query_progress() from a thread; only on a terminal
+    import sys
+
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
+    frame, _, pq, parts = files["strings"]
+    ref = count_predictions(frame, y_true="y")
+    assert_same_counts(ref, count_predictions(parts, y_true="y", progress=True))
