@@ -294,6 +294,6 @@ def test_progress_bar_on_a_terminal_gives_the_same_counts(files, monkeypatch, ca
     import sys
 
     monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
-    frame, _, pq, parts = files["strings"]
+    frame, _, _, parts = files["strings"]
     ref = count_predictions(frame, y_true="y")
     assert_same_counts(ref, count_predictions(parts, y_true="y", progress=True))
