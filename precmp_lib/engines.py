@@ -1066,8 +1066,9 @@ def _duckdb_count(spec: _Spec, relation: Any, con: Any, progress: bool,
         if what == "two labels":
             return f"observation {spec.id}={_value(spec, found[0][0])}"
         key = ", ".join(f"{k}={_value(spec, v)}" for k, v in zip((spec.id, spec.repeat), found[0][1:]) if k)
-        rows = [spec.where(int(r[0])).strip(" ()") for r in found]
-        return f"{key}; {' and '.join(rows)}"
+        rows = [int(r[0]) + (2 if spec.rows_are_lines else 0) for r in found]
+        where = "lines" if spec.rows_are_lines else "rows"
+        return f"{key}; {where} {' and '.join(map(str, rows))}"
 
     return _finish(spec, pat, obs, "duckdb", locate)
 

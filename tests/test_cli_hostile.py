@@ -68,7 +68,7 @@ def assert_refused(code, err, message, folder, keep):
 # (file name, bytes, extra arguments, message); each is refused before any kernel
 REFUSED = {
     "duplicated id in wide": ("p.csv", b"id,y,lr,rf\n1,0,0,1\n2,1,1,1\n1,0,0,0\n", [],
-                              "p.csv: column 'id': duplicated id (id=1; line 2 and line 4)"),
+                              "p.csv: column 'id': duplicated id (id=1; lines 2 and 4)"),
     "same id two labels in wide": ("p.csv", b"id,repeat,y,lr,rf\n1,0,0,0,1\n1,1,1,1,1\n2,0,1,1,0\n2,1,1,1,1\n",
                                    [], "an observation has more than one true label (observation id=1)"),
     "duplicated column names": ("p.csv", b"y,lr,lr\n0,0,1\n1,1,1\n", [],
