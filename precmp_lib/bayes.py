@@ -674,7 +674,7 @@ def prevalence_bootstrap_from_patterns(
     confidence_level: float = 0.95,
     random_state: Any = None,
 ) -> PatternPrevalenceBootstrap:
-    """Precision at a population prevalence (seed eq 28) for m models, from pattern counts.
+    """Precision at a population prevalence (Gondara, eq. 28) for m models, from pattern counts.
 
     Parameters
     ----------

@@ -63,7 +63,8 @@ DAI_CUI_MAX_CLASSES = 30
 # permutations of 435 pairs of 30 models would dominate the run time).
 DAI_CUI_MAX_PAIRS = 45
 
-_FRAMES = ("summary", "pairs", "per_class", "gee", "gee_pairwise", "combined", "prevalence",
+_FRAMES = ("summary", "pairs", "per_class", "gee", "gee_pairwise", "gee_coefficients", "combined",
+           "prevalence",
            "prevalence_ratio", "class_counts", "precision", "fold_scores")
 
 
@@ -86,9 +87,10 @@ class ModelComparison:
     per_class : DataFrame
         The columns of :func:`precmp_lib.precision.compare_precision` with ``model_a``,
         ``model_b`` in front and ``gs_pvalue_adjusted`` (Holm across classes x pairs).
-    gee, gee_pairwise : DataFrame
+    gee, gee_pairwise, gee_coefficients : DataFrame
         Joint Wald test of equal precision of all models per class (``class``, ``statistic``,
-        ``df``, ``pvalue``, ``pvalue_adjusted``, ``note``) and the GEE pairwise table.
+        ``df``, ``pvalue``, ``pvalue_adjusted``, ``note``), the GEE pairwise table and each
+        model's precision odds ratio against the reference (the first model by default).
     combined : DataFrame
         One p-value per pair across classes: ``model_a``, ``model_b``, ``method``, ``pvalue``,
         ``pvalue_adjusted``, ``simes_pvalue``, ``dai_cui_pvalue``, ``n_classes``, ``classes_driving``.
@@ -123,6 +125,7 @@ class ModelComparison:
     per_class: pd.DataFrame
     gee: pd.DataFrame
     gee_pairwise: pd.DataFrame
+    gee_coefficients: pd.DataFrame
     combined: pd.DataFrame
     prevalence: pd.DataFrame
     prevalence_ratio: pd.DataFrame
@@ -153,10 +156,21 @@ class ModelComparison:
         for f in fields(cls):
             value = data.get(f.name)
             if f.name in _FRAMES:
-                value = pd.DataFrame.from_records(value["records"], columns=value["columns"])
-                value = value.fillna(np.nan) if len(value) else value
+                value = _numeric_nulls(pd.DataFrame.from_records(value["records"],
+                                                                 columns=value["columns"]))
             kwargs[f.name] = value
         return cls(**kwargs)
+
+
+def _numeric_nulls(frame: pd.DataFrame) -> pd.DataFrame:
+    """Columns of numbers and nulls (JSON's stand-in for NaN) back to float with NaN."""
+    for c in frame.columns:
+        col = frame[c]
+        if col.dtype == object and col.isna().any():
+            rest = col.dropna()
+            if all(isinstance(v, int | float) and not isinstance(v, bool) for v in rest):
+                frame[c] = col.astype(float)
+    return frame
 
 
 def _plain(value: Any) -> Any:
@@ -506,7 +520,8 @@ def _p(p: float) -> str:
 
 def _diff(r: Any, level: float) -> str:
     pct = f"{100 * level:g} %"
-    return (f"difference {r.estimate:+.4f} ({pct} CI {r.ci_low:+.4f} to {r.ci_high:+.4f}), "
+    return (f"difference {r.estimate:+.4f} ({pct} CI {r.ci_low:+.4f} to {r.ci_high:+.4f}, "
+            "unadjusted), "
             f"{_short_test(r.test)} {_p(r.pvalue_adjusted)} after Holm")
 
 
@@ -571,6 +586,16 @@ def _conclusions(cmp: dict, level: float) -> list[str]:
     rejected = pairs[pairs["reject"]]
     lines.append(f"{len(rejected)} of {len(pairs)} pairs differ in accuracy after Holm's "
                  f"adjustment at α = {cmp['alpha']:g}; the others are not shown to differ.")
+    prev = cmp["prevalence"]
+    for label in dict.fromkeys(prev["class"]) if len(prev) else []:
+        block = prev[prev["class"] == label].dropna(subset=["precision_at_prevalence"])
+        block = block.sort_values("precision_at_prevalence", ascending=False).head(4)
+        if len(block):
+            parts = [f"{r.model} {r.precision_at_prevalence:.3f} ({100 * level:g} % CI "
+                     f"{r.ci_low:.3f} to {r.ci_high:.3f})" for r in block.itertuples()]
+            lines.append(f"At a prevalence of {block['prevalence'].iloc[0]:g} for class {label} "
+                         f"(on these data {block['test_set_prevalence'].iloc[0]:.3f}), precision "
+                         "would be: " + "; ".join(parts) + ".")
     per_class, combined = cmp["per_class"], cmp["combined"]
     sig = per_class[per_class["gs_pvalue_adjusted"] <= cmp["alpha"]]
     if len(sig):
@@ -693,12 +718,13 @@ def compare_models(
                                    int(n_boot), seed)
     design = _design(counts)
     parts = {"summary": summary, "pairs": pair_table, "best": best, "best_tests": best_tests,
-             "per_class": per_class, "combined": combined, "design": design, "alpha": alpha}
+             "per_class": per_class, "combined": combined, "design": design, "alpha": alpha,
+             "prevalence": prev}
     return ModelComparison(
         models=list(counts.models), classes=[_scalar(c) for c in counts.classes], design=design,
         engine=counts.engine, n_rows=int(counts.n_rows), source=str(counts.source), alpha=alpha,
         reference=reference, summary=summary, pairs=pair_table, per_class=per_class, gee=joint,
-        gee_pairwise=gee.pairwise, combined=combined, prevalence=prev, prevalence_ratio=prev_ratio,
+        gee_pairwise=gee.pairwise, gee_coefficients=gee.coefficients, combined=combined, prevalence=prev, prevalence_ratio=prev_ratio,
         class_counts=class_counts, precision=precision,
         fold_scores=scores if scores is not None else pd.DataFrame(columns=["repeat", "fold",
                                                                             "n_test"]),

@@ -715,7 +715,7 @@ def moments_from_patterns(
     names: Sequence[str],
     clusters: Any = None,
 ) -> PrecisionMoments:
-    """Per-class precision moments (METHODS.md §7) from a table of pattern counts.
+    """Per-class precision moments (docs/methods.md §7) from a table of pattern counts.
 
     Parameters
     ----------

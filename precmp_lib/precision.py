@@ -1595,12 +1595,12 @@ def compare_precision_from_moments(
     class with the truth being (not being) the class. Each statistic is a squared estimate
     over the robust variance ``sum_i L_i^2`` of its per-cluster influence ``L_i``:
 
-    * GS (METHODS.md §6.2, eq 9 with clusters): ``U = TP_B (1 - Z) - TP_A Z``, ``Z =
+    * GS (docs/methods.md §6.2, Gondara, eq. 9 with clusters): ``U = TP_B (1 - Z) - TP_A Z``, ``Z =
       M_B / (M_A + M_B)``, ``L_i = sum over the cluster's positive rows of (D - P)(Z_r - Z)``;
     * weighted GS: ``(P_A - P_B)^2 / [P Q (sum m_iA^2/M_A^2 + sum m_iB^2/M_B^2)
       - 2 sum m_iA m_iB (D_i - P)^2 / (M_A M_B)]``, ``P`` the pooled precision;
     * GEE Wald on the logit scale: ``L_i = (a_iA Q_A - w_iA P_A)/(M_A P_A Q_A) - (same for
-      B)`` (METHODS.md §7, Algorithm 2);
+      B)`` (docs/methods.md §7, Algorithm 2);
     * RP: ``log P_A - log P_B`` with ``L_i = (a_iA Q_A - w_iA P_A)/TP_A - (same for B)``.
 
     Without repetitions (clusters of one row) these are exactly the closed forms of

@@ -170,9 +170,13 @@ def table_html(frame: pd.DataFrame, name: str, *, headers: dict | None = None,
 # --------------------------------------------------------------------------------------------
 
 
-def _mpl(text: Any) -> str:
-    """Plot text: matplotlib's math mode is switched off by escaping ``$``."""
-    return str(text).replace("$", r"\$")
+def _mpl(text: Any, width: int = 40) -> str:
+    """Plot text on one line of at most ``width`` characters, with matplotlib's math mode
+    switched off (``$`` escaped); the tables carry the full names."""
+    text = " ".join(str(text).split())
+    if len(text) > width:
+        text = text[: width - 1] + "…"
+    return text.replace("$", r"\$")
 
 
 def _figure_html(fig: Any, alt: str) -> str:
@@ -205,11 +209,11 @@ def _interval_plot(labels: Sequence[str], est: Any, lo: Any, hi: Any, colors: Se
     ax.scatter(est, y, color=colors, zorder=3, s=26)
     if ref is not None:
         ax.axvline(ref, color="#333", lw=.8)
-    ax.set_yticks(y, [_mpl(v) for v in labels])
+    ax.set_yticks(y, [_mpl(v, 60) for v in labels])
     ax.set_ylim(-0.6, n - 0.4)
     if ratio:
         _ratio_axis(ax, np.nanmin(np.asarray(lo, float)), np.nanmax(np.asarray(hi, float)))
-    ax.set_xlabel(_mpl(xlabel))
+    ax.set_xlabel(_mpl(xlabel, 120))
     ax.grid(axis="x", alpha=.4)
     ax.grid(axis="y", visible=False)
     return fig
@@ -504,6 +508,11 @@ def section_gee(cmp: ModelComparison) -> Any:
              "joint Wald test asks whether all models have the same precision for that class; "
              "<em>pvalue_adjusted</em> is Holm across classes.</p>")
     return _wrap(_h2("pc-gee") + intro + table_html(cmp.gee, "gee_joint")
+                 + "<h3>Precision odds ratios against the reference</h3><p>The odds of a "
+                 "prediction being right, each model over the reference model "
+                 f"({esc(cmp.reference or cmp.models[0])}): an odds ratio, not a ratio of "
+                 "precisions.</p>" + table_html(cmp.gee_coefficients, "gee_coefficients",
+                                                  max_rows=2000)
                  + "<h3>Pairwise GEE Wald tests</h3>"
                  + table_html(cmp.gee_pairwise, "gee_pairwise", max_rows=2000))
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import ast
 import json
 import re
+import tempfile
 import urllib.parse
 
 import numpy as np
@@ -121,7 +122,7 @@ def test_page_structure(hostile_page):
     assert page.count('class="t"') >= 8
     # one p-value format; no Python repr, no path of this run
     assert "e-0" not in re.sub(r"data:[^\"]+", "", page)
-    for leak in ("PosixPath", "precmp-report-", "/tmp/", "comparison.json"):
+    for leak in ("PosixPath", "precmp-report-", tempfile.gettempdir(), "comparison.json"):
         assert leak not in page, leak
 
 
@@ -143,3 +144,29 @@ def test_table_html_escapes_and_formats():
     assert "<b>x</b>" not in t and "&lt;b&gt;x&lt;/b&gt;" in t
     assert "&lt; 0.0001" in t and "0.3830" in t and "12,345" in t and "a &amp; b" in t
     assert 'download="x.csv"' in t
+
+
+def test_plots_mark_the_adjusted_decision():
+    from matplotlib.colors import to_hex
+
+    from precmp_lib.comparison import compare_models as cm
+
+    cmp = cm(_hostile_frame(), y_true="truth", n_boot=100)
+    fig = view.ranking_plot(cmp)
+    ax = fig.axes[0]
+    labels = [t.get_text() for t in ax.get_yticklabels()]
+    assert labels == list(cmp.summary["model"])  # best first, top row
+    colours = [to_hex(c) for c in ax.collections[1].get_facecolors()]
+    assert colours == [view.BEST.lower() if b else view.OTHER.lower() for b in cmp.summary["best"]]
+    fig = view.pairs_forest(cmp)
+    colours = [to_hex(c) for c in fig.axes[0].collections[1].get_facecolors()]
+    assert colours == [view.DIFFERS.lower() if r else view.NOT_SHOWN.lower()
+                       for r in cmp.pairs["reject"]]
+    fig = view.rp_forest(cmp)
+    shown = cmp.per_class.dropna(subset=["rp"])
+    colours = [to_hex(c) for c in fig.axes[0].collections[1].get_facecolors()]
+    assert colours == [view.DIFFERS.lower() if p <= cmp.alpha else view.NOT_SHOWN.lower()
+                       for p in shown["gs_pvalue_adjusted"]]
+    import matplotlib.pyplot as plt
+
+    plt.close("all")
