@@ -422,6 +422,30 @@ def _form(kind: str, raw: Any) -> str:
     return f"number {_plain_number(raw)!r}"
 
 
+def _sorted_codes_vectorised(u: pd.Series, text_numbers: bool, what: str, spec: _Spec) -> np.ndarray | None:
+    """The common cases of :func:`_sorted_codes` without a Python loop over the values (all
+    text, or all numbers); None for anything else."""
+    kind = pd.api.types.infer_dtype(u, skipna=False)
+    if kind == "string":
+        text = u.str.strip()
+        if text.eq("").any():
+            raise spec.fail(f"column {what!r} has a missing value")
+        if text_numbers and text.str.fullmatch(_NUMBER.pattern).all():
+            values = pd.to_numeric(text).to_numpy()
+        else:
+            values = text.to_numpy(dtype=str)
+    elif kind == "integer":
+        values = u.to_numpy(dtype=np.int64)
+    elif kind in ("floating", "mixed-integer-float"):
+        values = u.to_numpy(dtype=np.float64)
+        if np.isnan(values).any():
+            raise spec.fail(f"column {what!r} has a missing value")
+    else:
+        return None
+    _, rank = np.unique(values, return_inverse=True)
+    return rank.ravel().astype(np.int64)
+
+
 def _sorted_codes(raw: np.ndarray, text_numbers: bool, what: str, spec: _Spec) -> np.ndarray:
     """Dense codes of key values (ids, repeats, folds) in sorted order, normalised like labels."""
     raw = np.asarray(raw)
@@ -431,6 +455,9 @@ def _sorted_codes(raw: np.ndarray, text_numbers: bool, what: str, spec: _Spec) -
     codes, uniq = pd.factorize(pd.Series(raw, dtype=object if raw.dtype.kind in "OUS" else None))
     if (codes < 0).any():
         raise spec.fail(f"column {what!r} has a missing value")
+    fast = _sorted_codes_vectorised(pd.Series(np.asarray(uniq, dtype=object)), text_numbers, what, spec)
+    if fast is not None:
+        return fast[codes]
     numeric_text = text_numbers and pd.Series(uniq, dtype=object).astype(str).str.strip().str.fullmatch(
         _NUMBER.pattern).all()
     keys = [_classify(v, numbers_in_text=numeric_text) for v in np.asarray(uniq, dtype=object)]
