@@ -212,9 +212,16 @@ def _run_kernel_manager(run_dir: Path) -> type:
         AsyncKernelManager.__init__(self, *args, **kwargs)
         started.append(self)
 
+    async def _async_launch_kernel(self, kernel_cmd: list, **kw: Any) -> None:
+        # the kernel process's own output (its logs, a traceback while it is being stopped) goes
+        # to a log in the run's folder: the command's stderr carries only the command's lines
+        with open(run_dir / "runtime" / "kernel.log", "ab") as log:
+            kw["stdout"] = kw["stderr"] = log
+            await AsyncKernelManager._async_launch_kernel(self, kernel_cmd, **kw)
+
     return type("RunKernelManager", (AsyncKernelManager,),
                 {"connection_file": Unicode(str(path), config=True), "__init__": __init__,
-                 "started": started})
+                 "_async_launch_kernel": _async_launch_kernel, "started": started})
 
 
 @contextlib.contextmanager
