@@ -8,6 +8,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 TORCH := $(VENV)/.torch
+SPARK := $(VENV)/.spark
 # worker processes for `make test` and `make report` (default: the cores of this machine)
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 BROWSER_STAMP := $(VENV)/.browser
@@ -31,6 +32,12 @@ $(TORCH): requirements-torch.txt $(STAMP)
 	$(PY) -m pip install --quiet -r requirements-torch.txt
 	@touch $(TORCH)
 
+# PySpark for the Spark engine's tests (needs Java 17): `make test` installs it, `make report`
+# does not need it.
+$(SPARK): requirements-spark.txt $(STAMP)
+	$(PY) -m pip install --quiet -r requirements-spark.txt
+	@touch $(SPARK)
+
 .PHONY: help venv report test docs browser-test lab data bench lint clean
 
 help: ## list the targets
@@ -41,7 +48,7 @@ venv: $(STAMP) ## create .venv from requirements.txt (done by every target that 
 report: $(STAMP) docs ## run every notebook (JOBS at a time) and render build/reports/index.html
 	$(PY) -m precmp_lib.site build-site --out build/reports --jobs $(JOBS)
 
-test: $(STAMP) $(TORCH) ## lint, unit tests, doctests, notebooks under nbval and papermill contract tests
+test: $(STAMP) $(TORCH) $(SPARK) ## lint, unit tests, doctests, notebooks under nbval and papermill contract tests
 	$(PY) -m ruff check .
 	$(PY) -m pytest -n $(JOBS) --dist loadfile --nbval-lax -p no:cacheprovider tests precmp_lib notebooks
 

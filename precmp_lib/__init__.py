@@ -20,6 +20,7 @@ from .counts import *  # noqa: F403
 from .crossval import *  # noqa: F403
 from .data import *  # noqa: F403
 from .deep import *  # noqa: F403
+from .engines import *  # noqa: F403
 from .multiple import *  # noqa: F403
 from .precision import *  # noqa: F403
 from .ranks import *  # noqa: F403

@@ -9,13 +9,41 @@ One pass over the rows produces the sufficient statistics of a comparison of m m
   (the id), summed over repeats, which clustering on the observation needs.
 
 Every test precmp runs on a comparison is a function of these tables, so the raw rows are read
-once, where they live, and only counts come back. This module holds the in-memory (numpy)
-engine; the DuckDB and Spark engines produce the same :class:`Counts` from the same query.
+once, where they live, and only counts come back. Three engines count:
+
+numpy
+    DataFrames and arrays in memory: each column is factorised once, the codes are combined
+    into one mixed-radix key and counted with ``bincount`` (or ``unique`` for wide keys).
+duckdb
+    The default for paths (CSV, Parquet, a glob of Parquet files) and for DuckDB relations:
+    embedded, out of core, no server. Only the grouped rows come back.
+spark
+    Spark DataFrames, and paths with ``engine="spark"`` (a local session).
+
+DuckDB and Spark run the same SQL text (:func:`counting_sql`, a template over column names with
+one GROUP BY, GROUPING SETS for cross-validation); the numpy engine builds the same grouped table
+of raw values. All three then pass through one schema check and one label dictionary
+(:func:`label_dictionary`), so the same data give the same :class:`Counts`, bit for bit.
+
+Label rules (the same for every engine)
+---------------------------------------
+* Only truly empty cells (NULL, NaN, empty or blank text) are missing; "NA", "None" and "null"
+  are labels like any other.
+* Integral floats equal ints: 1.0 is the label 1, so int truth and float predictions agree.
+* In a CSV file every cell is text; when every label of the file reads as a number, the labels
+  are numbers ("1" and "1.0" are the label 1), otherwise they are all text.
+* In typed data (DataFrames, Parquet) a column that mixes text and numbers ("1" and 1) is an
+  error naming both forms; so are text labels in one column and numbers in another.
+* Classes are sorted numerically when all are numbers, else as text.
+* Duplicated column names, duplicated ids in a wide table and an id with two true labels are
+  errors naming them. A model none of whose labels occurs in the truth is an error; labels the
+  truth never has are a note.
 
 Layouts
 -------
 wide
-    One row per prediction event: the truth column and one column per model (optionally an id).
+    One row per prediction event: the truth column and one column per model (optionally an id,
+    and for repeated cross-validation a repeat and a fold column).
 long
     One row per (observation, model[, repeat]): ``id``, ``model``, the truth, ``y_pred`` and,
     for repeated cross-validation, ``repeat`` and ``fold``.
@@ -34,17 +62,39 @@ Examples
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import csv
+import glob
+import os
+import re
+import shutil
+import sys
+import tempfile
+import threading
+import weakref
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-__all__ = ["Counts", "count_predictions"]
+__all__ = ["Counts", "PredictionFileError", "count_predictions", "label_dictionary", "spark_session"]
 
 TEST_SET = "test set"
 REPEATED_CV = "repeated cv"
+ENGINES = ("auto", "numpy", "duckdb", "spark")
+CSV_SUFFIXES = (".csv", ".txt", ".tsv", ".csv.gz", ".tsv.gz")
+PARQUET_SUFFIXES = (".parquet", ".pq")
+# DuckDB's working memory for one count; beyond it, hash tables spill to disk
+DUCKDB_MEMORY = os.environ.get("PRECMP_DUCKDB_MEMORY", "1GB")
+JAVA_HINT = ("the Spark engine needs Java 17: install it (Debian/Ubuntu: "
+             "`apt-get install openjdk-17-jre-headless`) or set JAVA_HOME")
+
+
+class PredictionFileError(ValueError):
+    """Predictions that cannot be counted: the message names the file (or "DataFrame"), the
+    column, the line or row where possible, and the problem."""
 
 
 @dataclass(frozen=True)
@@ -59,10 +109,12 @@ class Counts:
         Model names; model ``j``'s predicted code is column ``p{j}``.
     patterns : DataFrame
         Columns ``repeat``, ``fold`` (repeated cv only), ``y``, ``p0`` .. ``p{m-1}``, ``count``
-        (int64): number of rows with that pattern. Only observed patterns are listed.
+        (int64): number of rows with that pattern. Only observed patterns are listed, sorted by
+        the key columns.
     observations : DataFrame or None
-        Repeated cv only: columns ``obs`` (dense code of the observation id), ``y``, ``p0`` ..
-        ``p{m-1}``, ``count`` (number of repeats of that observation with that pattern).
+        Repeated cv only: columns ``obs`` (dense code of the observation id, in sorted id
+        order), ``y``, ``p0`` .. ``p{m-1}``, ``count`` (number of repeats of that observation
+        with that pattern).
     design : str
         ``"test set"`` or ``"repeated cv"``.
     n_rows : int
@@ -106,69 +158,1046 @@ class Counts:
         return [f"p{j}" for j in range(len(self.models))]
 
 
-def _fail(message: str) -> ValueError:
-    return ValueError(message)
+# --------------------------------------------------------------------------------------------
+# the request: which columns play which part
+# --------------------------------------------------------------------------------------------
 
 
-def _detect_layout(columns: Sequence[str], layout: str) -> str:
+@dataclass
+class _Spec:
+    """What to count: the layout, the truth column, the models and the optional key columns."""
+
+    name: str                 # the source, for messages ("preds.csv", "DataFrame")
+    layout: str
+    y: str
+    models: list[str]         # wide: model columns; long: model names
+    id: str | None = None
+    repeat: str | None = None
+    fold: str | None = None
+    model_col: str = "model"
+    pred_col: str = "y_pred"
+    text_numbers: bool = False  # CSV: all cells are text; numbers are recognised
+    rows_are_lines: bool = False  # CSV: row r is on line r + 2
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def cv(self) -> bool:
+        return self.repeat is not None
+
+    def fail(self, message: str) -> PredictionFileError:
+        return PredictionFileError(f"{self.name}: {message}")
+
+    def where(self, row: int | None) -> str:
+        if row is None:
+            return ""
+        return f" (line {row + 2})" if self.rows_are_lines else f" (row {row})"
+
+    def label_columns(self) -> list[str]:
+        return [self.y, *self.models] if self.layout == "wide" else [self.y, self.pred_col]
+
+
+def _shown(columns: Sequence[str]) -> str:
+    cols = [str(c) for c in columns]
+    return ", ".join(cols[:12]) + (" ..." if len(cols) > 12 else "")
+
+
+def _check_columns(name: str, columns: Sequence[Any]) -> None:
+    seen: dict[str, int] = {}
+    for c in columns:
+        seen[str(c)] = seen.get(str(c), 0) + 1
+    dup = [c for c, k in seen.items() if k > 1]
+    if dup:
+        raise PredictionFileError(f"{name}: duplicated column name(s) {dup}; each column needs "
+                                  "its own name")
+
+
+def _spec(
+    name: str, columns: Sequence[Any], *, y_true: str, models: Sequence[str] | None,
+    id: str | None, repeat: str | None, fold: str | None, layout: str,
+) -> _Spec:
+    """Check the columns and decide the layout and the role of each column (one place)."""
+    columns = [str(c) for c in columns]
+    _check_columns(name, columns)
     if layout not in ("auto", "wide", "long"):
-        raise _fail(f"layout must be 'auto', 'wide' or 'long'; got {layout!r}")
-    if layout != "auto":
-        return layout
-    return "long" if {"model", "y_pred"} <= set(columns) else "wide"
+        raise PredictionFileError(f"layout must be 'auto', 'wide' or 'long'; got {layout!r}")
+    if layout == "auto":
+        layout = "long" if {"model", "y_pred"} <= set(columns) else "wide"
+    spec = _Spec(name=name, layout=layout, y=str(y_true), models=[])
+
+    def need(col: str, what: str) -> None:
+        if col not in columns:
+            hint = ""
+            if what == "observation id" and layout == "long":
+                hint = " (a long file needs an id column; pass --id COL)"
+            raise spec.fail(f"column {col!r} ({what}) is missing{hint}; columns are: "
+                            f"{_shown(columns)}")
+
+    need(spec.y, "true labels")
+    if id is None and "id" in columns and spec.y != "id":
+        id = "id"
+        if layout == "wide":
+            spec.notes.append("column 'id' is taken as the observation id")
+    spec.repeat = repeat if repeat is not None else ("repeat" if "repeat" in columns else None)
+    spec.fold = fold if fold is not None else ("fold" if "fold" in columns else None)
+    if spec.repeat is None:
+        if fold is not None:
+            raise spec.fail(f"column {fold!r} (fold) needs a repeat column; pass repeat")
+        spec.fold = None
+    for col, what in [(id, "observation id"), (spec.repeat, "repeat"), (spec.fold, "fold")]:
+        if col is not None:
+            need(col, what)
+    spec.id = id
+    if layout == "long":
+        spec.id = spec.id or "id"
+        need(spec.id, "observation id")
+        need(spec.model_col, "model name")
+        need(spec.pred_col, "predictions")
+        spec.models = [str(m) for m in models] if models is not None else []
+        return spec
+    if spec.repeat is not None and spec.id is None:
+        raise spec.fail(f"column {spec.repeat!r} (repeat) needs an observation id column; pass id")
+    skip = {spec.y, spec.id, spec.repeat, spec.fold}
+    names = [str(m) for m in models] if models is not None else [c for c in columns if c not in skip]
+    for m in names:
+        need(m, "model predictions")
+    if not names:
+        raise spec.fail("no model columns besides the truth; pass models")
+    spec.models = names
+    return spec
 
 
-def _encode(series: Sequence[pd.Series]) -> tuple[list[np.ndarray], tuple]:
-    """Code several label columns on one sorted class list."""
-    for s in series:
-        if s.isna().any():
-            row = int(np.flatnonzero(s.isna().to_numpy())[0])
-            raise _fail(f"column {s.name!r} has a missing label (row {row})")
-    values = pd.concat([pd.Series(pd.unique(s.to_numpy())) for s in series], ignore_index=True)
-    classes = pd.unique(values.to_numpy())
-    try:
-        classes = np.asarray(sorted(classes.tolist()), dtype=object)
-    except TypeError:
-        raise _fail("labels mix types that cannot be ordered (e.g. numbers and text)") from None
-    index = pd.Index(classes)
-    codes = [index.get_indexer(s.to_numpy()).astype(np.int64) for s in series]
-    return codes, tuple(c.item() if isinstance(c, np.generic) else c for c in classes)
+# --------------------------------------------------------------------------------------------
+# the label dictionary (one place for every engine)
+# --------------------------------------------------------------------------------------------
+
+_NUMBER = re.compile(r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?")
+MISSING, NUMBER, TEXT, BOOL = "missing", "number", "text", "bool"
 
 
-def _group_counts(frame: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
-    out = frame.groupby(keys, sort=True).size().rename("count").reset_index()
-    out["count"] = out["count"].astype(np.int64)
-    for k in keys:
-        out[k] = out[k].astype(np.int64)
+def _plain_number(x: Any) -> Any:
+    """1.0 -> 1; other floats and ints as Python scalars."""
+    if isinstance(x, bool | np.bool_):
+        return bool(x)
+    if isinstance(x, int | np.integer):
+        return int(x)
+    x = float(x)
+    return int(x) if x.is_integer() else x
+
+
+def _classify(value: Any, *, numbers_in_text: bool) -> tuple[str, Any]:
+    """The kind (missing, number, text, bool) and the normalised label of one raw value."""
+    if value is None or value is pd.NA or value is pd.NaT:
+        return MISSING, None
+    if isinstance(value, bool | np.bool_):
+        return BOOL, bool(value)
+    if isinstance(value, int | np.integer):
+        return NUMBER, int(value)
+    if isinstance(value, float | np.floating):
+        if np.isnan(value):
+            return MISSING, None
+        return NUMBER, _plain_number(value)
+    if isinstance(value, bytes):
+        value = value.decode("utf-8", "replace")
+    text = str(value).strip()
+    if text == "":
+        return MISSING, None
+    if numbers_in_text and _NUMBER.fullmatch(text):
+        return NUMBER, _plain_number(int(text) if re.fullmatch(r"[+-]?\d+", text) else float(text))
+    return TEXT, text
+
+
+@dataclass(frozen=True)
+class _Column:
+    """The distinct raw values of one label column, their kinds and normalised labels."""
+
+    name: str
+    raw: np.ndarray
+    kinds: list[str]
+    labels: list[Any]
+
+
+def _describe(name: str, raw: np.ndarray, text_numbers: bool) -> list[tuple[str, Any]]:
+    return [_classify(v, numbers_in_text=text_numbers) for v in raw]
+
+
+def label_dictionary(
+    columns: Mapping[str, np.ndarray], *, text_numbers: bool = False, source: str = "DataFrame"
+) -> tuple[tuple, dict[str, np.ndarray], dict[str, Any]]:
+    """The class list of several label columns and each column's code of each distinct value.
+
+    Parameters
+    ----------
+    columns : mapping name -> array
+        The *distinct* raw values of each label column (truth first).
+    text_numbers : bool
+        The values are text from a CSV file: when every label reads as a number they are
+        numbers, otherwise all are text.
+    source : str
+        For messages.
+
+    Returns
+    -------
+    classes : tuple
+        Sorted labels (numerically when all are numbers).
+    codes : dict name -> ndarray of int64
+        Code of each distinct value (-1 where the value is missing).
+    missing : dict name -> raw value
+        Columns holding a missing value, with that raw value.
+
+    Raises
+    ------
+    PredictionFileError
+        A column that mixes text and numbers ("1" and 1), or text in one column and numbers in
+        another, naming both forms.
+
+    Examples
+    --------
+    >>> classes, codes, _ = label_dictionary({"y": np.array([0, 1]), "m": np.array([1.0, 0.0])})
+    >>> classes, codes["m"].tolist()
+    ((0, 1), [1, 0])
+    >>> label_dictionary({"y": np.array(["1", "10", "2.0"], dtype=object)}, text_numbers=True)[0]
+    (1, 2, 10)
+    """
+    cols = {}
+    numeric_text = text_numbers and all(
+        _classify(v, numbers_in_text=True)[0] in (NUMBER, MISSING) for raw in columns.values() for v in raw
+    )
+    for name, raw in columns.items():
+        pairs = _describe(name, np.asarray(raw, dtype=object), numeric_text)
+        cols[name] = _Column(name, np.asarray(raw, dtype=object), [k for k, _ in pairs],
+                             [v for _, v in pairs])
+    first: dict[str, tuple[str, Any]] = {}
+    for col in cols.values():
+        here = _forms(col)
+        if len(here) > 1:
+            a, b = sorted(here)[:2]
+            raise PredictionFileError(
+                f"{source}: column {col.name!r} mixes {_form(a, here[a])} and {_form(b, here[b])}; "
+                "labels must be all numbers or all text")
+        for k, v in here.items():
+            first.setdefault(k, (col.name, v))
+    if len(first) > 1:
+        (ka, (ca, va)), (kb, (cb, vb)) = sorted(first.items())[:2]
+        raise PredictionFileError(
+            f"{source}: column {ca!r} has {_form(ka, va)} but column {cb!r} has {_form(kb, vb)}; "
+            "labels must be all numbers or all text")
+    values = {v for col in cols.values() for k, v in zip(col.kinds, col.labels) if k != MISSING}
+    classes = tuple(sorted(values))
+    index = {c: i for i, c in enumerate(classes)}
+    codes = {n: np.array([index[v] if k != MISSING else -1 for k, v in zip(c.kinds, c.labels)],
+                         dtype=np.int64) for n, c in cols.items()}
+    missing = {n: c.raw[c.kinds.index(MISSING)] for n, c in cols.items() if MISSING in c.kinds}
+    return classes, codes, missing
+
+
+def _forms(col: _Column) -> dict[str, Any]:
+    """One raw value per kind, preferring a text value that spells one of the numbers."""
+    here: dict[str, Any] = {}
+    for k, v in zip(col.kinds, col.raw):
+        if k != MISSING:
+            here.setdefault(k, v)
+    if TEXT in here and NUMBER in here:
+        numbers = {v for k, v in zip(col.kinds, col.labels) if k == NUMBER}
+        for k, v in zip(col.kinds, col.raw):
+            if k == TEXT:
+                kind, n = _classify(v, numbers_in_text=True)
+                if kind == NUMBER and n in numbers:
+                    here[TEXT], here[NUMBER] = v, next(r for kk, r, lab in zip(col.kinds, col.raw, col.labels)
+                                                       if kk == NUMBER and lab == n)
+                    break
+    return here
+
+
+def _value(spec: _Spec, raw: Any) -> str:
+    """A key value as the message shows it (CSV text that is a number shows as the number)."""
+    kind, v = _classify(raw, numbers_in_text=spec.text_numbers)
+    return repr(v) if kind != MISSING else "an empty value"
+
+
+def _form(kind: str, raw: Any) -> str:
+    if kind == TEXT:
+        return f"text {str(raw)!r}"
+    if kind == BOOL:
+        return f"boolean {raw!r}"
+    return f"number {_plain_number(raw)!r}"
+
+
+def _sorted_codes_vectorised(u: pd.Series, text_numbers: bool, what: str, spec: _Spec) -> np.ndarray | None:
+    """The common cases of :func:`_sorted_codes` without a Python loop over the values (all
+    text, or all numbers); None for anything else."""
+    kind = pd.api.types.infer_dtype(u, skipna=False)
+    if kind == "string":
+        text = u.str.strip()
+        if text.eq("").any():
+            raise spec.fail(f"column {what!r} has a missing value")
+        if text_numbers and text.str.fullmatch(_NUMBER.pattern).all():
+            values = pd.to_numeric(text).to_numpy()
+        else:
+            values = text.to_numpy(dtype=str)
+    elif kind == "integer":
+        values = u.to_numpy(dtype=np.int64)
+    elif kind in ("floating", "mixed-integer-float"):
+        values = u.to_numpy(dtype=np.float64)
+        if np.isnan(values).any():
+            raise spec.fail(f"column {what!r} has a missing value")
+    else:
+        return None
+    _, rank = np.unique(values, return_inverse=True)
+    return rank.ravel().astype(np.int64)
+
+
+def _sorted_codes(raw: np.ndarray, text_numbers: bool, what: str, spec: _Spec) -> np.ndarray:
+    """Dense codes of key values (ids, repeats, folds) in sorted order, normalised like labels."""
+    raw = np.asarray(raw)
+    if raw.dtype.kind in "iub":
+        uniq, inv = np.unique(raw, return_inverse=True)
+        return inv.astype(np.int64)
+    codes, uniq = pd.factorize(pd.Series(raw, dtype=object if raw.dtype.kind in "OUS" else None))
+    if (codes < 0).any():
+        raise spec.fail(f"column {what!r} has a missing value")
+    fast = _sorted_codes_vectorised(pd.Series(np.asarray(uniq, dtype=object)), text_numbers, what, spec)
+    if fast is not None:
+        return fast[codes]
+    numeric_text = text_numbers and pd.Series(uniq, dtype=object).astype(str).str.strip().str.fullmatch(
+        _NUMBER.pattern).all()
+    keys = [_classify(v, numbers_in_text=numeric_text) for v in np.asarray(uniq, dtype=object)]
+    if any(k == MISSING for k, _ in keys):
+        raise spec.fail(f"column {what!r} has a missing value")
+    kinds = {k for k, _ in keys}
+    order_key = [(k, v) for k, v in keys] if len(kinds) > 1 else [v for _, v in keys]
+    order = sorted(range(len(keys)), key=lambda i: order_key[i])
+    rank = np.empty(len(keys), dtype=np.int64)
+    # equal normalised values ("1" and "1.0" as text numbers) share one code
+    dense, prev = -1, object()
+    for i in order:
+        if order_key[i] != prev:
+            dense, prev = dense + 1, order_key[i]
+        rank[i] = dense
+    return rank[codes]
+
+
+# --------------------------------------------------------------------------------------------
+# the shared finish: raw grouped rows -> Counts
+# --------------------------------------------------------------------------------------------
+
+
+def _group_sum(keys: np.ndarray, weights: np.ndarray, names: list[str]) -> pd.DataFrame:
+    """Sum ``weights`` over equal rows of the int64 matrix ``keys`` (n x k), sorted by keys."""
+    if len(keys) == 0:
+        out = pd.DataFrame({n: np.zeros(0, np.int64) for n in names})
+        out["count"] = np.zeros(0, np.int64)
+        return out
+    uniq, inv = np.unique(keys, axis=0, return_inverse=True)
+    total = np.bincount(inv.ravel(), weights=weights, minlength=len(uniq))
+    out = pd.DataFrame({n: uniq[:, i].astype(np.int64) for i, n in enumerate(names)})
+    out["count"] = np.rint(total).astype(np.int64)
     return out
 
 
-def _wide_from_long(
-    frame: pd.DataFrame, *, y_true: str, models: Sequence[str] | None, id: str, repeat: str | None,
-    fold: str | None,
-) -> tuple[pd.DataFrame, list[str]]:
-    for col in [id, "model", "y_pred", y_true] + [c for c in (repeat, fold) if c]:
-        if col not in frame.columns:
-            raise _fail(f"column {col!r} is missing; columns are: {', '.join(map(str, frame.columns))}")
-    frame = frame.assign(model=frame["model"].astype(str))
-    if models is not None:
-        frame = frame[frame["model"].isin(list(models))]
-    key = [id, *([repeat] if repeat else [])]
-    by_model = [*key, "model"]
-    if frame.duplicated(by_model).any():
-        raise _fail(f"duplicated ({', '.join(by_model)}) rows; each must appear once")
-    wide = frame.pivot(index=key, columns="model", values="y_pred")
-    if wide.isna().any().any():
-        raise _fail("some models lack predictions for some observations")
-    first = frame.drop_duplicates(key).set_index(key)
-    if first.groupby(level=0)[y_true].nunique().gt(1).any():
-        raise _fail(f"column {y_true!r}: an observation has more than one true label")
-    names = [str(m) for m in (models if models is not None else wide.columns)]
-    out = wide.reset_index()
-    out[y_true] = first[y_true].reindex(wide.index).to_numpy()
-    if fold:
-        out[fold] = first[fold].reindex(wide.index).to_numpy()
-    return out, names
+def _finish(spec: _Spec, pat: pd.DataFrame, obs: pd.DataFrame | None, engine: str,
+            locate: Callable[[str, str], int | None]) -> Counts:
+    """Turn the grouped raw rows of any engine into :class:`Counts` (label rules, checks)."""
+    m = len(spec.models)
+    pcols = [f"p{j}" for j in range(m)]
+    truth_cols = ["y", *(["y1"] if "y1" in pat else [])]
+    label_cols = {"y": spec.y, **({"y1": spec.y} if "y1" in pat else {}),
+                  **{p: (spec.models[j] if spec.layout == "wide" else spec.pred_col)
+                     for j, p in enumerate(pcols)}}
+    if len(pat) == 0 or int(pat["n"].sum()) == 0:
+        raise spec.fail("no rows" if spec.name == "DataFrame" else "the file has a header but no rows")
+    _check_grouped(spec, pat, locate)
+    distinct, inverse = {}, {}
+    for c in label_cols:
+        inv, uniq = pd.factorize(pat[c], use_na_sentinel=False)
+        distinct[c], inverse[c] = np.asarray(uniq, dtype=object), inv
+    # one dictionary over the distinct values: name each column by its source column
+    named = {}
+    for c, raw in distinct.items():
+        named.setdefault(label_cols[c], []).append(raw)
+    merged = {n: np.concatenate(v) for n, v in named.items()}
+    classes, codes, missing = label_dictionary(merged, text_numbers=spec.text_numbers,
+                                               source=spec.name)
+    if missing:
+        col = next(iter(missing))
+        raise spec.fail(f"column {col!r} has a missing label{_example_at(spec, locate, col)}")
+    offsets, coded = {}, {}
+    for n in named:
+        offsets[n] = 0
+    for c, raw in distinct.items():
+        n = label_cols[c]
+        coded[c] = codes[n][offsets[n]:offsets[n] + len(raw)][inverse[c]]
+        offsets[n] += len(raw)
+    for c in truth_cols[1:]:
+        if (coded[c] != coded["y"]).any():
+            raise spec.fail(f"column {spec.y!r}: an observation has more than one true label"
+                            f"{_example(spec, locate, 'two labels')}")
+    notes = _overlap(spec, coded, pcols, pat["n"].to_numpy(), classes)
+    keys = [coded["y"], *(coded[p] for p in pcols)]
+    names = ["y", *pcols]
+    repeats = folds = None
+    if spec.cv:
+        rep = _sorted_codes(pat["rep"].to_numpy(), spec.text_numbers, spec.repeat, spec)
+        fold = (_sorted_codes(pat["f0"].to_numpy(), spec.text_numbers, spec.fold, spec)
+                if spec.fold else np.zeros(len(pat), np.int64))
+        keys, names = [rep, fold, *keys], ["repeat", "fold", *names]
+    weights = pat["n"].to_numpy().astype(np.float64)
+    patterns = _group_sum(np.column_stack(keys).astype(np.int64), weights, names)
+    n_rows = int(patterns["count"].sum())
+    observations = None
+    n_obs = n_rows
+    if spec.cv:
+        repeats = int(patterns["repeat"].nunique())
+        folds = int(patterns.groupby("repeat")["fold"].nunique().max())
+        observations, n_obs = _observations(spec, obs, label_cols, distinct, codes, pcols)
+    return Counts(
+        classes=classes, models=tuple(spec.models), patterns=patterns, observations=observations,
+        design=REPEATED_CV if spec.cv else TEST_SET, n_rows=n_rows, n_observations=n_obs,
+        repeats=repeats, folds=folds, engine=engine, source=spec.name,
+        notes=tuple(spec.notes) + notes,
+    )
+
+
+def _observations(spec: _Spec, obs: pd.DataFrame, label_cols: dict, distinct: dict,
+                  codes: dict, pcols: list[str]) -> tuple[pd.DataFrame, int]:
+    """Code the per-observation rows on the dictionary already built from the patterns."""
+    obs_code = _sorted_codes(obs["id"].to_numpy(), spec.text_numbers, spec.id, spec)
+    keys = [obs_code]
+    for c in ["y", *pcols]:
+        n = label_cols[c]
+        # the same distinct values appear here as in the pattern table: look them up
+        lookup = {}
+        start = 0
+        for cc, raw in distinct.items():
+            if label_cols[cc] == n:
+                for v, code in zip(raw, codes[n][start:start + len(raw)]):
+                    lookup.setdefault(_hashable(v), code)
+                start += len(raw)
+        inv, uniq = pd.factorize(obs[c], use_na_sentinel=False)
+        table = np.array([lookup[_hashable(v)] for v in uniq], dtype=np.int64)
+        keys.append(table[inv])
+    out = _group_sum(np.column_stack(keys), obs["n"].to_numpy().astype(np.float64),
+                     ["obs", "y", *pcols])
+    two = out.groupby("obs")["y"].nunique()
+    if (two > 1).any():
+        code = int(two.index[two.to_numpy() > 1][0])
+        bad = obs["id"].to_numpy()[np.flatnonzero(obs_code == code)[0]]
+        raise spec.fail(f"column {spec.y!r}: an observation has more than one true label "
+                        f"(observation {spec.id}={_value(spec, bad)})")
+    return out, int(obs_code.max()) + 1 if len(obs_code) else 0
+
+
+def _hashable(v: Any) -> Any:
+    if isinstance(v, float) and np.isnan(v):
+        return "__nan__"
+    return v.item() if isinstance(v, np.generic) else v
+
+
+def _check_grouped(spec: _Spec, pat: pd.DataFrame, locate: Callable[[str, str], int | None]) -> None:
+    """Checks carried as columns of the grouped rows (SQL engines): rows per id, rows per
+    (id, model), folds per (id, repeat)."""
+    if "c" in pat and (pat["c"] > 1).any():
+        what = f"({spec.id}, {spec.repeat})" if spec.cv else spec.id
+        raise spec.fail(f"column {spec.id!r}: duplicated {what}{_example(spec, locate, 'duplicate')}; "
+                        "a wide table has one row per observation"
+                        + ("" if spec.cv else " (add a repeat column for repeated cross-validation)"))
+    for j, name in enumerate(spec.models):
+        cj = f"c{j}"
+        if cj not in pat:
+            continue
+        if (pat[cj] > 1).any():
+            key = ", ".join(c for c in (spec.id, spec.model_col, spec.repeat) if c)
+            raise spec.fail(f"duplicated ({key}) rows for model {name!r}; each must appear once")
+        if (pat[cj] == 0).any():
+            raise spec.fail(f"column {spec.model_col!r}: model {name!r} lacks predictions for some "
+                            "observations")
+    if "f1" in pat and spec.fold and (pat["f0"].astype(str) != pat["f1"].astype(str)).any():
+        raise spec.fail(f"column {spec.fold!r}: an observation has two folds in one repeat")
+
+
+def _example_at(spec: _Spec, locate: Callable[[str, str], Any], column: str) -> str:
+    found = locate(column, "missing")
+    return spec.where(found) if isinstance(found, int) else ""
+
+
+def _example(spec: _Spec, locate: Callable[[str, str], Any], what: str) -> str:
+    found = locate(spec.id or spec.y, what)
+    if found is None:
+        return ""
+    if isinstance(found, int):
+        return spec.where(found)
+    return f" ({found})"
+
+
+def _overlap(spec: _Spec, coded: dict, pcols: list[str], n: np.ndarray, classes: tuple) -> tuple[str, ...]:
+    k = len(classes)
+    truth = np.bincount(coded["y"], weights=n, minlength=k) > 0
+    notes = []
+    for j, p in enumerate(pcols):
+        used = np.bincount(coded[p], weights=n, minlength=k) > 0
+        name = spec.models[j]
+        if not np.any(used & truth):
+            shown = ", ".join(str(classes[i]) for i in np.flatnonzero(used)[:5])
+            raise spec.fail(f"column {name!r}: none of its labels ({shown}) occurs in the truth "
+                            f"column {spec.y!r}; is it the right column?")
+        extra = np.flatnonzero(used & ~truth)
+        if len(extra):
+            shown = ", ".join(str(classes[i]) for i in extra[:5]) + (" ..." if len(extra) > 5 else "")
+            notes.append(f"model {name!r} predicts labels never seen in the truth: [{shown}]")
+    return tuple(notes)
+
+
+# --------------------------------------------------------------------------------------------
+# the numpy engine
+# --------------------------------------------------------------------------------------------
+
+
+def _factorize(s: pd.Series) -> tuple[np.ndarray, np.ndarray]:
+    """Codes (-1 for NaN/None) and distinct values of one column."""
+    if isinstance(s.dtype, pd.CategoricalDtype):
+        return s.cat.codes.to_numpy().astype(np.int64), np.asarray(s.cat.categories, dtype=object)
+    codes, uniq = pd.factorize(s, sort=False)
+    return codes.astype(np.int64), np.asarray(uniq, dtype=object)
+
+
+def _combine(columns: list[np.ndarray], sizes: list[int]) -> np.ndarray:
+    """One int64 key per row from several code columns (mixed radix, re-densified on overflow)."""
+    key = np.zeros(len(columns[0]), dtype=np.int64)
+    span = 1
+    for col, size in zip(columns, sizes):
+        size = max(int(size), 1)
+        if span * size >= 2**62:
+            uniq, key = np.unique(key, return_inverse=True)
+            key, span = key.ravel().astype(np.int64), len(uniq)
+        key = key * size + col
+        span *= size
+    return key
+
+
+def _grouped_rows(columns: dict[str, tuple[np.ndarray, np.ndarray]], n_rows: int) -> pd.DataFrame:
+    """Group rows by several factorised columns: one row per distinct combination with ``n``."""
+    names = list(columns)
+    codes = [c + 1 for c, _ in columns.values()]   # -1 (missing) -> 0
+    sizes = [len(u) + 1 for _, u in columns.values()]
+    key = _combine(codes, sizes)
+    span = int(np.prod(np.asarray(sizes, dtype=np.float64)))
+    if span <= max(4 * n_rows, 1 << 20):
+        counts = np.bincount(key, minlength=span)
+        keys = np.flatnonzero(counts)
+        counts = counts[keys]
+        parts = []
+        for size in reversed(sizes):
+            keys, digit = np.divmod(keys, size)
+            parts.append(digit)
+        digits = parts[::-1]
+    else:
+        _, first, counts = np.unique(key, return_index=True, return_counts=True)
+        digits = [c[first] for c in codes]
+    out = {}
+    for name, d, (_, uniq) in zip(names, digits, columns.values()):
+        values = np.concatenate([np.array([None], dtype=object), uniq])
+        out[name] = values[d]
+    frame = pd.DataFrame(out)
+    frame["n"] = counts.astype(np.int64)
+    return frame
+
+
+def _numpy_rows(spec: _Spec, frame: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame | None]:
+    """The engine-neutral grouped rows (``y``, ``p<j>``, cv: ``rep``, ``f0``; ``n``) of a
+    DataFrame, with the id checks done on the way."""
+    pcols = [f"p{j}" for j in range(len(spec.models))] if spec.layout == "wide" else []
+    if spec.layout == "long":
+        cols = _long_to_wide(spec, frame)
+        pcols = [f"p{j}" for j in range(len(spec.models))]
+    else:
+        cols = {"y": _factorize(frame[spec.y])}
+        for j, m in enumerate(spec.models):
+            cols[f"p{j}"] = _factorize(frame[m])
+        for c, col in zip(["y", *pcols], [spec.y, *spec.models]):
+            bad = np.flatnonzero(cols[c][0] < 0)
+            if len(bad):
+                raise spec.fail(f"column {col!r} has a missing label{spec.where(int(bad[0]))}")
+        if spec.id is not None:
+            _check_unique_ids(spec, frame)
+        if spec.cv:
+            cols.update({"id": _factorize(frame[spec.id]), "rep": _factorize(frame[spec.repeat])})
+            if spec.fold:
+                cols["f0"] = _factorize(frame[spec.fold])
+    n = len(cols["y"][0])
+    truth = ["y", *(["y1"] if "y1" in cols else [])]
+    if not spec.cv:
+        return _grouped_rows({c: cols[c] for c in [*truth, *pcols]}, n), None
+    keys = ["rep", *(["f0"] if spec.fold else []), *truth, *pcols]
+    pat = _grouped_rows({c: cols[c] for c in keys}, n)
+    obs = _grouped_rows({c: cols[c] for c in ["id", "y", *pcols]}, n)
+    return pat, obs
+
+
+def _check_unique_ids(spec: _Spec, frame: pd.DataFrame) -> None:
+    key = [spec.id, *([spec.repeat] if spec.cv else [])]
+    dup = frame.duplicated(key, keep=False).to_numpy()
+    if dup.any():
+        rows = np.flatnonzero(dup)
+        first = frame.iloc[rows[0]][key].tolist()
+        twin = next(r for r in rows[1:] if frame.iloc[r][key].tolist() == first)
+        shown = ", ".join(f"{k}={_value(spec, v)}" for k, v in zip(key, first))
+        where = (f"lines {rows[0] + 2} and {twin + 2}" if spec.rows_are_lines
+                 else f"rows {rows[0]} and {twin}")
+        what = f"({spec.id}, {spec.repeat})" if spec.cv else spec.id
+        raise spec.fail(f"column {spec.id!r}: duplicated {what} ({shown}; {where}); a wide table has one "
+                        "row per observation"
+                        + ("" if spec.cv else " (add a repeat column for repeated cross-validation)"))
+    if spec.cv:
+        y = frame[spec.y]
+        per_id = pd.DataFrame({"id": frame[spec.id], "y": y.astype(str)}).groupby("id")["y"].nunique()
+        if (per_id > 1).any():
+            bad = per_id.index[per_id.to_numpy() > 1][0]
+            raise spec.fail(f"column {spec.y!r}: an observation has more than one true label "
+                            f"(observation {spec.id}={_value(spec, bad)})")
+
+
+def _plain(v: Any) -> Any:
+    return v.item() if isinstance(v, np.generic) else v
+
+
+def _long_to_wide(spec: _Spec, frame: pd.DataFrame) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+    """Pivot a long table to one row per (id[, repeat]) with every model's prediction, in numpy."""
+    names = frame[spec.model_col].astype(str)
+    available = sorted(pd.unique(names.to_numpy()).tolist())
+    if spec.models:
+        unknown = sorted(set(spec.models) - set(available))
+        if unknown:
+            raise spec.fail(f"column {spec.model_col!r} has no rows for model(s) {unknown}")
+        keep = names.isin(spec.models).to_numpy()
+        frame, names = frame.loc[keep], names.loc[keep]
+    else:
+        spec.models = available
+    if len(frame) == 0:
+        raise spec.fail("the file has a header but no rows")
+    model_index = pd.Index(spec.models).get_indexer(names.to_numpy()).astype(np.int64)
+    keycols = [spec.id, *([spec.repeat] if spec.cv else [])]
+    row_key, _ = pd.MultiIndex.from_frame(frame[keycols].astype(object)).factorize() \
+        if len(keycols) > 1 else pd.factorize(frame[spec.id])
+    row_key = np.asarray(row_key, dtype=np.int64)
+    n_keys, m = int(row_key.max()) + 1, len(spec.models)
+    per = np.bincount(row_key * m + model_index, minlength=n_keys * m)
+    if (per > 1).any():
+        cell = int(np.flatnonzero(per > 1)[0])
+        row = int(np.flatnonzero((row_key * m + model_index) == cell)[1])
+        key = ", ".join(c for c in (spec.id, spec.model_col, spec.repeat) if c)
+        raise spec.fail(f"duplicated ({key}) rows for model {spec.models[cell % m]!r}"
+                        f"{spec.where(row)}; each must appear once")
+    if (per == 0).any():
+        cell = int(np.flatnonzero(per == 0)[0])
+        raise spec.fail(f"column {spec.model_col!r}: model {spec.models[cell % m]!r} lacks "
+                        "predictions for some observations")
+    y_codes, y_uniq = _factorize(frame[spec.y])
+    p_codes, p_uniq = _factorize(frame[spec.pred_col])
+    for codes, col in ((y_codes, spec.y), (p_codes, spec.pred_col)):
+        if (codes < 0).any():
+            raise spec.fail(f"column {col!r} has a missing label{spec.where(int(np.flatnonzero(codes < 0)[0]))}")
+    first = np.full(n_keys, -1, dtype=np.int64)
+    order = np.arange(len(row_key))[::-1]
+    first[row_key[order]] = order              # first row of each key
+    out = {"y": (y_codes[first], y_uniq), "y1": _max_per_key(y_codes, row_key, n_keys, y_uniq)}
+    preds = np.empty((n_keys, m), dtype=np.int64)
+    preds[row_key, model_index] = p_codes
+    for j in range(m):
+        out[f"p{j}"] = (preds[:, j], p_uniq)
+    if spec.cv:
+        out["id"] = _factorize(frame[spec.id].iloc[first].reset_index(drop=True))
+        out["rep"] = _factorize(frame[spec.repeat].iloc[first].reset_index(drop=True))
+        if spec.fold:
+            out["f0"] = _factorize(frame[spec.fold].iloc[first].reset_index(drop=True))
+    return out
+
+
+def _max_per_key(codes: np.ndarray, key: np.ndarray, n_keys: int, uniq: np.ndarray) -> tuple:
+    top = np.full(n_keys, -1, dtype=np.int64)
+    np.maximum.at(top, key, codes)
+    return top, uniq
+
+
+def _numpy_count(spec: _Spec, frame: pd.DataFrame) -> Counts:
+    pat, obs = _numpy_rows(spec, frame)
+
+    def locate(column: str, what: str) -> Any:
+        if column not in frame.columns:
+            return None
+        s = frame[column]
+        if what == "missing":
+            blank = s.isna() | s.astype(str).str.strip().eq("")
+            rows = np.flatnonzero(blank.to_numpy())
+            return int(rows[0]) if len(rows) else None
+        if what == "two labels" and spec.id:
+            per = pd.DataFrame({"i": frame[spec.id], "y": frame[spec.y].astype(str)}).groupby("i")["y"].nunique()
+            bad = per.index[per.to_numpy() > 1]
+            return f"observation {spec.id}={_value(spec, bad[0])}" if len(bad) else None
+        return None
+
+    return _finish(spec, pat, obs, "numpy", locate)
+
+
+# --------------------------------------------------------------------------------------------
+# the SQL engines: one text for DuckDB and Spark
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Dialect:
+    name: str
+    text: str                                  # the text type
+    quote: Callable[[str], str]                # identifier
+    literal: Callable[[str], str]              # string literal
+
+
+DUCKDB = _Dialect("duckdb", "VARCHAR", lambda s: '"' + s.replace('"', '""') + '"',
+                  lambda s: "'" + s.replace("'", "''") + "'")
+SPARK = _Dialect("spark", "STRING", lambda s: "`" + s.replace("`", "``") + "`",
+                 lambda s: "'" + s.replace("\\", "\\\\").replace("'", "\\'") + "'")
+
+
+def counting_sql(spec: _Spec, dialect: _Dialect, table: str = "src") -> str:
+    """The one counting query, as text for ``dialect``.
+
+    Without an id it is a single ``GROUP BY`` of the label columns. With an id (always in the
+    long layout) an inner ``GROUP BY id[, repeat]`` makes one row per prediction event (the
+    long layout's pivot; the wide layout's duplicate check), carrying check columns (rows per
+    id, rows per (id, model), the largest truth and fold); the outer ``GROUP BY`` counts the
+    patterns, with ``GROUPING SETS`` adding the per-observation patterns for repeated
+    cross-validation. Every result row is a count: nothing of the raw rows comes back.
+    """
+    q = dialect.quote
+    m = len(spec.models)
+    pcols = [f"p{j}" for j in range(m)]
+    if spec.id is None:
+        sel = [f"{q(spec.y)} AS y", *(f"{q(c)} AS {p}" for c, p in zip(spec.models, pcols))]
+        keys = ", ".join(s.split(" AS ")[0] for s in sel)
+        return f"SELECT {', '.join(sel)}, COUNT(*) AS n FROM {table} GROUP BY {keys}"
+    inner = [f"{q(spec.id)} AS id"]
+    group = [q(spec.id)]
+    if spec.cv:
+        inner.append(f"{q(spec.repeat)} AS rep")
+        group.append(q(spec.repeat))
+        if spec.fold:
+            inner += [f"MIN({q(spec.fold)}) AS f0", f"MAX({q(spec.fold)}) AS f1"]
+    inner += [f"MIN({q(spec.y)}) AS y", f"MAX({q(spec.y)}) AS y1", "COUNT(*) AS c"]
+    where = ""
+    if spec.layout == "wide":
+        inner += [f"MIN({q(c)}) AS {p}" for c, p in zip(spec.models, pcols)]
+        checks = ["c"]
+    else:
+        model = f"CAST({q(spec.model_col)} AS {dialect.text})"
+        for j, name in enumerate(spec.models):
+            lit = dialect.literal(name)
+            inner += [f"MIN(CASE WHEN {model} = {lit} THEN {q(spec.pred_col)} END) AS p{j}",
+                      f"COUNT(CASE WHEN {model} = {lit} THEN 1 END) AS c{j}"]
+        checks = [f"c{j}" for j in range(m)]
+        where = f" WHERE {model} IN ({', '.join(dialect.literal(n) for n in spec.models)})"
+    first = [*(["rep"] + (["f0", "f1"] if spec.fold else []) if spec.cv else []),
+             "y", "y1", *pcols, *checks]
+    w = f"SELECT {', '.join(inner)} FROM {table}{where} GROUP BY {', '.join(group)}"
+    if not spec.cv:
+        cols = ", ".join(first)
+        return f"WITH w AS ({w}) SELECT {cols}, COUNT(*) AS n FROM w GROUP BY {cols}"
+    second = ["id", "y", *pcols]
+    allc = list(dict.fromkeys(first + second))
+    return (f"WITH w AS ({w}) SELECT GROUPING(id) AS g, {', '.join(allc)}, COUNT(*) AS n FROM w "
+            f"GROUP BY GROUPING SETS (({', '.join(first)}), ({', '.join(second)}))")
+
+
+def _split_sets(spec: _Spec, rows: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame | None]:
+    if not spec.cv:
+        return rows, None
+    g = rows["g"].to_numpy().astype(np.int64)
+    pat = rows.loc[g == 1].drop(columns=["g", "id"]).reset_index(drop=True)
+    obs_cols = ["id", "y", *[f"p{j}" for j in range(len(spec.models))], "n"]
+    obs = rows.loc[g == 0, obs_cols].reset_index(drop=True)
+    return pat, obs
+
+
+def _models_sql(spec: _Spec, dialect: _Dialect, table: str = "src") -> str:
+    col = f"CAST({dialect.quote(spec.model_col)} AS {dialect.text})"
+    return f"SELECT DISTINCT {col} AS m FROM {table}"
+
+
+def _locate_sql(spec: _Spec, dialect: _Dialect, column: str, what: str, table: str = "src") -> str | None:
+    """Error path only: where a problem is (row numbers in file order), for the message."""
+    q = dialect.quote
+    c = q(column)
+    if what == "missing":
+        cond = f"{c} IS NULL OR TRIM(CAST({c} AS {dialect.text})) IN ('', 'NaN', 'nan')"
+        return (f"SELECT r FROM (SELECT row_number() OVER () - 1 AS r, {c} FROM {table}) t "
+                f"WHERE {cond} ORDER BY r LIMIT 1")
+    if what == "two labels" and spec.id:
+        return (f"SELECT {q(spec.id)} FROM {table} GROUP BY {q(spec.id)} "
+                f"HAVING COUNT(DISTINCT {q(spec.y)}) > 1 LIMIT 1")
+    if what == "duplicate" and spec.id:
+        keys = [q(k) for k in (spec.id, spec.repeat) if k]
+        return (f"WITH t AS (SELECT row_number() OVER () - 1 AS r, {', '.join(keys)}, COUNT(*) OVER "
+                f"(PARTITION BY {', '.join(keys)}) AS k FROM {table}), "
+                f"d AS (SELECT {', '.join(keys)} FROM t WHERE k > 1 ORDER BY r LIMIT 1) "
+                f"SELECT t.r, {', '.join('t.' + k for k in keys)} FROM t JOIN d USING ({', '.join(keys)}) "
+                "ORDER BY t.r LIMIT 2")
+    return None
+
+
+def _describe_path(path: str | os.PathLike) -> tuple[str, list[str], str]:
+    """The file kind, the files (a glob expands) and the name used in messages."""
+    text = os.fspath(path)
+    if any(ch in text for ch in "*?["):
+        files = sorted(glob.glob(text))
+        if not files:
+            raise PredictionFileError(f"{text}: no file matches this pattern")
+        if not all(f.lower().endswith(PARQUET_SUFFIXES) for f in files):
+            raise PredictionFileError(f"{text}: a pattern must match Parquet files only")
+        return "parquet", files, text
+    p = Path(text)
+    name = p.name
+    if not p.exists():
+        raise PredictionFileError(f"{name}: no such file")
+    if p.is_dir():
+        raise PredictionFileError(f"{name}: is a directory, not a predictions file")
+    low = name.lower()
+    if low.endswith(PARQUET_SUFFIXES):
+        kind = "parquet"
+    elif low.endswith(CSV_SUFFIXES):
+        kind = "csv"
+    else:
+        raise PredictionFileError(f"{name}: unknown file type {p.suffix!r}; expected .csv or .parquet")
+    try:
+        with open(p, "rb") as fh:
+            head = fh.read(4)
+    except PermissionError:
+        raise PredictionFileError(f"{name}: permission denied (the file cannot be read)") from None
+    if not head:
+        raise PredictionFileError(f"{name}: the file is empty")
+    if kind == "parquet" and head != b"PAR1":
+        raise PredictionFileError(f"{name}: cannot be read as PARQUET (no Parquet header)")
+    return kind, [str(p)], name
+
+
+def _csv_header(path: str, name: str) -> list[str]:
+    import gzip
+
+    opener = gzip.open if path.lower().endswith(".gz") else open
+    delim = "\t" if ".tsv" in path.lower() else ","
+    try:
+        with opener(path, "rt", encoding="utf-8", newline="") as fh:
+            header = next(csv.reader(fh, delimiter=delim), None)
+    except UnicodeDecodeError:
+        raise PredictionFileError(f"{name}: cannot be read as CSV (not UTF-8 text)") from None
+    except csv.Error as exc:
+        raise PredictionFileError(f"{name}: cannot be read as CSV ({exc})") from None
+    if not header or all(not h.strip() for h in header):
+        raise PredictionFileError(f"{name}: the file has no header line")
+    return [h.strip() for h in header]
+
+
+def _parquet_columns(files: list[str], name: str) -> list[str]:
+    import pyarrow.parquet as pq
+
+    try:
+        return list(pq.read_schema(files[0]).names)
+    except Exception as exc:  # any parser failure is a file problem for the user
+        raise PredictionFileError(f"{name}: cannot be read as PARQUET ({type(exc).__name__})") from None
+
+
+def _file_columns(kind: str, files: list[str], name: str) -> list[str]:
+    return _csv_header(files[0], name) if kind == "csv" else _parquet_columns(files, name)
+
+
+# --------------------------------------------------------------------------------------------
+# DuckDB
+# --------------------------------------------------------------------------------------------
+
+
+def _duckdb_source(con: Any, kind: str, files: list[str], columns: list[str]) -> Any:
+    lit = DUCKDB.literal
+    if kind == "parquet":
+        return con.sql(f"SELECT * FROM read_parquet([{', '.join(lit(f) for f in files)}])")
+    delim = "\t" if ".tsv" in files[0].lower() else ","
+    spec = ", ".join(f"{lit(c)}: 'VARCHAR'" for c in columns)
+    return con.sql(
+        f"SELECT * FROM read_csv({lit(files[0])}, header = true, auto_detect = false, "
+        f"delim = {lit(delim)}, quote = '\"', escape = '\"', nullstr = '', "
+        f"columns = {{{spec}}})")
+
+
+def _duckdb_error(name: str, kind: str, exc: Exception, files: list[str]) -> PredictionFileError:
+    """One line from DuckDB's message: its first line and the reason, never the raw line."""
+    lines = [ln.strip() for ln in str(exc).splitlines() if ln.strip()]
+    keep = [ln for ln in lines if not ln.startswith(("Original Line", "Possible Solution"))
+            and "=" not in ln[:30]][:2]
+    text = ": ".join(keep) if keep else type(exc).__name__
+    for f in files:
+        text = text.replace(f, name)
+    text = text if len(text) <= 240 else text[:237] + "..."
+    return PredictionFileError(f"{name}: cannot be read as {kind.upper()} ({text})")
+
+
+def _run_with_progress(con: Any, sql: str, relation: Any, progress: bool) -> pd.DataFrame:
+    """Run the counting query; with ``progress``, a tqdm bar polls DuckDB's query progress."""
+    if not progress or not sys.stderr.isatty():  # a bar only where a person watches
+        return relation.query("src", sql).df()
+    from tqdm.auto import tqdm
+
+    done = threading.Event()
+    bar = tqdm(total=100, desc="counting", unit="%", delay=1.0, leave=False,
+               bar_format="{desc}: {percentage:3.0f}%|{bar}| {elapsed}")
+
+    def poll() -> None:
+        while not done.wait(0.2):
+            try:
+                p = float(con.query_progress())
+            except Exception:  # the connection is busy or closed: stop polling
+                return
+            if p >= 0:
+                bar.n = min(p, 100.0)
+                bar.refresh()
+
+    thread = threading.Thread(target=poll, daemon=True)
+    thread.start()
+    try:
+        return relation.query("src", sql).df()
+    finally:
+        done.set()
+        thread.join()
+        bar.close()
+
+
+def _duckdb_count(spec: _Spec, relation: Any, con: Any, progress: bool,
+                  on_error: Callable[[Exception], PredictionFileError]) -> Counts:
+    try:
+        if spec.layout == "long":
+            _long_models(spec, [str(r[0]) for r in relation.query("src", _models_sql(spec, DUCKDB)).fetchall()
+                                if r[0] is not None])
+        rows = _run_with_progress(con, counting_sql(spec, DUCKDB), relation, progress)
+    except PredictionFileError:
+        raise
+    except Exception as exc:  # duckdb.Error: a parse failure of the user's file
+        raise on_error(exc) from None
+    pat, obs = _split_sets(spec, rows)
+
+    def locate(column: str, what: str) -> Any:
+        sql = _locate_sql(spec, DUCKDB, column, what)
+        if sql is None:
+            return None
+        try:
+            found = relation.query("src", sql).fetchall()
+        except Exception:  # the message is still right without a line number
+            return None
+        if not found:
+            return None
+        if what == "missing":
+            return int(found[0][0])
+        if what == "two labels":
+            return f"observation {spec.id}={_value(spec, found[0][0])}"
+        key = ", ".join(f"{k}={_value(spec, v)}" for k, v in zip((spec.id, spec.repeat), found[0][1:]) if k)
+        rows = [int(r[0]) + (2 if spec.rows_are_lines else 0) for r in found]
+        where = "lines" if spec.rows_are_lines else "rows"
+        return f"{key}; {where} {' and '.join(map(str, rows))}"
+
+    return _finish(spec, pat, obs, "duckdb", locate)
+
+
+def _long_models(spec: _Spec, available: list[str]) -> None:
+    available = sorted(available)
+    if spec.models:
+        unknown = sorted(set(spec.models) - set(available))
+        if unknown:
+            raise spec.fail(f"column {spec.model_col!r} has no rows for model(s) {unknown}")
+    else:
+        spec.models = available
+    if not spec.models:
+        raise spec.fail("the file has a header but no rows")
+
+
+def _connect() -> Any:
+    import duckdb
+
+    con = duckdb.connect()
+    # progress is tracked (for query_progress) but never printed by DuckDB itself
+    con.execute("SET enable_progress_bar = true")
+    con.execute("SET enable_progress_bar_print = false")
+    # large GROUP BYs (ids of long files) spill to a private folder, removed with the
+    # connection, instead of growing to most of the machine's memory or writing into the cwd
+    spill = tempfile.mkdtemp(prefix="precmp-duckdb-")
+    con.execute(f"SET temp_directory = {DUCKDB.literal(spill)}")
+    con.execute(f"SET memory_limit = {DUCKDB.literal(DUCKDB_MEMORY)}")
+    weakref.finalize(con, shutil.rmtree, spill, True)
+    return con
+
+
+# --------------------------------------------------------------------------------------------
+# Spark
+# --------------------------------------------------------------------------------------------
+
+
+def spark_session() -> Any:
+    """The active Spark session, or a new local one (2 threads, no UI, 2 shuffle partitions).
+
+    Raises
+    ------
+    RuntimeError
+        When Java is missing, saying how to install Java 17.
+    """
+    if not (os.environ.get("JAVA_HOME") or shutil.which("java")):
+        raise RuntimeError(JAVA_HINT)
+    from pyspark.sql import SparkSession
+
+    os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")  # local mode: no host-name warning
+
+    active = SparkSession.getActiveSession()
+    if active is not None:
+        return active
+    from importlib.resources import files
+
+    logging = files("precmp_lib") / "_resources" / "spark-log4j2.properties"
+    spark = (SparkSession.builder.master("local[2]").appName("precmp")
+             .config("spark.driver.extraJavaOptions", f"-Dlog4j2.configurationFile={logging}")
+             .config("spark.ui.enabled", "false")
+             .config("spark.ui.showConsoleProgress", "false")
+             .config("spark.sql.shuffle.partitions", "2")
+             .config("spark.driver.bindAddress", "127.0.0.1")
+             .config("spark.driver.host", "127.0.0.1")
+             .getOrCreate())
+    spark.sparkContext.setLogLevel("ERROR")
+    return spark
+
+
+def _spark_count(spec: _Spec, df: Any) -> Counts:
+    import uuid
+
+    spark = df.sparkSession
+    view = f"precmp_src_{uuid.uuid4().hex}"
+    df.createOrReplaceTempView(view)
+    try:
+        if spec.layout == "long":
+            _long_models(spec, [str(r[0]) for r in spark.sql(_models_sql(spec, SPARK, view)).collect()
+                                if r[0] is not None])
+        sql = counting_sql(spec, SPARK, view)
+        result = spark.sql(sql).collect()
+        names = spark.sql(sql).columns if not result else list(result[0].asDict())
+        rows = pd.DataFrame([tuple(r) for r in result], columns=names)
+        if len(rows) == 0:
+            rows = pd.DataFrame({c: pd.Series(dtype=object) for c in names})
+        pat, obs = _split_sets(spec, rows)
+        return _finish(spec, pat, obs, "spark", lambda column, what: None)
+    finally:
+        spark.catalog.dropTempView(view)
+
+
+# --------------------------------------------------------------------------------------------
+# the entry point
+# --------------------------------------------------------------------------------------------
+
+
+def _is_spark_frame(source: Any) -> bool:
+    return type(source).__module__.startswith("pyspark.sql") and hasattr(source, "createOrReplaceTempView")
+
+
+def _is_duckdb_relation(source: Any) -> bool:
+    return "duckdb" in type(source).__module__ and hasattr(source, "query")
 
 
 def count_predictions(
@@ -181,69 +1210,120 @@ def count_predictions(
     fold: str | None = None,
     layout: str = "auto",
     engine: str = "auto",
+    progress: bool = False,
 ) -> Counts:
-    """Count the prediction patterns of several models in one pass.
+    """Count the prediction patterns of several models in one pass, where the data live.
 
     Parameters
     ----------
-    source : DataFrame
-        The predictions, wide or long.
+    source : DataFrame, mapping of arrays, path, glob, DuckDB relation or Spark DataFrame
+        The predictions, wide or long. A path is a CSV (read as text) or Parquet file; a glob
+        (``"preds/*.parquet"``) is a set of Parquet files counted as one table.
     y_true : str
         Column with the true labels.
     models : sequence of str, optional
         Wide: the model columns (default all but truth, id, repeat, fold). Long: models to keep.
     id, repeat, fold : str, optional
-        Observation id, repeat and fold columns (long layout: ``id`` defaults to ``"id"``;
-        ``repeat``/``fold`` default to those names when present).
+        Observation id, repeat and fold columns. A column named ``id`` is the id by default (a
+        note says so); ``repeat`` and ``fold`` default to those names when present. A wide
+        table with a repeat column is repeated cross-validation (one row per id and repeat).
     layout : {"auto", "wide", "long"}
-    engine : {"auto", "numpy"}
+        ``"auto"``: long when the table has ``model`` and ``y_pred`` columns.
+    engine : {"auto", "numpy", "duckdb", "spark"}
+        ``"auto"``: numpy for in-memory data, DuckDB for paths and relations, Spark for Spark
+        DataFrames.
+    progress : bool
+        Show a progress bar on stderr while DuckDB counts a large file.
 
     Returns
     -------
     Counts
+
+    Raises
+    ------
+    PredictionFileError
+        (a ValueError) naming the file, the column, the line or row where possible, and the
+        problem. ``TypeError`` for a source of an unknown kind.
     """
-    if engine not in ("auto", "numpy"):
-        raise _fail(f"engine must be 'auto' or 'numpy' for in-memory data; got {engine!r}")
-    if not isinstance(source, pd.DataFrame):
-        raise TypeError(f"source must be a pandas DataFrame; got {type(source).__name__}")
-    frame = source
-    if y_true not in frame.columns:
-        raise _fail(f"column {y_true!r} (true labels) is missing")
-    layout = _detect_layout([str(c) for c in frame.columns], layout)
-    if layout == "long":
-        id = id or "id"
-        repeat = repeat or ("repeat" if "repeat" in frame.columns else None)
-        fold = fold or ("fold" if "fold" in frame.columns else None)
-        frame, names = _wide_from_long(frame, y_true=y_true, models=models, id=id, repeat=repeat,
-                                       fold=fold)
-    else:
-        skip = {y_true, id, repeat, fold}
-        names = [str(c) for c in (models if models is not None else frame.columns) if c not in skip]
-        missing = [m for m in names if m not in frame.columns]
-        if missing:
-            raise _fail(f"model column(s) {missing} are missing")
-    if len(names) < 1:
-        raise _fail("no model columns besides the truth")
-    codes, classes = _encode([frame[y_true], *(frame[m] for m in names)])
-    pcols = [f"p{j}" for j in range(len(names))]
-    table = pd.DataFrame({"y": codes[0], **dict(zip(pcols, codes[1:]))})
-    cv = layout == "long" and repeat is not None
-    observations = None
-    repeats = folds = None
-    if cv:
-        table.insert(0, "repeat", pd.factorize(frame[repeat], sort=True)[0])
-        table.insert(1, "fold", pd.factorize(frame[fold], sort=True)[0] if fold else 0)
-        table.insert(0, "obs", pd.factorize(frame[id], sort=True)[0])
-        observations = _group_counts(table.drop(columns=["repeat", "fold"]), ["obs", "y", *pcols])
-        patterns = _group_counts(table.drop(columns=["obs"]), ["repeat", "fold", "y", *pcols])
-        repeats = int(table["repeat"].nunique())
-        folds = int(table.groupby("repeat")["fold"].nunique().max())
-        n_obs = int(table["obs"].nunique())
-    else:
-        patterns = _group_counts(table, ["y", *pcols])
-        n_obs = len(table)
-    return Counts(
-        classes=classes, models=tuple(names), patterns=patterns, observations=observations,
-        design=REPEATED_CV if cv else TEST_SET, n_rows=len(table), n_observations=n_obs,
-        repeats=repeats, folds=folds, engine="numpy", source="DataFrame",
-    )
+    if engine not in ENGINES:
+        raise PredictionFileError(f"engine must be one of {', '.join(ENGINES)}; got {engine!r}")
+    args = dict(y_true=y_true, models=models, id=id, repeat=repeat, fold=fold, layout=layout)
+    if isinstance(source, Mapping):
+        source = pd.DataFrame({str(k): np.asarray(v) for k, v in source.items()})
+    if isinstance(source, pd.DataFrame):
+        return _count_frame(source, engine, progress, args)
+    if isinstance(source, str | os.PathLike):
+        return _count_path(source, engine, progress, args)
+    if _is_duckdb_relation(source):
+        if engine not in ("auto", "duckdb"):
+            raise PredictionFileError(f"a DuckDB relation is counted by DuckDB; got engine={engine!r}")
+        spec = _spec("relation", source.columns, **args)
+        con = _connect()
+        return _duckdb_count(spec, source, con, progress,
+                             lambda exc: _duckdb_error("relation", "relation", exc, []))
+    if _is_spark_frame(source):
+        if engine not in ("auto", "spark"):
+            raise PredictionFileError(f"a Spark DataFrame is counted by Spark; got engine={engine!r}")
+        return _spark_count(_spec("Spark DataFrame", source.columns, **args), source)
+    raise TypeError("source must be a DataFrame, a mapping of arrays, a path or glob, a DuckDB "
+                    f"relation or a Spark DataFrame; got {type(source).__name__}")
+
+
+def _count_frame(frame: pd.DataFrame, engine: str, progress: bool, args: dict) -> Counts:
+    spec = _spec("DataFrame", frame.columns, **args)
+    frame = frame.rename(columns=str)
+    if engine in ("auto", "numpy"):
+        if len(frame) == 0:
+            raise spec.fail("no rows")
+        return _numpy_count(spec, frame)
+    if engine == "duckdb":
+        con = _connect()
+        rel = con.from_df(frame)
+        return _duckdb_count(spec, rel, con, progress,
+                             lambda exc: _duckdb_error("DataFrame", "DataFrame", exc, []))
+    raise PredictionFileError("engine='spark' counts Spark DataFrames and files; pass a Spark "
+                              "DataFrame (spark.createDataFrame) or a path")
+
+
+def _count_path(path: str | os.PathLike, engine: str, progress: bool, args: dict) -> Counts:
+    kind, files, name = _describe_path(path)
+    columns = _file_columns(kind, files, name)
+    spec = _spec(name, columns, **args)
+    spec.text_numbers = kind == "csv"
+    spec.rows_are_lines = kind == "csv" and len(files) == 1
+    if engine == "numpy":
+        return _numpy_count(spec, _read_frame(kind, files, spec, name))
+    if engine == "spark":
+        try:
+            spark = spark_session()
+        except RuntimeError as exc:
+            raise PredictionFileError(f"{name}: {exc}") from None
+        reader = spark.read
+        if kind == "csv":
+            df = reader.options(header=True, inferSchema=False, sep="\t" if ".tsv" in files[0].lower() else ",",
+                                quote='"', escape='"', nullValue="", mode="FAILFAST").csv(files)
+        else:
+            df = reader.parquet(*files)
+        counts = _spark_count(spec, df)
+        return counts
+    con = _connect()
+    try:
+        rel = _duckdb_source(con, kind, files, columns)
+    except Exception as exc:  # duckdb.Error while opening the file
+        raise _duckdb_error(name, kind, exc, files) from None
+    return _duckdb_count(spec, rel, con, progress, lambda exc: _duckdb_error(name, kind, exc, files))
+
+
+def _read_frame(kind: str, files: list[str], spec: _Spec, name: str) -> pd.DataFrame:
+    """The numpy engine on a file: read the needed columns into memory (text for CSV)."""
+    cols = [c for c in dict.fromkeys([spec.id, spec.repeat, spec.fold, spec.y,
+                                      *(spec.models if spec.layout == "wide"
+                                        else [spec.model_col, spec.pred_col])]) if c]
+    try:
+        if kind == "csv":
+            return pd.read_csv(files[0], usecols=cols, dtype=str, keep_default_na=False,
+                               na_values=[""], sep="\t" if ".tsv" in files[0].lower() else ",")
+        return pd.concat([pd.read_parquet(f, columns=cols) for f in files], ignore_index=True)
+    except Exception as exc:  # any parser failure is a file problem for the user
+        raise PredictionFileError(f"{name}: cannot be read as {kind.upper()} "
+                                  f"({type(exc).__name__})") from None

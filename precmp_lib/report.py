@@ -7,16 +7,19 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
 import os
 import sys
 import tempfile
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 import numpy as np
+
+from ._files import write_atomic
 
 __all__ = [
     "NotebookError",
@@ -67,20 +70,8 @@ def save_results(output_dir: str | os.PathLike, results: Mapping[str, Any]) -> P
     out = Path(output_dir)
     out.mkdir(parents=True, exist_ok=True)
     path = out / "results.json"
-    _atomic_write(path, json.dumps(_jsonable(results), indent=2, allow_nan=False) + "\n")
+    write_atomic(path, json.dumps(_jsonable(results), indent=2, allow_nan=False) + "\n")
     return path
-
-
-def _atomic_write(path: Path, text: str) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
 
 
 def notebook_question(path: str | os.PathLike) -> tuple[str, str]:
@@ -157,28 +148,99 @@ def render_notebook(
     notebook = Path(notebook)
     out_html = Path(out_html)
     if not notebook.is_file():
-        raise FileNotFoundError(f"notebook {notebook} does not exist")
+        raise FileNotFoundError(f"notebook {notebook.name} does not exist")
     with tempfile.TemporaryDirectory(prefix="precmp-run-") as tmp:
         executed = Path(tmp) / notebook.name
+        manager = _run_kernel_manager(Path(tmp))
         try:
-            pm.execute_notebook(
-                str(notebook), str(executed), parameters=dict(parameters or {}),
-                cwd=str(cwd or notebook.parent), kernel_name=kernel_name,
-                progress_bar=progress, log_output=False, execution_timeout=timeout,
-            )
+            with _kernel_environment(Path(tmp)), _kernel_stopped_on_exit(manager):
+                pm.execute_notebook(
+                    str(notebook), str(executed), parameters=dict(parameters or {}),
+                    cwd=str(cwd or notebook.parent), kernel_name=kernel_name,
+                    progress_bar=progress, log_output=False, execution_timeout=timeout,
+                    extra_arguments=list(KERNEL_ARGUMENTS),
+                    kernel_manager_class=manager,
+                )
         except pm.PapermillExecutionError as exc:
-            raise NotebookError(f"{notebook.name}: {_error_summary(exc)}") from None
+            raise NotebookError(f"{notebook.name}: {_error_summary(exc)}".replace(tmp, "<run folder>")) from None
         nb = nbformat.read(executed, as_version=4)
         exporter = HTMLExporter(template_name="lab")
         exporter.exclude_input = hide_code
         exporter.exclude_input_prompt = hide_code
         exporter.exclude_output_prompt = True
         body, _ = exporter.from_notebook_node(nb)
-        _atomic_write(out_html, body)
+        write_atomic(out_html, body)
         if executed_path is not None:
-            Path(executed_path).parent.mkdir(parents=True, exist_ok=True)
-            _atomic_write(Path(executed_path), executed.read_text(encoding="utf-8"))
+            write_atomic(Path(executed_path), executed.read_text(encoding="utf-8"))
     return out_html
+
+
+# The kernel logs only errors: its start-up warnings (e.g. "running over TCP without
+# encryption": the kernel listens on 127.0.0.1 only, for this one run) are not the command's.
+KERNEL_ARGUMENTS = ("--IPKernelApp.log_level=ERROR",)
+
+
+def _run_kernel_manager(run_dir: Path) -> type:
+    """A kernel manager whose connection file (it holds the session's HMAC key) lives in the
+    run's own folder, not in the shared temporary folder: removing the run's folder removes it,
+    however the run ends."""
+    from jupyter_client.manager import AsyncKernelManager
+    from traitlets import Unicode
+
+    path = run_dir / "runtime" / "kernel.json"
+    started: list = []
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        AsyncKernelManager.__init__(self, *args, **kwargs)
+        started.append(self)
+
+    async def _async_launch_kernel(self, kernel_cmd: list, **kw: Any) -> None:
+        # the kernel process's own output (its logs, a traceback while it is being stopped) goes
+        # to a log in the run's folder: the command's stderr carries only the command's lines
+        with open(run_dir / "runtime" / "kernel.log", "ab") as log:
+            kw["stdout"] = kw["stderr"] = log
+            await AsyncKernelManager._async_launch_kernel(self, kernel_cmd, **kw)
+
+    return type("RunKernelManager", (AsyncKernelManager,),
+                {"connection_file": Unicode(str(path), config=True), "__init__": __init__,
+                 "_async_launch_kernel": _async_launch_kernel, "started": started})
+
+
+@contextlib.contextmanager
+def _kernel_stopped_on_exit(manager: type) -> Iterator[None]:
+    """If the run is interrupted (SIGTERM, Ctrl-C, an error), kill its kernel before the run's
+    folder (the kernel's working folder) is removed, so it neither outlives the command nor
+    writes to its stderr."""
+    try:
+        yield
+    except BaseException:
+        for km in manager.started:
+            process = getattr(getattr(km, "provisioner", None), "process", None)
+            if process is not None and process.poll() is None:
+                process.kill()
+                process.wait(timeout=10)
+        raise
+
+
+@contextlib.contextmanager
+def _kernel_environment(run_dir: Path) -> Iterator[None]:
+    """Environment of one notebook run: Jupyter's runtime files go to ``run_dir/runtime``,
+    removed with the run's folder (also on SIGTERM and Ctrl-C, which the command turns into
+    exceptions so that the kernel is shut down and its connection file, which holds the
+    session's HMAC key, removed); the debugger's frozen-modules warning is off."""
+    runtime = run_dir / "runtime"
+    runtime.mkdir(mode=0o700)
+    wanted = {"JUPYTER_RUNTIME_DIR": str(runtime), "PYDEVD_DISABLE_FILE_VALIDATION": "1"}
+    saved = {k: os.environ.get(k) for k in wanted}
+    os.environ.update(wanted)
+    try:
+        yield
+    finally:
+        for k, v in saved.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
 
 
 # --------------------------------------------------------------------------------------------

@@ -31,6 +31,7 @@ from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any, ClassVar
 
+from ._files import write_atomic
 from .report import NotebookError, notebook_question, render_notebook
 
 __all__ = [
@@ -51,19 +52,6 @@ MATHJAX_DIR = "static/mathjax"
 MATHJAX_CONFIG = "MathJax.js?config=TeX-AMS-MML_HTMLorMML-full,Safe"
 LAB_NOTE = ("A still of this widget as the notebook left it. Open the notebook with "
             "<code>make lab</code> and run it to move the controls.")
-
-
-def _atomic_write(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` through a temporary file, so a reader never sees half a page."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
 
 
 # --------------------------------------------------------------------------------------------
@@ -570,7 +558,7 @@ def _run_notebook(notebook: Path, page: Path, site: Path, parameters: Mapping[st
         render_notebook(notebook, Path(tmp) / "page.html", parameters=parameters,
                         executed_path=executed)
     nb = nbformat.read(executed, as_version=4)
-    _atomic_write(page, site_page(nb, page, site))
+    write_atomic(page, site_page(nb, page, site))
 
 
 def _run_example(argv: Sequence[str], page: Path, site: Path) -> None:
@@ -588,7 +576,7 @@ def _run_example(argv: Sequence[str], page: Path, site: Path) -> None:
         prefix = "" if up == "." else f"{up}/"
         text = offline_page(html_path.read_text(encoding="utf-8"),
                             f"{prefix}{MATHJAX_DIR}/{MATHJAX_CONFIG}")
-        _atomic_write(page, rewrite_links(text))
+        write_atomic(page, rewrite_links(text))
 
 
 def _example_argv(row: Mapping[str, Any]) -> list[str]:
@@ -743,7 +731,7 @@ def build_site(
     copy_mathjax(out)
     methods = ROOT / "docs" / "methods.md"
     if methods.is_file():
-        _atomic_write(out / "methods.html", methods_page(methods.read_text(encoding="utf-8")))
+        write_atomic(out / "methods.html", methods_page(methods.read_text(encoding="utf-8")))
 
     jobs_list: list[_Job] = []
     rows: dict[str, _Rendered] = {}
@@ -754,7 +742,7 @@ def build_site(
         rows[name] = _Rendered(name, title, question, 0.0, href=f"{name}.html")
         if missing:
             print(f"skipping {p.name}: {missing}", flush=True)
-            _atomic_write(out / f"{name}.html", _placeholder_page(title, question, missing))
+            write_atomic(out / f"{name}.html", _placeholder_page(title, question, missing))
             rows[name].question = f"{question} (not run here: {missing})"
             continue
         results = os.path.relpath(out / "results" / name, p.parent)
@@ -769,7 +757,7 @@ def build_site(
     timings_path = out / "timings.json"
     previous = json.loads(timings_path.read_text()) if timings_path.is_file() else {}
     seconds = _run_jobs(jobs_list, out, jobs or default_jobs(), previous)
-    _atomic_write(timings_path, json.dumps({**previous, **seconds}, indent=1, sort_keys=True) + "\n")
+    write_atomic(timings_path, json.dumps({**previous, **seconds}, indent=1, sort_keys=True) + "\n")
     for r in [*rows.values(), *example_rows]:
         r.seconds = seconds.get(r.name, 0.0)
 
@@ -850,7 +838,7 @@ def _write_index(out_dir: Path, rendered: Sequence[_Rendered], extra: Sequence[_
         f"{references}{reports}</body></html>\n"
     )
     path = out_dir / "index.html"
-    _atomic_write(path, page)
+    write_atomic(path, page)
     return path
 
 

@@ -9,7 +9,7 @@ import sys
 import pandas as pd
 import pytest
 
-from precmp_lib.__main__ import main, report_parameters
+from precmp_lib.cli import main, report_parameters
 
 
 @pytest.fixture
@@ -37,7 +37,7 @@ CASES = {
                               "bad.csv: column 'lr': none of its labels (a, b) occurs in the truth column"),
     "duplicated long rows": ("id,model,y_true,y_pred\n1,a,0,0\n1,a,0,1\n1,b,0,0\n",
                              ["--y-true", "y_true", "--format", "long"],
-                             "bad.csv: duplicated (id, model) rows, e.g. id=1, model='a'"),
+                             "bad.csv: duplicated (id, model) rows for model 'a'"),
     "one model": ("y,lr\n0,0\n1,1\n", ["--y-true", "y"], "bad.csv: need at least two models"),
     "unknown reference": ("y,lr,rf\n0,0,1\n1,1,0\n", ["--y-true", "y", "--reference", "svm"],
                           "bad.csv: --reference 'svm' is not one of the models"),
@@ -102,3 +102,26 @@ def test_report_parameters_from_registry_row():
     assert params["models"] == [] and params["reference"] == "" and params["id_column"] == "id"
     assert params["prevalence"] == {"eight": 0.05, "one": 0.2} and params["alpha"] == 0.01
     assert params["predictions"].endswith("digits_wide.csv")
+
+
+def test_a_glob_of_parquet_files_and_every_engine_give_one_comparison(tmp_path, capsys, monkeypatch):
+    # the command counts a folder of Parquet parts as one table; numpy and DuckDB agree on it
+    from precmp_lib import report
+
+    seen = []
+    monkeypatch.setattr(report, "render_report", lambda cmp, out, **kw: seen.append(cmp) or out)
+    frame = pd.DataFrame({"y": ["a", "b", "b", "a", "c", "c"] * 5,
+                          "m1": ["a", "b", "a", "a", "c", "b"] * 5,
+                          "m2": ["b", "b", "b", "a", "c", "c"] * 5})
+    parts = tmp_path / "parts"
+    parts.mkdir()
+    frame.iloc[:12].to_parquet(parts / "p0.parquet")
+    frame.iloc[12:].to_parquet(parts / "p1.parquet")
+    frame.to_csv(tmp_path / "all.csv", index=False)
+    runs = [[str(parts / "*.parquet")], [str(tmp_path / "all.csv"), "--engine", "numpy"],
+            [str(tmp_path / "all.csv"), "--engine", "duckdb"]]
+    for args in runs:
+        assert main(["report", *args, "--y-true", "y", "--quiet", "--out", str(tmp_path / "r.html")]) == 0
+    assert [c.n_rows for c in seen] == [30, 30, 30]
+    assert seen[0].summary.equals(seen[1].summary) and seen[1].summary.equals(seen[2].summary)
+    assert seen[0].per_class.equals(seen[2].per_class)

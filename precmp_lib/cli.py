@@ -1,0 +1,309 @@
+"""The ``precmp`` command (also ``python -m precmp_lib``).
+
+``precmp report PREDICTIONS --y-true COL ... --out report.html`` counts the predictions once,
+through the engine (:func:`precmp_lib.engines.count_predictions`: DuckDB by default, numpy or
+Spark on request), compares the models (:func:`precmp_lib.comparison.compare_models`) and renders
+one self-contained HTML page (:func:`precmp_lib.report.render_report`). A bad file, column,
+label or option exits with status 2 and one line naming the file, the column and the problem,
+before any kernel starts; nothing is written.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import math
+import os
+import signal
+import sys
+import time
+from collections.abc import Iterator, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+__all__ = ["build_parser", "main", "report_parameters"]
+
+EXIT_BAD_INPUT = 2
+
+REPORT_HELP = """\
+The predictions file is CSV (read as text: only empty cells are missing) or Parquet, or a
+quoted glob of Parquet files ('preds/*.parquet') counted as one table.
+
+wide  one row per observation: the truth column and one column per model. A column named
+      'id' is taken as the observation id (ids must not repeat); with a 'repeat' column (and
+      optionally 'fold') the rows are repeated cross-validation, one row per id and repeat.
+long  one row per (observation, model): id, model, the truth, y_pred [, repeat, fold].
+      --format auto (the default) reads a file with 'model' and 'y_pred' columns as long.
+
+Counting runs where the data are: DuckDB by default (out of core: files larger than memory
+work), numpy in memory, or Spark in local mode (--engine spark; needs pyspark and Java 17).
+Relative paths are resolved from the current folder.
+"""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # one line, status 2, no usage dump
+        self.exit(EXIT_BAD_INPUT, f"precmp: error: {message}\n")
+
+
+def _prevalence(text: str) -> tuple[str, float]:
+    if "=" not in text:
+        raise argparse.ArgumentTypeError(f"--prevalence takes CLASS=P; got {text!r}")
+    label, _, value = text.rpartition("=")
+    try:
+        p = float(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"--prevalence {text!r}: {value!r} is not a number") from None
+    if not 0 < p < 1:
+        raise argparse.ArgumentTypeError(f"--prevalence {text!r}: P must lie in (0, 1)")
+    return label.strip(), p
+
+
+def _alpha(text: str) -> float:
+    try:
+        a = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"--alpha takes a number in (0, 1); got {text!r}") from None
+    if not 0 < a < 1:
+        raise argparse.ArgumentTypeError(f"--alpha must lie in (0, 1); got {text}")
+    return a
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="precmp", description="Statistical comparison of classifiers.")
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    rep = sub.add_parser(
+        "report",
+        help="render an HTML comparison report from a file of predictions",
+        description="Compare the models in a predictions file and write one self-contained "
+        "HTML report.",
+        epilog=REPORT_HELP, formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    rep.add_argument("predictions", help="CSV or Parquet file, or a quoted glob of Parquet files")
+    rep.add_argument("--y-true", required=True, metavar="COL", help="column with the true labels")
+    rep.add_argument("--models", nargs="+", metavar="COL",
+                     help="wide: model columns (default: all but truth, id, repeat, fold); "
+                     "long: models to keep")
+    rep.add_argument("--id", metavar="COL",
+                     help="observation id column, wide or long (default: a column named 'id')")
+    rep.add_argument("--format", choices=("auto", "wide", "long"), default="auto",
+                     help="auto (default): long when the file has 'model' and 'y_pred' columns")
+    rep.add_argument("--engine", choices=("auto", "numpy", "duckdb", "spark"), default="auto",
+                     help="who counts the rows: auto (DuckDB for files), numpy (in memory), "
+                     "duckdb, spark (local mode)")
+    rep.add_argument("--reference", metavar="MODEL", help="compare every model against this one")
+    rep.add_argument("--prevalence", nargs="+", type=_prevalence, metavar="CLASS=P", default=[],
+                     help="population prevalence of a class, for prevalence-adjusted precision")
+    rep.add_argument("--alpha", type=_alpha, default=0.05, help="significance level (default 0.05)")
+    rep.add_argument("--n-resamples", type=int, default=1000,
+                     help="bootstrap resamples and swap permutations (default 1000)")
+    rep.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    rep.add_argument("--out", default="report.html", help="output HTML file (default report.html)")
+    rep.add_argument("--json", metavar="PATH", help="also write the comparison as JSON (to_json)")
+    rep.add_argument("--quiet", action="store_true", help="no progress bar and no notes")
+    site = sub.add_parser("build-site", help="render every course notebook and an index.html")
+    site.add_argument("--out", default="build/reports")
+    site.add_argument("--only", nargs="*", help="notebook names (default: all)")
+    return parser
+
+
+def report_parameters(options: Mapping[str, Any]) -> dict[str, Any]:
+    """Notebook parameters of the report template from command-line style options.
+
+    Keys: ``predictions``, ``y_true``, and optionally ``models`` (list or space-separated
+    string), ``id``, ``format``, ``reference``, ``prevalence`` (mapping or "CLASS=P ..."
+    string), ``alpha``, ``n_resamples``, ``seed``. A relative ``predictions`` path is resolved
+    from the current folder, never from anywhere else.
+
+    >>> report_parameters({"predictions": "p.csv", "y_true": "truth", "models": "lr rf"})["models"]
+    ['lr', 'rf']
+    """
+    def text(key: str) -> str | None:
+        v = options.get(key)
+        if v is None or (isinstance(v, float) and math.isnan(v)) or v == "":
+            return None
+        return str(v)
+
+    models = options.get("models")
+    if isinstance(models, str):
+        models = models.split() or None
+    prevalence = options.get("prevalence") or {}
+    if isinstance(prevalence, str):
+        prevalence = dict(_prevalence(p) for p in prevalence.split())
+    elif not isinstance(prevalence, Mapping):
+        prevalence = dict(prevalence)
+    return {
+        "predictions": str(Path.cwd() / str(options["predictions"])),
+        "y_true": str(options["y_true"]),
+        "models": list(models) if models else [],
+        "id_column": text("id") or "",
+        "layout": text("format") or "wide",
+        "reference": text("reference") or "",
+        "prevalence": {str(k): float(v) for k, v in prevalence.items()},
+        "alpha": float(options.get("alpha") or 0.05),
+        "n_resamples": int(options.get("n_resamples") or 1000),
+        "seed": int(options.get("seed") or 0),
+    }
+
+
+class _BadInput(Exception):
+    """A problem with the user's input: one line on stderr, exit status 2."""
+
+
+def _say(args: argparse.Namespace, text: str) -> None:
+    if not args.quiet:
+        print(f"precmp: {text}", file=sys.stderr, flush=True)
+
+
+def _inputs(pattern: str) -> list[Path]:
+    """The files the predictions argument names (a glob may name several), from the cwd."""
+    import glob
+
+    if any(ch in pattern for ch in "*?["):
+        return [Path(p) for p in glob.glob(pattern)]
+    return [Path(pattern)]
+
+
+def _same_file(a: Path, b: Path) -> bool:
+    if os.path.realpath(a) == os.path.realpath(b):
+        return True
+    try:
+        return a.exists() and b.exists() and os.path.samefile(a, b)
+    except OSError:
+        return False
+
+
+def _check_outputs(args: argparse.Namespace) -> None:
+    inputs = _inputs(args.predictions)
+    outs = [("--out", Path(args.out))] + ([("--json", Path(args.json))] if args.json else [])
+    for flag, out in outs:
+        if any(_same_file(out, p) for p in inputs):
+            raise _BadInput(f"{flag} {out.name} is the predictions file itself; choose another "
+                            "output file")
+        if out.is_dir():
+            raise _BadInput(f"{flag} {out.name} is a directory; give a file name")
+    if args.json and _same_file(Path(args.json), Path(args.out)):
+        raise _BadInput("--json and --out name the same file")
+    if args.n_resamples < 100:
+        raise _BadInput("--n-resamples must be at least 100")
+
+
+def _check_counts(args: argparse.Namespace, counts: Any) -> None:
+    name = counts.source
+    models = list(counts.models)
+    if len(models) < 2:
+        raise _BadInput(f"{name}: need at least two models to compare; found {models}")
+    if args.reference is not None and args.reference not in models:
+        raise _BadInput(f"{name}: --reference {args.reference!r} is not one of the models {models}")
+    labels = {str(c) for c in counts.classes}
+    for label, _ in args.prevalence:
+        if label not in labels:
+            shown = ", ".join(sorted(labels)[:12])
+            raise _BadInput(f"{name}: --prevalence class {label!r} is not a label of column "
+                            f"{args.y_true!r} ({shown})")
+
+
+def _count(args: argparse.Namespace) -> Any:
+    from .engines import count_predictions
+
+    try:
+        return count_predictions(
+            args.predictions, y_true=args.y_true, models=args.models, id=args.id,
+            layout=args.format, engine=args.engine, progress=not args.quiet,
+        )
+    except ValueError as exc:  # PredictionFileError and the engines' other input errors
+        raise _BadInput(str(exc)) from None
+    except ImportError as exc:
+        raise _BadInput(f"--engine {args.engine} needs {exc.name}: pip install -r "
+                        "requirements-spark.txt") from None
+
+
+class Terminated(BaseException):
+    """SIGTERM or SIGHUP arrived: unwinds like ``KeyboardInterrupt``."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+
+@contextlib.contextmanager
+def exit_on_signals() -> Iterator[None]:
+    """Turn SIGTERM (and SIGHUP) into :class:`Terminated` while the block runs, so that every
+    ``finally`` and ``with`` unwinds: temporary folders, the kernel and its connection file are
+    removed, as they are on Ctrl-C (SIGINT raises ``KeyboardInterrupt``)."""
+    def stop(signum: int, frame: Any) -> None:
+        raise Terminated(signum)
+
+    if threading_main():
+        saved = {s: signal.signal(s, stop) for s in (signal.SIGTERM, signal.SIGHUP)}
+    else:
+        saved = {}
+    try:
+        yield
+    finally:
+        for s, handler in saved.items():
+            signal.signal(s, handler)
+
+
+def threading_main() -> bool:
+    import threading
+
+    return threading.current_thread() is threading.main_thread()
+
+
+def _report(args: argparse.Namespace) -> int:
+    start = time.perf_counter()
+    try:
+        _check_outputs(args)
+        counts = _count(args)
+        _check_counts(args, counts)
+    except _BadInput as exc:
+        print(f"precmp: error: {exc}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    for note in counts.notes:
+        _say(args, f"{counts.source}: {note}")
+    _say(args, f"{counts.n_rows:,} rows, {counts.n_models} models, {counts.n_classes} classes "
+               f"from {counts.source} (counted by {counts.engine}); running the report ...")
+    from .comparison import compare_models
+
+    try:
+        comparison = compare_models(counts, reference=args.reference, alpha=args.alpha,
+                                    prevalence=dict(args.prevalence), n_boot=args.n_resamples,
+                                    seed=args.seed)
+    except ValueError as exc:
+        print(f"precmp: error: {counts.source}: {exc}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    from ._files import write_atomic
+    from .report import NotebookError, render_report
+
+    out = Path(args.out)
+    try:
+        # the cell progress bar only where a person watches (not in logs or pipes)
+        render_report(comparison, out, quiet=args.quiet or not sys.stderr.isatty(),
+                      source_name=counts.source)
+    except NotebookError as exc:
+        print(f"precmp: error: the report failed: {exc}", file=sys.stderr)
+        return 1
+    if args.json:
+        write_atomic(args.json, comparison.to_json())
+    _say(args, f"wrote {out} in {time.perf_counter() - start:.1f} s")
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the ``precmp`` command."""
+    args = build_parser().parse_args(argv)
+    try:
+        with exit_on_signals():
+            if args.command == "report":
+                return _report(args)
+            from .report import _main
+
+            return _main(["build-site", "--out", args.out,
+                          *(["--only", *args.only] if args.only else [])])
+    except KeyboardInterrupt:
+        print("precmp: interrupted; nothing written", file=sys.stderr)
+        return 128 + signal.SIGINT
+    except Terminated as exc:
+        print(f"precmp: stopped by {signal.Signals(exc.signum).name}; nothing written", file=sys.stderr)
+        return 128 + exc.signum

@@ -1,0 +1,268 @@
+"""Hostile, odd and broken prediction files given to `precmp report` (issue 15's list).
+
+Bad input: exit status 2, one line on stderr naming the problem, nothing written, and no kernel
+started (``no_kernel`` makes any report rendering fail the test). Valid but odd input: the
+comparison the command would render is captured and checked; one real run renders a page with
+hostile labels and checks it is safe, that stderr holds only the command's lines, that files
+get the umask's mode and that nothing is left in the temporary folder, also after SIGTERM.
+"""
+
+from __future__ import annotations
+
+import glob
+import os
+import re
+import shutil
+import signal
+import stat
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from precmp_lib import report as report_module
+from precmp_lib.cli import main
+
+GOOD = "y,lr,rf\ncat,cat,dog\ndog,dog,dog\nbird,cat,bird\ndog,dog,cat\n"
+
+
+@pytest.fixture
+def no_kernel(monkeypatch):
+    """Fail the test if anything tries to render (and so start a kernel)."""
+    def boom(*args, **kwargs):
+        raise AssertionError("a report was rendered (a kernel would have started)")
+
+    monkeypatch.setattr(report_module, "render_report", boom)
+    monkeypatch.setattr(report_module, "render_notebook", boom)
+
+
+@pytest.fixture
+def captured(monkeypatch):
+    """Record the comparison the command would render, instead of starting a kernel."""
+    seen = {}
+
+    def fake(comparison, out, **kwargs):
+        seen["comparison"], seen["out"] = comparison, Path(out)
+        return Path(out)
+
+    monkeypatch.setattr(report_module, "render_report", fake)
+    return seen
+
+
+def run(argv, capsys):
+    code = main([str(a) for a in argv])
+    captured = capsys.readouterr()
+    return code, captured.err.strip().splitlines()
+
+
+def assert_refused(code, err, message, folder, keep):
+    assert code == 2
+    assert len(err) == 1, err
+    assert err[0].startswith("precmp: error: ") and message in err[0], err[0]
+    assert sorted(p.name for p in folder.iterdir()) == sorted(keep)
+
+
+# (file name, bytes, extra arguments, message); each is refused before any kernel
+REFUSED = {
+    "duplicated id in wide": ("p.csv", b"id,y,lr,rf\n1,0,0,1\n2,1,1,1\n1,0,0,0\n", [],
+                              "p.csv: column 'id': duplicated id (id=1; lines 2 and 4)"),
+    "same id two labels in wide": ("p.csv", b"id,repeat,y,lr,rf\n1,0,0,0,1\n1,1,1,1,1\n2,0,1,1,0\n2,1,1,1,1\n",
+                                   [], "an observation has more than one true label (observation id=1)"),
+    "duplicated column names": ("p.csv", b"y,lr,lr\n0,0,1\n1,1,1\n", [],
+                                "p.csv: duplicated column name(s) ['lr']"),
+    "long without an id column": ("p.csv", b"obs,model,y,y_pred\n1,a,0,0\n1,b,0,1\n", [],
+                                  "column 'id' (observation id) is missing (a long file needs an id column"),
+    "empty file": ("p.csv", b"", [], "p.csv: the file is empty"),
+    "header only": ("p.csv", b"y,lr,rf\n", [], "p.csv: the file has a header but no rows"),
+    "binary junk": ("p.csv", bytes(range(256)) * 40, [], "p.csv: cannot be read as CSV (not UTF-8 text)"),
+    "binary junk as parquet": ("p.parquet", b"\x00\x01junk" * 100, [], "p.parquet: cannot be read as PARQUET"),
+    "missing column": ("p.csv", GOOD.encode(), ["--models", "lr", "svm"],
+                       "p.csv: column 'svm' (model predictions) is missing"),
+    "missing truth column": ("p.csv", GOOD.encode(), ["--y-true", "label"],
+                             "p.csv: column 'label' (true labels) is missing; columns are: y, lr, rf"),
+    "unknown extension": ("p.xlsx", GOOD.encode(), [], "p.xlsx: unknown file type '.xlsx'"),
+    "empty cell": ("p.csv", b"y,lr,rf\n0,0,1\n1,,1\n", [], "p.csv: column 'lr' has a missing label (line 3)"),
+    "huge single field": ("p.csv", b"y,lr,rf\n0," + b"x" * 3_000_000 + b",1\n1,1,1\n", [],
+                          "Maximum line size"),
+    "model never matching the truth": ("p.csv", b"y,lr,rf\n0,a,1\n1,b,0\n", [],
+                                       "column 'lr': none of its labels (a, b) occurs in the truth"),
+    "glob matching nothing": (None, None, [], "no file matches this pattern"),
+}
+
+
+@pytest.mark.parametrize("case", REFUSED, ids=list(REFUSED))
+def test_hostile_files_are_refused_in_one_line_before_any_kernel(case, tmp_path, capsys, no_kernel,
+                                                                  monkeypatch):
+    name, data, extra, message = REFUSED[case]
+    monkeypatch.chdir(tmp_path)
+    keep = []
+    if name is None:
+        name = "preds/*.parquet"
+    else:
+        (tmp_path / name).write_bytes(data)
+        keep = [name]
+    args = ["report", name, "--out", "r.html", "--json", "r.json"]
+    if "--y-true" not in extra:
+        args += ["--y-true", "y"]
+    code, err = run([*args, *extra], capsys)
+    assert_refused(code, err, message, tmp_path, keep)
+
+
+def test_text_and_number_forms_of_a_label_are_refused(tmp_path, capsys, no_kernel):
+    path = tmp_path / "p.parquet"
+    pd.DataFrame({"y": ["1", "0", "1"], "lr": [1, 0, 0], "rf": [1, 1, 1]}).to_parquet(path)
+    code, err = run(["report", path, "--y-true", "y", "--out", tmp_path / "r.html"], capsys)
+    assert_refused(code, err, "but column 'y' has text '", tmp_path, ["p.parquet"])
+    assert re.search(r"column 'lr' has number (\d) but column 'y' has text '\1'", err[0])
+
+
+def test_out_equal_to_the_input_is_refused_and_the_input_untouched(tmp_path, capsys, no_kernel):
+    path = tmp_path / "p.csv"
+    path.write_text(GOOD)
+    link = tmp_path / "link.html"
+    link.symlink_to(path)
+    for out in (path, link):
+        code, err = run(["report", path, "--y-true", "y", "--out", out], capsys)
+        assert_refused(code, err, "is the predictions file itself", tmp_path, ["p.csv", "link.html"])
+        assert path.read_text() == GOOD
+    code, err = run(["report", path, "--y-true", "y", "--json", link], capsys)
+    assert_refused(code, err, "--json link.html is the predictions file itself", tmp_path,
+                   ["p.csv", "link.html"])
+
+
+def test_a_directory_is_refused(tmp_path, capsys, no_kernel):
+    (tmp_path / "preds.csv").mkdir()
+    code, err = run(["report", tmp_path / "preds.csv", "--y-true", "y", "--out", tmp_path / "r.html"], capsys)
+    assert_refused(code, err, "preds.csv: is a directory", tmp_path, ["preds.csv"])
+
+
+def test_permission_denied_is_refused(tmp_path):
+    path = tmp_path / "p.csv"
+    path.write_text(GOOD)
+    path.chmod(0o000)
+    command = [sys.executable, "-m", "precmp_lib", "report", str(path), "--y-true", "y",
+               "--out", str(tmp_path / "r.html")]
+    if os.geteuid() == 0:  # root reads any file: run without the capabilities that allow it
+        setpriv = shutil.which("setpriv")
+        assert setpriv, "running as root, this test needs setpriv (util-linux) to drop privileges"
+        command = [setpriv, "--bounding-set", "-dac_override,-dac_read_search", *command]
+    proc = subprocess.run(command, capture_output=True, text=True, cwd=tmp_path)
+    assert proc.returncode == 2, proc.stderr
+    assert proc.stderr.strip() == "precmp: error: p.csv: permission denied (the file cannot be read)"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["p.csv"]
+
+
+def test_relative_paths_mean_the_working_folder(tmp_path, capsys, captured, monkeypatch):
+    # a folder holding a file at the same relative path as one of the project's examples: the
+    # command must count this one (4 rows), not the project's
+    local = tmp_path / "data" / "examples"
+    local.mkdir(parents=True)
+    (local / "digits_wide.csv").write_text(GOOD)
+    monkeypatch.chdir(tmp_path)
+    code, err = run(["report", "data/examples/digits_wide.csv", "--y-true", "y", "--quiet"], capsys)
+    assert code == 0 and err == []
+    assert captured["comparison"].n_rows == 4
+    assert captured["out"] == Path("report.html")
+
+
+def test_na_none_null_are_labels_not_missing(tmp_path, capsys, captured):
+    path = tmp_path / "p.csv"
+    path.write_text("y,lr,rf\nNA,NA,None\nnull,NA,null\nNone,None,NA\nNA,NA,NA\n")
+    code, err = run(["report", path, "--y-true", "y", "--quiet"], capsys)
+    assert code == 0, err
+    assert captured["comparison"].classes == ["NA", "None", "null"]
+
+
+def test_int_truth_and_float_predictions_are_the_same_labels(tmp_path, capsys, captured):
+    path = tmp_path / "p.parquet"
+    pd.DataFrame({"y": [0, 1, 1, 0], "lr": [0.0, 1.0, 0.0, 0.0], "rf": [1.0, 1.0, 1.0, 0.0]}).to_parquet(path)
+    code, err = run(["report", path, "--y-true", "y", "--quiet"], capsys)
+    assert code == 0, err
+    assert captured["comparison"].classes == [0, 1]
+
+
+def test_wide_file_with_an_id_column(tmp_path, capsys, captured):
+    path = tmp_path / "p.csv"
+    path.write_text("id,y,lr,rf\n7,0,0,1\n8,1,1,1\n9,1,0,1\n")
+    code, err = run(["report", path, "--y-true", "y"], capsys)
+    assert code == 0
+    assert err[0] == "precmp: p.csv: column 'id' is taken as the observation id"
+    assert captured["comparison"].models == ["lr", "rf"]
+
+
+def test_long_file_without_format_is_read_as_long(tmp_path, capsys, captured):
+    path = tmp_path / "p.csv"
+    path.write_text("id,model,y_true,y_pred\n1,a,0,0\n1,b,0,1\n2,a,1,1\n2,b,1,1\n")
+    code, err = run(["report", path, "--y-true", "y_true", "--quiet"], capsys)
+    assert code == 0, err
+    assert captured["comparison"].models == ["a", "b"] and captured["comparison"].n_rows == 2
+
+
+def test_help_documents_the_id_default_and_the_layouts(capsys):
+    with pytest.raises(SystemExit):
+        main(["report", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    assert "A column named 'id' is taken as the observation id" in text
+    assert "--format auto (the default) reads a file with 'model' and 'y_pred' columns as long" in text
+
+
+HOSTILE_PAGE = 'y,"<script>alert(1)</script>",rf\n' + (
+    "NA,NA,None\nnull,NA,null\nNone,None,NA\nNA,NA,NA\n<img src=x onerror=alert(2)>,NA,<img src=x onerror=alert(2)>\n" * 8)
+
+
+def _command(args, tmp, **kwargs):
+    env = {**os.environ, "TMPDIR": str(tmp)}
+    return subprocess.Popen([sys.executable, "-m", "precmp_lib", "report", *map(str, args)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+                            preexec_fn=lambda: os.umask(0o027), **kwargs)
+
+
+def test_a_real_run_writes_a_safe_page_quietly_with_umask_modes_and_leaves_no_temp(tmp_path):
+    work, tmp = tmp_path / "work", tmp_path / "tmp"
+    work.mkdir()
+    tmp.mkdir()
+    (work / "p.csv").write_text(HOSTILE_PAGE)
+    proc = _command(["p.csv", "--y-true", "y", "--out", "r.html", "--json", "r.json"], tmp, cwd=work)
+    _, err = proc.communicate(timeout=600)
+    assert proc.returncode == 0, err
+    lines = err.strip().splitlines()
+    # only the command's own lines: no kernel warning, no temporary path
+    assert all(line.startswith("precmp: ") for line in lines), lines
+    assert str(tmp) not in err and "/tmp" not in err
+    page = (work / "r.html").read_text()
+    assert "<script>alert(1)</script>" not in page and "<img src=x onerror" not in page
+    # --json holds exactly the comparison's to_json(), as compare_models gives it from the file
+    from precmp_lib.comparison import compare_models
+    from precmp_lib.engines import count_predictions
+
+    expected = compare_models(count_predictions(work / "p.csv", y_true="y")).to_json()
+    assert (work / "r.json").read_text() == expected
+    for name in ("r.html", "r.json"):
+        assert stat.S_IMODE((work / name).stat().st_mode) == 0o640  # 0o666 & ~0o027
+    assert list(tmp.iterdir()) == []
+    assert sorted(p.name for p in work.iterdir()) == ["p.csv", "r.html", "r.json"]
+
+
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT])
+def test_a_stopped_run_leaves_nothing_behind(tmp_path, signum):
+    work, tmp = tmp_path / "work", tmp_path / "tmp"
+    work.mkdir()
+    tmp.mkdir()
+    (work / "p.csv").write_text(GOOD * 1)
+    proc = _command(["p.csv", "--y-true", "y", "--out", "r.html", "--quiet"], tmp, cwd=work)
+    start = time.monotonic()
+    while not glob.glob(str(tmp / "precmp-run-*" / "*.ipynb")):  # the kernel is being started
+        assert proc.poll() is None, proc.communicate()
+        assert time.monotonic() - start < 300
+        time.sleep(0.1)
+    time.sleep(1.0)
+    proc.send_signal(signum)
+    _, err = proc.communicate(timeout=120)
+    assert proc.returncode == 128 + signum
+    assert [ln for ln in err.strip().splitlines() if not ln.startswith("precmp: ")] == []
+    assert "nothing written" in err
+    assert list(tmp.iterdir()) == []
+    assert sorted(p.name for p in work.iterdir()) == ["p.csv"]

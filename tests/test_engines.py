@@ -1,0 +1,299 @@
+"""The counting engines: numpy, DuckDB and Spark give the same Counts on the same data, and the
+label rules (one place) hold for every engine.
+
+The reference for every count is an independent tally: pandas ``value_counts`` over the decoded
+label tuples of the rows (``_tally``), not the engines' code path.
+"""
+
+from __future__ import annotations
+
+import shutil
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from precmp_lib.engines import (
+    DUCKDB,
+    SPARK,
+    Counts,
+    PredictionFileError,
+    _spec,
+    count_predictions,
+    counting_sql,
+    label_dictionary,
+)
+
+RNG_SEED = 20261123
+
+
+def _wide(n: int, classes: list, models: int, seed: int) -> pd.DataFrame:
+    rng = np.random.default_rng(seed)
+    y = rng.choice(np.asarray(classes, dtype=object), n)
+    data = {"y": y}
+    for j in range(models):
+        wrong = rng.choice(np.asarray(classes, dtype=object), n)
+        data[f"m{j}"] = np.where(rng.random(n) < 0.7 + 0.05 * j, y, wrong)
+    frame = pd.DataFrame(data)
+    if all(isinstance(c, int) for c in classes):
+        frame = frame.astype(np.int64)
+    return frame
+
+
+def _long_cv(n_obs: int, repeats: int, folds: int, seed: int) -> pd.DataFrame:
+    rng = np.random.default_rng(seed)
+    y = rng.choice(["neg", "pos", "unsure"], n_obs)
+    rows = []
+    for r in range(repeats):
+        fold = rng.permutation(np.arange(n_obs) % folds)
+        for k, m in enumerate(["nb", "rf", "lr"]):
+            right = rng.random(n_obs) < 0.6 + 0.1 * k
+            pred = np.where(right, y, rng.choice(["neg", "pos", "unsure"], n_obs))
+            rows.append(pd.DataFrame({"id": np.arange(n_obs), "repeat": r, "fold": fold,
+                                      "model": m, "y_true": y, "y_pred": pred}))
+    return pd.concat(rows, ignore_index=True).sample(frac=1.0, random_state=seed)
+
+
+DATASETS = {
+    "binary": lambda: _wide(500, [0, 1], 2, RNG_SEED),
+    "multiclass": lambda: _wide(800, [3, 1, 10, 2], 3, RNG_SEED + 1),
+    "strings": lambda: _wide(700, ["setosa", "versicolor", "virginica", "NA"], 4, RNG_SEED + 2),
+    "cv_long": lambda: _long_cv(60, 3, 4, RNG_SEED + 3),
+}
+
+
+def _truth_args(name: str) -> dict:
+    return {"y_true": "y_true"} if name.startswith("cv") else {"y_true": "y"}
+
+
+def _tally(frame: pd.DataFrame, name: str, counts: Counts) -> pd.Series:
+    """Independent reference: counts of decoded (repeat, fold, y, preds) tuples by pandas."""
+    if name.startswith("cv"):
+        wide = frame.pivot(index=["id", "repeat", "fold", "y_true"], columns="model",
+                           values="y_pred").reset_index()
+        keys = ["repeat", "fold", "y_true", *counts.models]
+    else:
+        wide, keys = frame, ["y", *counts.models]
+    return wide.value_counts(keys).sort_index()
+
+
+def _decoded(counts: Counts) -> pd.Series:
+    t = counts.patterns
+    cls = np.asarray(counts.classes, dtype=object)
+    cols = {}
+    if counts.design == "repeated cv":
+        cols = {"repeat": t["repeat"].to_numpy(), "fold": t["fold"].to_numpy()}
+    cols["y"] = cls[t["y"].to_numpy()]
+    for j, m in enumerate(counts.models):
+        cols[m] = cls[t[f"p{j}"].to_numpy()]
+    return pd.Series(t["count"].to_numpy(), index=pd.MultiIndex.from_frame(pd.DataFrame(cols)))
+
+
+def assert_same_counts(a: Counts, b: Counts) -> None:
+    assert (a.classes, a.models, a.design) == (b.classes, b.models, b.design)
+    assert (a.n_rows, a.n_observations, a.repeats, a.folds) == (b.n_rows, b.n_observations,
+                                                                 b.repeats, b.folds)
+    pd.testing.assert_frame_equal(a.patterns, b.patterns)
+    if a.observations is None:
+        assert b.observations is None
+    else:
+        pd.testing.assert_frame_equal(a.observations, b.observations)
+
+
+@pytest.fixture(scope="module")
+def files(tmp_path_factory):
+    """Each dataset as a DataFrame, a CSV file, a Parquet file and two Parquet parts."""
+    root = tmp_path_factory.mktemp("engines")
+    out = {}
+    for name, make in DATASETS.items():
+        frame = make()
+        csv, pq = root / f"{name}.csv", root / f"{name}.parquet"
+        frame.to_csv(csv, index=False)
+        frame.to_parquet(pq, index=False)
+        parts = root / name
+        parts.mkdir()
+        half = len(frame) // 2
+        frame.iloc[:half].to_parquet(parts / "part-0.parquet", index=False)
+        frame.iloc[half:].to_parquet(parts / "part-1.parquet", index=False)
+        out[name] = (frame, csv, pq, str(parts / "*.parquet"))
+    return out
+
+
+@pytest.mark.parametrize("name", list(DATASETS))
+def test_numpy_counts_match_an_independent_tally(name, files):
+    frame = files[name][0]
+    counts = count_predictions(frame, **_truth_args(name))
+    tally = _tally(frame, name, counts)
+    decoded = _decoded(counts)
+    assert decoded.to_numpy().tolist() == tally.to_numpy().tolist()
+    assert [tuple(map(str, i)) for i in decoded.index] == [tuple(map(str, i)) for i in tally.index]
+    assert counts.n_rows == int(tally.sum())
+    if name.startswith("cv"):
+        assert (counts.repeats, counts.folds, counts.n_observations) == (3, 4, 60)
+        obs = counts.observations
+        assert obs.groupby("obs")["count"].sum().eq(3).all()  # every observation once per repeat
+    if name == "multiclass":
+        assert counts.classes == (1, 2, 3, 10)  # numeric order, not text order
+
+
+@pytest.mark.parametrize("name", list(DATASETS))
+def test_duckdb_gives_the_numpy_counts_for_every_kind_of_source(name, files):
+    import duckdb
+
+    frame, csv, pq, parts = files[name]
+    ref = count_predictions(frame, **_truth_args(name))
+    con = duckdb.connect()
+    sources = {"csv": csv, "parquet": pq, "glob": parts, "relation": con.read_parquet(str(pq))}
+    for kind, src in sources.items():
+        got = count_predictions(src, **_truth_args(name))
+        assert got.engine == "duckdb", kind
+        assert_same_counts(ref, got)
+    assert_same_counts(ref, count_predictions(frame, engine="duckdb", **_truth_args(name)))
+    assert_same_counts(ref, count_predictions(csv, engine="numpy", **_truth_args(name)))
+    assert_same_counts(ref, count_predictions(pq, progress=True, **_truth_args(name)))
+
+
+def test_wide_repeated_cv_equals_long(files):
+    frame = files["cv_long"][0]
+    wide = frame.pivot(index=["id", "repeat", "fold", "y_true"], columns="model",
+                       values="y_pred").reset_index()
+    wide.columns = [str(c) for c in wide.columns]
+    a = count_predictions(frame, y_true="y_true")
+    b = count_predictions(wide, y_true="y_true")
+    assert b.notes == ("column 'id' is taken as the observation id",)
+    assert_same_counts(a, b)
+
+
+@pytest.fixture(scope="module")
+def spark():
+    """One local Spark session for the module: no UI, 2 shuffle partitions."""
+    if shutil.which("java") is None:
+        pytest.fail("Spark tests need Java 17: apt-get install openjdk-17-jre-headless "
+                    "(or set JAVA_HOME); they are part of `make test`")
+    from precmp_lib.engines import spark_session
+
+    session = spark_session()
+    yield session
+    session.stop()
+
+
+def test_spark_gives_the_numpy_counts(files, spark):
+    for name in ["strings", "cv_long"]:
+        frame, csv, pq, _ = files[name]
+        ref = count_predictions(frame, **_truth_args(name))
+        from_frame = count_predictions(spark.read.parquet(str(pq)), **_truth_args(name))
+        assert from_frame.engine == "spark"
+        assert_same_counts(ref, from_frame)
+        assert_same_counts(ref, count_predictions(csv, engine="spark", **_truth_args(name)))
+    frame, _, pq, _ = files["multiclass"]
+    assert_same_counts(count_predictions(frame, y_true="y"),
+                       count_predictions(str(pq), engine="spark", y_true="y"))
+
+
+def test_one_sql_text_for_duckdb_and_spark():
+    spec = _spec("f", ["id", "repeat", "fold", "model", "y_true", "y_pred"], y_true="y_true",
+                 models=None, id=None, repeat=None, fold=None, layout="auto")
+    spec.models = ["a", "b"]
+    duck, spark = counting_sql(spec, DUCKDB), counting_sql(spec, SPARK)
+    assert "GROUPING SETS" in duck
+    # the same text: only identifier quotes and the name of the text type differ
+    assert duck.replace('"', "`").replace("VARCHAR", "STRING") == spark
+
+
+# ---------------------------------------------------------------------------------------------
+# label rules (shared by all engines: each case runs through numpy and DuckDB)
+# ---------------------------------------------------------------------------------------------
+
+
+def both(tmp_path, text, **kwargs):
+    path = tmp_path / "p.csv"
+    path.write_text(text)
+    return [count_predictions(path, engine=e, **kwargs) for e in ("numpy", "duckdb")]
+
+
+def test_na_none_null_are_labels(tmp_path):
+    for c in both(tmp_path, "y,a,b\nNA,NA,None\nnull,NA,null\nNone,None,NA\n", y_true="y"):
+        assert c.classes == ("NA", "None", "null") and c.n_rows == 3
+
+
+def test_integral_floats_are_ints(tmp_path):
+    for c in both(tmp_path, "y,a,b\n0,0.0,1.0\n1,1.0,1\n", y_true="y"):
+        assert c.classes == (0, 1)
+        assert c.patterns.to_dict("list") == {"y": [0, 1], "p0": [0, 1], "p1": [1, 1], "count": [1, 1]}
+    frame = pd.DataFrame({"y": [0, 1, 1], "a": [0.0, 1.0, 0.0], "b": [1.0, 1.0, 0.0]})
+    assert count_predictions(frame, y_true="y").classes == (0, 1)
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ("y,a,b\n0,0,1\n1,,1\n", r"p\.csv: column 'a' has a missing label \(line 3\)"),
+    ("y,a,b\n0,0,1\n1, ,1\n", r"p\.csv: column 'a' has a missing label \(line 3\)"),
+    ("y,a,a\n0,0,1\n", r"p\.csv: duplicated column name\(s\) \['a'\]"),
+    ("id,y,a,b\n1,0,0,1\n2,1,1,1\n1,0,0,0\n", r"p\.csv: column 'id': duplicated id \(id=1; lines 2 and 4\)"),
+    ("id,model,y_true,y_pred\n1,a,0,0\n1,b,1,0\n",
+     r"column 'y_true': an observation has more than one true label \(observation id=1\)"),
+    ("id,repeat,y,a,b\n1,0,0,0,1\n1,1,1,1,1\n2,0,1,1,1\n2,1,1,1,1\n",
+     r"column 'y': an observation has more than one true label \(observation id=1\)"),
+    ("y,a,b\n0,x,1\n1,z,1\n", r"column 'a': none of its labels \(x, z\) occurs in the truth column 'y'"),
+    ("id,model,y_true,y_pred\n1,a,0,0\n1,a,0,1\n1,b,0,0\n", r"duplicated \(id, model\) rows for model 'a'"),
+    ("id,model,y_true,y_pred\n1,a,0,0\n2,a,1,1\n1,b,0,0\n", r"model 'b' lacks predictions"),
+    ("y,a,b\n", r"the file has a header but no rows"),
+])
+def test_bad_files_fail_the_same_way_in_numpy_and_duckdb(tmp_path, text, message):
+    path = tmp_path / "p.csv"
+    path.write_text(text)
+    truth = "y_true" if "y_true" in text else "y"
+    for engine in ("numpy", "duckdb"):
+        with pytest.raises(PredictionFileError, match=message):
+            count_predictions(path, y_true=truth, engine=engine)
+
+
+def test_text_and_number_forms_are_an_error_naming_both():
+    frame = pd.DataFrame({"y": [1, "1", 2], "a": [1, 1, 2], "b": [2, 1, 2]}, dtype=object)
+    with pytest.raises(PredictionFileError, match=r"column 'y' mixes number 1 and text '1'"):
+        count_predictions(frame, y_true="y")
+    frame = pd.DataFrame({"y": ["0", "1"], "a": [0, 1], "b": [1, 1]})
+    with pytest.raises(PredictionFileError, match=r"column 'a' has number 0 but column 'y' has text '0'"):
+        count_predictions(frame, y_true="y")
+
+
+def test_extra_labels_are_a_note(tmp_path):
+    for c in both(tmp_path, "y,a,b\n0,2,1\n1,1,1\n", y_true="y"):
+        assert c.notes == ("model 'a' predicts labels never seen in the truth: [2]",)
+
+
+def test_label_dictionary_sorts_csv_numbers_numerically():
+    # "10" sorts after "2" as a number; "2.0" is the label 2
+    classes, codes, missing = label_dictionary(
+        {"y": np.array(["10", "2", "1"], dtype=object), "a": np.array(["2.0", "1"], dtype=object)},
+        text_numbers=True)
+    assert classes == (1, 2, 10) and codes["y"].tolist() == [2, 1, 0] and codes["a"].tolist() == [1, 0]
+    assert missing == {}
+
+
+def test_many_classes_and_many_models_count_in_small_memory():
+    # 200 classes x 3 models and 30 models x 10 classes (issue 13): the result is the pattern
+    # table only; its totals equal the rows
+    a = _wide(5000, list(range(200)), 3, RNG_SEED + 4)
+    ca = count_predictions(a, y_true="y")
+    assert ca.n_classes == 200 and int(ca.patterns["count"].sum()) == 5000
+    b = _wide(3000, list(range(10)), 30, RNG_SEED + 5)
+    cb = count_predictions(b, y_true="y")
+    assert cb.n_models == 30 and int(cb.patterns["count"].sum()) == 3000
+    assert_same_counts(cb, count_predictions(b, y_true="y", engine="duckdb"))
+
+
+def test_unknown_engine_and_source():
+    with pytest.raises(PredictionFileError, match="engine must be one of"):
+        count_predictions(pd.DataFrame({"y": [0]}), y_true="y", engine="polars")
+    with pytest.raises(TypeError, match="source must be"):
+        count_predictions(42, y_true="y")
+
+
+def test_progress_bar_on_a_terminal_gives_the_same_counts(files, monkeypatch, capsys):
+    # the bar polls DuckDB's query_progress() from a thread; only on a terminal
+    import sys
+
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
+    frame, _, _, parts = files["strings"]
+    ref = count_predictions(frame, y_true="y")
+    assert_same_counts(ref, count_predictions(parts, y_true="y", progress=True))
