@@ -46,9 +46,13 @@ def _check_count(value: Any, name: str, *, upper: int | None = None, minimum: in
 
 
 def _first_at_most(lo: int, hi: int, threshold: float, n: int, p: float, step: int) -> int:
-    """On a stretch where the pmf falls monotonically (``step = +1``: from ``lo`` up to ``hi``;
-    ``step = -1``: from ``hi`` down to ``lo``), the first outcome whose pmf is <= ``threshold``;
-    one step past the end when there is none. Bisection: O(log n) pmf evaluations."""
+    """Find the first outcome whose pmf is <= ``threshold`` on a monotone stretch.
+
+    On a stretch where the pmf falls monotonically (``step = +1``: from ``lo`` up to ``hi``;
+    ``step = -1``: from ``hi`` down to ``lo``), return the first outcome whose pmf is
+    <= ``threshold``; one step past the end when there is none. Bisection: O(log n) pmf
+    evaluations.
+    """
     if step > 0:
         while lo < hi:
             mid = (lo + hi) // 2

@@ -176,17 +176,18 @@ class PrevalenceBootstrap:
 
     @property
     def n_resamples(self) -> int:
+        """Number of bootstrap resamples."""
         return int(self.boot_sensitivity.shape[0])
 
     def code(self, label: Any, name: str = "class") -> int:
-        """The position of ``label`` in ``classes``; ValueError naming ``name`` if absent."""
+        """Return the position of ``label`` in ``classes``; ValueError naming ``name`` if absent."""
         for i, c in enumerate(self.classes):
             if c == label or str(c) == str(label):
                 return i
         raise ValueError(f"{name}={label!r} is not among the classes {list(self.classes)!r}")
 
     def updated(self, cls: Any, prevalence: Any) -> tuple[np.ndarray, np.ndarray]:
-        """Updated precision of each classifier for class ``cls`` at ``prevalence``.
+        """Compute the updated precision of each classifier for class ``cls`` at ``prevalence``.
 
         Returns the point estimates, shape (m, *prevalence.shape), and the bootstrap replicates,
         shape (B, m, *prevalence.shape) (NaN where a resample leaves the precision undefined).
@@ -201,7 +202,7 @@ class PrevalenceBootstrap:
         return point, boot
 
     def ratio(self, cls: Any, prevalence: Any) -> tuple[np.ndarray, np.ndarray]:
-        """Ratio of the two classifiers' updated precisions (A over B) for class ``cls``.
+        """Compute the ratio of the two classifiers' updated precisions (A over B) for ``cls``.
 
         Returns the point estimate, shape ``prevalence.shape``, and the bootstrap replicates,
         shape (B, *prevalence.shape); a replicate is NaN where either precision is undefined or
@@ -215,7 +216,7 @@ class PrevalenceBootstrap:
     def ratio_curve(
         self, cls: Any, prevalences: Any = None, *, confidence_level: float = 0.95
     ) -> pd.DataFrame:
-        """The ratio of updated precisions (A over B) over a grid of prevalences, with intervals.
+        """Tabulate the ratio of updated precisions (A over B) over prevalences, with intervals.
 
         Returns a DataFrame: ``class``, ``prevalence``, ``rp``, ``rp_ci_low``, ``rp_ci_high``,
         ``n_skipped``.
@@ -231,7 +232,7 @@ class PrevalenceBootstrap:
     def curve(
         self, cls: Any, prevalences: Any = None, *, confidence_level: float = 0.95
     ) -> pd.DataFrame:
-        """Updated precision of each classifier over a grid of prevalences, with intervals.
+        """Tabulate each classifier's updated precision over a grid of prevalences, with intervals.
 
         Returns a long DataFrame: ``class``, ``model``, ``prevalence``, ``precision_updated``,
         ``ci_low``, ``ci_high``, ``n_skipped``.
@@ -251,7 +252,7 @@ class PrevalenceBootstrap:
 
 
 def _safe_ratio(num: np.ndarray, den: np.ndarray) -> np.ndarray:
-    """num / den, NaN where den is 0 or either is NaN."""
+    """Divide ``num`` by ``den``, NaN where ``den`` is 0 or either is NaN."""
     with np.errstate(invalid="ignore", divide="ignore"):
         return np.where(den > 0, num / np.where(den > 0, den, 1.0), np.nan)
 

@@ -222,7 +222,7 @@ class BayesianComparison:
         return out
 
     def to_frame(self) -> pd.DataFrame:
-        """A one-row DataFrame of :meth:`to_dict`."""
+        """Return a one-row DataFrame of :meth:`to_dict`."""
         return pd.DataFrame([self.to_dict()])
 
     def __str__(self) -> str:

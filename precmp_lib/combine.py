@@ -102,7 +102,7 @@ def _grid(sides: str) -> tuple[np.ndarray, np.ndarray]:
 
 @cache
 def _transform(weight: float, sides: str) -> np.ndarray:
-    """The Lancaster term chi2.isf(p(z), w) on the quadrature nodes."""
+    """Evaluate the Lancaster term chi2.isf(p(z), w) on the quadrature nodes."""
     z, _ = _grid(sides)
     if weight == 2.0:  # exact in log space, also far in the tail
         log_p = stats.norm.logsf(z) + (math.log(2.0) if sides == "two-sided" else 0.0)
@@ -571,7 +571,7 @@ def _log(p: float) -> float:
 
 
 def _single_statistic(method: str, p: np.ndarray, w: np.ndarray | None) -> tuple[float, Any]:
-    """The statistic of one p-value, returned unchanged."""
+    """Return the statistic of one p-value unchanged."""
     if method == "stouffer":
         return float(_stouffer_z(p)[0]), None
     if method == "simes":

@@ -57,7 +57,7 @@ def _predictions_mapping(y_preds: Any) -> Mapping[str, Any]:
 
 
 def correctness_matrix(y_true: Any, y_preds: Any) -> pd.DataFrame:
-    """The n x L matrix of 0/1 correctness: 1 where a classifier's prediction equals the truth.
+    """Build the n x L 0/1 correctness matrix: 1 where a classifier's prediction equals the truth.
 
     Parameters
     ----------
@@ -89,7 +89,7 @@ def mcnemar_table(
     *,
     names: tuple[str, str] = ("A", "B"),
 ) -> pd.DataFrame:
-    """The labelled 2 x 2 table of joint correctness of two classifiers.
+    """Build the labelled 2 x 2 table of joint correctness of two classifiers.
 
     Rows are classifier A correct / wrong, columns classifier B correct / wrong, so the table
     reads ``[[both correct, only A correct], [only B correct, both wrong]]`` and ``mcnemar``
@@ -130,7 +130,7 @@ def mcnemar_table(
 
 
 def _axis_order(labels: pd.Index, axis: str) -> list[Any]:
-    """The labels of one axis of a labelled McNemar table, in the order (correct, wrong).
+    """Find the labels of one axis of a labelled McNemar table, in the order (correct, wrong).
 
     Accepted: ``"correct"``/``"wrong"`` (:func:`mcnemar_table`) and boolean or 0/1 correctness
     (``pd.crosstab`` of correctness vectors; True and 1 mean correct).
@@ -151,7 +151,7 @@ def _axis_order(labels: pd.Index, axis: str) -> list[Any]:
 
 
 def _table_by_labels(table: pd.DataFrame) -> pd.DataFrame:
-    """A labelled table reordered to [[both correct, only A], [only B, both wrong]].
+    """Reorder a labelled table to [[both correct, only A], [only B, both wrong]].
 
     An axis that is an unnamed default ``RangeIndex`` (a frame built from a bare array) carries
     no labels and is read by position; a labelled axis is read by its labels, and a missing
@@ -171,7 +171,7 @@ def _table_by_labels(table: pd.DataFrame) -> pd.DataFrame:
 
 
 def _mcnemar_counts(table: Any) -> np.ndarray:
-    """The 2 x 2 table as whole, non-negative counts; a DataFrame is read by its labels."""
+    """Read the 2 x 2 table as whole, non-negative counts; a DataFrame is read by its labels."""
     if isinstance(table, pd.DataFrame):
         table = _table_by_labels(table)
     return check_counts(table, "table", shape=(2, 2))

@@ -256,7 +256,7 @@ def paired_ttest_resampled(
     alternative: str = "two-sided",
     confidence_level: float = 0.95,
 ) -> TestResult:
-    """The uncorrected resampled paired t-test — for teaching its failure, not for decisions.
+    """Run the uncorrected resampled paired t-test — for teaching its failure, not decisions.
 
     The textbook paired t on the scores of J random train/test splits of one data set. The
     splits overlap, so the scores are correlated, the variance is underestimated and the test
@@ -311,7 +311,7 @@ def paired_ttest_kfold(
     alternative: str = "two-sided",
     confidence_level: float = 0.95,
 ) -> TestResult:
-    """The uncorrected k-fold cross-validated paired t-test — for teaching its failure.
+    """Run the uncorrected k-fold cross-validated paired t-test — for teaching its failure.
 
     The paired t on the K fold scores of one cross-validation. Each pair of training sets
     shares a fraction (K - 2)/(K - 1) of its observations, so the fold differences are
@@ -548,8 +548,11 @@ class PairedScores:
         return float(np.mean(self.n_test) / np.mean(self.n_train))
 
     def to_frame(self) -> pd.DataFrame:
-        """One row per split: ``split``, ``repeat``, ``fold``, ``n_train``, ``n_test``,
-        ``score_a``, ``score_b``, ``difference``."""
+        """Return one row per split.
+
+        Columns: ``split``, ``repeat``, ``fold``, ``n_train``, ``n_test``, ``score_a``,
+        ``score_b``, ``difference``.
+        """
         J = self.n_resamples
         idx = np.arange(J)
         k = self.n_folds or 1
@@ -859,7 +862,7 @@ def pairwise_corrected_ttest(
     test_train_ratio: float,
     alpha: float = 0.05,
 ) -> pd.DataFrame:
-    """The corrected resampled t for every pair of classifiers, adjusted by Holm and Bonferroni.
+    """Run the corrected resampled t for every pair of classifiers, adjusted by Holm, Bonferroni.
 
     Parameters
     ----------

@@ -154,7 +154,7 @@ class TestResult:
 
     @classmethod
     def indistinguishable(cls, method: str, note: str, **fields_: Any) -> TestResult:
-        """The result for classifiers the data cannot tell apart: statistic 0, p-value 1.
+        """Build the result for classifiers the data cannot tell apart: statistic 0, p-value 1.
 
         >>> TestResult.indistinguishable("McNemar", "no discordant pairs").pvalue
         1.0
@@ -163,7 +163,7 @@ class TestResult:
         return cls(pvalue=1.0, method=method, degenerate=True, note=note, **fields_)
 
     def confidence_interval(self) -> tuple[float, float]:
-        """The interval ``(ci_low, ci_high)`` for ``estimate`` (NaNs when undefined)."""
+        """Return the interval ``(ci_low, ci_high)`` for ``estimate`` (NaNs when undefined)."""
         return (self.ci_low, self.ci_high)
 
     def significant(self, alpha: float = 0.05) -> bool:
@@ -178,7 +178,7 @@ class TestResult:
         return out
 
     def to_frame(self) -> pd.DataFrame:
-        """A one-row tidy DataFrame whose columns equal the attribute names."""
+        """Return a one-row tidy DataFrame whose columns equal the attribute names."""
         row = self.to_dict()
         if isinstance(row["df"], tuple):
             row["df"] = str(row["df"])

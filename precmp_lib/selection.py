@@ -39,7 +39,7 @@ def _rows(data: Any, index: np.ndarray) -> Any:
 
 
 def _splitter(cv: Any, name: str, classifier: bool, seed: int | None) -> Any:
-    """An int becomes a shuffled (stratified, for classifiers) K-fold; a splitter is used as is."""
+    """Make a splitter: an int gives a shuffled (stratified for classifiers) K-fold, else as is."""
     from sklearn.model_selection import KFold, StratifiedKFold
 
     if isinstance(cv, int | np.integer) and not isinstance(cv, bool):
@@ -77,7 +77,7 @@ def _check_models(estimators: Any, param_grids: Any) -> tuple[dict[str, Any], di
 
 
 def _seed(random_state: Any) -> int:
-    """The seed of every split made here; one fresh seed when none is given."""
+    """Return the seed of every split made here; one fresh seed when none is given."""
     if random_state is None:
         return int(np.random.SeedSequence().generate_state(1)[0])
     return check_positive_int(random_state, "random_state", minimum=0)

@@ -131,7 +131,7 @@ def bivariate_normal_cdf(h: Any, k: Any, rho: Any) -> np.ndarray:
 
 def _false_positive_rate(precision: np.ndarray, recall: np.ndarray, prevalence: np.ndarray,
                          name: str) -> np.ndarray:
-    """The false-positive rate that gives ``precision`` at this recall and prevalence."""
+    """Find the false-positive rate that gives ``precision`` at this recall and prevalence."""
     fpr = prevalence * recall * (1 - precision) / ((1 - prevalence) * precision)
     if np.any(fpr > 1):
         raise ValueError(
