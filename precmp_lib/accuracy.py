@@ -271,7 +271,7 @@ def proportions_test(
     details = {"accuracy_a": pa, "accuracy_b": pb, "pooled_accuracy": pooled, "se_pooled": se0,
                "se_unpooled": se1, "n_b": nb}
     method = "difference of proportions z" + (" (one test set)" if n_b is None else "")
-    common = {"alternative": alternative, "n": n, "confidence_level": level, "details": details}
+    common: dict[str, Any] = {"alternative": alternative, "n": n, "confidence_level": level, "details": details}
     if se0 == 0.0:
         return TestResult.indistinguishable(
             method, "both classifiers are right on every item, or wrong on every item: the "

@@ -396,7 +396,9 @@ def bayes_correlated_ttest(
 # --------------------------------------------------------------------------------------------
 
 
-def _winner_probabilities(sample: np.ndarray, rope: float) -> tuple[tuple[float, ...], bool]:
+def _winner_probabilities(
+    sample: np.ndarray, rope: float
+) -> tuple[tuple[float, float, float], bool]:
     """Share of samples in which each region has the largest probability (ties split evenly).
 
     With ``rope = 0`` the rope column is dropped and the two sides renormalised. Returns the

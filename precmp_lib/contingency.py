@@ -508,8 +508,8 @@ def mcnemar_pvalue_grid(max_b: int, max_c: int | None = None) -> pd.DataFrame:
     """
     max_b = check_positive_int(max_b, "max_b", minimum=0)
     max_c = max_b if max_c is None else check_positive_int(max_c, "max_c", minimum=0)
-    b, c = np.meshgrid(np.arange(max_b + 1), np.arange(max_c + 1), indexing="ij")
-    b, c = b.ravel().astype(float), c.ravel().astype(float)
+    b_grid, c_grid = np.meshgrid(np.arange(max_b + 1), np.arange(max_c + 1), indexing="ij")
+    b, c = b_grid.ravel().astype(float), c_grid.ravel().astype(float)
     n = b + c
     safe = np.where(n > 0, n, 1.0)
     chi2 = np.where(n > 0, (b - c) ** 2 / safe, 0.0)

@@ -14,6 +14,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 import pandas as pd
 
 from .precision import gs_from_cells
@@ -26,14 +27,14 @@ __all__ = [
 ]
 
 
-def _agreement(accepted: np.ndarray, n: np.ndarray) -> np.ndarray:
+def _agreement(accepted: npt.ArrayLike, n: npt.ArrayLike) -> np.ndarray:
     """R(e) from the number accepted ``p`` out of ``n`` (elementwise; NaN where n < 2)."""
     p = np.asarray(accepted, dtype=float)
-    n = np.asarray(n, dtype=float)
-    q = n - p
+    total = np.asarray(n, dtype=float)
+    q = total - p
     with np.errstate(divide="ignore", invalid="ignore"):
-        r = (p * (p - 1) + q * (q - 1)) / (n * (n - 1))
-    return np.where(n >= 2, r, np.nan)
+        r = (p * (p - 1) + q * (q - 1)) / (total * (total - 1))
+    return np.where(total >= 2, r, np.nan)
 
 
 def _as_sample(values: Any, name: str) -> np.ndarray:

@@ -151,7 +151,7 @@ def _paired_t(
     df = float(J - 1)
     details = {"se": se, "sd": float(np.sqrt(core["s2"])), "variance_factor": factor,
                "test_train_ratio": ratio}
-    common = {"df": df, "alternative": alternative, "n": J, "details": details,
+    common: dict[str, Any] = {"df": df, "alternative": alternative, "n": J, "details": details,
               "confidence_level": level}
     if core["zero"]:
         return TestResult.indistinguishable(
@@ -417,7 +417,7 @@ def ttest_5x2cv(scores_a: Any, scores_b: Any, *, alternative: str = "two-sided")
     s2 = ((d - d.mean(axis=1, keepdims=True)) ** 2).sum(axis=1)
     details = {"first_difference": float(core["first"]), "se": float(core["se"]),
                "s2": s2.tolist()}
-    common = {"df": 5.0, "alternative": alternative, "n": 10, "details": details,
+    common: dict[str, Any] = {"df": 5.0, "alternative": alternative, "n": 10, "details": details,
               "estimate": float(core["mean"])}
     t = float(core["t"])
     if core["flat"] and core["first_zero"]:
@@ -481,7 +481,7 @@ def ftest_5x2cv(scores_a: Any, scores_b: Any) -> TestResult:
     d = a - b
     core = _core_5x2(d, _scale(a, b))
     method = "5x2cv combined F (Alpaydin)"
-    common = {"df": (10.0, 5.0), "alternative": "two-sided", "n": 10,
+    common: dict[str, Any] = {"df": (10.0, 5.0), "alternative": "two-sided", "n": 10,
               "estimate": float(core["mean"]), "details": {"se": float(core["se"])}}
     if core["all_zero"]:
         return TestResult.indistinguishable(

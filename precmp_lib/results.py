@@ -200,7 +200,7 @@ class TestResult:
         return text + (f"\n  note: {self.note}" if self.note else "")
 
     def _repr_html_(self) -> str:
-        rows = [("statistic", self.statistic), ("p-value", self.pvalue)]
+        rows: list[tuple[str, Any]] = [("statistic", self.statistic), ("p-value", self.pvalue)]
         if self.pvalue < PVALUE_FLOOR and math.isfinite(self.log_pvalue):
             rows.append(("log p-value", self.log_pvalue))
         if self.df is not None:
