@@ -16,8 +16,10 @@ import math
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 from scipy import stats
 
+from ._typing import PredictionsLike
 from .contingency import correctness_matrix
 from .results import TestResult
 from .validation import check_choice, check_probability
@@ -178,7 +180,9 @@ def binomial_test(
     )
 
 
-def _wald_difference_interval(pa, pb, se, alternative, level):
+def _wald_difference_interval(
+    pa: float, pb: float, se: float, alternative: str, level: float
+) -> tuple[float, float]:
     diff = pa - pb
     if alternative == "two-sided":
         q = stats.norm.isf((1 - level) / 2)
@@ -289,7 +293,7 @@ def proportions_test(
                       ci_low=low, ci_high=high, note=note, **common)
 
 
-def ftest_looney(y_true: Any, predictions: Any) -> TestResult:
+def ftest_looney(y_true: npt.ArrayLike, predictions: PredictionsLike) -> TestResult:
     """Looney's F test of equal accuracy of two or more classifiers on the same test set.
 
     Parameters

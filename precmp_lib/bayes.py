@@ -17,9 +17,11 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 import pandas as pd
 
 from . import counts as _counts
+from ._typing import RandomStateLike
 from .validation import (
     as_label_array,
     as_unit_interval,
@@ -52,7 +54,7 @@ def _ppv(se: Any, sp: Any, pi: Any) -> np.ndarray:
 
 
 def prevalence_adjusted_precision(
-    sensitivity: Any, specificity: Any, prevalence: Any
+    sensitivity: npt.ArrayLike, specificity: npt.ArrayLike, prevalence: npt.ArrayLike
 ) -> float | np.ndarray:
     """Precision a classifier would have at a given population prevalence (seed eq 28).
 
@@ -186,7 +188,7 @@ class PrevalenceBootstrap:
                 return i
         raise ValueError(f"{name}={label!r} is not among the classes {list(self.classes)!r}")
 
-    def updated(self, cls: Any, prevalence: Any) -> tuple[np.ndarray, np.ndarray]:
+    def updated(self, cls: Any, prevalence: npt.ArrayLike) -> tuple[np.ndarray, np.ndarray]:
         """Compute the updated precision of each classifier for class ``cls`` at ``prevalence``.
 
         Returns the point estimates, shape (m, *prevalence.shape), and the bootstrap replicates,
@@ -201,7 +203,7 @@ class PrevalenceBootstrap:
                     self.boot_specificity[(slice(None), slice(None), k, *extra)], pi)
         return point, boot
 
-    def ratio(self, cls: Any, prevalence: Any) -> tuple[np.ndarray, np.ndarray]:
+    def ratio(self, cls: Any, prevalence: npt.ArrayLike) -> tuple[np.ndarray, np.ndarray]:
         """Compute the ratio of the two classifiers' updated precisions (A over B) for ``cls``.
 
         Returns the point estimate, shape ``prevalence.shape``, and the bootstrap replicates,
@@ -214,7 +216,7 @@ class PrevalenceBootstrap:
         return _safe_ratio(point[0], point[1]), _safe_ratio(boot[:, 0], boot[:, 1])
 
     def ratio_curve(
-        self, cls: Any, prevalences: Any = None, *, confidence_level: float = 0.95
+        self, cls: Any, prevalences: npt.ArrayLike | None = None, *, confidence_level: float = 0.95
     ) -> pd.DataFrame:
         """Tabulate the ratio of updated precisions (A over B) over prevalences, with intervals.
 
@@ -230,7 +232,7 @@ class PrevalenceBootstrap:
                              "n_skipped": skipped})
 
     def curve(
-        self, cls: Any, prevalences: Any = None, *, confidence_level: float = 0.95
+        self, cls: Any, prevalences: npt.ArrayLike | None = None, *, confidence_level: float = 0.95
     ) -> pd.DataFrame:
         """Tabulate each classifier's updated precision over a grid of prevalences, with intervals.
 
@@ -304,14 +306,14 @@ def _from_table(
 
 
 def prevalence_bootstrap(
-    y_true: Any,
-    y_pred_a: Any,
-    y_pred_b: Any = None,
+    y_true: npt.ArrayLike,
+    y_pred_a: npt.ArrayLike,
+    y_pred_b: npt.ArrayLike | None = None,
     *,
     names: Sequence[str] | None = None,
     labels: Sequence[Any] | None = None,
     n_resamples: int = 2000,
-    random_state: Any = None,
+    random_state: RandomStateLike = None,
 ) -> PrevalenceBootstrap:
     """Bootstrap the sensitivity and specificity of one classifier, or of two jointly.
 
@@ -399,16 +401,16 @@ def _finish_note(*parts: str) -> str:
 
 
 def bayes_update_precision(
-    y_true: Any,
-    y_pred: Any,
+    y_true: npt.ArrayLike,
+    y_pred: npt.ArrayLike,
     *,
-    prevalence: Any,
+    prevalence: npt.ArrayLike,
     positive: Any = None,
-    confusion: Any = None,
+    confusion: npt.ArrayLike | None = None,
     labels: Sequence[Any] | None = None,
     n_resamples: int = 2000,
     confidence_level: float = 0.95,
-    random_state: Any = None,
+    random_state: RandomStateLike = None,
 ) -> pd.DataFrame:
     """Precision updated to a known population prevalence, with a bootstrap interval.
 
@@ -511,16 +513,16 @@ def bayes_update_precision(
 
 
 def compare_updated_precision(
-    y_true: Any,
-    y_pred_a: Any,
-    y_pred_b: Any,
+    y_true: npt.ArrayLike,
+    y_pred_a: npt.ArrayLike,
+    y_pred_b: npt.ArrayLike,
     *,
-    prevalence: Any,
+    prevalence: npt.ArrayLike,
     positive: Any = None,
     labels: Sequence[Any] | None = None,
     n_resamples: int = 2000,
     confidence_level: float = 0.95,
-    random_state: Any = None,
+    random_state: RandomStateLike = None,
 ) -> pd.DataFrame:
     """Two classifiers' precisions updated to a population prevalence, and their ratio.
 

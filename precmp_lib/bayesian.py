@@ -34,9 +34,11 @@ from types import MappingProxyType
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 import pandas as pd
 from scipy import stats
 
+from ._typing import RandomStateLike
 from .validation import (
     as_paired_scores,
     check_choice,
@@ -95,22 +97,22 @@ class StudentPosterior:
     loc: float
     scale: float
 
-    def _dist(self):
+    def _dist(self) -> Any:
         return stats.t(self.df, loc=self.loc, scale=self.scale)
 
-    def cdf(self, x: Any) -> Any:
+    def cdf(self, x: npt.ArrayLike) -> Any:
         """P(difference <= x); a float for a scalar ``x``, else an array."""
         if self.scale == 0:
             return _plain(np.where(np.asarray(x) >= self.loc, 1.0, 0.0))
         return _plain(self._dist().cdf(x))
 
-    def sf(self, x: Any) -> Any:
+    def sf(self, x: npt.ArrayLike) -> Any:
         """P(difference > x), from the survival function (no ``1 - cdf`` cancellation)."""
         if self.scale == 0:
             return _plain(np.where(np.asarray(x) < self.loc, 1.0, 0.0))
         return _plain(self._dist().sf(x))
 
-    def pdf(self, x: Any) -> Any:
+    def pdf(self, x: npt.ArrayLike) -> Any:
         """Posterior density (undefined, NaN, for a point mass)."""
         if self.scale == 0:
             return _plain(np.full(np.shape(x), np.nan))
@@ -123,7 +125,7 @@ class StudentPosterior:
         low, high = self._dist().interval(level)
         return float(low), float(high)
 
-    def sample(self, size: int, random_state: Any = None) -> np.ndarray:
+    def sample(self, size: int, random_state: RandomStateLike = None) -> np.ndarray:
         """``size`` draws of the mean difference."""
         rng = check_random_state(random_state)
         if self.scale == 0:
@@ -294,8 +296,8 @@ def _student_probabilities(post: StudentPosterior, rope: float) -> tuple[float, 
 
 
 def bayes_correlated_ttest(
-    scores_a: Any,
-    scores_b: Any,
+    scores_a: npt.ArrayLike,
+    scores_b: npt.ArrayLike,
     *,
     rope: float = 0.0,
     runs: int = 1,
@@ -415,14 +417,14 @@ def _winner_probabilities(
 
 
 def bayes_sign_test(
-    x: Any,
-    y: Any,
+    x: npt.ArrayLike,
+    y: npt.ArrayLike,
     *,
     rope: float = 0.0,
     prior_strength: float = 1.0,
     prior_place: str = "rope",
     n_samples: int = 50000,
-    random_state: Any = None,
+    random_state: RandomStateLike = None,
 ) -> BayesianComparison:
     """Bayesian sign test of two classifiers over N data sets.
 
@@ -522,14 +524,14 @@ def _quadratic_forms(weights: np.ndarray, matrix: np.ndarray) -> np.ndarray:
 
 
 def bayes_signed_rank_test(
-    x: Any,
-    y: Any,
+    x: npt.ArrayLike,
+    y: npt.ArrayLike,
     *,
     rope: float = 0.0,
     prior_strength: float = 0.5,
     prior_place: str = "rope",
     n_samples: int = 50000,
-    random_state: Any = None,
+    random_state: RandomStateLike = None,
 ) -> BayesianComparison:
     """Bayesian signed-rank test of two classifiers over N data sets.
 

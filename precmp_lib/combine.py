@@ -20,12 +20,14 @@ from functools import cache
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 import pandas as pd
 from scipy import stats
 
 from . import counts as _counts
 from . import precision as _precision
 from ._tails import chi2_logsf, norm_logsf
+from ._typing import RandomStateLike
 from .multiple import adjust_pvalues
 from .results import TestResult
 from .validation import (
@@ -135,7 +137,7 @@ def _hermite_coefficients(weight: float, sides: str) -> np.ndarray:
 
 
 def lancaster_covariance(
-    correlation: Any, *, weights: tuple[float, float] = (2.0, 2.0), sides: str = "two-sided"
+    correlation: npt.ArrayLike, *, weights: tuple[float, float] = (2.0, 2.0), sides: str = "two-sided"
 ) -> float | np.ndarray:
     """Covariance of two Lancaster terms ``chi2.isf(p_i, w_i)`` from correlated normal tests.
 
@@ -344,12 +346,12 @@ def _check_null(null_pvalues: Any, L: int) -> np.ndarray:
 
 
 def combine_pvalues(
-    pvalues: Any,
+    pvalues: npt.ArrayLike,
     *,
     method: str,
-    weights: Any = None,
-    null_pvalues: Any = None,
-    correlation: Any = None,
+    weights: npt.ArrayLike | None = None,
+    null_pvalues: npt.ArrayLike | None = None,
+    correlation: npt.ArrayLike | None = None,
     diagonal: str | None = None,
     sides: str | None = None,
     approximation: str | None = None,
@@ -710,11 +712,11 @@ def _cell_precisions(cells: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 
 def swap_permutation_null(
-    table: Any,
+    table: npt.ArrayLike,
     *,
     n_resamples: int = 1000,
     weighted: bool = False,
-    random_state: Any = None,
+    random_state: RandomStateLike = None,
 ) -> SwapPermutationNull:
     """Per-class GS p-values under the classifier-swap permutation null, drawn on counts.
 
@@ -917,18 +919,18 @@ def _combined_from_table(
 
 
 def combined_precision_test(
-    y_true: Any,
-    y_pred_a: Any = None,
-    y_pred_b: Any = None,
+    y_true: npt.ArrayLike,
+    y_pred_a: npt.ArrayLike | None = None,
+    y_pred_b: npt.ArrayLike | None = None,
     *,
-    table: Any = None,
+    table: npt.ArrayLike | None = None,
     method: str = "dai_cui",
     n_resamples: int = 1000,
-    weights: Any = None,
+    weights: npt.ArrayLike | None = None,
     weighted: bool = False,
     diagonal: str | None = None,
     labels: Sequence[Any] | None = None,
-    random_state: Any = None,
+    random_state: RandomStateLike = None,
 ) -> TestResult:
     """Global test that two classifiers have equal precision on every class.
 
@@ -1041,7 +1043,7 @@ def combined_precision_table(
     methods: Sequence[str] = ("dai_cui", "fisher", "simes"),
     n_resamples: int = 1000,
     weighted: bool = False,
-    random_state: Any = None,
+    random_state: RandomStateLike = None,
 ) -> pd.DataFrame:
     """Per-class GS p-values and their combinations for several data sets (Gondara Table 7).
 
@@ -1142,14 +1144,14 @@ def _equicorrelation_factor(rho: float, L: int) -> tuple[np.ndarray, np.ndarray]
 
 
 def combination_type1_error(
-    correlations: Any,
+    correlations: npt.ArrayLike,
     *,
     n_tests: int = 2,
     methods: Sequence[str] = ("fisher", "dai_cui", "simes"),
     n_sim: int = 10000,
     alpha: float = 0.05,
     sides: str = "two-sided",
-    random_state: Any = None,
+    random_state: RandomStateLike = None,
 ) -> pd.DataFrame:
     """Type-I error of combination methods when the tests' normal statistics are correlated.
 
@@ -1256,7 +1258,7 @@ def swap_combination_type1_error(
     n_sim: int = 200,
     n_resamples: int = 200,
     alpha: float = 0.05,
-    random_state: Any = None,
+    random_state: RandomStateLike = None,
 ) -> pd.DataFrame:
     """Type-I error of the combined per-class precision test on simulated test sets.
 

@@ -13,10 +13,12 @@ from itertools import combinations
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 import pandas as pd
 from scipy import stats
 
 from ._tails import binom_half_logcdf, chi2_logsf
+from ._typing import PredictionsLike
 from .multiple import adjust_pvalues
 from .results import TestResult
 from .validation import (
@@ -56,7 +58,7 @@ def _predictions_mapping(y_preds: Any) -> Mapping[str, Any]:
     return {f"clf_{j}": p for j, p in enumerate(y_preds)}
 
 
-def correctness_matrix(y_true: Any, y_preds: Any) -> pd.DataFrame:
+def correctness_matrix(y_true: npt.ArrayLike, y_preds: PredictionsLike) -> pd.DataFrame:
     """Build the n x L 0/1 correctness matrix: 1 where a classifier's prediction equals the truth.
 
     Parameters
@@ -83,9 +85,9 @@ def correctness_matrix(y_true: Any, y_preds: Any) -> pd.DataFrame:
 
 
 def mcnemar_table(
-    y_true: Any,
-    y_pred_a: Any,
-    y_pred_b: Any,
+    y_true: npt.ArrayLike,
+    y_pred_a: npt.ArrayLike,
+    y_pred_b: npt.ArrayLike,
     *,
     names: tuple[str, str] = ("A", "B"),
 ) -> pd.DataFrame:
@@ -197,7 +199,9 @@ def _mcnemar_pvalue(method: str, b: float, c: float) -> tuple[float, float, floa
     return float(k), float(p), float(log_p)
 
 
-def _accuracy_difference_ci(a: float, b: float, c: float, d: float, level: float):
+def _accuracy_difference_ci(
+    a: float, b: float, c: float, d: float, level: float
+) -> tuple[float, float]:
     """Newcombe's hybrid score interval (method 10) for acc_A - acc_B from a paired 2 x 2 table."""
     n = a + b + c + d
     z = stats.norm.isf((1 - level) / 2)
@@ -220,7 +224,7 @@ def _accuracy_difference_ci(a: float, b: float, c: float, d: float, level: float
 
 
 def mcnemar(
-    table: Any,
+    table: npt.ArrayLike,
     *,
     method: str = "exact",
     confidence_level: float = 0.95,
@@ -305,7 +309,7 @@ def mcnemar(
     df = None if exact else 1.0
     details = {"b": b, "c": c, "odds_ratio": b / c if c > 0 else (np.inf if b > 0 else np.nan)}
     lo, hi = _accuracy_difference_ci(a, b, c, d, level)
-    effect = {"estimate": (b - c) / n, "ci_low": lo, "ci_high": hi, "confidence_level": level}
+    effect: dict[str, Any] = {"estimate": (b - c) / n, "ci_low": lo, "ci_high": hi, "confidence_level": level}
     if b + c == 0:
         return TestResult.indistinguishable(
             name,
@@ -353,7 +357,7 @@ def _as_correctness(correct: Any) -> tuple[np.ndarray, list[str]]:
     return num.astype(np.int64), names
 
 
-def cochrans_q(correct: Any) -> TestResult:
+def cochrans_q(correct: npt.ArrayLike) -> TestResult:
     """Cochran's Q test of equal accuracy of L classifiers on the same test set.
 
     Parameters
@@ -423,10 +427,10 @@ def cochrans_q(correct: Any) -> TestResult:
 
 
 def pairwise_mcnemar(
-    y_true: Any,
-    y_preds: Any = None,
+    y_true: npt.ArrayLike,
+    y_preds: PredictionsLike | None = None,
     *,
-    correct: Any = None,
+    correct: npt.ArrayLike | None = None,
     method: str = "exact",
     alpha: float = 0.05,
 ) -> pd.DataFrame:

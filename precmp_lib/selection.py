@@ -15,10 +15,11 @@ outer folds, so the outer scores are paired by fold and go straight into
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 import pandas as pd
 
 from .validation import as_label_array, check_positive_int, check_probability
@@ -87,11 +88,11 @@ def holdout_selection(
     estimators: Mapping[str, Any],
     param_grids: Mapping[str, Any],
     X: Any,
-    y: Any,
+    y: npt.ArrayLike,
     *,
     test_size: float = 0.2,
     validation: float | int = 0.25,
-    scoring: Any = "accuracy",
+    scoring: str | Callable[..., Any] = "accuracy",
     random_state: int | None = None,
 ) -> pd.DataFrame:
     """Tune each algorithm on a training part, then score the tuned model once on a held-out test part.
@@ -193,11 +194,11 @@ def nested_cv_scores(
     estimators: Mapping[str, Any],
     param_grids: Mapping[str, Any],
     X: Any,
-    y: Any,
+    y: npt.ArrayLike,
     *,
     outer: Any = 5,
     inner: Any = 3,
-    scoring: Any = "accuracy",
+    scoring: str | Callable[..., Any] = "accuracy",
     random_state: int | None = None,
     progress: bool = True,
 ) -> pd.DataFrame:
