@@ -182,7 +182,25 @@ class PrevalenceBootstrap:
         return int(self.boot_sensitivity.shape[0])
 
     def code(self, label: Any, name: str = "class") -> int:
-        """Return the position of ``label`` in ``classes``; ValueError naming ``name`` if absent."""
+        """Find the position of a class label in ``classes``.
+
+        Parameters
+        ----------
+        label : label
+            A class label (compared as is, then as text).
+        name : str
+            Argument name used in the error message.
+
+        Returns
+        -------
+        int
+            Index of ``label`` in ``classes``.
+
+        Raises
+        ------
+        ValueError
+            If ``label`` is not among the classes.
+        """
         for i, c in enumerate(self.classes):
             if c == label or str(c) == str(label):
                 return i
@@ -191,8 +209,19 @@ class PrevalenceBootstrap:
     def updated(self, cls: Any, prevalence: npt.ArrayLike) -> tuple[np.ndarray, np.ndarray]:
         """Compute the updated precision of each classifier for class ``cls`` at ``prevalence``.
 
-        Returns the point estimates, shape (m, *prevalence.shape), and the bootstrap replicates,
-        shape (B, m, *prevalence.shape) (NaN where a resample leaves the precision undefined).
+        Parameters
+        ----------
+        cls : label
+            The class whose precision is updated.
+        prevalence : float or array-like in (0, 1)
+            Prevalence(s) of ``cls`` in the target population.
+
+        Returns
+        -------
+        point : ndarray of shape (m, *prevalence.shape)
+            The point estimates, one row per classifier.
+        boot : ndarray of shape (B, m, *prevalence.shape)
+            The bootstrap replicates (NaN where a resample leaves the precision undefined).
         """
         k = self.code(cls)
         pi = as_unit_interval(prevalence, "prevalence")
@@ -206,9 +235,19 @@ class PrevalenceBootstrap:
     def ratio(self, cls: Any, prevalence: npt.ArrayLike) -> tuple[np.ndarray, np.ndarray]:
         """Compute the ratio of the two classifiers' updated precisions (A over B) for ``cls``.
 
-        Returns the point estimate, shape ``prevalence.shape``, and the bootstrap replicates,
-        shape (B, *prevalence.shape); a replicate is NaN where either precision is undefined or
-        B's is 0.
+        Parameters
+        ----------
+        cls : label
+            The class whose precisions are compared.
+        prevalence : float or array-like in (0, 1)
+            Prevalence(s) of ``cls`` in the target population.
+
+        Returns
+        -------
+        point : ndarray of shape prevalence.shape
+            The point estimate of the ratio.
+        boot : ndarray of shape (B, *prevalence.shape)
+            The bootstrap replicates; NaN where either precision is undefined or B's is 0.
         """
         if len(self.names) != 2:
             raise ValueError(f"a ratio needs two classifiers; this bootstrap has {len(self.names)}")
@@ -220,8 +259,20 @@ class PrevalenceBootstrap:
     ) -> pd.DataFrame:
         """Tabulate the ratio of updated precisions (A over B) over prevalences, with intervals.
 
-        Returns a DataFrame: ``class``, ``prevalence``, ``rp``, ``rp_ci_low``, ``rp_ci_high``,
-        ``n_skipped``.
+        Parameters
+        ----------
+        cls : label
+            The class whose precisions are compared.
+        prevalences : array-like in (0, 1), optional
+            The grid; by default 0.01, 0.02, ..., 0.99.
+        confidence_level : float
+            Level of the percentile bootstrap intervals.
+
+        Returns
+        -------
+        DataFrame
+            One row per prevalence: ``class``, ``prevalence``, ``rp``, ``rp_ci_low``,
+            ``rp_ci_high``, ``n_skipped`` (replicates left out as undefined).
         """
         level = check_probability(confidence_level, "confidence_level")
         grid = np.linspace(0.01, 0.99, 99) if prevalences is None else np.asarray(prevalences)
@@ -236,8 +287,20 @@ class PrevalenceBootstrap:
     ) -> pd.DataFrame:
         """Tabulate each classifier's updated precision over a grid of prevalences, with intervals.
 
-        Returns a long DataFrame: ``class``, ``model``, ``prevalence``, ``precision_updated``,
-        ``ci_low``, ``ci_high``, ``n_skipped``.
+        Parameters
+        ----------
+        cls : label
+            The class whose precision is updated.
+        prevalences : array-like in (0, 1), optional
+            The grid; by default 0.01, 0.02, ..., 0.99.
+        confidence_level : float
+            Level of the percentile bootstrap intervals.
+
+        Returns
+        -------
+        DataFrame
+            Long format, one row per classifier and prevalence: ``class``, ``model``,
+            ``prevalence``, ``precision_updated``, ``ci_low``, ``ci_high``, ``n_skipped``.
         """
         level = check_probability(confidence_level, "confidence_level")
         grid = np.linspace(0.01, 0.99, 99) if prevalences is None else np.asarray(prevalences)

@@ -67,7 +67,7 @@ _RTOL = 1e-12
 _BLOCK_ELEMENTS = 1 << 22
 
 
-def _plain(values: Any) -> Any:
+def _plain(values: Any) -> float | np.ndarray:
     arr = np.asarray(values, dtype=float)
     return float(arr) if arr.ndim == 0 else arr
 
@@ -100,33 +100,92 @@ class StudentPosterior:
     def _dist(self) -> Any:
         return stats.t(self.df, loc=self.loc, scale=self.scale)
 
-    def cdf(self, x: npt.ArrayLike) -> Any:
-        """P(difference <= x); a float for a scalar ``x``, else an array."""
+    def cdf(self, x: npt.ArrayLike) -> float | np.ndarray:
+        """Posterior probability that the mean difference is at most ``x``.
+
+        Parameters
+        ----------
+        x : float or array-like
+            Values of the mean difference (A minus B).
+
+        Returns
+        -------
+        float or ndarray
+            P(difference <= x); a float for a scalar ``x``, else an array of its shape.
+        """
         if self.scale == 0:
             return _plain(np.where(np.asarray(x) >= self.loc, 1.0, 0.0))
         return _plain(self._dist().cdf(x))
 
-    def sf(self, x: npt.ArrayLike) -> Any:
-        """P(difference > x), from the survival function (no ``1 - cdf`` cancellation)."""
+    def sf(self, x: npt.ArrayLike) -> float | np.ndarray:
+        """Posterior probability that the mean difference exceeds ``x``.
+
+        Parameters
+        ----------
+        x : float or array-like
+            Values of the mean difference (A minus B).
+
+        Returns
+        -------
+        float or ndarray
+            P(difference > x), from the survival function (no ``1 - cdf`` cancellation); a
+            float for a scalar ``x``, else an array of its shape.
+        """
         if self.scale == 0:
             return _plain(np.where(np.asarray(x) < self.loc, 1.0, 0.0))
         return _plain(self._dist().sf(x))
 
-    def pdf(self, x: npt.ArrayLike) -> Any:
-        """Posterior density (undefined, NaN, for a point mass)."""
+    def pdf(self, x: npt.ArrayLike) -> float | np.ndarray:
+        """Posterior density of the mean difference.
+
+        Parameters
+        ----------
+        x : float or array-like
+            Values of the mean difference (A minus B).
+
+        Returns
+        -------
+        float or ndarray
+            The density at ``x`` (undefined, NaN, for a point mass); a float for a scalar
+            ``x``, else an array of its shape.
+        """
         if self.scale == 0:
             return _plain(np.full(np.shape(x), np.nan))
         return _plain(self._dist().pdf(x))
 
     def interval(self, level: float = 0.95) -> tuple[float, float]:
-        """Central credible interval of the mean difference at ``level``."""
+        """Central credible interval of the mean difference.
+
+        Parameters
+        ----------
+        level : float
+            Posterior probability the interval holds, in (0, 1).
+
+        Returns
+        -------
+        tuple of float
+            ``(low, high)``; both equal the location for a point mass.
+        """
         if self.scale == 0:
             return (self.loc, self.loc)
         low, high = self._dist().interval(level)
         return float(low), float(high)
 
     def sample(self, size: int, random_state: RandomStateLike = None) -> np.ndarray:
-        """``size`` draws of the mean difference."""
+        """Draw from the posterior of the mean difference.
+
+        Parameters
+        ----------
+        size : int
+            Number of draws.
+        random_state : int, Generator or None
+            Seed of the draws.
+
+        Returns
+        -------
+        ndarray of shape (size,)
+            The draws (all equal to the location for a point mass).
+        """
         rng = check_random_state(random_state)
         if self.scale == 0:
             return np.full(size, self.loc)
@@ -202,8 +261,23 @@ class BayesianComparison:
         return (self.p_a_better, self.p_rope, self.p_b_better)
 
     def decision(self, threshold: float = 0.95, names: tuple[str, str] = ("A", "B")) -> str:
-        """Plain-language verdict: the region whose probability reaches ``threshold``, if any.
+        """Give a plain-language verdict: the region whose probability reaches ``threshold``.
 
+        Parameters
+        ----------
+        threshold : float
+            Posterior probability a region needs for a verdict.
+        names : pair of str
+            How to call A and B in the sentence.
+
+        Returns
+        -------
+        str
+            ``"A is better"``, ``"B is better"``, ``"A and B are practically equivalent"``, or
+            ``"undecided: ..."`` when no region reaches ``threshold``.
+
+        Examples
+        --------
         >>> BayesianComparison(0.97, 0.02, 0.01, rope=0.01, method="m", n=10).decision()
         'A is better'
         """

@@ -500,6 +500,13 @@ def mcnemar_pvalue_grid(max_b: int, max_c: int | None = None) -> pd.DataFrame:
 
     Vectorised over the grid; cells with b + c = 0 get p = 1 as in :func:`mcnemar`.
 
+    Parameters
+    ----------
+    max_b : int
+        Largest count ``b`` (only A correct), at least 0.
+    max_c : int, optional
+        Largest count ``c`` (only B correct); by default ``max_b``.
+
     Returns
     -------
     DataFrame with columns ``b``, ``c``, ``chi2``, ``chi2_corrected``, ``exact``, ``midp``.

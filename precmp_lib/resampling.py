@@ -574,6 +574,11 @@ class PairedScores:
         half-splits; ``"kfold"`` and ``"repeated_kfold"``: corrected (ratio from the actual
         sizes) and uncorrected t; ``"resampled"``: Nadeau–Bengio and the uncorrected t.
 
+        Parameters
+        ----------
+        alternative : {"two-sided", "greater", "less"}
+            Alternative of every test (``"greater"``: A scores higher).
+
         Returns
         -------
         DataFrame with ``test``, ``method``, ``statistic``, ``df``, ``pvalue``, ``alternative``,

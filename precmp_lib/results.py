@@ -156,6 +156,22 @@ class TestResult:
     def indistinguishable(cls, method: str, note: str, **fields_: Any) -> TestResult:
         """Build the result for classifiers the data cannot tell apart: statistic 0, p-value 1.
 
+        Parameters
+        ----------
+        method : str
+            The test's name.
+        note : str
+            Why the data cannot tell the classifiers apart.
+        **fields_
+            Any other field of :class:`TestResult` (``statistic`` defaults to 0).
+
+        Returns
+        -------
+        TestResult
+            With ``pvalue=1`` and ``degenerate=True``.
+
+        Examples
+        --------
         >>> TestResult.indistinguishable("McNemar", "no discordant pairs").pvalue
         1.0
         """
@@ -167,7 +183,18 @@ class TestResult:
         return (self.ci_low, self.ci_high)
 
     def significant(self, alpha: float = 0.05) -> bool:
-        """Whether the p-value is at most ``alpha``."""
+        """Tell whether the p-value is at most ``alpha``.
+
+        Parameters
+        ----------
+        alpha : float
+            Level of the decision.
+
+        Returns
+        -------
+        bool
+            True when ``pvalue <= alpha``.
+        """
         return bool(self.pvalue <= alpha)
 
     def to_dict(self) -> dict[str, Any]:
