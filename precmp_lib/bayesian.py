@@ -257,7 +257,7 @@ class BayesianComparison:
         return 3
 
     def probabilities(self) -> tuple[float, float, float]:
-        """``(p_a_better, p_rope, p_b_better)``."""
+        """Return the three probabilities ``(p_a_better, p_rope, p_b_better)``."""
         return (self.p_a_better, self.p_rope, self.p_b_better)
 
     def decision(self, threshold: float = 0.95, names: tuple[str, str] = ("A", "B")) -> str:
@@ -290,7 +290,7 @@ class BayesianComparison:
         return f"undecided: no region reaches probability {threshold:g}"
 
     def to_dict(self) -> dict[str, Any]:
-        """Probabilities, rope, method, n, degenerate, note and the details, as a flat dict."""
+        """Return probabilities, rope, method, n, degenerate, note and details as a flat dict."""
         skip = {"posterior", "sample", "details"}
         out = {f.name: getattr(self, f.name) for f in fields(self) if f.name not in skip}
         for key, value in self.details.items():

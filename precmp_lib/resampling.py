@@ -552,10 +552,13 @@ class PairedScores:
         return float(np.mean(self.n_test) / np.mean(self.n_train))
 
     def to_frame(self) -> pd.DataFrame:
-        """Return one row per split.
+        """Tabulate the splits, one row each.
 
-        Columns: ``split``, ``repeat``, ``fold``, ``n_train``, ``n_test``, ``score_a``,
-        ``score_b``, ``difference``.
+        Returns
+        -------
+        DataFrame
+            Columns ``split``, ``repeat``, ``fold``, ``n_train``, ``n_test``, ``score_a``,
+            ``score_b``, ``difference``.
         """
         J = self.n_resamples
         idx = np.arange(J)

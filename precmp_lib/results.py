@@ -198,7 +198,7 @@ class TestResult:
         return bool(self.pvalue <= alpha)
 
     def to_dict(self) -> dict[str, Any]:
-        """All fields as a flat dict, ``details`` merged in after the standard fields."""
+        """Return all fields as a flat dict, ``details`` merged in after the standard fields."""
         out = {f.name: getattr(self, f.name) for f in fields(self) if f.name != "details"}
         for key, value in self.details.items():
             out.setdefault(key, value)
