@@ -73,8 +73,9 @@ data: $(STAMP) ## download the UCI datasets into the user cache (PRECMP_DATA, el
 bench: $(STAMP) ## benchmarks: tables of speed ratios
 	@for f in bench/bench_*.py; do echo "== $$f"; $(PY) $$f; done
 
-lint: $(STAMP) ## ruff over library, tests and notebooks
+lint: $(STAMP) ## ruff (style, complexity, docstrings) over everything; mypy over the library
 	$(PY) -m ruff check .
+	$(PY) -m mypy
 
 clean: ## remove build outputs (keeps .venv and the data cache)
 	rm -rf build

@@ -20,7 +20,7 @@ import precmp_lib
 DOCS = Path(__file__).resolve().parent
 TEMPLATES = DOCS / "api_templates"
 # Implementation details and the command-line entry point are not part of the reference.
-EXCLUDED = ("!precmp_lib._tails", "!precmp_lib.__main__")
+EXCLUDED = ("!precmp_lib._tails", "!precmp_lib._typing", "!precmp_lib.__main__")
 PAGES = {"coming_from.md": "Coming from mlxtend, statsmodels, scipy or scikit-posthocs"}
 
 

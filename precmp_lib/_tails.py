@@ -24,6 +24,18 @@ _LOG2 = math.log(2.0)
 def norm_logsf(z: float) -> float:
     """``log P(N(0, 1) > z)``, accurate far into the upper tail (scipy's ``log_ndtr``).
 
+    Parameters
+    ----------
+    z : float
+        The normal statistic.
+
+    Returns
+    -------
+    float
+        The natural logarithm of the upper-tail probability.
+
+    Examples
+    --------
     >>> round(norm_logsf(50.0), 4)
     -1254.8314
     """
@@ -66,6 +78,11 @@ def chi2_logsf(x: float, df: float) -> float:
     df : float
         Degrees of freedom, > 0 (need not be an integer).
 
+    Returns
+    -------
+    float
+        The natural logarithm of the upper-tail probability (NaN for a NaN ``x``).
+
     Examples
     --------
     With 2 degrees of freedom ``P(chi2 > x) = exp(-x / 2)``:
@@ -94,6 +111,18 @@ def binom_half_logcdf(k: int, m: int) -> float:
 
     The terms ``P(Bin(m, 1/2) = j)`` for ``j <= k < m / 2`` shrink as j falls, so the sum is
     taken from ``j = k`` downwards in log space until the rest cannot change it.
+
+    Parameters
+    ----------
+    k : int
+        Largest count included.
+    m : int
+        Number of trials.
+
+    Returns
+    -------
+    float
+        The natural logarithm of the lower-tail probability.
 
     Examples
     --------

@@ -16,8 +16,10 @@ import math
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 from scipy import stats
 
+from ._typing import PredictionsLike
 from .contingency import correctness_matrix
 from .results import TestResult
 from .validation import check_choice, check_probability
@@ -46,9 +48,13 @@ def _check_count(value: Any, name: str, *, upper: int | None = None, minimum: in
 
 
 def _first_at_most(lo: int, hi: int, threshold: float, n: int, p: float, step: int) -> int:
-    """On a stretch where the pmf falls monotonically (``step = +1``: from ``lo`` up to ``hi``;
-    ``step = -1``: from ``hi`` down to ``lo``), the first outcome whose pmf is <= ``threshold``;
-    one step past the end when there is none. Bisection: O(log n) pmf evaluations."""
+    """Find the first outcome whose pmf is <= ``threshold`` on a monotone stretch.
+
+    On a stretch where the pmf falls monotonically (``step = +1``: from ``lo`` up to ``hi``;
+    ``step = -1``: from ``hi`` down to ``lo``), return the first outcome whose pmf is
+    <= ``threshold``; one step past the end when there is none. Bisection: O(log n) pmf
+    evaluations.
+    """
     if step > 0:
         while lo < hi:
             mid = (lo + hi) // 2
@@ -174,7 +180,9 @@ def binomial_test(
     )
 
 
-def _wald_difference_interval(pa, pb, se, alternative, level):
+def _wald_difference_interval(
+    pa: float, pb: float, se: float, alternative: str, level: float
+) -> tuple[float, float]:
     diff = pa - pb
     if alternative == "two-sided":
         q = stats.norm.isf((1 - level) / 2)
@@ -267,7 +275,7 @@ def proportions_test(
     details = {"accuracy_a": pa, "accuracy_b": pb, "pooled_accuracy": pooled, "se_pooled": se0,
                "se_unpooled": se1, "n_b": nb}
     method = "difference of proportions z" + (" (one test set)" if n_b is None else "")
-    common = {"alternative": alternative, "n": n, "confidence_level": level, "details": details}
+    common: dict[str, Any] = {"alternative": alternative, "n": n, "confidence_level": level, "details": details}
     if se0 == 0.0:
         return TestResult.indistinguishable(
             method, "both classifiers are right on every item, or wrong on every item: the "
@@ -285,7 +293,7 @@ def proportions_test(
                       ci_low=low, ci_high=high, note=note, **common)
 
 
-def ftest_looney(y_true: Any, predictions: Any) -> TestResult:
+def ftest_looney(y_true: npt.ArrayLike, predictions: PredictionsLike) -> TestResult:
     """Looney's F test of equal accuracy of two or more classifiers on the same test set.
 
     Parameters

@@ -17,9 +17,11 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 import pandas as pd
 
 from . import counts as _counts
+from ._typing import RandomStateLike
 from .validation import (
     as_label_array,
     as_unit_interval,
@@ -54,7 +56,7 @@ def _ppv(se: Any, sp: Any, pi: Any) -> np.ndarray:
 
 
 def prevalence_adjusted_precision(
-    sensitivity: Any, specificity: Any, prevalence: Any
+    sensitivity: npt.ArrayLike, specificity: npt.ArrayLike, prevalence: npt.ArrayLike
 ) -> float | np.ndarray:
     """Precision a classifier would have at a given population prevalence (seed eq 28).
 
@@ -178,20 +180,50 @@ class PrevalenceBootstrap:
 
     @property
     def n_resamples(self) -> int:
+        """Number of bootstrap resamples."""
         return int(self.boot_sensitivity.shape[0])
 
     def code(self, label: Any, name: str = "class") -> int:
-        """The position of ``label`` in ``classes``; ValueError naming ``name`` if absent."""
+        """Find the position of a class label in ``classes``.
+
+        Parameters
+        ----------
+        label : label
+            A class label (compared as is, then as text).
+        name : str
+            Argument name used in the error message.
+
+        Returns
+        -------
+        int
+            Index of ``label`` in ``classes``.
+
+        Raises
+        ------
+        ValueError
+            If ``label`` is not among the classes.
+        """
         for i, c in enumerate(self.classes):
             if c == label or str(c) == str(label):
                 return i
         raise ValueError(f"{name}={label!r} is not among the classes {list(self.classes)!r}")
 
-    def updated(self, cls: Any, prevalence: Any) -> tuple[np.ndarray, np.ndarray]:
-        """Updated precision of each classifier for class ``cls`` at ``prevalence``.
+    def updated(self, cls: Any, prevalence: npt.ArrayLike) -> tuple[np.ndarray, np.ndarray]:
+        """Compute the updated precision of each classifier for class ``cls`` at ``prevalence``.
 
-        Returns the point estimates, shape (m, *prevalence.shape), and the bootstrap replicates,
-        shape (B, m, *prevalence.shape) (NaN where a resample leaves the precision undefined).
+        Parameters
+        ----------
+        cls : label
+            The class whose precision is updated.
+        prevalence : float or array-like in (0, 1)
+            Prevalence(s) of ``cls`` in the target population.
+
+        Returns
+        -------
+        point : ndarray of shape (m, *prevalence.shape)
+            The point estimates, one row per classifier.
+        boot : ndarray of shape (B, m, *prevalence.shape)
+            The bootstrap replicates (NaN where a resample leaves the precision undefined).
         """
         k = self.code(cls)
         pi = as_unit_interval(prevalence, "prevalence")
@@ -202,12 +234,22 @@ class PrevalenceBootstrap:
                     self.boot_specificity[(slice(None), slice(None), k, *extra)], pi)
         return point, boot
 
-    def ratio(self, cls: Any, prevalence: Any) -> tuple[np.ndarray, np.ndarray]:
-        """Ratio of the two classifiers' updated precisions (A over B) for class ``cls``.
+    def ratio(self, cls: Any, prevalence: npt.ArrayLike) -> tuple[np.ndarray, np.ndarray]:
+        """Compute the ratio of the two classifiers' updated precisions (A over B) for ``cls``.
 
-        Returns the point estimate, shape ``prevalence.shape``, and the bootstrap replicates,
-        shape (B, *prevalence.shape); a replicate is NaN where either precision is undefined or
-        B's is 0.
+        Parameters
+        ----------
+        cls : label
+            The class whose precisions are compared.
+        prevalence : float or array-like in (0, 1)
+            Prevalence(s) of ``cls`` in the target population.
+
+        Returns
+        -------
+        point : ndarray of shape prevalence.shape
+            The point estimate of the ratio.
+        boot : ndarray of shape (B, *prevalence.shape)
+            The bootstrap replicates; NaN where either precision is undefined or B's is 0.
         """
         if len(self.names) != 2:
             raise ValueError(f"a ratio needs two classifiers; this bootstrap has {len(self.names)}")
@@ -215,12 +257,24 @@ class PrevalenceBootstrap:
         return _safe_ratio(point[0], point[1]), _safe_ratio(boot[:, 0], boot[:, 1])
 
     def ratio_curve(
-        self, cls: Any, prevalences: Any = None, *, confidence_level: float = 0.95
+        self, cls: Any, prevalences: npt.ArrayLike | None = None, *, confidence_level: float = 0.95
     ) -> pd.DataFrame:
-        """The ratio of updated precisions (A over B) over a grid of prevalences, with intervals.
+        """Tabulate the ratio of updated precisions (A over B) over prevalences, with intervals.
 
-        Returns a DataFrame: ``class``, ``prevalence``, ``rp``, ``rp_ci_low``, ``rp_ci_high``,
-        ``n_skipped``.
+        Parameters
+        ----------
+        cls : label
+            The class whose precisions are compared.
+        prevalences : array-like in (0, 1), optional
+            The grid; by default 0.01, 0.02, ..., 0.99.
+        confidence_level : float
+            Level of the percentile bootstrap intervals.
+
+        Returns
+        -------
+        DataFrame
+            One row per prevalence: ``class``, ``prevalence``, ``rp``, ``rp_ci_low``,
+            ``rp_ci_high``, ``n_skipped`` (replicates left out as undefined).
         """
         level = check_probability(confidence_level, "confidence_level")
         grid = np.linspace(0.01, 0.99, 99) if prevalences is None else np.asarray(prevalences)
@@ -231,12 +285,24 @@ class PrevalenceBootstrap:
                              "n_skipped": skipped})
 
     def curve(
-        self, cls: Any, prevalences: Any = None, *, confidence_level: float = 0.95
+        self, cls: Any, prevalences: npt.ArrayLike | None = None, *, confidence_level: float = 0.95
     ) -> pd.DataFrame:
-        """Updated precision of each classifier over a grid of prevalences, with intervals.
+        """Tabulate each classifier's updated precision over a grid of prevalences, with intervals.
 
-        Returns a long DataFrame: ``class``, ``model``, ``prevalence``, ``precision_updated``,
-        ``ci_low``, ``ci_high``, ``n_skipped``.
+        Parameters
+        ----------
+        cls : label
+            The class whose precision is updated.
+        prevalences : array-like in (0, 1), optional
+            The grid; by default 0.01, 0.02, ..., 0.99.
+        confidence_level : float
+            Level of the percentile bootstrap intervals.
+
+        Returns
+        -------
+        DataFrame
+            Long format, one row per classifier and prevalence: ``class``, ``model``,
+            ``prevalence``, ``precision_updated``, ``ci_low``, ``ci_high``, ``n_skipped``.
         """
         level = check_probability(confidence_level, "confidence_level")
         grid = np.linspace(0.01, 0.99, 99) if prevalences is None else np.asarray(prevalences)
@@ -253,7 +319,7 @@ class PrevalenceBootstrap:
 
 
 def _safe_ratio(num: np.ndarray, den: np.ndarray) -> np.ndarray:
-    """num / den, NaN where den is 0 or either is NaN."""
+    """Divide ``num`` by ``den``, NaN where ``den`` is 0 or either is NaN."""
     with np.errstate(invalid="ignore", divide="ignore"):
         return np.where(den > 0, num / np.where(den > 0, den, 1.0), np.nan)
 
@@ -305,14 +371,14 @@ def _from_table(
 
 
 def prevalence_bootstrap(
-    y_true: Any,
-    y_pred_a: Any,
-    y_pred_b: Any = None,
+    y_true: npt.ArrayLike,
+    y_pred_a: npt.ArrayLike,
+    y_pred_b: npt.ArrayLike | None = None,
     *,
     names: Sequence[str] | None = None,
     labels: Sequence[Any] | None = None,
     n_resamples: int = 2000,
-    random_state: Any = None,
+    random_state: RandomStateLike = None,
 ) -> PrevalenceBootstrap:
     """Bootstrap the sensitivity and specificity of one classifier, or of two jointly.
 
@@ -400,16 +466,16 @@ def _finish_note(*parts: str) -> str:
 
 
 def bayes_update_precision(
-    y_true: Any,
-    y_pred: Any,
+    y_true: npt.ArrayLike,
+    y_pred: npt.ArrayLike,
     *,
-    prevalence: Any,
+    prevalence: npt.ArrayLike,
     positive: Any = None,
-    confusion: Any = None,
+    confusion: npt.ArrayLike | None = None,
     labels: Sequence[Any] | None = None,
     n_resamples: int = 2000,
     confidence_level: float = 0.95,
-    random_state: Any = None,
+    random_state: RandomStateLike = None,
 ) -> pd.DataFrame:
     """Precision updated to a known population prevalence, with a bootstrap interval.
 
@@ -512,16 +578,16 @@ def bayes_update_precision(
 
 
 def compare_updated_precision(
-    y_true: Any,
-    y_pred_a: Any,
-    y_pred_b: Any,
+    y_true: npt.ArrayLike,
+    y_pred_a: npt.ArrayLike,
+    y_pred_b: npt.ArrayLike,
     *,
-    prevalence: Any,
+    prevalence: npt.ArrayLike,
     positive: Any = None,
     labels: Sequence[Any] | None = None,
     n_resamples: int = 2000,
     confidence_level: float = 0.95,
-    random_state: Any = None,
+    random_state: RandomStateLike = None,
 ) -> pd.DataFrame:
     """Two classifiers' precisions updated to a population prevalence, and their ratio.
 

@@ -34,9 +34,11 @@ from types import MappingProxyType
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 import pandas as pd
 from scipy import stats
 
+from ._typing import RandomStateLike
 from .validation import (
     as_paired_scores,
     check_choice,
@@ -65,7 +67,7 @@ _RTOL = 1e-12
 _BLOCK_ELEMENTS = 1 << 22
 
 
-def _plain(values: Any) -> Any:
+def _plain(values: Any) -> float | np.ndarray:
     arr = np.asarray(values, dtype=float)
     return float(arr) if arr.ndim == 0 else arr
 
@@ -95,36 +97,95 @@ class StudentPosterior:
     loc: float
     scale: float
 
-    def _dist(self):
+    def _dist(self) -> Any:
         return stats.t(self.df, loc=self.loc, scale=self.scale)
 
-    def cdf(self, x: Any) -> Any:
-        """P(difference <= x); a float for a scalar ``x``, else an array."""
+    def cdf(self, x: npt.ArrayLike) -> float | np.ndarray:
+        """Posterior probability that the mean difference is at most ``x``.
+
+        Parameters
+        ----------
+        x : float or array-like
+            Values of the mean difference (A minus B).
+
+        Returns
+        -------
+        float or ndarray
+            P(difference <= x); a float for a scalar ``x``, else an array of its shape.
+        """
         if self.scale == 0:
             return _plain(np.where(np.asarray(x) >= self.loc, 1.0, 0.0))
         return _plain(self._dist().cdf(x))
 
-    def sf(self, x: Any) -> Any:
-        """P(difference > x), from the survival function (no ``1 - cdf`` cancellation)."""
+    def sf(self, x: npt.ArrayLike) -> float | np.ndarray:
+        """Posterior probability that the mean difference exceeds ``x``.
+
+        Parameters
+        ----------
+        x : float or array-like
+            Values of the mean difference (A minus B).
+
+        Returns
+        -------
+        float or ndarray
+            P(difference > x), from the survival function (no ``1 - cdf`` cancellation); a
+            float for a scalar ``x``, else an array of its shape.
+        """
         if self.scale == 0:
             return _plain(np.where(np.asarray(x) < self.loc, 1.0, 0.0))
         return _plain(self._dist().sf(x))
 
-    def pdf(self, x: Any) -> Any:
-        """Posterior density (undefined, NaN, for a point mass)."""
+    def pdf(self, x: npt.ArrayLike) -> float | np.ndarray:
+        """Posterior density of the mean difference.
+
+        Parameters
+        ----------
+        x : float or array-like
+            Values of the mean difference (A minus B).
+
+        Returns
+        -------
+        float or ndarray
+            The density at ``x`` (undefined, NaN, for a point mass); a float for a scalar
+            ``x``, else an array of its shape.
+        """
         if self.scale == 0:
             return _plain(np.full(np.shape(x), np.nan))
         return _plain(self._dist().pdf(x))
 
     def interval(self, level: float = 0.95) -> tuple[float, float]:
-        """Central credible interval of the mean difference at ``level``."""
+        """Central credible interval of the mean difference.
+
+        Parameters
+        ----------
+        level : float
+            Posterior probability the interval holds, in (0, 1).
+
+        Returns
+        -------
+        tuple of float
+            ``(low, high)``; both equal the location for a point mass.
+        """
         if self.scale == 0:
             return (self.loc, self.loc)
         low, high = self._dist().interval(level)
         return float(low), float(high)
 
-    def sample(self, size: int, random_state: Any = None) -> np.ndarray:
-        """``size`` draws of the mean difference."""
+    def sample(self, size: int, random_state: RandomStateLike = None) -> np.ndarray:
+        """Draw from the posterior of the mean difference.
+
+        Parameters
+        ----------
+        size : int
+            Number of draws.
+        random_state : int, Generator or None
+            Seed of the draws.
+
+        Returns
+        -------
+        ndarray of shape (size,)
+            The draws (all equal to the location for a point mass).
+        """
         rng = check_random_state(random_state)
         if self.scale == 0:
             return np.full(size, self.loc)
@@ -196,12 +257,27 @@ class BayesianComparison:
         return 3
 
     def probabilities(self) -> tuple[float, float, float]:
-        """``(p_a_better, p_rope, p_b_better)``."""
+        """Return the three probabilities ``(p_a_better, p_rope, p_b_better)``."""
         return (self.p_a_better, self.p_rope, self.p_b_better)
 
     def decision(self, threshold: float = 0.95, names: tuple[str, str] = ("A", "B")) -> str:
-        """Plain-language verdict: the region whose probability reaches ``threshold``, if any.
+        """Give a plain-language verdict: the region whose probability reaches ``threshold``.
 
+        Parameters
+        ----------
+        threshold : float
+            Posterior probability a region needs for a verdict.
+        names : pair of str
+            How to call A and B in the sentence.
+
+        Returns
+        -------
+        str
+            ``"A is better"``, ``"B is better"``, ``"A and B are practically equivalent"``, or
+            ``"undecided: ..."`` when no region reaches ``threshold``.
+
+        Examples
+        --------
         >>> BayesianComparison(0.97, 0.02, 0.01, rope=0.01, method="m", n=10).decision()
         'A is better'
         """
@@ -214,7 +290,7 @@ class BayesianComparison:
         return f"undecided: no region reaches probability {threshold:g}"
 
     def to_dict(self) -> dict[str, Any]:
-        """Probabilities, rope, method, n, degenerate, note and the details, as a flat dict."""
+        """Return probabilities, rope, method, n, degenerate, note and details as a flat dict."""
         skip = {"posterior", "sample", "details"}
         out = {f.name: getattr(self, f.name) for f in fields(self) if f.name not in skip}
         for key, value in self.details.items():
@@ -222,7 +298,7 @@ class BayesianComparison:
         return out
 
     def to_frame(self) -> pd.DataFrame:
-        """A one-row DataFrame of :meth:`to_dict`."""
+        """Return a one-row DataFrame of :meth:`to_dict`."""
         return pd.DataFrame([self.to_dict()])
 
     def __str__(self) -> str:
@@ -294,8 +370,8 @@ def _student_probabilities(post: StudentPosterior, rope: float) -> tuple[float, 
 
 
 def bayes_correlated_ttest(
-    scores_a: Any,
-    scores_b: Any,
+    scores_a: npt.ArrayLike,
+    scores_b: npt.ArrayLike,
     *,
     rope: float = 0.0,
     runs: int = 1,
@@ -396,7 +472,9 @@ def bayes_correlated_ttest(
 # --------------------------------------------------------------------------------------------
 
 
-def _winner_probabilities(sample: np.ndarray, rope: float) -> tuple[tuple[float, ...], bool]:
+def _winner_probabilities(
+    sample: np.ndarray, rope: float
+) -> tuple[tuple[float, float, float], bool]:
     """Share of samples in which each region has the largest probability (ties split evenly).
 
     With ``rope = 0`` the rope column is dropped and the two sides renormalised. Returns the
@@ -413,14 +491,14 @@ def _winner_probabilities(sample: np.ndarray, rope: float) -> tuple[tuple[float,
 
 
 def bayes_sign_test(
-    x: Any,
-    y: Any,
+    x: npt.ArrayLike,
+    y: npt.ArrayLike,
     *,
     rope: float = 0.0,
     prior_strength: float = 1.0,
     prior_place: str = "rope",
     n_samples: int = 50000,
-    random_state: Any = None,
+    random_state: RandomStateLike = None,
 ) -> BayesianComparison:
     """Bayesian sign test of two classifiers over N data sets.
 
@@ -520,14 +598,14 @@ def _quadratic_forms(weights: np.ndarray, matrix: np.ndarray) -> np.ndarray:
 
 
 def bayes_signed_rank_test(
-    x: Any,
-    y: Any,
+    x: npt.ArrayLike,
+    y: npt.ArrayLike,
     *,
     rope: float = 0.0,
     prior_strength: float = 0.5,
     prior_place: str = "rope",
     n_samples: int = 50000,
-    random_state: Any = None,
+    random_state: RandomStateLike = None,
 ) -> BayesianComparison:
     """Bayesian signed-rank test of two classifiers over N data sets.
 

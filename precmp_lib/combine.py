@@ -20,12 +20,14 @@ from functools import cache
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 import pandas as pd
 from scipy import stats
 
 from . import counts as _counts
 from . import precision as _precision
 from ._tails import chi2_logsf, norm_logsf
+from ._typing import RandomStateLike
 from .multiple import adjust_pvalues
 from .results import TestResult
 from .validation import (
@@ -102,7 +104,7 @@ def _grid(sides: str) -> tuple[np.ndarray, np.ndarray]:
 
 @cache
 def _transform(weight: float, sides: str) -> np.ndarray:
-    """The Lancaster term chi2.isf(p(z), w) on the quadrature nodes."""
+    """Evaluate the Lancaster term chi2.isf(p(z), w) on the quadrature nodes."""
     z, _ = _grid(sides)
     if weight == 2.0:  # exact in log space, also far in the tail
         log_p = stats.norm.logsf(z) + (math.log(2.0) if sides == "two-sided" else 0.0)
@@ -135,7 +137,7 @@ def _hermite_coefficients(weight: float, sides: str) -> np.ndarray:
 
 
 def lancaster_covariance(
-    correlation: Any, *, weights: tuple[float, float] = (2.0, 2.0), sides: str = "two-sided"
+    correlation: npt.ArrayLike, *, weights: tuple[float, float] = (2.0, 2.0), sides: str = "two-sided"
 ) -> float | np.ndarray:
     """Covariance of two Lancaster terms ``chi2.isf(p_i, w_i)`` from correlated normal tests.
 
@@ -344,12 +346,12 @@ def _check_null(null_pvalues: Any, L: int) -> np.ndarray:
 
 
 def combine_pvalues(
-    pvalues: Any,
+    pvalues: npt.ArrayLike,
     *,
     method: str,
-    weights: Any = None,
-    null_pvalues: Any = None,
-    correlation: Any = None,
+    weights: npt.ArrayLike | None = None,
+    null_pvalues: npt.ArrayLike | None = None,
+    correlation: npt.ArrayLike | None = None,
     diagonal: str | None = None,
     sides: str | None = None,
     approximation: str | None = None,
@@ -571,7 +573,7 @@ def _log(p: float) -> float:
 
 
 def _single_statistic(method: str, p: np.ndarray, w: np.ndarray | None) -> tuple[float, Any]:
-    """The statistic of one p-value, returned unchanged."""
+    """Return the statistic of one p-value unchanged."""
     if method == "stouffer":
         return float(_stouffer_z(p)[0]), None
     if method == "simes":
@@ -592,6 +594,7 @@ def _fisher(p: np.ndarray, opts: _CombineOptions) -> _Combined:
 
 
 def _lancaster(p: np.ndarray, opts: _CombineOptions) -> _Combined:
+    assert opts.w is not None  # _combine_options sets weights for every weighted method
     stat = float(_lancaster_statistic(p, opts.w))
     df = float(opts.w.sum())
     return stat, df, float(stats.chi2.sf(stat, df)), chi2_logsf(stat, df), {}
@@ -607,6 +610,7 @@ def _simes_combined(p: np.ndarray, opts: _CombineOptions) -> _Combined:
 
 def _stouffer(p: np.ndarray, opts: _CombineOptions) -> _Combined:
     L, w = p.size, opts.w
+    assert w is not None  # _combine_options sets weights for every weighted method
     z = _stouffer_z(p)
     spread = float(w @ (np.eye(L) if opts.R is None else opts.R) @ w)
     if spread <= 0:
@@ -618,12 +622,13 @@ def _stouffer(p: np.ndarray, opts: _CombineOptions) -> _Combined:
 def _satterthwaite_combined(p: np.ndarray, opts: _CombineOptions) -> _Combined:
     """Dai–Cui and Brown: the Lancaster statistic scaled by Satterthwaite's method."""
     w, null = opts.w, opts.null
+    assert w is not None  # _combine_options sets weights for every weighted method
     T = float(_lancaster_statistic(p, w))
     E = float(w.sum())
     details: dict[str, Any] = {}
     if null is not None:
-        cov, n_ok = _null_covariance(null, w)
-        n_ok = int(n_ok)
+        cov, rows_ok = _null_covariance(null, w)
+        n_ok = int(rows_ok)
         if n_ok < 2:
             raise ValueError(f"null_pvalues has {n_ok} complete rows; at least 2 are needed")
         sd = np.sqrt(np.diag(cov))
@@ -707,11 +712,11 @@ def _cell_precisions(cells: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 
 def swap_permutation_null(
-    table: Any,
+    table: npt.ArrayLike,
     *,
     n_resamples: int = 1000,
     weighted: bool = False,
-    random_state: Any = None,
+    random_state: RandomStateLike = None,
 ) -> SwapPermutationNull:
     """Per-class GS p-values under the classifier-swap permutation null, drawn on counts.
 
@@ -804,6 +809,64 @@ def _class_summary(table: np.ndarray, weighted: bool) -> dict[str, np.ndarray]:
             "discordant": discordant}
 
 
+def _combined_method_name(method: str, weighted: bool, diagonal: str | None) -> str:
+    """Name the combination of per-class GS p-values that ``method`` computes."""
+    gs = "weighted GS" if weighted else "GS"
+    return {
+        "dai_cui": f"Dai–Cui combination of per-class {gs} p-values "
+                   f"(swap-permutation covariance, {diagonal or 'theoretical'} diagonal)",
+        "brown": f"Brown combination of per-class {gs} p-values "
+                 "(swap-permutation correlation, exact two-sided covariances)",
+        "fisher": f"Fisher combination of per-class {gs} p-values (independence assumed)",
+        "lancaster": f"Lancaster combination of per-class {gs} p-values (independence assumed)",
+        "simes": f"Simes combination of per-class {gs} p-values",
+    }[method]
+
+
+def _kept_classes(
+    summary: dict[str, np.ndarray], label: list[Any]
+) -> tuple[np.ndarray, list[str]]:
+    """Select the classes with a defined, informative comparison; notes on those left out."""
+    undefined = (summary["n_pred_a"] == 0) | (summary["n_pred_b"] == 0)
+    silent = (summary["discordant"] == 0) & ~undefined
+    keep = ~(undefined | silent)
+    notes = []
+    if undefined.any():
+        notes.append("left out (a classifier never predicts it, precision undefined): "
+                     + ", ".join(repr(label[k]) for k in np.flatnonzero(undefined)))
+    if silent.any():
+        notes.append("left out (identical predictions for the class, no information): "
+                     + ", ".join(repr(label[k]) for k in np.flatnonzero(silent)))
+    if not keep.any():
+        raise ValueError(
+            "no class has a defined precision comparison: every class that the classifiers "
+            "disagree on is never predicted by one of them"
+        )
+    return keep, notes
+
+
+def _combine_with_null(
+    pk: np.ndarray,
+    keep: np.ndarray,
+    *,
+    method: str,
+    w: np.ndarray | None,
+    null: SwapPermutationNull,
+    diagonal: str | None,
+) -> TestResult:
+    """Combine the kept p-values by Dai–Cui or Brown, dependence taken from ``null``."""
+    if method == "dai_cui":
+        return combine_pvalues(pk, method="dai_cui", weights=w,
+                               null_pvalues=null.pvalues[:, keep], diagonal=diagonal)
+    z = null.z[:, keep]
+    z = z[np.all(np.isfinite(z), axis=1)]
+    if z.shape[0] < 3:
+        raise ValueError("too few complete permutations to estimate the correlation")
+    R = np.atleast_2d(np.corrcoef(z, rowvar=False)) if keep.sum() > 1 else np.ones((1, 1))
+    res = combine_pvalues(pk, method="brown", correlation=R)
+    return dataclasses.replace(res, details={**res.details, "z_correlation": R})
+
+
 def _combined_from_table(
     table: np.ndarray,
     classes: Sequence[Any],
@@ -820,16 +883,7 @@ def _combined_from_table(
     K = table.shape[-1]
     summary = summary or _class_summary(table, weighted)
     label = [c.item() if isinstance(c, np.generic) else c for c in classes]
-    gs = "weighted GS" if weighted else "GS"
-    name = {
-        "dai_cui": f"Dai–Cui combination of per-class {gs} p-values "
-                   f"(swap-permutation covariance, {diagonal or 'theoretical'} diagonal)",
-        "brown": f"Brown combination of per-class {gs} p-values "
-                 "(swap-permutation correlation, exact two-sided covariances)",
-        "fisher": f"Fisher combination of per-class {gs} p-values (independence assumed)",
-        "lancaster": f"Lancaster combination of per-class {gs} p-values (independence assumed)",
-        "simes": f"Simes combination of per-class {gs} p-values",
-    }[method]
+    name = _combined_method_name(method, weighted, diagonal)
     n_obs = int(table.sum())
     off_diagonal = table.sum(axis=0)
     if np.trace(off_diagonal) == off_diagonal.sum():
@@ -837,21 +891,7 @@ def _combined_from_table(
             name, "the two classifiers make identical predictions", n=n_obs,
             details={"classes": label},
         )
-    undefined = (summary["n_pred_a"] == 0) | (summary["n_pred_b"] == 0)
-    silent = (summary["discordant"] == 0) & ~undefined
-    keep = ~(undefined | silent)
-    notes = []
-    if undefined.any():
-        notes.append("left out (a classifier never predicts it, precision undefined): "
-                     + ", ".join(repr(label[k]) for k in np.flatnonzero(undefined)))
-    if silent.any():
-        notes.append("left out (identical predictions for the class, no information): "
-                     + ", ".join(repr(label[k]) for k in np.flatnonzero(silent)))
-    if not keep.any():
-        raise ValueError(
-            "no class has a defined precision comparison: every class that the classifiers "
-            "disagree on is never predicted by one of them"
-        )
+    keep, notes = _kept_classes(summary, label)
     w = None
     if weights is not None:
         if method not in ("dai_cui", "lancaster"):
@@ -862,17 +902,7 @@ def _combined_from_table(
         null = null or swap_permutation_null(
             table, n_resamples=n_resamples, weighted=weighted, random_state=rng
         )
-    if method == "dai_cui":
-        res = combine_pvalues(pk, method="dai_cui", weights=w,
-                              null_pvalues=null.pvalues[:, keep], diagonal=diagonal)
-    elif method == "brown":
-        z = null.z[:, keep]
-        z = z[np.all(np.isfinite(z), axis=1)]
-        if z.shape[0] < 3:
-            raise ValueError("too few complete permutations to estimate the correlation")
-        R = np.atleast_2d(np.corrcoef(z, rowvar=False)) if keep.sum() > 1 else np.ones((1, 1))
-        res = combine_pvalues(pk, method="brown", correlation=R)
-        res = dataclasses.replace(res, details={**res.details, "z_correlation": R})
+        res = _combine_with_null(pk, keep, method=method, w=w, null=null, diagonal=diagonal)
     else:
         res = combine_pvalues(pk, method=method, weights=w)
     details = {
@@ -889,18 +919,18 @@ def _combined_from_table(
 
 
 def combined_precision_test(
-    y_true: Any,
-    y_pred_a: Any = None,
-    y_pred_b: Any = None,
+    y_true: npt.ArrayLike,
+    y_pred_a: npt.ArrayLike | None = None,
+    y_pred_b: npt.ArrayLike | None = None,
     *,
-    table: Any = None,
+    table: npt.ArrayLike | None = None,
     method: str = "dai_cui",
     n_resamples: int = 1000,
-    weights: Any = None,
+    weights: npt.ArrayLike | None = None,
     weighted: bool = False,
     diagonal: str | None = None,
     labels: Sequence[Any] | None = None,
-    random_state: Any = None,
+    random_state: RandomStateLike = None,
 ) -> TestResult:
     """Global test that two classifiers have equal precision on every class.
 
@@ -1013,7 +1043,7 @@ def combined_precision_table(
     methods: Sequence[str] = ("dai_cui", "fisher", "simes"),
     n_resamples: int = 1000,
     weighted: bool = False,
-    random_state: Any = None,
+    random_state: RandomStateLike = None,
 ) -> pd.DataFrame:
     """Per-class GS p-values and their combinations for several data sets (Gondara Table 7).
 
@@ -1104,7 +1134,8 @@ def _check_methods(methods: Any, valid: Sequence[str]) -> None:
         check_choice(m, "methods", valid)
 
 
-def _equicorrelation_factor(rho: float, L: int) -> np.ndarray:
+def _equicorrelation_factor(rho: float, L: int) -> tuple[np.ndarray, np.ndarray]:
+    """Factor ``F`` with ``F F' = R`` for the L x L equicorrelation matrix ``R``; also ``R``."""
     R = np.full((L, L), rho) + (1 - rho) * np.eye(L)
     vals, vecs = np.linalg.eigh(R)
     if vals.min() < -1e-10:
@@ -1113,14 +1144,14 @@ def _equicorrelation_factor(rho: float, L: int) -> np.ndarray:
 
 
 def combination_type1_error(
-    correlations: Any,
+    correlations: npt.ArrayLike,
     *,
     n_tests: int = 2,
     methods: Sequence[str] = ("fisher", "dai_cui", "simes"),
     n_sim: int = 10000,
     alpha: float = 0.05,
     sides: str = "two-sided",
-    random_state: Any = None,
+    random_state: RandomStateLike = None,
 ) -> pd.DataFrame:
     """Type-I error of combination methods when the tests' normal statistics are correlated.
 
@@ -1227,7 +1258,7 @@ def swap_combination_type1_error(
     n_sim: int = 200,
     n_resamples: int = 200,
     alpha: float = 0.05,
-    random_state: Any = None,
+    random_state: RandomStateLike = None,
 ) -> pd.DataFrame:
     """Type-I error of the combined per-class precision test on simulated test sets.
 
@@ -1284,7 +1315,7 @@ def swap_combination_type1_error(
     probs = _exchangeable_joint(prev, accuracy, agreement)
     tables = rng.multinomial(n_obs, probs.ravel(), size=R).reshape(R, K, K, K)
     null = swap_permutation_null(tables, n_resamples=B, random_state=rng)
-    rejected = {m: [] for m in methods}
+    rejected: dict[str, list[bool]] = {m: [] for m in methods}
     skipped = 0
     classes = list(range(K))
     for r in range(R):

@@ -13,10 +13,12 @@ from itertools import combinations
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 import pandas as pd
 from scipy import stats
 
 from ._tails import binom_half_logcdf, chi2_logsf
+from ._typing import PredictionsLike
 from .multiple import adjust_pvalues
 from .results import TestResult
 from .validation import (
@@ -56,8 +58,8 @@ def _predictions_mapping(y_preds: Any) -> Mapping[str, Any]:
     return {f"clf_{j}": p for j, p in enumerate(y_preds)}
 
 
-def correctness_matrix(y_true: Any, y_preds: Any) -> pd.DataFrame:
-    """The n x L matrix of 0/1 correctness: 1 where a classifier's prediction equals the truth.
+def correctness_matrix(y_true: npt.ArrayLike, y_preds: PredictionsLike) -> pd.DataFrame:
+    """Build the n x L 0/1 correctness matrix: 1 where a classifier's prediction equals the truth.
 
     Parameters
     ----------
@@ -83,13 +85,13 @@ def correctness_matrix(y_true: Any, y_preds: Any) -> pd.DataFrame:
 
 
 def mcnemar_table(
-    y_true: Any,
-    y_pred_a: Any,
-    y_pred_b: Any,
+    y_true: npt.ArrayLike,
+    y_pred_a: npt.ArrayLike,
+    y_pred_b: npt.ArrayLike,
     *,
     names: tuple[str, str] = ("A", "B"),
 ) -> pd.DataFrame:
-    """The labelled 2 x 2 table of joint correctness of two classifiers.
+    """Build the labelled 2 x 2 table of joint correctness of two classifiers.
 
     Rows are classifier A correct / wrong, columns classifier B correct / wrong, so the table
     reads ``[[both correct, only A correct], [only B correct, both wrong]]`` and ``mcnemar``
@@ -130,7 +132,7 @@ def mcnemar_table(
 
 
 def _axis_order(labels: pd.Index, axis: str) -> list[Any]:
-    """The labels of one axis of a labelled McNemar table, in the order (correct, wrong).
+    """Find the labels of one axis of a labelled McNemar table, in the order (correct, wrong).
 
     Accepted: ``"correct"``/``"wrong"`` (:func:`mcnemar_table`) and boolean or 0/1 correctness
     (``pd.crosstab`` of correctness vectors; True and 1 mean correct).
@@ -151,7 +153,7 @@ def _axis_order(labels: pd.Index, axis: str) -> list[Any]:
 
 
 def _table_by_labels(table: pd.DataFrame) -> pd.DataFrame:
-    """A labelled table reordered to [[both correct, only A], [only B, both wrong]].
+    """Reorder a labelled table to [[both correct, only A], [only B, both wrong]].
 
     An axis that is an unnamed default ``RangeIndex`` (a frame built from a bare array) carries
     no labels and is read by position; a labelled axis is read by its labels, and a missing
@@ -171,7 +173,7 @@ def _table_by_labels(table: pd.DataFrame) -> pd.DataFrame:
 
 
 def _mcnemar_counts(table: Any) -> np.ndarray:
-    """The 2 x 2 table as whole, non-negative counts; a DataFrame is read by its labels."""
+    """Read the 2 x 2 table as whole, non-negative counts; a DataFrame is read by its labels."""
     if isinstance(table, pd.DataFrame):
         table = _table_by_labels(table)
     return check_counts(table, "table", shape=(2, 2))
@@ -197,7 +199,9 @@ def _mcnemar_pvalue(method: str, b: float, c: float) -> tuple[float, float, floa
     return float(k), float(p), float(log_p)
 
 
-def _accuracy_difference_ci(a: float, b: float, c: float, d: float, level: float):
+def _accuracy_difference_ci(
+    a: float, b: float, c: float, d: float, level: float
+) -> tuple[float, float]:
     """Newcombe's hybrid score interval (method 10) for acc_A - acc_B from a paired 2 x 2 table."""
     n = a + b + c + d
     z = stats.norm.isf((1 - level) / 2)
@@ -220,7 +224,7 @@ def _accuracy_difference_ci(a: float, b: float, c: float, d: float, level: float
 
 
 def mcnemar(
-    table: Any,
+    table: npt.ArrayLike,
     *,
     method: str = "exact",
     confidence_level: float = 0.95,
@@ -305,7 +309,7 @@ def mcnemar(
     df = None if exact else 1.0
     details = {"b": b, "c": c, "odds_ratio": b / c if c > 0 else (np.inf if b > 0 else np.nan)}
     lo, hi = _accuracy_difference_ci(a, b, c, d, level)
-    effect = {"estimate": (b - c) / n, "ci_low": lo, "ci_high": hi, "confidence_level": level}
+    effect: dict[str, Any] = {"estimate": (b - c) / n, "ci_low": lo, "ci_high": hi, "confidence_level": level}
     if b + c == 0:
         return TestResult.indistinguishable(
             name,
@@ -353,7 +357,7 @@ def _as_correctness(correct: Any) -> tuple[np.ndarray, list[str]]:
     return num.astype(np.int64), names
 
 
-def cochrans_q(correct: Any) -> TestResult:
+def cochrans_q(correct: npt.ArrayLike) -> TestResult:
     """Cochran's Q test of equal accuracy of L classifiers on the same test set.
 
     Parameters
@@ -423,10 +427,10 @@ def cochrans_q(correct: Any) -> TestResult:
 
 
 def pairwise_mcnemar(
-    y_true: Any,
-    y_preds: Any = None,
+    y_true: npt.ArrayLike,
+    y_preds: PredictionsLike | None = None,
     *,
-    correct: Any = None,
+    correct: npt.ArrayLike | None = None,
     method: str = "exact",
     alpha: float = 0.05,
 ) -> pd.DataFrame:
@@ -496,6 +500,13 @@ def mcnemar_pvalue_grid(max_b: int, max_c: int | None = None) -> pd.DataFrame:
 
     Vectorised over the grid; cells with b + c = 0 get p = 1 as in :func:`mcnemar`.
 
+    Parameters
+    ----------
+    max_b : int
+        Largest count ``b`` (only A correct), at least 0.
+    max_c : int, optional
+        Largest count ``c`` (only B correct); by default ``max_b``.
+
     Returns
     -------
     DataFrame with columns ``b``, ``c``, ``chi2``, ``chi2_corrected``, ``exact``, ``midp``.
@@ -508,8 +519,8 @@ def mcnemar_pvalue_grid(max_b: int, max_c: int | None = None) -> pd.DataFrame:
     """
     max_b = check_positive_int(max_b, "max_b", minimum=0)
     max_c = max_b if max_c is None else check_positive_int(max_c, "max_c", minimum=0)
-    b, c = np.meshgrid(np.arange(max_b + 1), np.arange(max_c + 1), indexing="ij")
-    b, c = b.ravel().astype(float), c.ravel().astype(float)
+    b_grid, c_grid = np.meshgrid(np.arange(max_b + 1), np.arange(max_c + 1), indexing="ij")
+    b, c = b_grid.ravel().astype(float), c_grid.ravel().astype(float)
     n = b + c
     safe = np.where(n > 0, n, 1.0)
     chi2 = np.where(n > 0, (b - c) ** 2 / safe, 0.0)

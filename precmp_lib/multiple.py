@@ -7,9 +7,8 @@ per-class precision, post-hoc rank tests) can use it without importing the combi
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
+import numpy.typing as npt
 
 from .validation import check_choice
 
@@ -18,7 +17,7 @@ __all__ = ["adjust_pvalues"]
 _ADJUST = ("holm", "bonferroni", "fdr_bh", "none")
 
 
-def adjust_pvalues(pvalues: Any, method: str = "holm") -> np.ndarray:
+def adjust_pvalues(pvalues: npt.ArrayLike, method: str = "holm") -> np.ndarray:
     """Adjust a family of p-values for multiple testing.
 
     Parameters

@@ -10,10 +10,11 @@ rejection rate for each cell of the grid.
 from __future__ import annotations
 
 import warnings
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 import pandas as pd
 
 from .precision import gs_from_cells
@@ -27,14 +28,14 @@ __all__ = [
 ]
 
 
-def _agreement(accepted: np.ndarray, n: np.ndarray) -> np.ndarray:
+def _agreement(accepted: npt.ArrayLike, n: npt.ArrayLike) -> np.ndarray:
     """R(e) from the number accepted ``p`` out of ``n`` (elementwise; NaN where n < 2)."""
     p = np.asarray(accepted, dtype=float)
-    n = np.asarray(n, dtype=float)
-    q = n - p
+    total = np.asarray(n, dtype=float)
+    q = total - p
     with np.errstate(divide="ignore", invalid="ignore"):
-        r = (p * (p - 1) + q * (q - 1)) / (n * (n - 1))
-    return np.where(n >= 2, r, np.nan)
+        r = (p * (p - 1) + q * (q - 1)) / (total * (total - 1))
+    return np.where(total >= 2, r, np.nan)
 
 
 def _as_sample(values: Any, name: str) -> np.ndarray:
@@ -50,7 +51,7 @@ def _as_sample(values: Any, name: str) -> np.ndarray:
     return arr
 
 
-def replicability(outcomes: Any) -> float:
+def replicability(outcomes: npt.ArrayLike) -> float:
     """Bouckaert's replicability R(e): the share of pairs of repetitions that agree.
 
     Parameters
@@ -118,7 +119,7 @@ def replicability(outcomes: Any) -> float:
     return float(_agreement(num.sum(), num.size))
 
 
-def replicability_pvalues(pvalues: Any) -> float:
+def replicability_pvalues(pvalues: npt.ArrayLike) -> float:
     """Demšar's replicability of p-values, ``R(p) = 1 - 2 var(p)``.
 
     Parameters
@@ -176,9 +177,101 @@ def _fractions(values: Any, name: str, *, high_open: bool) -> np.ndarray:
     return vals
 
 
+def _grid_sizes(grid: list[tuple[float, float]], n0: int) -> list[tuple[int, int]]:
+    """Rows drawn and test rows of each (sample fraction, test fraction) out of ``n0``."""
+    sizes = []
+    for f, t in grid:
+        n_sample = round(f * n0)
+        n_test = round(t * n_sample)
+        if n_test < 1 or n_sample - n_test < 2:
+            raise ValueError(
+                f"sample_fraction {f} with test_fraction {t} leaves {n_sample - n_test} training "
+                f"and {n_test} test rows of {n0}; choose larger fractions"
+            )
+        sizes.append((n_sample, n_test))
+    return sizes
+
+
+def _fit_cells(
+    X_arr: np.ndarray,
+    labels: np.ndarray,
+    is_positive: Callable[[np.ndarray], np.ndarray],
+    models: dict[str, Any],
+    pool: np.ndarray,
+    sizes: list[tuple[int, int]],
+    n_repeats: int,
+    rng: np.random.Generator,
+    progress: bool,
+) -> np.ndarray:
+    """Fit both models on every repetition of every cell; the 2 x 2 x 2 table of each."""
+    from sklearn.base import clone
+    from tqdm.auto import tqdm
+
+    is_pos = is_positive(labels)
+    cells = np.zeros((len(sizes), n_repeats, 2, 2, 2), dtype=np.int64)
+    bar = tqdm(total=len(sizes) * n_repeats, desc="fits", disable=not progress, leave=False)
+    for g, (n_sample, n_test) in enumerate(sizes):
+        for r in range(n_repeats):
+            rows = rng.choice(pool, size=n_sample, replace=False)  # a random subsample, shuffled
+            test, train = rows[:n_test], rows[n_test:]
+            seed = int(rng.integers(2**31 - 1))
+            hits = []
+            for est in models.values():
+                model = clone(est)
+                if "random_state" in model.get_params():
+                    model.set_params(random_state=seed)
+                pred = model.fit(X_arr[train], labels[train]).predict(X_arr[test])
+                hits.append(is_positive(pred))
+            # the 2 x 2 x 2 table n[d][a][b] of this repetition, one bincount
+            code = 4 * is_pos[test].astype(np.int64) + 2 * hits[0] + hits[1]
+            cells[g, r] = np.bincount(code, minlength=8).reshape(2, 2, 2)
+            bar.update(1)
+    bar.close()
+    return cells
+
+
+def _experiment_frame(
+    cells: np.ndarray,
+    grid: list[tuple[float, float]],
+    sizes: list[tuple[int, int]],
+    n_repeats: int,
+    alpha: float,
+) -> pd.DataFrame:
+    """One row per cell of the grid: the GS decisions' R(e), R(p), rates and medians."""
+    _, pvalues = gs_from_cells(cells)
+    pvalues = np.asarray(pvalues, dtype=float).reshape(len(grid), n_repeats)
+    valid = ~np.isnan(pvalues)
+    n_valid = valid.sum(axis=1)
+    accepted = np.where(valid, pvalues > alpha, False).sum(axis=1)
+    tp = cells[..., 1, :, :]
+    m_a = cells[..., :, 1, :].sum(axis=(-2, -1))
+    m_b = cells[..., :, :, 1].sum(axis=(-2, -1))
+    with np.errstate(divide="ignore", invalid="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # all-NaN cells give NaN, as documented
+        prec_a = np.where(m_a > 0, tp[..., 1, :].sum(axis=-1) / m_a, np.nan)
+        prec_b = np.where(m_b > 0, tp[..., :, 1].sum(axis=-1) / m_b, np.nan)
+        rep_p = np.where(n_valid >= 2, 1 - 2 * np.nanvar(pvalues, axis=1, ddof=1), np.nan)
+        medians = [np.nanmedian(a, axis=1) for a in (pvalues, prec_a, prec_b)]
+    frame = pd.DataFrame({
+        "sample_fraction": [f for f, _ in grid],
+        "test_fraction": [t for _, t in grid],
+        "n_sample": [s for s, _ in sizes],
+        "n_test": [t for _, t in sizes],
+        "n_repeats": n_repeats,
+        "n_valid": n_valid,
+        "rejection_rate": np.where(n_valid > 0, (n_valid - accepted) / np.maximum(n_valid, 1), np.nan),
+        "replicability": _agreement(accepted, n_valid),
+        "replicability_p": rep_p,
+        "median_pvalue": medians[0],
+        "median_precision_a": medians[1],
+        "median_precision_b": medians[2],
+    })
+    return frame
+
+
 def replicability_experiment(
-    X: Any,
-    y: Any,
+    X: npt.ArrayLike,
+    y: npt.ArrayLike,
     *,
     positive: Any,
     sample_fractions: Sequence[float] = (1.0, 0.6, 0.2),
@@ -270,9 +363,6 @@ def replicability_experiment(
     Each row says how often five repetitions on other splits agree about whether the two
     classifiers differ in precision for malignant tumours.
     """
-    from sklearn.base import clone
-    from tqdm.auto import tqdm
-
     n_repeats = check_positive_int(n_repeats, "n_repeats", minimum=2)
     alpha = check_probability(alpha, "alpha")
     n_trees = check_positive_int(n_trees, "n_trees")
@@ -303,65 +393,10 @@ def replicability_experiment(
         if n_initial > len(labels):
             raise ValueError(f"n_initial must be at most the number of rows ({len(labels)}); got {n_initial}")
         pool = rng.choice(pool, size=n_initial, replace=False)
-    n0 = len(pool)
     grid = [(f, t) for f in fs for t in ts]
-    sizes = []
-    for f, t in grid:
-        n_sample = round(f * n0)
-        n_test = round(t * n_sample)
-        if n_test < 1 or n_sample - n_test < 2:
-            raise ValueError(
-                f"sample_fraction {f} with test_fraction {t} leaves {n_sample - n_test} training "
-                f"and {n_test} test rows of {n0}; choose larger fractions"
-            )
-        sizes.append((n_sample, n_test))
-    cells = np.zeros((len(grid), n_repeats, 2, 2, 2), dtype=np.int64)
-    bar = tqdm(total=len(grid) * n_repeats, desc="fits", disable=not progress, leave=False)
-    for g, (n_sample, n_test) in enumerate(sizes):
-        for r in range(n_repeats):
-            rows = rng.choice(pool, size=n_sample, replace=False)  # a random subsample, shuffled
-            test, train = rows[:n_test], rows[n_test:]
-            seed = int(rng.integers(2**31 - 1))
-            hits = []
-            for est in models.values():
-                model = clone(est)
-                if "random_state" in model.get_params():
-                    model.set_params(random_state=seed)
-                pred = model.fit(X_arr[train], labels[train]).predict(X_arr[test])
-                hits.append(is_positive(pred))
-            # the 2 x 2 x 2 table n[d][a][b] of this repetition, one bincount
-            code = 4 * is_pos[test].astype(np.int64) + 2 * hits[0] + hits[1]
-            cells[g, r] = np.bincount(code, minlength=8).reshape(2, 2, 2)
-            bar.update(1)
-    bar.close()
-    _, pvalues = gs_from_cells(cells)
-    pvalues = np.asarray(pvalues, dtype=float).reshape(len(grid), n_repeats)
-    valid = ~np.isnan(pvalues)
-    n_valid = valid.sum(axis=1)
-    accepted = np.where(valid, pvalues > alpha, False).sum(axis=1)
-    tp = cells[..., 1, :, :]
-    m_a = cells[..., :, 1, :].sum(axis=(-2, -1))
-    m_b = cells[..., :, :, 1].sum(axis=(-2, -1))
-    with np.errstate(divide="ignore", invalid="ignore"), warnings.catch_warnings():
-        warnings.simplefilter("ignore", RuntimeWarning)  # all-NaN cells give NaN, as documented
-        prec_a = np.where(m_a > 0, tp[..., 1, :].sum(axis=-1) / m_a, np.nan)
-        prec_b = np.where(m_b > 0, tp[..., :, 1].sum(axis=-1) / m_b, np.nan)
-        rep_p = np.where(n_valid >= 2, 1 - 2 * np.nanvar(pvalues, axis=1, ddof=1), np.nan)
-        medians = [np.nanmedian(a, axis=1) for a in (pvalues, prec_a, prec_b)]
-    frame = pd.DataFrame({
-        "sample_fraction": [f for f, _ in grid],
-        "test_fraction": [t for _, t in grid],
-        "n_sample": [s for s, _ in sizes],
-        "n_test": [t for _, t in sizes],
-        "n_repeats": n_repeats,
-        "n_valid": n_valid,
-        "rejection_rate": np.where(n_valid > 0, (n_valid - accepted) / np.maximum(n_valid, 1), np.nan),
-        "replicability": _agreement(accepted, n_valid),
-        "replicability_p": rep_p,
-        "median_pvalue": medians[0],
-        "median_precision_a": medians[1],
-        "median_precision_b": medians[2],
-    })
+    sizes = _grid_sizes(grid, len(pool))
+    cells = _fit_cells(X_arr, labels, is_positive, models, pool, sizes, n_repeats, rng, progress)
+    frame = _experiment_frame(cells, grid, sizes, n_repeats, alpha)
     frame.attrs["models"] = list(models)
     frame.attrs["positive"] = positive
     frame.attrs["alpha"] = alpha

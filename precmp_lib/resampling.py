@@ -17,14 +17,16 @@ the differences ``d = score_a - score_b`` (A minus B). With a score where higher
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 import pandas as pd
 from scipy import stats
 
+from ._typing import RandomStateLike
 from .results import TestResult
 from .validation import (
     as_paired_scores,
@@ -119,7 +121,9 @@ def _scale(a: np.ndarray, b: np.ndarray) -> float:
     return float(max(np.max(np.abs(a)), np.max(np.abs(b)), np.finfo(float).tiny))
 
 
-def _interval(mean: float, se: float, df: float, alternative: str, level: float):
+def _interval(
+    mean: float, se: float, df: float, alternative: str, level: float
+) -> tuple[float, float]:
     alpha = 1.0 - level
     if alternative == "two-sided":
         q = stats.t.isf(alpha / 2.0, df)
@@ -151,7 +155,7 @@ def _paired_t(
     df = float(J - 1)
     details = {"se": se, "sd": float(np.sqrt(core["s2"])), "variance_factor": factor,
                "test_train_ratio": ratio}
-    common = {"df": df, "alternative": alternative, "n": J, "details": details,
+    common: dict[str, Any] = {"df": df, "alternative": alternative, "n": J, "details": details,
               "confidence_level": level}
     if core["zero"]:
         return TestResult.indistinguishable(
@@ -175,8 +179,8 @@ def _paired_t(
 
 
 def corrected_resampled_ttest(
-    scores_a: Any,
-    scores_b: Any,
+    scores_a: npt.ArrayLike,
+    scores_b: npt.ArrayLike,
     *,
     test_train_ratio: float,
     alternative: str = "two-sided",
@@ -250,13 +254,13 @@ def corrected_resampled_ttest(
 
 
 def paired_ttest_resampled(
-    scores_a: Any,
-    scores_b: Any,
+    scores_a: npt.ArrayLike,
+    scores_b: npt.ArrayLike,
     *,
     alternative: str = "two-sided",
     confidence_level: float = 0.95,
 ) -> TestResult:
-    """The uncorrected resampled paired t-test — for teaching its failure, not for decisions.
+    """Run the uncorrected resampled paired t-test — for teaching its failure, not decisions.
 
     The textbook paired t on the scores of J random train/test splits of one data set. The
     splits overlap, so the scores are correlated, the variance is underestimated and the test
@@ -305,13 +309,13 @@ def paired_ttest_resampled(
 
 
 def paired_ttest_kfold(
-    scores_a: Any,
-    scores_b: Any,
+    scores_a: npt.ArrayLike,
+    scores_b: npt.ArrayLike,
     *,
     alternative: str = "two-sided",
     confidence_level: float = 0.95,
 ) -> TestResult:
-    """The uncorrected k-fold cross-validated paired t-test — for teaching its failure.
+    """Run the uncorrected k-fold cross-validated paired t-test — for teaching its failure.
 
     The paired t on the K fold scores of one cross-validation. Each pair of training sets
     shares a fraction (K - 2)/(K - 1) of its observations, so the fold differences are
@@ -360,7 +364,7 @@ def paired_ttest_kfold(
     )
 
 
-def ttest_5x2cv(scores_a: Any, scores_b: Any, *, alternative: str = "two-sided") -> TestResult:
+def ttest_5x2cv(scores_a: npt.ArrayLike, scores_b: npt.ArrayLike, *, alternative: str = "two-sided") -> TestResult:
     """Dietterich's 5x2cv paired t-test.
 
     Parameters
@@ -417,7 +421,7 @@ def ttest_5x2cv(scores_a: Any, scores_b: Any, *, alternative: str = "two-sided")
     s2 = ((d - d.mean(axis=1, keepdims=True)) ** 2).sum(axis=1)
     details = {"first_difference": float(core["first"]), "se": float(core["se"]),
                "s2": s2.tolist()}
-    common = {"df": 5.0, "alternative": alternative, "n": 10, "details": details,
+    common: dict[str, Any] = {"df": 5.0, "alternative": alternative, "n": 10, "details": details,
               "estimate": float(core["mean"])}
     t = float(core["t"])
     if core["flat"] and core["first_zero"]:
@@ -435,7 +439,7 @@ def ttest_5x2cv(scores_a: Any, scores_b: Any, *, alternative: str = "two-sided")
     return TestResult(statistic=t, pvalue=p, method=method, **common)
 
 
-def ftest_5x2cv(scores_a: Any, scores_b: Any) -> TestResult:
+def ftest_5x2cv(scores_a: npt.ArrayLike, scores_b: npt.ArrayLike) -> TestResult:
     """Alpaydın's combined 5x2cv F test.
 
     Parameters
@@ -481,7 +485,7 @@ def ftest_5x2cv(scores_a: Any, scores_b: Any) -> TestResult:
     d = a - b
     core = _core_5x2(d, _scale(a, b))
     method = "5x2cv combined F (Alpaydin)"
-    common = {"df": (10.0, 5.0), "alternative": "two-sided", "n": 10,
+    common: dict[str, Any] = {"df": (10.0, 5.0), "alternative": "two-sided", "n": 10,
               "estimate": float(core["mean"]), "details": {"se": float(core["se"])}}
     if core["all_zero"]:
         return TestResult.indistinguishable(
@@ -548,8 +552,14 @@ class PairedScores:
         return float(np.mean(self.n_test) / np.mean(self.n_train))
 
     def to_frame(self) -> pd.DataFrame:
-        """One row per split: ``split``, ``repeat``, ``fold``, ``n_train``, ``n_test``,
-        ``score_a``, ``score_b``, ``difference``."""
+        """Tabulate the splits, one row each.
+
+        Returns
+        -------
+        DataFrame
+            Columns ``split``, ``repeat``, ``fold``, ``n_train``, ``n_test``, ``score_a``,
+            ``score_b``, ``difference``.
+        """
         J = self.n_resamples
         idx = np.arange(J)
         k = self.n_folds or 1
@@ -566,6 +576,11 @@ class PairedScores:
         ``"5x2"``: combined F, 5x2cv t, and the corrected and uncorrected resampled t on the ten
         half-splits; ``"kfold"`` and ``"repeated_kfold"``: corrected (ratio from the actual
         sizes) and uncorrected t; ``"resampled"``: Nadeau–Bengio and the uncorrected t.
+
+        Parameters
+        ----------
+        alternative : {"two-sided", "greater", "less"}
+            Alternative of every test (``"greater"``: A scores higher).
 
         Returns
         -------
@@ -604,7 +619,7 @@ class PairedScores:
 
 
 def _splitter(scheme: str, n_splits: int | None, n_repeats: int | None, test_size: float,
-              stratify: bool, random_state: Any):
+              stratify: bool, random_state: Any) -> Any:
     from sklearn import model_selection as ms
 
     if scheme == "5x2":
@@ -634,7 +649,10 @@ def _splitter(scheme: str, n_splits: int | None, n_repeats: int | None, test_siz
     return cls(n_splits=j, test_size=size, random_state=random_state), None
 
 
-def _fit_and_score(estimators, X, y, train, test, scorers):
+def _fit_and_score(
+    estimators: Sequence[Any], X: Any, y: Any, train: np.ndarray, test: np.ndarray,
+    scorers: Sequence[Any],
+) -> tuple[float, ...]:
     from sklearn.base import clone
     from sklearn.utils import _safe_indexing
 
@@ -645,8 +663,11 @@ def _fit_and_score(estimators, X, y, train, test, scorers):
     return (*out, len(train), len(test))
 
 
-def _score_on_splits(estimators, X, y, *, scheme, n_splits, n_repeats, test_size, cv, stratify,
-                     scoring, random_state, n_jobs, progress):
+def _score_on_splits(
+    estimators: Sequence[Any], X: Any, y: Any, *, scheme: str, n_splits: int | None,
+    n_repeats: int | None, test_size: float, cv: Any, stratify: bool, scoring: Any,
+    random_state: Any, n_jobs: int | None, progress: bool,
+) -> tuple[np.ndarray, int | None]:
     """Fit clones of every estimator on the same splits; (J, k + 2) array and folds per repeat."""
     from sklearn.metrics import check_scoring
     from sklearn.utils.parallel import Parallel, delayed
@@ -684,8 +705,8 @@ def _scoring_name(scoring: Any) -> str:
 def paired_cv_scores(
     estimator_a: Any,
     estimator_b: Any,
-    X: Any,
-    y: Any,
+    X: npt.ArrayLike,
+    y: npt.ArrayLike,
     *,
     scheme: str = "5x2",
     n_splits: int | None = None,
@@ -694,7 +715,7 @@ def paired_cv_scores(
     cv: Any = None,
     stratify: bool = True,
     scoring: str | Callable[..., float] | None = "accuracy",
-    random_state: Any = None,
+    random_state: RandomStateLike = None,
     n_jobs: int | None = None,
     progress: bool = True,
     names: tuple[str, str] | None = None,
@@ -783,8 +804,8 @@ def paired_cv_scores(
 
 def cv_scores(
     estimators: Mapping[str, Any],
-    X: Any,
-    y: Any,
+    X: npt.ArrayLike,
+    y: npt.ArrayLike,
     *,
     scheme: str = "repeated_kfold",
     n_splits: int | None = None,
@@ -793,7 +814,7 @@ def cv_scores(
     cv: Any = None,
     stratify: bool = True,
     scoring: str | Callable[..., float] | None = "accuracy",
-    random_state: Any = None,
+    random_state: RandomStateLike = None,
     n_jobs: int | None = None,
     progress: bool = True,
 ) -> pd.DataFrame:
@@ -854,12 +875,12 @@ def cv_scores(
 
 
 def pairwise_corrected_ttest(
-    scores: Any,
+    scores: npt.ArrayLike,
     *,
     test_train_ratio: float,
     alpha: float = 0.05,
 ) -> pd.DataFrame:
-    """The corrected resampled t for every pair of classifiers, adjusted by Holm and Bonferroni.
+    """Run the corrected resampled t for every pair of classifiers, adjusted by Holm, Bonferroni.
 
     Parameters
     ----------
@@ -1050,7 +1071,9 @@ def _stratified_labels(rng: np.random.Generator, shape: tuple[int, ...], n0: int
     return np.concatenate([lab0, lab1], axis=-1)
 
 
-def _centroid_accuracies(X: np.ndarray, is1: np.ndarray, test: np.ndarray, h: int):
+def _centroid_accuracies(
+    X: np.ndarray, is1: np.ndarray, test: np.ndarray, h: int
+) -> list[np.ndarray]:
     """Test accuracy of nearest-centroid learners on features [:h] (A) and [h:] (B).
 
     X (R, n, 2h); is1 (n,) bool; test (R, J, n) bool. Returns two (R, J) arrays.
@@ -1061,7 +1084,7 @@ def _centroid_accuracies(X: np.ndarray, is1: np.ndarray, test: np.ndarray, h: in
     mu1 = np.einsum("rjn,rnp->rjp", w1, X) / w1.sum(axis=-1, keepdims=True)
     mu0 = np.einsum("rjn,rnp->rjp", w0, X) / w0.sum(axis=-1, keepdims=True)
     n_test = test.sum(axis=-1)
-    out = []
+    out: list[np.ndarray] = []
     for block in (slice(0, h), slice(h, 2 * h)):
         m1, m0 = mu1[..., block], mu0[..., block]
         w = m1 - m0
@@ -1070,6 +1093,99 @@ def _centroid_accuracies(X: np.ndarray, is1: np.ndarray, test: np.ndarray, h: in
         correct = (score > 0) == is1
         out.append((correct & test).sum(axis=-1) / n_test)
     return out
+
+
+@dataclass(frozen=True)
+class _SimulationDesign:
+    """The checked sizes of :func:`type1_error_simulation` and the quantities derived from them."""
+
+    n: int
+    h: int
+    J: int
+    K: int
+    r: int
+    size: float
+    sep: float
+    eff: float
+    n0: int
+    n1: int
+    t0: int
+    t1: int
+
+
+def _checked_design(
+    n: int, h: int, J: int, K: int, r: int, size: float, separation: float, effect: float
+) -> _SimulationDesign:
+    """Check the separation and the split sizes of :func:`type1_error_simulation`."""
+    sep = float(separation)
+    eff = float(effect)
+    if not (np.isfinite(sep) and sep >= 0 and np.isfinite(eff)):
+        raise ValueError(f"separation must be finite and >= 0 and effect finite; got "
+                         f"{separation!r}, {effect!r}")
+    n0 = n // 2
+    n1 = n - n0
+    if n0 < 2 * K:
+        raise ValueError(f"n_samples must give every fold at least 2 observations per class "
+                         f"(n_samples >= {4 * K} for n_folds={K}); got {n}")
+    t0, t1 = round(size * n0), round(size * n1)
+    if not (0 < t0 < n0 - 1 and 0 < t1 < n1 - 1):
+        raise ValueError(f"test_size={size} leaves an empty test or training class for "
+                         f"n_samples={n}")
+    return _SimulationDesign(n=n, h=h, J=J, K=K, r=r, size=size, sep=sep, eff=eff,
+                             n0=n0, n1=n1, t0=t0, t1=t1)
+
+
+def _simulate_batch(
+    rng: np.random.Generator, design: _SimulationDesign, R: int
+) -> tuple[np.ndarray, float, float]:
+    """Simulate ``R`` data sets and test A against B on each split scheme.
+
+    Returns the (R, 8) p-values, in the order of ``_GUIDE``, and the sums over data sets of
+    A's and B's mean accuracy on the random splits.
+    """
+    n, h, J, K, r = design.n, design.h, design.J, design.K, design.r
+    n0, n1, t0, t1 = design.n0, design.n1, design.t0, design.t1
+    is1 = np.arange(n) >= n0
+    shift = np.concatenate([np.full(h, (design.sep + design.eff) / np.sqrt(h)),
+                            np.full(h, design.sep / np.sqrt(h))])
+    X = rng.standard_normal((R, n, 2 * h))
+    X[:, is1, :] += shift
+    # random splits (stratified): test = first t_c of a random order within each class
+    test_hold = _stratified_labels(rng, (R, J), n0, n1, np.arange(n0) < t0, np.arange(n1) < t1)
+    acc_a, acc_b = _centroid_accuracies(X, is1, test_hold, h)
+    d_hold = acc_a - acc_b
+    acc_sum_a, acc_sum_b = acc_a.mean(axis=1).sum(), acc_b.mean(axis=1).sum()
+    # r x K-fold CV (stratified); the first repetition is the single K-fold CV
+    folds = _stratified_labels(rng, (R, r), n0, n1, np.arange(n0) % K, np.arange(n1) % K)
+    test_cv = (folds[:, :, None, :] == np.arange(K)[None, None, :, None]).reshape(R, r * K, n)
+    acc_a, acc_b = _centroid_accuracies(X, is1, test_cv, h)
+    d_cv = acc_a - acc_b
+    # 5 x 2-fold CV (stratified)
+    halves = _stratified_labels(rng, (R, 5), n0, n1, np.arange(n0) % 2, np.arange(n1) % 2)
+    test_52 = (halves[:, :, None, :] == np.arange(2)[None, None, :, None]).reshape(R, 10, n)
+    acc_a, acc_b = _centroid_accuracies(X, is1, test_52, h)
+    d_52 = (acc_a - acc_b).reshape(R, 5, 2)
+    ratio_hold = (t0 + t1) / (n - t0 - t1)
+    ratio_k = 1.0 / (K - 1)  # exact when K divides both class sizes; close otherwise
+    hold_plain = _t_core(d_hold, 1.0 / J, 1.0)
+    hold_corr = _t_core(d_hold, 1.0 / J + ratio_hold, 1.0)
+    k_plain = _t_core(d_cv[:, :K], 1.0 / K, 1.0)
+    k_corr = _t_core(d_cv[:, :K], 1.0 / K + ratio_k, 1.0)
+    rk_plain = _t_core(d_cv, 1.0 / (r * K), 1.0)
+    rk_corr = _t_core(d_cv, 1.0 / (r * K) + ratio_k, 1.0)
+    c52 = _core_5x2(d_52, 1.0)
+    f_p = np.where(c52["all_zero"], 1.0, stats.f.sf(c52["f"], 10, 5))
+    pvals = np.column_stack([
+        _t_pvalue(hold_plain["t"], J - 1, "two-sided"),
+        _t_pvalue(hold_corr["t"], J - 1, "two-sided"),
+        _t_pvalue(k_plain["t"], K - 1, "two-sided"),
+        _t_pvalue(k_corr["t"], K - 1, "two-sided"),
+        _t_pvalue(rk_plain["t"], r * K - 1, "two-sided"),
+        _t_pvalue(rk_corr["t"], r * K - 1, "two-sided"),
+        _t_pvalue(c52["t"], 5, "two-sided"),
+        f_p,
+    ])
+    return pvals, float(acc_sum_a), float(acc_sum_b)
 
 
 def type1_error_simulation(
@@ -1084,7 +1200,7 @@ def type1_error_simulation(
     n_folds: int = 10,
     n_repeats: int = 10,
     alpha: float = 0.05,
-    random_state: Any = None,
+    random_state: RandomStateLike = None,
     chunk_size: int = 100,
     progress: bool = True,
 ) -> Type1ErrorSimulation:
@@ -1166,72 +1282,20 @@ def type1_error_simulation(
     chunk = check_positive_int(chunk_size, "chunk_size")
     size = check_probability(test_size, "test_size")
     level = check_probability(alpha, "alpha")
-    sep = float(separation)
-    eff = float(effect)
-    if not (np.isfinite(sep) and sep >= 0 and np.isfinite(eff)):
-        raise ValueError(f"separation must be finite and >= 0 and effect finite; got "
-                         f"{separation!r}, {effect!r}")
-    n0 = n // 2
-    n1 = n - n0
-    if n0 < 2 * K:
-        raise ValueError(f"n_samples must give every fold at least 2 observations per class "
-                         f"(n_samples >= {4 * K} for n_folds={K}); got {n}")
-    t0, t1 = round(size * n0), round(size * n1)
-    if not (0 < t0 < n0 - 1 and 0 < t1 < n1 - 1):
-        raise ValueError(f"test_size={size} leaves an empty test or training class for "
-                         f"n_samples={n}")
+    design = _checked_design(n, h, J, K, r, size, separation, effect)
     rng = np.random.default_rng(random_state)
-    is1 = np.arange(n) >= n0
-    shift = np.concatenate([np.full(h, (sep + eff) / np.sqrt(h)), np.full(h, sep / np.sqrt(h))])
-    base_hold0, base_hold1 = np.arange(n0) < t0, np.arange(n1) < t1
-    base_k0, base_k1 = np.arange(n0) % K, np.arange(n1) % K
-    base_2_0, base_2_1 = np.arange(n0) % 2, np.arange(n1) % 2
-    ratio_hold = (t0 + t1) / (n - t0 - t1)
-    ratio_k = 1.0 / (K - 1)  # exact when K divides both class sizes; close otherwise
     keys = list(_GUIDE)
     pvals = np.empty((n_sim, len(keys)))
     acc_sums = np.zeros(2)
     starts = range(0, n_sim, chunk)
     for start in tqdm(starts, disable=not progress, desc="simulated data sets"):
         R = min(chunk, n_sim - start)
-        X = rng.standard_normal((R, n, 2 * h))
-        X[:, is1, :] += shift
-        # random splits (stratified): test = first t_c of a random order within each class
-        test_hold = _stratified_labels(rng, (R, J), n0, n1, base_hold0, base_hold1)
-        acc_a, acc_b = _centroid_accuracies(X, is1, test_hold, h)
-        d_hold = acc_a - acc_b
-        acc_sums += [acc_a.mean(axis=1).sum(), acc_b.mean(axis=1).sum()]
-        # r x K-fold CV (stratified); the first repetition is the single K-fold CV
-        folds = _stratified_labels(rng, (R, r), n0, n1, base_k0, base_k1)
-        test_cv = (folds[:, :, None, :] == np.arange(K)[None, None, :, None]).reshape(R, r * K, n)
-        acc_a, acc_b = _centroid_accuracies(X, is1, test_cv, h)
-        d_cv = acc_a - acc_b
-        # 5 x 2-fold CV (stratified)
-        halves = _stratified_labels(rng, (R, 5), n0, n1, base_2_0, base_2_1)
-        test_52 = (halves[:, :, None, :] == np.arange(2)[None, None, :, None]).reshape(R, 10, n)
-        acc_a, acc_b = _centroid_accuracies(X, is1, test_52, h)
-        d_52 = (acc_a - acc_b).reshape(R, 5, 2)
-        hold_plain = _t_core(d_hold, 1.0 / J, 1.0)
-        hold_corr = _t_core(d_hold, 1.0 / J + ratio_hold, 1.0)
-        k_plain = _t_core(d_cv[:, :K], 1.0 / K, 1.0)
-        k_corr = _t_core(d_cv[:, :K], 1.0 / K + ratio_k, 1.0)
-        rk_plain = _t_core(d_cv, 1.0 / (r * K), 1.0)
-        rk_corr = _t_core(d_cv, 1.0 / (r * K) + ratio_k, 1.0)
-        c52 = _core_5x2(d_52, 1.0)
-        f_p = np.where(c52["all_zero"], 1.0, stats.f.sf(c52["f"], 10, 5))
-        pvals[start:start + R] = np.column_stack([
-            _t_pvalue(hold_plain["t"], J - 1, "two-sided"),
-            _t_pvalue(hold_corr["t"], J - 1, "two-sided"),
-            _t_pvalue(k_plain["t"], K - 1, "two-sided"),
-            _t_pvalue(k_corr["t"], K - 1, "two-sided"),
-            _t_pvalue(rk_plain["t"], r * K - 1, "two-sided"),
-            _t_pvalue(rk_corr["t"], r * K - 1, "two-sided"),
-            _t_pvalue(c52["t"], 5, "two-sided"),
-            f_p,
-        ])
+        pvals[start:start + R], acc_sum_a, acc_sum_b = _simulate_batch(rng, design, R)
+        acc_sums += [acc_sum_a, acc_sum_b]
     settings = {
-        "n_simulations": n_sim, "n_samples": n, "n_features": h, "separation": sep,
-        "effect": eff, "n_resamples": J, "test_size": size, "n_folds": K, "n_repeats": r,
+        "n_simulations": n_sim, "n_samples": n, "n_features": h, "separation": design.sep,
+        "effect": design.eff, "n_resamples": J, "test_size": size, "n_folds": K,
+        "n_repeats": r,
         "random_state": random_state if isinstance(random_state, int | None) else None,
         "mean_accuracy_a": float(acc_sums[0] / n_sim),
         "mean_accuracy_b": float(acc_sums[1] / n_sim),

@@ -154,8 +154,24 @@ class TestResult:
 
     @classmethod
     def indistinguishable(cls, method: str, note: str, **fields_: Any) -> TestResult:
-        """The result for classifiers the data cannot tell apart: statistic 0, p-value 1.
+        """Build the result for classifiers the data cannot tell apart: statistic 0, p-value 1.
 
+        Parameters
+        ----------
+        method : str
+            The test's name.
+        note : str
+            Why the data cannot tell the classifiers apart.
+        **fields_
+            Any other field of :class:`TestResult` (``statistic`` defaults to 0).
+
+        Returns
+        -------
+        TestResult
+            With ``pvalue=1`` and ``degenerate=True``.
+
+        Examples
+        --------
         >>> TestResult.indistinguishable("McNemar", "no discordant pairs").pvalue
         1.0
         """
@@ -163,22 +179,33 @@ class TestResult:
         return cls(pvalue=1.0, method=method, degenerate=True, note=note, **fields_)
 
     def confidence_interval(self) -> tuple[float, float]:
-        """The interval ``(ci_low, ci_high)`` for ``estimate`` (NaNs when undefined)."""
+        """Return the interval ``(ci_low, ci_high)`` for ``estimate`` (NaNs when undefined)."""
         return (self.ci_low, self.ci_high)
 
     def significant(self, alpha: float = 0.05) -> bool:
-        """Whether the p-value is at most ``alpha``."""
+        """Tell whether the p-value is at most ``alpha``.
+
+        Parameters
+        ----------
+        alpha : float
+            Level of the decision.
+
+        Returns
+        -------
+        bool
+            True when ``pvalue <= alpha``.
+        """
         return bool(self.pvalue <= alpha)
 
     def to_dict(self) -> dict[str, Any]:
-        """All fields as a flat dict, ``details`` merged in after the standard fields."""
+        """Return all fields as a flat dict, ``details`` merged in after the standard fields."""
         out = {f.name: getattr(self, f.name) for f in fields(self) if f.name != "details"}
         for key, value in self.details.items():
             out.setdefault(key, value)
         return out
 
     def to_frame(self) -> pd.DataFrame:
-        """A one-row tidy DataFrame whose columns equal the attribute names."""
+        """Return a one-row tidy DataFrame whose columns equal the attribute names."""
         row = self.to_dict()
         if isinstance(row["df"], tuple):
             row["df"] = str(row["df"])
@@ -200,7 +227,7 @@ class TestResult:
         return text + (f"\n  note: {self.note}" if self.note else "")
 
     def _repr_html_(self) -> str:
-        rows = [("statistic", self.statistic), ("p-value", self.pvalue)]
+        rows: list[tuple[str, Any]] = [("statistic", self.statistic), ("p-value", self.pvalue)]
         if self.pvalue < PVALUE_FLOOR and math.isfinite(self.log_pvalue):
             rows.append(("log p-value", self.log_pvalue))
         if self.df is not None:

@@ -15,10 +15,11 @@ outer folds, so the outer scores are paired by fold and go straight into
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 import pandas as pd
 
 from .validation import as_label_array, check_positive_int, check_probability
@@ -39,7 +40,7 @@ def _rows(data: Any, index: np.ndarray) -> Any:
 
 
 def _splitter(cv: Any, name: str, classifier: bool, seed: int | None) -> Any:
-    """An int becomes a shuffled (stratified, for classifiers) K-fold; a splitter is used as is."""
+    """Make a splitter: an int gives a shuffled (stratified for classifiers) K-fold, else as is."""
     from sklearn.model_selection import KFold, StratifiedKFold
 
     if isinstance(cv, int | np.integer) and not isinstance(cv, bool):
@@ -77,7 +78,7 @@ def _check_models(estimators: Any, param_grids: Any) -> tuple[dict[str, Any], di
 
 
 def _seed(random_state: Any) -> int:
-    """The seed of every split made here; one fresh seed when none is given."""
+    """Return the seed of every split made here; one fresh seed when none is given."""
     if random_state is None:
         return int(np.random.SeedSequence().generate_state(1)[0])
     return check_positive_int(random_state, "random_state", minimum=0)
@@ -87,11 +88,11 @@ def holdout_selection(
     estimators: Mapping[str, Any],
     param_grids: Mapping[str, Any],
     X: Any,
-    y: Any,
+    y: npt.ArrayLike,
     *,
     test_size: float = 0.2,
     validation: float | int = 0.25,
-    scoring: Any = "accuracy",
+    scoring: str | Callable[..., Any] = "accuracy",
     random_state: int | None = None,
 ) -> pd.DataFrame:
     """Tune each algorithm on a training part, then score the tuned model once on a held-out test part.
@@ -193,11 +194,11 @@ def nested_cv_scores(
     estimators: Mapping[str, Any],
     param_grids: Mapping[str, Any],
     X: Any,
-    y: Any,
+    y: npt.ArrayLike,
     *,
     outer: Any = 5,
     inner: Any = 3,
-    scoring: Any = "accuracy",
+    scoring: str | Callable[..., Any] = "accuracy",
     random_state: int | None = None,
     progress: bool = True,
 ) -> pd.DataFrame:

@@ -16,9 +16,11 @@ from numbers import Real
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 import pandas as pd
 from scipy import special
 
+from ._typing import RandomStateLike
 from .precision import (
     _gs_parts,
     _gw_parts,
@@ -68,7 +70,7 @@ def _floats(**values: Any) -> list[np.ndarray]:
     return out
 
 
-def bivariate_normal_cdf(h: Any, k: Any, rho: Any) -> np.ndarray:
+def bivariate_normal_cdf(h: npt.ArrayLike, k: npt.ArrayLike, rho: npt.ArrayLike) -> np.ndarray:
     """``P(Z1 <= h, Z2 <= k)`` for standard normals with correlation ``rho``, vectorised.
 
     Parameters
@@ -131,7 +133,7 @@ def bivariate_normal_cdf(h: Any, k: Any, rho: Any) -> np.ndarray:
 
 def _false_positive_rate(precision: np.ndarray, recall: np.ndarray, prevalence: np.ndarray,
                          name: str) -> np.ndarray:
-    """The false-positive rate that gives ``precision`` at this recall and prevalence."""
+    """Find the false-positive rate that gives ``precision`` at this recall and prevalence."""
     fpr = prevalence * recall * (1 - precision) / ((1 - prevalence) * precision)
     if np.any(fpr > 1):
         raise ValueError(
@@ -143,13 +145,13 @@ def _false_positive_rate(precision: np.ndarray, recall: np.ndarray, prevalence: 
 
 
 def paired_cell_probabilities(
-    precision_a: Any,
-    precision_b: Any,
+    precision_a: npt.ArrayLike,
+    precision_b: npt.ArrayLike,
     *,
-    correlation: Any = 0.5,
-    prevalence: Any = 0.3,
-    recall_a: Any = 0.7,
-    recall_b: Any = None,
+    correlation: npt.ArrayLike = 0.5,
+    prevalence: npt.ArrayLike = 0.3,
+    recall_a: npt.ArrayLike = 0.7,
+    recall_b: npt.ArrayLike | None = None,
 ) -> np.ndarray:
     """Probabilities of the 8 joint cells ``n[d][a][b]`` for two correlated classifiers.
 
@@ -218,15 +220,15 @@ def paired_cell_probabilities(
 
 def simulate_cells(
     n: int,
-    precision_a: Any,
-    precision_b: Any,
+    precision_a: npt.ArrayLike,
+    precision_b: npt.ArrayLike,
     *,
-    correlation: Any = 0.5,
-    prevalence: Any = 0.3,
-    recall_a: Any = 0.7,
-    recall_b: Any = None,
+    correlation: npt.ArrayLike = 0.5,
+    prevalence: npt.ArrayLike = 0.3,
+    recall_a: npt.ArrayLike = 0.7,
+    recall_b: npt.ArrayLike | None = None,
     n_sim: int = 1000,
-    random_state: Any = None,
+    random_state: RandomStateLike = None,
 ) -> np.ndarray:
     """Monte Carlo draws of the 8 joint counts of two correlated classifiers on n observations.
 
@@ -283,7 +285,7 @@ def correlated_predictions(
     prevalence: float = 0.3,
     recall_a: float = 0.7,
     recall_b: float | None = None,
-    random_state: Any = None,
+    random_state: RandomStateLike = None,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Per-observation truth and predictions of two correlated binary classifiers.
 
@@ -341,7 +343,7 @@ def correlated_predictions(
     return y, (z_a <= t_a).astype(np.int64), (z_b <= t_b).astype(np.int64)
 
 
-def prediction_correlation(cells: Any) -> np.ndarray:
+def prediction_correlation(cells: npt.ArrayLike) -> np.ndarray:
     """Phi coefficient between A's and B's positive predictions, from cells (..., 2, 2, 2).
 
     Parameters
@@ -404,7 +406,7 @@ def power_curve(
     alpha: float = 0.05,
     n_sim: int = 2000,
     methods: Sequence[str] = ("gs", "wgs", "naive_z"),
-    random_state: Any = 0,
+    random_state: RandomStateLike = 0,
 ) -> pd.DataFrame:
     """Rejection rates of tests of equal precision over differences in precision (seed Figure 1).
 
