@@ -2,7 +2,7 @@
 
 A test set's class mix is rarely the population's. Precision depends on it; sensitivity and
 specificity do not. Given a known population prevalence, Bayes' rule turns a classifier's
-sensitivity and specificity into the precision it would have in that population (seed eq 28).
+sensitivity and specificity into the precision it would have in that population (Gondara, eq. 28).
 Intervals come from resampling the confusion counts (multinomial, equivalent to resampling
 rows), and two classifiers' updated precisions are compared by their ratio on the paired
 joint counts.
@@ -58,7 +58,7 @@ def _ppv(se: Any, sp: Any, pi: Any) -> np.ndarray:
 def prevalence_adjusted_precision(
     sensitivity: npt.ArrayLike, specificity: npt.ArrayLike, prevalence: npt.ArrayLike
 ) -> float | np.ndarray:
-    """Precision a classifier would have at a given population prevalence (seed eq 28).
+    """Precision a classifier would have at a given population prevalence (Gondara, eq. 28).
 
     Parameters
     ----------
@@ -81,8 +81,7 @@ def prevalence_adjusted_precision(
         P(pi) = Se pi / (Se pi + (1 - Sp)(1 - pi)) = 1 / (1 + ((1 - pi)/pi) (1 - Sp)/Se)
 
     Equivalently ``odds(P(pi)) = odds(P) * odds(pi) / odds(pi_s)`` with P the test-set precision
-    and pi_s the test-set prevalence, and DTComPair's ``pv.prev`` PPV. Edge cases (METHODS.md
-    §9): pi = 0 gives 0 and pi = 1 gives 1; Sp = 1 with Se > 0 gives 1; Se = 0 with Sp < 1
+    and pi_s the test-set prevalence, and DTComPair's ``pv.prev`` PPV. Edge cases (docs/methods.md §9): pi = 0 gives 0 and pi = 1 gives 1; Sp = 1 with Se > 0 gives 1; Se = 0 with Sp < 1
     gives 0; Se = 0 with Sp = 1 (the classifier never predicts the class) has no precision and
     raises.
 
@@ -94,7 +93,7 @@ def prevalence_adjusted_precision(
     Examples
     --------
     A classifier with Se = 0.75 and Sp = 0.9286 has precision 0.818 on a test set where the
-    class makes up 30 % (METHODS.md §9, worked example 1). Where it makes up 10 %:
+    class makes up 30 % (docs/methods.md §9, worked example 1). Where it makes up 10 %:
 
     >>> round(prevalence_adjusted_precision(0.75, 130 / 140, 0.1), 6)
     0.538462
@@ -508,7 +507,7 @@ def bayes_update_precision(
 
     Notes
     -----
-    ``P(pi) = Se pi / (Se pi + (1 - Sp)(1 - pi))`` (seed eq 28) with Se and Sp of the class
+    ``P(pi) = Se pi / (Se pi + (1 - Sp)(1 - pi))`` (Gondara, eq. 28) with Se and Sp of the class
     against the rest. Se and Sp do not depend on the test set's class mix, precision does.
     Updated precisions of several classes need prevalences that sum to 1 over all classes; a
     ``note`` says when a full set does not.
@@ -521,7 +520,7 @@ def bayes_update_precision(
     Examples
     --------
     TP = 45, FN = 15, FP = 10, TN = 130: precision 0.818 on a test set with 30 % positives
-    (METHODS.md §9, worked example 1). In a population with 10 % positives:
+    (docs/methods.md §9, worked example 1). In a population with 10 % positives:
 
     >>> tab = bayes_update_precision(None, None, confusion=[[130, 10], [15, 45]],
     ...                              prevalence=0.1, n_resamples=4000, random_state=12345)
@@ -620,7 +619,7 @@ def compare_updated_precision(
     -----
     Relative precision of the updated values, ``RP(pi) = P_A(pi) / P_B(pi)``, with a percentile
     interval from resampling the joint (truth, A, B) counts, so that the correlation of the two
-    classifiers on shared observations is kept. The delta-method variance of RP (seed eq 18)
+    classifiers on shared observations is kept. The delta-method variance of RP (Gondara, eq. 18)
     does not apply to updated precisions. Since ``odds(P(pi))`` is ``Se/(1 - Sp)`` times the
     prior odds, the order of the two updated precisions is the order of their positive
     likelihood ratios at every prevalence; only the size of the ratio moves (towards the ratio
@@ -633,7 +632,7 @@ def compare_updated_precision(
 
     Examples
     --------
-    Gondara's Table 10 from the reproduced diabetic retinopathy test set (METHODS.md §9,
+    Gondara's Table 10 from the reproduced diabetic retinopathy test set (docs/methods.md §9,
     worked example 2), NB as A and RF as B, prevalences 0.3 (class 0) and 0.7 (class 1):
 
     >>> t = np.zeros((2, 2, 2), dtype=int)

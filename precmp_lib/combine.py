@@ -177,7 +177,7 @@ def lancaster_covariance(
 
     Examples
     --------
-    Two two-sided tests whose statistics correlate at 0.5 (METHODS.md §8.4):
+    Two two-sided tests whose statistics correlate at 0.5 (docs/methods.md §8.4):
 
     >>> round(float(lancaster_covariance(0.5)), 4)
     0.9802
@@ -384,7 +384,7 @@ def combine_pvalues(
         ``"brown"``; required for ``"brown"``).
     diagonal : {"theoretical", "empirical"}, optional
         ``"dai_cui"`` with ``null_pvalues``: variances of the terms taken as ``2 w_i`` (the
-        default, seed eq 25) or estimated from the null p-values with the covariances (the
+        default, Gondara, eq. 25) or estimated from the null p-values with the covariances (the
         CombinePValue convention).
     sides : {"two-sided", "one-sided"}, optional
         ``"dai_cui"`` and ``"brown"`` with ``correlation``: whether each p-value is two-sided
@@ -411,7 +411,7 @@ def combine_pvalues(
     Notes
     -----
     Lancaster: ``T = sum_i chi2.isf(p_i, w_i)``, ``E(T) = sum w_i``. Dai–Cui / Brown
-    (seed eq 22–26, with the second ``w_i`` of eq 26 read as ``w_j``)::
+    (Gondara, eq. 22–26, with the second ``w_i`` of eq 26 read as ``w_j``)::
 
         Var(T) = 2 sum_i w_i + 2 sum_{i<j} Cov(chi2.isf(p_i, w_i), chi2.isf(p_j, w_j))
         nu = 2 E(T)^2 / Var(T),   c = nu / E(T),   p = P(chi2_nu > c T)
@@ -439,7 +439,7 @@ def combine_pvalues(
 
     Examples
     --------
-    Four independent tests (METHODS.md §8, worked example 1):
+    Four independent tests (docs/methods.md §8, worked example 1):
 
     >>> p = [0.01, 0.02, 0.3, 0.5]
     >>> round(combine_pvalues(p, method="fisher").pvalue, 7)
@@ -448,7 +448,7 @@ def combine_pvalues(
     0.04
 
     Two per-class tests whose statistics correlate at 0.8 carry less evidence than Fisher's
-    independence assumption claims (METHODS.md §8, worked example 2):
+    independence assumption claims (docs/methods.md §8, worked example 2):
 
     >>> r = combine_pvalues([0.0002, 0.07], method="brown", correlation=[[1, 0.8], [0.8, 1]])
     >>> round(r.pvalue, 5), round(combine_pvalues([0.0002, 0.07], method="fisher").pvalue, 5)
@@ -741,7 +741,7 @@ def swap_permutation_null(
     -----
     Under H0 (the two classifiers perform alike) their predictions are exchangeable within
     each observation, so swapping them with probability 1/2 per observation draws from the
-    null (METHODS.md §8.6). A swap moves an observation from joint cell (y, a, b) to (y, b, a);
+    null (docs/methods.md §8.6). A swap moves an observation from joint cell (y, a, b) to (y, b, a);
     with ``m = n[y,a,b] + n[y,b,a]`` observations in an unordered pair of cells (a != b), the
     permuted count of (y, a, b) is Binomial(m, 1/2) and the rest go to (y, b, a). Cells with
     a = b do not move. So B permutations of any number of observations cost
@@ -756,7 +756,7 @@ def swap_permutation_null(
 
     Examples
     --------
-    Gondara's diabetic retinopathy test set (METHODS.md §6.6(d)) as a 2-class joint table:
+    Gondara's diabetic retinopathy test set (docs/methods.md §6.6(d)) as a 2-class joint table:
 
     >>> t = np.zeros((2, 2, 2), dtype=int)
     >>> t[0] = [[103, 45], [6, 11]]   # true class 0: rows A's prediction, columns B's
@@ -946,7 +946,7 @@ def combined_precision_test(
         Joint confusion counts [true class, A's prediction, B's prediction] instead of labels.
     method : {"dai_cui", "brown", "fisher", "lancaster", "simes"}
         ``"dai_cui"`` (default): Lancaster / Fisher statistic with the variance from the swap
-        permutations (seed eq 22–26). ``"brown"``: Fisher with exact two-sided covariances from
+        permutations (Gondara, eq. 22–26). ``"brown"``: Fisher with exact two-sided covariances from
         the permutation correlation of the signed per-class statistics. ``"fisher"`` and
         ``"lancaster"`` assume independence (shown for comparison; wrong here). ``"simes"``
         needs no dependence model (valid under positive dependence). Stouffer is not offered:
@@ -981,7 +981,7 @@ def combined_precision_test(
     retinopathy example the correlation of the ``-2 ln p`` terms under the null is about 0.7.
     The swap permutation keeps every observation's truth and pair of predictions and only
     exchanges which classifier made which, which is the null hypothesis of exchangeable
-    classifiers (METHODS.md §8.6). Bootstrap p-values are not null-distributed and must not be
+    classifiers (docs/methods.md §8.6). Bootstrap p-values are not null-distributed and must not be
     used for the covariance.
 
     References
@@ -991,7 +991,7 @@ def combined_precision_test(
 
     Examples
     --------
-    Gondara's Table 7, diabetic retinopathy, from the reproduced test set (METHODS.md §8,
+    Gondara's Table 7, diabetic retinopathy, from the reproduced test set (docs/methods.md §8,
     worked example 2); per-class GS p-values 0.00021 and 0.074:
 
     >>> t = np.zeros((2, 2, 2), dtype=int)

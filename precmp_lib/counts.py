@@ -3,9 +3,9 @@
 Every precision test in precmp is a closed form of counts. Two classifiers on one test set need
 the joint confusion tensor ``n[true, predicted by A, predicted by B]`` (one ``np.bincount``
 over a combined code); its per-class one-vs-rest view is the 2 x 2 x 2 table ``n[d][a][b]`` of
-METHODS.md §6.1. Several classifiers need, per class, the counts of the 2^c joint prediction
+docs/methods.md §6.1. Several classifiers need, per class, the counts of the 2^c joint prediction
 patterns split by truth; repeated cross-validation rows clustered by observation need the
-cross-products of the per-observation counts ``m_ij`` (METHODS.md §7). All of them are built in
+cross-products of the per-observation counts ``m_ij`` (docs/methods.md §7). All of them are built in
 a few vectorised passes over the data, never a Python loop over observations.
 """
 
@@ -164,7 +164,7 @@ def joint_confusion(
     ``np.bincount`` of that code, reshaped to (K, K, K), is the table. Integer labels in a
     small range skip the re-coding step: the raw values are combined directly and classes
     that never occur are dropped afterwards. Every precision statistic for two classifiers is
-    a function of this table (METHODS.md §6).
+    a function of this table (docs/methods.md §6).
 
     Examples
     --------
@@ -207,7 +207,7 @@ def class_cells(table: Any) -> np.ndarray:
     ndarray of shape (..., K, 2, 2, 2)
         ``cells[..., k, d, a, b]`` = number of observations with (truth is class k) == d,
         (A predicts k) == a and (B predicts k) == b: the canonical layout ``n[d][a][b]`` of
-        METHODS.md §6.1. Same dtype as ``table`` (int64 for counts).
+        docs/methods.md §6.1. Same dtype as ``table`` (int64 for counts).
 
     Notes
     -----
@@ -271,7 +271,7 @@ def cells_from_tab_paired(
     -----
     DTComPair lays each 2 x 2 table out with Test 2 in rows and Test 1 in columns, so its
     ``b`` cell is (test 1 negative, test 2 positive). This helper maps its argument order onto
-    the canonical ``n[d][a][b]`` (a = test 1, b = test 2; METHODS.md §6.1), for readers
+    the canonical ``n[d][a][b]`` (a = test 1, b = test 2; docs/methods.md §6.1), for readers
     porting R code.
 
     References
@@ -281,7 +281,7 @@ def cells_from_tab_paired(
 
     Examples
     --------
-    METHODS.md §6.6(b), given to R as ``read.tab.paired(30, 4, 10, 6, 5, 3, 8, 60)``:
+    docs/methods.md §6.6(b), given to R as ``read.tab.paired(30, 4, 10, 6, 5, 3, 8, 60)``:
 
     >>> cells = cells_from_tab_paired(30, 4, 10, 6, 5, 3, 8, 60)
     >>> int(cells[1, 1, 0]), int(cells[1, 0, 1])  # s10 (test 1 only), s01 (test 2 only)
@@ -358,7 +358,7 @@ class PatternCounts:
         names: Sequence[str] | None = None,
         label: Any = 1,
     ) -> PatternCounts:
-        """Pattern counts of one class written as strings, as METHODS.md §7 prints them.
+        """Pattern counts of one class written as strings, as docs/methods.md §7 prints them.
 
         Parameters
         ----------
@@ -427,7 +427,7 @@ class PrecisionMoments:
     of observation i that classifier j predicts as k and whose truth is k, and ``w_ij`` the
     number of such rows whose truth is not k (without repeated rows both are 0 or 1). Every
     quantity of the GEE precision model with independence working correlation and robust
-    covariance (METHODS.md §7) is a function of these moments.
+    covariance (docs/methods.md §7) is a function of these moments.
 
     Attributes
     ----------
@@ -556,7 +556,7 @@ def precision_moments(
 
     Notes
     -----
-    With ``groups``, the per-observation counts ``a_ij`` and ``w_ij`` (METHODS.md §7,
+    With ``groups``, the per-observation counts ``a_ij`` and ``w_ij`` (docs/methods.md §7,
     "Cross-validation") are aggregated with ``np.bincount`` over the (observation, class)
     pairs that occur, and their cross-products summed per class: O(n c + U c^2) for U occupied
     pairs. Without ``groups`` the moments come from :func:`pattern_counts`.

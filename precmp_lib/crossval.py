@@ -3,7 +3,7 @@
 Cross-validation lets every observation be a test observation once per repetition, so the
 precision comparison uses all n observations instead of a held-out fraction. The price is that
 rows repeat: with r repetitions each observation appears r times per classifier, and the GEE
-must cluster on the *original observation id* (METHODS.md §7). Clustering on (id, repeat)
+must cluster on the *original observation id* (docs/methods.md §7). Clustering on (id, repeat)
 treats the repetitions as new observations and inflates the Wald statistic about r-fold.
 
 :func:`cross_val_predictions` produces the long table ``id, repeat, fold, model, y_true,
@@ -295,7 +295,7 @@ def gee_from_long(
         Columns ``id, repeat, fold, model, y_true, y_pred`` (:func:`cross_val_predictions`).
     cluster : {"id", "id_repeat", "none"}
         ``"id"`` (right): all rows of an observation, over models and repetitions, form one
-        cluster (Algorithm 2, METHODS.md §7). The two wrong choices, for teaching:
+        cluster (Algorithm 2, docs/methods.md §7). The two wrong choices, for teaching:
         ``"id_repeat"``: each (id, repeat) is its own cluster, as if every repetition brought
         new observations; ``"none"``: every prediction is its own cluster, which also ignores
         that the models predicted the same observations (the pairing).
@@ -315,7 +315,7 @@ def gee_from_long(
     -----
     With r repetitions the bread of the sandwich grows like r, and so does the meat when
     each (id, repeat) is a cluster, but the meat grows like r^2 when the repetitions of an
-    observation are one cluster (METHODS.md §7). Clustering on ``(id, repeat)`` therefore
+    observation are one cluster (docs/methods.md §7). Clustering on ``(id, repeat)`` therefore
     inflates the Wald statistic about r-fold: a 10 x 10-fold analysis reports ten times the
     evidence the data hold. Identical repetitions (the same folds reused) leave the statistic
     clustered on ``id`` exactly unchanged, which is why Gondara's Table 11 shows the same

@@ -42,7 +42,7 @@ def adjust_pvalues(pvalues: npt.ArrayLike, method: str = "holm") -> np.ndarray:
 
     Examples
     --------
-    Pairwise uncorrected McNemar p-values of the mlxtend example (METHODS.md §3):
+    Pairwise uncorrected McNemar p-values of the mlxtend example (docs/methods.md §3):
 
     >>> adjust_pvalues([0.020921, 0.045500, 1.0], "holm").round(6)
     array([0.062763, 0.091   , 1.      ])

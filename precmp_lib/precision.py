@@ -2,7 +2,7 @@
 
 Precision ``P = TP / (TP + FP)`` is a conditional probability, and two classifiers' precisions
 on the same test set are correlated; tests for independent proportions get both wrong. Every
-test here is a closed form of the joint prediction counts (METHODS.md §6-7): the 2 x 2 x 2
+test here is a closed form of the joint prediction counts (docs/methods.md §6-7): the 2 x 2 x 2
 cells ``n[d][a][b]`` for two classifiers, the per-class moments of the prediction patterns
 for c classifiers. No iterative GEE is fitted; the closed forms equal statsmodels' and
 geepack's GEE with independence working correlation and robust covariance.
@@ -76,7 +76,7 @@ _METHOD_NAMES = {
     "rp": "Relative precision (Moskowitz & Pepe 2006)",
 }
 
-# Fewer positive predictions than this: the chi-square approximations are poor (METHODS §6.6).
+# Fewer positive predictions than this: the chi-square approximations are poor (docs/methods.md §6.6).
 _SMALL_M = 10
 
 # A denominator at most this fraction of its own scale is treated as exactly 0 (rounding).
@@ -198,7 +198,7 @@ def gs_from_cells(cells: Any, *, weighted: bool = False) -> tuple[np.ndarray, np
     Parameters
     ----------
     cells : array-like of shape (..., 2, 2, 2)
-        Counts ``n[d][a][b]`` (METHODS.md §6.1): d = the observation truly is the class of
+        Counts ``n[d][a][b]`` (docs/methods.md §6.1): d = the observation truly is the class of
         interest, a = classifier A predicts it, b = classifier B predicts it. Any leading axes
         (classes, resamples) are kept.
     weighted : bool
@@ -217,13 +217,13 @@ def gs_from_cells(cells: Any, *, weighted: bool = False) -> tuple[np.ndarray, np
     -----
     With ``M_a``, ``M_b`` positive predictions, precisions ``P_a``, ``P_b``, pooled precision
     ``P = (2 s11 + s10 + s01) / (M_a + M_b)``, ``C = [s11 (1 - P)^2 + r11 P^2] / (M_a + M_b)``
-    and ``W = (2P - P_a - P_b)(2P - 1)`` (Kosinski 2013, seed eq 12-14 with C at the pooled
-    precision, METHODS.md §6.2)::
+    and ``W = (2P - P_a - P_b)(2P - 1)`` (Kosinski 2013, Gondara, eq. 12-14 with C at the pooled
+    precision, docs/methods.md §6.2)::
 
         GS  = (P_a - P_b)^2 / {[P(1 - P) + W - 2C] (1/M_a + 1/M_b)}
         WGS = (P_a - P_b)^2 / {[P(1 - P)     - 2C] (1/M_a + 1/M_b)}
 
-    GS equals the per-observation score form of Leisenring et al. (seed eq 9) exactly.
+    GS equals the per-observation score form of Leisenring et al. (Gondara, eq. 9) exactly.
 
     References
     ----------
@@ -232,7 +232,7 @@ def gs_from_cells(cells: Any, *, weighted: bool = False) -> tuple[np.ndarray, np
 
     Examples
     --------
-    DTComPair's ``Paired1`` data (METHODS.md §6.6a), as cells ``[d][a][b]``:
+    DTComPair's ``Paired1`` data (docs/methods.md §6.6a), as cells ``[d][a][b]``:
 
     >>> cells = [[[155, 22], [53, 31]], [[32, 22], [78, 319]]]
     >>> stat, p = gs_from_cells(cells)
@@ -299,7 +299,7 @@ def _gw_parts(cells: Any, confidence_level: float) -> dict[str, np.ndarray]:
         beta = np.log((tp_a * fp_b) / (fp_a * tp_b))  # exact 0 when the odds are equal
         info_a = tp_a * fp_a / c.m_a  # M_a P_a Q_a
         info_b = tp_b * fp_b / c.m_b
-        cross = c.s11 * (1 - p_a) * (1 - p_b) + c.r11 * p_a * p_b  # S of METHODS §6.1
+        cross = c.s11 * (1 - p_a) * (1 - p_b) + c.r11 * p_a * p_b  # S of docs/methods.md §6.1
         var = 1 / info_a + 1 / info_b - 2 * cross / (info_a * info_b)
         scale = 1 / info_a + 1 / info_b
     beta = np.where(bad, np.nan, beta)
@@ -318,7 +318,7 @@ def gw_from_cells(cells: Any, *, confidence_level: float = 0.95) -> CellTest:
     Parameters
     ----------
     cells : array-like of shape (..., 2, 2, 2)
-        Counts ``n[d][a][b]`` (METHODS.md §6.1), any leading axes.
+        Counts ``n[d][a][b]`` (docs/methods.md §6.1), any leading axes.
     confidence_level : float
         Level of the interval for the log odds ratio.
 
@@ -333,7 +333,7 @@ def gw_from_cells(cells: Any, *, confidence_level: float = 0.95) -> CellTest:
     -----
     The GEE logistic model on the positive predictions with classifier as covariate,
     independence working correlation and robust covariance is saturated, so
-    ``beta = logit P_a - logit P_b`` and (METHODS.md §6.3, seed eq 8 corrected)::
+    ``beta = logit P_a - logit P_b`` and (docs/methods.md §6.3, Gondara, eq. 8 corrected)::
 
         Var(beta) = 1/(M_a P_a Q_a) + 1/(M_b P_b Q_b) - 2 S / (M_a P_a Q_a M_b P_b Q_b)
         S = s11 Q_a Q_b + r11 P_a P_b
@@ -347,7 +347,7 @@ def gw_from_cells(cells: Any, *, confidence_level: float = 0.95) -> CellTest:
 
     Examples
     --------
-    >>> cells = [[[155, 22], [53, 31]], [[32, 22], [78, 319]]]  # Paired1, METHODS §6.6(a)
+    >>> cells = [[[155, 22], [53, 31]], [[32, 22], [78, 319]]]  # Paired1, docs/methods.md §6.6(a)
     >>> res = gw_from_cells(cells)
     >>> round(float(res.statistic), 4), round(float(res.estimate), 6), round(float(res.se), 6)
     (5.4111, -0.308471, 0.132609)
@@ -381,7 +381,7 @@ def wald_from_cells(cells: Any, *, confidence_level: float = 0.95) -> CellTest:
     Parameters
     ----------
     cells : array-like of shape (..., 2, 2, 2)
-        Counts ``n[d][a][b]`` (METHODS.md §6.1), any leading axes.
+        Counts ``n[d][a][b]`` (docs/methods.md §6.1), any leading axes.
     confidence_level : float
         Level of the interval.
 
@@ -393,7 +393,7 @@ def wald_from_cells(cells: Any, *, confidence_level: float = 0.95) -> CellTest:
     Notes
     -----
     ``T_M = (P_a - P_b)^2 / [P_a Q_a / M_a + P_b Q_b / M_b - 2 S / (M_a M_b)]`` with
-    ``S = s11 Q_a Q_b + r11 P_a P_b`` (seed eq 31-33; METHODS.md §6.4). The denominator is
+    ``S = s11 Q_a Q_b + r11 P_a P_b`` (Gondara, eq. 31-33; docs/methods.md §6.4). The denominator is
     ``Var(P_a) + Var(P_b) - 2 Cov(P_a, P_b)``. Defined when a precision is 0 or 1.
 
     References
@@ -402,7 +402,7 @@ def wald_from_cells(cells: Any, *, confidence_level: float = 0.95) -> CellTest:
 
     Examples
     --------
-    >>> cells = [[[155, 22], [53, 31]], [[32, 22], [78, 319]]]  # Paired1, METHODS §6.6(a)
+    >>> cells = [[[155, 22], [53, 31]], [[32, 22], [78, 319]]]  # Paired1, docs/methods.md §6.6(a)
     >>> round(float(wald_from_cells(cells).statistic), 6)
     5.699903
     """
@@ -418,7 +418,7 @@ def _rp_parts(cells: Any, confidence_level: float) -> dict[str, np.ndarray]:
     bad = undefined | zero
     n = c.n
     with np.errstate(divide="ignore", invalid="ignore"):
-        # cell proportions p_i = n_i / N (seed eq 18 with the correction of METHODS §6.5);
+        # cell proportions p_i = n_i / N (Gondara, eq. 18 with the correction of docs/methods.md §6.5);
         # seed indices: p5 = s11, p6 = s10, p7 = s01, p3 = r01
         p5, p6, p7, p3 = c.s11 / n, c.s10 / n, c.s01 / n, c.r01 / n
         terms = [p6 * (1 - p_b), p5 * (p_b - p_a), 2 * (p7 + p3) * p_a * p_b, p7 * (1 - 3 * p_a)]
@@ -447,7 +447,7 @@ def rp_from_cells(cells: Any, *, confidence_level: float = 0.95) -> CellTest:
     Parameters
     ----------
     cells : array-like of shape (..., 2, 2, 2)
-        Counts ``n[d][a][b]`` (METHODS.md §6.1), any leading axes.
+        Counts ``n[d][a][b]`` (docs/methods.md §6.1), any leading axes.
     confidence_level : float
         Level of the interval.
 
@@ -460,8 +460,8 @@ def rp_from_cells(cells: Any, *, confidence_level: float = 0.95) -> CellTest:
 
     Notes
     -----
-    Moskowitz & Pepe's delta-method variance (seed eq 18, corrected to cell proportions
-    ``p_i = n_i / N`` as DTComPair computes it; METHODS.md §6.5)::
+    Moskowitz & Pepe's delta-method variance (Gondara, eq. 18, corrected to cell proportions
+    ``p_i = n_i / N`` as DTComPair computes it; docs/methods.md §6.5)::
 
         sigma^2 = [p6 (1 - P_b) + p5 (P_b - P_a) + 2 (p7 + p3) P_a P_b + p7 (1 - 3 P_a)]
                   / [(p5 + p7)(p5 + p6)],          SE(log RP) = sqrt(sigma^2 / N)
@@ -476,7 +476,7 @@ def rp_from_cells(cells: Any, *, confidence_level: float = 0.95) -> CellTest:
 
     Examples
     --------
-    >>> cells = [[[155, 22], [53, 31]], [[32, 22], [78, 319]]]  # Paired1, METHODS §6.6(a)
+    >>> cells = [[[155, 22], [53, 31]], [[32, 22], [78, 319]]]  # Paired1, docs/methods.md §6.6(a)
     >>> res = rp_from_cells(cells)
     >>> [round(float(v), 6) for v in (res.estimate, res.ci_low, res.ci_high, res.pvalue)]
     [0.953646, 0.917144, 0.991601, 0.017146]
@@ -495,7 +495,7 @@ def naive_z_from_cells(cells: Any) -> tuple[np.ndarray, np.ndarray]:
     Parameters
     ----------
     cells : array-like of shape (..., 2, 2, 2)
-        Counts ``n[d][a][b]`` (METHODS.md §6.1), any leading axes.
+        Counts ``n[d][a][b]`` (docs/methods.md §6.1), any leading axes.
 
     Returns
     -------
@@ -505,7 +505,7 @@ def naive_z_from_cells(cells: Any) -> tuple[np.ndarray, np.ndarray]:
 
     Notes
     -----
-    The weighted GS with the covariance term C set to 0 (METHODS.md §6.2); equal to
+    The weighted GS with the covariance term C set to 0 (docs/methods.md §6.2); equal to
     ``statsmodels.stats.proportion.proportions_ztest`` squared. With positively correlated
     classifiers it overstates the variance of P_a - P_b: conservative, and low in power.
 
@@ -515,7 +515,7 @@ def naive_z_from_cells(cells: Any) -> tuple[np.ndarray, np.ndarray]:
 
     Examples
     --------
-    >>> cells = [[[155, 22], [53, 31]], [[32, 22], [78, 319]]]  # Paired1, METHODS §6.6(a)
+    >>> cells = [[[155, 22], [53, 31]], [[32, 22], [78, 319]]]  # Paired1, docs/methods.md §6.6(a)
     >>> round(float(naive_z_from_cells(cells)[1]), 6)  # the paired GS gives 0.016857
     0.104221
     """
@@ -540,7 +540,7 @@ def naive_rp_from_cells(cells: Any, *, confidence_level: float = 0.95) -> CellTe
     Parameters
     ----------
     cells : array-like of shape (..., 2, 2, 2)
-        Counts ``n[d][a][b]`` (METHODS.md §6.1), any leading axes.
+        Counts ``n[d][a][b]`` (docs/methods.md §6.1), any leading axes.
     confidence_level : float
         Level of the interval.
 
@@ -560,7 +560,7 @@ def naive_rp_from_cells(cells: Any, *, confidence_level: float = 0.95) -> CellTe
 
     Examples
     --------
-    >>> cells = [[[155, 22], [53, 31]], [[32, 22], [78, 319]]]  # Paired1, METHODS §6.6(a)
+    >>> cells = [[[155, 22], [53, 31]], [[32, 22], [78, 319]]]  # Paired1, docs/methods.md §6.6(a)
     >>> res = naive_rp_from_cells(cells)
     >>> round(float(res.ci_low), 4), round(float(res.ci_high), 4)  # paired: (0.9171, 0.9916)
     (0.9012, 1.0092)
@@ -686,7 +686,7 @@ def precision_test_from_cells(
     Parameters
     ----------
     cells : array-like of shape (2, 2, 2)
-        Counts ``n[d][a][b]`` (METHODS.md §6.1): d = truly the class, a = A predicts it,
+        Counts ``n[d][a][b]`` (docs/methods.md §6.1): d = truly the class, a = A predicts it,
         b = B predicts it. Use :func:`precmp_lib.counts.cells_from_tab_paired` for
         DTComPair's argument order.
     method : {"gs", "wgs", "gw", "wald", "rp"}
@@ -709,8 +709,8 @@ def precision_test_from_cells(
 
     Notes
     -----
-    The same kernels as the vectorised ``*_from_cells`` functions (METHODS.md §6.2-6.5), with
-    the degenerate policy of METHODS.md §1: identical predictions of the class give statistic
+    The same kernels as the vectorised ``*_from_cells`` functions (docs/methods.md §6.2-6.5), with
+    the degenerate policy of docs/methods.md §1: identical predictions of the class give statistic
     0, p-value 1 and ``degenerate=True`` with a note.
 
     References
@@ -719,7 +719,7 @@ def precision_test_from_cells(
 
     Examples
     --------
-    METHODS.md §6.6(b), entered as DTComPair's ``read.tab.paired(30, 4, 10, 6, 5, 3, 8, 60)``:
+    docs/methods.md §6.6(b), entered as DTComPair's ``read.tab.paired(30, 4, 10, 6, 5, 3, 8, 60)``:
 
     >>> from precmp_lib.counts import cells_from_tab_paired
     >>> cells = cells_from_tab_paired(30, 4, 10, 6, 5, 3, 8, 60)
@@ -780,7 +780,7 @@ def gs_test(
 
     Notes
     -----
-    See :func:`gs_from_cells` for the formula (METHODS.md §6.2). H0: the two population
+    See :func:`gs_from_cells` for the formula (docs/methods.md §6.2). H0: the two population
     precisions are equal; the statistic accounts for the correlation between the precisions
     that comes from both classifiers labelling the same observations.
 
@@ -847,7 +847,7 @@ def gw_test(
     Equal to the Wald test of ``beta`` in the GEE ``logit Pr(D = 1 | f, x = 1) = alpha +
     beta f`` fitted to the positive predictions (f = 1 for A) with observations as clusters,
     independence working correlation and robust (sandwich) covariance — statsmodels ``GEE``
-    or geepack ``geeglm`` — computed from counts without fitting (METHODS.md §6.3, §7).
+    or geepack ``geeglm`` — computed from counts without fitting (docs/methods.md §6.3, §7).
     ``exp(beta)`` is an odds ratio: the odds that A's positive prediction is correct over
     the odds that B's is, not a ratio of "chances of detecting" the class.
 
@@ -897,7 +897,7 @@ def wald_test(
 
     Notes
     -----
-    See :func:`wald_from_cells` (METHODS.md §6.4, seed eq 31-33). Unlike the logit-scale GW
+    See :func:`wald_from_cells` (docs/methods.md §6.4, Gondara, eq. 31-33). Unlike the logit-scale GW
     test it exists when a precision is 0 or 1.
 
     References
@@ -949,8 +949,7 @@ def rp_test(
 
     Notes
     -----
-    See :func:`rp_from_cells` (seed eq 15-21 with the variance on cell proportions, METHODS.md
-    §6.5). The orientation is explicit: A over B (DTComPair 1.2.2 reports B over A; its
+    See :func:`rp_from_cells` (Gondara, eq. 15-21 with the variance on cell proportions, docs/methods.md §6.5). The orientation is explicit: A over B (DTComPair 1.2.2 reports B over A; its
     version 1.0.3, used in Gondara's Table 6, A over B). The interval answers "how much more
     precise" directly, which is what readers wary of p-values need.
 
@@ -1148,9 +1147,9 @@ def compare_precision(
     Notes
     -----
     One pass over the data builds the joint confusion tensor (:func:`joint_confusion`); each
-    test is then a closed form of the per-class 2 x 2 x 2 cells (METHODS.md §6), evaluated
+    test is then a closed form of the per-class 2 x 2 x 2 cells (docs/methods.md §6), evaluated
     for all classes at once. The macro-averaged precision hides class-specific differences
-    (seed eq 1, METHODS.md §11): compare per class.
+    (Gondara, eq. 1, docs/methods.md §11): compare per class.
 
     References
     ----------
@@ -1297,7 +1296,7 @@ def gee_precision_from_counts(
 
     Notes
     -----
-    See :func:`gee_precision` for the model and the closed-form sandwich (METHODS.md §7).
+    See :func:`gee_precision` for the model and the closed-form sandwich (docs/methods.md §7).
 
     References
     ----------
@@ -1305,7 +1304,7 @@ def gee_precision_from_counts(
 
     Examples
     --------
-    METHODS.md §7, worked example 2 (three classifiers, one class):
+    docs/methods.md §7, worked example 2 (three classifiers, one class):
 
     >>> from precmp_lib.counts import PatternCounts
     >>> pc = PatternCounts.from_patterns(
@@ -1499,7 +1498,7 @@ def gee_precision(
     predicted k) = alpha + beta_j`` on the rows each model predicts as k, with observations as
     clusters, independence working correlation and the robust sandwich covariance. It is
     saturated, so ``alpha = logit P_ref`` and ``beta_j = logit P_j - logit P_ref``; the
-    sandwich has the closed form of METHODS.md §7 in the per-observation counts::
+    sandwich has the closed form of docs/methods.md §7 in the per-observation counts::
 
         A = diag(M_j P_j Q_j),  B_jl = sum_i (a_ij - P_j m_ij)(a_il - P_l m_il),  V = A^-1 B A^-1
 

@@ -235,7 +235,7 @@ def corrected_resampled_ttest(
 
     Examples
     --------
-    Ten random 70/30 splits (METHODS.md §4, worked example 1); A is more accurate on nine:
+    Ten random 70/30 splits (docs/methods.md §4, worked example 1); A is more accurate on nine:
 
     >>> a = np.array([0.841, 0.833, 0.850, 0.828, 0.837, 0.845, 0.816, 0.839, 0.832, 0.846])
     >>> b = np.full(10, 0.82)
@@ -347,7 +347,7 @@ def paired_ttest_kfold(
 
     Examples
     --------
-    METHODS.md §4, worked example 2 (10-fold differences):
+    docs/methods.md §4, worked example 2 (10-fold differences):
 
     >>> d = np.array([0.010, -0.005, 0.020, 0.015, 0.000, 0.025, 0.010, 0.005, 0.030, -0.010])
     >>> b = np.full(10, 0.9)
@@ -402,7 +402,7 @@ def ttest_5x2cv(scores_a: npt.ArrayLike, scores_b: npt.ArrayLike, *, alternative
 
     Examples
     --------
-    METHODS.md §4, worked example 4 (differences per replication and fold):
+    docs/methods.md §4, worked example 4 (differences per replication and fold):
 
     >>> d = np.array([[0.03, 0.01], [0.02, 0.04], [-0.01, 0.02], [0.05, 0.0], [0.02, 0.03]])
     >>> b = np.full((5, 2), 0.8)

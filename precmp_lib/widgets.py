@@ -129,7 +129,7 @@ def rp_correlation_state(
 
     Notes
     -----
-    The paired variance of log RP (METHODS.md §6.5) subtracts the covariance of the two
+    The paired variance of log RP (docs/methods.md §6.5) subtracts the covariance of the two
     precisions; the naive one does not, so it is too wide for positively correlated
     classifiers and too narrow for negatively correlated ones.
 

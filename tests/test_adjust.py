@@ -20,7 +20,7 @@ def test_equals_statsmodels(p, method):
 
 
 def test_methods_example_and_nan_passthrough():
-    # METHODS.md §3: uncorrected (0.020921, 0.045500, 1) -> Holm (0.062764, 0.091001, 1)
+    # docs/methods.md §3: uncorrected (0.020921, 0.045500, 1) -> Holm (0.062764, 0.091001, 1)
     np.testing.assert_allclose(adjust_pvalues([0.020921, 0.0455, 1.0]), [0.062763, 0.091, 1.0], rtol=1e-5)
     out = adjust_pvalues([0.01, np.nan, 0.04], "bonferroni")
     assert np.isnan(out[1]) and out[0] == pytest.approx(0.02) and out[2] == pytest.approx(0.08)

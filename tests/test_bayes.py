@@ -12,10 +12,10 @@ from matplotlib.axes import Axes
 import precmp_lib as pc
 from precmp_lib.widgets import prevalence_state
 
-SE, SP = 0.75, 130 / 140  # METHODS.md §9, worked example 1: TP 45, FN 15, FP 10, TN 130
+SE, SP = 0.75, 130 / 140  # docs/methods.md §9, worked example 1: TP 45, FN 15, FP 10, TN 130
 CONFUSION = [[130, 10], [15, 45]]  # rows true (0, 1), columns predicted; class 1 is "positive"
 
-# Gondara's diabetic retinopathy test set (METHODS.md §6.6(d), §13) as a joint table
+# Gondara's diabetic retinopathy test set (docs/methods.md §6.6(d), §13) as a joint table
 # [true class, NB's prediction, RF's prediction]
 GONDARA = np.zeros((2, 2, 2), dtype=np.int64)
 GONDARA[0] = [[103, 45], [6, 11]]
@@ -33,7 +33,7 @@ def _expand(table):
 
 @pytest.mark.parametrize(
     ("prevalence", "expected"),
-    # METHODS.md §9 ex. 1
+    # docs/methods.md §9 ex. 1
     [(0.3, 0.818182), (0.1, 0.538462), (0.5, 0.913043), (0.01, 0.095890)],
 )
 def test_worked_example(prevalence, expected):
@@ -41,7 +41,7 @@ def test_worked_example(prevalence, expected):
 
 
 def test_gondara_table10():
-    # METHODS.md §9 ex. 2: NB Se 148/165, Sp 54/181; RF Se 109/165, Sp 117/181 (class 0);
+    # docs/methods.md §9 ex. 2: NB Se 148/165, Sp 54/181; RF Se 109/165, Sp 117/181 (class 0);
     # class 1 swaps the roles. pi(0) = 0.30, pi(1) = 0.70 -> 0.3540, 0.4447, 0.8711, 0.8163;
     # Gondara Table 10 prints 0.35, 0.45, 0.87, 0.81 (all within 0.007)
     nb0 = pc.prevalence_adjusted_precision(148 / 165, 54 / 181, 0.30)
@@ -64,7 +64,7 @@ def test_dtcompair_pv_prev_form():
 @given(tp=st.integers(1, 200), fn=st.integers(0, 200), fp=st.integers(1, 200),
        tn=st.integers(0, 200), pi=st.floats(0.001, 0.999))
 def test_property_odds_form(tp, fn, fp, tn, pi):
-    # METHODS.md §9: odds(P(pi)) = odds(P) * odds(pi) / odds(pi_s), P and pi_s from the test set
+    # docs/methods.md §9: odds(P(pi)) = odds(P) * odds(pi) / odds(pi_s), P and pi_s from the test set
     se, sp = tp / (tp + fn), tn / (tn + fp)
     precision, pi_s = tp / (tp + fp), (tp + fn) / (tp + fn + fp + tn)
     updated = pc.prevalence_adjusted_precision(se, sp, pi)
@@ -85,7 +85,7 @@ def test_property_monotone_in_prevalence(se, sp, a, b):
 
 
 def test_edge_cases():
-    # METHODS.md §9: pi = 0 -> 0; pi = 1 -> 1; Sp = 1 and Se > 0 -> 1; Se = 0 and Sp < 1 -> 0
+    # docs/methods.md §9: pi = 0 -> 0; pi = 1 -> 1; Sp = 1 and Se > 0 -> 1; Se = 0 and Sp < 1 -> 0
     assert pc.prevalence_adjusted_precision(SE, SP, 0.0) == 0.0
     assert pc.prevalence_adjusted_precision(SE, SP, 1.0) == 1.0
     assert pc.prevalence_adjusted_precision(0.4, 1.0, 0.2) == 1.0
@@ -127,7 +127,7 @@ def test_bad_input(args, match):
 
 
 def test_bootstrap_interval_worked_example():
-    # METHODS.md §9 ex. 1: B = 4000, default_rng(12345), rows resampled: 95 % CI at pi = 0.1
+    # docs/methods.md §9 ex. 1: B = 4000, default_rng(12345), rows resampled: 95 % CI at pi = 0.1
     # about (0.410, 0.731), RNG-dependent, tolerance ±0.02
     tab = pc.bayes_update_precision(None, None, confusion=CONFUSION, prevalence=0.1,
                                     n_resamples=4000, random_state=12345)
@@ -238,7 +238,7 @@ def test_compare_gondara_table10():
     y, a, b = _expand(GONDARA)
     tab = pc.compare_updated_precision(y, a, b, prevalence={0: 0.3, 1: 0.7}, n_resamples=1000,
                                        random_state=0)
-    # METHODS.md §9 ex. 2 and §6.6(d): test-set precisions 0.538182 / 0.630058, 0.760563 / 0.676301
+    # docs/methods.md §9 ex. 2 and §6.6(d): test-set precisions 0.538182 / 0.630058, 0.760563 / 0.676301
     np.testing.assert_allclose(tab.precision_a, [0.538182, 0.760563], atol=5e-7)
     np.testing.assert_allclose(tab.precision_b, [0.630058, 0.676301], atol=5e-7)
     np.testing.assert_allclose(tab.updated_a, [0.3540, 0.8711], atol=5e-5)
@@ -283,7 +283,7 @@ def test_paired_resampling_narrower_than_independent():
 @settings(max_examples=40, deadline=None)
 @given(seed=st.integers(0, 2**31), pi=st.floats(0.01, 0.99))
 def test_property_order_follows_likelihood_ratios(seed, pi):
-    # METHODS.md §9 odds form: the updated precisions keep the order of Se/(1 - Sp)
+    # docs/methods.md §9 odds form: the updated precisions keep the order of Se/(1 - Sp)
     rng = np.random.default_rng(seed)
     se, sp = rng.uniform(0.1, 1, 2), rng.uniform(0, 0.95, 2)
     pa, pb = (pc.prevalence_adjusted_precision(se[i], sp[i], pi) for i in range(2))
@@ -330,7 +330,7 @@ def test_prevalence_state():
     boot = pc.prevalence_bootstrap(y, a, b, names=("NB", "RF"), n_resamples=500, random_state=0)
     state = prevalence_state(boot, 0.3, cls=0)
     assert state.index.tolist() == ["NB", "RF", "NB / RF"]
-    np.testing.assert_allclose(state.updated[:2], [0.3540, 0.4447], atol=5e-5)  # METHODS.md §9
+    np.testing.assert_allclose(state.updated[:2], [0.3540, 0.4447], atol=5e-5)  # docs/methods.md §9
     assert state.updated.iloc[2] == pytest.approx(state.updated.iloc[0] / state.updated.iloc[1])
     assert state.precision.iloc[2] == pytest.approx(0.538182 / 0.630058, rel=1e-5)
     assert (state.ci_low <= state.updated).all() and (state.updated <= state.ci_high).all()
@@ -368,7 +368,7 @@ def test_prevalence_curve_plot():
 
 
 def test_ratio_curve_limits_and_order():
-    # METHODS.md §9 odds form: RP(pi) -> LR_a / LR_b as pi -> 0 and -> 1 as pi -> 1, where
+    # docs/methods.md §9 odds form: RP(pi) -> LR_a / LR_b as pi -> 0 and -> 1 as pi -> 1, where
     # LR = Se / (1 - Sp) (computed here from the Table 10 sensitivities and specificities)
     y, a, b = _expand(GONDARA)
     boot = pc.prevalence_bootstrap(y, a, b, n_resamples=300, random_state=0)
@@ -376,7 +376,7 @@ def test_ratio_curve_limits_and_order():
     lr_a, lr_b = (148 / 165) / (1 - 54 / 181), (109 / 165) / (1 - 117 / 181)
     assert curve.rp.iloc[0] == pytest.approx(lr_a / lr_b, rel=1e-5)
     assert curve.rp.iloc[-1] == pytest.approx(1.0, abs=1e-6)
-    assert curve.rp.iloc[1] == pytest.approx(0.3540 / 0.4447, abs=2e-4)  # METHODS.md §9 ex. 2
+    assert curve.rp.iloc[1] == pytest.approx(0.3540 / 0.4447, abs=2e-4)  # docs/methods.md §9 ex. 2
     assert (curve.rp.iloc[:3] < 1).all()  # the order of the two never flips
     assert list(curve.columns) == ["class", "prevalence", "rp", "rp_ci_low", "rp_ci_high",
                                    "n_skipped"]

@@ -15,15 +15,15 @@ import precmp_lib as pc
 import precmp_lib.plots  # the plot tests below reach it as pc.plots
 from precmp_lib.combine import _hermite_coefficients
 
-P4 = [0.01, 0.02, 0.3, 0.5]  # METHODS.md §8, worked example 1
+P4 = [0.01, 0.02, 0.3, 0.5]  # docs/methods.md §8, worked example 1
 
-# Gondara's diabetic retinopathy test set (METHODS.md §6.6(d), §13) as a joint table
+# Gondara's diabetic retinopathy test set (docs/methods.md §6.6(d), §13) as a joint table
 # [true class, NB's prediction, RF's prediction]; see test_gondara_joint_table_cells.
 GONDARA = np.zeros((2, 2, 2), dtype=np.int64)
 GONDARA[0] = [[103, 45], [6, 11]]
 GONDARA[1] = [[63, 64], [1, 53]]
 
-# cdpvals README example (METHODS.md §8, worked example 3): rows are resamples
+# cdpvals README example (docs/methods.md §8, worked example 3): rows are resamples
 CDPVALS_P = [0.06, 0.15]
 CDPVALS_NULL = np.array([
     [0.02, 0.06, 0.07, 0.01, 0.02, 0.09, 0.01],
@@ -51,7 +51,7 @@ def test_adjust_matches_statsmodels(method):
 
 
 def test_adjust_holm_mlxtend_example():
-    # METHODS.md §3 worked example: Holm of the uncorrected pairwise McNemar p-values
+    # docs/methods.md §3 worked example: Holm of the uncorrected pairwise McNemar p-values
     np.testing.assert_allclose(
         pc.adjust_pvalues([0.020921, 0.045500, 1.0], "holm"), [0.062763, 0.091, 1.0], atol=2e-6
     )
@@ -64,7 +64,7 @@ def test_adjust_holm_mlxtend_example():
 
 def test_fisher_worked_example_and_scipy():
     res = pc.combine_pvalues(P4, method="fisher")
-    # METHODS.md §8 ex. 1: T = 20.828626, p = 0.0076169 (Julia MultipleTesting 0.007616871850449092)
+    # docs/methods.md §8 ex. 1: T = 20.828626, p = 0.0076169 (Julia MultipleTesting 0.007616871850449092)
     assert res.statistic == pytest.approx(20.828626, rel=1e-7)
     assert res.pvalue == pytest.approx(0.007616871850449092, rel=1e-9)
     assert res.df == 8
@@ -75,7 +75,7 @@ def test_fisher_worked_example_and_scipy():
 
 def test_stouffer_worked_examples_and_scipy():
     res = pc.combine_pvalues(P4, method="stouffer")
-    # METHODS.md §8 ex. 1: Z = 2.452249, p = 0.0070983 (docs 0.00709832618126593)
+    # docs/methods.md §8 ex. 1: Z = 2.452249, p = 0.0070983 (docs 0.00709832618126593)
     assert res.statistic == pytest.approx(2.452249, rel=1e-6)
     assert res.pvalue == pytest.approx(0.00709832618126593, rel=1e-9)
     assert res.alternative == "greater"
@@ -99,25 +99,25 @@ def test_stouffer_strube_with_correlation():
 
 def test_simes_worked_example_equals_smallest_bh():
     res = pc.combine_pvalues(P4, method="simes")
-    assert res.pvalue == pytest.approx(0.04)  # METHODS.md §8 ex. 1
-    # METHODS.md §8.7: equals the smallest Benjamini–Hochberg adjusted p-value (statsmodels)
+    assert res.pvalue == pytest.approx(0.04)  # docs/methods.md §8 ex. 1
+    # docs/methods.md §8.7: equals the smallest Benjamini–Hochberg adjusted p-value (statsmodels)
     assert res.pvalue == pytest.approx(multipletests(P4, method="fdr_bh")[1].min(), rel=1e-12)
 
 
 def test_lancaster_worked_example_and_fisher_special_case():
     res = pc.combine_pvalues(P4, method="lancaster", weights=[4, 2, 1, 3])
-    # METHODS.md §8 ex. 1: T = 24.540918, p = 0.0062870 (df 10)
+    # docs/methods.md §8 ex. 1: T = 24.540918, p = 0.0062870 (df 10)
     assert res.statistic == pytest.approx(24.540918, rel=1e-7)
     assert res.pvalue == pytest.approx(0.0062870, rel=1e-4)
     assert res.df == 10
-    # w = 2 for all is Fisher (METHODS.md §8.2)
+    # w = 2 for all is Fisher (docs/methods.md §8.2)
     assert pc.combine_pvalues(P4, method="lancaster").pvalue == pytest.approx(
         pc.combine_pvalues(P4, method="fisher").pvalue, rel=1e-12
     )
 
 
 def test_dai_cui_cdpvals_example():
-    # METHODS.md §8 ex. 3 (cdpvals README): eq-25 style 0.057711, CombinePValue style 0.047406,
+    # docs/methods.md §8 ex. 3 (cdpvals README): eq-25 style 0.057711, CombinePValue style 0.047406,
     # Fisher independent 0.051395
     eq25 = pc.combine_pvalues(CDPVALS_P, method="dai_cui", null_pvalues=CDPVALS_NULL)
     full = pc.combine_pvalues(CDPVALS_P, method="dai_cui", null_pvalues=CDPVALS_NULL,
@@ -133,7 +133,7 @@ def test_dai_cui_cdpvals_example():
 
 
 def test_dai_cui_matches_formula_by_hand():
-    # seed eq 22-26 with the covariance of chi2.isf(null, w) computed here with numpy
+    # Gondara, eq. 22-26 with the covariance of chi2.isf(null, w) computed here with numpy
     p = np.array([0.03, 0.2, 0.5])
     w = np.array([2.0, 4.0, 1.0])
     null = np.random.default_rng(3).uniform(size=(50, 3))
@@ -158,7 +158,7 @@ def test_dai_cui_without_dependence_information_is_lancaster():
 
 @pytest.mark.parametrize(
     ("rho", "expected"),
-    # METHODS.md §8 ex. 2: printed (0.0002, 0.07), exact two-sided covariances
+    # docs/methods.md §8 ex. 2: printed (0.0002, 0.07), exact two-sided covariances
     [(0.0, 1.705e-04), (0.5, 5.692e-04), (0.8, 1.850e-03), (1.0, 3.742e-03)],
 )
 def test_brown_exact_two_sided_gondara_printed(rho, expected):
@@ -172,14 +172,14 @@ def test_brown_exact_two_sided_gondara_printed(rho, expected):
 
 @pytest.mark.parametrize(("rho", "expected"), [(0.5, 1.158e-03), (0.8, 2.490e-03)])
 def test_kost_mcdermott_one_sided_polynomial(rho, expected):
-    # METHODS.md §8 ex. 2: the one-sided K–M polynomial (wrong for these two-sided p-values)
+    # docs/methods.md §8 ex. 2: the one-sided K–M polynomial (wrong for these two-sided p-values)
     res = pc.combine_pvalues([0.0002, 0.07], method="brown", correlation=[[1, rho], [rho, 1]],
                              sides="one-sided", approximation="kost_mcdermott")
     assert res.pvalue == pytest.approx(expected, rel=1e-3)
 
 
 def test_brown_piecewise_close_to_exact_one_sided():
-    # METHODS.md §8.4: Brown's piecewise fit agrees with exact covariances within 0.002
+    # docs/methods.md §8.4: Brown's piecewise fit agrees with exact covariances within 0.002
     for rho in (-0.4, -0.1, 0.2, 0.6, 0.9):
         approx = 4 * 2 + 2 * (rho * (3.25 + 0.75 * rho) if rho >= 0 else rho * (3.27 + 0.71 * rho))
         exact = 8 + 2 * pc.lancaster_covariance(rho, sides="one-sided")
@@ -196,7 +196,7 @@ def test_brown_piecewise_close_to_exact_one_sided():
 
 @pytest.mark.parametrize(
     ("rho", "expected"),
-    # METHODS.md §8.4: exact two-sided covariances (series); 0.9 is printed as ≈3.215
+    # docs/methods.md §8.4: exact two-sided covariances (series); 0.9 is printed as ≈3.215
     [(0.1, 0.0391), (0.3, 0.3520), (0.5, 0.9802), (0.7, 1.9292), (0.8, 2.5278), (0.9, 3.214)],
 )
 def test_two_sided_covariance_values(rho, expected):
@@ -205,7 +205,7 @@ def test_two_sided_covariance_values(rho, expected):
 
 
 def test_hermite_coefficients_match_methods():
-    # METHODS.md §8.4: one-sided coefficients 3.26306, 0.70956, 0.02674, 0.00054;
+    # docs/methods.md §8.4: one-sided coefficients 3.26306, 0.70956, 0.02674, 0.00054;
     # two-sided (rho^2, rho^4, ...) 3.9068, 0.0506, 0.0174, 0.0082, 0.0046
     one = _hermite_coefficients(2.0, "one-sided")[1:5] ** 2
     np.testing.assert_allclose(one, [3.26306, 0.70956, 0.02674, 0.00054], atol=6e-6)
@@ -228,7 +228,7 @@ def test_covariance_at_plus_minus_one_analytic():
 
 
 def test_one_sided_polynomial_sign_error_for_two_sided():
-    # METHODS.md §8.4: at rho = -0.3 the one-sided polynomial gives -0.92; two-sided is +0.35
+    # docs/methods.md §8.4: at rho = -0.3 the one-sided polynomial gives -0.92; two-sided is +0.35
     km = 3.263 * -0.3 + 0.710 * 0.09 + 0.027 * -0.027
     assert km == pytest.approx(-0.92, abs=0.005)
     assert pc.lancaster_covariance(-0.3, sides="one-sided") == pytest.approx(km, abs=0.003)
@@ -264,7 +264,7 @@ def test_covariance_vectorised_and_bad_input():
 
 
 # --------------------------------------------------------------------------------------------
-# combine_pvalues: edge cases and bad input (METHODS.md §8, "Edge cases")
+# combine_pvalues: edge cases and bad input (docs/methods.md §8, "Edge cases")
 # --------------------------------------------------------------------------------------------
 
 
@@ -309,7 +309,7 @@ def test_zero_and_one_pvalues():
 
 
 def test_clip_changes_small_pvalues():
-    # METHODS.md §8: the CombinePValue clip alters results for p < 1e-6
+    # docs/methods.md §8: the CombinePValue clip alters results for p < 1e-6
     plain = pc.combine_pvalues([1e-9, 0.3], method="fisher")
     clipped = pc.combine_pvalues([1e-9, 0.3], method="fisher", clip=(1e-6, 1 - 1e-6))
     assert clipped.pvalue > 100 * plain.pvalue
@@ -424,7 +424,7 @@ def test_property_smaller_pvalue_never_weakens_evidence(p, factor):
 
 
 def test_gondara_joint_table_cells():
-    # METHODS.md §6.6(d): class 0 s11 103, s10 45, s01 6, r11 63, r10 64, r01 1; class 1 s11 53,
+    # docs/methods.md §6.6(d): class 0 s11 103, s10 45, s01 6, r11 63, r10 64, r01 1; class 1 s11 53,
     # s10 1, s01 64, r11 11, r10 6, r01 45. With two classes, class 1's cells are class 0's with
     # every indicator flipped: n1[d][a][b] = n0[1-d][1-a][1-b] (so s00 = 11 and r00 = 53 of class 0).
     cells = pc.class_cells(GONDARA)
@@ -535,13 +535,13 @@ def test_swap_null_bad_input(table, kwargs, match):
 
 
 def test_gondara_table7_diabetic_retinopathy():
-    # METHODS.md §8 ex. 2: GS p 2.1269e-04 and 0.074489; Fisher 1.9096e-04; Simes 4.2539e-04
+    # docs/methods.md §8 ex. 2: GS p 2.1269e-04 and 0.074489; Fisher 1.9096e-04; Simes 4.2539e-04
     fisher = pc.combined_precision_test(None, table=GONDARA, method="fisher")
     np.testing.assert_allclose(fisher.details["class_pvalues"], [2.1269e-04, 0.074489], rtol=5e-5)
     assert fisher.pvalue == pytest.approx(1.9096e-04, rel=1e-4)
     assert pc.combined_precision_test(None, table=GONDARA, method="simes").pvalue == pytest.approx(
         4.2539e-04, rel=1e-4)
-    # Dai–Cui with B = 2000 swap permutations (seed 20240501 as in METHODS.md; our counts-based
+    # Dai–Cui with B = 2000 swap permutations (seed 20240501 as in docs/methods.md; our counts-based
     # draws differ from the row-based ones behind the printed numbers): printed 0.00227
     # (theoretical diagonal), 0.00218 (fully empirical), correlation of -2 ln p about 0.705.
     # Over 40 seeds our B = 2000 values have mean 0.00241, sd 0.00023 (theoretical diagonal) and
@@ -668,7 +668,7 @@ def test_combined_precision_table_columns_and_values():
                                  "brown_pvalue", "note"]
     assert tab["dataset"].tolist() == ["dr", "dr", "toy", "toy", "toy"]
     dr = tab[tab.dataset == "dr"]
-    # METHODS.md §6.6(d): precisions NB 0.538182 / RF 0.630058 (class 0), 0.760563 / 0.676301
+    # docs/methods.md §6.6(d): precisions NB 0.538182 / RF 0.630058 (class 0), 0.760563 / 0.676301
     np.testing.assert_allclose(dr.precision_a, [0.538182, 0.760563], atol=5e-7)
     np.testing.assert_allclose(dr.precision_b, [0.630058, 0.676301], atol=5e-7)
     assert dr.fisher_pvalue.iloc[0] == pytest.approx(1.9096e-04, rel=1e-4)

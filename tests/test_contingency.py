@@ -1,6 +1,6 @@
 """McNemar, Cochran's Q and pairwise post-hoc.
 
-References: METHODS.md §2 worked table (verified there against mlxtend, statsmodels and
+References: docs/methods.md §2 worked table (verified there against mlxtend, statsmodels and
 DTComPair), §3 (mlxtend user-guide example), R's `mcnemar.test` clipping and `binom.test`
 semantics, and statsmodels called in the tests.
 """
@@ -17,7 +17,7 @@ from statsmodels.stats.contingency_tables import mcnemar as sm_mcnemar
 
 import precmp_lib as pc
 
-# METHODS.md §2 worked examples: (b, c) -> chi2, p_chi2, chi2_cc, p_cc, p_exact, p_mid
+# docs/methods.md §2 worked examples: (b, c) -> chi2, p_chi2, chi2_cc, p_cc, p_exact, p_mid
 METHODS_TABLE = [
     ((11, 1), 8.333333, 0.0038924, 6.75, 0.0093748, 0.0063477, 0.0034180),
     ((25, 15), 2.5, 0.11385, 2.025, 0.15473, 0.15386, 0.11728),
@@ -49,7 +49,7 @@ def test_mcnemar_matches_methods_table(bc, x2, p, x2cc, pcc, pex, pmid):
 
 
 def test_exact_is_closed_form_26_over_4096():
-    # METHODS.md Appendix A: exact p for b=11, c=1 is 2 * (1 + 12) / 2**12 = 26/4096
+    # docs/methods.md Appendix A: exact p for b=11, c=1 is 2 * (1 + 12) / 2**12 = 26/4096
     assert pc.mcnemar(table(11, 1)).pvalue == pytest.approx(26 / 4096, rel=1e-12)
 
 
@@ -62,7 +62,7 @@ def test_agrees_with_statsmodels_where_statsmodels_is_right(b, c):
         ours = pc.mcnemar(t, method=method)
         ref = sm_mcnemar(t, **kwargs)
         if method == "chi2_corrected" and abs(b - c) <= 1:
-            continue  # statsmodels does not clip |b - c| - 1 at 0 (METHODS.md §2)
+            continue  # statsmodels does not clip |b - c| - 1 at 0 (docs/methods.md §2)
         assert ours.pvalue == pytest.approx(ref.pvalue, rel=1e-12)
         assert ours.statistic == pytest.approx(ref.statistic, rel=1e-12)
 
@@ -181,7 +181,7 @@ def test_mcnemar_table_bad_input():
 
 
 def mlxtend_example() -> np.ndarray:
-    # METHODS.md §3: y_true all 0; model 1 predicts 1 on items 0-15, model 2 on 0-5 and 20-21,
+    # docs/methods.md §3: y_true all 0; model 1 predicts 1 on items 0-15, model 2 on 0-5 and 20-21,
     # model 3 on 0-2, 6, 20-21, 98-99. Built here from predictions, not from correctness.
     y = np.zeros(100, dtype=int)
     preds = {f"model_{j}": np.zeros(100, dtype=int) for j in (1, 2, 3)}
@@ -195,12 +195,12 @@ def test_cochrans_q_mlxtend_user_guide_example():
     y, preds = mlxtend_example()
     correct = pc.correctness_matrix(y, preds)
     r = pc.cochrans_q(correct)
-    # METHODS.md §3: Q = 7.529412, p = 0.023174 (mlxtend doc: "Q: 7.529, p: 0.023")
+    # docs/methods.md §3: Q = 7.529412, p = 0.023174 (mlxtend doc: "Q: 7.529, p: 0.023")
     assert r.statistic == pytest.approx(7.529412, rel=1e-6)
     assert r.pvalue == pytest.approx(0.023174, rel=1e-4)
     assert r.df == 2
     assert r.details["n_correct"] == {"model_1": 84, "model_2": 92, "model_3": 92}
-    # L = 2 equals the uncorrected McNemar (METHODS.md §3: 5.333333, p 0.020921)
+    # L = 2 equals the uncorrected McNemar (docs/methods.md §3: 5.333333, p 0.020921)
     r2 = pc.cochrans_q(correct[["model_1", "model_2"]])
     assert r2.statistic == pytest.approx(5.333333, rel=1e-6)
     assert r2.pvalue == pytest.approx(0.020921, rel=1e-4)
@@ -209,7 +209,7 @@ def test_cochrans_q_mlxtend_user_guide_example():
 def test_pairwise_mlxtend_example_holm_and_bonferroni():
     y, preds = mlxtend_example()
     chi = pc.pairwise_mcnemar(y, preds, method="chi2")
-    # METHODS.md §3: (b, c) = (2, 10), (4, 12), (3, 3); uncorrected p (0.020921, 0.045500, 1)
+    # docs/methods.md §3: (b, c) = (2, 10), (4, 12), (3, 3); uncorrected p (0.020921, 0.045500, 1)
     assert chi[["b", "c"]].to_numpy().tolist() == [[10, 2], [12, 4], [3, 3]] or \
         chi[["c", "b"]].to_numpy().tolist() == [[10, 2], [12, 4], [3, 3]]
     np.testing.assert_allclose(chi["pvalue"], [0.020921, 0.045500, 1.0], rtol=1e-4)

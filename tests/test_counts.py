@@ -1,7 +1,7 @@
 """Tests for precmp_lib.counts: joint confusion tensor, per-class cells, pattern counts, moments.
 
 Reference values are brute-force counts computed in the test with explicit boolean masks, one
-class at a time (the definition in METHODS.md §6.1 and §7), never copied numbers.
+class at a time (the definition in docs/methods.md §6.1 and §7), never copied numbers.
 """
 
 from __future__ import annotations
@@ -170,7 +170,7 @@ def test_class_cells_bad_shape():
 
 def test_cells_from_tab_paired_maps_dtcompair_layout():
     # DTComPair read.tab.paired(d.a, d.b, d.c, d.d, nd.a, nd.b, nd.c, nd.d): rows Test2, cols
-    # Test1, so d.b = (Test1 negative, Test2 positive) = s01 and d.c = s10 (METHODS.md §6.1).
+    # Test1, so d.b = (Test1 negative, Test2 positive) = s01 and d.c = s10 (docs/methods.md §6.1).
     cells = cells_from_tab_paired(30, 4, 10, 6, 5, 3, 8, 60)
     expected = {(1, 1, 1): 30, (1, 0, 1): 4, (1, 1, 0): 10, (1, 0, 0): 6,
                 (0, 1, 1): 5, (0, 0, 1): 3, (0, 1, 0): 8, (0, 0, 0): 60}
@@ -209,7 +209,7 @@ def test_pattern_counts_from_patterns_reads_left_to_right():
 
 
 def brute_moments(y, preds, groups, label):
-    """Per-cluster counts a_ij, w_ij by explicit loops over clusters (METHODS.md §7)."""
+    """Per-cluster counts a_ij, w_ij by explicit loops over clusters (docs/methods.md §7)."""
     y = np.asarray(y)
     preds = np.column_stack(preds)
     ids = pd.unique(np.asarray(groups))
@@ -253,7 +253,7 @@ def test_moments_from_patterns_equal_moments_with_singleton_groups():
 
 
 def test_precision_moments_identical_repeats_scale_by_r_and_r_squared():
-    # METHODS.md §7: replicating every row R times scales A by R and B by R^2
+    # docs/methods.md §7: replicating every row R times scales A by R and B by R^2
     rng = np.random.default_rng(6)
     y = rng.integers(0, 3, 200)
     preds = np.column_stack([rng.integers(0, 3, 200) for _ in range(3)])

@@ -1,5 +1,5 @@
 """Out-of-fold predictions on shared folds, the pivot to one row per (id, repeat), and the GEE
-on repeated cross-validation clustered on the observation id (METHODS.md §7)."""
+on repeated cross-validation clustered on the observation id (docs/methods.md §7)."""
 
 from __future__ import annotations
 
@@ -167,7 +167,7 @@ def test_to_wide_errors(long_3x5):
         pc.to_wide(long_3x5.iloc[:0])
 
 
-# ---- the GEE on repeated cross-validation: statsmodels cross-check (METHODS.md §7) ------------
+# ---- the GEE on repeated cross-validation: statsmodels cross-check (docs/methods.md §7) ------------
 
 
 @pytest.fixture(scope="module")
@@ -239,7 +239,7 @@ def test_clustering_on_id_repeat_is_a_different_answer(cancer_long):
 
 
 def test_identical_repeats_leave_the_statistic_unchanged(cancer_long):
-    # METHODS.md §7: A scales by R, B by R^2, so W is invariant to exact duplication;
+    # docs/methods.md §7: A scales by R, B by R^2, so W is invariant to exact duplication;
     # why Gondara's Table 11 shows the same statistics for 10-fold and 10 x 10-fold
     once = cancer_long[cancer_long["repeat"] == 0]
     four = pd.concat([once.assign(repeat=r) for r in range(4)], ignore_index=True)

@@ -1,7 +1,7 @@
 """Tests of precmp_lib.paper: the printed values, the author's split and naive Bayes, the tables.
 
 Reference values: the seed paper's tables (Gondara, Tables 4-11, transcribed in
-data/paper_tables.csv), METHODS.md §6.6(d) and §13 (the diabetic-retinopathy split and naive
+data/paper_tables.csv), docs/methods.md §6.6(d) and §13 (the diabetic-retinopathy split and naive
 Bayes counts reproduced in R), and R's own output of ``set.seed(s); sample(10)`` before R 3.6.
 """
 
@@ -200,7 +200,7 @@ def test_categorical_tables_are_frequencies():
 
 @needs_mirror
 def test_r_split_and_naive_bayes_reproduce_the_papers_diabetic_counts():
-    # METHODS.md §13: R's set.seed(123) 70/30 split leaves 346 test rows, 165 of class 0;
+    # docs/methods.md §13: R's set.seed(123) 70/30 split leaves 346 test rows, 165 of class 0;
     # §6.6(d): e1071 naive Bayes is right on 148 of its 275 class-0 predictions and on 54 of
     # its 71 class-1 predictions (precisions 0.538182 and 0.760563; Table 5 prints 0.54, 0.76).
     fit = fit_paper_models("diabetic_retinopathy", models=("NB",))
@@ -392,7 +392,7 @@ def _cells_to_labels(cells: dict[tuple[int, int, int], int]) -> tuple[np.ndarray
     return arr[:, 0], arr[:, 1], arr[:, 2]
 
 
-# METHODS.md §6.6(d): Gondara's diabetic-retinopathy test set (R split, seed 123) as
+# docs/methods.md §6.6(d): Gondara's diabetic-retinopathy test set (R split, seed 123) as
 # (truth, NB, RF) counts; class 0: s11 103, s10 45, s01 6, s00 11, r11 63, r10 64, r01 1, r00 53.
 DIABETIC = {
     (0, 0, 0): 103, (0, 0, 1): 45, (0, 1, 0): 6, (0, 1, 1): 11,
@@ -407,7 +407,7 @@ def _diabetic_fit() -> paper.PaperFit:
 
 def test_table5_reproduces_the_worked_example():
     t5 = paper.table5([_diabetic_fit()]).set_index("class")
-    # METHODS.md §6.6(d): precisions 0.538182 / 0.630058 and 0.760563 / 0.676301;
+    # docs/methods.md §6.6(d): precisions 0.538182 / 0.630058 and 0.760563 / 0.676301;
     # GS p 2.1269e-04 and 0.074489; GEE Wald p 3.2811e-04 and 0.097346
     assert t5.loc[0, "precision_nb"] == pytest.approx(0.538182, abs=1e-6)
     assert t5.loc[0, "precision_rf"] == pytest.approx(0.630058, abs=1e-6)
@@ -422,7 +422,7 @@ def test_table5_reproduces_the_worked_example():
 
 def test_table5_rows_agree_with_the_printed_ones():
     # Table 5 prints 0.54 / 0.63, p 0.002 (typo for 0.0002) / 0.0002 and 0.76 / 0.67, 0.07 / 0.09;
-    # the reproduced forest of METHODS.md §13 moves the last digit of some of them
+    # the reproduced forest of docs/methods.md §13 moves the last digit of some of them
     t5 = paper.table5([_diabetic_fit()])
     cmp = compare_with_printed(t5, 5)
     mine = cmp[cmp["dataset"] == "diabetic_retinopathy"].set_index(["class", "quantity"])
@@ -437,7 +437,7 @@ def test_table5_rows_agree_with_the_printed_ones():
 
 def test_table6_reproduces_the_worked_example():
     t6 = paper.table6([_diabetic_fit()]).set_index("class")
-    # METHODS.md §6.6(d): RP(NB/RF) 0.8542 (0.7882, 0.9257), p 1.23e-04; 1.1246 (0.9918,
+    # docs/methods.md §6.6(d): RP(NB/RF) 0.8542 (0.7882, 0.9257), p 1.23e-04; 1.1246 (0.9918,
     # 1.2751), p 0.0670. Table 6 prints 0.85 (0.78, 0.92) p 0.0001 and 1.13 (0.99, 1.29) p 0.06.
     assert t6.loc[0, ["rp", "rp_ci_low", "rp_ci_high"]].tolist() == pytest.approx(
         [0.8542, 0.7882, 0.9257], abs=1e-4)
@@ -448,7 +448,7 @@ def test_table6_reproduces_the_worked_example():
 
 
 def test_table7_reproduces_the_combined_pvalue():
-    # METHODS.md §8 worked example 2: Fisher (independence) 1.9096e-04, Simes 4.2539e-04, and
+    # docs/methods.md §8 worked example 2: Fisher (independence) 1.9096e-04, Simes 4.2539e-04, and
     # Dai-Cui with the swap-permutation covariance about 0.0023 (RNG-dependent); printed 0.002
     t7 = paper.table7([_diabetic_fit()], n_resamples=2000, random_state=1)
     assert t7["fisher_pvalue"].iloc[0] == pytest.approx(1.9096e-04, rel=1e-3)
@@ -484,7 +484,7 @@ def test_table8_joint_test_and_undefined_row():
     joint = ref.joint.set_index("class")
     assert t8.loc["n", "pvalue"] == pytest.approx(joint.loc["n", "pvalue"])
     assert t8.loc["n", "df"] == 3
-    # Table 8's Wilt "w" row: SVM precision 1.0 -> no GEE Wald test (METHODS.md §12 item 12)
+    # Table 8's Wilt "w" row: SVM precision 1.0 -> no GEE Wald test (docs/methods.md §12 item 12)
     assert t8.loc["w", "precision_svm"] == 1.0 and np.isnan(t8.loc["w", "pvalue"])
     assert "logit" in t8.loc["w", "note"]
     without = gee_precision(fit.y_test, {k: v for k, v in named.items() if k != "SVM"},
@@ -496,7 +496,7 @@ def test_table8_joint_test_and_undefined_row():
 
 
 def test_table9_odds_ratios_are_ratios_of_precision_odds():
-    # METHODS.md §7 (Table 9 check): OR = [P_model / (1 - P_model)] / [P_NB / (1 - P_NB)]
+    # docs/methods.md §7 (Table 9 check): OR = [P_model / (1 - P_model)] / [P_NB / (1 - P_NB)]
     fit = _four_models(1)
     t9 = paper.table9([fit])
     t8 = paper.table8([fit]).set_index("class")
@@ -529,7 +529,7 @@ def test_cv_predictions_bad_arguments():
 
 
 def test_table11_reused_folds_leave_the_statistic_unchanged():
-    # METHODS.md §7: identical repeats of every row leave the GEE Wald statistic unchanged,
+    # docs/methods.md §7: identical repeats of every row leave the GEE Wald statistic unchanged,
     # which explains Table 11's identical 10-fold and 10 x 10-fold values
     from precmp_lib import gee_precision
 
@@ -545,7 +545,7 @@ def test_table11_reused_folds_leave_the_statistic_unchanged():
 
 
 def test_table10_reproduces_the_worked_example():
-    # METHODS.md §9 worked example 2: NB Se(0) = 148/165, Sp(0) = 54/181 on the reproduced test
+    # docs/methods.md §9 worked example 2: NB Se(0) = 148/165, Sp(0) = 54/181 on the reproduced test
     # set; with prevalences 0.30 (class 0) and 0.70 (class 1) NB-0 0.3540 and NB-1 0.8711
     # (Table 10 prints 0.35 and 0.87)
     t10 = paper.table10(_diabetic_fit(), n_resamples=200).set_index(["comparison", "class"])
@@ -567,5 +567,5 @@ def test_table10_swapped_prevalences_change_the_update():
     swapped = paper.table10(_diabetic_fit(), prevalence={0: 0.7, 1: 0.3}, n_resamples=50)
     nb1 = swapped[(swapped["comparison"] == "NB") & (swapped["class"] == 1)].iloc[0]
     se, sp = 54 / 181, 1 - 17 / 165  # NB for class 1: 54 of 181 found, 17 false alarms
-    expected = se * 0.3 / (se * 0.3 + (1 - sp) * 0.7)  # seed eq 28
+    expected = se * 0.3 / (se * 0.3 + (1 - sp) * 0.7)  # Gondara, eq. 28
     assert nb1["precision_updated"] == pytest.approx(expected)

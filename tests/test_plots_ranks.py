@@ -97,7 +97,7 @@ def test_control_mode_bonferroni_dunn():
 def test_control_mode_holm_joins_the_control_with_non_rejected():
     ax = plots.critical_difference_diagram(DEMSAR_RANKS, n_datasets=14, posthoc="holm",
                                            control="C4.5")
-    # Holm rejects C4.5+m+cf and C4.5+m (METHODS.md §5.3): the bar joins C4.5 and C4.5+cf
+    # Holm rejects C4.5+m+cf and C4.5+m (docs/methods.md §5.3): the bar joins C4.5 and C4.5+cf
     (group,) = _by_gid(ax, "cd-clique")
     assert min(group.get_xdata()) == pytest.approx(2.893 - 0.04)
     assert _by_gid(ax, "cd-bar") == []

@@ -1,12 +1,12 @@
 """Tests for precmp_lib.precision.
 
 Provenance of reference values:
-- "METHODS §6.6(x)" / "METHODS §7 ex. n": worked examples in METHODS.md, recomputed there with
+- "docs/methods.md §6.6(x)" / "docs/methods.md §7 ex. n": worked examples of the methods reference, recomputed with
   DTComPair 1.2.2 (pv.gs, pv.wgs, pv.rpv), geepack 1.3.9 and statsmodels 0.15.0.
 - "DTComPair formula": the R package's pv.gs / pv.wgs / pv.rpv expressions (R/DTComPair.R),
   transcribed below as test oracles on DTComPair's own table layout (rows Test 2, columns
   Test 1), so the layout mapping is checked too.
-- "score form": Leisenring, Alonzo & Pepe's per-observation score statistic (seed eq 9),
+- "score form": Leisenring, Alonzo & Pepe's per-observation score statistic (Gondara, eq. 9),
   computed on the expanded observations.
 - statsmodels GEE (Binomial, Independence, robust covariance) called in the test.
 """
@@ -54,7 +54,7 @@ from precmp_lib.precision import (
     wald_test,
 )
 
-# ---- the worked examples of METHODS.md §6.6, as canonical cells n[d][a][b] -------------------
+# ---- the worked examples of docs/methods.md §6.6, as canonical cells n[d][a][b] -------------------
 
 
 def make_cells(s11, s10, s01, s00, r11, r10, r01, r00):
@@ -64,12 +64,12 @@ def make_cells(s11, s10, s01, s00, r11, r10, r01, r00):
     return cells
 
 
-PAIRED1 = make_cells(319, 78, 22, 32, 31, 53, 22, 155)  # METHODS §6.6(a), DTComPair Paired1
-SMALL = make_cells(30, 10, 4, 6, 5, 8, 3, 60)  # METHODS §6.6(b)
-ONE = make_cells(20, 5, 6, 4, 0, 7, 0, 50)  # METHODS §6.6(c): P_b = 1
-DIAB0 = make_cells(103, 45, 6, 0, 63, 64, 1, 0)  # METHODS §6.6(d) class "0" (s00, r00 unused)
-DIAB1 = make_cells(53, 1, 64, 0, 11, 6, 45, 0)  # METHODS §6.6(d) class "1"
-IDENTICAL = cells_from_tab_paired(50, 0, 0, 10, 12, 0, 0, 40)  # METHODS §6.6 edge case
+PAIRED1 = make_cells(319, 78, 22, 32, 31, 53, 22, 155)  # docs/methods.md §6.6(a), DTComPair Paired1
+SMALL = make_cells(30, 10, 4, 6, 5, 8, 3, 60)  # docs/methods.md §6.6(b)
+ONE = make_cells(20, 5, 6, 4, 0, 7, 0, 50)  # docs/methods.md §6.6(c): P_b = 1
+DIAB0 = make_cells(103, 45, 6, 0, 63, 64, 1, 0)  # docs/methods.md §6.6(d) class "0" (s00, r00 unused)
+DIAB1 = make_cells(53, 1, 64, 0, 11, 6, 45, 0)  # docs/methods.md §6.6(d) class "1"
+IDENTICAL = cells_from_tab_paired(50, 0, 0, 10, 12, 0, 0, 40)  # docs/methods.md §6.6 edge case
 
 
 # ---- test oracles: DTComPair's formulas on its own layout -----------------------------------
@@ -144,10 +144,10 @@ def informative(cells):
 @pytest.mark.parametrize(
     ("cells", "gs", "gs_p", "wgs", "wgs_p"),
     [
-        (PAIRED1, 5.71124070, 0.01685662, 5.465887, 0.019391),  # METHODS §6.6(a), pv.gs 8 digits
-        (SMALL, 0.952197, 0.329161, 0.908674, 0.340466),  # METHODS §6.6(b)
-        (ONE, 8.698682, 0.0031844, 7.144417, 0.0075198),  # METHODS §6.6(c)
-        (DIAB0, 13.715478, 2.1269e-04, 13.097892, 2.9563e-04),  # METHODS §6.6(d) class 0
+        (PAIRED1, 5.71124070, 0.01685662, 5.465887, 0.019391),  # docs/methods.md §6.6(a), pv.gs 8 digits
+        (SMALL, 0.952197, 0.329161, 0.908674, 0.340466),  # docs/methods.md §6.6(b)
+        (ONE, 8.698682, 0.0031844, 7.144417, 0.0075198),  # docs/methods.md §6.6(c)
+        (DIAB0, 13.715478, 2.1269e-04, 13.097892, 2.9563e-04),  # docs/methods.md §6.6(d) class 0
     ],
 )
 def test_gs_and_wgs_match_methods_worked_examples(cells, gs, gs_p, wgs, wgs_p):
@@ -168,7 +168,7 @@ def test_gs_equals_dtcompair_formulas_and_score_form(cells):
 
 
 def test_gs_paired1_class1_p_value_matches_diabetic_retinopathy_row():
-    # METHODS §6.6(d), class "1": GS 3.181222, p 0.074489 (Gondara Table 5: 0.07)
+    # docs/methods.md §6.6(d), class "1": GS 3.181222, p 0.074489 (Gondara Table 5: 0.07)
     stat, p = gs_from_cells(DIAB1)
     assert stat == pytest.approx(3.181222, rel=1e-6) and p == pytest.approx(0.074489, rel=1e-4)
 
@@ -247,10 +247,10 @@ def expand(cells):
 @pytest.mark.parametrize(
     ("cells", "stat", "p"),
     [
-        (PAIRED1, 5.411100, 0.020009),  # METHODS §6.6(a): geepack beta -0.3084711, SE 0.1326086
-        (SMALL, 0.8988352, 0.343094),  # METHODS §6.6(b): geepack 0.8988352
-        (DIAB0, 12.902708, 3.2811e-04),  # METHODS §6.6(d) class 0
-        (DIAB1, 2.748500, 0.097346),  # METHODS §6.6(d) class 1
+        (PAIRED1, 5.411100, 0.020009),  # docs/methods.md §6.6(a): geepack beta -0.3084711, SE 0.1326086
+        (SMALL, 0.8988352, 0.343094),  # docs/methods.md §6.6(b): geepack 0.8988352
+        (DIAB0, 12.902708, 3.2811e-04),  # docs/methods.md §6.6(d) class 0
+        (DIAB1, 2.748500, 0.097346),  # docs/methods.md §6.6(d) class 1
     ],
 )
 def test_gw_matches_geepack_worked_examples(cells, stat, p):
@@ -260,7 +260,7 @@ def test_gw_matches_geepack_worked_examples(cells, stat, p):
 
 
 def test_gw_paired1_coefficient_and_se_match_geepack():
-    # METHODS §6.6(a): geepack geeglm beta = -0.3084711, robust SE 0.1326086
+    # docs/methods.md §6.6(a): geepack geeglm beta = -0.3084711, robust SE 0.1326086
     res = gw_from_cells(PAIRED1)
     assert res.estimate == pytest.approx(-0.3084711, rel=1e-7)
     assert res.se == pytest.approx(0.1326086, rel=1e-6)
@@ -269,7 +269,7 @@ def test_gw_paired1_coefficient_and_se_match_geepack():
 
 
 def test_gw_differs_from_the_seed_uncorrected_formula():
-    # METHODS §0.1: seed eq 8 pairs P1Q1 with 1/T1 and gives 5.654920 on Paired1; ours 5.4111
+    # docs/methods.md §0.1: Gondara, eq. 8 pairs P1Q1 with 1/T1 and gives 5.654920 on Paired1; ours 5.4111
     c = PAIRED1
     t1, t5 = c[:, 1].sum(), c[:, :, 1].sum()
     p1, p2 = (c[1, 1, 1] + c[1, 1, 0]) / t1, (c[1, 1, 1] + c[1, 0, 1]) / t5
@@ -286,7 +286,7 @@ def test_gw_differs_from_the_seed_uncorrected_formula():
     [(PAIRED1, 5.699903, 0.016966), (SMALL, 0.950521, 0.329587), (ONE, 8.96, 0.0027595)],
 )
 def test_multinomial_wald_matches_methods(cells, stat, p):
-    # METHODS §6.6(a)-(c), T_M
+    # docs/methods.md §6.6(a)-(c), T_M
     res = wald_from_cells(cells)
     assert res.statistic == pytest.approx(stat, rel=1e-6)
     assert res.pvalue == pytest.approx(p, rel=1e-4)
@@ -297,10 +297,10 @@ def test_multinomial_wald_matches_methods(cells, stat, p):
 @pytest.mark.parametrize(
     ("cells", "rp", "low", "high", "p"),
     [
-        (PAIRED1, 0.953646, 0.917144, 0.991601, 0.017146),  # METHODS §6.6(a)
-        (SMALL, 0.932297, 0.809631, 1.073549, 0.330075),  # METHODS §6.6(b)
-        (ONE, 0.78125, 0.650380, 0.938453, 0.0083140),  # METHODS §6.6(c)
-        (DIAB0, 0.8542, 0.7882, 0.9257, 1.23e-04),  # METHODS §6.6(d), 4 digits printed
+        (PAIRED1, 0.953646, 0.917144, 0.991601, 0.017146),  # docs/methods.md §6.6(a)
+        (SMALL, 0.932297, 0.809631, 1.073549, 0.330075),  # docs/methods.md §6.6(b)
+        (ONE, 0.78125, 0.650380, 0.938453, 0.0083140),  # docs/methods.md §6.6(c)
+        (DIAB0, 0.8542, 0.7882, 0.9257, 1.23e-04),  # docs/methods.md §6.6(d), 4 digits printed
         (DIAB1, 1.1246, 0.9918, 1.2751, 0.0670),
     ],
 )
@@ -322,14 +322,14 @@ def test_rp_equals_dtcompair_formula(cells):
 
 
 def test_rp_paired1_se_and_seed_counts_error():
-    # METHODS §6.5: SE(log RP) = 0.01991247; eq 18 with counts gives a variance 712x too small
+    # docs/methods.md §6.5: SE(log RP) = 0.01991247; eq 18 with counts gives a variance 712x too small
     res = rp_from_cells(PAIRED1)
     assert res.se == pytest.approx(0.01991247, rel=1e-6)
     assert res.statistic == pytest.approx(-2.383559, rel=1e-6)
 
 
 def test_rp_variance_matches_numerical_delta_method():
-    # METHODS §6.5: verified against a numerical multinomial delta method; redo it here
+    # docs/methods.md §6.5: verified against a numerical multinomial delta method; redo it here
     c = PAIRED1.ravel()
     n = c.sum()
     probs = c / n
@@ -355,7 +355,7 @@ def test_naive_z_equals_statsmodels_two_proportion_z():
         z, p = proportions_ztest(tp, m)
         stat, pz = naive_z_from_cells(cells)
         assert stat == pytest.approx(z**2, rel=1e-10) and pz == pytest.approx(p, rel=1e-10)
-    # METHODS §6.6(a): naive z^2 = 2.639732, p = 0.104221
+    # docs/methods.md §6.6(a): naive z^2 = 2.639732, p = 0.104221
     assert naive_z_from_cells(PAIRED1)[0] == pytest.approx(2.639732, rel=1e-6)
 
 
@@ -455,7 +455,7 @@ def test_single_tests_undefined_quantities_raise():
             test(y, a, never)
     with pytest.raises(ValueError, match="precision of y_pred_b for class 1 is 1: its logit"):
         gw_test(y, a, perfect)
-    assert np.isfinite(gs_test(y, a, perfect).statistic)  # GS stays defined (METHODS §6.6)
+    assert np.isfinite(gs_test(y, a, perfect).statistic)  # GS stays defined (docs/methods.md §6.6)
     wrong = [0, 1, 0, 0, 0, 0]  # predicts 1 once, wrongly: precision 0
     with pytest.raises(ValueError, match="precision of y_pred_b for class 1 is 0: the relative"):
         rp_test(y, a, wrong)
@@ -595,12 +595,12 @@ def test_compare_precision_row_order_and_swap_invariance(seed, n):
 
 # ---- gee_precision --------------------------------------------------------------------------
 
-EX2 = PatternCounts.from_patterns(  # METHODS §7, worked example 2
+EX2 = PatternCounts.from_patterns(  # docs/methods.md §7, worked example 2
     {"111": 40, "110": 8, "101": 6, "011": 5, "100": 4, "010": 3, "001": 7},
     {"111": 6, "110": 3, "101": 4, "011": 2, "100": 5, "010": 6, "001": 9},
     names=["clf1", "clf2", "clf3"],
 )
-EX3 = PatternCounts.from_patterns(  # METHODS §7, worked example 3
+EX3 = PatternCounts.from_patterns(  # docs/methods.md §7, worked example 3
     {"111": 97, "110": 26, "101": 33, "100": 7, "011": 22, "010": 8, "001": 6},
     {"111": 1, "110": 1, "101": 2, "100": 27, "011": 4, "010": 35, "001": 45},
 )
@@ -650,7 +650,7 @@ def test_gee_methods_example_2_all_outputs():
 
 def test_gee_methods_example_3():
     res = gee_precision_from_counts(EX3)
-    # METHODS §7 ex. 3: W = 6.001593, p = 0.049747; SE = (0.195941, 0.237293, 0.223909)
+    # docs/methods.md §7 ex. 3: W = 6.001593, p = 0.049747; SE = (0.195941, 0.237293, 0.223909)
     assert res.joint["statistic"].iloc[0] == pytest.approx(6.001593, rel=1e-6)
     assert res.joint["pvalue"].iloc[0] == pytest.approx(0.049747, rel=1e-5)
     np.testing.assert_allclose(res.precision["precision"], [0.840206, 0.788660, 0.752381], rtol=1e-6)
@@ -662,7 +662,7 @@ def test_gee_two_classifiers_equal_gw_test_and_methods_example_1():
     y, a, b = expand(PAIRED1)
     res = gee_precision(y, {"A": a, "B": b}, reference="B")
     row = res.coefficients.query("`class` == 1").iloc[0]
-    # METHODS §7 ex. 1: beta = -0.308471, SE 0.132609, W = 5.411100
+    # docs/methods.md §7 ex. 1: beta = -0.308471, SE 0.132609, W = 5.411100
     assert row["log_odds_ratio"] == pytest.approx(-0.3084711, rel=1e-6)
     assert row["se"] == pytest.approx(0.1326086, rel=1e-6)
     gw = gw_test(y, a, b)
@@ -740,7 +740,7 @@ def test_gee_joint_invariant_to_reference_and_model_order():
 
 
 def test_gee_identical_repeats_leave_statistics_unchanged():
-    # METHODS §7: replicating every row R times (same folds reused) leaves W unchanged
+    # docs/methods.md §7: replicating every row R times (same folds reused) leaves W unchanged
     rng = np.random.default_rng(8)
     y = rng.integers(0, 2, 300)
     preds = np.column_stack([np.where(rng.random(300) < acc, y, 1 - y) for acc in (0.7, 0.8, 0.85)])
@@ -864,7 +864,7 @@ def expand_patterns(pc_counts):
 
 @pytest.mark.parametrize("example", [EX2, EX3], ids=["methods_7_ex2", "methods_7_ex3"])
 def test_gee_methods_examples_equal_statsmodels(example):
-    # METHODS §7 examples 2-3 "identical in statsmodels and geepack": fit statsmodels here
+    # docs/methods.md §7 examples 2-3 "identical in statsmodels and geepack": fit statsmodels here
     y, preds = expand_patterns(example)
     params, cov, wald = statsmodels_gee(y, preds, 1)
     res = gee_precision_from_counts(example)

@@ -1,6 +1,6 @@
 """Tests for precmp_lib.ranks: Wilcoxon, Friedman, Iman–Davenport, Nemenyi, control and Shaffer.
 
-Reference values come from METHODS.md §5 (worked examples and q tables), Demšar (2006)
+Reference values come from docs/methods.md §5 (worked examples and q tables), Demšar (2006)
 Tables 2, 5 and 6, R's help-page examples (printed output), and scipy/statsmodels called here.
 """
 
@@ -50,7 +50,7 @@ DEMSAR_AUC = pd.DataFrame(
 )
 # Demšar (2006) §3.2.2: the published average ranks (from the unrounded AUCs).
 DEMSAR_RANKS = pd.Series([3.143, 2.000, 2.893, 1.964], index=DEMSAR_NAMES)
-# Demšar (2006) Table 2 differences C4.5+m minus C4.5 (= METHODS.md §5.1 worked example 1).
+# Demšar (2006) Table 2 differences C4.5+m minus C4.5 (= docs/methods.md §5.1 worked example 1).
 DEMSAR_D = np.array([0.005, -0.008, 0.017, 0.033, 0.006, -0.005, 0.007, 0, 0.063, 0,
                      0.022, 0.047, 0.009, 0.021])
 # R ?wilcox.test: Hollander & Wolfe (1973) p. 29f depression scores.
@@ -92,7 +92,7 @@ def r_friedman_statistic(y: np.ndarray) -> float:
 
 class TestWilcoxonReferenceValues:
     def test_methods_example_2_exact(self):
-        # METHODS.md §5.1 worked example 2 (no ties, N = 8): T = 6, exact p = 0.109375
+        # docs/methods.md §5.1 worked example 2 (no ties, N = 8): T = 6, exact p = 0.109375
         d = np.array([0.012, -0.004, 0.025, 0.008, 0.031, -0.010, 0.019, 0.002])
         res = wilcoxon(d, np.zeros(8))
         assert res.details["distribution"] == "exact"
@@ -101,7 +101,7 @@ class TestWilcoxonReferenceValues:
         assert wilcoxon(d, np.zeros(8), alternative="greater").pvalue == pytest.approx(0.0546875)
 
     def test_methods_example_2_normal(self):
-        # METHODS.md §5.1 worked example 2: z = -1.680336, p = 0.092892; corrected p = 0.107328
+        # docs/methods.md §5.1 worked example 2: z = -1.680336, p = 0.092892; corrected p = 0.107328
         d = np.array([0.012, -0.004, 0.025, 0.008, 0.031, -0.010, 0.019, 0.002])
         plain = wilcoxon(d, np.zeros(8), method="normal", correction=False)
         assert plain.pvalue == pytest.approx(0.092892, rel=1e-5)
@@ -110,7 +110,7 @@ class TestWilcoxonReferenceValues:
         assert corrected.pvalue == pytest.approx(0.107328, rel=1e-5)
 
     def test_methods_example_3_minimum_p(self):
-        # METHODS.md §5.1 worked example 3: N = 5, all d > 0 -> exact p = 0.0625, cannot reject
+        # docs/methods.md §5.1 worked example 3: N = 5, all d > 0 -> exact p = 0.0625, cannot reject
         res = wilcoxon([1, 2, 3, 4, 5], [0, 0, 0, 0, 0])
         assert res.pvalue == pytest.approx(0.0625)
         assert "could not fall below 0.05" in res.note
@@ -134,7 +134,7 @@ class TestWilcoxonReferenceValues:
 
     @pytest.mark.parametrize(
         ("zero_method", "t", "p"),
-        # METHODS.md §5.1 worked example 1 (Demšar Table 2), scipy asymptotic tie-corrected
+        # docs/methods.md §5.1 worked example 1 (Demšar Table 2), scipy asymptotic tie-corrected
         [("zsplit", 12.0, 0.010969), ("wilcox", 6.5, 0.010757), ("pratt", 10.5, 0.010792)],
     )
     def test_demsar_table2(self, zero_method, t, p):
@@ -154,7 +154,7 @@ class TestWilcoxonReferenceValues:
             assert (res.details["r_plus"], res.details["r_minus"]) == (93.0, 12.0)
 
     def test_demsar_plain_normal_formula(self):
-        # METHODS.md §5.1 example 1: Demšar's z without tie correction = -2.542448
+        # docs/methods.md §5.1 example 1: Demšar's z without tie correction = -2.542448
         n, t = 14, 12.0
         z = (t - n * (n + 1) / 4) / math.sqrt(n * (n + 1) * (2 * n + 1) / 24)
         assert z == pytest.approx(-2.542448, rel=1e-6)
@@ -339,7 +339,7 @@ class TestWilcoxonBadInput:
 
 class TestRanks:
     def test_demsar_table6_ranks(self):
-        # METHODS.md §5.2 example 2: ranks from the printed 3-decimal table
+        # docs/methods.md §5.2 example 2: ranks from the printed 3-decimal table
         r = average_ranks(DEMSAR_AUC)
         np.testing.assert_allclose(r, [3.142857, 2.0, 2.928571, 1.928571], atol=1e-6)
         assert list(r.index) == DEMSAR_NAMES
@@ -381,7 +381,7 @@ class TestFriedman:
         assert res.details["tie_factor"] < 1
 
     def test_demsar_table6_with_and_without_tie_correction(self):
-        # METHODS.md §5.2 example 2: no correction 9.857143 (p 0.019820); corrected (C = 0.9)
+        # docs/methods.md §5.2 example 2: no correction 9.857143 (p 0.019820); corrected (C = 0.9)
         # 10.952381 (p 0.011986, = scipy); F_F 3.986667 (p 0.014352) / 4.585890 (p 0.0076288)
         plain = friedman(DEMSAR_AUC, tie_correction=False)
         assert plain.statistic == pytest.approx(9.857143, rel=1e-6)
@@ -402,7 +402,7 @@ class TestFriedman:
         assert f_corr.df == (3.0, 39.0)
 
     def test_demsar_published_ranks(self):
-        # METHODS.md §5.2 example 1: chi2_F = 9.28363 (p 0.025748), F_F = 3.688893
+        # docs/methods.md §5.2 example 1: chi2_F = 9.28363 (p 0.025748), F_F = 3.688893
         # (p 0.019768); F(3, 39) critical value 2.8451 (paper: 9.28, 3.69, 2.85)
         res = friedman(DEMSAR_RANKS, n_datasets=14)
         assert res.statistic == pytest.approx(9.28363, rel=1e-6)
@@ -413,7 +413,7 @@ class TestFriedman:
         assert stats.f.isf(0.05, *f.df) == pytest.approx(2.8451, abs=1e-4)
 
     def test_perfect_concordance(self):
-        # METHODS.md §5.2 example 3: N = 3, k = 3, same order: chi2 6, p 0.049787, F_F = inf
+        # docs/methods.md §5.2 example 3: N = 3, k = 3, same order: chi2 6, p 0.049787, F_F = inf
         s = np.array([[0.9, 0.8, 0.7], [0.95, 0.85, 0.6], [0.7, 0.65, 0.5]])
         res = friedman(s)
         assert res.statistic == pytest.approx(6.0) and res.pvalue == pytest.approx(0.049787, rel=1e-5)
@@ -483,7 +483,7 @@ class TestFriedman:
 # post-hoc tests
 # ------------------------------------------------------------------------------------------
 
-# METHODS.md §5.3 q_alpha table (recomputed; Demšar Table 5 within ±0.001)
+# docs/methods.md §5.3 q_alpha table (recomputed; Demšar Table 5 within ±0.001)
 Q_NEMENYI_05 = [1.9600, 2.3437, 2.5690, 2.7278, 2.8497, 2.9483, 3.0309, 3.1017, 3.1637]
 Q_NEMENYI_10 = [1.6449, 2.0523, 2.2913, 2.4595, 2.5885, 2.6927, 2.7799, 2.8546, 2.9199]
 Q_BD_05 = [1.9600, 2.2414, 2.3940, 2.4977, 2.5758, 2.6383, 2.6901, 2.7344, 2.7729]
@@ -511,7 +511,7 @@ class TestCriticalDifference:
             assert critical_difference(k, 10) / se == pytest.approx(q, abs=1.1e-3)
 
     def test_demsar_example(self):
-        # METHODS.md §5.3: CD Nemenyi 0.05 = 1.253559, 0.10 = 1.118060, BD 0.05 = 1.168143
+        # docs/methods.md §5.3: CD Nemenyi 0.05 = 1.253559, 0.10 = 1.118060, BD 0.05 = 1.168143
         assert critical_difference(4, 14) == pytest.approx(1.253559, abs=5e-7)
         assert critical_difference(4, 14, alpha=0.10) == pytest.approx(1.118060, abs=5e-7)
         assert critical_difference(4, 14, method="bonferroni_dunn") == pytest.approx(
@@ -528,7 +528,7 @@ class TestCriticalDifference:
 
 class TestNemenyi:
     def test_demsar_published_ranks(self):
-        # METHODS.md §5.3: SE = 0.487950; Nemenyi adjusted p C4.5 vs C4.5+m+cf 0.0740,
+        # docs/methods.md §5.3: SE = 0.487950; Nemenyi adjusted p C4.5 vs C4.5+m+cf 0.0740,
         # vs C4.5+m 0.0886; no pair significant at 0.05
         res = nemenyi(DEMSAR_RANKS, n_datasets=14)
         assert res.se == pytest.approx(0.487950, abs=5e-7)
@@ -562,7 +562,7 @@ class TestNemenyi:
                                       diff >= res.critical_difference)
 
     def test_k2_reduces_to_z_test(self):
-        # METHODS.md §5.3 edge case: k = 2, q = 1.96 = z
+        # docs/methods.md §5.3 edge case: k = 2, q = 1.96 = z
         s = np.array([[0.9, 0.8], [0.7, 0.75], [0.6, 0.5], [0.9, 0.85], [0.8, 0.7]])
         res = nemenyi(s)
         z = res.statistics.iloc[0, 1]
@@ -591,7 +591,7 @@ class TestNemenyi:
 
 class TestAgainstControl:
     def test_demsar_holm_and_bonferroni_dunn(self):
-        # METHODS.md §5.3 worked example: control C4.5, z = 2.416231, 2.342453, 0.512348;
+        # docs/methods.md §5.3 worked example: control C4.5, z = 2.416231, 2.342453, 0.512348;
         # p = 0.015682, 0.019157, 0.608408; Holm adjusted 0.04705, 0.04705, 0.60841 (rejects
         # the first two); Bonferroni–Dunn adjusted 0.04705, 0.05747, 1 (only C4.5+m+cf)
         holm = tests_against_control(DEMSAR_RANKS, "C4.5", n_datasets=14)

@@ -15,33 +15,33 @@ from sklearn.naive_bayes import GaussianNB
 import precmp_lib as pc
 from precmp_lib.precision import gs_from_cells
 
-# ---- R(e): METHODS.md §10 worked examples -------------------------------------------------
+# ---- R(e): docs/methods.md §10 worked examples -------------------------------------------------
 
 
 def test_seven_accept_three_reject():
-    # METHODS.md §10: n = 10, p = 7, q = 3 -> 48/90 = 24 equal pairs of 45
+    # docs/methods.md §10: n = 10, p = 7, q = 3 -> 48/90 = 24 equal pairs of 45
     assert pc.replicability([1] * 7 + [0] * 3) == pytest.approx(0.533333, abs=5e-7)
 
 
 def test_all_equal_is_one():
-    # METHODS.md §10: all 10 rejected -> 1.0 (and all accepted too)
+    # docs/methods.md §10: all 10 rejected -> 1.0 (and all accepted too)
     assert pc.replicability([0] * 10) == 1.0
     assert pc.replicability([True] * 10) == 1.0
 
 
 def test_even_split_is_the_minimum():
-    # METHODS.md §10: p = q = 5 -> 0.444444 = (n/2 - 1)/(n - 1)
+    # docs/methods.md §10: p = q = 5 -> 0.444444 = (n/2 - 1)/(n - 1)
     assert pc.replicability([1, 0] * 5) == pytest.approx(0.444444, abs=5e-7)
     assert pc.replicability([1, 0] * 5) == pytest.approx((10 / 2 - 1) / (10 - 1))
 
 
 def test_three_repetitions():
-    # METHODS.md §10: n = 3, e = (1, 1, 0) -> 0.333333
+    # docs/methods.md §10: n = 3, e = (1, 1, 0) -> 0.333333
     assert pc.replicability(np.array([1, 1, 0])) == pytest.approx(1 / 3)
 
 
 def test_seed_eq30_without_brackets_is_not_what_we_compute():
-    # METHODS.md §0.4: the seed's eq 30 as printed, p(p-1) + q(q-1)/n(n-1), gives 42.07 for p=7
+    # docs/methods.md §0.4: the seed's eq 30 as printed, p(p-1) + q(q-1)/n(n-1), gives 42.07 for p=7
     p, q, n = 7, 3, 10
     assert p * (p - 1) + q * (q - 1) / (n * (n - 1)) == pytest.approx(42.0667, rel=1e-4)
     assert pc.replicability([1] * p + [0] * q) < 1
@@ -55,7 +55,7 @@ def test_equals_share_of_agreeing_pairs(outcomes):
     r = pc.replicability(outcomes)
     assert r == pytest.approx(expected, abs=1e-12)
     assert 0 <= r <= 1
-    # METHODS.md §10 third form: 1 - 2 sum (e - mean)^2 / (n - 1)
+    # docs/methods.md §10 third form: 1 - 2 sum (e - mean)^2 / (n - 1)
     e = np.asarray(outcomes, dtype=float)
     n = len(e)
     assert r == pytest.approx(1 - 2 * np.sum((e - e.mean()) ** 2) / (n - 1), abs=1e-12)
@@ -91,7 +91,7 @@ def test_bad_outcomes(outcomes, message):
 
 
 def test_pvalue_replicability_worked_example():
-    # METHODS.md §10: R(p) for p = (0.01, 0.04, 0.20, 0.03, 0.07) is 0.98850
+    # docs/methods.md §10: R(p) for p = (0.01, 0.04, 0.20, 0.03, 0.07) is 0.98850
     assert pc.replicability_pvalues([0.01, 0.04, 0.20, 0.03, 0.07]) == pytest.approx(0.98850, rel=1e-5)
 
 

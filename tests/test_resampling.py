@@ -1,6 +1,6 @@
 """Tests on resampled scores: corrected resampled t, 5x2cv t and F, uncorrected t, paired CV scoring.
 
-Reference values come from METHODS.md §4 (worked examples 1-4, Appendix A), from
+Reference values come from docs/methods.md §4 (worked examples 1-4, Appendix A), from
 ``scipy.stats.ttest_rel`` and mlxtend's ``paired_ttest_5x2cv``, ``combined_ftest_5x2cv``,
 ``paired_ttest_kfold_cv`` and ``paired_ttest_resampled`` called here on the same splits, and from
 ``sklearn.neighbors.NearestCentroid`` for the simulation's learners.
@@ -37,7 +37,7 @@ import precmp_lib as pc
 from precmp_lib import resampling
 from precmp_lib.plots import resampling_type1_plot
 
-# METHODS.md §4 worked example 1: resampled, J = 10, 70/30 splits.
+# docs/methods.md §4 worked example 1: resampled, J = 10, 70/30 splits.
 D1 = np.array([0.021, 0.013, 0.030, 0.008, 0.017, 0.025, -0.004, 0.019, 0.012, 0.026])
 # Worked example 2: 10-fold CV.
 D2 = np.array([0.010, -0.005, 0.020, 0.015, 0.000, 0.025, 0.010, 0.005, 0.030, -0.010])
@@ -78,7 +78,7 @@ def two_models():
 
 
 # --------------------------------------------------------------------------------------------
-# worked examples (METHODS.md §4, Appendix A)
+# worked examples (docs/methods.md §4, Appendix A)
 # --------------------------------------------------------------------------------------------
 
 
@@ -282,7 +282,7 @@ def test_5x2_order(pair, rows, flips):
 
 
 def test_5x2_t_depends_on_first_fold():
-    """The order dependence METHODS.md §4 warns about: swapping replication 1's folds."""
+    """The order dependence docs/methods.md §4 warns about: swapping replication 1's folds."""
     base = np.full((5, 2), 0.8)
     swapped = D4.copy()
     swapped[0] = swapped[0, ::-1]
@@ -291,7 +291,7 @@ def test_5x2_t_depends_on_first_fold():
 
 
 # --------------------------------------------------------------------------------------------
-# degenerate inputs (METHODS.md §1, §4 edge cases)
+# degenerate inputs (docs/methods.md §1, §4 edge cases)
 # --------------------------------------------------------------------------------------------
 
 

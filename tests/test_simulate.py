@@ -1,7 +1,7 @@
 """Tests for precmp_lib.simulate.
 
 References: scipy's multivariate normal CDF (called here) for the bivariate normal; the
-definitions of precision, recall and prevalence (METHODS.md §6.1, §9) for the cell
+definitions of precision, recall and prevalence (docs/methods.md §6.1, §9) for the cell
 probabilities; numpy's Pearson correlation for the phi coefficient; the nominal level alpha
 for the type-I error of GS under H0 (Monte Carlo, with its standard error).
 """

@@ -8,7 +8,7 @@ from precmp_lib import widgets
 
 
 def test_state_matches_methods_table():
-    # METHODS.md §2, Raschka scenario B (25, 15)
+    # docs/methods.md §2, Raschka scenario B (25, 15)
     s = widgets.mcnemar_state(25, 15)
     assert list(s.index) == ["chi2", "chi2_corrected", "exact", "midp"]
     assert s.loc["chi2", "pvalue"] == pytest.approx(0.11385, rel=1e-4)
@@ -27,7 +27,7 @@ def test_explorer_builds_and_updates():
     sliders = box.children[0].children
     assert [s.value for s in sliders] == [3, 4] and sliders[0].max == 20
     table = box.children[1]
-    assert "<table" in table.value and "0.70546" in table.value  # (3, 4): chi2 p, METHODS.md §2
+    assert "<table" in table.value and "0.70546" in table.value  # (3, 4): chi2 p, docs/methods.md §2
     sliders[0].value = 11
     sliders[1].value = 1
-    assert "0.00389" in table.value and "0.00635" in table.value  # Raschka A, METHODS.md §2
+    assert "0.00389" in table.value and "0.00635" in table.value  # Raschka A, docs/methods.md §2

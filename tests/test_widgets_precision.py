@@ -1,7 +1,7 @@
 """Tests of the precision widget's state function (the ipywidgets shell is only built once).
 
 Reference: the paired RP interval must equal rp_from_cells on the expected counts of the
-Gaussian-copula model, and the naive one Katz's interval (METHODS.md §6.5; precmp's kernels).
+Gaussian-copula model, and the naive one Katz's interval (docs/methods.md §6.5; precmp's kernels).
 """
 
 from __future__ import annotations
