@@ -10,7 +10,13 @@ __all__ = ["current_umask", "write_atomic"]
 
 
 def current_umask() -> int:
-    """The process's umask (read by setting it and putting it back)."""
+    """Return the process's umask, read by setting it and putting it back.
+
+    Returns
+    -------
+    int
+        The current umask, e.g. ``0o022``.
+    """
     mask = os.umask(0o022)
     os.umask(mask)
     return mask

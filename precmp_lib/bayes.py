@@ -706,8 +706,20 @@ class PatternPrevalenceBootstrap:
     confidence_level: float
 
     def ratio(self, c: int, a: int, b: int) -> tuple[float, float, float]:
-        """(low, estimate, high): adjusted precision of model a over model b for class c, with
-        the percentile interval of the paired replicates' ratio."""
+        """Return the ratio of adjusted precisions of model ``a`` over model ``b`` for class ``c``.
+
+        The interval is the percentile interval of the paired bootstrap replicates' ratio.
+
+        Parameters
+        ----------
+        c, a, b : int
+            Class index and the indices of the two models.
+
+        Returns
+        -------
+        tuple of float
+            ``(low, estimate, high)``.
+        """
         est = float(_safe_ratio(self.adjusted[c, a], self.adjusted[c, b]))
         rep = _safe_ratio(self.boot[:, c, a], self.boot[:, c, b])
         lo, hi, _ = _percentile(rep[:, None], self.confidence_level)

@@ -19,7 +19,7 @@ import sys
 import time
 from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 __all__ = ["build_parser", "main", "report_parameters"]
 
@@ -42,7 +42,7 @@ Relative paths are resolved from the current folder.
 
 
 class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> None:  # one line, status 2, no usage dump
+    def error(self, message: str) -> NoReturn:  # one line, status 2, no usage dump
         self.exit(EXIT_BAD_INPUT, f"precmp: error: {message}\n")
 
 
@@ -70,6 +70,13 @@ def _alpha(text: str) -> float:
 
 
 def build_parser() -> argparse.ArgumentParser:
+    """Build the ``precmp`` argument parser with its ``report`` subcommand.
+
+    Returns
+    -------
+    argparse.ArgumentParser
+        A parser whose errors print one line and exit with status 2.
+    """
     parser = _Parser(prog="precmp", description="Statistical comparison of classifiers.")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
     rep = sub.add_parser(
@@ -156,7 +163,7 @@ def _say(args: argparse.Namespace, text: str) -> None:
 
 
 def _inputs(pattern: str) -> list[Path]:
-    """The files the predictions argument names (a glob may name several), from the cwd."""
+    """List the files the predictions argument names (a glob may name several), from the cwd."""
     import glob
 
     if any(ch in pattern for ch in "*?["):
@@ -228,9 +235,12 @@ class Terminated(BaseException):
 
 @contextlib.contextmanager
 def exit_on_signals() -> Iterator[None]:
-    """Turn SIGTERM (and SIGHUP) into :class:`Terminated` while the block runs, so that every
-    ``finally`` and ``with`` unwinds: temporary folders, the kernel and its connection file are
-    removed, as they are on Ctrl-C (SIGINT raises ``KeyboardInterrupt``)."""
+    """Turn SIGTERM (and SIGHUP) into :class:`Terminated` while the block runs.
+
+    Every ``finally`` and ``with`` then unwinds: temporary folders, the kernel and its
+    connection file are removed, as they are on Ctrl-C (SIGINT raises ``KeyboardInterrupt``).
+    Outside the main thread the handlers cannot be installed and the block runs unchanged.
+    """
     def stop(signum: int, frame: Any) -> None:
         raise Terminated(signum)
 

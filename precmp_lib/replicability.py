@@ -404,7 +404,7 @@ def replicability_experiment(
 
 
 def precision_cells(y_true: Any, y_pred_a: Any, y_pred_b: Any, *, positive: Any) -> np.ndarray:
-    """The 2 x 2 x 2 table ``n[truly positive][A predicts it][B predicts it]`` of one class.
+    """Count the 2 x 2 x 2 table ``n[truly positive][A predicts it][B predicts it]`` of one class.
 
     The counts every paired precision test of class ``positive`` is a function of
     (docs/methods.md §6.1); :func:`precmp_lib.widgets.replicability_size_state` draws new test

@@ -115,19 +115,33 @@ def _cell(column: str, value: Any) -> tuple[str, str]:
     if isinstance(value, float | np.floating):
         if "pvalue" in column or column.startswith("p_"):
             return "", format_pvalue(float(value))
-        return "", f"{float(value):.4f}" if abs(value) < 1e5 else f"{float(value):,.0f}"
+        number = float(value)
+        return "", f"{number:.4f}" if abs(number) < 1e5 else f"{number:,.0f}"
     return ("note" if column == "note" else "s"), str(value)
 
 
 def csv_link(frame: pd.DataFrame, filename: str) -> str:
-    """A link that downloads ``frame`` as CSV from the page itself (a data: URI)."""
+    """Return a link that downloads ``frame`` as CSV from the page itself (a data: URI).
+
+    Parameters
+    ----------
+    frame : pandas.DataFrame
+        The table to offer.
+    filename : str
+        The name the browser saves the file under (escaped).
+
+    Returns
+    -------
+    str
+        An ``<a download>`` element.
+    """
     data = urllib.parse.quote(frame.to_csv(index=False))
     return (f'<a class="csv" download="{esc(filename)}" '
             f'href="data:text/csv;charset=utf-8,{data}">Download CSV ({len(frame):,} rows)</a>')
 
 
 def _displayed(frame: pd.DataFrame) -> pd.DataFrame:
-    """The columns worth showing: those with at least one value (the CSV keeps them all)."""
+    """Keep the columns worth showing: those with at least one value (the CSV keeps them all)."""
     keep = [c for c in frame.columns
             if not (frame[c].isna() | frame[c].astype(str).isin(["", "[]"])).all()]
     return frame[keep] if keep else frame
@@ -135,8 +149,26 @@ def _displayed(frame: pd.DataFrame) -> pd.DataFrame:
 
 def table_html(frame: pd.DataFrame, name: str, *, headers: dict | None = None,
                max_rows: int | None = None) -> str:
-    """An escaped HTML table in a scrolling box, with its CSV download link.
+    """Render ``frame`` as an escaped HTML table in a scrolling box, with its CSV download link.
 
+    Parameters
+    ----------
+    frame : pandas.DataFrame
+        The table; every cell and header is escaped.
+    name : str
+        Base name of the CSV download (``{name}.csv``).
+    headers : dict, optional
+        Display names for some columns, keyed by column name.
+    max_rows : int, optional
+        Show at most this many rows; the CSV always holds them all.
+
+    Returns
+    -------
+    str
+        The HTML fragment.
+
+    Examples
+    --------
     >>> t = table_html(pd.DataFrame({"model": ["<b>"], "pvalue": [1e-9]}), "x")
     >>> "&lt;b&gt;" in t and "< 0.0001" not in t and "&lt; 0.0001" in t
     True
@@ -171,8 +203,10 @@ def table_html(frame: pd.DataFrame, name: str, *, headers: dict | None = None,
 
 
 def _mpl(text: Any, width: int = 40) -> str:
-    """Plot text on one line of at most ``width`` characters, with matplotlib's math mode
-    switched off (``$`` escaped); the tables carry the full names."""
+    """Fit plot text on one line of at most ``width`` characters, math mode off.
+
+    ``$`` is escaped so matplotlib never reads it as math; the tables carry the full names.
+    """
     text = " ".join(str(text).split())
     if len(text) > width:
         text = text[: width - 1] + "…"
@@ -220,7 +254,7 @@ def _interval_plot(labels: Sequence[str], est: Any, lo: Any, hi: Any, colors: Se
 
 
 def _ratio_axis(ax: Any, low: float, high: float) -> None:
-    """A ratio axis with enough labelled ticks: linear when the range is narrow, else log."""
+    """Set a ratio axis with enough labelled ticks: linear when the range is narrow, else log."""
     from matplotlib.ticker import FixedLocator, MaxNLocator, NullLocator, ScalarFormatter
 
     if high / max(low, 1e-12) < 4:
@@ -252,8 +286,20 @@ def pairs_forest(cmp: ModelComparison) -> Any:
 
 
 def pairs_matrix(cmp: ModelComparison) -> Any:
-    """Model x model matrix of accuracy differences (row minus column); a dot marks the pairs
-    that differ after Holm's adjustment."""
+    """Plot the model x model matrix of accuracy differences (row minus column).
+
+    A dot marks the pairs that differ after Holm's adjustment.
+
+    Parameters
+    ----------
+    cmp : ModelComparison
+        The comparison to show.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        The heatmap.
+    """
     plt = _plt()
     order = list(cmp.summary["model"])
     m = len(order)
@@ -301,8 +347,20 @@ def precision_heatmap(cmp: ModelComparison) -> Any:
 
 
 def rp_forest(cmp: ModelComparison) -> Any:
-    """Relative precision A / B per class and pair with its interval, coloured by the adjusted
-    decision (GS test, Holm across classes x pairs)."""
+    """Plot relative precision A / B per class and pair with its interval.
+
+    Points are coloured by the adjusted decision (GS test, Holm across classes x pairs).
+
+    Parameters
+    ----------
+    cmp : ModelComparison
+        The comparison to show.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        The forest plot.
+    """
     block = cmp.per_class.dropna(subset=["rp"])
     several = block[["model_a", "model_b"]].drop_duplicates().shape[0] > 1
     labels = [f"{c}: {a} / {b}" if several else str(c)
@@ -356,7 +414,18 @@ def rp_matrix(cmp: ModelComparison, classes: Sequence[Any]) -> Any:
 
 
 def legend_html(items: Sequence[tuple[str, str]]) -> str:
-    """A caption saying what each plot colour means: (colour, meaning) pairs."""
+    """Return a caption saying what each plot colour means.
+
+    Parameters
+    ----------
+    items : sequence of (str, str)
+        ``(colour, meaning)`` pairs; the meanings are escaped.
+
+    Returns
+    -------
+    str
+        A ``<p class="legend">`` element.
+    """
     parts = [f'<span style="color:{c}">●</span> {esc(text)}' for c, text in items]
     return f'<p class="legend">Legend: {"; ".join(parts)}.</p>'
 
@@ -388,12 +457,36 @@ def page_header(cmp: ModelComparison, source_name: str = "") -> Any:
 
 
 def table_of_contents(cmp: ModelComparison) -> Any:
+    """Render the table of contents, with links to the sections shown.
+
+    Parameters
+    ----------
+    cmp : ModelComparison
+        The comparison to show.
+
+    Returns
+    -------
+    IPython.display.HTML
+        The section, ready for a notebook cell's output.
+    """
     items = [(k, t) for k, t in SECTIONS if k != "pc-prevalence" or len(cmp.prevalence)]
     links = "".join(f'<li><a href="#{k}">{esc(t)}</a></li>' for k, t in items)
     return _wrap(f'<nav class="toc"><strong>Contents</strong><ol>{links}</ol></nav>')
 
 
 def section_conclusion(cmp: ModelComparison) -> Any:
+    """Render the conclusions in plain words, with any small-sample warnings.
+
+    Parameters
+    ----------
+    cmp : ModelComparison
+        The comparison to show.
+
+    Returns
+    -------
+    IPython.display.HTML
+        The section, ready for a notebook cell's output.
+    """
     text = "".join(f"<p>{esc(line)}</p>" for line in cmp.conclusions)
     warn = "".join(f"<p>{esc(w)}</p>" for w in cmp.warnings)
     if warn:
@@ -402,6 +495,18 @@ def section_conclusion(cmp: ModelComparison) -> Any:
 
 
 def section_accuracy(cmp: ModelComparison) -> Any:
+    """Render the accuracy section: ranking plot and table with intervals.
+
+    Parameters
+    ----------
+    cmp : ModelComparison
+        The comparison to show.
+
+    Returns
+    -------
+    IPython.display.HTML
+        The section, ready for a notebook cell's output.
+    """
     cv = cmp.design["design"] == "repeated cv"
     how = ("clustered on the observation (each observation's repeated predictions are one "
            "cluster)" if cv else "Wilson score intervals")
@@ -416,6 +521,18 @@ def section_accuracy(cmp: ModelComparison) -> Any:
 
 
 def section_pairs(cmp: ModelComparison) -> Any:
+    """Render the pairwise accuracy tests, Holm-adjusted, as a plot and a table.
+
+    Parameters
+    ----------
+    cmp : ModelComparison
+        The comparison to show.
+
+    Returns
+    -------
+    IPython.display.HTML
+        The section, ready for a notebook cell's output.
+    """
     cv = cmp.design["design"] == "repeated cv"
     if cv:
         intro = ("<p>Each pair is compared by the corrected repeated k-fold t-test (Nadeau & Bengio's "
@@ -457,6 +574,18 @@ def _class_counts_named(cmp: ModelComparison) -> pd.DataFrame:
 
 
 def section_per_class(cmp: ModelComparison) -> Any:
+    """Render the per-class precision section: precisions, counts and paired tests.
+
+    Parameters
+    ----------
+    cmp : ModelComparison
+        The comparison to show.
+
+    Returns
+    -------
+    IPython.display.HTML
+        The section, ready for a notebook cell's output.
+    """
     k = len(cmp.classes)
     parts = [_h2("pc-precision"),
              "<p>Precision is the share of a model's predictions of a class that are right. For "
@@ -503,6 +632,18 @@ def section_per_class(cmp: ModelComparison) -> Any:
 
 
 def section_gee(cmp: ModelComparison) -> Any:
+    """Render the GEE section: joint test per class, odds ratios and pairwise tests.
+
+    Parameters
+    ----------
+    cmp : ModelComparison
+        The comparison to show.
+
+    Returns
+    -------
+    IPython.display.HTML
+        The section, ready for a notebook cell's output.
+    """
     intro = ("<p>For each class, a logistic GEE model of “this prediction is right” on the model, "
              "clustered on the observation (Gondara's Algorithms 1 and 2) in closed form. The "
              "joint Wald test asks whether all models have the same precision for that class; "
@@ -518,6 +659,18 @@ def section_gee(cmp: ModelComparison) -> Any:
 
 
 def section_combined(cmp: ModelComparison) -> Any:
+    """Render the one-p-value-per-pair combination across classes.
+
+    Parameters
+    ----------
+    cmp : ModelComparison
+        The comparison to show.
+
+    Returns
+    -------
+    IPython.display.HTML
+        The section, ready for a notebook cell's output.
+    """
     intro = ("<p>One p-value per pair across all classes. The per-class p-values come from the "
              "same observations and are dependent, so Fisher's method (which assumes "
              "independence) is not used. On one test set with at most 30 classes and 45 pairs "
@@ -529,6 +682,18 @@ def section_combined(cmp: ModelComparison) -> Any:
 
 
 def section_prevalence(cmp: ModelComparison) -> Any:
+    """Render precision at the population's prevalence, if any was given.
+
+    Parameters
+    ----------
+    cmp : ModelComparison
+        The comparison to show.
+
+    Returns
+    -------
+    IPython.display.HTML
+        The section, ready for a notebook cell's output.
+    """
     if not len(cmp.prevalence):
         return _wrap("")
     intro = ("<p>Precision changes with the class mix; sensitivity and specificity do not. Given "
@@ -542,6 +707,18 @@ def section_prevalence(cmp: ModelComparison) -> Any:
 
 
 def section_cv_folds(cmp: ModelComparison) -> Any:
+    """Render the per-fold accuracies (repeated cross-validation only).
+
+    Parameters
+    ----------
+    cmp : ModelComparison
+        The comparison to show.
+
+    Returns
+    -------
+    IPython.display.HTML
+        The section, ready for a notebook cell's output.
+    """
     if cmp.design["design"] != "repeated cv":
         return _wrap("")
     return _wrap("<h3>Accuracy per fold</h3><p>The per-fold accuracies the t-tests use.</p>"
@@ -549,6 +726,20 @@ def section_cv_folds(cmp: ModelComparison) -> Any:
 
 
 def section_details(cmp: ModelComparison, versions: dict | None = None) -> Any:
+    """Render the data and settings the comparison used, for the record.
+
+    Parameters
+    ----------
+    cmp : ModelComparison
+        The comparison to show.
+    versions : dict, optional
+        Extra rows, e.g. library versions from :func:`versions`.
+
+    Returns
+    -------
+    IPython.display.HTML
+        The section, ready for a notebook cell's output.
+    """
     rows = {"source": cmp.source, "engine": cmp.engine, "predictions per model": f"{cmp.n_rows:,}",
             "design": cmp.design["description"], "alpha": cmp.alpha,
             "reference": cmp.reference or "(every pair)",
