@@ -50,6 +50,7 @@ report: $(STAMP) docs ## run every notebook (JOBS at a time) and render build/re
 
 test: $(STAMP) $(TORCH) $(SPARK) ## lint, unit tests, doctests, notebooks under nbval and papermill contract tests
 	$(PY) -m ruff check .
+	$(PY) -m mypy
 	$(PY) -m pytest -n $(JOBS) --dist loadfile --nbval-lax -p no:cacheprovider tests precmp_lib notebooks
 
 docs: $(STAMP) ## API reference from the docstrings (and docs/coming_from.md) into build/reports/api
