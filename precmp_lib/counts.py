@@ -681,7 +681,7 @@ def _check_codes(values: Any, name: str, *, n_rows: int | None = None,
                              f"dtype {arr.dtype}") from None
         bad = ~np.isfinite(arr) | (arr != np.round(arr))
         if bad.any():
-            raise ValueError(f"{name} must hold {what} (whole numbers); got {arr[bad][0]!r}")
+            raise ValueError(f"{name} must hold {what} (whole numbers); got {arr[bad][0]:g}")
     if arr.ndim not in ndims:
         dims = " or ".join(f"{d}-D" for d in ndims)
         raise ValueError(f"{name} must be {dims}; got shape {arr.shape}")
