@@ -772,7 +772,7 @@ def prevalence_bootstrap_from_patterns(
         The class codes to update (C of them).
     prevalence : sequence of float
         Population prevalence of each, in [0, 1].
-    clusters : array-like of int (P,), optional
+    clusters : array-like of int >= 0 (P,), optional
         Observation of each pattern row when rows repeat observations (repeated
         cross-validation): the observations are resampled, each with all its rows.
     n_resamples : int
@@ -801,13 +801,22 @@ def prevalence_bootstrap_from_patterns(
     >>> round(float(res.adjusted[0, 0]), 6)
     0.538462
     """
-    y = np.asarray(y, dtype=np.int64)
-    p = np.asarray(preds, dtype=np.int64).reshape(len(y), -1)
-    w = check_counts(np.asarray(weights), "weights").astype(float)
+    y = _counts._check_codes(y, "y")
+    p = _counts._check_codes(preds, "preds", n_rows=len(y), ndims=(1, 2)).reshape(len(y), -1)
+    w = _counts._check_weights(weights, len(y))
+    if not w.sum():
+        raise ValueError("weights must not all be zero")
+    classes = _counts._check_codes(classes, "classes")
     b_total = check_positive_int(n_resamples, "n_resamples")
     level = check_probability(confidence_level, "confidence_level")
-    pi = np.asarray([as_unit_interval(v, "prevalence") for v in prevalence], dtype=float)
-    rng = np.random.default_rng(random_state)
+    pi = as_unit_interval(prevalence, "prevalence", ndim=1)
+    if len(pi) != len(classes):
+        raise ValueError(f"prevalence must hold one value per entry of classes ({len(classes)}); "
+                         f"got {len(pi)}")
+    if clusters is not None:
+        clusters = _counts._check_codes(clusters, "clusters", n_rows=len(y),
+                                        what="observation codes")
+    rng = check_random_state(random_state)
     truth, pred = _one_vs_rest(y, p, w, classes)
     se, sp, prec = (v[0] for v in _rates_from_weights(w[None, :], truth, pred))
     adjusted = _ppv(se, sp, pi[:, None])

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from itertools import combinations
 from typing import Any
@@ -48,6 +48,7 @@ from .precision import (
     gee_precision_from_counts,
 )
 from .resampling import corrected_resampled_ttest, ftest_5x2cv, ttest_5x2cv
+from .validation import check_positive_int, check_probability, check_random_state
 
 __all__ = ["ModelComparison", "compare_models", "model_pairs"]
 
@@ -197,7 +198,11 @@ def model_pairs(models: Sequence[str], reference: str | None = None) -> list[tup
     >>> model_pairs(["a", "b", "c"], reference="b")
     [('a', 'b'), ('c', 'b')]
     """
+    if isinstance(models, str | bytes) or not isinstance(models, Iterable):
+        raise ValueError(f"models must be a sequence of model names; got {models!r:.80}")
     models = list(models)
+    if len(models) < 2 or len(set(models)) != len(models):
+        raise ValueError(f"models must name at least two models, each once; got {models!r:.80}")
     if reference is None:
         return list(combinations(models, 2))
     if reference not in models:
@@ -438,14 +443,10 @@ def _best(summary: pd.DataFrame, pairs: pd.DataFrame, counts: Counts, pat: _Arra
     return [top] + [m for m in others if m not in worse], extra
 
 
-def _prevalence(counts: Counts, pat: _Arrays, obs: _Arrays | None, obs_id: np.ndarray | None,
-                prevalence: Mapping[Any, float], pairs: list, level: float, n_boot: int,
-                seed: int) -> tuple[pd.DataFrame, pd.DataFrame]:
-    cols = ["class", "model", "prevalence", "test_set_prevalence", "precision_test_set",
-            "precision_at_prevalence", "ci_low", "ci_high", "note"]
-    rcols = ["class", "model_a", "model_b", "ratio", "ci_low", "ci_high"]
-    if not prevalence:
-        return pd.DataFrame(columns=cols), pd.DataFrame(columns=rcols)
+def _prevalence_codes(counts: Counts, prevalence: Mapping[Any, float]
+                      ) -> tuple[list[int], list[float]]:
+    """The class code and the value of each entry of ``prevalence``; a ValueError for a class
+    the data do not hold."""
     by_text = {str(c): code for code, c in enumerate(counts.classes)}
     codes, values = [], []
     for label, value in prevalence.items():
@@ -454,6 +455,18 @@ def _prevalence(counts: Counts, pat: _Arrays, obs: _Arrays | None, obs_id: np.nd
                              f"{[str(c) for c in counts.classes]}")
         codes.append(by_text[str(label)])
         values.append(float(value))
+    return codes, values
+
+
+def _prevalence(counts: Counts, pat: _Arrays, obs: _Arrays | None, obs_id: np.ndarray | None,
+                prevalence: Mapping[Any, float], pairs: list, level: float, n_boot: int,
+                seed: int) -> tuple[pd.DataFrame, pd.DataFrame]:
+    cols = ["class", "model", "prevalence", "test_set_prevalence", "precision_test_set",
+            "precision_at_prevalence", "ci_low", "ci_high", "note"]
+    rcols = ["class", "model_a", "model_b", "ratio", "ci_low", "ci_high"]
+    if not prevalence:
+        return pd.DataFrame(columns=cols), pd.DataFrame(columns=rcols)
+    codes, values = _prevalence_codes(counts, prevalence)
     src = obs if obs is not None else pat
     res = prevalence_bootstrap_from_patterns(
         src.y, src.p, src.w, classes=codes, prevalence=values, clusters=obs_id,
@@ -654,7 +667,7 @@ def compare_models(
     prevalence : mapping class -> float, optional
         Population prevalences for the prevalence-adjusted precision.
     n_boot : int
-        Bootstrap resamples (prevalence intervals) and swap permutations (Dai–Cui).
+        Bootstrap resamples (prevalence intervals) and swap permutations (Dai–Cui); at least 2.
     seed : int
         Random seed of those resamples.
 
@@ -676,19 +689,30 @@ def compare_models(
     Model b is right on the ten observations where they disagree; with so few discordant
     pairs the mid-p McNemar test is used, and it shows b more accurate.
     """
-    if not 0 < alpha < 1:
-        raise ValueError(f"alpha must lie in (0, 1); got {alpha!r}")
-    if int(n_boot) < 1:
-        raise ValueError(f"n_boot must be a positive integer; got {n_boot!r}")
+    alpha = check_probability(alpha, "alpha")
+    # at least 2: the swap permutations of Dai–Cui's test need two
+    n_boot = check_positive_int(n_boot, "n_boot", minimum=2)
+    check_random_state(seed, "seed")
+    if prevalence is not None:
+        if not isinstance(prevalence, Mapping):
+            raise ValueError(f"prevalence must be a mapping class -> prevalence; "
+                             f"got {type(prevalence).__name__}")
+        for label, value in prevalence.items():
+            check_probability(value, f"prevalence[{label!r}]", low_open=False, high_open=False)
     if isinstance(source, Counts):
         counts = source
     else:
         if y_true is None:
             raise ValueError("y_true (the column of true labels) is required unless source is Counts")
+        if isinstance(source, pd.DataFrame) and (not isinstance(y_true, Hashable)
+                                                 or y_true not in source.columns):
+            raise ValueError(f"y_true={y_true!r} is not a column of the data; columns are: "
+                             f"{', '.join(map(str, source.columns))}")
         counts = count_predictions(source, y_true=y_true, models=models, id=id, repeat=repeat,
                                    fold=fold, layout=layout, engine=engine)
     if counts.n_models < 2:
         raise ValueError(f"need at least two models to compare; got {list(counts.models)}")
+    _prevalence_codes(counts, prevalence or {})
     level = 1 - alpha
     pairs = model_pairs(counts.models, reference)
     m = counts.n_models

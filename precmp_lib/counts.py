@@ -11,14 +11,20 @@ a few vectorised passes over the data, never a Python loop over observations.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from .validation import as_label_array, check_counts, encode_labels
+from .validation import (
+    as_label_array,
+    check_counts,
+    check_positive_int,
+    check_probability,
+    encode_labels,
+)
 
 __all__ = [
     "JointConfusion",
@@ -657,6 +663,51 @@ def _weighted_bincount(codes: np.ndarray, weights: np.ndarray, k: int) -> np.nda
     return np.bincount(codes, weights=weights, minlength=k).round().astype(np.int64)
 
 
+def _check_codes(values: Any, name: str, *, n_rows: int | None = None,
+                 n_classes: int | None = None, k_from: str = "n_classes",
+                 what: str = "class codes", ndims: tuple[int, ...] = (1,)) -> np.ndarray:
+    """Codes of a pattern table (whole numbers 0..K-1, one per pattern row) as int64; a
+    ValueError naming ``name`` otherwise (``k_from``: the argument K comes from)."""
+    if isinstance(values, pd.DataFrame | pd.Series):
+        values = values.to_numpy()
+    if values is None or isinstance(values, str | bytes):
+        raise ValueError(f"{name} must be an array of {what}; got {type(values).__name__}")
+    arr = np.asarray(values)
+    if arr.dtype.kind not in "iub":
+        try:
+            arr = arr.astype(float)
+        except (TypeError, ValueError):
+            raise ValueError(f"{name} must hold {what} (whole numbers); got an array of "
+                             f"dtype {arr.dtype}") from None
+        bad = ~np.isfinite(arr) | (arr != np.round(arr))
+        if bad.any():
+            raise ValueError(f"{name} must hold {what} (whole numbers); got {arr[bad][0]:g}")
+    if arr.ndim not in ndims:
+        dims = " or ".join(f"{d}-D" for d in ndims)
+        raise ValueError(f"{name} must be {dims}; got shape {arr.shape}")
+    if len(arr) == 0:
+        raise ValueError(f"{name} must not be empty")
+    if n_rows is not None and len(arr) != n_rows:
+        raise ValueError(f"{name} must have one entry per pattern row of y ({n_rows}); "
+                         f"got {len(arr)}")
+    codes = arr.astype(np.int64)
+    if codes.min() < 0:
+        raise ValueError(f"{name} must hold {what} >= 0; got {codes.min()}")
+    if n_classes is not None and codes.max() >= n_classes:
+        raise ValueError(f"{name} must hold {what} below {n_classes} (the number of classes, "
+                         f"from {k_from}); got {codes.max()}")
+    return codes
+
+
+def _check_weights(weights: Any, n_rows: int) -> np.ndarray:
+    """The count of each pattern row: whole, non-negative, one per row of y."""
+    w = check_counts(weights, "weights")
+    if w.ndim != 1 or len(w) != n_rows:
+        raise ValueError(f"weights must hold one count per pattern row of y ({n_rows}); "
+                         f"got shape {w.shape}")
+    return w
+
+
 def pair_cells_from_patterns(
     y: Any, a: Any, b: Any, weights: Any, *, n_classes: int
 ) -> np.ndarray:
@@ -688,9 +739,10 @@ def pair_cells_from_patterns(
     ...                                                 [0, 0, 1, 1]).table).tolist()
     True
     """
-    y, a, b = (np.asarray(v, dtype=np.int64) for v in (y, a, b))
-    w = check_counts(np.asarray(weights), "weights").astype(float)
-    k = int(n_classes)
+    k = check_positive_int(n_classes, "n_classes")
+    y = _check_codes(y, "y", n_classes=k)
+    a, b = (_check_codes(v, name, n_rows=len(y), n_classes=k) for v, name in ((a, "a"), (b, "b")))
+    w = _check_weights(weights, len(y))
     ya, yb, ab = y == a, y == b, a == b
     x111 = _weighted_bincount(y[ya & yb], w[ya & yb], k)
     ta = _weighted_bincount(y[ya], w[ya], k)
@@ -729,7 +781,7 @@ def moments_from_patterns(
         The K class labels (code k is ``classes[k]``).
     names : sequence of str
         The c classifier names.
-    clusters : array-like of int, shape (P,), optional
+    clusters : array-like of int >= 0, shape (P,), optional
         The observation (cluster) of each pattern row, when rows repeat observations (repeated
         cross-validation: the engine's per-observation table). By default every counted row is
         its own observation, so the cross-products are linear in the counts.
@@ -754,10 +806,25 @@ def moments_from_patterns(
     >>> mo.n_correct[1].tolist(), mo.cc[1].tolist()
     ([3, 2], [[9, 6], [6, 4]])
     """
-    y = np.asarray(y, dtype=np.int64)
-    p = np.asarray(preds, dtype=np.int64).reshape(len(y), -1)
-    w = check_counts(np.asarray(weights), "weights").astype(np.int64)
-    k, c = len(classes), p.shape[1]
+    if isinstance(classes, str | bytes) or not isinstance(classes, Iterable):
+        raise ValueError(f"classes must be a sequence of class labels; got {classes!r:.80}")
+    classes = list(classes)
+    if not classes or len(set(classes)) != len(classes):
+        raise ValueError(f"classes must list each class once, at least one; got {classes!r:.80}")
+    k = len(classes)
+    y = _check_codes(y, "y", n_classes=k, k_from="classes")
+    p = _check_codes(preds, "preds", n_rows=len(y), n_classes=k, k_from="classes", ndims=(1, 2))
+    p = p.reshape(len(y), -1)
+    w = _check_weights(weights, len(y)).astype(np.int64)
+    c = p.shape[1]
+    if isinstance(names, str | bytes) or not isinstance(names, Iterable):
+        raise ValueError(f"names must be a sequence of model names; got {names!r:.80}")
+    names = list(names)
+    if len(names) != c or len(set(names)) != c:
+        raise ValueError(f"names must name each of the {c} models (columns of preds) once; "
+                         f"got {names!r:.80}")
+    if clusters is not None:
+        clusters = _check_codes(clusters, "clusters", n_rows=len(y), what="observation codes")
     if clusters is None:
         hit = [p[:, j] for j in range(c)]
         cc = np.zeros((k, c, c), dtype=np.int64)
@@ -836,13 +903,26 @@ def clustered_accuracy(
     """
     from scipy import stats
 
-    c = np.asarray(correct, dtype=float)
-    m = np.asarray(size, dtype=float)
+    level = check_probability(confidence_level, "confidence_level")
+    c = check_counts(correct, "correct")
+    m = check_counts(size, "size")
+    for name, v in (("correct", c), ("size", m)):
+        if v.ndim != 1:
+            raise ValueError(f"{name} must be one-dimensional (one count per cluster); "
+                             f"got shape {v.shape}")
+    if len(c) != len(m):
+        raise ValueError(f"correct and size must have the same length (one entry per cluster); "
+                         f"got {len(c)} and {len(m)}")
+    over = np.flatnonzero(c > m)
+    if len(over):
+        i = int(over[0])
+        raise ValueError(f"correct must not exceed size; cluster {i} has {c[i]:g} correct of "
+                         f"{m[i]:g} predictions")
     g = len(c)
     if g < 2 or m.sum() <= 0:
         raise ValueError(f"correct and size must describe at least 2 clusters; got {g}")
     acc = c.sum() / m.sum()
     var = g / (g - 1) * np.sum((c - acc * m) ** 2) / m.sum() ** 2
-    z = stats.norm.isf((1 - confidence_level) / 2)
+    z = stats.norm.isf((1 - level) / 2)
     half = z * np.sqrt(var)
     return float(acc), float(max(acc - half, 0.0)), float(min(acc + half, 1.0))

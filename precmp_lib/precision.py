@@ -40,6 +40,7 @@ from .validation import (
     check_bool,
     check_choice,
     check_counts,
+    check_positive_int,
     check_probability,
     encode_labels,
 )
@@ -1630,6 +1631,16 @@ def compare_precision_from_moments(
     Classifier A predicts class 1 ten times, eight of them rightly; B predicts it six times,
     all rightly.
     """
+    if not isinstance(moments, PrecisionMoments):
+        raise TypeError(f"moments must be PrecisionMoments; got {type(moments).__name__}")
+    n_models = len(moments.names)
+    for name, j in (("a", a), ("b", b)):
+        check_positive_int(j, name, minimum=0)
+        if j >= n_models:
+            raise ValueError(f"{name} must be the position of a classifier in moments.names "
+                             f"(0 to {n_models - 1}); got {j}")
+    if a == b:
+        raise ValueError(f"a and b must be two different classifiers; got a = b = {a}")
     level = check_probability(confidence_level, "confidence_level")
     z = float(stats.norm.isf((1 - level) / 2))
     tp1, tp2 = (moments.n_correct[:, j].astype(float) for j in (a, b))

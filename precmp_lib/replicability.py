@@ -416,7 +416,7 @@ def precision_cells(y_true: Any, y_pred_a: Any, y_pred_b: Any, *, positive: Any)
         Labels (ints or strings) of the same observations.
     positive : label
         The class; matched as text when the labels are text and ``positive`` is not (``0`` and
-        ``"0"``).
+        ``"0"``). A class none of the three arrays holds is a ValueError.
 
     Returns
     -------
@@ -443,5 +443,9 @@ def precision_cells(y_true: Any, y_pred_a: Any, y_pred_b: Any, *, positive: Any)
     def hit(values: np.ndarray) -> np.ndarray:
         return (values.astype(str) == str(positive)) if by_text else (values == positive)
 
-    code = 4 * hit(y).astype(np.int64) + 2 * hit(a) + hit(b)
+    hits = [hit(v) for v in (y, a, b)]
+    if not any(h.any() for h in hits):
+        raise ValueError(f"positive={positive!r} is not among the labels of y_true, y_pred_a "
+                         "and y_pred_b")
+    code = 4 * hits[0].astype(np.int64) + 2 * hits[1] + hits[2]
     return np.bincount(code, minlength=8).reshape(2, 2, 2)

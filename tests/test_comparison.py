@@ -352,6 +352,48 @@ def test_pair_cells_and_moments_from_patterns_equal_the_raw_row_counts():
             pc.joint_confusion(y, a, b, labels=range(5)).table))["gs_statistic"], rtol=1e-10)
 
 
+def test_pattern_table_functions_say_which_argument_is_wrong():
+    # the fuzz test cannot tell "y", "a" or "b" in a message from any other word: the message
+    # must start with the argument here
+    y, a, b, w = [0, 1], [0, 1], [1, 1], [3, 2]
+    with pytest.raises(ValueError, match=r"^y must hold class codes below 2 \(the number of "
+                                         r"classes, from n_classes\); got 2"):
+        pc.pair_cells_from_patterns([0, 2], a, b, w, n_classes=2)
+    with pytest.raises(ValueError, match=r"^b must hold class codes >= 0; got -1"):
+        pc.pair_cells_from_patterns(y, a, [0, -1], w, n_classes=2)
+    with pytest.raises(ValueError, match=r"^a must have one entry per pattern row of y \(2\)"):
+        pc.pair_cells_from_patterns(y, [0, 1, 1], b, w, n_classes=2)
+    with pytest.raises(ValueError, match=r"^a must hold class codes \(whole numbers\); got 0.5"):
+        pc.pair_cells_from_patterns(y, [0.5, 1], b, w, n_classes=2)
+    with pytest.raises(ValueError, match=r"^weights must hold one count per pattern row of y"):
+        pc.pair_cells_from_patterns(y, a, b, [3], n_classes=2)
+    with pytest.raises(ValueError, match=r"^names must name each of the 2 models"):
+        pc.moments_from_patterns(y, np.c_[a, b], w, classes=[0, 1], names=["a"])
+    with pytest.raises(ValueError, match=r"^y must hold class codes below 1 .*from classes"):
+        pc.moments_from_patterns(y, np.c_[a, b], w, classes=[0], names=["a", "b"])
+    mo = pc.moments_from_patterns(y, np.c_[a, b], w, classes=[0, 1], names=["a", "b"])
+    with pytest.raises(ValueError, match=r"^b must be the position of a classifier in "
+                                         r"moments.names \(0 to 1\); got 2"):
+        pc.compare_precision_from_moments(mo, b=2)
+    with pytest.raises(ValueError, match=r"^a must be an integer >= 0; got -1"):
+        pc.compare_precision_from_moments(mo, a=-1)
+    with pytest.raises(ValueError, match=r"^a and b must be two different classifiers"):
+        pc.compare_precision_from_moments(mo, a=1, b=1)
+
+
+def test_compare_models_checks_its_options_before_counting(test_set):
+    with pytest.raises(ValueError, match=r"^y_true='label' is not a column of the data"):
+        compare_models(test_set, y_true="label")
+    with pytest.raises(ValueError, match=r"^n_boot must be an integer >= 2; got 1"):
+        compare_models(test_set, y_true="truth", n_boot=1)
+    with pytest.raises(ValueError, match=r"^prevalence\['cat'\] must lie in \[0, 1\]; got 1.5"):
+        compare_models(test_set, y_true="truth", prevalence={"cat": 1.5})
+    with pytest.raises(ValueError, match=r"^seed must be None, a non-negative integer"):
+        compare_models(test_set, y_true="truth", seed="7")
+    with pytest.raises(ValueError, match=r"^models must name at least two models, each once"):
+        model_pairs(["a", "a"])
+
+
 # ------------------------------------------------------------------------------------------
 # scale
 # ------------------------------------------------------------------------------------------

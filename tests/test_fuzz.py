@@ -66,6 +66,14 @@ def _long_table() -> pd.DataFrame:
 
 
 LONG = _long_table()
+WIDE = pd.DataFrame({"y": Y, **PREDS})
+MOMENTS = pc.precision_moments(Y, PREDS)
+# A table of pattern counts (the counting engine's output): class codes of the truth and of two
+# models, the rows with each pattern and the observation (cluster) each row belongs to
+PAT_Y = np.array([1, 1, 0, 0, 1, 0])
+PAT_P = np.array([[1, 1], [0, 1], [1, 0], [0, 0], [1, 0], [0, 1]])
+PAT_W = np.array([45, 15, 10, 130, 4, 6])
+PAT_G = np.array([0, 1, 2, 3, 0, 1])
 
 
 # --------------------------------------------------------------------------------------------
@@ -323,6 +331,63 @@ def _name_in(valid) -> st.SearchStrategy:
     return _tagged(OUT_OF_RANGE, st.sampled_from(["nope", 3]).filter(lambda v: v not in valid))
 
 
+def _codes(base: np.ndarray, *, n_classes: int | None = None, columns: bool = True,
+           none_ok: bool = False) -> st.SearchStrategy:
+    """Bad arrays of codes (whole numbers 0..K-1, one row per pattern); ``n_classes`` where K
+    is known, so a code K is out of range; ``columns`` off where a table of one column per
+    model is valid; ``none_ok`` for an optional array."""
+    base = np.asarray(base)
+
+    def put(value):
+        def f(i):
+            arr = base.astype(float)
+            arr.flat[i % arr.size] = value
+            return arr
+        return f
+
+    def shift(delta):
+        def f(i):
+            arr = base.astype(float)
+            arr.flat[i % arr.size] += delta
+            return arr
+        return f
+
+    high = [] if n_classes is None else [_tagged(OUT_OF_RANGE, st.integers(0, 100).map(
+        put(n_classes)))]
+    wider = base[..., None] if base.ndim == 2 else np.column_stack([base, base])
+    return st.one_of(
+        _tagged(NEGATIVE, st.integers(0, 100).map(put(-1))),
+        _tagged(NON_INTEGER, st.integers(0, 100).map(shift(0.5))),
+        *high,
+        _with_nan(base),
+        _tagged(EMPTY, st.just([])),
+        _tagged(MISMATCH, st.sampled_from([base[:-1], np.concatenate([base, base[:1]])])),
+        *([_tagged(SHAPE, st.just(wider))] if columns else []),
+        _tagged(WRONG_TYPE, st.sampled_from(["abc", 5, object()] + ([] if none_ok else [None]))),
+    )
+
+
+def _position(n: int, other: int) -> st.SearchStrategy:
+    """Bad positions of a model among ``n`` (``other``: the position of the model it is
+    compared with)."""
+    return st.one_of(
+        _tagged(OUT_OF_RANGE, st.sampled_from([n, n + 4, -1, other])),
+        _tagged(NON_INTEGER, st.sampled_from([0.5, 1.5])),
+        _tagged(NAN, st.sampled_from([np.nan, np.inf])),
+        _tagged(WRONG_TYPE, st.sampled_from(["0", None, True, [0]])),
+    )
+
+
+def _prevalence_mapping() -> st.SearchStrategy:
+    """Bad mappings class -> population prevalence (the valid data's classes are 0 and 1)."""
+    return st.one_of(
+        _tagged(WRONG_TYPE, st.sampled_from([5, 0.3, "abc", [0.3], {1: "0.3"}, {1: None},
+                                             {1: [0.3]}])),
+        _tagged(OUT_OF_RANGE, st.sampled_from([{"zzz": 0.3}, {7: 0.3}, {1: 1.5}, {1: -0.2}])),
+        _tagged(NAN, st.sampled_from([{1: np.nan}, {0: np.inf}])),
+    )
+
+
 # --------------------------------------------------------------------------------------------
 # One spec per public function: a valid call and the kind of each argument fuzzed
 # --------------------------------------------------------------------------------------------
@@ -410,6 +475,14 @@ SPECS: dict[str, Spec] = {
     "check_probability": Spec({"value": 0.5, "name": "alpha"}, {"value": _probability()},
                               {"value": ("alpha",)}),
     "class_cells": Spec({"table": JOINT}, {"table": _counts(JOINT)}),
+    "clustered_accuracy": Spec(
+        {"correct": [3, 0, 3, 2, 1], "size": [3, 3, 3, 3, 2]},
+        # out of range: more correct predictions than predictions in a cluster
+        {"correct": st.one_of(_counts(np.array([3, 0, 3, 2, 1])),
+                              _tagged(OUT_OF_RANGE, st.just([3, 0, 3, 4, 1]))),
+         "size": st.one_of(_counts(np.array([3, 3, 3, 3, 2])),
+                           _tagged(OUT_OF_RANGE, st.just([3, 3, 3, 1, 2]))),
+         "confidence_level": _probability()}),
     "clustering_comparison": Spec({"long_table": LONG}, {"long_table": _frame(LONG),
                                                          "reference": _name_in(("a", "b"))},
                                   {"long_table": LONG_WORDS}),
@@ -439,12 +512,26 @@ SPECS: dict[str, Spec] = {
         {**LABEL_ARGS, "method": _choice(("dai_cui", "fisher", "simes", "brown")),
          "n_resamples": _count_param(2), "weighted": _flag(), "random_state": _seed(),
          "table": _counts(JOINT, none_ok=True), "labels": _label_list()}),
+    "compare_models": Spec(
+        {"source": WIDE, "y_true": "y", "n_boot": 20},
+        {"y_true": st.one_of(_tagged(OUT_OF_RANGE, st.sampled_from(["nope", 3])),
+                             _tagged(WRONG_TYPE, st.sampled_from([None, ["y"]]))),
+         "layout": _choice(("auto", "wide", "long")),
+         "reference": _name_in(PRED_NAMES), "alpha": _probability(),
+         "prevalence": _prevalence_mapping(),
+         "engine": _choice(("auto", "numpy", "duckdb", "spark")),
+         "n_boot": _count_param(2), "seed": _seed()}),
     "compare_precision": Spec({"y_true": Y, "y_pred_a": A, "y_pred_b": B},
                               {**LABEL_ARGS, "confidence_level": _probability(),
                                "labels": _label_list()}),
     "compare_precision_from_counts": Spec(
         {"counts": JOINT}, {"counts": _counts(JOINT), "confidence_level": _probability()},
         {"counts": ("table", "counts")}),
+    "compare_precision_from_moments": Spec(
+        {"moments": MOMENTS, "a": 0, "b": 1},
+        {"moments": _tagged(WRONG_TYPE, st.sampled_from([JOINT, None, "abc",
+                                                         pc.pattern_counts(Y, PREDS)])),
+         "a": _position(3, 1), "b": _position(3, 0), "confidence_level": _probability()}),
     "compare_updated_precision": Spec(
         {"y_true": Y, "y_pred_a": A, "y_pred_b": B, "prevalence": 0.3, "positive": 1,
          "n_resamples": 20, "random_state": 0},
@@ -522,12 +609,36 @@ SPECS: dict[str, Spec] = {
     "mcnemar_pvalue_grid": Spec({"max_b": 5}, {"max_b": _count_param(0),
                                                "max_c": _count_param(0, none_ok=True)}),
     "mcnemar_table": Spec({"y_true": Y, "y_pred_a": A, "y_pred_b": B}, dict(LABEL_ARGS)),
+    "model_pairs": Spec({"models": list(PRED_NAMES)},
+                        {"models": st.one_of(
+                            _tagged(WRONG_TYPE, st.sampled_from([5, None, "abc"])),
+                            _tagged(EMPTY, st.just([])),
+                            _tagged(OUT_OF_RANGE, st.sampled_from([["a"], ["a", "a", "b"]]))),
+                         "reference": _name_in(PRED_NAMES)}),
+    "moments_from_patterns": Spec(
+        {"y": PAT_Y, "preds": PAT_P, "weights": PAT_W, "classes": [0, 1], "names": ["a", "b"],
+         "clusters": PAT_G},
+        {"y": _codes(PAT_Y, n_classes=2),
+         "preds": st.one_of(_codes(PAT_P, n_classes=2), _tagged(SHAPE, st.just(PAT_P[:, :1]))),
+         "weights": _counts(PAT_W),
+         "classes": st.one_of(_tagged(WRONG_TYPE, st.sampled_from([5, None, "ab"])),
+                              _tagged(EMPTY, st.just([])),
+                              _tagged(OUT_OF_RANGE, st.sampled_from([[0], [0, 0]]))),
+         "names": st.one_of(_tagged(WRONG_TYPE, st.sampled_from([5, None, "ab"])),
+                            _tagged(MISMATCH, st.sampled_from([["a"], ["a", "b", "c"]])),
+                            _tagged(OUT_OF_RANGE, st.just(["a", "a"]))),
+         "clusters": _codes(PAT_G, none_ok=True)}),
     "naive_rp_from_cells": Spec({"cells": CELLS}, {"cells": _counts(CELLS),
                                                    "confidence_level": _probability()}),
     "naive_z_from_cells": Spec({"cells": CELLS}, {"cells": _counts(CELLS)}),
     "nemenyi": Spec({"scores": SCORES}, {"scores": _matrix(SCORES), "alpha": _probability(),
                                          "higher_is_better": _flag(),
                                          "n_datasets": _count_param(1, none_ok=True)}),
+    "pair_cells_from_patterns": Spec(
+        {"y": PAT_Y, "a": PAT_P[:, 0], "b": PAT_P[:, 1], "weights": PAT_W, "n_classes": 2},
+        {"y": _codes(PAT_Y, n_classes=2), "a": _codes(PAT_P[:, 0], n_classes=2),
+         "b": _codes(PAT_P[:, 1], n_classes=2), "weights": _counts(PAT_W),
+         "n_classes": _count_param(1)}),
     "paired_cell_probabilities": Spec(
         {"precision_a": 0.8, "precision_b": 0.7},
         {"precision_a": _probability(high_closed=True, array_ok=True),
@@ -559,6 +670,8 @@ SPECS: dict[str, Spec] = {
                            {"y_true": _labels(Y), "y_preds": _prediction_mapping(PREDS),
                             "labels": _label_list()},
                            {"y_preds": PRED_NAMES}),
+    "precision_cells": Spec({"y_true": Y, "y_pred_a": A, "y_pred_b": B, "positive": 1},
+                            {**LABEL_ARGS, "positive": _label((0, 1))}),
     "precision_moments": Spec({"y_true": Y, "y_preds": PREDS},
                               {"y_true": _labels(Y), "y_preds": _prediction_mapping(PREDS),
                                "groups": _labels(Y, none_ok=True), "labels": _label_list()},
@@ -579,6 +692,18 @@ SPECS: dict[str, Spec] = {
                                  {**LABEL_ARGS, "y_pred_b": _labels(B, none_ok=True),
                                   "n_resamples": _count_param(1),
                                   "random_state": _seed(), "labels": _label_list()}),
+    "prevalence_bootstrap_from_patterns": Spec(
+        {"y": PAT_Y, "preds": PAT_P, "weights": PAT_W, "classes": [1], "prevalence": [0.1],
+         "clusters": PAT_G, "n_resamples": 20, "random_state": 0},
+        {"y": _codes(PAT_Y), "preds": _codes(PAT_P), "weights": _counts(PAT_W),
+         "classes": st.one_of(_tagged(WRONG_TYPE, st.sampled_from([5, None, "ab"])),
+                              _tagged(EMPTY, st.just([])),
+                              _tagged(NON_INTEGER, st.just([0.5])),
+                              _tagged(NEGATIVE, st.just([-1])),
+                              _tagged(MISMATCH, st.just([0, 1]))),
+         "prevalence": _unit_vector(np.array([0.1])), "clusters": _codes(PAT_G, none_ok=True),
+         "n_resamples": _count_param(1), "confidence_level": _probability(),
+         "random_state": _seed()}),
     "proportions_test": Spec({"n_correct_a": 85, "n_correct_b": 78, "n": 100},
                              {"n_correct_a": _count_param(0), "n_correct_b": _count_param(0),
                               "n": _count_param(1), "n_b": _count_param(1, none_ok=True),
@@ -649,6 +774,9 @@ _DEEP = "course helper for the deep-learning notebook (needs PyTorch)"
 SKIPPED: dict[str, str] = {
     "available_datasets": _IO, "describe_datasets": _IO, "download_datasets": _IO,
     "list_datasets": _IO, "load_dataset": _IO,
+    "example_predictions": _IO, "resource_path": _IO, "resource_text": _IO,
+    "default_cache_dir": "takes no argument: the folder comes from the environment "
+                         "(covered by the data tests)",
     "cnn_predictions": _DEEP, "digits_split": _DEEP, "make_cnn": _DEEP, "predict_cnn": _DEEP,
     "torch_available": _DEEP, "train_cnn": _DEEP, "train_digits_cnns": _DEEP,
     "cross_val_predictions": _COURSE, "cv_scores": _COURSE, "paired_cv_scores": _COURSE,
