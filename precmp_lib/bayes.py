@@ -726,7 +726,7 @@ class PatternPrevalenceBootstrap:
         return float(lo[0]), est, float(hi[0])
 
 
-def _one_vs_rest(y: np.ndarray, p: np.ndarray, w: np.ndarray, classes: Sequence[int]):
+def _one_vs_rest(y: np.ndarray, p: np.ndarray, w: np.ndarray, classes: npt.ArrayLike):
     """Per-row indicators (P, C) of the truth and (P, C, m) of the predictions."""
     codes = np.asarray(classes, dtype=np.int64)
     truth = (y[:, None] == codes[None, :]).astype(float)
@@ -806,18 +806,18 @@ def prevalence_bootstrap_from_patterns(
     w = _counts._check_weights(weights, len(y))
     if not w.sum():
         raise ValueError("weights must not all be zero")
-    classes = _counts._check_codes(classes, "classes")
+    class_codes = _counts._check_codes(classes, "classes")
     b_total = check_positive_int(n_resamples, "n_resamples")
     level = check_probability(confidence_level, "confidence_level")
     pi = as_unit_interval(prevalence, "prevalence", ndim=1)
-    if len(pi) != len(classes):
-        raise ValueError(f"prevalence must hold one value per entry of classes ({len(classes)}); "
+    if len(pi) != len(class_codes):
+        raise ValueError(f"prevalence must hold one value per entry of classes ({len(class_codes)}); "
                          f"got {len(pi)}")
     if clusters is not None:
         clusters = _counts._check_codes(clusters, "clusters", n_rows=len(y),
                                         what="observation codes")
     rng = check_random_state(random_state)
-    truth, pred = _one_vs_rest(y, p, w, classes)
+    truth, pred = _one_vs_rest(y, p, w, class_codes)
     se, sp, prec = (v[0] for v in _rates_from_weights(w[None, :], truth, pred))
     adjusted = _ppv(se, sp, pi[:, None])
     if clusters is not None:

@@ -79,7 +79,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-__all__ = ["Counts", "PredictionFileError", "count_predictions", "label_dictionary", "spark_session"]
+__all__ = ["Counts", "PredictionFileError", "count_predictions", "spark_session"]
 
 TEST_SET = "test set"
 REPEATED_CV = "repeated cv"
@@ -224,15 +224,16 @@ def _spec(
         layout = "long" if {"model", "y_pred"} <= set(columns) else "wide"
     spec = _Spec(name=name, layout=layout, y=str(y_true), models=[])
 
-    def need(col: str, what: str) -> None:
+    def need(col: str, what: str, arg: str | None = None) -> None:
         if col not in columns:
+            what = f"{what}, {arg}" if arg else what
             hint = ""
             if what == "observation id" and layout == "long":
                 hint = " (a long file needs an id column; pass --id COL)"
             raise spec.fail(f"column {col!r} ({what}) is missing{hint}; columns are: "
                             f"{_shown(columns)}")
 
-    need(spec.y, "true labels")
+    need(spec.y, "true labels", "y_true")
     if id is None and "id" in columns and spec.y != "id":
         id = "id"
         if layout == "wide":
@@ -259,7 +260,7 @@ def _spec(
     skip = {spec.y, spec.id, spec.repeat, spec.fold}
     names = [str(m) for m in models] if models is not None else [c for c in columns if c not in skip]
     for m in names:
-        need(m, "model predictions")
+        need(m, "model predictions", "models")
     if not names:
         raise spec.fail("no model columns besides the truth; pass models")
     spec.models = names
@@ -1247,6 +1248,8 @@ def count_predictions(
     """
     if engine not in ENGINES:
         raise PredictionFileError(f"engine must be one of {', '.join(ENGINES)}; got {engine!r}")
+    if not isinstance(y_true, str):
+        raise TypeError(f"y_true must be the name of the column of true labels; got {y_true!r}")
     args = dict(y_true=y_true, models=models, id=id, repeat=repeat, fold=fold, layout=layout)
     if isinstance(source, Mapping):
         source = pd.DataFrame({str(k): np.asarray(v) for k, v in source.items()})

@@ -28,7 +28,7 @@ def run(argv, capsys):
 
 CASES = {
     "missing column": ("y,lr,rf\n0,0,1\n", ["--y-true", "truth"],
-                       "bad.csv: column 'truth' (true labels) is missing"),
+                       "bad.csv: column 'truth' (true labels, y_true) is missing"),
     "missing label": ("y,lr,rf\n0,0,1\n1,,1\n", ["--y-true", "y"],
                       "bad.csv: column 'lr' has a missing label (line 3)"),
     "empty file": ("", ["--y-true", "y"], "bad.csv: the file is empty"),
@@ -90,7 +90,7 @@ def test_no_traceback_through_the_real_command(tmp_path):
     proc = subprocess.run([sys.executable, "-m", "precmp_lib", "report", str(path), "--y-true", "nope"],
                           capture_output=True, text=True, cwd=tmp_path)
     assert proc.returncode == 2
-    assert proc.stderr.strip() == ("precmp: error: bad.csv: column 'nope' (true labels) is missing; "
+    assert proc.stderr.strip() == ("precmp: error: bad.csv: column 'nope' (true labels, y_true) is missing; "
                                    "columns are: y, lr, rf")
     assert "Traceback" not in proc.stderr
 

@@ -521,6 +521,13 @@ SPECS: dict[str, Spec] = {
          "prevalence": _prevalence_mapping(),
          "engine": _choice(("auto", "numpy", "duckdb", "spark")),
          "n_boot": _count_param(2), "seed": _seed()}),
+    "count_predictions": Spec(
+        {"source": WIDE, "y_true": "y"},
+        {"y_true": st.one_of(_tagged(OUT_OF_RANGE, st.sampled_from(["nope", "z"])),
+                             _tagged(WRONG_TYPE, st.sampled_from([None, ["y"], 3]))),
+         "models": _tagged(OUT_OF_RANGE, st.sampled_from([["nope"], ["a", "nope"]])),
+         "layout": _choice(("auto", "wide", "long")),
+         "engine": _choice(("auto", "numpy", "duckdb", "spark"))}),
     "compare_precision": Spec({"y_true": Y, "y_pred_a": A, "y_pred_b": B},
                               {**LABEL_ARGS, "confidence_level": _probability(),
                                "labels": _label_list()}),
@@ -775,6 +782,8 @@ SKIPPED: dict[str, str] = {
     "available_datasets": _IO, "describe_datasets": _IO, "download_datasets": _IO,
     "list_datasets": _IO, "load_dataset": _IO,
     "example_predictions": _IO, "resource_path": _IO, "resource_text": _IO,
+    "spark_session": "takes no argument: starts (or returns) the local Spark session (covered by "
+                     "the engine tests)",
     "default_cache_dir": "takes no argument: the folder comes from the environment "
                          "(covered by the data tests)",
     "cnn_predictions": _DEEP, "digits_split": _DEEP, "make_cnn": _DEEP, "predict_cnn": _DEEP,

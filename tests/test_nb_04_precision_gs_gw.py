@@ -30,7 +30,8 @@ def check_macro_precision_is_the_mean_of_the_classes(results):
     assert results["macro_precision_b"] == pytest.approx(np.mean(results["precision_b"]), rel=1e-12)
 
 
-def check_per_class_table_equals_the_library_on_the_same_split(results, dataset="digits"):
+def check_per_class_table_equals_the_library_on_the_same_split(results, dataset="digits",
+                                                               wald_classes=2):
     data = pc.load_dataset(dataset)
     X_train, X_test, y_train, y_test = train_test_split(
         data.X, data.y, test_size=PARAMS["test_size"], stratify=data.y, random_state=PARAMS["seed"])
@@ -43,7 +44,7 @@ def check_per_class_table_equals_the_library_on_the_same_split(results, dataset=
     np.testing.assert_allclose(results["wgs_pvalue"], table["wgs_pvalue"], rtol=1e-12)
     np.testing.assert_allclose(np.array(results["gw_pvalue"], dtype=float), table["gw_pvalue"],
                                rtol=1e-12)
-    check_wald_equals_its_formula(results, y_test, a, b)
+    check_wald_equals_its_formula(results, y_test, a, b, at_least=wald_classes)
 
 
 def check_holm_and_the_significant_classes(results):
@@ -65,7 +66,9 @@ def wald_by_formula(cells):
         return (p_a - p_b) ** 2 / var, p_a - p_b
 
 
-def check_wald_equals_its_formula(results, y_test, a, b):
+def check_wald_equals_its_formula(results, y_test, a, b, *, at_least=2):
+    """The notebook's Wald columns equal the formula for every class where it is defined (a
+    precision of 0 or 1 leaves it undefined; a small data set such as wine has few such classes)."""
     cells = pc.class_cells(pc.joint_confusion(y_test, a, b).table)
     checked = 0
     for k, cls in enumerate(results["classes"]):
@@ -75,7 +78,7 @@ def check_wald_equals_its_formula(results, y_test, a, b):
             assert results["wald_difference"][k] == pytest.approx(diff, rel=1e-9, abs=1e-12)
             assert results["wald_ci_low"][k] <= diff <= results["wald_ci_high"][k]
             checked += 1
-    assert checked >= 2
+    assert checked >= at_least
 
 
 def check_power_curves_show_the_naive_z_test_losing_power(results):
@@ -125,7 +128,7 @@ def test_notebook_contract(run_notebook):
 def test_notebook_text_follows_the_dataset(run_notebook, tmp_path):
     results = run_notebook("04_precision_gs_gw", dataset="wine", **{**PARAMS, "n_sim": 40})
     assert results["classes"] == [0, 1, 2]
-    check_per_class_table_equals_the_library_on_the_same_split(results, "wine")
+    check_per_class_table_equals_the_library_on_the_same_split(results, "wine", wald_classes=1)
     text = markdown_outputs(tmp_path / "04_precision_gs_gw.executed.ipynb")
     assert "wine has **3 classes**" in text and "10 classes" not in text
 
