@@ -67,6 +67,7 @@ import glob
 import os
 import re
 import shutil
+import subprocess
 import sys
 import tempfile
 import threading
@@ -1153,15 +1154,24 @@ def spark_session() -> Any:
         return active
     from importlib.resources import files
 
+    from pyspark import SparkConf, SparkContext
+    from pyspark.java_gateway import launch_gateway
+
     logging = files("precmp_lib") / "_resources" / "spark-log4j2.properties"
-    spark = (SparkSession.builder.master("local[2]").appName("precmp")
-             .config("spark.driver.extraJavaOptions", f"-Dlog4j2.configurationFile={logging}")
-             .config("spark.ui.enabled", "false")
-             .config("spark.ui.showConsoleProgress", "false")
-             .config("spark.sql.shuffle.partitions", "2")
-             .config("spark.driver.bindAddress", "127.0.0.1")
-             .config("spark.driver.host", "127.0.0.1")
-             .getOrCreate())
+    conf = SparkConf().setMaster("local[2]").setAppName("precmp").setAll([
+        ("spark.driver.extraJavaOptions", f"-Dlog4j2.configurationFile={logging}"),
+        ("spark.ui.enabled", "false"),
+        ("spark.ui.showConsoleProgress", "false"),
+        ("spark.sql.shuffle.partitions", "2"),
+        ("spark.driver.bindAddress", "127.0.0.1"),
+        ("spark.driver.host", "127.0.0.1"),
+    ])
+    # The JVM's own start-up lines (the incubator-module warning, Spark's default-log-level
+    # notice) would land on the caller's stderr; they are not the caller's. Spark's errors still
+    # reach Python, as exceptions.
+    gateway = launch_gateway(conf, popen_kwargs={"stdout": subprocess.DEVNULL,
+                                                 "stderr": subprocess.DEVNULL})
+    spark = SparkSession(SparkContext(conf=conf, gateway=gateway))
     spark.sparkContext.setLogLevel("ERROR")
     return spark
 
