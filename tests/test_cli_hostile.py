@@ -10,6 +10,7 @@ get the umask's mode and that nothing is left in the temporary folder, also afte
 from __future__ import annotations
 
 import glob
+import json
 import os
 import re
 import shutil
@@ -266,3 +267,27 @@ def test_a_stopped_run_leaves_nothing_behind(tmp_path, signum):
     assert "nothing written" in err
     assert list(tmp.iterdir()) == []
     assert sorted(p.name for p in work.iterdir()) == ["p.csv"]
+
+
+def test_spark_engine_run_prints_only_the_commands_lines(tmp_path):
+    # the local Spark session's JVM (module warnings, Spark's log-level notice) stays off stderr
+    work, tmp = tmp_path / "work", tmp_path / "tmp"
+    work.mkdir()
+    tmp.mkdir()
+    (work / "p.csv").write_text(GOOD)
+    proc = _command(["p.csv", "--y-true", "y", "--engine", "spark", "--out", "r.html",
+                     "--json", "r.json"], tmp, cwd=work)
+    _, err = proc.communicate(timeout=600)
+    assert proc.returncode == 0, err
+    lines = err.strip().splitlines()
+    assert all(line.startswith("precmp: ") for line in lines), lines
+    assert any("counted by spark" in line for line in lines), lines
+    from precmp_lib.comparison import compare_models
+    from precmp_lib.engines import count_predictions
+
+    # the same comparison as DuckDB's count of the same file (the engines count alike)
+    expected = json.loads(compare_models(count_predictions(work / "p.csv", y_true="y")).to_json())
+    got = json.loads((work / "r.json").read_text())
+    assert got["engine"] == "spark" and expected["engine"] == "duckdb"
+    assert {k: v for k, v in got.items() if k != "engine"} == \
+        {k: v for k, v in expected.items() if k != "engine"}
