@@ -611,6 +611,31 @@ def precision_moments(
         correct = y == enc.preds[:, j]
         a.append(np.bincount(idx[j][correct], minlength=u))
         w.append(np.bincount(idx[j][~correct], minlength=u))
+    n_correct, n_wrong, cc, cw, ww = _class_moments(a, w, cls_u, k)
+    return PrecisionMoments(
+        n_correct=n_correct,
+        n_wrong=n_wrong,
+        cc=cc,
+        cw=cw,
+        ww=ww,
+        classes=enc.classes,
+        names=enc.names,
+        n_rows=n,
+        n_clusters=n_groups,
+    )
+
+
+def _class_moments(
+    a: Sequence[np.ndarray], w: Sequence[np.ndarray], cls_u: np.ndarray, k: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Per-class sums and cross-products of per-(observation, class) counts.
+
+    ``a[j]`` and ``w[j]`` hold, for each occupied (observation, class) cell, how many of that
+    observation's rows model j predicts as the cell's class with that truth (right, wrong);
+    ``cls_u`` is each cell's class code. Returns ``n_correct``, ``n_wrong`` (K, c) and ``cc``,
+    ``cw``, ``ww`` (K, c, c), as :class:`PrecisionMoments` holds them.
+    """
+    c = len(a)
 
     def per_class(values: np.ndarray) -> np.ndarray:
         return np.rint(np.bincount(cls_u, weights=values, minlength=k)).astype(np.int64)
@@ -624,17 +649,9 @@ def precision_moments(
             if i >= j:
                 cc[:, j, i] = cc[:, i, j] = per_class(a[j] * a[i])
                 ww[:, j, i] = ww[:, i, j] = per_class(w[j] * w[i])
-    return PrecisionMoments(
-        n_correct=np.column_stack([per_class(v) for v in a]).reshape(k, c),
-        n_wrong=np.column_stack([per_class(v) for v in w]).reshape(k, c),
-        cc=cc,
-        cw=cw,
-        ww=ww,
-        classes=enc.classes,
-        names=enc.names,
-        n_rows=n,
-        n_clusters=n_groups,
-    )
+    n_correct = np.column_stack([per_class(v) for v in a]).reshape(k, c)
+    n_wrong = np.column_stack([per_class(v) for v in w]).reshape(k, c)
+    return n_correct, n_wrong, cc, cw, ww
 
 
 def _cells_direct(y: np.ndarray, a: np.ndarray, b: np.ndarray, k: int) -> np.ndarray:
@@ -854,23 +871,9 @@ def moments_from_patterns(
         ok = y == p[:, j]
         a_.append(np.bincount(idx[j][ok], weights=w[ok], minlength=u))
         w_.append(np.bincount(idx[j][~ok], weights=w[~ok], minlength=u))
-
-    def per_class(values: np.ndarray) -> np.ndarray:
-        return np.rint(np.bincount(cls_u, weights=values, minlength=k)).astype(np.int64)
-
-    cc = np.empty((k, c, c), dtype=np.int64)
-    cw = np.empty((k, c, c), dtype=np.int64)
-    ww = np.empty((k, c, c), dtype=np.int64)
-    for j in range(c):
-        for i in range(c):
-            cw[:, j, i] = per_class(a_[j] * w_[i])
-            if i >= j:
-                cc[:, j, i] = cc[:, i, j] = per_class(a_[j] * a_[i])
-                ww[:, j, i] = ww[:, i, j] = per_class(w_[j] * w_[i])
+    n_correct, n_wrong, cc, cw, ww = _class_moments(a_, w_, cls_u, k)
     return PrecisionMoments(
-        n_correct=np.column_stack([per_class(v) for v in a_]).reshape(k, c),
-        n_wrong=np.column_stack([per_class(v) for v in w_]).reshape(k, c),
-        cc=cc, cw=cw, ww=ww, classes=np.asarray(classes, dtype=object), names=tuple(names),
+        n_correct=n_correct, n_wrong=n_wrong, cc=cc, cw=cw, ww=ww, classes=np.asarray(classes, dtype=object), names=tuple(names),
         n_rows=int(w.sum()), n_clusters=len(np.unique(g)),
     )
 
