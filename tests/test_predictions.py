@@ -80,7 +80,7 @@ def write(tmp_path, name, text):
     ("name", "text", "kwargs", "message"),
     [
         ("a.csv", "y,lr\n0,1\n", {"y_true": "truth"},
-         r"a\.csv: column 'truth' \(true labels\) is missing; columns are: y, lr"),
+         r"a\.csv: column 'truth' \(true labels, y_true\) is missing; columns are: y, lr"),
         ("b.csv", "y,lr,rf\n0,1,0\n1,,1\n", {"y_true": "y"},
          r"b\.csv: column 'lr' has a missing label \(line 3\)"),
         ("c.csv", "", {"y_true": "y"}, r"c\.csv: the file is empty"),
@@ -89,7 +89,7 @@ def write(tmp_path, name, text):
         ("f.csv", "y,lr,rf\n0,cat,0\n1,dog,1\n", {"y_true": "y"},
          r"f\.csv: column 'lr': none of its labels \(cat, dog\) occurs in the truth column"),
         ("g.csv", "y,lr\n0,1\n", {"y_true": "y", "models": ["lr", "svm"]},
-         r"g\.csv: column 'svm' \(model predictions\) is missing"),
+         r"g\.csv: column 'svm' \(model predictions, models\) is missing"),
         ("h.csv", "id,model,y_true,y_pred\n1,a,0,0\n1,a,0,1\n1,b,0,0\n", {"layout": "long"},
          r"h\.csv: duplicated \(id, model\) rows for model 'a' \(line 3\)"),
         ("i.csv", "id,model,y_true,y_pred\n1,a,0,0\n1,b,1,0\n", {"layout": "long"},
