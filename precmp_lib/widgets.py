@@ -1415,3 +1415,228 @@ def paper_dataset_explorer(spread: pd.DataFrame, *, dataset: str = "diabetic_ret
     choice.observe(update, names="value")
     update()
     return w.VBox([choice, out, image])
+
+
+# ---- 00: the test chooser of the course map ---------------------------------------------------
+
+__all__ += ["course_map_explorer", "course_map_state"]
+
+COURSE_MAP_COMPARE = ("accuracy", "precision", "scores")
+COURSE_MAP_DESIGNS = {  # the choice of the chooser -> the ``data`` column of the course map
+    "one test set": "one test set",
+    "resampling": "resampled scores",
+    "several data sets": "many datasets",
+}
+
+# Each test named in a row of :func:`precmp_lib.plots.course_map_table` (its ``test`` column,
+# split at "; ") -> the call that runs it, one line on why, and the notebook that shows it when it
+# is not the row's own. The cases, tests and notebooks come from the table; only what the table
+# does not hold is written here, and a test of the table missing here raises a KeyError.
+_COURSE_MAP_CALLS: dict[str, tuple[str, str, str | None]] = {
+    "McNemar (exact or mid-p)": (
+        'pc.mcnemar(pc.mcnemar_table(y_true, pred_a, pred_b), method="exact")',
+        "both classifiers judge the same items, so only the items exactly one of them gets "
+        "right carry evidence", None),
+    "Cochran's Q (or Looney's F), then pairwise McNemar with Holm": (
+        "pc.cochrans_q(pc.correctness_matrix(y_true, preds)); pc.pairwise_mcnemar(y_true, preds)",
+        "one omnibus test over all classifiers first, then pairwise tests corrected for "
+        "testing many pairs", None),
+    "GS, weighted GS, GW and Wald per class": (
+        "pc.compare_precision(y_true, pred_a, pred_b)",
+        "the precision of a class rests only on the items each classifier assigns to it, and "
+        "these tests allow for the overlap of the two sets of predictions", None),
+    "relative precision": (
+        "pc.rp_test(y_true, pred_a, pred_b, positive=cls)",
+        "a ratio of the two precisions with a paired confidence interval says by how much, "
+        "not only whether", "05_relative_precision"),
+    "combined p-values over classes": (
+        "pc.combined_precision_test(y_true, pred_a, pred_b)",
+        "the per-class tests share the same predictions and so are dependent; the combination "
+        "accounts for that and gives one p-value for 'any class differs'",
+        "06_combining_pvalues"),
+    "GEE logistic model: odds ratios against a reference classifier": (
+        "pc.gee_precision(y_true, preds, reference=name)",
+        "one model for all classifiers on the same items, clustered on the item, compares each "
+        "with a reference", None),
+    "Nadeau–Bengio corrected t (two- or one-sided)": (
+        "pc.corrected_resampled_ttest(scores_a, scores_b, test_train_ratio=n_test / n_train)",
+        "resampled training sets overlap, so the scores are correlated and the plain t-test's "
+        "variance is too small", None),
+    "5x2cv F": (
+        "pc.ftest_5x2cv(scores_a, scores_b)",
+        "five repetitions of two-fold cross-validation keep the overlap small enough for an "
+        "F test with a controlled type-I error", None),
+    "Bayesian correlated t with a ROPE": (
+        "pc.bayes_correlated_ttest(scores_a, scores_b, rope=0.01, test_train_ratio=n_test / n_train)",
+        "the posterior of the mean difference, with the same correction for overlap, tells "
+        "practically equivalent apart from better", None),
+    "corrected t for each pair, Holm-adjusted": (
+        "pc.pairwise_corrected_ttest(scores, test_train_ratio=n_test / n_train)",
+        "every pair needs the correction for overlapping training sets, and many pairs need a "
+        "correction for multiple testing", None),
+    "GEE on stacked cross-validated predictions": (
+        "pc.gee_from_long(pc.cross_val_predictions(estimators, X, y, n_repeats=10))",
+        "each item is predicted once per repetition; the GEE clusters on the item so that "
+        "repeated predictions do not count as new evidence", None),
+    "Wilcoxon signed-rank": (
+        "pc.wilcoxon(scores_a, scores_b)",
+        "the data sets are the sample; ranks of the differences need no common scale and no "
+        "normality across data sets", None),
+    "Bayesian sign and signed-rank tests with a ROPE": (
+        "pc.bayes_signed_rank_test(scores_a, scores_b, rope=0.01)",
+        "the probability that one classifier is practically better over data sets, not only a "
+        "p-value", None),
+    "Friedman (Iman–Davenport), then Nemenyi or Holm against a control": (
+        "pc.iman_davenport(scores); pc.nemenyi(scores) or pc.tests_against_control(scores)",
+        "average ranks over data sets, an omnibus test first, then pairwise comparisons "
+        "corrected for multiple testing", None),
+}
+
+_COURSE_MAP_STATE_COLUMNS = ["test", "call", "notebook", "why"]
+
+
+def course_map_state(compare: str, design: str, n_models: int,
+                     across_classes: bool = False) -> pd.DataFrame:
+    """The tests the course map recommends for one case, with the call and the notebook.
+
+    The case is looked up in :func:`precmp_lib.plots.course_map_table`: ``design`` picks its
+    ``data``, ``compare`` its ``metric`` and ``n_models`` its ``classifiers``. Every test named
+    in the matching rows becomes one row of the result.
+
+    Parameters
+    ----------
+    compare : {"accuracy", "precision", "scores"}
+        What is compared: accuracy, the precision of each class, or any other score
+        (F1, AUC, ...). Over several data sets any of them is one score per data set; under
+        resampling a score per split is tested like accuracy (the resampling functions take a
+        ``scoring``).
+    design : {"one test set", "resampling", "several data sets"}
+        Predictions on one test set; resampling or cross-validation of one data set; one
+        score per data set over several data sets.
+    n_models : int
+        Number of classifiers compared: 2, or more than 2.
+    across_classes : bool
+        For ``compare="precision"``: whether one answer for all classes together is wanted
+        (rather than one per class). Ignored for the other comparisons.
+
+    Returns
+    -------
+    DataFrame
+        One row per recommended test with ``test`` (as the course map names it), ``call``
+        (the ``precmp_lib`` call, with ``pc`` for ``precmp_lib``), ``notebook`` (file stem) and
+        ``why`` (one line). A case the map has no test for gives one row with an empty
+        ``call`` and ``notebook`` whose ``why`` says what to do instead.
+
+    Raises
+    ------
+    ValueError
+        If ``compare``, ``design`` or ``n_models`` is not one of the choices above.
+
+    Examples
+    --------
+    >>> course_map_state("accuracy", "one test set", 2)[["test", "notebook"]]
+                           test            notebook
+    0  McNemar (exact or mid-p)  01_mcnemar_cochran
+    >>> course_map_state("precision", "one test set", 2, across_classes=True)["notebook"].tolist()
+    ['06_combining_pvalues']
+    """
+    from .plots import course_map_table
+
+    if compare not in COURSE_MAP_COMPARE:
+        raise ValueError(f"compare must be one of {list(COURSE_MAP_COMPARE)}; got {compare!r}")
+    if design not in COURSE_MAP_DESIGNS:
+        raise ValueError(f"design must be one of {list(COURSE_MAP_DESIGNS)}; got {design!r}")
+    if isinstance(n_models, bool) or not isinstance(n_models, (int, np.integer)) or n_models < 2:
+        raise ValueError(f"n_models must be an integer of at least 2; got {n_models!r}")
+
+    data = COURSE_MAP_DESIGNS[design]
+    if data == "one test set" and compare == "scores":
+        return pd.DataFrame([{
+            "test": "no test in the map", "call": "", "notebook": "",
+            "why": "one score per classifier on one test set is a sample of one; compare "
+                   "accuracy or precision on the predictions, or resample to get one score "
+                   "per split"}], columns=_COURSE_MAP_STATE_COLUMNS)
+    # the rows of the map for this case: over several data sets the metric is "any score";
+    # under resampling any per-split score is tested like accuracy
+    metric = {"many datasets": "any score"}.get(
+        data, "accuracy" if compare == "scores" else compare)
+    table = course_map_table()
+    wanted = {"two", "two or more"} if n_models == 2 else {"three or more", "two or more"}
+    rows = table[(table["data"] == data) & (table["metric"] == metric)
+                 & table["classifiers"].isin(wanted)]
+
+    out = []
+    for r in rows.itertuples(index=False):
+        for test in str(r.test).split("; "):
+            call, why, notebook = _COURSE_MAP_CALLS[test]
+            out.append({"test": test, "call": call, "notebook": notebook or r.notebook,
+                        "why": why})
+    state = pd.DataFrame(out, columns=_COURSE_MAP_STATE_COLUMNS)
+    if compare == "precision" and across_classes:
+        combined = state["test"].str.contains("over classes")
+        if combined.any():
+            state = state[combined]
+        else:
+            state = state.assign(why=state["why"] + "; the map has no single test over "
+                                 "classes here: test each class and adjust the p-values "
+                                 "(pc.adjust_pvalues)")
+    elif compare == "precision":
+        state = state[~state["test"].str.contains("over classes")]
+    return state.reset_index(drop=True)
+
+
+def _course_map_html(state: pd.DataFrame) -> str:
+    """The state as an HTML table whose notebooks link to ``<notebook>.ipynb``."""
+    from html import escape
+
+    def link(nb: str) -> str:
+        return f'<a href="{escape(nb)}.ipynb">{escape(nb)}</a>' if nb else ""
+
+    shown = state.assign(call=state["call"].map(lambda c: f"<code>{escape(c)}</code>" if c else ""),
+                         notebook=state["notebook"].map(link),
+                         test=state["test"].map(escape), why=state["why"].map(escape))
+    return shown.to_html(index=False, escape=False, border=0)
+
+
+def course_map_explorer(compare: str = "accuracy", design: str = "one test set",
+                        n_models: int = 2, across_classes: bool = False) -> Any:
+    """A test chooser: pick what you compare, the design and the number of classifiers.
+
+    Parameters
+    ----------
+    compare, design, n_models, across_classes
+        The starting choices, as in :func:`course_map_state`.
+
+    Returns
+    -------
+    ipywidgets.VBox
+        The controls (a Dropdown for the design, ToggleButtons for the rest) above an HTML
+        widget holding :func:`course_map_state` with links to the notebooks; the HTML is
+        replaced whenever a control changes (no ``Output`` capture, which can stall headless
+        notebook runs). The across-classes control is disabled unless precision is compared.
+    """
+    import ipywidgets as w
+
+    course_map_state(compare, design, n_models, across_classes)  # reject bad starting values
+    what = w.ToggleButtons(options=[("accuracy", "accuracy"), ("per-class precision", "precision"),
+                                    ("scores (F1, AUC, ...)", "scores")],
+                           value=compare, description="compare")
+    how = w.Dropdown(options=[("one test set", "one test set"),
+                              ("resampling / cross-validation of one data set", "resampling"),
+                              ("several data sets", "several data sets")],
+                     value=design, description="design")
+    many = w.ToggleButtons(options=[("2", 2), ("more than 2", 3)],
+                           value=2 if n_models == 2 else 3, description="models")
+    classes = w.ToggleButtons(options=[("one per class", False), ("one across classes", True)],
+                              value=bool(across_classes), description="answer")
+    table = w.HTML()
+
+    def update(*_: Any) -> None:
+        classes.disabled = what.value != "precision"
+        state = course_map_state(what.value, how.value, many.value, classes.value)
+        table.value = _course_map_html(state)
+
+    for control in (what, how, many, classes):
+        control.observe(update, names="value")
+    update()
+    return w.VBox([what, how, many, classes, table])
