@@ -18,10 +18,10 @@ from __future__ import annotations
 
 import argparse
 import gc
-import time
 
 import numpy as np
 import pandas as pd
+from _timing import best_of
 
 import precmp_lib as pc
 
@@ -29,14 +29,6 @@ K = 5
 NAMES = np.array(["asphalt", "building", "car", "grass", "tree"])
 FORMS = ("int", "category", "str", "object", "unicode")
 
-
-def best_of(fn, repeat: int) -> float:
-    best = np.inf
-    for _ in range(repeat):
-        start = time.perf_counter()
-        fn()
-        best = min(best, time.perf_counter() - start)
-    return best
 
 
 def codes(n: int, c: int, rng: np.random.Generator) -> list[np.ndarray]:

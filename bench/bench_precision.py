@@ -23,19 +23,12 @@ import warnings
 from functools import partial
 
 import numpy as np
+from _timing import best_of
 
 import precmp_lib as pc
 
 K = 10
 
-
-def best_of(fn, repeat: int) -> float:
-    best = np.inf
-    for _ in range(repeat):
-        start = time.perf_counter()
-        fn()
-        best = min(best, time.perf_counter() - start)
-    return best
 
 
 def available_bytes() -> float:

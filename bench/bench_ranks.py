@@ -16,10 +16,10 @@ A ratio below 1 means precmp is faster. Run: ``python bench/bench_ranks.py`` (``
 from __future__ import annotations
 
 import argparse
-import time
 
 import numpy as np
 import scikit_posthocs as sp
+from _timing import best_of
 from scipy import stats
 
 import precmp_lib as pc
@@ -27,16 +27,6 @@ from precmp_lib import ranks
 
 SHAPES = [(14, 4), (30, 10), (100, 50), (100, 200)]
 
-
-def best_of(fn, repeat: int, before=None) -> float:
-    best = np.inf
-    for _ in range(repeat):
-        if before is not None:
-            before()
-        start = time.perf_counter()
-        fn()
-        best = min(best, time.perf_counter() - start)
-    return best
 
 
 def main(repeat: int) -> None:
