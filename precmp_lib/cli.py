@@ -5,7 +5,7 @@ through the engine (:func:`precmp_lib.engines.count_predictions`: DuckDB by defa
 Spark on request), compares the models (:func:`precmp_lib.comparison.compare_models`) and renders
 one self-contained HTML page (:func:`precmp_lib.report.render_report`). A bad file, column,
 label or option exits with status 2 and one line naming the file, the column and the problem,
-before any kernel starts; nothing is written.
+before the page is made; nothing is written.
 """
 
 from __future__ import annotations
@@ -237,8 +237,9 @@ class Terminated(BaseException):
 def exit_on_signals() -> Iterator[None]:
     """Turn SIGTERM (and SIGHUP) into :class:`Terminated` while the block runs.
 
-    Every ``finally`` and ``with`` then unwinds: temporary folders, the kernel and its
-    connection file are removed, as they are on Ctrl-C (SIGINT raises ``KeyboardInterrupt``).
+    Every ``finally`` and ``with`` then unwinds: temporary folders (and a notebook's kernel with
+    its connection file, where one runs) are removed, as they are on Ctrl-C (SIGINT raises
+    ``KeyboardInterrupt``).
     Outside the main thread the handlers cannot be installed and the block runs unchanged.
     """
     def stop(signum: int, frame: Any) -> None:

@@ -1,8 +1,11 @@
-"""Running notebooks into HTML reports: the course site (``make report``) and single reports.
+"""Notebooks into HTML: the course notebooks (papermill, a kernel each) and the comparison report.
 
-``render_notebook`` executes one notebook with papermill and writes one self-contained HTML file
-(plots embedded), atomically: a failure leaves no partial report behind. The course site
-(``make report``) is built by :mod:`precmp_lib.site`.
+``render_notebook`` executes one course notebook with papermill and writes one self-contained
+HTML file (plots embedded); the course site (``make report``) is built from it by
+:mod:`precmp_lib.site`. ``render_report`` writes the page of one
+:class:`~precmp_lib.comparison.ModelComparison`: its template only displays, so it runs in this
+process (:func:`run_view_notebook`) with no kernel to start. Both write atomically: a failure
+leaves no partial page behind.
 """
 
 from __future__ import annotations
@@ -24,9 +27,11 @@ from ._files import write_atomic
 __all__ = [
     "NotebookError",
     "notebook_question",
+    "page_html",
     "render_notebook",
     "render_report",
     "report_template",
+    "run_view_notebook",
     "save_results",
 ]
 
@@ -75,7 +80,7 @@ def save_results(output_dir: str | os.PathLike, results: Mapping[str, Any]) -> P
 
 
 def notebook_question(path: str | os.PathLike) -> tuple[str, str]:
-    """The title (first ``# `` heading) and one-line question (line starting ``**Question``).
+    """Return a notebook's title (first ``# `` heading) and question (line ``**Question``).
 
     >>> title, question = notebook_question(NOTEBOOKS / "01_mcnemar_cochran.ipynb")
     >>> question.endswith("?")
@@ -181,9 +186,11 @@ KERNEL_ARGUMENTS = ("--IPKernelApp.log_level=ERROR",)
 
 
 def _run_kernel_manager(run_dir: Path) -> type:
-    """A kernel manager whose connection file (it holds the session's HMAC key) lives in the
-    run's own folder, not in the shared temporary folder: removing the run's folder removes it,
-    however the run ends."""
+    """Make a kernel manager class whose connection file lives in the run's own folder.
+
+    The connection file holds the session's HMAC key; in the run's folder rather than the shared
+    temporary folder, removing the run's folder removes it, however the run ends.
+    """
     from jupyter_client.manager import AsyncKernelManager
     from traitlets import Unicode
 
@@ -207,10 +214,12 @@ def _run_kernel_manager(run_dir: Path) -> type:
 
 
 @contextlib.contextmanager
-def _kernel_stopped_on_exit(manager: type) -> Iterator[None]:
-    """If the run is interrupted (SIGTERM, Ctrl-C, an error), kill its kernel before the run's
-    folder (the kernel's working folder) is removed, so it neither outlives the command nor
-    writes to its stderr."""
+def _kernel_stopped_on_exit(manager: Any) -> Iterator[None]:
+    """Kill the run's kernel if the run is interrupted (SIGTERM, Ctrl-C, an error).
+
+    The kernel is killed before the run's folder (its working folder) is removed, so it neither
+    outlives the command nor writes to its stderr.
+    """
     try:
         yield
     except BaseException:
@@ -224,10 +233,13 @@ def _kernel_stopped_on_exit(manager: type) -> Iterator[None]:
 
 @contextlib.contextmanager
 def _kernel_environment(run_dir: Path) -> Iterator[None]:
-    """Environment of one notebook run: Jupyter's runtime files go to ``run_dir/runtime``,
-    removed with the run's folder (also on SIGTERM and Ctrl-C, which the command turns into
-    exceptions so that the kernel is shut down and its connection file, which holds the
-    session's HMAC key, removed); the debugger's frozen-modules warning is off."""
+    """Set the environment of one notebook run while the block runs.
+
+    Jupyter's runtime files go to ``run_dir/runtime``, removed with the run's folder (also on
+    SIGTERM and Ctrl-C, which the command turns into exceptions so that the kernel is shut down
+    and its connection file, which holds the session's HMAC key, removed); the debugger's
+    frozen-modules warning is off.
+    """
     runtime = run_dir / "runtime"
     runtime.mkdir(mode=0o700)
     wanted = {"JUPYTER_RUNTIME_DIR": str(runtime), "PYDEVD_DISABLE_FILE_VALIDATION": "1"}
@@ -249,7 +261,7 @@ def _kernel_environment(run_dir: Path) -> Iterator[None]:
 
 
 def report_template() -> Any:
-    """The report notebook shipped inside the package (an importlib.resources Traversable)."""
+    """Return the report notebook shipped inside the package (an importlib.resources Traversable)."""
     from importlib.resources import files
 
     return files("precmp_lib") / "_resources" / "report.ipynb"
@@ -264,9 +276,11 @@ def render_report(
 ) -> Path:
     """Write the HTML report of a :class:`~precmp_lib.comparison.ModelComparison`.
 
-    The comparison's JSON goes into a temporary folder of this run; the template
-    (``precmp_lib/_resources/report.ipynb``) reads it back with ``ModelComparison.from_json``
-    and only displays it. The HTML is written atomically: a failure leaves nothing at ``out``.
+    The page is the report template (``precmp_lib/_resources/report.ipynb``) run in this
+    process by :func:`run_view_notebook`: its cells read the comparison back from a JSON file in
+    a temporary folder of this run (``ModelComparison.from_json``) and only display it, so no
+    kernel is started and nothing is computed twice. The same template opens in JupyterLab and
+    runs there unchanged. The HTML is written atomically: a failure leaves nothing at ``out``.
 
     Parameters
     ----------
@@ -275,7 +289,7 @@ def render_report(
     out : path
         The HTML file to write.
     quiet : bool
-        No progress bar.
+        No progress bar over the template's cells.
     source_name : str, optional
         How the page names the predictions (default: the comparison's ``source``).
 
@@ -283,22 +297,194 @@ def render_report(
     -------
     Path
         ``out``.
-    """
-    from importlib.resources import as_file
 
+    Raises
+    ------
+    NotebookError
+        When a cell of the template fails; the message names the cell and the error.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> import pandas as pd
+    >>> from precmp_lib import compare_models
+    >>> frame = pd.DataFrame({"y": [0, 1] * 40, "a": [0, 1] * 40, "b": [0, 0, 1, 1] * 20})
+    >>> page = render_report(compare_models(frame, y_true="y"), Path(tempfile.mkdtemp()) / "r.html",
+    ...                      quiet=True)
+    >>> "Accuracy and ranking" in page.read_text(encoding="utf-8")
+    True
+    """
     with tempfile.TemporaryDirectory(prefix="precmp-report-") as tmp:
         data = Path(tmp) / "comparison.json"
         data.write_text(comparison.to_json(), encoding="utf-8")
         params = {"comparison_json": str(data),
                   "source_name": str(source_name if source_name is not None else comparison.source)}
-        with as_file(report_template()) as template:
-            return render_notebook(template, out, parameters=params, hide_code=True,
-                                   progress=not quiet, cwd=tmp)
+        template = json.loads(report_template().read_text(encoding="utf-8"))
+        title = f"precmp report: {params['source_name']}"
+        try:
+            blocks = run_view_notebook(template, params, progress=not quiet)
+        except NotebookError as exc:
+            raise NotebookError(str(exc).replace(tmp, "<run folder>")) from None
+        write_atomic(Path(out), page_html(title, blocks))
+    return Path(out)
+
+
+def run_view_notebook(notebook: Mapping[str, Any], parameters: Mapping[str, Any], *,
+                      progress: bool = False) -> list[str]:
+    """Run a display-only notebook in this process and return its cells as HTML blocks.
+
+    The notebook is a view: its code cells only call display functions, so they need no kernel
+    of their own. Each code cell runs in one shared namespace, as a kernel would run it, with
+    ``parameters`` assigned right after the cell tagged ``parameters`` (the values papermill
+    would inject). What a cell shows, its last expression's ``_repr_html_`` (or its text for a
+    plain value) and anything passed to ``display``, becomes one HTML block; markdown cells are
+    rendered to HTML. Code is never shown.
+
+    Parameters
+    ----------
+    notebook : mapping
+        The notebook as parsed JSON (nbformat 4).
+    parameters : mapping
+        Names and values for the parameters cell; values must be literals (``repr`` round-trips).
+    progress : bool
+        A progress bar over the cells on stderr.
+
+    Returns
+    -------
+    list of str
+        One HTML block per cell that shows something, in order.
+
+    Raises
+    ------
+    NotebookError
+        When a cell fails: the message names the cell (its number among the code cells, as
+        JupyterLab counts them) and the error.
+
+    Examples
+    --------
+    >>> nb = {"cells": [
+    ...     {"cell_type": "markdown", "source": "# Title"},
+    ...     {"cell_type": "code", "metadata": {"tags": ["parameters"]}, "source": "x = 1"},
+    ...     {"cell_type": "code", "metadata": {}, "source": "x + 1"}]}
+    >>> [block.strip() for block in run_view_notebook(nb, {"x": 41})]
+    ['<h1>Title</h1>', '<pre>42</pre>']
+    """
+    namespace: dict[str, Any] = {"__name__": "__main__"}
+    blocks: list[str] = []
+    namespace["display"] = lambda *objs: blocks.extend(filter(None, map(_shown_html, objs)))
+    cells = list(notebook.get("cells", []))
+    bar = _cell_progress(len(cells), progress)
+    count = 0
+    try:
+        for cell in cells:
+            source = _source(cell)
+            if cell.get("cell_type") == "markdown":
+                blocks.append(_markdown_html(source))
+            elif cell.get("cell_type") == "code":
+                count += 1
+                shown = _run_cell(source, namespace, count)
+                if "parameters" in cell.get("metadata", {}).get("tags", []):
+                    _run_cell("".join(f"{k} = {v!r}\n" for k, v in parameters.items()),
+                              namespace, count)
+                if shown:
+                    blocks.append(shown)
+            bar.update(1)
+    finally:
+        bar.close()
+    return blocks
+
+
+def _source(cell: Mapping[str, Any]) -> str:
+    source = cell.get("source", "")
+    return source if isinstance(source, str) else "".join(source)
+
+
+def _run_cell(source: str, namespace: dict[str, Any], number: int) -> str:
+    """Execute one code cell; the HTML of its last expression's value ('' when it has none)."""
+    import ast
+
+    try:
+        tree = ast.parse(source, filename=f"<cell [{number}]>")
+        final = tree.body[-1] if tree.body else None
+        if isinstance(final, ast.Expr):
+            tree.body.pop()
+        exec(compile(tree, f"<cell [{number}]>", "exec"), namespace)
+        if not isinstance(final, ast.Expr):
+            return ""
+        value = eval(compile(ast.Expression(final.value), f"<cell [{number}]>", "eval"), namespace)
+    except Exception as exc:
+        raise NotebookError(f"report template: {type(exc).__name__} in cell [{number}]: {exc}") from exc
+    return _shown_html(value)
+
+
+def _shown_html(value: Any) -> str:
+    """Return what a notebook would show for ``value``: its HTML, else its text (escaped)."""
+    import html
+
+    if value is None:
+        return ""
+    if hasattr(value, "_repr_html_"):
+        shown = value._repr_html_()
+        if shown is not None:
+            return str(shown)
+    return f"<pre>{html.escape(repr(value))}</pre>"
+
+
+def _markdown_html(text: str) -> str:
+    """Markdown of the template (the project's own text, never user input) as HTML."""
+    import mistune
+
+    return str(mistune.html(text))
+
+
+class _NoBar:
+    def update(self, n: int) -> None:
+        """Advance nothing."""
+
+    def close(self) -> None:
+        """Close nothing."""
+
+
+def _cell_progress(total: int, show: bool) -> Any:
+    if not show:
+        return _NoBar()
+    from tqdm.auto import tqdm
+
+    return tqdm(total=total, desc="report", unit="cell", file=sys.stderr, leave=False)
+
+
+PAGE_CSS = """<style>
+body{margin:0;background:#fff;color:#222;
+font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;line-height:1.5}
+main{max-width:1180px;margin:0 auto;padding:1.2rem 1.6rem 3rem}
+main>h1{font-size:1.9rem;margin:.4rem 0 .6rem}
+main>p{max-width:62rem;margin:.35rem 0}
+main code{font-size:.92em;background:#f3f3f3;padding:0 .2em;border-radius:3px}
+@media print{main{max-width:none;padding:0}}
+</style>"""
+
+
+def page_html(title: str, blocks: Sequence[str]) -> str:
+    """One self-contained HTML document: ``blocks`` in order under ``title`` (escaped).
+
+    >>> page = page_html("a <b> report", ["<p>hi</p>"])
+    >>> "<title>a &lt;b&gt; report</title>" in page and "<p>hi</p>" in page
+    True
+    """
+    import html
+
+    body = "\n".join(blocks)
+    return ("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+            "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+            f"<title>{html.escape(title)}</title>\n{PAGE_CSS}\n</head>\n<body>\n<main>\n{body}\n"
+            "</main>\n</body>\n</html>\n")
 
 
 def _main(argv: Sequence[str] | None = None) -> int:
-    """``python -m precmp_lib.report build-site``: kept for old scripts; the site lives in
-    :mod:`precmp_lib.site`."""
+    """Run ``python -m precmp_lib.report build-site``, kept for old scripts.
+
+    The site lives in :mod:`precmp_lib.site`.
+    """
     from .site import main
 
     return main(argv)

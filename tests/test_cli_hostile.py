@@ -247,22 +247,37 @@ def test_a_real_run_writes_a_safe_page_quietly_with_umask_modes_and_leaves_no_te
     assert sorted(p.name for p in work.iterdir()) == ["p.csv", "r.html", "r.json"]
 
 
+# The command, with each cell of the report template slowed down (0.5 s), so a signal surely
+# arrives while the page is being made.
+SLOW_COMMAND = """
+import sys, time
+from precmp_lib import report
+run_cell = report._run_cell
+report._run_cell = lambda *args: (time.sleep(0.5), run_cell(*args))[1]
+from precmp_lib.cli import main
+sys.exit(main(sys.argv[1:]))
+"""
+
+
 @pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT])
 def test_a_stopped_run_leaves_nothing_behind(tmp_path, signum):
     work, tmp = tmp_path / "work", tmp_path / "tmp"
     work.mkdir()
     tmp.mkdir()
     (work / "p.csv").write_text(GOOD * 1)
-    proc = _command(["p.csv", "--y-true", "y", "--out", "r.html", "--quiet"], tmp, cwd=work)
+    env = {**os.environ, "TMPDIR": str(tmp)}
+    proc = subprocess.Popen([sys.executable, "-c", SLOW_COMMAND, "report", "p.csv", "--y-true", "y",
+                             "--out", "r.html", "--quiet"], cwd=work, env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     start = time.monotonic()
-    while not glob.glob(str(tmp / "precmp-run-*" / "*.ipynb")):  # the kernel is being started
+    while not glob.glob(str(tmp / "precmp-report-*" / "comparison.json")):  # rendering began
         assert proc.poll() is None, proc.communicate()
         assert time.monotonic() - start < 300
-        time.sleep(0.1)
+        time.sleep(0.05)
     time.sleep(1.0)
     proc.send_signal(signum)
     _, err = proc.communicate(timeout=120)
-    assert proc.returncode == 128 + signum
+    assert proc.returncode == 128 + signum, err
     assert [ln for ln in err.strip().splitlines() if not ln.startswith("precmp: ")] == []
     assert "nothing written" in err
     assert list(tmp.iterdir()) == []
