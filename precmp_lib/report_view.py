@@ -24,6 +24,7 @@ from .comparison import ModelComparison, format_pvalue
 
 __all__ = [
     "CSS",
+    "Html",
     "esc",
     "format_pvalue",
     "legend_html",
@@ -91,10 +92,21 @@ def esc(value: Any) -> str:
     return html.escape(str(value), quote=True)
 
 
-def _html(text: str) -> Any:
-    from IPython.display import HTML
+class Html(str):
+    """A piece of HTML that notebooks display as HTML (``_repr_html_``) and code can read as text.
 
-    return HTML(text)
+    >>> Html("<b>x</b>")._repr_html_()
+    '<b>x</b>'
+    """
+
+    __slots__ = ()
+
+    def _repr_html_(self) -> str:
+        return str(self)
+
+
+def _html(text: str) -> Html:
+    return Html(text)
 
 
 # --------------------------------------------------------------------------------------------
@@ -466,7 +478,7 @@ def table_of_contents(cmp: ModelComparison) -> Any:
 
     Returns
     -------
-    IPython.display.HTML
+    Html
         The section, ready for a notebook cell's output.
     """
     items = [(k, t) for k, t in SECTIONS if k != "pc-prevalence" or len(cmp.prevalence)]
@@ -484,7 +496,7 @@ def section_conclusion(cmp: ModelComparison) -> Any:
 
     Returns
     -------
-    IPython.display.HTML
+    Html
         The section, ready for a notebook cell's output.
     """
     text = "".join(f"<p>{esc(line)}</p>" for line in cmp.conclusions)
@@ -504,7 +516,7 @@ def section_accuracy(cmp: ModelComparison) -> Any:
 
     Returns
     -------
-    IPython.display.HTML
+    Html
         The section, ready for a notebook cell's output.
     """
     cv = cmp.design["design"] == "repeated cv"
@@ -530,7 +542,7 @@ def section_pairs(cmp: ModelComparison) -> Any:
 
     Returns
     -------
-    IPython.display.HTML
+    Html
         The section, ready for a notebook cell's output.
     """
     cv = cmp.design["design"] == "repeated cv"
@@ -583,7 +595,7 @@ def section_per_class(cmp: ModelComparison) -> Any:
 
     Returns
     -------
-    IPython.display.HTML
+    Html
         The section, ready for a notebook cell's output.
     """
     k = len(cmp.classes)
@@ -641,7 +653,7 @@ def section_gee(cmp: ModelComparison) -> Any:
 
     Returns
     -------
-    IPython.display.HTML
+    Html
         The section, ready for a notebook cell's output.
     """
     intro = ("<p>For each class, a logistic GEE model of “this prediction is right” on the model, "
@@ -668,7 +680,7 @@ def section_combined(cmp: ModelComparison) -> Any:
 
     Returns
     -------
-    IPython.display.HTML
+    Html
         The section, ready for a notebook cell's output.
     """
     intro = ("<p>One p-value per pair across all classes. The per-class p-values come from the "
@@ -691,7 +703,7 @@ def section_prevalence(cmp: ModelComparison) -> Any:
 
     Returns
     -------
-    IPython.display.HTML
+    Html
         The section, ready for a notebook cell's output.
     """
     if not len(cmp.prevalence):
@@ -716,7 +728,7 @@ def section_cv_folds(cmp: ModelComparison) -> Any:
 
     Returns
     -------
-    IPython.display.HTML
+    Html
         The section, ready for a notebook cell's output.
     """
     if cmp.design["design"] != "repeated cv":
@@ -737,7 +749,7 @@ def section_details(cmp: ModelComparison, versions: dict | None = None) -> Any:
 
     Returns
     -------
-    IPython.display.HTML
+    Html
         The section, ready for a notebook cell's output.
     """
     rows = {"source": cmp.source, "engine": cmp.engine, "predictions per model": f"{cmp.n_rows:,}",
