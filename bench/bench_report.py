@@ -1,10 +1,11 @@
 """`precmp report` at scale: Parquet files of 4 models' predictions of 5 string classes.
 
-1. Speed (default 1e7 rows): the whole command's wall time against a baseline of what any
-   report must do at least — a DuckDB GROUP BY of the same file plus a papermill run of an
-   empty notebook. Goal: ratio <= 3.
+1. Speed (default 1e7 rows): the whole command's wall time against a baseline of what a
+   notebook-rendered report must do at least — a DuckDB GROUP BY of the same file plus a
+   papermill run of an empty notebook. Goal: ratio <= 3. (The command renders its display-only
+   template in-process, so it starts no kernel at all.)
 2. Memory (default 1e8 rows): the report completes with the whole process tree's peak
-   resident memory (the command, its kernel and every other child, summed over /proc at each
+   resident memory (the command and every child it starts, summed over /proc at each
    sample) <= 2 GiB.
 3. ``--large``: one run on 1e9 rows, wall time and peak tree RSS.
 
