@@ -22,13 +22,13 @@ import html
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, cached_property
 from itertools import combinations
 from typing import Any
 
 import numpy as np
 import pandas as pd
-from scipy import stats
+from scipy import special, stats
 
 from .multiple import adjust_pvalues
 from .results import TestResult
@@ -131,17 +131,24 @@ def _ranks_of(arr: np.ndarray, higher_is_better: bool) -> np.ndarray:
 class _RankData:
     """Average ranks of k classifiers over N data sets (and the rank matrix when known)."""
 
-    ranks: pd.Series
+    values: np.ndarray  # the k average ranks, in column order
+    names: list[str]
     n: int
     matrix: np.ndarray | None  # N x k within-data-set ranks; None for published average ranks
 
     @property
     def k(self) -> int:
-        return len(self.ranks)
+        return len(self.names)
 
-    @property
-    def names(self) -> list[str]:
-        return [str(c) for c in self.ranks.index]
+    @cached_property
+    def ranks(self) -> pd.Series:
+        """The average ranks as a Series named ``average_rank``, indexed by ``classifier``.
+
+        Built on first use: the omnibus tests need only ``values``, and an index of strings
+        costs more than the whole Friedman statistic on a small matrix.
+        """
+        return pd.Series(self.values, index=pd.Index(self.names, name="classifier"),
+                         name="average_rank")
 
     @property
     def se(self) -> float:
@@ -163,9 +170,7 @@ def _rank_input(scores: Any, n_datasets: Any, higher_is_better: Any) -> _RankDat
             )
         arr, _, cols = as_score_matrix(scores, "scores", min_rows=2, min_cols=2)
         matrix = _ranks_of(arr, higher_is_better)
-        ranks = pd.Series(matrix.mean(axis=0), index=pd.Index(cols, name="classifier"),
-                          name="average_rank")
-        return _RankData(ranks=ranks, n=arr.shape[0], matrix=matrix)
+        return _RankData(values=matrix.mean(axis=0), names=cols, n=arr.shape[0], matrix=matrix)
     if n_datasets is None:
         raise ValueError(
             "scores is one-dimensional, so it is read as average ranks and n_datasets "
@@ -196,8 +201,7 @@ def _rank_input(scores: Any, n_datasets: Any, higher_is_better: Any) -> _RankDat
             f"average ranks of k = {k} classifiers must sum to k(k+1)/2 = {k * (k + 1) / 2:g}; "
             f"got {r.sum():g}"
         )
-    ranks = pd.Series(r, index=pd.Index(names, name="classifier"), name="average_rank")
-    return _RankData(ranks=ranks, n=n, matrix=None)
+    return _RankData(values=r, names=names, n=n, matrix=None)
 
 
 def rank_matrix(scores: Any, *, higher_is_better: bool = True) -> pd.DataFrame:
@@ -595,7 +599,7 @@ class _FriedmanParts:
 
 def _friedman_parts(data: _RankData, tie_correction: bool) -> _FriedmanParts:
     k, n = data.k, data.n
-    centred = data.ranks.to_numpy() - (k + 1) / 2.0
+    centred = data.values - (k + 1) / 2.0
     chi2_u = 12.0 * n / (k * (k + 1)) * float(np.sum(centred**2))
     if data.matrix is None:
         return _FriedmanParts(chi2_u, chi2_u, 1.0, all_tied=False, corrected=False)
@@ -608,6 +612,15 @@ def _friedman_parts(data: _RankData, tie_correction: bool) -> _FriedmanParts:
     if not tie_correction or all_tied:
         return _FriedmanParts(chi2_u, chi2_u, 1.0, all_tied=all_tied, corrected=False)
     return _FriedmanParts(chi2_u / factor, chi2_u, factor, all_tied=False, corrected=True)
+
+
+def _chi2_sf(x: float, df: int) -> float:
+    """Chi-square survival function P[X >= x] with ``df`` degrees of freedom.
+
+    ``scipy.special.chdtrc`` is what ``stats.chi2.sf`` evaluates; called directly it skips the
+    distribution's argument handling, which on a small matrix costs more than the statistic.
+    """
+    return float(special.chdtrc(df, x))
 
 
 def _approximation_note(k: int, n: int) -> str:
@@ -688,7 +701,7 @@ def friedman(
             df=float(k - 1), n=n, details=details,
         )
     return TestResult(
-        statistic=parts.chi2, pvalue=float(stats.chi2.sf(parts.chi2, k - 1)), df=float(k - 1),
+        statistic=parts.chi2, pvalue=_chi2_sf(parts.chi2, k - 1), df=float(k - 1),
         method=name, n=n, note=_approximation_note(k, n), details=details,
     )
 
@@ -747,7 +760,7 @@ def iman_davenport(
     df = (float(k - 1), float((k - 1) * (n - 1)))
     name = "Iman–Davenport F" + (", tie-corrected" if parts.corrected else "")
     details = {"friedman_statistic": parts.chi2,
-               "friedman_pvalue": float(stats.chi2.sf(parts.chi2, k - 1)),
+               "friedman_pvalue": _chi2_sf(parts.chi2, k - 1),
                "k": k, "tie_factor": parts.tie_factor}
     if parts.all_tied:
         details["friedman_pvalue"] = 1.0
@@ -989,7 +1002,7 @@ class NemenyiResult:
 
 def _pair_statistics(data: _RankData) -> tuple[np.ndarray, np.ndarray]:
     """Rank z statistics (R_i - R_j)/SE and their two-sided normal p-values, k x k."""
-    r = data.ranks.to_numpy()
+    r = data.values
     z = (r[:, None] - r[None, :]) / data.se
     return z, np.minimum(1.0, 2.0 * stats.norm.sf(np.abs(z)))
 
@@ -1009,7 +1022,7 @@ def _nemenyi_pvalues(data: _RankData) -> np.ndarray:
         sums = data.matrix.sum(axis=0)
         diff = np.abs(sums[upper_i] - sums[upper_j]) / data.n
     else:
-        r = data.ranks.to_numpy()
+        r = data.values
         diff = np.abs(r[upper_i] - r[upper_j])
     distinct, where = np.unique(diff / data.se * math.sqrt(2), return_inverse=True)
     upper = np.clip(stats.studentized_range.sf(distinct, k, np.inf), 0.0, 1.0)[where]
@@ -1224,7 +1237,7 @@ def pairwise_rank_tests(
         adj = _shaffer_adjust(pa, k)
     else:
         adj = adjust_pvalues(pa, method)
-    r = data.ranks.to_numpy()
+    r = data.values
     names = np.array(data.names, dtype=object)
     out = pd.DataFrame({
         "model_a": names[a], "model_b": names[b], "rank_a": r[a], "rank_b": r[b],
@@ -1247,7 +1260,7 @@ def _hochberg(p: np.ndarray) -> np.ndarray:
 
 def _control_index(control: Any, data: _RankData) -> int:
     if control is None:
-        return int(np.argmin(data.ranks.to_numpy()))
+        return int(np.argmin(data.values))
     names = data.names
     if isinstance(control, int | np.integer) and not isinstance(control, bool):
         if not 0 <= control < data.k:
@@ -1335,7 +1348,7 @@ def tests_against_control(
     c = _control_index(control, data)
     k = data.k
     others = np.array([j for j in range(k) if j != c], dtype=int)
-    r = data.ranks.to_numpy()
+    r = data.values
     z = (r[others] - r[c]) / data.se
     p = np.minimum(1.0, 2.0 * stats.norm.sf(np.abs(z)))
     order = np.argsort(p, kind="stable")
