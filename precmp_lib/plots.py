@@ -7,6 +7,7 @@ ranks (critical-difference diagram), combining p-values, Bayes update, replicabi
 from __future__ import annotations
 
 import textwrap
+from typing import Literal
 
 import matplotlib.pyplot as plt
 import matplotlib.ticker as mticker
@@ -15,7 +16,9 @@ import pandas as pd
 import seaborn as sns
 from matplotlib.axes import Axes
 from matplotlib.colors import TwoSlopeNorm
+from matplotlib.figure import Figure
 from matplotlib.patches import FancyBboxPatch
+from matplotlib.text import Text
 
 __all__ = [
     "PALETTE",
@@ -42,7 +45,14 @@ NEUTRAL_COLOR = "#0072B2"
 
 
 def set_style(context: str = "notebook") -> None:
-    """Apply the precmp look: white grid, the Okabe–Ito palette, readable fonts."""
+    """Apply the precmp look: white grid, the Okabe–Ito palette, readable fonts.
+
+    Parameters
+    ----------
+    context : str
+        Seaborn's plotting context (``"paper"``, ``"notebook"``, ``"talk"`` or ``"poster"``),
+        which scales fonts and lines.
+    """
     sns.set_theme(context=context, style="whitegrid", palette=PALETTE)
     plt.rcParams.update({
         "figure.dpi": 100,
@@ -82,8 +92,17 @@ def mcnemar_deviation_heatmap(
     variant, reference : str
         Columns of ``grid``; the colour is ``variant - reference`` (red: the variant is more
         conservative, blue: it rejects more easily).
+    ax : Axes, optional
+        Where to draw (a new figure when omitted).
     annotate_alpha : float or None
         Outline the cells where the two disagree about rejection at this level.
+
+    Returns
+    -------
+    Axes
+        One image of ``variant - reference`` (b across, c up) with a colour bar; with
+        ``annotate_alpha``, one scatter collection of outlined cells (and a legend when any
+        cell is outlined).
     """
     for col in (variant, reference):
         if col not in grid.columns:
@@ -127,6 +146,15 @@ def precision_heatmap(table: pd.DataFrame, *, ax: Axes | None = None, title: str
     table : DataFrame
         Precision values in [0, 1], classes as the index and models as columns (NaN: never
         predicted), e.g. ``ModelComparison.precision`` indexed by class.
+    ax : Axes, optional
+        Where to draw (a new figure when omitted).
+    title : str, optional
+        Axes title (default "Precision per class and model").
+
+    Returns
+    -------
+    Axes
+        One annotated cell per class and model on a 0–1 viridis scale, with a colour bar.
     """
     values = table.to_numpy(dtype=float)
     if values.size == 0:
@@ -227,7 +255,7 @@ def forest_plot(
         ax.set_xscale("log")
         plain = mticker.FuncFormatter(lambda v, _: f"{v:.3g}")
         ax.xaxis.set_major_locator(mticker.LogLocator(base=10, subs=(1.0, 2.0, 5.0)))
-        ax.xaxis.set_minor_locator(mticker.LogLocator(base=10, subs=np.arange(1, 10) / 1.0))
+        ax.xaxis.set_minor_locator(mticker.LogLocator(base=10, subs=[float(m) for m in range(1, 10)]))
         ax.xaxis.set_major_formatter(plain)
         ax.xaxis.set_minor_formatter(mticker.FuncFormatter(
             lambda v, _: f"{v:.2g}" if np.log10(ax.get_xlim()[1] / ax.get_xlim()[0]) < 0.6 else ""))
@@ -396,10 +424,18 @@ _CD_POSTHOC_NAMES = {
     "nemenyi": "Nemenyi", "holm": "Holm", "shaffer": "Shaffer", "bonferroni": "Bonferroni",
     "bonferroni_dunn": "Bonferroni–Dunn", "hochberg": "Hochberg",
 }
+_CD_INK = "#222222"
 
 
-def _cd_groups(scores, posthoc, alpha, control, higher_is_better, n_datasets):
-    """Average ranks, the groups to join, the critical difference (or None) and the control."""
+def _cd_groups(
+    scores: pd.DataFrame | pd.Series | np.ndarray, posthoc: str, alpha: float,
+    control: str | int | None, higher_is_better: bool, n_datasets: int | None,
+) -> tuple[pd.Series, list[tuple[str, ...]], float | None, str | None]:
+    """Find the average ranks, the groups to join, the critical difference and the control.
+
+    The critical difference is None for post-hocs that have none, the control None for
+    all-pairs post-hocs.
+    """
     from .ranks import (
         _rank_input,
         critical_difference,
@@ -413,9 +449,9 @@ def _cd_groups(scores, posthoc, alpha, control, higher_is_better, n_datasets):
     check_choice(posthoc, "posthoc", _CD_CONTROL if use_control else _CD_ALL_PAIRS)
     data = _rank_input(scores, n_datasets, higher_is_better)
     ranks, names = data.ranks, data.names
-    options = {"alpha": alpha, "higher_is_better": higher_is_better, "n_datasets": n_datasets}
     if use_control:
-        tab = tests_against_control(scores, control, method=posthoc, **options)
+        tab = tests_against_control(scores, control, method=posthoc, alpha=alpha,
+                                    higher_is_better=higher_is_better, n_datasets=n_datasets)
         ctrl = str(tab["control"].iloc[0])
         keep = {ctrl, *tab.loc[~tab["reject"], "model"].astype(str)}
         group = tuple(names[j] for j in np.argsort(ranks.to_numpy(), kind="stable")
@@ -424,7 +460,8 @@ def _cd_groups(scores, posthoc, alpha, control, higher_is_better, n_datasets):
         if posthoc == "bonferroni_dunn":
             cd = critical_difference(data.k, data.n, alpha=alpha, method="bonferroni_dunn")
         return ranks, [group] if len(group) > 1 else [], cd, ctrl
-    tab = pairwise_rank_tests(scores, method=posthoc, **options)
+    tab = pairwise_rank_tests(scores, method=posthoc, alpha=alpha,
+                              higher_is_better=higher_is_better, n_datasets=n_datasets)
     sig = pd.DataFrame(False, index=names, columns=names)
     for a, b in tab.loc[tab["reject"], ["model_a", "model_b"]].itertuples(index=False):
         sig.loc[a, b] = sig.loc[b, a] = True
@@ -522,64 +559,36 @@ def critical_difference_diagram(
 
     height = 1.3 + 0.28 * rows + 0.18 * len(groups)
     ax = _axes(ax, (7.5, height))
-    fig = ax.figure
     ax.set_axis_off()
-    ink = "#222222"
 
     # classifier labels first: their rendered width sets the room beside the rank axis
     labels = [
-        ax.text(0, 0, name, va="center", color=ink, gid="cd-label", clip_on=False,
+        ax.text(0, 0, name, va="center", color=_CD_INK, gid="cd-label", clip_on=False,
                 fontweight="bold" if name == ctrl else "normal")
         for name in names
     ]
-    try:
-        renderer = fig.canvas.get_renderer()
-        longest = max(t.get_window_extent(renderer).width for t in labels) / fig.dpi
-    except (AttributeError, RuntimeError):  # a canvas without a renderer: estimate
-        longest = max(len(n) for n in names) * 0.6 * plt.rcParams["font.size"] / 72
-    width_in = max(fig.get_figwidth() * ax.get_position().width, 1.0)
-    frac = min(longest / width_in, 0.4)  # label width as a fraction of the axes
+    width_in = max(_figure_width_inches(ax) * ax.get_position().width, 1.0)
+    frac = min(_longest_text_inches(ax, labels) / width_in, 0.4)  # as a fraction of the axes
     reach = 0.25 + 0.05 * (k - 1)  # how far the elbows run past the ends of the axis
     gap = 0.03 + 0.01 * (k - 1)
     # margin m holds reach + gap + the label: m = reach + gap + frac * (k - 1 + 2m)
     margin = (reach + gap + frac * (k - 1)) / (1 - 2 * frac) * 1.05
 
-    # rank axis with ticks at integers and half-integers, labels above
     y_axis = 0.0
-    ax.plot([1, k], [y_axis, y_axis], color=ink, lw=1.2, gid="cd-axis", solid_capstyle="butt")
-    for t in np.arange(1, k + 0.01, 0.5):
-        major = float(t).is_integer()
-        ax.plot([t, t], [y_axis, y_axis - (0.12 if major else 0.06)], color=ink, lw=1.0,
-                gid="cd-tick-mark")
-        if major:
-            ax.text(t, y_axis - 0.18, f"{int(t)}", ha="center", va="bottom", color=ink,
-                    fontsize="small", gid="cd-tick", clip_on=False)
-
-    # the critical-difference bar, anchored at rank 1
+    _cd_rank_axis(ax, k, y_axis)
     y_cd = y_axis - 0.75
     if cd is not None:
-        ax.plot([1, 1 + cd], [y_cd, y_cd], color=ink, lw=1.6, gid="cd-bar",
-                solid_capstyle="butt")
-        for end in (1, 1 + cd):
-            ax.plot([end, end], [y_cd - 0.06, y_cd + 0.06], color=ink, lw=1.2,
-                    gid="cd-bar-cap")
-        ax.text(1 + cd / 2, y_cd - 0.1, f"CD = {cd:.3f} ({_CD_POSTHOC_NAMES[posthoc]}, "
-                f"α = {alpha:g})", ha="center", va="bottom", fontsize="small", color=ink,
-                gid="cd-bar-label", clip_on=False)
+        label = f"CD = {cd:.3f} ({_CD_POSTHOC_NAMES[posthoc]}, α = {alpha:g})"
+        _cd_bar(ax, cd, y_cd, label)
         if ctrl is not None:
             rc = float(ranks[ctrl])
             ax.fill_between([max(1.0, rc - cd), min(float(k), rc + cd)], y_axis - 0.05,
                             y_axis + 0.05, color=NEUTRAL_COLOR, alpha=0.25, lw=0,
                             gid="cd-control-band")
 
-    # groups that the post-hoc does not separate
     y_group0, group_step = y_axis + 0.25, 0.18
-    for g, members in enumerate(groups):
-        lo = min(float(ranks[m]) for m in members)
-        hi = max(float(ranks[m]) for m in members)
-        y = y_group0 + g * group_step
-        ax.plot([lo - 0.04, hi + 0.04], [y, y], color=SIGNIFICANT_COLOR if ctrl else ink,
-                lw=4, solid_capstyle="round", gid="cd-clique")
+    _cd_cliques(ax, groups, ranks, y_group0, group_step,
+                SIGNIFICANT_COLOR if ctrl else _CD_INK)
 
     # classifiers: elbow from the rank down to a row, then out to the side
     y_row0 = y_group0 + max(len(groups), 1) * group_step + 0.2
@@ -587,14 +596,10 @@ def critical_difference_diagram(
     best_left = best == "left"
     for side, members in ((0, best_side), (1, worst_side)):
         end = 1 - reach if side == 0 else k + reach
-        visually_left = (side == 0) == best_left
-        for row, j in enumerate(members):
-            r, y = values[j], y_row0 + row * row_step
-            ax.plot([r, r, end], [y_axis, y, y], color=ink, lw=0.9, gid="cd-elbow")
-            labels[j].set_position((end - gap if side == 0 else end + gap, y))
-            labels[j].set_horizontalalignment("right" if visually_left else "left")
-            ax.text((r + end) / 2, y - 0.03, f"{r:.2f}", ha="center", va="bottom",
-                    fontsize="x-small", color=REFERENCE_COLOR, gid="cd-rank", clip_on=False)
+        ys = y_row0 + np.arange(len(members)) * row_step
+        _cd_elbows(ax, [labels[j] for j in members], values[members], ys, end,
+                   end - gap if side == 0 else end + gap,
+                   "right" if (side == 0) == best_left else "left")
 
     ax.set_xlim(1 - margin, k + margin)
     if not best_left:
@@ -604,6 +609,76 @@ def critical_difference_diagram(
     if title:
         ax.set_title(title)
     return ax
+
+
+def _figure_width_inches(ax: Axes) -> float:
+    """Width in inches of the figure, or of the subfigure, that holds ``ax``."""
+    fig = ax.figure
+    if isinstance(fig, Figure):
+        return float(fig.get_figwidth())
+    return float(fig.bbox.width / fig.dpi)
+
+
+def _longest_text_inches(ax: Axes, texts: list[Text]) -> float:
+    """Measure the widest text in inches; estimate it when the canvas cannot render."""
+    fig = ax.figure
+    get_renderer = getattr(fig.canvas, "get_renderer", None)  # Agg and the canvases built on it
+    if get_renderer is not None:
+        try:
+            renderer = get_renderer()
+            return max(t.get_window_extent(renderer).width for t in texts) / fig.dpi
+        except (AttributeError, RuntimeError):
+            pass
+    # a canvas without a renderer: estimate
+    return max(len(t.get_text()) for t in texts) * 0.6 * plt.rcParams["font.size"] / 72
+
+
+def _cd_rank_axis(ax: Axes, k: int, y_axis: float) -> None:
+    """Draw the rank axis from 1 to k with ticks at integers and half-integers, labels above."""
+    ax.plot([1, k], [y_axis, y_axis], color=_CD_INK, lw=1.2, gid="cd-axis",
+            solid_capstyle="butt")
+    for t in np.arange(1, k + 0.01, 0.5):
+        major = float(t).is_integer()
+        ax.plot([t, t], [y_axis, y_axis - (0.12 if major else 0.06)], color=_CD_INK, lw=1.0,
+                gid="cd-tick-mark")
+        if major:
+            ax.text(t, y_axis - 0.18, f"{int(t)}", ha="center", va="bottom", color=_CD_INK,
+                    fontsize="small", gid="cd-tick", clip_on=False)
+
+
+def _cd_bar(ax: Axes, cd: float, y: float, label: str) -> None:
+    """Draw the critical-difference bar from rank 1 to 1 + ``cd``, with caps and a label."""
+    ax.plot([1, 1 + cd], [y, y], color=_CD_INK, lw=1.6, gid="cd-bar", solid_capstyle="butt")
+    for end in (1, 1 + cd):
+        ax.plot([end, end], [y - 0.06, y + 0.06], color=_CD_INK, lw=1.2, gid="cd-bar-cap")
+    ax.text(1 + cd / 2, y - 0.1, label, ha="center", va="bottom", fontsize="small",
+            color=_CD_INK, gid="cd-bar-label", clip_on=False)
+
+
+def _cd_cliques(ax: Axes, groups: list[tuple[str, ...]], ranks: pd.Series, y0: float,
+                step: float, color: str) -> None:
+    """Draw one thick bar per group that the post-hoc does not separate, each a row lower."""
+    for g, members in enumerate(groups):
+        lo = min(float(ranks[m]) for m in members)
+        hi = max(float(ranks[m]) for m in members)
+        y = y0 + g * step
+        ax.plot([lo - 0.04, hi + 0.04], [y, y], color=color, lw=4, solid_capstyle="round",
+                gid="cd-clique")
+
+
+def _cd_elbows(ax: Axes, labels: list[Text], ranks: np.ndarray, ys: np.ndarray, end: float,
+               label_x: float, align: Literal["left", "right"]) -> None:
+    """Hang classifiers from their ranks: an elbow down to row ``y``, out to ``end``.
+
+    Each label moves to ``(label_x, y)`` with horizontal alignment ``align``; the average rank
+    is printed on the horizontal part of the elbow.
+    """
+    for label, r, y in zip(labels, ranks, ys):
+        ax.plot([r, r, end], [0.0, y, y], color=_CD_INK, lw=0.9, gid="cd-elbow")
+        label.set_position((label_x, y))
+        label.set_horizontalalignment(align)
+        ax.text((r + end) / 2, y - 0.03, f"{r:.2f}", ha="center", va="bottom",
+                fontsize="x-small", color=REFERENCE_COLOR, gid="cd-rank", clip_on=False)
 
 
 # --------------------------------------------------------------------------------------------
@@ -641,7 +716,17 @@ def null_dependence_plot(
         Names of the L tests (default their positions).
     pair : pair of int
         Which two tests to plot.
+    ax : Axes, optional
+        Where to draw (a new figure when omitted).
 
+    Returns
+    -------
+    Axes
+        One scatter collection of the resamples whose two terms are finite, a second (a star)
+        for the observed p-values when given, and a title with the sample correlation.
+
+    Notes
+    -----
     Under independence the cloud would have no trend; the title gives the sample correlation
     of the two terms, the dependence that Fisher's method ignores.
     """
@@ -688,7 +773,17 @@ def combined_pvalues_plot(
         Which methods to show (default every ``*_pvalue`` column except ``gs_pvalue``).
     alpha : float
         Level drawn as a reference line.
+    ax : Axes, optional
+        Where to draw (a new figure when omitted).
 
+    Returns
+    -------
+    Axes
+        One scatter collection per method (a row per data set, methods side by side) and a
+        dashed line at ``-log10(alpha)``.
+
+    Notes
+    -----
     A p-value of exactly 0 (floating-point underflow) is drawn at the smallest normal float,
     about 308 on this scale.
     """
@@ -717,11 +812,25 @@ def combined_pvalues_plot(
 
 
 def covariance_curves_plot(*, weights: float = 2.0, ax: Axes | None = None) -> Axes:
-    """Covariance of two Lancaster terms against the correlation of the tests' statistics.
+    """Plot the covariance of two Lancaster terms against the correlation of the statistics.
 
     Draws the exact covariance for two-sided and for one-sided p-values
     (:func:`precmp_lib.combine.lancaster_covariance`) and, for Fisher terms (``weights=2``),
     the one-sided Kost–McDermott polynomial: the polynomial only fits one-sided p-values.
+
+    Parameters
+    ----------
+    weights : float
+        Lancaster weight (chi-square degrees of freedom) of both terms; 2 is Fisher's
+        ``-2 ln p``.
+    ax : Axes, optional
+        Where to draw (a new figure when omitted).
+
+    Returns
+    -------
+    Axes
+        Two lines (exact covariance, two-sided and one-sided p-values), a third for the
+        polynomial when ``weights`` is 2, and a horizontal line at 0.
     """
     from .combine import lancaster_covariance
 
@@ -751,6 +860,14 @@ def type1_error_plot(table: pd.DataFrame, *, alpha: float = 0.05, ax: Axes | Non
         :func:`precmp_lib.combine.swap_combination_type1_error` (one bar per method).
     alpha : float
         The nominal level, drawn as a reference line.
+    ax : Axes, optional
+        Where to draw (a new figure when omitted).
+
+    Returns
+    -------
+    Axes
+        With a ``correlation`` column, one line and a ±2 MC s.e. band per method; otherwise one
+        bar per method with ±2 MC s.e. error bars. A dashed line at ``alpha``.
     """
     for col in ("method", "rejection_rate", "mc_se"):
         if col not in table.columns:
@@ -783,7 +900,7 @@ def prevalence_curve_plot(
     prevalence: float | None = None,
     ax: Axes | None = None,
 ) -> Axes:
-    """Updated precision against population prevalence, one line and band per classifier.
+    """Plot updated precision against population prevalence, a line and band per classifier.
 
     Parameters
     ----------
@@ -795,6 +912,13 @@ def prevalence_curve_plot(
         precision), marked by a dotted line.
     prevalence : float, optional
         A population prevalence of interest, marked by a dashed line.
+    ax : Axes, optional
+        Where to draw (a new figure when omitted).
+
+    Returns
+    -------
+    Axes
+        One line and one confidence band per model, and the vertical lines asked for.
     """
     for col in ("model", "prevalence", "precision_updated", "ci_low", "ci_high"):
         if col not in curve.columns:
@@ -1076,7 +1200,7 @@ def course_map_chart(table: pd.DataFrame | None = None, *, ax: Axes | None = Non
                                     shrinkA=0, shrinkB=0, mutation_scale=9))
 
     levels = ["data", "metric", "classifiers"]
-    positions = {(): leaf_y.mean()}
+    positions: dict[tuple[str, ...], float] = {(): leaf_y.mean()}
     box(centres[0] - widths[0] / 2, positions[()], widths[0], "compare\nclassifiers", fills[0],
         fontweight="bold", fontsize="small")
     for depth in range(1, len(levels) + 1):

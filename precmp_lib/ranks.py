@@ -1,5 +1,7 @@
-"""Comparing classifiers over many data sets (Demšar 2006): Wilcoxon, Friedman, Iman–Davenport,
-Nemenyi, tests against a control and Shaffer's all-pairs procedure.
+"""Comparing classifiers over many data sets (Demšar 2006).
+
+Wilcoxon, Friedman, Iman–Davenport, Nemenyi, tests against a control and Shaffer's all-pairs
+procedure.
 
 Every function takes an N x k score matrix (rows = data sets, columns = classifiers; an array or
 a DataFrame whose column names become the classifier names) with ``higher_is_better`` stating the
@@ -20,13 +22,13 @@ import html
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, cached_property
 from itertools import combinations
 from typing import Any
 
 import numpy as np
 import pandas as pd
-from scipy import stats
+from scipy import special, stats
 
 from .multiple import adjust_pvalues
 from .results import TestResult
@@ -99,8 +101,11 @@ def _round_significant(values: Any, digits: int = _SIGNIFICANT_DIGITS) -> np.nda
 
 
 def _times_power_of_ten(x: np.ndarray, shift: np.ndarray) -> np.ndarray:
-    """``x * 10**shift`` with one rounding: 10**|shift| is exact for |shift| <= 22, and a
-    negative shift divides by it (10**-n itself is not a float)."""
+    """Compute ``x * 10**shift`` with one rounding.
+
+    10**|shift| is exact for |shift| <= 22, and a negative shift divides by it (10**-n itself
+    is not a float).
+    """
     power = 10.0 ** np.minimum(np.abs(shift), _EXACT_POWER)
     with np.errstate(over="ignore", under="ignore"):
         return np.where(shift >= 0, x * power, x / power)
@@ -126,17 +131,24 @@ def _ranks_of(arr: np.ndarray, higher_is_better: bool) -> np.ndarray:
 class _RankData:
     """Average ranks of k classifiers over N data sets (and the rank matrix when known)."""
 
-    ranks: pd.Series
+    values: np.ndarray  # the k average ranks, in column order
+    names: list[str]
     n: int
     matrix: np.ndarray | None  # N x k within-data-set ranks; None for published average ranks
 
     @property
     def k(self) -> int:
-        return len(self.ranks)
+        return len(self.names)
 
-    @property
-    def names(self) -> list[str]:
-        return [str(c) for c in self.ranks.index]
+    @cached_property
+    def ranks(self) -> pd.Series:
+        """The average ranks as a Series named ``average_rank``, indexed by ``classifier``.
+
+        Built on first use: the omnibus tests need only ``values``, and an index of strings
+        costs more than the whole Friedman statistic on a small matrix.
+        """
+        return pd.Series(self.values, index=pd.Index(self.names, name="classifier"),
+                         name="average_rank")
 
     @property
     def se(self) -> float:
@@ -158,9 +170,7 @@ def _rank_input(scores: Any, n_datasets: Any, higher_is_better: Any) -> _RankDat
             )
         arr, _, cols = as_score_matrix(scores, "scores", min_rows=2, min_cols=2)
         matrix = _ranks_of(arr, higher_is_better)
-        ranks = pd.Series(matrix.mean(axis=0), index=pd.Index(cols, name="classifier"),
-                          name="average_rank")
-        return _RankData(ranks=ranks, n=arr.shape[0], matrix=matrix)
+        return _RankData(values=matrix.mean(axis=0), names=cols, n=arr.shape[0], matrix=matrix)
     if n_datasets is None:
         raise ValueError(
             "scores is one-dimensional, so it is read as average ranks and n_datasets "
@@ -191,8 +201,7 @@ def _rank_input(scores: Any, n_datasets: Any, higher_is_better: Any) -> _RankDat
             f"average ranks of k = {k} classifiers must sum to k(k+1)/2 = {k * (k + 1) / 2:g}; "
             f"got {r.sum():g}"
         )
-    ranks = pd.Series(r, index=pd.Index(names, name="classifier"), name="average_rank")
-    return _RankData(ranks=ranks, n=n, matrix=None)
+    return _RankData(values=r, names=names, n=n, matrix=None)
 
 
 def rank_matrix(scores: Any, *, higher_is_better: bool = True) -> pd.DataFrame:
@@ -299,6 +308,146 @@ def _hodges_lehmann(d: np.ndarray) -> float:
     return float(np.median((d[i] + d[j]) / 2.0))
 
 
+_ZERO_LABELS = {"wilcox": "zeros dropped", "pratt": "Pratt zeros", "zsplit": "zeros split",
+                "demsar": "zeros split, Demšar"}
+
+
+def _paired_scores(x: Any, y: Any) -> tuple[np.ndarray, np.ndarray]:
+    """Check two classifiers' scores on the same data sets; return them as float arrays."""
+    try:
+        xa = np.asarray(x, dtype=float) if not isinstance(x, pd.Series) else x.to_numpy(float)
+        ya = np.asarray(y, dtype=float) if not isinstance(y, pd.Series) else y.to_numpy(float)
+    except (TypeError, ValueError):
+        raise ValueError("x and y must hold numbers (one score per data set)") from None
+    for name, arr in (("x", xa), ("y", ya)):
+        if arr.ndim != 1:
+            raise ValueError(f"{name} must be one-dimensional (one score per data set); "
+                             f"got shape {arr.shape}")
+        if arr.size == 0:
+            raise ValueError(f"{name} must not be empty")
+        if not np.all(np.isfinite(arr)):
+            where = int(np.flatnonzero(~np.isfinite(arr))[0])
+            raise ValueError(f"{name} must hold finite scores; found {arr[where]} at position {where}")
+    if xa.size != ya.size:
+        raise ValueError(f"x and y must have the same length (one score per data set); "
+                         f"got {xa.size} and {ya.size}")
+    return xa, ya
+
+
+def _drop_zeros(d: np.ndarray, zero_method: str) -> np.ndarray:
+    """Drop the zero differences that ``zero_method`` leaves out of the ranking.
+
+    ``"wilcox"`` drops them all; ``"demsar"`` drops one when their number is odd; ``"pratt"``
+    and ``"zsplit"`` keep them.
+    """
+    zero = d == 0
+    if zero_method == "demsar" and int(zero.sum()) % 2 == 1:
+        return np.delete(d, np.flatnonzero(zero)[0])
+    if zero_method == "wilcox":
+        return d[~zero]
+    return d
+
+
+@dataclass(frozen=True)
+class _SignedRanks:
+    """Ranks of the absolute differences ``|d|`` and the signed sums the tests are built on."""
+
+    d: np.ndarray  # the differences that are ranked (zeros included unless dropped)
+    ranks: np.ndarray  # average ranks of |d|
+    tie_counts: np.ndarray  # size of each group of equal |d|, smallest |d| first
+    zero_shift: float  # half the zeros' rank sum under zsplit/demsar, else 0
+    r_plus: float  # ranks of the positive differences (plus zero_shift)
+    r_minus: float  # ranks of the negative differences (plus zero_shift)
+    n_tied: int  # non-zero differences sharing a rank
+
+    @property
+    def nonzero(self) -> np.ndarray:
+        return self.d != 0
+
+
+def _signed_ranks(d: np.ndarray, zero_method: str) -> _SignedRanks:
+    """Rank ``|d|`` (average ranks for ties) and sum the ranks of each sign."""
+    zero = d == 0
+    absd = np.abs(d)
+    r = stats.rankdata(absd, method="average")
+    _, inverse, counts = np.unique(absd, return_inverse=True, return_counts=True)
+    tied_nonzero = counts[inverse] > 1
+    zero_rank_sum = float(r[zero].sum())
+    zero_shift = zero_rank_sum / 2 if zero_method in ("zsplit", "demsar") else 0.0
+    return _SignedRanks(
+        d=d, ranks=r, tie_counts=counts, zero_shift=zero_shift,
+        r_plus=float(r[d > 0].sum()) + zero_shift, r_minus=float(r[d < 0].sum()) + zero_shift,
+        n_tied=int(np.sum(tied_nonzero & ~zero)),
+    )
+
+
+def _all_zero_result(n_used: int, n_zero: int, n_total: int, estimate: float,
+                     zero_method: str, alternative: str) -> TestResult:
+    """Build the Wilcoxon result when every difference that is ranked is zero."""
+    stat = n_used * (n_used + 1) / 4.0 if zero_method in ("zsplit", "demsar") else 0.0
+    return TestResult.indistinguishable(
+        f"Wilcoxon signed-rank ({_ZERO_LABELS[zero_method]})",
+        "every difference x - y is zero: the data cannot tell the classifiers apart",
+        statistic=stat, alternative=alternative, n=n_total, estimate=estimate,
+        details={"r_plus": stat, "r_minus": stat, "t": stat, "z": math.nan,
+                 "n_used": n_used, "n_zero": n_zero, "n_tied": 0,
+                 "distribution": "none", "rank_biserial": 0.0},
+    )
+
+
+def _exact_pvalue(sr: _SignedRanks, alternative: str) -> float:
+    """P-value of ``V = R+`` under its exact permutation distribution (twice the ranks)."""
+    weights = np.rint(2 * sr.ranks[sr.nonzero]).astype(int)  # twice the (mid-)ranks: integers
+    pmf = _signed_rank_null(weights)
+    s = int(np.rint(2 * (sr.r_plus - sr.zero_shift)))
+    cdf = float(pmf[: s + 1].sum())
+    sf = float(pmf[s:].sum())
+    if alternative == "greater":
+        return sf
+    if alternative == "less":
+        return cdf
+    return 2.0 * min(cdf, sf)
+
+
+def _normal_approximation(sr: _SignedRanks, n_zero: int, zero_method: str, alternative: str,
+                          correction: bool) -> tuple[float, float]:
+    """``(z, p)`` of ``V = R+`` from the normal approximation with tie-corrected variance."""
+    n = sr.d.size
+    mean = n * (n + 1) / 4.0
+    var = n * (n + 1) * (2 * n + 1) / 24.0
+    tie_counts = sr.tie_counts
+    if zero_method == "pratt" and n_zero > 0:
+        mean -= n_zero * (n_zero + 1) / 4.0
+        var -= n_zero * (n_zero + 1) * (2 * n_zero + 1) / 24.0
+        tie_counts = tie_counts[1:]  # the zeros' group is the smallest |d|
+    var -= float(np.sum(tie_counts.astype(float) ** 3 - tie_counts)) / 48.0
+    sigma = math.sqrt(var)
+    diff = sr.r_plus - mean
+    cc = 0.0
+    if correction:
+        cc = {"two-sided": 0.5 * np.sign(diff), "greater": 0.5, "less": -0.5}[alternative]
+    z = float((diff - cc) / sigma)
+    if alternative == "greater":
+        return z, stats.norm.sf(z)
+    if alternative == "less":
+        return z, stats.norm.sf(-z)
+    return z, 2.0 * stats.norm.sf(abs(z))
+
+
+def _wilcoxon_note(n_nonzero: int, alternative: str, method: str, use_exact: bool) -> str:
+    """Warnings about too few differences and about the fall-back to the normal approximation."""
+    one_sided = alternative != "two-sided"
+    notes = []
+    if 0.5 ** n_nonzero * (1 if one_sided else 2) > 0.05:
+        notes.append(
+            f"only {n_nonzero} non-zero differences: even if every one favoured the same "
+            "classifier the exact p-value could not fall below 0.05"
+        )
+    if method == "auto" and not use_exact and n_nonzero < _EXACT_LIMIT:
+        notes.append("ties or zeros among the differences: normal approximation (as R)")
+    return "; ".join(notes)
+
+
 def wilcoxon(
     x: Any,
     y: Any,
@@ -388,133 +537,46 @@ def wilcoxon(
     check_choice(zero_method, "zero_method", ZERO_METHODS)
     check_choice(alternative, "alternative", ALTERNATIVES)
     correction = _check_bool(correction, "correction")
-    try:
-        xa = np.asarray(x, dtype=float) if not isinstance(x, pd.Series) else x.to_numpy(float)
-        ya = np.asarray(y, dtype=float) if not isinstance(y, pd.Series) else y.to_numpy(float)
-    except (TypeError, ValueError):
-        raise ValueError("x and y must hold numbers (one score per data set)") from None
-    for name, arr in (("x", xa), ("y", ya)):
-        if arr.ndim != 1:
-            raise ValueError(f"{name} must be one-dimensional (one score per data set); "
-                             f"got shape {arr.shape}")
-        if arr.size == 0:
-            raise ValueError(f"{name} must not be empty")
-        if not np.all(np.isfinite(arr)):
-            where = int(np.flatnonzero(~np.isfinite(arr))[0])
-            raise ValueError(f"{name} must hold finite scores; found {arr[where]} at position {where}")
-    if xa.size != ya.size:
-        raise ValueError(f"x and y must have the same length (one score per data set); "
-                         f"got {xa.size} and {ya.size}")
+    xa, ya = _paired_scores(x, y)
     n_total = int(xa.size)
     d = _round_significant(_round_significant(xa) - _round_significant(ya))
     estimate = _hodges_lehmann(d)
-    zero = d == 0
-    n_zero = int(zero.sum())
-    if zero_method == "demsar" and n_zero % 2 == 1:
-        drop = np.flatnonzero(zero)[0]
-        d = np.delete(d, drop)
-        zero = np.delete(zero, drop)
-    if zero_method == "wilcox":
-        d = d[~zero]
-        zero = zero[~zero]
-    nonzero = ~zero
-    n_nonzero = int(nonzero.sum())
-    label_zero = {"wilcox": "zeros dropped", "pratt": "Pratt zeros", "zsplit": "zeros split",
-                  "demsar": "zeros split, Demšar"}[zero_method]
-
+    n_zero = int(np.sum(d == 0))
+    d = _drop_zeros(d, zero_method)
+    n_nonzero = int(np.sum(d != 0))
     if n_nonzero == 0:
-        stat = d.size * (d.size + 1) / 4.0 if zero_method in ("zsplit", "demsar") else 0.0
-        return TestResult.indistinguishable(
-            f"Wilcoxon signed-rank ({label_zero})",
-            "every difference x - y is zero: the data cannot tell the classifiers apart",
-            statistic=stat, alternative=alternative, n=n_total, estimate=estimate,
-            details={"r_plus": stat, "r_minus": stat, "t": stat, "z": math.nan,
-                     "n_used": int(d.size), "n_zero": n_zero, "n_tied": 0,
-                     "distribution": "none", "rank_biserial": 0.0},
-        )
+        return _all_zero_result(int(d.size), n_zero, n_total, estimate, zero_method, alternative)
 
-    absd = np.abs(d)
-    r = stats.rankdata(absd, method="average")
-    _, inverse, counts = np.unique(absd, return_inverse=True, return_counts=True)
-    tied_nonzero = counts[inverse] > 1
-    has_ties = bool(np.any(tied_nonzero & nonzero))
-    n_tied = int(np.sum(tied_nonzero & nonzero))
-    zero_rank_sum = float(r[zero].sum())
-    split = zero_method in ("zsplit", "demsar")
-    r_plus = float(r[d > 0].sum()) + (zero_rank_sum / 2 if split else 0.0)
-    r_minus = float(r[d < 0].sum()) + (zero_rank_sum / 2 if split else 0.0)
-    v = r_plus
-
+    sr = _signed_ranks(d, zero_method)
     if method == "auto":
-        use_exact = n_nonzero < _EXACT_LIMIT and not has_ties and n_zero == 0
+        use_exact = n_nonzero < _EXACT_LIMIT and sr.n_tied == 0 and n_zero == 0
     else:
         use_exact = method == "exact"
-
-    z = math.nan
     if use_exact:
-        weights = np.rint(2 * r[nonzero]).astype(int)  # twice the (mid-)ranks: integers
-        pmf = _signed_rank_null(weights)
-        shift = zero_rank_sum / 2 if split else 0.0
-        s = int(np.rint(2 * (v - shift)))
-        cdf = float(pmf[: s + 1].sum())
-        sf = float(pmf[s:].sum())
-        if alternative == "greater":
-            p = sf
-        elif alternative == "less":
-            p = cdf
-        else:
-            p = 2.0 * min(cdf, sf)
+        z, p = math.nan, _exact_pvalue(sr, alternative)
         distribution = "exact"
-        name = "Wilcoxon signed-rank, exact" + (" (mid-ranks)" if has_ties else "")
+        name = "Wilcoxon signed-rank, exact" + (" (mid-ranks)" if sr.n_tied > 0 else "")
     else:
-        n = d.size
-        mean = n * (n + 1) / 4.0
-        var = n * (n + 1) * (2 * n + 1) / 24.0
-        tie_counts = counts
-        if zero_method == "pratt" and n_zero > 0:
-            mean -= n_zero * (n_zero + 1) / 4.0
-            var -= n_zero * (n_zero + 1) * (2 * n_zero + 1) / 24.0
-            tie_counts = counts[1:]  # the zeros' group is the smallest |d|
-        var -= float(np.sum(tie_counts.astype(float) ** 3 - tie_counts)) / 48.0
-        sigma = math.sqrt(var)
-        diff = v - mean
-        cc = 0.0
-        if correction:
-            cc = {"two-sided": 0.5 * np.sign(diff), "greater": 0.5, "less": -0.5}[alternative]
-        z = float((diff - cc) / sigma)
-        if alternative == "greater":
-            p = stats.norm.sf(z)
-        elif alternative == "less":
-            p = stats.norm.sf(-z)
-        else:
-            p = 2.0 * stats.norm.sf(abs(z))
+        z, p = _normal_approximation(sr, n_zero, zero_method, alternative, correction)
         distribution = "normal"
         name = "Wilcoxon signed-rank, normal approximation"
         if correction:
             name += ", continuity correction"
-    name += f" ({label_zero})"
+    name += f" ({_ZERO_LABELS[zero_method]})"
 
-    one_sided = alternative != "two-sided"
-    notes = []
-    if 0.5 ** n_nonzero * (1 if one_sided else 2) > 0.05:
-        notes.append(
-            f"only {n_nonzero} non-zero differences: even if every one favoured the same "
-            "classifier the exact p-value could not fall below 0.05"
-        )
-    if method == "auto" and not use_exact and n_nonzero < _EXACT_LIMIT:
-        notes.append("ties or zeros among the differences: normal approximation (as R)")
+    r_plus, r_minus = sr.r_plus, sr.r_minus
     total = r_plus + r_minus
     return TestResult(
-        statistic=v,
+        statistic=r_plus,
         pvalue=float(min(1.0, max(0.0, p))),
         method=name,
         alternative=alternative,
         estimate=estimate,
         n=n_total,
-        note="; ".join(notes),
+        note=_wilcoxon_note(n_nonzero, alternative, method, use_exact),
         details={
             "r_plus": r_plus, "r_minus": r_minus, "t": min(r_plus, r_minus), "z": z,
-            "n_used": int(d.size), "n_zero": n_zero, "n_tied": n_tied,
+            "n_used": int(d.size), "n_zero": n_zero, "n_tied": sr.n_tied,
             "distribution": distribution,
             "rank_biserial": (r_plus - r_minus) / total if total > 0 else 0.0,
         },
@@ -537,7 +599,7 @@ class _FriedmanParts:
 
 def _friedman_parts(data: _RankData, tie_correction: bool) -> _FriedmanParts:
     k, n = data.k, data.n
-    centred = data.ranks.to_numpy() - (k + 1) / 2.0
+    centred = data.values - (k + 1) / 2.0
     chi2_u = 12.0 * n / (k * (k + 1)) * float(np.sum(centred**2))
     if data.matrix is None:
         return _FriedmanParts(chi2_u, chi2_u, 1.0, all_tied=False, corrected=False)
@@ -550,6 +612,15 @@ def _friedman_parts(data: _RankData, tie_correction: bool) -> _FriedmanParts:
     if not tie_correction or all_tied:
         return _FriedmanParts(chi2_u, chi2_u, 1.0, all_tied=all_tied, corrected=False)
     return _FriedmanParts(chi2_u / factor, chi2_u, factor, all_tied=False, corrected=True)
+
+
+def _chi2_sf(x: float, df: int) -> float:
+    """Chi-square survival function P[X >= x] with ``df`` degrees of freedom.
+
+    ``scipy.special.chdtrc`` is what ``stats.chi2.sf`` evaluates; called directly it skips the
+    distribution's argument handling, which on a small matrix costs more than the statistic.
+    """
+    return float(special.chdtrc(df, x))
 
 
 def _approximation_note(k: int, n: int) -> str:
@@ -630,7 +701,7 @@ def friedman(
             df=float(k - 1), n=n, details=details,
         )
     return TestResult(
-        statistic=parts.chi2, pvalue=float(stats.chi2.sf(parts.chi2, k - 1)), df=float(k - 1),
+        statistic=parts.chi2, pvalue=_chi2_sf(parts.chi2, k - 1), df=float(k - 1),
         method=name, n=n, note=_approximation_note(k, n), details=details,
     )
 
@@ -689,7 +760,7 @@ def iman_davenport(
     df = (float(k - 1), float((k - 1) * (n - 1)))
     name = "Iman–Davenport F" + (", tie-corrected" if parts.corrected else "")
     details = {"friedman_statistic": parts.chi2,
-               "friedman_pvalue": float(stats.chi2.sf(parts.chi2, k - 1)),
+               "friedman_pvalue": _chi2_sf(parts.chi2, k - 1),
                "k": k, "tie_factor": parts.tie_factor}
     if parts.all_tied:
         details["friedman_pvalue"] = 1.0
@@ -729,7 +800,7 @@ def _q_alpha(k: int, alpha: float, method: str) -> float:
 def critical_difference(
     k: int, n_datasets: int, *, alpha: float = 0.05, method: str = "nemenyi"
 ) -> float:
-    """The critical difference of average ranks for the Nemenyi or Bonferroni–Dunn test.
+    """Compute the critical difference of average ranks for Nemenyi or Bonferroni–Dunn.
 
     Parameters
     ----------
@@ -883,7 +954,10 @@ class NemenyiResult:
 
     @property
     def significant(self) -> pd.DataFrame:
-        """k x k booleans: adjusted p-value at most ``alpha`` (False on the diagonal)."""
+        """Significant pairs, k x k booleans: adjusted p-value at most ``alpha``.
+
+        False on the diagonal.
+        """
         sig = self.pvalues.to_numpy() <= self.alpha
         np.fill_diagonal(sig, False)
         return pd.DataFrame(sig, index=self.pvalues.index, columns=self.pvalues.columns)
@@ -894,7 +968,15 @@ class NemenyiResult:
         return rank_cliques(self.ranks, self.significant)
 
     def to_frame(self) -> pd.DataFrame:
-        """One row per pair: ``model_a``, ``model_b``, ranks, ``statistic``, ``pvalue``, ``reject``."""
+        """Tabulate the pairs, one row each.
+
+        Returns
+        -------
+        DataFrame
+            One row per pair (i < j in input order): ``model_a``, ``model_b``, ``rank_a``,
+            ``rank_b``, ``rank_difference`` (``rank_a - rank_b``), ``statistic`` (the rank z
+            statistic), ``pvalue`` (adjusted), ``reject`` (``pvalue <= alpha``).
+        """
         names = list(self.ranks.index)
         pairs = list(combinations(range(len(names)), 2))
         a = np.array([p[0] for p in pairs], dtype=int)
@@ -920,14 +1002,16 @@ class NemenyiResult:
 
 def _pair_statistics(data: _RankData) -> tuple[np.ndarray, np.ndarray]:
     """Rank z statistics (R_i - R_j)/SE and their two-sided normal p-values, k x k."""
-    r = data.ranks.to_numpy()
+    r = data.values
     z = (r[:, None] - r[None, :]) / data.se
     return z, np.minimum(1.0, 2.0 * stats.norm.sf(np.abs(z)))
 
 
 def _nemenyi_pvalues(data: _RankData) -> np.ndarray:
-    """k x k studentized-range p-values, the survival function evaluated once per distinct
-    rank difference (it is a numerical integral, by far the dearest step).
+    """Compute the k x k studentized-range p-values of all pairs.
+
+    The survival function is evaluated once per distinct rank difference (it is a numerical
+    integral, by far the dearest step).
 
     From a score matrix the differences come from the rank sums, which are exact (sums of
     half-integers), so pairs whose rank sums differ by the same amount share one evaluation.
@@ -938,7 +1022,7 @@ def _nemenyi_pvalues(data: _RankData) -> np.ndarray:
         sums = data.matrix.sum(axis=0)
         diff = np.abs(sums[upper_i] - sums[upper_j]) / data.n
     else:
-        r = data.ranks.to_numpy()
+        r = data.values
         diff = np.abs(r[upper_i] - r[upper_j])
     distinct, where = np.unique(diff / data.se * math.sqrt(2), return_inverse=True)
     upper = np.clip(stats.studentized_range.sf(distinct, k, np.inf), 0.0, 1.0)[where]
@@ -1153,7 +1237,7 @@ def pairwise_rank_tests(
         adj = _shaffer_adjust(pa, k)
     else:
         adj = adjust_pvalues(pa, method)
-    r = data.ranks.to_numpy()
+    r = data.values
     names = np.array(data.names, dtype=object)
     out = pd.DataFrame({
         "model_a": names[a], "model_b": names[b], "rank_a": r[a], "rank_b": r[b],
@@ -1176,7 +1260,7 @@ def _hochberg(p: np.ndarray) -> np.ndarray:
 
 def _control_index(control: Any, data: _RankData) -> int:
     if control is None:
-        return int(np.argmin(data.ranks.to_numpy()))
+        return int(np.argmin(data.values))
     names = data.names
     if isinstance(control, int | np.integer) and not isinstance(control, bool):
         if not 0 <= control < data.k:
@@ -1264,7 +1348,7 @@ def tests_against_control(
     c = _control_index(control, data)
     k = data.k
     others = np.array([j for j in range(k) if j != c], dtype=int)
-    r = data.ranks.to_numpy()
+    r = data.values
     z = (r[others] - r[c]) / data.se
     p = np.minimum(1.0, 2.0 * stats.norm.sf(np.abs(z)))
     order = np.argsort(p, kind="stable")
@@ -1286,7 +1370,9 @@ def tests_against_control(
     return out.iloc[order].reset_index(drop=True)
 
 
-tests_against_control.__test__ = False  # a library function, not a pytest test
+# A library function, not a pytest test, although its name starts with "test". Set through
+# ``__dict__``: a function's type declares no ``__test__`` attribute.
+tests_against_control.__dict__["__test__"] = False
 
 
 # --------------------------------------------------------------------------------------------

@@ -68,8 +68,17 @@ def static_widgets(nb: Any) -> int:
     followed by a line saying that ``make lab`` makes the widget move. Progress bars (tqdm's,
     for instance) are dropped: finished, they say nothing, and their timings differ between
     runs. Widgets that only display something are kept as stills without that line. The saved
-    state is then dropped, so nbconvert adds no widget scripts to the page. The notebook is
-    changed in place; returns the number of outputs that became stills with the line.
+    state is then dropped, so nbconvert adds no widget scripts to the page.
+
+    Parameters
+    ----------
+    nb : NotebookNode
+        An executed notebook (``nbformat``), changed in place.
+
+    Returns
+    -------
+    int
+        The number of outputs that became stills with the ``make lab`` line (the controls).
     """
     state = nb.metadata.get("widgets", {}).get(WIDGET_STATE, {}).get("state", {})
     explorers = 0
@@ -107,7 +116,7 @@ _CONTROLS = ("SliderModel", "DropdownModel", "RadioButtonsModel", "ToggleButtons
 
 
 def _model_names(model_id: str, state: Mapping[str, Any], depth: int = 0) -> list[str]:
-    """The model names of a widget and of everything it contains ([] if it was not saved)."""
+    """List the model names of a widget and of everything it contains ([] if not saved)."""
     model = _model(model_id, state)
     if model is None or depth > 20:
         return []
@@ -179,7 +188,8 @@ def _slider_model(model: Any, attrs: Mapping[str, Any], state: Any, depth: int) 
     else:
         shown, position = _formatted(value, spec), value
     track = ""
-    if all(isinstance(v, int | float) for v in (position, lo, hi)) and hi > lo:
+    if (isinstance(position, int | float) and isinstance(lo, int | float)
+            and isinstance(hi, int | float) and hi > lo):
         pct = max(0.0, min(100.0, 100.0 * (position - lo) / (hi - lo)))
         track = (f"<span class='precmp-track' title='range {_formatted(lo, spec)} to "
                  f"{_formatted(hi, spec)}'><span class='precmp-thumb' style='left:{pct:.1f}%'>"
@@ -265,6 +275,20 @@ def rewrite_links(page: str, *, methods_href: str = "methods.html") -> str:
     ``NN_name.html``, keeping any folder and ``#anchor``; a link to ``docs/methods.md`` becomes
     ``methods_href``. Absolute URLs and anchors within the page are left alone.
 
+    Parameters
+    ----------
+    page : str
+        HTML text.
+    methods_href : str
+        Where links to ``docs/methods.md`` point.
+
+    Returns
+    -------
+    str
+        The page with its ``href`` attributes rewritten.
+
+    Examples
+    --------
     >>> rewrite_links('<a href="02_cv_ttests.ipynb#setup">next</a>')
     '<a href="02_cv_ttests.html#setup">next</a>'
     >>> rewrite_links("<a href='../docs/methods.md#sec-6-1'>§6.1</a>")
@@ -313,10 +337,23 @@ class _Refs(HTMLParser):
 
 
 def external_references(page: str) -> list[str]:
-    """The URLs outside the page's own folder that the page would load (scripts, styles,
-    images, frames): ``http(s)://`` and protocol-relative ``//`` addresses. An empty list means
-    the page works offline. Links a reader may follow (``<a href>``) do not count.
+    """List the URLs outside the page's own folder that the page would load.
 
+    Scripts, styles, images and frames count, with ``http(s)://`` and protocol-relative ``//``
+    addresses; links a reader may follow (``<a href>``) do not.
+
+    Parameters
+    ----------
+    page : str
+        HTML text.
+
+    Returns
+    -------
+    list of str
+        The external addresses in the order they appear; empty when the page works offline.
+
+    Examples
+    --------
     >>> external_references('<script src="https://cdn.example/x.js"></script><img src="a.png">')
     ['https://cdn.example/x.js']
     """
@@ -327,7 +364,20 @@ def external_references(page: str) -> list[str]:
 
 
 def relative_links(page: str) -> list[str]:
-    """The relative targets (without ``#anchor``) of a page's links and loaded files."""
+    """List the relative targets of a page's links and loaded files.
+
+    Parameters
+    ----------
+    page : str
+        HTML text.
+
+    Returns
+    -------
+    list of str
+        The targets of ``<a href>`` and of loaded files (scripts, styles, images, ...) that are
+        neither absolute (a scheme or a leading ``/``) nor anchors within the page, without
+        ``#anchor`` or ``?query``.
+    """
     parser = _Refs()
     parser.feed(page)
     out = []
@@ -344,10 +394,21 @@ _EXTERNAL_SCRIPT = re.compile(
 
 
 def offline_page(page: str, mathjax_src: str) -> str:
-    """A page made by nbconvert's ``lab`` template, made to load nothing from outside.
+    """Make a page from nbconvert's ``lab`` template load nothing from outside.
 
-    MathJax is pointed at ``mathjax_src`` (the site's copy, with its fonts); other external scripts
-    (require.js, which nothing on a page without live widgets needs) are removed.
+    Parameters
+    ----------
+    page : str
+        HTML text of the page.
+    mathjax_src : str
+        Address of the site's copy of MathJax (with its fonts), relative to the page.
+
+    Returns
+    -------
+    str
+        The page with MathJax pointed at ``mathjax_src`` (after the site's MathJax
+        configuration) and every other external script (require.js, which nothing on a page
+        without live widgets needs) removed.
     """
 
     def one(m: re.Match[str]) -> str:
@@ -408,8 +469,25 @@ def _exporter(hide_code: bool = False) -> Any:
 
 
 def site_page(nb: Any, page: Path, site: Path) -> str:
-    """The HTML page of an executed notebook, for a page at ``page`` inside the site ``site``:
-    widgets as stills, MathJax from the site, links to notebooks rewritten to pages."""
+    """Render an executed notebook as a page of the site.
+
+    Widgets become stills (:func:`static_widgets`, which changes ``nb``), MathJax comes from
+    the site, and links to notebooks are rewritten to pages.
+
+    Parameters
+    ----------
+    nb : NotebookNode
+        The executed notebook.
+    page : Path
+        Where the page will be written, inside ``site``.
+    site : Path
+        The site folder (its ``index.html``, ``methods.html`` and ``static/``).
+
+    Returns
+    -------
+    str
+        The page's HTML.
+    """
     static_widgets(nb)
     up = os.path.relpath(site, page.parent).replace(os.sep, "/")
     prefix = "" if up == "." else f"{up}/"
@@ -427,6 +505,22 @@ def copy_mathjax(site: Path) -> Path:
     """Copy MathJax (from the pinned ``jupyter-server-mathjax`` package) into ``site/static``.
 
     Only English messages are kept (other translations are never loaded by these pages).
+    Nothing is copied when the site already holds MathJax.
+
+    Parameters
+    ----------
+    site : Path
+        The site folder.
+
+    Returns
+    -------
+    Path
+        The MathJax folder inside the site.
+
+    Raises
+    ------
+    RuntimeError
+        If the ``jupyter-server-mathjax`` package is not installed.
     """
     from importlib.resources import files
 
@@ -493,8 +587,19 @@ def _section_id(title: str) -> str | None:
 
 
 def methods_page(markdown_text: str) -> str:
-    """``docs/methods.md`` as one HTML page; numbered headings get ids ``sec-6-1`` etc., so
-    "methods.html#sec-6-1" points at §6.1. Rendered with mistune (a dependency of nbconvert)."""
+    """Render ``docs/methods.md`` as one HTML page, rendered with mistune (nbconvert's).
+
+    Parameters
+    ----------
+    markdown_text : str
+        The Markdown source.
+
+    Returns
+    -------
+    str
+        A standalone page. Numbered headings get ids ``sec-6-1`` etc., so
+        "methods.html#sec-6-1" points at §6.1; links to notebooks point at their pages.
+    """
     import mistune
 
     class Renderer(mistune.HTMLRenderer):
@@ -562,8 +667,10 @@ def _run_notebook(notebook: Path, page: Path, site: Path, parameters: Mapping[st
 
 
 def _run_example(argv: Sequence[str], page: Path, site: Path) -> None:
-    """An example report through the ``precmp report`` command (its stable interface); the
-    page it writes is then made to load nothing from outside the site."""
+    """Render an example report through the ``precmp report`` command (its stable interface).
+
+    The page it writes is then made to load nothing from outside the site.
+    """
     from .__main__ import main
 
     page.parent.mkdir(parents=True, exist_ok=True)
@@ -605,8 +712,10 @@ def _example_argv(row: Mapping[str, Any]) -> list[str]:
 
 def _run_jobs(jobs: Sequence[_Job], site: Path, workers: int,
               order: Mapping[str, float]) -> dict[str, float]:
-    """Run the jobs, ``workers`` at a time (longest first by the last build's times); returns
-    seconds per job name. The first failure stops the build."""
+    """Run the jobs, ``workers`` at a time, longest first by the last build's times.
+
+    Returns the seconds per job name. The first failure stops the build.
+    """
     ordered = sorted(jobs, key=lambda j: -order.get(j.name, 0.0))
     seconds: dict[str, float] = {}
     if not ordered:
@@ -646,8 +755,21 @@ def _run_jobs(jobs: Sequence[_Job], site: Path, workers: int,
 
 
 def missing_requirement(path: Path) -> str:
-    """Why a notebook cannot run here ("" when it can): notebooks whose metadata says
-    ``{"precmp": {"requires": "uci"}}`` need the paper's UCI datasets."""
+    """Say why a notebook cannot run here ("" when it can).
+
+    Notebooks whose metadata says ``{"precmp": {"requires": "uci"}}`` need the paper's UCI
+    datasets.
+
+    Parameters
+    ----------
+    path : Path
+        The notebook file.
+
+    Returns
+    -------
+    str
+        The reason, naming what to do, or "" when nothing is missing.
+    """
     meta = json.loads(path.read_text(encoding="utf-8")).get("metadata", {}).get("precmp", {})
     if meta.get("requires") == "uci":
         from .data import available_datasets, list_datasets
@@ -671,7 +793,7 @@ def _solutions_of(topic: Path, solutions: Sequence[Path]) -> list[Path]:
 
 
 def _example_jobs() -> list[tuple[_Job, str, str]]:
-    """A job per example predictions file the package ships (with its title and description)."""
+    """Make a job per example predictions file the package ships, with title and description."""
     from .data import example_predictions
 
     out = []
@@ -682,7 +804,13 @@ def _example_jobs() -> list[tuple[_Job, str, str]]:
 
 
 def default_jobs() -> int:
-    """Worker processes by default: the cores this process may use."""
+    """Count the worker processes to use by default: the cores this process may use.
+
+    Returns
+    -------
+    int
+        At least 1.
+    """
     try:
         return max(1, len(os.sched_getaffinity(0)))
     except AttributeError:  # pragma: no cover - not Linux
@@ -715,9 +843,22 @@ def build_site(
         Render the report on each example predictions file the package ships; default
         only when building every notebook.
 
+    Returns
+    -------
+    Path
+        The site's ``index.html``.
+
+    Raises
+    ------
+    NotebookError
+        Naming the first notebook that fails.
+    RuntimeError
+        If a page would load anything from outside the site.
+
+    Notes
+    -----
     Every notebook gets ``output_dir = <out_dir>/results/<name>`` (relative to the notebook's
-    folder) for its ``results.json``. Raises :class:`NotebookError` naming the first notebook
-    that fails, and ``RuntimeError`` if a page would load anything from outside the site.
+    folder) for its ``results.json``.
     """
     out = Path(out_dir).resolve()
     out.mkdir(parents=True, exist_ok=True)
@@ -774,8 +915,11 @@ def build_site(
 
 
 def _check_offline(site: Path, written: Iterable[Path]) -> None:
-    """Fail if a page this build wrote would load something from outside the site; only warn
-    for other pages in the folder (the API reference of ``make docs``); note broken links."""
+    """Fail if a page this build wrote would load something from outside the site.
+
+    Other pages in the folder (the API reference of ``make docs``) only get a warning; broken
+    links get a note.
+    """
     mine = {p.resolve() for p in written}
     bad = []
     for page in sorted(site.rglob("*.html")):
@@ -796,8 +940,10 @@ def _check_offline(site: Path, written: Iterable[Path]) -> None:
 
 
 def _write_index(out_dir: Path, rendered: Sequence[_Rendered], extra: Sequence[_Rendered]) -> Path:
-    """``index.html``: the notebooks (with their solutions), the references, the example reports.
-    Every string that comes from a notebook or a registry is HTML-escaped."""
+    """Write ``index.html``: the notebooks (with solutions), the references, the example reports.
+
+    Every string that comes from a notebook or a registry is HTML-escaped.
+    """
     e = html.escape
 
     def rows(items: Sequence[_Rendered], with_solutions: bool) -> str:
@@ -843,7 +989,19 @@ def _write_index(out_dir: Path, rendered: Sequence[_Rendered], extra: Sequence[_
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m precmp_lib.site``: build the site; prints where the index is."""
+    """Build the site from the command line (``python -m precmp_lib.site``).
+
+    Parameters
+    ----------
+    argv : sequence of str, optional
+        The arguments (default ``sys.argv[1:]``): ``--out``, ``--only``, ``--jobs``,
+        ``--examples``/``--no-examples``.
+
+    Returns
+    -------
+    int
+        The exit status: 0 after printing where the index is, 1 when a notebook fails.
+    """
     parser = argparse.ArgumentParser(prog="python -m precmp_lib.site")
     parser.add_argument("command", nargs="?", default="build-site", choices=["build-site"])
     parser.add_argument("--out", default="build/reports")

@@ -19,7 +19,7 @@ __all__ = ["mcnemar_explorer", "mcnemar_state", "rp_correlation_explorer", "rp_c
 
 
 def _png(fig: Any) -> bytes:
-    """The figure as PNG bytes for an ``ipywidgets.Image``; the figure is closed.
+    """Render the figure as PNG bytes for an ``ipywidgets.Image`` and close it.
 
     Explorers redraw into Image and HTML widgets rather than an ``Output`` widget, whose
     capture of every display through the executing client can stall headless notebook runs.
@@ -42,8 +42,15 @@ def _png(fig: Any) -> bytes:
 def mcnemar_state(b: int, c: int, *, n_agree: int = 100, alpha: float = 0.05) -> pd.DataFrame:
     """All four McNemar variants for discordant counts ``b`` and ``c``, as a table.
 
-    ``n_agree`` items on which both classifiers agree complete the table; they do not change
-    the p-values, only the accuracy difference.
+    Parameters
+    ----------
+    b, c : int
+        Discordant counts: items only A gets right, items only B gets right.
+    n_agree : int
+        Items on which both classifiers agree, completing the table; they do not change the
+        p-values, only the accuracy difference.
+    alpha : float
+        Level of the ``reject`` column.
 
     Returns
     -------
@@ -72,6 +79,20 @@ def mcnemar_explorer(b: int = 11, c: int = 1, *, max_count: int = 60, alpha: flo
 
     The table is an HTML widget whose value is replaced on each move (no ``Output`` capture,
     which can stall headless notebook runs).
+
+    Parameters
+    ----------
+    b, c : int
+        Starting discordant counts.
+    max_count : int
+        End of both sliders.
+    alpha : float
+        Level of the table's ``reject`` column (:func:`mcnemar_state`).
+
+    Returns
+    -------
+    ipywidgets.VBox
+        The two sliders above the HTML table.
     """
     import ipywidgets as w
 
@@ -173,7 +194,7 @@ def rp_correlation_explorer(
     prevalence: float = 0.3,
     recall: float = 0.7,
 ) -> Any:
-    """A slider for the correlation between two classifiers: paired vs naive RP intervals.
+    """Move the correlation between two classifiers: paired vs naive RP intervals.
 
     Parameters
     ----------
@@ -290,13 +311,29 @@ def prevalence_explorer(
     boot: Any, *, cls: Any = None, prevalence: float | None = None,
     confidence_level: float = 0.95,
 ) -> Any:
-    """A prevalence slider showing both classifiers' updated precisions, intervals and ratio.
+    """Move the prevalence: both classifiers' updated precisions, intervals and ratio.
 
-    ``boot`` comes from :func:`precmp_lib.bayes.prevalence_bootstrap`; the bootstrap replicates
-    of sensitivity and specificity do not depend on the prevalence, so moving the slider only
-    re-evaluates Bayes' rule on them. The table is an HTML widget and the curve an image widget
-    (no Output widget, whose echo of every display through the executing client can stall
-    headless runs).
+    The bootstrap replicates of sensitivity and specificity do not depend on the prevalence, so
+    moving the slider only re-evaluates Bayes' rule on them. The table is an HTML widget and the
+    curve an image widget (no Output widget, whose echo of every display through the executing
+    client can stall headless runs).
+
+    Parameters
+    ----------
+    boot : PrevalenceBootstrap
+        From :func:`precmp_lib.bayes.prevalence_bootstrap`.
+    cls : label, optional
+        The class (default: the second of two classes, else the first).
+    prevalence : float, optional
+        Starting value of the slider (default: the class's prevalence in the test set).
+    confidence_level : float
+        Level of the bootstrap percentile intervals.
+
+    Returns
+    -------
+    ipywidgets.VBox
+        The slider above the :func:`prevalence_state` table and the
+        :func:`precmp_lib.plots.prevalence_curve_plot` image, both redrawn on every move.
     """
     import ipywidgets as w
     import matplotlib.pyplot as plt
@@ -347,7 +384,7 @@ def cv_correction_state(
     n_resamples: Any = _RESAMPLES,
     alpha: float = 0.05,
 ) -> pd.DataFrame:
-    """The paired t on resampled scores, uncorrected and corrected, as the number of splits grows.
+    """Tabulate the paired t on resampled scores, uncorrected and corrected, as J grows.
 
     The differences of the two classifiers' scores are held at a mean ``mean_difference`` and a
     standard deviation ``sd_difference``; only the number of splits J and the test/train ratio
@@ -408,10 +445,21 @@ def cv_correction_state(
 
 
 def cv_correction_figure(state: pd.DataFrame, *, alpha: float = 0.05, marker: int | None = None) -> Any:
-    """p-value against the number of splits, uncorrected and corrected (log scales).
+    """Plot the p-value against the number of splits, uncorrected and corrected (log scales).
 
-    ``state`` comes from :func:`cv_correction_state`; ``marker`` outlines one J (the run's own).
-    Returns the matplotlib Figure.
+    Parameters
+    ----------
+    state : DataFrame
+        From :func:`cv_correction_state`.
+    alpha : float
+        Level drawn as a dashed line.
+    marker : int, optional
+        One J to mark with a dotted vertical line (the run's own).
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        One line per test (uncorrected, corrected) over J.
     """
     import matplotlib.pyplot as plt
 
@@ -441,10 +489,21 @@ def cv_correction_explorer(
     n_resamples: int | None = None,
     alpha: float = 0.05,
 ) -> Any:
-    """A slider for the test/train ratio: uncorrected and corrected p-values against J.
+    """Move the test/train ratio: uncorrected and corrected p-values against J.
 
-    Parameters as :func:`cv_correction_state`; ``n_resamples`` marks the run's own J.
-    Returns an ``ipywidgets.VBox`` (slider, HTML table, image).
+    Parameters
+    ----------
+    test_train_ratio : float
+        Starting value of the slider.
+    mean_difference, sd_difference, alpha
+        As :func:`cv_correction_state`.
+    n_resamples : int, optional
+        The run's own J, marked in the figure.
+
+    Returns
+    -------
+    ipywidgets.VBox
+        The slider above an HTML table and the :func:`cv_correction_figure` image.
     """
     import ipywidgets as w
 
@@ -520,9 +579,19 @@ def critical_difference_state(
 
 
 def critical_difference_figure(state: pd.DataFrame, *, alpha: float = 0.05) -> Any:
-    """Critical difference against N (Nemenyi and Bonferroni–Dunn), the current N marked.
+    """Plot the critical difference against N (Nemenyi and Bonferroni–Dunn), current N marked.
 
-    Returns the matplotlib Figure.
+    Parameters
+    ----------
+    state : DataFrame
+        From :func:`critical_difference_state`.
+    alpha : float
+        The level, for the title.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        One line per method, a dotted line at k − 1 and a point at the current N.
     """
     import matplotlib.pyplot as plt
 
@@ -553,7 +622,18 @@ def critical_difference_explorer(
 ) -> Any:
     """Sliders for k and N and a choice of α: how large a rank gap the data must show.
 
-    Returns an ``ipywidgets.VBox`` (controls, HTML line, image).
+    Parameters
+    ----------
+    k, n_datasets : int
+        Starting numbers of classifiers and data sets.
+    alpha : float
+        Starting level (added to the choices 0.01, 0.05 and 0.10).
+
+    Returns
+    -------
+    ipywidgets.VBox
+        The controls above an HTML line with both critical differences and the
+        :func:`critical_difference_figure` image.
     """
     import ipywidgets as w
 
@@ -598,6 +678,23 @@ def gs_power_state(
     (prevalence 0.3, recall 0.7, B's precision ``precision_b``, A's ``precision_b +
     difference``); a fixed ``random_state`` makes every move of a slider reproducible.
 
+    Parameters
+    ----------
+    correlation : float
+        Latent correlation of the two classifiers.
+    n : int
+        Test-set size.
+    differences : sequence of float
+        Differences in precision, A minus B.
+    precision_b : float
+        Precision of B.
+    n_sim : int
+        Simulated test sets per difference.
+    alpha : float
+        Level of the tests.
+    random_state : int
+        Seed of the simulation.
+
     Returns
     -------
     DataFrame indexed by ``difference`` with one column of rejection rates per test
@@ -622,7 +719,22 @@ def gs_power_state(
 
 
 def gs_power_figure(state: pd.DataFrame, *, alpha: float = 0.05, title: str | None = None) -> Any:
-    """Power curves of :func:`gs_power_state`, one line per test. Returns the Figure."""
+    """Plot the power curves of :func:`gs_power_state`, one line per test.
+
+    Parameters
+    ----------
+    state : DataFrame
+        From :func:`gs_power_state`.
+    alpha : float
+        Level drawn as a dashed line.
+    title : str, optional
+        Axes title.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        One line per test against the difference in precision.
+    """
     import matplotlib.pyplot as plt
 
     from .plots import REFERENCE_COLOR
@@ -648,7 +760,18 @@ def gs_power_explorer(correlation: float = 0.5, n: int = 1000, *, n_sim: int = 1
                       alpha: float = 0.05) -> Any:
     """Sliders for the correlation of the two classifiers and the test-set size: power curves.
 
-    Returns an ``ipywidgets.VBox`` (sliders, HTML table, image).
+    Parameters
+    ----------
+    correlation, n
+        Starting values of the sliders.
+    n_sim, alpha
+        As :func:`gs_power_state`.
+
+    Returns
+    -------
+    ipywidgets.VBox
+        The sliders above an HTML table (four differences) and the :func:`gs_power_figure`
+        image.
     """
     import ipywidgets as w
 
@@ -696,6 +819,21 @@ def proportions_type1_state(
     McNemar table from the multinomial with cell probabilities ``p² + φ p q`` (both right),
     ``p q (1 − φ)`` (only A, and only B) and ``q² + φ p q`` (both wrong), ``q = 1 − p``; both
     tests are applied at level ``alpha``.
+
+    Parameters
+    ----------
+    correlations : sequence of float
+        Correlations phi of the two classifiers' correctness.
+    n : int
+        Test-set size.
+    accuracy : float
+        Accuracy of both classifiers, strictly between 0 and 1.
+    n_sim : int
+        Simulated test sets per correlation.
+    alpha : float
+        Level of both tests.
+    random_state : int or Generator
+        Seed of the simulation.
 
     Returns
     -------
@@ -825,7 +963,7 @@ def bayes_rope_state(
     for r in grid:
         res = _bayes_result(x, y, r, method, dict(options))
         probs = {"p_a_better": res.p_a_better, "p_rope": res.p_rope, "p_b_better": res.p_b_better}
-        best = max(probs, key=probs.get)
+        best = max(probs, key=lambda name: probs[name])
         rows[r] = {**probs, "decision": best[2:] if probs[best] >= 0.95 else "undecided"}
     out = pd.DataFrame.from_dict(rows, orient="index").rename_axis("rope")
     out["current"] = np.isclose(out.index.to_numpy(dtype=float), float(rope))
@@ -841,9 +979,27 @@ def bayes_rope_figure(
     names: tuple[str, str] = ("A", "B"),
     **options: Any,
 ) -> Any:
-    """Left: the three probabilities against the ROPE; right: the posterior at the current ROPE
-    (density with the ROPE shaded for the correlated t, the simplex for the others).
-    Returns the Figure."""
+    """Plot the three probabilities against the ROPE and the posterior at the current ROPE.
+
+    Parameters
+    ----------
+    x, y : array-like
+        Scores of A and B, as for :func:`bayes_rope_state`.
+    state : DataFrame
+        From :func:`bayes_rope_state`; its ``current`` row gives the ROPE of the right panel.
+    method : {"correlated_t", "sign", "signed_rank"}
+        The test, as for :func:`bayes_rope_state`.
+    names : pair of str
+        Names of A and B, for the labels.
+    **options
+        Passed to the test, as for :func:`bayes_rope_state`.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        Left, the three probabilities stacked against the ROPE; right, the posterior density
+        with the ROPE shaded (correlated t) or the simplex of posterior draws (the others).
+    """
     import matplotlib.pyplot as plt
 
     from .plots import REFERENCE_COLOR, bayesian_posterior_plot, bayesian_simplex_plot
@@ -880,10 +1036,24 @@ def bayes_rope_explorer(
     names: tuple[str, str] = ("A", "B"),
     **options: Any,
 ) -> Any:
-    """A slider for the ROPE of a Bayesian comparison: the three probabilities and the posterior.
+    """Move the ROPE of a Bayesian comparison: the three probabilities and the posterior.
 
-    Parameters as :func:`bayes_rope_state`; ``max_rope`` is the end of the slider (default:
-    twice the larger of ``rope`` and 0.01). Returns an ``ipywidgets.VBox``.
+    Parameters
+    ----------
+    x, y, method, **options
+        As :func:`bayes_rope_state`.
+    rope : float
+        Starting value of the slider.
+    max_rope : float, optional
+        End of the slider (default: twice the larger of ``rope`` and 0.01).
+    names : pair of str
+        Names of A and B, for the labels.
+
+    Returns
+    -------
+    ipywidgets.VBox
+        The slider above an HTML line with the three probabilities and the verdict, and the
+        :func:`bayes_rope_figure` image.
     """
     import ipywidgets as w
 
@@ -924,7 +1094,7 @@ __all__ += [
 
 
 def _html_table(frame: pd.DataFrame, digits: int = 4) -> str:
-    """A state table as HTML with numbers rounded for reading."""
+    """Render a state table as HTML with numbers rounded for reading."""
     return frame.to_html(float_format=lambda v: f"{v:.{digits}g}", border=0)
 
 
@@ -939,7 +1109,7 @@ def combination_state(
     n_sim: int = 4000,
     random_state: int = 0,
 ) -> pd.DataFrame:
-    """Combined p-value and type-I error of three methods when two tests correlate.
+    """Compute the combined p-value and type-I error of three methods when two tests correlate.
 
     Parameters
     ----------
@@ -994,10 +1164,20 @@ def combination_state(
 
 
 def combination_explorer(correlation: float = 0.5, **kwargs: Any) -> Any:
-    """A correlation slider: how Fisher, the rescaled Fisher and Simes respond to dependence.
+    """Move the correlation: how Fisher, the rescaled Fisher and Simes respond to dependence.
 
-    ``kwargs`` go to :func:`combination_state`. Below the table, a bar chart of the type-I
-    errors against the nominal level.
+    Parameters
+    ----------
+    correlation : float
+        Starting value of the slider.
+    **kwargs
+        Passed to :func:`combination_state`.
+
+    Returns
+    -------
+    ipywidgets.VBox
+        The slider above the :func:`combination_state` table and a bar chart of the type-I
+        errors against the nominal level (:func:`combination_state_plot`).
     """
     import ipywidgets as w
     import matplotlib.pyplot as plt
@@ -1021,7 +1201,22 @@ def combination_explorer(correlation: float = 0.5, **kwargs: Any) -> Any:
 
 
 def combination_state_plot(state: pd.DataFrame, *, alpha: float = 0.05, ax: Any = None) -> Any:
-    """Type-I error of each method in ``state`` as bars with ±2 Monte Carlo SE, line at alpha."""
+    """Plot the type-I error of each method as bars with ±2 Monte Carlo SE, a line at alpha.
+
+    Parameters
+    ----------
+    state : DataFrame
+        From :func:`combination_state`.
+    alpha : float
+        The nominal level, drawn as a dashed line.
+    ax : Axes, optional
+        Where to draw (a new figure when omitted).
+
+    Returns
+    -------
+    Axes
+        One horizontal bar per method.
+    """
     import matplotlib.pyplot as plt
 
     if ax is None:
@@ -1039,7 +1234,7 @@ def combination_state_plot(state: pd.DataFrame, *, alpha: float = 0.05, ax: Any 
 
 
 def clustering_state(long_table: pd.DataFrame, *, n_repeats: int, cluster: str) -> pd.DataFrame:
-    """The GEE Wald test per class on the first ``n_repeats`` repetitions, for one clustering.
+    """Run the GEE Wald test per class on the first ``n_repeats`` repetitions, one clustering.
 
     Parameters
     ----------
@@ -1088,11 +1283,25 @@ def clustering_state(long_table: pd.DataFrame, *, n_repeats: int, cluster: str) 
 
 def clustering_explorer(long_table: pd.DataFrame, *, cluster: str = "id_repeat",
                         curves: dict[str, pd.DataFrame] | None = None) -> Any:
-    """A slider for the number of repetitions and a choice of cluster: watch the statistic.
+    """Move the number of repetitions and the choice of cluster: watch the statistic.
 
     Clustered on ``id`` the Wald statistic stays about the same as repetitions are added;
-    clustered on ``(id, repeat)`` or on nothing it grows with them. ``curves`` (from
-    :func:`clustering_curves`) saves computing them again when the caller has them.
+    clustered on ``(id, repeat)`` or on nothing it grows with them.
+
+    Parameters
+    ----------
+    long_table : DataFrame
+        Out-of-fold predictions (:func:`precmp_lib.crossval.cross_val_predictions`).
+    cluster : {"id", "id_repeat", "none"}
+        Starting choice of cluster.
+    curves : dict, optional
+        From :func:`clustering_curves`; saves computing them again when the caller has them.
+
+    Returns
+    -------
+    ipywidgets.VBox
+        The slider and the cluster buttons above the :func:`clustering_state` table and the
+        :func:`clustering_curve_plot` image.
     """
     import ipywidgets as w
     import matplotlib.pyplot as plt
@@ -1120,7 +1329,12 @@ def clustering_explorer(long_table: pd.DataFrame, *, cluster: str = "id_repeat",
 
 
 def clustering_curves(long_table: pd.DataFrame) -> dict[str, pd.DataFrame]:
-    """The Wald statistic of every class for 1, 2, ... repetitions, under each clustering.
+    """Compute the Wald statistic of every class for 1, 2, ... repetitions, each clustering.
+
+    Parameters
+    ----------
+    long_table : DataFrame
+        Out-of-fold predictions (:func:`precmp_lib.crossval.cross_val_predictions`).
 
     Returns
     -------
@@ -1140,10 +1354,25 @@ def clustering_curves(long_table: pd.DataFrame) -> dict[str, pd.DataFrame]:
 
 
 def clustering_curve_plot(curves: dict, *, cluster: str, n_repeats: int, ax: Any = None) -> Any:
-    """Wald statistic against the number of repetitions, per class, for one clustering.
+    """Plot the Wald statistic against the number of repetitions, per class, one clustering.
 
-    ``curves`` maps a clustering to a frame indexed by repetitions with a column per class;
-    the ``id`` curves are drawn dashed for comparison, the current point marked.
+    Parameters
+    ----------
+    curves : dict
+        From :func:`clustering_curves`: a clustering -> a frame indexed by repetitions with a
+        column per class.
+    cluster : {"id", "id_repeat", "none"}
+        The clustering drawn.
+    n_repeats : int
+        The current number of repetitions, marked with a circle on every line.
+    ax : Axes, optional
+        Where to draw (a new figure when omitted).
+
+    Returns
+    -------
+    Axes
+        One line per class; for a cluster other than ``id`` also the ``id`` curves, dashed,
+        for comparison.
     """
     import matplotlib.pyplot as plt
     from matplotlib.ticker import MaxNLocator
@@ -1174,6 +1403,15 @@ def clustering_curve_plot(curves: dict, *, cluster: str, n_repeats: int, ax: Any
 def deep_class_state(y_true: Any, pred_a: Any, pred_b: Any, cls: Any, *,
                      names: tuple[str, str] = ("A", "B")) -> pd.DataFrame:
     """Where two classifiers' predictions of one class agree and differ, with their precisions.
+
+    Parameters
+    ----------
+    y_true, pred_a, pred_b : array-like
+        True labels and the two classifiers' predictions.
+    cls : label
+        The class.
+    names : pair of str
+        Names of A and B, for the row labels.
 
     Returns
     -------
@@ -1213,7 +1451,23 @@ def deep_class_state(y_true: Any, pred_a: Any, pred_b: Any, cls: Any, *,
 
 def deep_class_explorer(y_true: Any, pred_a: Any, pred_b: Any, *,
                         names: tuple[str, str] = ("A", "B"), cls: Any = None) -> Any:
-    """A class selector: the discordant predictions behind one class's precision comparison."""
+    """Choose a class: the discordant predictions behind its precision comparison.
+
+    Parameters
+    ----------
+    y_true, pred_a, pred_b : array-like
+        True labels and the two classifiers' predictions.
+    names : pair of str
+        Names of A and B.
+    cls : label, optional
+        Starting class (default: the first).
+
+    Returns
+    -------
+    ipywidgets.VBox
+        The class dropdown above the :func:`deep_class_state` table and a line with both
+        precisions, the GS p-value and the relative precision with its interval.
+    """
     import ipywidgets as w
     import numpy as np
 
@@ -1298,7 +1552,25 @@ def replicability_size_state(cells: Any, n_test: Any, *, alpha: float = 0.05, n_
 
 def replicability_size_explorer(cells: Any, *, n_test: int = 100, max_test: int = 1000,
                        alpha: float = 0.05, n_draws: int = 400) -> Any:
-    """A test-size slider: rejection rate and R(e) of the GS test for fixed classifiers."""
+    """Move the test-set size: rejection rate and R(e) of the GS test for fixed classifiers.
+
+    Parameters
+    ----------
+    cells : array-like of shape (2, 2, 2)
+        Observed counts, as for :func:`replicability_size_state`.
+    n_test : int
+        Starting value of the slider.
+    max_test : int
+        End of the slider and of the curve.
+    alpha, n_draws
+        As :func:`replicability_size_state`.
+
+    Returns
+    -------
+    ipywidgets.VBox
+        The slider above the :func:`replicability_size_state` table and the
+        :func:`replicability_size_plot` image.
+    """
     import ipywidgets as w
     import matplotlib.pyplot as plt
 
@@ -1322,7 +1594,22 @@ def replicability_size_explorer(cells: Any, *, n_test: int = 100, max_test: int 
 
 
 def replicability_size_plot(curve: pd.DataFrame, state: pd.DataFrame | None = None, *, ax: Any = None) -> Any:
-    """Rejection rate and R(e) against the test-set size; ``state``'s size marked."""
+    """Plot the rejection rate and R(e) against the test-set size.
+
+    Parameters
+    ----------
+    curve : DataFrame
+        From :func:`replicability_size_state` over a grid of sizes.
+    state : DataFrame, optional
+        From :func:`replicability_size_state` at the current size, marked with points.
+    ax : Axes, optional
+        Where to draw (a new figure when omitted).
+
+    Returns
+    -------
+    Axes
+        Two lines (rejection rate, R(e)) and, with ``state``, their points at its size.
+    """
     import matplotlib.pyplot as plt
 
     if ax is None:
@@ -1373,7 +1660,20 @@ def paper_dataset_state(spread: pd.DataFrame, dataset: str, *, table: int = 5) -
 
 
 def paper_dataset_plot(state: pd.DataFrame, *, ax: Any = None) -> Any:
-    """Printed precisions (dots) against the range of our runs (bars), one row per class."""
+    """Plot printed precisions (dots) against the range of our runs (bars), a row per class.
+
+    Parameters
+    ----------
+    state : DataFrame
+        From :func:`paper_dataset_state`; only its precision rows are drawn.
+    ax : Axes, optional
+        Where to draw (a new figure when omitted).
+
+    Returns
+    -------
+    Axes
+        One bar with end ticks per precision and one dot for the printed value.
+    """
     import matplotlib.pyplot as plt
     import numpy as np
 
@@ -1396,7 +1696,23 @@ def paper_dataset_plot(state: pd.DataFrame, *, ax: Any = None) -> Any:
 
 def paper_dataset_explorer(spread: pd.DataFrame, *, dataset: str = "diabetic_retinopathy",
                            table: int = 5) -> Any:
-    """A dataset selector: the paper's printed numbers against the range of our seeded runs."""
+    """Choose a dataset: the paper's printed numbers against the range of our seeded runs.
+
+    Parameters
+    ----------
+    spread : DataFrame
+        From :func:`precmp_lib.paper.seed_spread`.
+    dataset : str
+        Starting dataset.
+    table : int
+        The paper's table.
+
+    Returns
+    -------
+    ipywidgets.VBox
+        The dataset dropdown above the :func:`paper_dataset_state` table and the
+        :func:`paper_dataset_plot` image.
+    """
     import ipywidgets as w
     import matplotlib.pyplot as plt
 
@@ -1497,7 +1813,7 @@ _COURSE_MAP_STATE_COLUMNS = ["test", "call", "notebook", "why"]
 
 def course_map_state(compare: str, design: str, n_models: int,
                      across_classes: bool = False) -> pd.DataFrame:
-    """The tests the course map recommends for one case, with the call and the notebook.
+    """List the tests the course map recommends for one case, with the call and the notebook.
 
     The case is looked up in :func:`precmp_lib.plots.course_map_table`: ``design`` picks its
     ``data``, ``compare`` its ``metric`` and ``n_models`` its ``classifiers``. Every test named
@@ -1586,7 +1902,7 @@ def course_map_state(compare: str, design: str, n_models: int,
 
 
 def _course_map_html(state: pd.DataFrame) -> str:
-    """The state as an HTML table whose notebooks link to ``<notebook>.ipynb``."""
+    """Render the state as an HTML table whose notebooks link to ``<notebook>.ipynb``."""
     from html import escape
 
     def link(nb: str) -> str:
@@ -1600,7 +1916,7 @@ def _course_map_html(state: pd.DataFrame) -> str:
 
 def course_map_explorer(compare: str = "accuracy", design: str = "one test set",
                         n_models: int = 2, across_classes: bool = False) -> Any:
-    """A test chooser: pick what you compare, the design and the number of classifiers.
+    """Choose a test: pick what you compare, the design and the number of classifiers.
 
     Parameters
     ----------

@@ -110,6 +110,18 @@ def test_best_side_and_given_axes():
     assert not plots.critical_difference_diagram(_scores()).xaxis_inverted()
 
 
+def test_axes_inside_a_subfigure():
+    # the room for the labels comes from the width of the (sub)figure holding the axes: a
+    # subfigure that fills its figure gives the same margins as the figure itself
+    fig = plt.figure(figsize=(7.5, 2.5))
+    inner = fig.subfigures(1, 1).subplots()
+    plots.critical_difference_diagram(DEMSAR_RANKS, n_datasets=14, ax=inner)
+    _, ax = plt.subplots(figsize=(7.5, 2.5))
+    plots.critical_difference_diagram(DEMSAR_RANKS, n_datasets=14, ax=ax)
+    assert inner.get_xlim() == pytest.approx(ax.get_xlim())
+    assert len(_by_gid(inner, "cd-label")) == len(DEMSAR_RANKS)
+
+
 def test_better_half_is_labelled_on_the_best_side():
     s = _scores(k=5)
     ax = plots.critical_difference_diagram(s)
