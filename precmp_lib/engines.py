@@ -1345,8 +1345,8 @@ def count_predictions(
 
     Examples
     --------
-    Three observations, each predicted by the model in every one of two repeats of 3-fold
-    cross-validation (the long layout: one row per observation, model and repeat):
+    Two models predict three observations in each of two repeats of 3-fold cross-validation
+    (the long layout: one row per observation, model and repeat):
 
     >>> long = pd.DataFrame({
     ...     "id": [1, 2, 3] * 4, "repeat": [0] * 6 + [1] * 6,
