@@ -75,10 +75,15 @@ import weakref
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TypedDict
+from typing import TYPE_CHECKING, Any, TypedDict
 
 import numpy as np
 import pandas as pd
+
+if TYPE_CHECKING:  # optional at run time: imported where the engine runs
+    import duckdb
+    from pyspark.sql import DataFrame as SparkDataFrame
+    from pyspark.sql import SparkSession
 
 __all__ = ["Counts", "PredictionFileError", "count_predictions", "spark_session"]
 
@@ -1088,7 +1093,8 @@ def _file_columns(kind: str, files: list[str], name: str) -> list[str]:
 # --------------------------------------------------------------------------------------------
 
 
-def _duckdb_source(con: Any, kind: str, files: list[str], columns: list[str]) -> Any:
+def _duckdb_source(con: duckdb.DuckDBPyConnection, kind: str, files: list[str],
+                   columns: list[str]) -> duckdb.DuckDBPyRelation:
     lit = DUCKDB.literal
     if kind == "parquet":
         return con.sql(f"SELECT * FROM read_parquet([{', '.join(lit(f) for f in files)}])")
@@ -1112,7 +1118,8 @@ def _duckdb_error(name: str, kind: str, exc: Exception, files: list[str]) -> Pre
     return PredictionFileError(f"{name}: cannot be read as {kind.upper()} ({text})")
 
 
-def _run_with_progress(con: Any, sql: str, relation: Any, progress: bool) -> pd.DataFrame:
+def _run_with_progress(con: duckdb.DuckDBPyConnection, sql: str,
+                       relation: duckdb.DuckDBPyRelation, progress: bool) -> pd.DataFrame:
     """Run the counting query; with ``progress``, a tqdm bar polls DuckDB's query progress."""
     if not progress or not sys.stderr.isatty():  # a bar only where a person watches
         return relation.query("src", sql).df()
@@ -1142,7 +1149,8 @@ def _run_with_progress(con: Any, sql: str, relation: Any, progress: bool) -> pd.
         bar.close()
 
 
-def _duckdb_count(spec: _Spec, relation: Any, con: Any, progress: bool,
+def _duckdb_count(spec: _Spec, relation: duckdb.DuckDBPyRelation,
+                  con: duckdb.DuckDBPyConnection, progress: bool,
                   on_error: Callable[[Exception], PredictionFileError]) -> Counts:
     try:
         if spec.layout == "long":
@@ -1189,7 +1197,7 @@ def _long_models(spec: _Spec, available: list[str]) -> None:
         raise spec.fail("the file has a header but no rows")
 
 
-def _connect() -> Any:
+def _connect() -> duckdb.DuckDBPyConnection:
     import duckdb
 
     con = duckdb.connect()
@@ -1210,7 +1218,7 @@ def _connect() -> Any:
 # --------------------------------------------------------------------------------------------
 
 
-def spark_session() -> Any:
+def spark_session() -> SparkSession:
     """Return the active Spark session, or start a local one.
 
     The local session runs 2 threads with no UI and 2 shuffle partitions, logs only errors and
@@ -1259,7 +1267,7 @@ def spark_session() -> Any:
     return spark
 
 
-def _spark_count(spec: _Spec, df: Any) -> Counts:
+def _spark_count(spec: _Spec, df: SparkDataFrame) -> Counts:
     import uuid
 
     spark = df.sparkSession
@@ -1381,7 +1389,8 @@ def count_predictions(
                     f"relation or a Spark DataFrame; got {type(source).__name__}")
 
 
-def _count_relation(relation: Any, engine: str, progress: bool, args: _Roles) -> Counts:
+def _count_relation(relation: duckdb.DuckDBPyRelation, engine: str, progress: bool,
+                    args: _Roles) -> Counts:
     """Count a DuckDB relation with DuckDB."""
     if engine not in ("auto", "duckdb"):
         raise PredictionFileError(f"a DuckDB relation is counted by DuckDB; got engine={engine!r}")
@@ -1391,7 +1400,7 @@ def _count_relation(relation: Any, engine: str, progress: bool, args: _Roles) ->
                          lambda exc: _duckdb_error("relation", "relation", exc, []))
 
 
-def _count_spark_frame(df: Any, engine: str, args: _Roles) -> Counts:
+def _count_spark_frame(df: SparkDataFrame, engine: str, args: _Roles) -> Counts:
     """Count a Spark DataFrame with Spark."""
     if engine not in ("auto", "spark"):
         raise PredictionFileError(f"a Spark DataFrame is counted by Spark; got engine={engine!r}")
@@ -1438,7 +1447,7 @@ def _count_path(path: str | os.PathLike, engine: str, progress: bool, args: _Rol
     return _duckdb_count(spec, rel, con, progress, lambda exc: _duckdb_error(name, kind, exc, files))
 
 
-def _spark_read(spark: Any, kind: str, files: list[str]) -> Any:
+def _spark_read(spark: SparkSession, kind: str, files: list[str]) -> SparkDataFrame:
     """Open the files as a Spark DataFrame (every CSV cell as text, like DuckDB's reader)."""
     reader = spark.read
     if kind == "csv":
