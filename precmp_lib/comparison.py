@@ -638,7 +638,7 @@ def _conclusions(cmp: dict, level: float) -> list[str]:
     if worse:
         lines.append(_worse_sentence(worse, best[0], acc, everything, level))
     if "p_rope" in pairs and len(best) > 1:
-        lines += _bayesian_sentence(best, everything)
+        lines += _bayesian_sentences(best, everything)
     rejected = pairs[pairs["reject"]]
     lines.append(f"{len(rejected)} of {len(pairs)} pairs differ in accuracy after Holm's "
                  f"adjustment at α = {cmp['alpha']:g}; the others are not shown to differ.")
@@ -689,7 +689,7 @@ def _worse_sentence(worse: list, top: str, acc: dict, everything: pd.DataFrame,
     return f"Shown worse than {top}: " + "; ".join(parts) + more + "."
 
 
-def _bayesian_sentence(best: list, everything: pd.DataFrame) -> list[str]:
+def _bayesian_sentences(best: list, everything: pd.DataFrame) -> list[str]:
     """State the Bayesian correlated t's probabilities for the models tied with the top one."""
     top = best[0]
     bits = []
