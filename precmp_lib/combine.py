@@ -919,7 +919,7 @@ def _combined_from_table(
 
 
 def combined_precision_test(
-    y_true: npt.ArrayLike,
+    y_true: npt.ArrayLike | None,
     y_pred_a: npt.ArrayLike | None = None,
     y_pred_b: npt.ArrayLike | None = None,
     *,

@@ -139,7 +139,23 @@ class ModelComparison:
     settings: dict = field(default_factory=dict)
 
     def to_json(self) -> str:
-        """Strict JSON (NaN as null): tables as lists of records, the rest as they are."""
+        """Write the comparison as strict JSON: NaN as null, tables as lists of records.
+
+        Returns
+        -------
+        str
+            One JSON object with a key per attribute; a table is an object with ``columns``
+            and ``records``, everything else is written as it is. The ``precmp report``
+            command's ``--json`` writes exactly this text.
+
+        Examples
+        --------
+        >>> import pandas as pd
+        >>> df = pd.DataFrame({"y": [0, 1] * 20, "a": [0, 1] * 20, "b": [1, 1] * 20})
+        >>> text = compare_models(df, y_true="y").to_json()
+        >>> ModelComparison.from_json(text).best
+        ['a']
+        """
         out = {}
         for f in fields(self):
             value = getattr(self, f.name)
@@ -151,7 +167,19 @@ class ModelComparison:
 
     @classmethod
     def from_json(cls, text: str) -> ModelComparison:
-        """Rebuild a comparison from :meth:`to_json`'s text."""
+        """Rebuild a comparison from :meth:`to_json`'s text.
+
+        Parameters
+        ----------
+        text : str
+            What :meth:`to_json` wrote.
+
+        Returns
+        -------
+        ModelComparison
+            The same comparison; a table column of numbers with nulls comes back as floats
+            with NaN.
+        """
         data = json.loads(text)
         kwargs = {}
         for f in fields(cls):
@@ -191,8 +219,29 @@ def _plain(value: Any) -> Any:
 
 
 def model_pairs(models: Sequence[str], reference: str | None = None) -> list[tuple[str, str]]:
-    """Every pair of models, or each model against ``reference``.
+    """List every pair of models, or each model against ``reference``.
 
+    Parameters
+    ----------
+    models : sequence of str
+        At least two model names, each once.
+    reference : str, optional
+        One of ``models``: pair every other model with it.
+
+    Returns
+    -------
+    list of (str, str)
+        The pairs (model A, model B) in the order of ``models``; against a reference, the
+        reference is always model B.
+
+    Raises
+    ------
+    ValueError
+        When ``models`` is not a sequence of at least two distinct names, or ``reference`` is
+        not one of them.
+
+    Examples
+    --------
     >>> model_pairs(["a", "b", "c"])
     [('a', 'b'), ('a', 'c'), ('b', 'c')]
     >>> model_pairs(["a", "b", "c"], reference="b")
@@ -225,9 +274,23 @@ class _Arrays:
 
     @classmethod
     def of(cls, table: pd.DataFrame, m: int) -> _Arrays:
+        """Read the columns ``y``, ``p0`` .. ``p{m-1}`` and ``count`` of a pattern table."""
         return cls(y=table["y"].to_numpy(np.int64),
                    p=table[[f"p{j}" for j in range(m)]].to_numpy(np.int64).reshape(len(table), m),
                    w=table["count"].to_numpy(np.int64))
+
+
+@dataclass(frozen=True)
+class _Observations(_Arrays):
+    """The per-observation pattern table (repeated cv) as arrays, with each row's observation."""
+
+    ids: np.ndarray
+
+    @classmethod
+    def of(cls, table: pd.DataFrame, m: int) -> _Observations:
+        """Read a per-observation table: the pattern columns and ``obs``."""
+        base = _Arrays.of(table, m)
+        return cls(y=base.y, p=base.p, w=base.w, ids=table["obs"].to_numpy(np.int64))
 
 
 def _design(counts: Counts) -> dict:
@@ -248,7 +311,7 @@ def _wilson(x: float, n: float, level: float) -> tuple[float, float]:
     return max(centre - half, 0.0), min(centre + half, 1.0)
 
 
-def _summary(counts: Counts, pat: _Arrays, obs: _Arrays | None, obs_id: np.ndarray | None,
+def _summary(counts: Counts, pat: _Arrays, obs: _Observations | None,
              level: float) -> pd.DataFrame:
     rows = []
     for j, name in enumerate(counts.models):
@@ -257,9 +320,9 @@ def _summary(counts: Counts, pat: _Arrays, obs: _Arrays | None, obs_id: np.ndarr
             acc = right / counts.n_rows
             lo, hi = _wilson(right, counts.n_rows, level)
         else:
-            g = int(obs_id.max()) + 1
-            correct = np.bincount(obs_id, weights=obs.w * (obs.p[:, j] == obs.y), minlength=g)
-            size = np.bincount(obs_id, weights=obs.w, minlength=g)
+            g = int(obs.ids.max()) + 1
+            correct = np.bincount(obs.ids, weights=obs.w * (obs.p[:, j] == obs.y), minlength=g)
+            size = np.bincount(obs.ids, weights=obs.w, minlength=g)
             acc, lo, hi = clustered_accuracy(correct, size, confidence_level=level)
         rows.append({"model": name, "n": counts.n_rows, "n_observations": counts.n_observations,
                      "accuracy": acc, "ci_low": lo, "ci_high": hi})
@@ -323,14 +386,14 @@ def _test_train_ratio(scores: pd.DataFrame, n_obs: int) -> float:
 def _pairs(counts: Counts, pat: _Arrays, scores: pd.DataFrame | None, pairs: list, alpha: float,
            level: float) -> pd.DataFrame:
     index = {m: j for j, m in enumerate(counts.models)}
-    ratio = _test_train_ratio(scores, counts.n_observations) if scores is not None else None
-    rows = []
-    for a, b in pairs:
-        if scores is None:
-            row = _test_set_pair(pat, index[a], index[b], level)
-        else:
-            row = _cv_pair(scores, a, b, ratio, counts, level)
-        rows.append({"model_a": a, "model_b": b, **row})
+    ratio: float | None = None
+    if scores is None:
+        rows = [{"model_a": a, "model_b": b, **_test_set_pair(pat, index[a], index[b], level)}
+                for a, b in pairs]
+    else:
+        ratio = _test_train_ratio(scores, counts.n_observations)
+        rows = [{"model_a": a, "model_b": b, **_cv_pair(scores, a, b, ratio, counts, level)}
+                for a, b in pairs]
     out = pd.DataFrame(rows)
     out["pvalue_adjusted"] = adjust_pvalues(out["pvalue"].to_numpy(float), "holm")
     out["reject"] = out["pvalue_adjusted"] <= alpha
@@ -343,9 +406,13 @@ def _pairs(counts: Counts, pat: _Arrays, scores: pd.DataFrame | None, pairs: lis
 
 def _bayesian_columns(pairs: pd.DataFrame, scores: pd.DataFrame, counts: Counts,
                       ratio: float) -> pd.DataFrame:
-    """P(A better), P(practically equivalent: |difference| <= ROPE), P(B better) from the
-    Bayesian correlated t-test on the per-fold accuracies (Corani & Benavoli 2015)."""
-    cols = {"p_a_better": [], "p_rope": [], "p_b_better": []}
+    """Add P(A better), P(practically equivalent) and P(B better) to the pair table.
+
+    From the Bayesian correlated t-test on the per-fold accuracies (Corani & Benavoli 2015);
+    practically equivalent means ``|difference| <= ROPE``.
+    """
+    assert counts.repeats is not None  # repeated cv: count_predictions sets the repeats
+    cols: dict[str, list[float]] = {"p_a_better": [], "p_rope": [], "p_b_better": []}
     for a, b in zip(pairs["model_a"], pairs["model_b"]):
         res = bayes_correlated_ttest(scores[a].to_numpy(), scores[b].to_numpy(), rope=ROPE,
                                      runs=counts.repeats, test_train_ratio=ratio)
@@ -430,8 +497,10 @@ def _class_tables(counts: Counts, pat: _Arrays, moments: Any) -> tuple[pd.DataFr
 
 def _best(summary: pd.DataFrame, pairs: pd.DataFrame, counts: Counts, pat: _Arrays,
           scores: pd.DataFrame | None, alpha: float, level: float) -> tuple[list, pd.DataFrame]:
-    """The top model and every model whose comparison with it is not rejected after Holm.
-    Pairs not in the table (comparisons against a reference) are tested here as one family."""
+    """Return the top model and every model whose comparison with it is not rejected after Holm.
+
+    Pairs not in the table (comparisons against a reference) are tested here as one family.
+    """
     top = summary["model"].iloc[0]
     tested = {frozenset((r.model_a, r.model_b)): r for r in pairs.itertuples()}
     others = [m for m in summary["model"] if m != top]
@@ -445,8 +514,10 @@ def _best(summary: pd.DataFrame, pairs: pd.DataFrame, counts: Counts, pat: _Arra
 
 def _prevalence_codes(counts: Counts, prevalence: Mapping[Any, float]
                       ) -> tuple[list[int], list[float]]:
-    """The class code and the value of each entry of ``prevalence``; a ValueError for a class
-    the data do not hold."""
+    """Return the class code and the value of each entry of ``prevalence``.
+
+    A class the data do not hold is a ValueError.
+    """
     by_text = {str(c): code for code, c in enumerate(counts.classes)}
     codes, values = [], []
     for label, value in prevalence.items():
@@ -458,7 +529,7 @@ def _prevalence_codes(counts: Counts, prevalence: Mapping[Any, float]
     return codes, values
 
 
-def _prevalence(counts: Counts, pat: _Arrays, obs: _Arrays | None, obs_id: np.ndarray | None,
+def _prevalence(counts: Counts, pat: _Arrays, obs: _Observations | None,
                 prevalence: Mapping[Any, float], pairs: list, level: float, n_boot: int,
                 seed: int) -> tuple[pd.DataFrame, pd.DataFrame]:
     cols = ["class", "model", "prevalence", "test_set_prevalence", "precision_test_set",
@@ -469,7 +540,8 @@ def _prevalence(counts: Counts, pat: _Arrays, obs: _Arrays | None, obs_id: np.nd
     codes, values = _prevalence_codes(counts, prevalence)
     src = obs if obs is not None else pat
     res = prevalence_bootstrap_from_patterns(
-        src.y, src.p, src.w, classes=codes, prevalence=values, clusters=obs_id,
+        src.y, src.p, src.w, classes=codes, prevalence=values,
+        clusters=obs.ids if obs is not None else None,
         n_resamples=n_boot, confidence_level=level, random_state=seed)
     rows, ratios = [], []
     index = {m: j for j, m in enumerate(counts.models)}
@@ -513,9 +585,21 @@ def _warnings(counts: Counts, pairs: pd.DataFrame, class_counts: pd.DataFrame) -
 # --------------------------------------------------------------------------------------------
 
 
-def format_pvalue(p: float) -> str:
-    """``< 0.0001`` below 1e-4, else 4 significant digits; blank for a missing value.
+def format_pvalue(p: float | None) -> str:
+    """Format a p-value for reports: ``< 0.0001`` below 1e-4, else 4 significant digits.
 
+    Parameters
+    ----------
+    p : float or None
+        The p-value.
+
+    Returns
+    -------
+    str
+        The text; empty for a missing value (None or NaN).
+
+    Examples
+    --------
     >>> format_pvalue(3.2e-7), format_pvalue(0.012345), format_pvalue(0.38298)
     ('< 0.0001', '0.01235', '0.3830')
     """
@@ -543,63 +627,89 @@ def _short_test(test: str) -> str:
 
 
 def _conclusions(cmp: dict, level: float) -> list[str]:
+    """Write the comparison's conclusions as plain sentences, from its tables."""
     summary, pairs, best = cmp["summary"], cmp["pairs"], cmp["best"]
     extra = cmp["best_tests"]
     acc = dict(zip(summary["model"], summary["accuracy"]))
-    top = best[0]
-    lines = [f"The comparison rests on {cmp['design']['description']}."]
     everything = pd.concat([pairs, extra], ignore_index=True) if len(extra) else pairs
-
-    def with_top(m: str) -> Any:
-        hit = everything[((everything.model_a == top) & (everything.model_b == m))
-                         | ((everything.model_a == m) & (everything.model_b == top))]
-        if not len(hit):
-            return None
-        r = hit.iloc[0]
-        if r.model_a != top:  # show as top minus m
-            r = r.copy()
-            r["estimate"], r["ci_low"], r["ci_high"] = -r.estimate, -r.ci_high, -r.ci_low
-        return r
-
-    if len(best) == 1:
-        lines.append(f"{top} is the most accurate model (accuracy {acc[top]:.3f}) and every other "
-                     "model is shown to be worse.")
-    else:
-        names = ", ".join(best[:-1]) + f" and {best[-1]}"
-        accs = ", ".join(f"{acc[m]:.3f}" for m in best)
-        text = (f"{names} are tied for best: accuracy {accs}; "
-                "they are not shown to differ from the most accurate one")
-        if len(best) <= 4:
-            parts = [f"{m}: {_diff(r, level)}" for m in best[1:] if (r := with_top(m)) is not None]
-            text += " (" + "; ".join(f"{top} − {p}" for p in parts) + ")"
-        lines.append(text + ".")
+    lines = [f"The comparison rests on {cmp['design']['description']}.",
+             _best_sentence(best, acc, everything, level)]
     worse = [m for m in summary["model"] if m not in best]
     if worse:
-        shown = worse[:6]
-        parts = []
-        for m in shown:
-            r = with_top(m)
-            parts.append(f"{m} ({acc[m]:.3f}; {top} − {m}: {_diff(r, level)})" if r is not None
-                         else f"{m} ({acc[m]:.3f})")
-        more = f", and {len(worse) - 6} more" if len(worse) > 6 else ""
-        lines.append(f"Shown worse than {top}: " + "; ".join(parts) + more + ".")
+        lines.append(_worse_sentence(worse, best[0], acc, everything, level))
     if "p_rope" in pairs and len(best) > 1:
-        bits = []
-        for m in best[1:4]:
-            r = with_top(m)
-            if r is None or not np.isfinite(r.get("p_rope", np.nan)):
-                continue
-            top_first = r.model_a == top
-            p_top = r.p_a_better if top_first else r.p_b_better
-            p_other = r.p_b_better if top_first else r.p_a_better
-            bits.append(f"P({top} better) = {p_top:.2f}, P(practically equivalent, within "
-                        f"±{ROPE:g}) = {r.p_rope:.2f}, P({m} better) = {p_other:.2f}")
-        if bits:
-            lines.append("Bayesian correlated t on the per-fold accuracies: " + "; ".join(bits) + ".")
+        lines += _bayesian_sentences(best, everything)
     rejected = pairs[pairs["reject"]]
     lines.append(f"{len(rejected)} of {len(pairs)} pairs differ in accuracy after Holm's "
                  f"adjustment at α = {cmp['alpha']:g}; the others are not shown to differ.")
-    prev = cmp["prevalence"]
+    lines += _prevalence_sentences(cmp["prevalence"], level)
+    lines.append(_precision_sentence(cmp["per_class"], cmp["combined"], cmp["alpha"]))
+    return lines
+
+
+def _against_top(everything: pd.DataFrame, top: str, m: str) -> Any:
+    """Return the pair row of ``top`` and ``m``, shown as top minus m; None if not tested."""
+    hit = everything[((everything.model_a == top) & (everything.model_b == m))
+                     | ((everything.model_a == m) & (everything.model_b == top))]
+    if not len(hit):
+        return None
+    r = hit.iloc[0]
+    if r.model_a != top:  # show as top minus m
+        r = r.copy()
+        r["estimate"], r["ci_low"], r["ci_high"] = -r.estimate, -r.ci_high, -r.ci_low
+    return r
+
+
+def _best_sentence(best: list, acc: dict, everything: pd.DataFrame, level: float) -> str:
+    """Name the most accurate model, or the models tied with it and their differences."""
+    top = best[0]
+    if len(best) == 1:
+        return (f"{top} is the most accurate model (accuracy {acc[top]:.3f}) and every other "
+                "model is shown to be worse.")
+    names = ", ".join(best[:-1]) + f" and {best[-1]}"
+    accs = ", ".join(f"{acc[m]:.3f}" for m in best)
+    text = (f"{names} are tied for best: accuracy {accs}; "
+            "they are not shown to differ from the most accurate one")
+    if len(best) <= 4:
+        parts = [f"{m}: {_diff(r, level)}" for m in best[1:]
+                 if (r := _against_top(everything, top, m)) is not None]
+        text += " (" + "; ".join(f"{top} − {p}" for p in parts) + ")"
+    return text + "."
+
+
+def _worse_sentence(worse: list, top: str, acc: dict, everything: pd.DataFrame,
+                    level: float) -> str:
+    """List the models shown worse than the top one (the first six) with their differences."""
+    parts = []
+    for m in worse[:6]:
+        r = _against_top(everything, top, m)
+        parts.append(f"{m} ({acc[m]:.3f}; {top} − {m}: {_diff(r, level)})" if r is not None
+                     else f"{m} ({acc[m]:.3f})")
+    more = f", and {len(worse) - 6} more" if len(worse) > 6 else ""
+    return f"Shown worse than {top}: " + "; ".join(parts) + more + "."
+
+
+def _bayesian_sentences(best: list, everything: pd.DataFrame) -> list[str]:
+    """State the Bayesian correlated t's probabilities for the models tied with the top one."""
+    top = best[0]
+    bits = []
+    for m in best[1:4]:
+        r = _against_top(everything, top, m)
+        if r is None or not np.isfinite(r.get("p_rope", np.nan)):
+            continue
+        top_first = r.model_a == top
+        p_top = r.p_a_better if top_first else r.p_b_better
+        p_other = r.p_b_better if top_first else r.p_a_better
+        bits.append(f"P({top} better) = {p_top:.2f}, P(practically equivalent, within "
+                    f"±{ROPE:g}) = {r.p_rope:.2f}, P({m} better) = {p_other:.2f}")
+    if not bits:
+        return []
+    return ["Bayesian correlated t on the per-fold accuracies: " + "; ".join(bits) + "."]
+
+
+def _prevalence_sentences(prev: pd.DataFrame, level: float) -> list[str]:
+    """State each class's precision at the given prevalence (the four highest models)."""
+    lines = []
     for label in dict.fromkeys(prev["class"]) if len(prev) else []:
         block = prev[prev["class"] == label].dropna(subset=["precision_at_prevalence"])
         block = block.sort_values("precision_at_prevalence", ascending=False).head(4)
@@ -609,26 +719,28 @@ def _conclusions(cmp: dict, level: float) -> list[str]:
             lines.append(f"At a prevalence of {block['prevalence'].iloc[0]:g} for class {label} "
                          f"(on these data {block['test_set_prevalence'].iloc[0]:.3f}), precision "
                          "would be: " + "; ".join(parts) + ".")
-    per_class, combined = cmp["per_class"], cmp["combined"]
-    sig = per_class[per_class["gs_pvalue_adjusted"] <= cmp["alpha"]]
-    if len(sig):
-        pairs_with = combined[combined["classes_driving"].map(len) > 0]
-        bits = []
-        for r in pairs_with.head(4).itertuples():
-            block = sig[(sig.model_a == r.model_a) & (sig.model_b == r.model_b)]
-            top_rows = block.reindex(block["rp"].map(lambda v: abs(math.log(v)) if v and v > 0
-                                                     else 0).sort_values(ascending=False).index)
-            cls = [f"{row['class']} (RP {row['rp']:.2f}, CI {row['rp_ci_low']:.2f} to "
-                   f"{row['rp_ci_high']:.2f})" for _, row in top_rows.head(3).iterrows()]
-            more = f" and {len(block) - 3} more" if len(block) > 3 else ""
-            bits.append(f"{r.model_a} vs {r.model_b}: " + ", ".join(cls) + more)
-        lines.append(f"Precision differs in {len(sig)} of {len(per_class.dropna(subset=['gs_pvalue']))} "
-                     "class comparisons (GS test, Holm across classes and pairs); the classes that "
-                     "drive it: " + "; ".join(bits) + ".")
-    else:
-        lines.append("No class shows a precision difference between any compared pair after "
-                     "Holm's adjustment (GS test): precisions are not shown to differ.")
     return lines
+
+
+def _precision_sentence(per_class: pd.DataFrame, combined: pd.DataFrame, alpha: float) -> str:
+    """Say whether precision differs per class and which classes drive it (the first 4 pairs)."""
+    sig = per_class[per_class["gs_pvalue_adjusted"] <= alpha]
+    if not len(sig):
+        return ("No class shows a precision difference between any compared pair after "
+                "Holm's adjustment (GS test): precisions are not shown to differ.")
+    pairs_with = combined[combined["classes_driving"].map(len) > 0]
+    bits = []
+    for r in pairs_with.head(4).itertuples():
+        block = sig[(sig.model_a == r.model_a) & (sig.model_b == r.model_b)]
+        top_rows = block.reindex(block["rp"].map(lambda v: abs(math.log(v)) if v and v > 0
+                                                 else 0).sort_values(ascending=False).index)
+        cls = [f"{row['class']} (RP {row['rp']:.2f}, CI {row['rp_ci_low']:.2f} to "
+               f"{row['rp_ci_high']:.2f})" for _, row in top_rows.head(3).iterrows()]
+        more = f" and {len(block) - 3} more" if len(block) > 3 else ""
+        bits.append(f"{r.model_a} vs {r.model_b}: " + ", ".join(cls) + more)
+    return (f"Precision differs in {len(sig)} of {len(per_class.dropna(subset=['gs_pvalue']))} "
+            "class comparisons (GS test, Holm across classes and pairs); the classes that "
+            "drive it: " + "; ".join(bits) + ".")
 
 
 # --------------------------------------------------------------------------------------------
@@ -674,6 +786,16 @@ def compare_models(
     Returns
     -------
     ModelComparison
+        Every table and sentence of the comparison (see its attributes).
+
+    Raises
+    ------
+    ValueError
+        For an option out of range, a ``y_true`` that is not a column, fewer than two models,
+        a ``reference`` that is not a model or a ``prevalence`` class the data do not hold.
+    PredictionFileError
+        (a ValueError) from :func:`~precmp_lib.engines.count_predictions` for predictions that
+        cannot be counted.
 
     Examples
     --------
@@ -689,6 +811,22 @@ def compare_models(
     Model b is right on the ten observations where they disagree; with so few discordant
     pairs the mid-p McNemar test is used, and it shows b more accurate.
     """
+    alpha, n_boot = _checked_options(alpha, n_boot, seed, prevalence)
+    if isinstance(source, Counts):
+        counts = source
+    else:
+        counts = _count(source, y_true, models=models, id=id, repeat=repeat, fold=fold,
+                        layout=layout, engine=engine)
+    if counts.n_models < 2:
+        raise ValueError(f"need at least two models to compare; got {list(counts.models)}")
+    _prevalence_codes(counts, prevalence or {})
+    return _compare_counts(counts, reference=reference, alpha=alpha, prevalence=prevalence or {},
+                           n_boot=n_boot, seed=seed)
+
+
+def _checked_options(alpha: float, n_boot: int, seed: int,
+                     prevalence: Mapping[Any, float] | None) -> tuple[float, int]:
+    """Check the options of :func:`compare_models`; return ``alpha`` and ``n_boot`` as checked."""
     alpha = check_probability(alpha, "alpha")
     # at least 2: the swap permutations of Dai–Cui's test need two
     n_boot = check_positive_int(n_boot, "n_boot", minimum=2)
@@ -699,34 +837,37 @@ def compare_models(
                              f"got {type(prevalence).__name__}")
         for label, value in prevalence.items():
             check_probability(value, f"prevalence[{label!r}]", low_open=False, high_open=False)
-    if isinstance(source, Counts):
-        counts = source
-    else:
-        if y_true is None:
-            raise ValueError("y_true (the column of true labels) is required unless source is Counts")
-        if isinstance(source, pd.DataFrame) and (not isinstance(y_true, Hashable)
-                                                 or y_true not in source.columns):
-            raise ValueError(f"y_true={y_true!r} is not a column of the data; columns are: "
-                             f"{', '.join(map(str, source.columns))}")
-        counts = count_predictions(source, y_true=y_true, models=models, id=id, repeat=repeat,
-                                   fold=fold, layout=layout, engine=engine)
-    if counts.n_models < 2:
-        raise ValueError(f"need at least two models to compare; got {list(counts.models)}")
-    _prevalence_codes(counts, prevalence or {})
+    return alpha, n_boot
+
+
+def _count(source: Any, y_true: str | None, **kwargs: Any) -> Counts:
+    """Count the predictions with :func:`~precmp_lib.engines.count_predictions`."""
+    if y_true is None:
+        raise ValueError("y_true (the column of true labels) is required unless source is Counts")
+    if isinstance(source, pd.DataFrame) and (not isinstance(y_true, Hashable)
+                                             or y_true not in source.columns):
+        raise ValueError(f"y_true={y_true!r} is not a column of the data; columns are: "
+                         f"{', '.join(map(str, source.columns))}")
+    return count_predictions(source, y_true=y_true, **kwargs)
+
+
+def _compare_counts(counts: Counts, *, reference: str | None, alpha: float,
+                    prevalence: Mapping[Any, float], n_boot: int, seed: int) -> ModelComparison:
+    """Compute every table of a :class:`ModelComparison` from checked counts and options."""
     level = 1 - alpha
     pairs = model_pairs(counts.models, reference)
     m = counts.n_models
     pat = _Arrays.of(counts.patterns, m)
     cv = counts.design == REPEATED_CV
-    obs = _Arrays.of(counts.observations, m) if cv else None
-    obs_id = counts.observations["obs"].to_numpy(np.int64) if cv else None
-    src = obs if cv else pat
+    obs = _Observations.of(counts.observations, m) if cv else None
+    src = obs if obs is not None else pat
     moments = moments_from_patterns(src.y, src.p, src.w, classes=list(counts.classes),
-                                    names=list(counts.models), clusters=obs_id)
-    summary = _summary(counts, pat, obs, obs_id, level)
+                                    names=list(counts.models),
+                                    clusters=obs.ids if obs is not None else None)
+    summary = _summary(counts, pat, obs, level)
     scores = _fold_scores(counts, pat) if cv else None
     pair_table = _pairs(counts, pat, scores, pairs, alpha, level)
-    if cv:
+    if scores is not None:
         pair_table = _bayesian_columns(pair_table, scores, counts,
                                        pair_table.attrs.get("test_train_ratio", np.nan))
     per_class = _per_class(counts, pat, moments, pairs, level)
@@ -738,8 +879,7 @@ def compare_models(
     best, best_tests = _best(summary, pair_table, counts, pat, scores, alpha, level)
     summary["best"] = summary["model"].isin(best)
     class_counts, precision = _class_tables(counts, pat, moments)
-    prev, prev_ratio = _prevalence(counts, pat, obs, obs_id, prevalence or {}, pairs, level,
-                                   int(n_boot), seed)
+    prev, prev_ratio = _prevalence(counts, pat, obs, prevalence, pairs, level, int(n_boot), seed)
     design = _design(counts)
     parts = {"summary": summary, "pairs": pair_table, "best": best, "best_tests": best_tests,
              "per_class": per_class, "combined": combined, "design": design, "alpha": alpha,
@@ -748,15 +888,16 @@ def compare_models(
         models=list(counts.models), classes=[_scalar(c) for c in counts.classes], design=design,
         engine=counts.engine, n_rows=int(counts.n_rows), source=str(counts.source), alpha=alpha,
         reference=reference, summary=summary, pairs=pair_table, per_class=per_class, gee=joint,
-        gee_pairwise=gee.pairwise, gee_coefficients=gee.coefficients, combined=combined, prevalence=prev, prevalence_ratio=prev_ratio,
-        class_counts=class_counts, precision=precision,
+        gee_pairwise=gee.pairwise, gee_coefficients=gee.coefficients, combined=combined,
+        prevalence=prev, prevalence_ratio=prev_ratio, class_counts=class_counts,
+        precision=precision,
         fold_scores=scores if scores is not None else pd.DataFrame(columns=["repeat", "fold",
                                                                             "n_test"]),
         best=best, conclusions=_conclusions(parts, level),
         warnings=_warnings(counts, pair_table, class_counts),
         settings={"alpha": alpha, "reference": reference, "n_boot": int(n_boot), "seed": seed,
                   "rope": ROPE if cv else None,
-                  "prevalence": {str(k): float(v) for k, v in (prevalence or {}).items()},
+                  "prevalence": {str(k): float(v) for k, v in prevalence.items()},
                   "test_train_ratio": pair_table.attrs.get("test_train_ratio"),
                   "notes": list(counts.notes)},
     )

@@ -75,10 +75,15 @@ import weakref
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypedDict
 
 import numpy as np
 import pandas as pd
+
+if TYPE_CHECKING:  # optional at run time: imported where the engine runs
+    import duckdb
+    from pyspark.sql import DataFrame as SparkDataFrame
+    from pyspark.sql import SparkSession
 
 __all__ = ["Counts", "PredictionFileError", "count_predictions", "spark_session"]
 
@@ -94,8 +99,11 @@ JAVA_HINT = ("the Spark engine needs Java 17: install it (Debian/Ubuntu: "
 
 
 class PredictionFileError(ValueError):
-    """Predictions that cannot be counted: the message names the file (or "DataFrame"), the
-    column, the line or row where possible, and the problem."""
+    """Predictions that cannot be counted.
+
+    The message names the file (or "DataFrame"), the column, the line or row where possible,
+    and the problem. A subclass of ``ValueError``.
+    """
 
 
 @dataclass(frozen=True)
@@ -147,10 +155,12 @@ class Counts:
 
     @property
     def n_models(self) -> int:
+        """Number of models compared."""
         return len(self.models)
 
     @property
     def n_classes(self) -> int:
+        """Number of classes (labels seen in the truth or in any prediction)."""
         return len(self.classes)
 
     @property
@@ -212,6 +222,17 @@ def _check_columns(name: str, columns: Sequence[Any]) -> None:
                                   "its own name")
 
 
+class _Roles(TypedDict):
+    """The caller's choice of column roles, passed on unchanged to :func:`_spec`."""
+
+    y_true: str
+    models: Sequence[str] | None
+    id: str | None
+    repeat: str | None
+    fold: str | None
+    layout: str
+
+
 def _spec(
     name: str, columns: Sequence[Any], *, y_true: str, models: Sequence[str] | None,
     id: str | None, repeat: str | None, fold: str | None, layout: str,
@@ -219,25 +240,42 @@ def _spec(
     """Check the columns and decide the layout and the role of each column (one place)."""
     columns = [str(c) for c in columns]
     _check_columns(name, columns)
+    spec = _Spec(name=name, layout=_layout(columns, layout), y=str(y_true), models=[])
+    _need(spec, columns, spec.y, "true labels", "y_true")
+    _key_columns(spec, columns, id=id, repeat=repeat, fold=fold)
+    if spec.layout == "long":
+        _long_columns(spec, columns, models)
+    else:
+        _wide_columns(spec, columns, models)
+    return spec
+
+
+def _layout(columns: list[str], layout: str) -> str:
+    """Check ``layout``; for ``"auto"``, long when the table has ``model`` and ``y_pred``."""
     if layout not in ("auto", "wide", "long"):
         raise PredictionFileError(f"layout must be 'auto', 'wide' or 'long'; got {layout!r}")
     if layout == "auto":
-        layout = "long" if {"model", "y_pred"} <= set(columns) else "wide"
-    spec = _Spec(name=name, layout=layout, y=str(y_true), models=[])
+        return "long" if {"model", "y_pred"} <= set(columns) else "wide"
+    return layout
 
-    def need(col: str, what: str, arg: str | None = None) -> None:
-        if col not in columns:
-            what = f"{what}, {arg}" if arg else what
-            hint = ""
-            if what == "observation id" and layout == "long":
-                hint = " (a long file needs an id column; pass --id COL)"
-            raise spec.fail(f"column {col!r} ({what}) is missing{hint}; columns are: "
-                            f"{_shown(columns)}")
 
-    need(spec.y, "true labels", "y_true")
+def _need(spec: _Spec, columns: list[str], col: str, what: str, arg: str | None = None) -> None:
+    """Fail unless ``col`` is one of ``columns``, naming its role (``what``) and argument."""
+    if col not in columns:
+        what = f"{what}, {arg}" if arg else what
+        hint = ""
+        if what == "observation id" and spec.layout == "long":
+            hint = " (a long file needs an id column; pass --id COL)"
+        raise spec.fail(f"column {col!r} ({what}) is missing{hint}; columns are: "
+                        f"{_shown(columns)}")
+
+
+def _key_columns(spec: _Spec, columns: list[str], *, id: str | None, repeat: str | None,
+                 fold: str | None) -> None:
+    """Set the id, repeat and fold columns: the given ones, else columns of those names."""
     if id is None and "id" in columns and spec.y != "id":
         id = "id"
-        if layout == "wide":
+        if spec.layout == "wide":
             spec.notes.append("column 'id' is taken as the observation id")
     spec.repeat = repeat if repeat is not None else ("repeat" if "repeat" in columns else None)
     spec.fold = fold if fold is not None else ("fold" if "fold" in columns else None)
@@ -247,25 +285,30 @@ def _spec(
         spec.fold = None
     for col, what in [(id, "observation id"), (spec.repeat, "repeat"), (spec.fold, "fold")]:
         if col is not None:
-            need(col, what)
+            _need(spec, columns, col, what)
     spec.id = id
-    if layout == "long":
-        spec.id = spec.id or "id"
-        need(spec.id, "observation id")
-        need(spec.model_col, "model name")
-        need(spec.pred_col, "predictions")
-        spec.models = [str(m) for m in models] if models is not None else []
-        return spec
+
+
+def _long_columns(spec: _Spec, columns: list[str], models: Sequence[str] | None) -> None:
+    """Long layout: the id (``id`` by default), model-name and prediction columns must exist."""
+    spec.id = spec.id or "id"
+    _need(spec, columns, spec.id, "observation id")
+    _need(spec, columns, spec.model_col, "model name")
+    _need(spec, columns, spec.pred_col, "predictions")
+    spec.models = [str(m) for m in models] if models is not None else []
+
+
+def _wide_columns(spec: _Spec, columns: list[str], models: Sequence[str] | None) -> None:
+    """Wide layout: the model columns (by default every column with no other role)."""
     if spec.repeat is not None and spec.id is None:
         raise spec.fail(f"column {spec.repeat!r} (repeat) needs an observation id column; pass id")
     skip = {spec.y, spec.id, spec.repeat, spec.fold}
     names = [str(m) for m in models] if models is not None else [c for c in columns if c not in skip]
     for m in names:
-        need(m, "model predictions", "models")
+        _need(spec, columns, m, "model predictions", "models")
     if not names:
         raise spec.fail("no model columns besides the truth; pass models")
     spec.models = names
-    return spec
 
 
 # --------------------------------------------------------------------------------------------
@@ -287,7 +330,7 @@ def _plain_number(x: Any) -> Any:
 
 
 def _classify(value: Any, *, numbers_in_text: bool) -> tuple[str, Any]:
-    """The kind (missing, number, text, bool) and the normalised label of one raw value."""
+    """Return the kind (missing, number, text, bool) and the normalised label of one raw value."""
     if value is None or value is pd.NA or value is pd.NaT:
         return MISSING, None
     if isinstance(value, bool | np.bool_):
@@ -325,7 +368,7 @@ def _describe(name: str, raw: np.ndarray, text_numbers: bool) -> list[tuple[str,
 def label_dictionary(
     columns: Mapping[str, np.ndarray], *, text_numbers: bool = False, source: str = "DataFrame"
 ) -> tuple[tuple, dict[str, np.ndarray], dict[str, Any]]:
-    """The class list of several label columns and each column's code of each distinct value.
+    """Build one class list for several label columns and code each column's distinct values.
 
     Parameters
     ----------
@@ -411,7 +454,7 @@ def _forms(col: _Column) -> dict[str, Any]:
 
 
 def _value(spec: _Spec, raw: Any) -> str:
-    """A key value as the message shows it (CSV text that is a number shows as the number)."""
+    """Show a key value as a message does (CSV text that is a number shows as the number)."""
     kind, v = _classify(raw, numbers_in_text=spec.text_numbers)
     return repr(v) if kind != MISSING else "an empty value"
 
@@ -425,8 +468,10 @@ def _form(kind: str, raw: Any) -> str:
 
 
 def _sorted_codes_vectorised(u: pd.Series, text_numbers: bool, what: str, spec: _Spec) -> np.ndarray | None:
-    """The common cases of :func:`_sorted_codes` without a Python loop over the values (all
-    text, or all numbers); None for anything else."""
+    """Do the common cases of :func:`_sorted_codes` without a Python loop over the values.
+
+    The common cases are all text or all numbers; anything else gives None.
+    """
     kind = pd.api.types.infer_dtype(u, skipna=False)
     if kind == "string":
         text = u.str.strip()
@@ -508,12 +553,13 @@ def _finish(spec: _Spec, pat: pd.DataFrame, obs: pd.DataFrame | None, engine: st
     if len(pat) == 0 or int(pat["n"].sum()) == 0:
         raise spec.fail("no rows" if spec.name == "DataFrame" else "the file has a header but no rows")
     _check_grouped(spec, pat, locate)
-    distinct, inverse = {}, {}
+    distinct: dict[str, np.ndarray] = {}
+    inverse: dict[str, np.ndarray] = {}
     for c in label_cols:
         inv, uniq = pd.factorize(pat[c], use_na_sentinel=False)
         distinct[c], inverse[c] = np.asarray(uniq, dtype=object), inv
     # one dictionary over the distinct values: name each column by its source column
-    named = {}
+    named: dict[str, list[np.ndarray]] = {}
     for c, raw in distinct.items():
         named.setdefault(label_cols[c], []).append(raw)
     merged = {n: np.concatenate(v) for n, v in named.items()}
@@ -522,7 +568,8 @@ def _finish(spec: _Spec, pat: pd.DataFrame, obs: pd.DataFrame | None, engine: st
     if missing:
         col = next(iter(missing))
         raise spec.fail(f"column {col!r} has a missing label{_example_at(spec, locate, col)}")
-    offsets, coded = {}, {}
+    offsets: dict[str, int] = {}
+    coded: dict[str, np.ndarray] = {}
     for n in named:
         offsets[n] = 0
     for c, raw in distinct.items():
@@ -538,6 +585,7 @@ def _finish(spec: _Spec, pat: pd.DataFrame, obs: pd.DataFrame | None, engine: st
     names = ["y", *pcols]
     repeats = folds = None
     if spec.cv:
+        assert spec.repeat is not None  # spec.cv means a repeat column
         rep = _sorted_codes(pat["rep"].to_numpy(), spec.text_numbers, spec.repeat, spec)
         fold = (_sorted_codes(pat["f0"].to_numpy(), spec.text_numbers, spec.fold, spec)
                 if spec.fold else np.zeros(len(pat), np.int64))
@@ -562,12 +610,13 @@ def _finish(spec: _Spec, pat: pd.DataFrame, obs: pd.DataFrame | None, engine: st
 def _observations(spec: _Spec, obs: pd.DataFrame, label_cols: dict, distinct: dict,
                   codes: dict, pcols: list[str]) -> tuple[pd.DataFrame, int]:
     """Code the per-observation rows on the dictionary already built from the patterns."""
+    assert spec.id is not None  # _spec gives every repeated cross-validation an id column
     obs_code = _sorted_codes(obs["id"].to_numpy(), spec.text_numbers, spec.id, spec)
     keys = [obs_code]
     for c in ["y", *pcols]:
         n = label_cols[c]
         # the same distinct values appear here as in the pattern table: look them up
-        lookup = {}
+        lookup: dict[Any, np.int64] = {}
         start = 0
         for cc, raw in distinct.items():
             if label_cols[cc] == n:
@@ -595,8 +644,11 @@ def _hashable(v: Any) -> Any:
 
 
 def _check_grouped(spec: _Spec, pat: pd.DataFrame, locate: Callable[[str, str], int | None]) -> None:
-    """Checks carried as columns of the grouped rows (SQL engines): rows per id, rows per
-    (id, model), folds per (id, repeat)."""
+    """Run the checks carried as columns of the grouped rows (SQL engines).
+
+    The columns are rows per id (``c``), rows per (id, model) (``c<j>``) and the smallest and
+    largest fold per (id, repeat) (``f0``, ``f1``).
+    """
     if "c" in pat and (pat["c"] > 1).any():
         what = f"({spec.id}, {spec.repeat})" if spec.cv else spec.id
         raise spec.fail(f"column {spec.id!r}: duplicated {what}{_example(spec, locate, 'duplicate')}; "
@@ -704,8 +756,11 @@ def _grouped_rows(columns: dict[str, tuple[np.ndarray, np.ndarray]], n_rows: int
 
 
 def _numpy_rows(spec: _Spec, frame: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame | None]:
-    """The engine-neutral grouped rows (``y``, ``p<j>``, cv: ``rep``, ``f0``; ``n``) of a
-    DataFrame, with the id checks done on the way."""
+    """Group a DataFrame's rows into the engine-neutral grouped rows, checking ids on the way.
+
+    The columns are ``y``, ``p<j>`` (and for repeated cross-validation ``rep``, ``f0``) and the
+    row count ``n``; the second table (repeated cross-validation only) is per observation.
+    """
     pcols = [f"p{j}" for j in range(len(spec.models))] if spec.layout == "wide" else []
     if spec.layout == "long":
         cols = _long_to_wide(spec, frame)
@@ -859,7 +914,7 @@ SPARK = _Dialect("spark", "STRING", lambda s: "`" + s.replace("`", "``") + "`",
 
 
 def counting_sql(spec: _Spec, dialect: _Dialect, table: str = "src") -> str:
-    """The one counting query, as text for ``dialect``.
+    """Write the one counting query as text for ``dialect``.
 
     Without an id it is a single ``GROUP BY`` of the label columns. With an id (always in the
     long layout) an inner ``GROUP BY id[, repeat]`` makes one row per prediction event (the
@@ -867,6 +922,30 @@ def counting_sql(spec: _Spec, dialect: _Dialect, table: str = "src") -> str:
     id, rows per (id, model), the largest truth and fold); the outer ``GROUP BY`` counts the
     patterns, with ``GROUPING SETS`` adding the per-observation patterns for repeated
     cross-validation. Every result row is a count: nothing of the raw rows comes back.
+
+    Parameters
+    ----------
+    spec : _Spec
+        The column roles, as :func:`_spec` decides them.
+    dialect : _Dialect
+        ``DUCKDB`` or ``SPARK``: how identifiers and strings are quoted and the text type.
+    table : str
+        The name of the table (or view) holding the rows.
+
+    Returns
+    -------
+    str
+        The query. Its columns are ``y``, ``p0`` .. ``p{m-1}`` and the count ``n``; with an id
+        also ``y1`` (the largest truth) and the check columns (``c`` wide, ``c<j>`` long); for
+        repeated cross-validation also ``g`` (1 on pattern rows, 0 on per-observation rows),
+        ``id``, ``rep`` and, with a fold column, ``f0`` and ``f1`` (smallest and largest fold).
+
+    Examples
+    --------
+    >>> spec = _spec("preds.csv", ["y", "a", "b"], y_true="y", models=None, id=None,
+    ...              repeat=None, fold=None, layout="auto")
+    >>> counting_sql(spec, DUCKDB)
+    'SELECT "y" AS y, "a" AS p0, "b" AS p1, COUNT(*) AS n FROM src GROUP BY "y", "a", "b"'
     """
     q = dialect.quote
     m = len(spec.models)
@@ -878,6 +957,7 @@ def counting_sql(spec: _Spec, dialect: _Dialect, table: str = "src") -> str:
     inner = [f"{q(spec.id)} AS id"]
     group = [q(spec.id)]
     if spec.cv:
+        assert spec.repeat is not None  # spec.cv means a repeat column
         inner.append(f"{q(spec.repeat)} AS rep")
         group.append(q(spec.repeat))
         if spec.fold:
@@ -944,7 +1024,7 @@ def _locate_sql(spec: _Spec, dialect: _Dialect, column: str, what: str, table: s
 
 
 def _describe_path(path: str | os.PathLike) -> tuple[str, list[str], str]:
-    """The file kind, the files (a glob expands) and the name used in messages."""
+    """Return the file kind, the files (a glob expands) and the name used in messages."""
     text = os.fspath(path)
     if any(ch in text for ch in "*?["):
         files = sorted(glob.glob(text))
@@ -1013,7 +1093,8 @@ def _file_columns(kind: str, files: list[str], name: str) -> list[str]:
 # --------------------------------------------------------------------------------------------
 
 
-def _duckdb_source(con: Any, kind: str, files: list[str], columns: list[str]) -> Any:
+def _duckdb_source(con: duckdb.DuckDBPyConnection, kind: str, files: list[str],
+                   columns: list[str]) -> duckdb.DuckDBPyRelation:
     lit = DUCKDB.literal
     if kind == "parquet":
         return con.sql(f"SELECT * FROM read_parquet([{', '.join(lit(f) for f in files)}])")
@@ -1037,7 +1118,8 @@ def _duckdb_error(name: str, kind: str, exc: Exception, files: list[str]) -> Pre
     return PredictionFileError(f"{name}: cannot be read as {kind.upper()} ({text})")
 
 
-def _run_with_progress(con: Any, sql: str, relation: Any, progress: bool) -> pd.DataFrame:
+def _run_with_progress(con: duckdb.DuckDBPyConnection, sql: str,
+                       relation: duckdb.DuckDBPyRelation, progress: bool) -> pd.DataFrame:
     """Run the counting query; with ``progress``, a tqdm bar polls DuckDB's query progress."""
     if not progress or not sys.stderr.isatty():  # a bar only where a person watches
         return relation.query("src", sql).df()
@@ -1067,7 +1149,8 @@ def _run_with_progress(con: Any, sql: str, relation: Any, progress: bool) -> pd.
         bar.close()
 
 
-def _duckdb_count(spec: _Spec, relation: Any, con: Any, progress: bool,
+def _duckdb_count(spec: _Spec, relation: duckdb.DuckDBPyRelation,
+                  con: duckdb.DuckDBPyConnection, progress: bool,
                   on_error: Callable[[Exception], PredictionFileError]) -> Counts:
     try:
         if spec.layout == "long":
@@ -1114,7 +1197,7 @@ def _long_models(spec: _Spec, available: list[str]) -> None:
         raise spec.fail("the file has a header but no rows")
 
 
-def _connect() -> Any:
+def _connect() -> duckdb.DuckDBPyConnection:
     import duckdb
 
     con = duckdb.connect()
@@ -1135,8 +1218,16 @@ def _connect() -> Any:
 # --------------------------------------------------------------------------------------------
 
 
-def spark_session() -> Any:
-    """The active Spark session, or a new local one (2 threads, no UI, 2 shuffle partitions).
+def spark_session() -> SparkSession:
+    """Return the active Spark session, or start a local one.
+
+    The local session runs 2 threads with no UI and 2 shuffle partitions, logs only errors and
+    keeps the JVM's start-up lines off the caller's stderr.
+
+    Returns
+    -------
+    pyspark.sql.SparkSession
+        The session that :func:`count_predictions` uses for paths with ``engine="spark"``.
 
     Raises
     ------
@@ -1176,7 +1267,7 @@ def spark_session() -> Any:
     return spark
 
 
-def _spark_count(spec: _Spec, df: Any) -> Counts:
+def _spark_count(spec: _Spec, df: SparkDataFrame) -> Counts:
     import uuid
 
     spark = df.sparkSession
@@ -1249,18 +1340,41 @@ def count_predictions(
     Returns
     -------
     Counts
+        The pattern counts (and per-observation counts for repeated cross-validation), the
+        classes, the models, the design and the engine that counted.
 
     Raises
     ------
     PredictionFileError
         (a ValueError) naming the file, the column, the line or row where possible, and the
-        problem. ``TypeError`` for a source of an unknown kind.
+        problem.
+    TypeError
+        For a source of an unknown kind, or a ``y_true`` that is not a column name.
+
+    Examples
+    --------
+    Two models predict three observations in each of two repeats of 3-fold cross-validation
+    (the long layout: one row per observation, model and repeat):
+
+    >>> long = pd.DataFrame({
+    ...     "id": [1, 2, 3] * 4, "repeat": [0] * 6 + [1] * 6,
+    ...     "fold": [0, 1, 2] * 2 + [2, 0, 1] * 2, "model": (["a"] * 3 + ["b"] * 3) * 2,
+    ...     "y_true": ["x", "y", "y"] * 4, "y_pred": ["x", "y", "x", "x", "x", "y"] * 2})
+    >>> c = count_predictions(long, y_true="y_true")
+    >>> c.design, c.repeats, c.folds, c.n_rows, c.n_observations
+    ('repeated cv', 2, 3, 6, 3)
+    >>> c.observations.to_dict("list")
+    {'obs': [0, 1, 2], 'y': [0, 1, 1], 'p0': [0, 1, 0], 'p1': [0, 0, 1], 'count': [2, 2, 2]}
+
+    Each observation has one pattern, seen in both repeats; the per-observation table is what
+    the tests that cluster on the observation use.
     """
     if engine not in ENGINES:
         raise PredictionFileError(f"engine must be one of {', '.join(ENGINES)}; got {engine!r}")
     if not isinstance(y_true, str):
         raise TypeError(f"y_true must be the name of the column of true labels; got {y_true!r}")
-    args = dict(y_true=y_true, models=models, id=id, repeat=repeat, fold=fold, layout=layout)
+    args: _Roles = {"y_true": y_true, "models": models, "id": id, "repeat": repeat,
+                    "fold": fold, "layout": layout}
     if isinstance(source, Mapping):
         source = pd.DataFrame({str(k): np.asarray(v) for k, v in source.items()})
     if isinstance(source, pd.DataFrame):
@@ -1268,21 +1382,33 @@ def count_predictions(
     if isinstance(source, str | os.PathLike):
         return _count_path(source, engine, progress, args)
     if _is_duckdb_relation(source):
-        if engine not in ("auto", "duckdb"):
-            raise PredictionFileError(f"a DuckDB relation is counted by DuckDB; got engine={engine!r}")
-        spec = _spec("relation", source.columns, **args)
-        con = _connect()
-        return _duckdb_count(spec, source, con, progress,
-                             lambda exc: _duckdb_error("relation", "relation", exc, []))
+        return _count_relation(source, engine, progress, args)
     if _is_spark_frame(source):
-        if engine not in ("auto", "spark"):
-            raise PredictionFileError(f"a Spark DataFrame is counted by Spark; got engine={engine!r}")
-        return _spark_count(_spec("Spark DataFrame", source.columns, **args), source)
+        return _count_spark_frame(source, engine, args)
     raise TypeError("source must be a DataFrame, a mapping of arrays, a path or glob, a DuckDB "
                     f"relation or a Spark DataFrame; got {type(source).__name__}")
 
 
-def _count_frame(frame: pd.DataFrame, engine: str, progress: bool, args: dict) -> Counts:
+def _count_relation(relation: duckdb.DuckDBPyRelation, engine: str, progress: bool,
+                    args: _Roles) -> Counts:
+    """Count a DuckDB relation with DuckDB."""
+    if engine not in ("auto", "duckdb"):
+        raise PredictionFileError(f"a DuckDB relation is counted by DuckDB; got engine={engine!r}")
+    spec = _spec("relation", relation.columns, **args)
+    con = _connect()
+    return _duckdb_count(spec, relation, con, progress,
+                         lambda exc: _duckdb_error("relation", "relation", exc, []))
+
+
+def _count_spark_frame(df: SparkDataFrame, engine: str, args: _Roles) -> Counts:
+    """Count a Spark DataFrame with Spark."""
+    if engine not in ("auto", "spark"):
+        raise PredictionFileError(f"a Spark DataFrame is counted by Spark; got engine={engine!r}")
+    return _spark_count(_spec("Spark DataFrame", df.columns, **args), df)
+
+
+def _count_frame(frame: pd.DataFrame, engine: str, progress: bool, args: _Roles) -> Counts:
+    """Count a pandas DataFrame with numpy (the default) or DuckDB."""
     spec = _spec("DataFrame", frame.columns, **args)
     frame = frame.rename(columns=str)
     if engine in ("auto", "numpy"):
@@ -1298,7 +1424,8 @@ def _count_frame(frame: pd.DataFrame, engine: str, progress: bool, args: dict) -
                               "DataFrame (spark.createDataFrame) or a path")
 
 
-def _count_path(path: str | os.PathLike, engine: str, progress: bool, args: dict) -> Counts:
+def _count_path(path: str | os.PathLike, engine: str, progress: bool, args: _Roles) -> Counts:
+    """Count a CSV or Parquet file (or a glob of Parquet files) with DuckDB, Spark or numpy."""
     kind, files, name = _describe_path(path)
     columns = _file_columns(kind, files, name)
     spec = _spec(name, columns, **args)
@@ -1311,14 +1438,7 @@ def _count_path(path: str | os.PathLike, engine: str, progress: bool, args: dict
             spark = spark_session()
         except RuntimeError as exc:
             raise PredictionFileError(f"{name}: {exc}") from None
-        reader = spark.read
-        if kind == "csv":
-            df = reader.options(header=True, inferSchema=False, sep="\t" if ".tsv" in files[0].lower() else ",",
-                                quote='"', escape='"', nullValue="", mode="FAILFAST").csv(files)
-        else:
-            df = reader.parquet(*files)
-        counts = _spark_count(spec, df)
-        return counts
+        return _spark_count(spec, _spark_read(spark, kind, files))
     con = _connect()
     try:
         rel = _duckdb_source(con, kind, files, columns)
@@ -1327,8 +1447,18 @@ def _count_path(path: str | os.PathLike, engine: str, progress: bool, args: dict
     return _duckdb_count(spec, rel, con, progress, lambda exc: _duckdb_error(name, kind, exc, files))
 
 
+def _spark_read(spark: SparkSession, kind: str, files: list[str]) -> SparkDataFrame:
+    """Open the files as a Spark DataFrame (every CSV cell as text, like DuckDB's reader)."""
+    reader = spark.read
+    if kind == "csv":
+        return reader.options(header=True, inferSchema=False,
+                              sep="\t" if ".tsv" in files[0].lower() else ",",
+                              quote='"', escape='"', nullValue="", mode="FAILFAST").csv(files)
+    return reader.parquet(*files)
+
+
 def _read_frame(kind: str, files: list[str], spec: _Spec, name: str) -> pd.DataFrame:
-    """The numpy engine on a file: read the needed columns into memory (text for CSV)."""
+    """Read the needed columns of a file into memory for the numpy engine (text for CSV)."""
     cols = [c for c in dict.fromkeys([spec.id, spec.repeat, spec.fold, spec.y,
                                       *(spec.models if spec.layout == "wide"
                                         else [spec.model_col, spec.pred_col])]) if c]
