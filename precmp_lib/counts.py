@@ -24,6 +24,7 @@ from .validation import (
     check_positive_int,
     check_probability,
     encode_labels,
+    label_columns,
 )
 
 __all__ = [
@@ -100,9 +101,9 @@ class JointConfusion:
         )
 
 
-def _direct_int_codes(arrays: Sequence[np.ndarray]) -> tuple[list[np.ndarray], int, int] | None:
+def _direct_int_codes(arrays: Sequence[Any]) -> tuple[list[np.ndarray], int, int] | None:
     """Integer labels within a small range: return (shifted arrays, offset, width) or None."""
-    if not all(a.dtype.kind in "iu" for a in arrays):
+    if not all(isinstance(a, np.ndarray) and a.dtype.kind in "iu" for a in arrays):
         return None
     lo = min(int(a.min()) for a in arrays)
     hi = max(int(a.max()) for a in arrays)
@@ -127,7 +128,7 @@ def _combined_bincount(codes: Sequence[np.ndarray], width: int) -> np.ndarray:
     return np.bincount(code, minlength=width ** len(codes))
 
 
-def _joint_direct(y: np.ndarray, a: np.ndarray, b: np.ndarray) -> JointConfusion | None:
+def _joint_direct(y: Any, a: Any, b: Any) -> JointConfusion | None:
     """The joint tensor straight from small-range integer labels (no re-coding), else None."""
     direct = _direct_int_codes((y, a, b))
     if direct is None:
@@ -182,16 +183,11 @@ def joint_confusion(
     >>> int(jc.table[1, 0, 1])  # truly 1, A says 0, B says 1
     1
     """
-    y = as_label_array(y_true, "y_true", keep_pandas=True)
-    a = as_label_array(y_pred_a, "y_pred_a", keep_pandas=True)
-    b = as_label_array(y_pred_b, "y_pred_b", keep_pandas=True)
-    for name, arr in (("y_pred_a", a), ("y_pred_b", b)):
-        if len(arr) != len(y):
-            raise ValueError(f"{name} must have the same length as y_true ({len(y)}); got {len(arr)}")
-    direct = None if labels is not None else _joint_direct(y, a, b)
+    y, preds = label_columns(y_true, {"y_pred_a": y_pred_a, "y_pred_b": y_pred_b})
+    direct = None if labels is not None else _joint_direct(y, *preds.values())
     if direct is not None:
         return direct
-    enc = encode_labels(y, {"y_pred_a": a, "y_pred_b": b}, labels=labels)
+    enc = encode_labels(y, preds, labels=labels)
     k = enc.n_classes
     dtype = np.int32 if k**3 < 2**31 else np.int64
     codes = [enc.y.astype(dtype), enc.preds[:, 0].astype(dtype), enc.preds[:, 1].astype(dtype)]

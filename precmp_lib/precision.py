@@ -36,13 +36,13 @@ from .counts import (
 from .multiple import adjust_pvalues
 from .results import TestResult
 from .validation import (
-    as_label_array,
     check_bool,
     check_choice,
     check_counts,
     check_positive_int,
     check_probability,
     encode_labels,
+    label_columns,
 )
 
 __all__ = [
@@ -1188,16 +1188,11 @@ def compare_precision(
 
 def _joint_or_cells(y_true: Any, y_pred_a: Any, y_pred_b: Any, labels: Any):
     """The joint tensor when K^3 is small, else per-class cells counted directly."""
-    y = as_label_array(y_true, "y_true", keep_pandas=True)
-    a = as_label_array(y_pred_a, "y_pred_a", keep_pandas=True)
-    b = as_label_array(y_pred_b, "y_pred_b", keep_pandas=True)
-    for name, arr in (("y_pred_a", a), ("y_pred_b", b)):
-        if len(arr) != len(y):
-            raise ValueError(f"{name} must have the same length as y_true ({len(y)}); got {len(arr)}")
-    direct = _joint_direct(y, a, b) if labels is None else None
+    y, preds = label_columns(y_true, {"y_pred_a": y_pred_a, "y_pred_b": y_pred_b})
+    direct = _joint_direct(y, *preds.values()) if labels is None else None
     if direct is not None:
         return direct
-    enc = encode_labels(y, {"y_pred_a": a, "y_pred_b": b}, labels=labels)
+    enc = encode_labels(y, preds, labels=labels)
     k = enc.n_classes
     if k <= 128:
         codes = [enc.y.astype(np.int32), enc.preds[:, 0].astype(np.int32),

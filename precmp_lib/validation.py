@@ -392,15 +392,83 @@ class _Factorized:
     present: np.ndarray
 
 
+# Rows sampled to guess a column's dictionary before every row is coded against it.
+_SAMPLE_ROWS = 4096
+
+# An object column whose rows point to at most this many distinct objects is coded by
+# object identity (a few shared ``str`` objects, as lists and NumPy take of repeated labels).
+_SHARED_OBJECTS = 256
+
+
 def _factorize_fixed_width(arr: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
     """Fixed-width text (numpy ``<U``/``S``): guess the dictionary from a sample of the rows,
     code every row by binary search and verify; None when a label was missed by the sample."""
-    guess = np.unique(arr[:: max(1, len(arr) // 4096)])
+    guess = np.unique(arr[:: max(1, len(arr) // _SAMPLE_ROWS)])
     codes = np.searchsorted(guess, arr)
     np.minimum(codes, len(guess) - 1, out=codes)
     if not np.array_equal(guess[codes], arr):
         return None
     return codes, guess
+
+
+def _factorize_packed_text(arr: np.ndarray) -> tuple[np.ndarray, list[str]] | None:
+    """Numpy ``<U`` text of at most 8 characters, each below U+0100: every row packed into
+    one 64-bit integer (one byte per character), which is hashed instead of the text.
+
+    A ``<U`` row is its characters as 32-bit integers padded with zeros, so equal labels
+    give equal integers and the packing is exact. None for longer or wider text."""
+    width = arr.dtype.itemsize // 4
+    if arr.dtype.kind != "U" or not 0 < width <= 8:
+        return None
+    chars = np.ascontiguousarray(arr).view(np.uint32).reshape(len(arr), width)
+    if chars.max() > 0xFF:
+        return None
+    packed = np.zeros((len(arr), 8), dtype=np.uint8)
+    packed[:, :width] = chars
+    codes, keys = pd.factorize(packed.view(np.uint64).ravel())
+    raw = np.asarray(keys, dtype=np.uint64).view(np.uint8).reshape(-1, 8)
+    return codes, [bytes(row).decode("latin-1").rstrip("\x00") for row in raw]
+
+
+class _Addresses:
+    """The element pointers of an object array, exposed as unsigned integers through the
+    array interface (a read-only view of the same buffer; it holds the array, so the
+    objects and their addresses stay alive)."""
+
+    def __init__(self, arr: np.ndarray) -> None:
+        self.array = arr
+        self.__array_interface__ = {
+            "shape": arr.shape, "strides": arr.strides, "typestr": np.dtype(np.uintp).str,
+            "data": (arr.__array_interface__["data"][0], True), "version": 3,
+        }
+
+
+def _factorize_shared_objects(arr: np.ndarray) -> tuple[np.ndarray, list[Any]] | None:
+    """An object column of a few shared ``str`` objects, coded by the objects' addresses
+    (integers: no Python call per row), then merged by value (two equal strings at two
+    addresses are one label). None when the rows hold many distinct objects (built one by
+    one) or anything but strings: the caller hashes the values instead."""
+    addresses = np.asarray(_Addresses(arr))
+    step = max(1, len(arr) // _SAMPLE_ROWS)
+    if len(np.unique(addresses[::step])) > _SHARED_OBJECTS // 4:
+        return None
+    codes, unique_addresses = pd.factorize(addresses)
+    if len(unique_addresses) > _SHARED_OBJECTS:
+        return None
+    # one row holding each address: from the sample, else searched for (a rare label)
+    rows = np.full(len(unique_addresses), -1, dtype=np.intp)
+    rows[codes[::step][::-1]] = np.arange(0, len(arr), step)[::-1]
+    if (rows < 0).any():
+        rare = np.flatnonzero(rows[codes] < 0)
+        rows[codes[rare][::-1]] = rare[::-1]
+    objects = arr[rows].tolist()
+    if not all(isinstance(v, str) for v in objects):
+        return None
+    position: dict[Any, int] = {}
+    table = np.array([position.setdefault(v, len(position)) for v in objects], dtype=np.intp)
+    if len(position) < len(objects):
+        codes = table[codes]
+    return codes, list(position)
 
 
 def _categories_present(codes: np.ndarray, n_categories: int) -> np.ndarray:
@@ -420,20 +488,31 @@ def _factorize(arr: Any, name: str) -> _Factorized:
         codes = np.asarray(arr.codes)
         present = _categories_present(codes, len(arr.categories))
         return _Factorized(codes, np.asarray(arr.categories, dtype=object).tolist(), present)
-    fixed = None
-    if isinstance(arr, np.ndarray) and arr.dtype.kind in "US":
-        fixed = _factorize_fixed_width(arr)
-    if fixed is not None:
-        codes, uniques = fixed
-    else:
-        codes, uniques = pd.factorize(arr)
-    uniques = np.asarray(uniques, dtype=object).tolist()
+    fast = _factorize_fast(arr) if isinstance(arr, np.ndarray) else None
+    if fast is not None:
+        return _Factorized(fast[0], fast[1], np.ones(len(fast[1]), dtype=bool))
+    codes, found = pd.factorize(arr)
+    uniques = np.asarray(found, dtype=object).tolist()
     if isinstance(arr, np.ndarray) and arr.dtype == object:
         if (codes < 0).any():
             raise _missing_error(name, _first_missing(codes < 0))
         _check_one_form_per_label(uniques, name)
     uniques = [_plain(v) for v in uniques]
     return _Factorized(np.asarray(codes), uniques, np.ones(len(uniques), dtype=bool))
+
+
+def _factorize_fast(arr: np.ndarray) -> tuple[np.ndarray, list[Any]] | None:
+    """Codes and plain labels of numpy text or shared-string object columns, without hashing
+    one Python object per row; None where only hashing the values will do."""
+    found: tuple[np.ndarray, Any] | None = None
+    if arr.dtype == object:
+        found = _factorize_shared_objects(arr)
+    elif arr.dtype.kind in "US":
+        found = _factorize_packed_text(arr) or _factorize_fixed_width(arr)
+    if found is None:
+        return None
+    codes, uniques = found
+    return np.asarray(codes), [_plain(v) for v in np.asarray(uniques, dtype=object).tolist()]
 
 
 def _plain(value: Any) -> Any:
@@ -517,6 +596,44 @@ def _encode_general(arrays: Sequence[Any], names: Sequence[str],
     return codes, _class_array(classes)
 
 
+def label_columns(y_true: Any, predictions: Mapping[str, Any]) -> tuple[Any, dict[str, Any]]:
+    """The label checks of :func:`encode_labels` that need no pass over the labels' values.
+
+    Each column becomes a 1-D numpy array (whole-number floats as int64, bool as int64) or,
+    for categorical and pandas string columns, its pandas array; empty columns, columns of
+    another length than ``y_true`` and missing values in pandas or float columns raise. Object
+    arrays are returned as they are: :func:`encode_labels` checks them while it codes them.
+    For callers that count small-range integer labels directly and encode anything else.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n,)
+        True labels.
+    predictions : mapping name -> array-like of shape (n,)
+        Each classifier's predicted labels.
+
+    Returns
+    -------
+    y : array of shape (n,)
+    preds : dict name -> array of shape (n,)
+        In the order of ``predictions``, names as str.
+
+    Examples
+    --------
+    >>> y, preds = label_columns([1.0, 2.0], {"a": [True, False]})
+    >>> y.tolist(), preds["a"].tolist()
+    ([1, 2], [1, 0])
+    """
+    y = _label_input(y_true, "y_true", keep_pandas=True)
+    preds = {str(k): _label_input(v, str(k), keep_pandas=True) for k, v in predictions.items()}
+    for name, p in preds.items():
+        if len(p) != len(y):
+            raise ValueError(
+                f"{name} must have the same length as y_true ({len(y)}); got {len(p)}"
+            )
+    return y, preds
+
+
 def encode_labels(
     y_true: Any,
     predictions: Mapping[str, Any] | Sequence[Any] | pd.DataFrame,
@@ -564,13 +681,7 @@ def encode_labels(
                        for i, p in enumerate(predictions)}
     if len(predictions) == 0:
         raise ValueError("predictions must hold at least one classifier; got none")
-    y = _label_input(y_true, "y_true", keep_pandas=True)
-    preds = {str(k): _label_input(v, str(k), keep_pandas=True) for k, v in predictions.items()}
-    for name, p in preds.items():
-        if len(p) != len(y):
-            raise ValueError(
-                f"{name} must have the same length as y_true ({len(y)}); got {len(p)}"
-            )
+    y, preds = label_columns(y_true, predictions)
     arrays = [y, *preds.values()]
     if labels is not None and (isinstance(labels, str | bytes) or not isinstance(labels, Iterable)):
         raise ValueError(f"labels must be a sequence of class labels; got {_describe(labels)}")
