@@ -1195,9 +1195,11 @@ def _joint_or_cells(y_true: Any, y_pred_a: Any, y_pred_b: Any, labels: Any):
     enc = encode_labels(y, preds, labels=labels)
     k = enc.n_classes
     if k <= 128:
-        codes = [enc.y.astype(np.int32), enc.preds[:, 0].astype(np.int32),
-                 enc.preds[:, 1].astype(np.int32)]
-        table = np.bincount((codes[0] * k + codes[1]) * k + codes[2], minlength=k**3)
+        code = enc.y.astype(np.int32)  # (t K + a) K + b, built in place
+        for j in (0, 1):
+            code *= k
+            code += enc.preds[:, j]
+        table = np.bincount(code, minlength=k**3)
         return JointConfusion(table=table.reshape(k, k, k), classes=enc.classes)
     cells = _cells_direct(enc.y.astype(np.int64), enc.preds[:, 0].astype(np.int64),
                           enc.preds[:, 1].astype(np.int64), k)

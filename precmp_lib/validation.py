@@ -399,6 +399,10 @@ _SAMPLE_ROWS = 4096
 # object identity (a few shared ``str`` objects, as lists and NumPy take of repeated labels).
 _SHARED_OBJECTS = 256
 
+# A column whose sampled rows hold at most this many distinct labels is coded by comparing
+# every row with each of them: a few vectorised passes beat hashing every row.
+_FEW_KEYS = 8
+
 
 def _factorize_fixed_width(arr: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
     """Fixed-width text (numpy ``<U``/``S``): guess the dictionary from a sample of the rows,
@@ -411,9 +415,36 @@ def _factorize_fixed_width(arr: np.ndarray) -> tuple[np.ndarray, np.ndarray] | N
     return codes, guess
 
 
+def _factorize_keys(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Codes of integer keys, the distinct keys and one row holding each.
+
+    When a sample of the rows holds at most ``_FEW_KEYS`` distinct keys, every row is
+    compared with each of them (no hashing) and the number of matches proves that the sample
+    missed none; otherwise, or when it did miss one, the keys are hashed."""
+    step = max(1, len(keys) // _SAMPLE_ROWS)
+    guess, at = np.unique(keys[::step], return_index=True)
+    if len(guess) <= _FEW_KEYS:
+        codes = np.zeros(len(keys), dtype=np.int8)
+        matched = 0
+        for k, key in enumerate(guess):
+            same = keys == key
+            matched += np.count_nonzero(same)
+            if k:
+                codes += same.view(np.int8) * np.int8(k)
+        if matched == len(keys):
+            return codes, guess, at * step
+    hashed, uniques = pd.factorize(keys)
+    rows = np.full(len(uniques), -1, dtype=np.intp)
+    rows[hashed[::step][::-1]] = np.arange(0, len(keys), step)[::-1]
+    if (rows < 0).any():  # labels the sample missed: their first rows
+        rare = np.flatnonzero(rows[hashed] < 0)
+        rows[hashed[rare][::-1]] = rare[::-1]
+    return hashed, np.asarray(uniques), rows
+
+
 def _factorize_packed_text(arr: np.ndarray) -> tuple[np.ndarray, list[str]] | None:
     """Numpy ``<U`` text of at most 8 characters, each below U+0100: every row packed into
-    one 64-bit integer (one byte per character), which is hashed instead of the text.
+    one 64-bit integer (one byte per character), which is coded instead of the text.
 
     A ``<U`` row is its characters as 32-bit integers padded with zeros, so equal labels
     give equal integers and the packing is exact. None for longer or wider text."""
@@ -425,8 +456,8 @@ def _factorize_packed_text(arr: np.ndarray) -> tuple[np.ndarray, list[str]] | No
         return None
     packed = np.zeros((len(arr), 8), dtype=np.uint8)
     packed[:, :width] = chars
-    codes, keys = pd.factorize(packed.view(np.uint64).ravel())
-    raw = np.asarray(keys, dtype=np.uint64).view(np.uint8).reshape(-1, 8)
+    codes, keys, _ = _factorize_keys(packed.view(np.uint64).ravel())
+    raw = keys.astype(np.uint64).view(np.uint8).reshape(-1, 8)
     return codes, [bytes(row).decode("latin-1").rstrip("\x00") for row in raw]
 
 
@@ -449,18 +480,11 @@ def _factorize_shared_objects(arr: np.ndarray) -> tuple[np.ndarray, list[Any]] |
     addresses are one label). None when the rows hold many distinct objects (built one by
     one) or anything but strings: the caller hashes the values instead."""
     addresses = np.asarray(_Addresses(arr))
-    step = max(1, len(arr) // _SAMPLE_ROWS)
-    if len(np.unique(addresses[::step])) > _SHARED_OBJECTS // 4:
+    if len(np.unique(addresses[:: max(1, len(arr) // _SAMPLE_ROWS)])) > _SHARED_OBJECTS // 4:
         return None
-    codes, unique_addresses = pd.factorize(addresses)
+    codes, unique_addresses, rows = _factorize_keys(addresses)
     if len(unique_addresses) > _SHARED_OBJECTS:
         return None
-    # one row holding each address: from the sample, else searched for (a rare label)
-    rows = np.full(len(unique_addresses), -1, dtype=np.intp)
-    rows[codes[::step][::-1]] = np.arange(0, len(arr), step)[::-1]
-    if (rows < 0).any():
-        rare = np.flatnonzero(rows[codes] < 0)
-        rows[codes[rare][::-1]] = rare[::-1]
     objects = arr[rows].tolist()
     if not all(isinstance(v, str) for v in objects):
         return None
