@@ -73,15 +73,16 @@ class JointConfusion:
 
     @property
     def n_classes(self) -> int:
+        """Number of classes."""
         return len(self.classes)
 
     def label(self, code: int) -> Any:
-        """The label of class ``code`` as a plain Python value."""
+        """Return the label of class ``code`` as a plain Python value."""
         value = self.classes[code]
         return value.item() if isinstance(value, np.generic) else value
 
     def cells(self) -> np.ndarray:
-        """The per-class 2 x 2 x 2 tables, shape (K, 2, 2, 2); see :func:`class_cells`."""
+        """Return the per-class 2 x 2 x 2 tables, shape (K, 2, 2, 2); see :func:`class_cells`."""
         return class_cells(self.table)
 
     def confusion_a(self) -> pd.DataFrame:
@@ -129,7 +130,7 @@ def _combined_bincount(codes: Sequence[np.ndarray], width: int) -> np.ndarray:
 
 
 def _joint_direct(y: Any, a: Any, b: Any) -> JointConfusion | None:
-    """The joint tensor straight from small-range integer labels (no re-coding), else None."""
+    """Count the joint tensor straight from small-range integer labels (no re-coding), else None."""
     direct = _direct_int_codes((y, a, b))
     if direct is None:
         return None
@@ -148,7 +149,7 @@ def joint_confusion(
     *,
     labels: Sequence[Any] | None = None,
 ) -> JointConfusion:
-    """The joint confusion tensor of two classifiers, counted in one pass.
+    """Count the joint confusion tensor of two classifiers in one pass.
 
     Parameters
     ----------
@@ -255,7 +256,7 @@ def cells_from_tab_paired(
     d_a: float, d_b: float, d_c: float, d_d: float,
     nd_a: float, nd_b: float, nd_c: float, nd_d: float,
 ) -> np.ndarray:
-    """The 2 x 2 x 2 cells from the arguments of DTComPair's ``read.tab.paired`` (R).
+    """Build the 2 x 2 x 2 cells from the arguments of DTComPair's ``read.tab.paired`` (R).
 
     Parameters
     ----------
@@ -349,6 +350,7 @@ class PatternCounts:
 
     @property
     def n_models(self) -> int:
+        """Number of classifiers."""
         return len(self.names)
 
     @classmethod
@@ -400,7 +402,7 @@ class PatternCounts:
         return cls(counts=counts, classes=np.asarray([label]), names=names)
 
     def moments(self) -> PrecisionMoments:
-        """The per-class moments (sums and cross-products) that every GEE quantity needs."""
+        """Return the per-class moments (sums and cross-products) that every GEE quantity needs."""
         c = self.n_models
         bits = ((np.arange(2**c)[:, None] >> np.arange(c)) & 1).astype(self.counts.dtype)
         n1 = self.counts[:, 1, :]
@@ -472,7 +474,7 @@ def pattern_counts(
     *,
     labels: Sequence[Any] | None = None,
 ) -> PatternCounts:
-    """Counts of the joint prediction patterns of c classifiers, per class and truth.
+    """Count the joint prediction patterns of c classifiers, per class and truth.
 
     Parameters
     ----------
@@ -679,8 +681,10 @@ def _weighted_bincount(codes: np.ndarray, weights: np.ndarray, k: int) -> np.nda
 def _check_codes(values: Any, name: str, *, n_rows: int | None = None,
                  n_classes: int | None = None, k_from: str = "n_classes",
                  what: str = "class codes", ndims: tuple[int, ...] = (1,)) -> np.ndarray:
-    """Codes of a pattern table (whole numbers 0..K-1, one per pattern row) as int64; a
-    ValueError naming ``name`` otherwise (``k_from``: the argument K comes from)."""
+    """Check the codes of a pattern table (whole numbers 0..K-1, one per row); return int64.
+
+    A ValueError names ``name`` otherwise (``k_from``: the argument K comes from).
+    """
     if isinstance(values, pd.DataFrame | pd.Series):
         values = values.to_numpy()
     if values is None or isinstance(values, str | bytes):
@@ -713,7 +717,7 @@ def _check_codes(values: Any, name: str, *, n_rows: int | None = None,
 
 
 def _check_weights(weights: Any, n_rows: int) -> np.ndarray:
-    """The count of each pattern row: whole, non-negative, one per row of y."""
+    """Check the count of each pattern row: whole, non-negative, one per row of y."""
     w = check_counts(weights, "weights")
     if w.ndim != 1 or len(w) != n_rows:
         raise ValueError(f"weights must hold one count per pattern row of y ({n_rows}); "
