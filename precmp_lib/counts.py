@@ -775,6 +775,33 @@ def pair_cells_from_patterns(
     return stacked.reshape(k, 2, 2, 2)
 
 
+def _unclustered_moments(y: np.ndarray, p: np.ndarray, w: np.ndarray, classes: list[Any],
+                         names: tuple[str, ...]) -> PrecisionMoments:
+    """Moments of a pattern table whose every counted row is its own observation.
+
+    ``sum_i a_ij a_il`` is then the number of rows of class k that classifiers j and l both
+    predict as k (rightly): one weighted ``np.bincount`` per pair, and ``cw`` is 0.
+    """
+    k, c = len(classes), p.shape[1]
+    hit = [p[:, j] for j in range(c)]
+    cc = np.zeros((k, c, c), dtype=np.int64)
+    ww = np.zeros((k, c, c), dtype=np.int64)
+    correct = [y == h for h in hit]
+    for j in range(c):
+        for i in range(j, c):
+            same = hit[j] == hit[i]
+            sel_c, sel_w = same & correct[j], same & ~correct[j]
+            cc[:, j, i] = cc[:, i, j] = _weighted_bincount(hit[j][sel_c], w[sel_c], k)
+            ww[:, j, i] = ww[:, i, j] = _weighted_bincount(hit[j][sel_w], w[sel_w], k)
+    n_correct = np.diagonal(cc, axis1=1, axis2=2).copy()
+    n_wrong = np.diagonal(ww, axis1=1, axis2=2).copy()
+    n = int(w.sum())
+    return PrecisionMoments(
+        n_correct=n_correct, n_wrong=n_wrong, cc=cc, cw=np.zeros_like(cc), ww=ww,
+        classes=np.asarray(classes, dtype=object), names=names, n_rows=n, n_clusters=n,
+    )
+
+
 def moments_from_patterns(
     y: Any,
     preds: Any,
@@ -843,23 +870,7 @@ def moments_from_patterns(
     if clusters is not None:
         clusters = _check_codes(clusters, "clusters", n_rows=len(y), what="observation codes")
     if clusters is None:
-        hit = [p[:, j] for j in range(c)]
-        cc = np.zeros((k, c, c), dtype=np.int64)
-        ww = np.zeros((k, c, c), dtype=np.int64)
-        correct = [y == h for h in hit]
-        for j in range(c):
-            for i in range(j, c):
-                same = hit[j] == hit[i]
-                sel_c, sel_w = same & correct[j], same & ~correct[j]
-                cc[:, j, i] = cc[:, i, j] = _weighted_bincount(hit[j][sel_c], w[sel_c], k)
-                ww[:, j, i] = ww[:, i, j] = _weighted_bincount(hit[j][sel_w], w[sel_w], k)
-        n_correct = np.diagonal(cc, axis1=1, axis2=2).copy()
-        n_wrong = np.diagonal(ww, axis1=1, axis2=2).copy()
-        n = int(w.sum())
-        return PrecisionMoments(
-            n_correct=n_correct, n_wrong=n_wrong, cc=cc, cw=np.zeros_like(cc), ww=ww,
-            classes=np.asarray(classes, dtype=object), names=tuple(names), n_rows=n, n_clusters=n,
-        )
+        return _unclustered_moments(y, p, w, classes, tuple(names))
     g = np.asarray(clusters, dtype=np.int64)
     keys = [g * k + p[:, j] for j in range(c)]
     uniq, inverse = np.unique(np.concatenate(keys), return_inverse=True)

@@ -1635,6 +1635,43 @@ def _chi2_or_degenerate(num: np.ndarray, var: np.ndarray, scale: np.ndarray):
     return stat, stats.chi2.sf(stat, 1), zero
 
 
+def _check_pair(moments: Any, a: Any, b: Any) -> None:
+    """Check that ``a`` and ``b`` are two positions of classifiers in ``moments.names``."""
+    if not isinstance(moments, PrecisionMoments):
+        raise TypeError(f"moments must be PrecisionMoments; got {type(moments).__name__}")
+    n_models = len(moments.names)
+    for name, j in (("a", a), ("b", b)):
+        check_positive_int(j, name, minimum=0)
+        if j >= n_models:
+            raise ValueError(f"{name} must be the position of a classifier in moments.names "
+                             f"(0 to {n_models - 1}); got {j}")
+    if a == b:
+        raise ValueError(f"a and b must be two different classifiers; got a = b = {a}")
+
+
+def _moment_notes(m1: np.ndarray, m2: np.ndarray, identical: np.ndarray, logit_ok: np.ndarray,
+                  rp_ok: np.ndarray) -> list[str]:
+    """Write one plain-language note per class of the clustered table: why a test is missing."""
+    notes = []
+    for k in range(len(m1)):
+        if m1[k] == 0 or m2[k] == 0:
+            never = " and ".join(n for n, m in (("A", m1[k]), ("B", m2[k])) if m == 0)
+            notes.append(f"never predicted by {never}: precision undefined, no test")
+            continue
+        parts = []
+        if identical[k]:
+            parts.append("A and B predict this class alike: statistics 0, p-values 1")
+        if not logit_ok[k]:
+            parts.append("a precision is 0 or 1: logit infinite, no GEE Wald test")
+        if not rp_ok[k]:
+            parts.append("a precision is 0: relative precision undefined")
+        if min(m1[k], m2[k]) < _SMALL_M:
+            parts.append(f"only {int(min(m1[k], m2[k]))} positive predictions by one "
+                         "classifier: p-values unreliable")
+        notes.append("; ".join(parts))
+    return notes
+
+
 def compare_precision_from_moments(
     moments: PrecisionMoments,
     *,
@@ -1699,16 +1736,7 @@ def compare_precision_from_moments(
     Classifier A predicts class 1 ten times, eight of them rightly; B predicts it six times,
     all rightly.
     """
-    if not isinstance(moments, PrecisionMoments):
-        raise TypeError(f"moments must be PrecisionMoments; got {type(moments).__name__}")
-    n_models = len(moments.names)
-    for name, j in (("a", a), ("b", b)):
-        check_positive_int(j, name, minimum=0)
-        if j >= n_models:
-            raise ValueError(f"{name} must be the position of a classifier in moments.names "
-                             f"(0 to {n_models - 1}); got {j}")
-    if a == b:
-        raise ValueError(f"a and b must be two different classifiers; got a = b = {a}")
+    _check_pair(moments, a, b)
     level = check_probability(confidence_level, "confidence_level")
     z = float(stats.norm.isf((1 - level) / 2))
     tp1, tp2 = (moments.n_correct[:, j].astype(float) for j in (a, b))
@@ -1747,23 +1775,7 @@ def compare_precision_from_moments(
     with np.errstate(divide="ignore", invalid="ignore"):
         rp_z = np.where(se > 0, log_rp / se, 0.0)
     identical = defined & gs_zero & (p1 == p2)
-    notes = []
-    for k in range(len(m1)):
-        parts = []
-        if not defined[k]:
-            never = " and ".join(n for n, m in (("A", m1[k]), ("B", m2[k])) if m == 0)
-            notes.append(f"never predicted by {never}: precision undefined, no test")
-            continue
-        if identical[k]:
-            parts.append("A and B predict this class alike: statistics 0, p-values 1")
-        if not logit_ok[k]:
-            parts.append("a precision is 0 or 1: logit infinite, no GEE Wald test")
-        if not rp_ok[k]:
-            parts.append("a precision is 0: relative precision undefined")
-        if min(m1[k], m2[k]) < _SMALL_M:
-            parts.append(f"only {int(min(m1[k], m2[k]))} positive predictions by one "
-                         "classifier: p-values unreliable")
-        notes.append("; ".join(parts))
+    notes = _moment_notes(m1, m2, identical, logit_ok, rp_ok)
     nan = np.nan
     out = pd.DataFrame({
         "class": [_plain(c) for c in moments.classes],
