@@ -10,8 +10,10 @@ three classifiers) and ``compare_precision`` (truth and two) in five containers:
 - ``unicode``: numpy fixed-width text arrays (what ``np.asarray`` makes of a list of strings).
 
 Each row prints the best-of-``repeat`` time of every container and its ratio to ``int``, all
-measured in this run; the encodings are checked to give the same counts. Run:
-``python bench/bench_labels.py`` (``make bench``); ``--max-n 1e6`` to stop early, ``--repeat 3``.
+measured in this run; the encodings are checked to give the same counts. The goal is every
+ratio within ``GOAL`` (2x) of the integer path: a ratio above it is marked ``*`` and the last
+lines list the misses. Run: ``python bench/bench_labels.py`` (``make bench``); ``--max-n 1e6``
+to stop early, ``--repeat 3``.
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ import precmp_lib as pc
 K = 5
 NAMES = np.array(["asphalt", "building", "car", "grass", "tree"])
 FORMS = ("int", "category", "str", "object", "unicode")
-
+GOAL = 2.0  # text and categorical labels within 2x of the integer path
 
 
 def codes(n: int, c: int, rng: np.random.Generator) -> list[np.ndarray]:
@@ -74,10 +76,16 @@ def same(a, b) -> bool:
     return np.array_equal(a.counts, b.counts)
 
 
+def ratio_text(ratio: float) -> str:
+    """A ratio to int, marked when it misses the goal."""
+    return f"{ratio:>9.2f}{'*' if ratio > GOAL else ' '}"
+
+
 def main(max_n: float, repeat: int) -> None:
     head = "".join(f"{f + ' s':>11}" for f in FORMS) + "".join(f"{f:>10}" for f in FORMS[1:])
     print(f"{'function':<18}{'N':>7}{head}")
     print(f"{'':<25}{'':>{11 * len(FORMS)}}" + "".join(f"{'/ int':>10}" for _ in FORMS[1:]))
+    misses = []
     for n in (10**6, 10**7):
         if n > max_n:
             break
@@ -94,8 +102,13 @@ def main(max_n: float, repeat: int) -> None:
                 del arrays, result
                 gc.collect()
             row = "".join(f"{times[f]:>11.4f}" for f in FORMS)
-            ratios = "".join(f"{times[f] / times['int']:>10.2f}" for f in FORMS[1:])
-            print(f"{label:<18}{n:>7.0e}{row}{ratios}")
+            ratios = {f: times[f] / times["int"] for f in FORMS[1:]}
+            print(f"{label:<18}{n:>7.0e}{row}" + "".join(ratio_text(r) for r in ratios.values()))
+            misses += [f"{label} N={n:.0e} {f}: {r:.2f}x" for f, r in ratios.items() if r > GOAL]
+    print(f"goal: every ratio <= {GOAL:g}x int; " + (f"{len(misses)} above (*):" if misses
+                                                    else "all within"))
+    for miss in misses:
+        print(f"  {miss}")
 
 
 if __name__ == "__main__":

@@ -24,6 +24,7 @@ from .validation import (
     check_positive_int,
     check_probability,
     encode_labels,
+    label_columns,
 )
 
 __all__ = [
@@ -72,15 +73,16 @@ class JointConfusion:
 
     @property
     def n_classes(self) -> int:
+        """Number of classes."""
         return len(self.classes)
 
     def label(self, code: int) -> Any:
-        """The label of class ``code`` as a plain Python value."""
+        """Return the label of class ``code`` as a plain Python value."""
         value = self.classes[code]
         return value.item() if isinstance(value, np.generic) else value
 
     def cells(self) -> np.ndarray:
-        """The per-class 2 x 2 x 2 tables, shape (K, 2, 2, 2); see :func:`class_cells`."""
+        """Return the per-class 2 x 2 x 2 tables, shape (K, 2, 2, 2); see :func:`class_cells`."""
         return class_cells(self.table)
 
     def confusion_a(self) -> pd.DataFrame:
@@ -100,9 +102,9 @@ class JointConfusion:
         )
 
 
-def _direct_int_codes(arrays: Sequence[np.ndarray]) -> tuple[list[np.ndarray], int, int] | None:
+def _direct_int_codes(arrays: Sequence[Any]) -> tuple[list[np.ndarray], int, int] | None:
     """Integer labels within a small range: return (shifted arrays, offset, width) or None."""
-    if not all(a.dtype.kind in "iu" for a in arrays):
+    if not all(isinstance(a, np.ndarray) and a.dtype.kind in "iu" for a in arrays):
         return None
     lo = min(int(a.min()) for a in arrays)
     hi = max(int(a.max()) for a in arrays)
@@ -127,8 +129,8 @@ def _combined_bincount(codes: Sequence[np.ndarray], width: int) -> np.ndarray:
     return np.bincount(code, minlength=width ** len(codes))
 
 
-def _joint_direct(y: np.ndarray, a: np.ndarray, b: np.ndarray) -> JointConfusion | None:
-    """The joint tensor straight from small-range integer labels (no re-coding), else None."""
+def _joint_direct(y: Any, a: Any, b: Any) -> JointConfusion | None:
+    """Count the joint tensor straight from small-range integer labels (no re-coding), else None."""
     direct = _direct_int_codes((y, a, b))
     if direct is None:
         return None
@@ -147,7 +149,7 @@ def joint_confusion(
     *,
     labels: Sequence[Any] | None = None,
 ) -> JointConfusion:
-    """The joint confusion tensor of two classifiers, counted in one pass.
+    """Count the joint confusion tensor of two classifiers in one pass.
 
     Parameters
     ----------
@@ -182,16 +184,11 @@ def joint_confusion(
     >>> int(jc.table[1, 0, 1])  # truly 1, A says 0, B says 1
     1
     """
-    y = as_label_array(y_true, "y_true", keep_pandas=True)
-    a = as_label_array(y_pred_a, "y_pred_a", keep_pandas=True)
-    b = as_label_array(y_pred_b, "y_pred_b", keep_pandas=True)
-    for name, arr in (("y_pred_a", a), ("y_pred_b", b)):
-        if len(arr) != len(y):
-            raise ValueError(f"{name} must have the same length as y_true ({len(y)}); got {len(arr)}")
-    direct = None if labels is not None else _joint_direct(y, a, b)
+    y, preds = label_columns(y_true, {"y_pred_a": y_pred_a, "y_pred_b": y_pred_b})
+    direct = None if labels is not None else _joint_direct(y, *preds.values())
     if direct is not None:
         return direct
-    enc = encode_labels(y, {"y_pred_a": a, "y_pred_b": b}, labels=labels)
+    enc = encode_labels(y, preds, labels=labels)
     k = enc.n_classes
     dtype = np.int32 if k**3 < 2**31 else np.int64
     codes = [enc.y.astype(dtype), enc.preds[:, 0].astype(dtype), enc.preds[:, 1].astype(dtype)]
@@ -259,7 +256,7 @@ def cells_from_tab_paired(
     d_a: float, d_b: float, d_c: float, d_d: float,
     nd_a: float, nd_b: float, nd_c: float, nd_d: float,
 ) -> np.ndarray:
-    """The 2 x 2 x 2 cells from the arguments of DTComPair's ``read.tab.paired`` (R).
+    """Build the 2 x 2 x 2 cells from the arguments of DTComPair's ``read.tab.paired`` (R).
 
     Parameters
     ----------
@@ -353,6 +350,7 @@ class PatternCounts:
 
     @property
     def n_models(self) -> int:
+        """Number of classifiers."""
         return len(self.names)
 
     @classmethod
@@ -404,7 +402,7 @@ class PatternCounts:
         return cls(counts=counts, classes=np.asarray([label]), names=names)
 
     def moments(self) -> PrecisionMoments:
-        """The per-class moments (sums and cross-products) that every GEE quantity needs."""
+        """Return the per-class moments (sums and cross-products) that every GEE quantity needs."""
         c = self.n_models
         bits = ((np.arange(2**c)[:, None] >> np.arange(c)) & 1).astype(self.counts.dtype)
         n1 = self.counts[:, 1, :]
@@ -476,7 +474,7 @@ def pattern_counts(
     *,
     labels: Sequence[Any] | None = None,
 ) -> PatternCounts:
-    """Counts of the joint prediction patterns of c classifiers, per class and truth.
+    """Count the joint prediction patterns of c classifiers, per class and truth.
 
     Parameters
     ----------
@@ -683,8 +681,10 @@ def _weighted_bincount(codes: np.ndarray, weights: np.ndarray, k: int) -> np.nda
 def _check_codes(values: Any, name: str, *, n_rows: int | None = None,
                  n_classes: int | None = None, k_from: str = "n_classes",
                  what: str = "class codes", ndims: tuple[int, ...] = (1,)) -> np.ndarray:
-    """Codes of a pattern table (whole numbers 0..K-1, one per pattern row) as int64; a
-    ValueError naming ``name`` otherwise (``k_from``: the argument K comes from)."""
+    """Check the codes of a pattern table (whole numbers 0..K-1, one per row); return int64.
+
+    A ValueError names ``name`` otherwise (``k_from``: the argument K comes from).
+    """
     if isinstance(values, pd.DataFrame | pd.Series):
         values = values.to_numpy()
     if values is None or isinstance(values, str | bytes):
@@ -717,7 +717,7 @@ def _check_codes(values: Any, name: str, *, n_rows: int | None = None,
 
 
 def _check_weights(weights: Any, n_rows: int) -> np.ndarray:
-    """The count of each pattern row: whole, non-negative, one per row of y."""
+    """Check the count of each pattern row: whole, non-negative, one per row of y."""
     w = check_counts(weights, "weights")
     if w.ndim != 1 or len(w) != n_rows:
         raise ValueError(f"weights must hold one count per pattern row of y ({n_rows}); "
@@ -773,6 +773,33 @@ def pair_cells_from_patterns(
     n000 = round(w.sum()) - (x111 + n110 + n101 + n011 + n100 + n010 + n001)
     stacked = np.stack([n000, n001, n010, n011, n100, n101, n110, x111], axis=-1)
     return stacked.reshape(k, 2, 2, 2)
+
+
+def _unclustered_moments(y: np.ndarray, p: np.ndarray, w: np.ndarray, classes: list[Any],
+                         names: tuple[str, ...]) -> PrecisionMoments:
+    """Moments of a pattern table whose every counted row is its own observation.
+
+    ``sum_i a_ij a_il`` is then the number of rows of class k that classifiers j and l both
+    predict as k (rightly): one weighted ``np.bincount`` per pair, and ``cw`` is 0.
+    """
+    k, c = len(classes), p.shape[1]
+    hit = [p[:, j] for j in range(c)]
+    cc = np.zeros((k, c, c), dtype=np.int64)
+    ww = np.zeros((k, c, c), dtype=np.int64)
+    correct = [y == h for h in hit]
+    for j in range(c):
+        for i in range(j, c):
+            same = hit[j] == hit[i]
+            sel_c, sel_w = same & correct[j], same & ~correct[j]
+            cc[:, j, i] = cc[:, i, j] = _weighted_bincount(hit[j][sel_c], w[sel_c], k)
+            ww[:, j, i] = ww[:, i, j] = _weighted_bincount(hit[j][sel_w], w[sel_w], k)
+    n_correct = np.diagonal(cc, axis1=1, axis2=2).copy()
+    n_wrong = np.diagonal(ww, axis1=1, axis2=2).copy()
+    n = int(w.sum())
+    return PrecisionMoments(
+        n_correct=n_correct, n_wrong=n_wrong, cc=cc, cw=np.zeros_like(cc), ww=ww,
+        classes=np.asarray(classes, dtype=object), names=names, n_rows=n, n_clusters=n,
+    )
 
 
 def moments_from_patterns(
@@ -843,23 +870,7 @@ def moments_from_patterns(
     if clusters is not None:
         clusters = _check_codes(clusters, "clusters", n_rows=len(y), what="observation codes")
     if clusters is None:
-        hit = [p[:, j] for j in range(c)]
-        cc = np.zeros((k, c, c), dtype=np.int64)
-        ww = np.zeros((k, c, c), dtype=np.int64)
-        correct = [y == h for h in hit]
-        for j in range(c):
-            for i in range(j, c):
-                same = hit[j] == hit[i]
-                sel_c, sel_w = same & correct[j], same & ~correct[j]
-                cc[:, j, i] = cc[:, i, j] = _weighted_bincount(hit[j][sel_c], w[sel_c], k)
-                ww[:, j, i] = ww[:, i, j] = _weighted_bincount(hit[j][sel_w], w[sel_w], k)
-        n_correct = np.diagonal(cc, axis1=1, axis2=2).copy()
-        n_wrong = np.diagonal(ww, axis1=1, axis2=2).copy()
-        n = int(w.sum())
-        return PrecisionMoments(
-            n_correct=n_correct, n_wrong=n_wrong, cc=cc, cw=np.zeros_like(cc), ww=ww,
-            classes=np.asarray(classes, dtype=object), names=tuple(names), n_rows=n, n_clusters=n,
-        )
+        return _unclustered_moments(y, p, w, classes, tuple(names))
     g = np.asarray(clusters, dtype=np.int64)
     keys = [g * k + p[:, j] for j in range(c)]
     uniq, inverse = np.unique(np.concatenate(keys), return_inverse=True)

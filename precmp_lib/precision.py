@@ -36,13 +36,13 @@ from .counts import (
 from .multiple import adjust_pvalues
 from .results import TestResult
 from .validation import (
-    as_label_array,
     check_bool,
     check_choice,
     check_counts,
     check_positive_int,
     check_probability,
     encode_labels,
+    label_columns,
 )
 
 __all__ = [
@@ -130,7 +130,7 @@ class _Cells(NamedTuple):
 
     @property
     def n(self) -> np.ndarray:
-        return sum(self)
+        return sum(self, np.zeros_like(self.s11))
 
     @property
     def identical(self) -> np.ndarray:
@@ -487,7 +487,7 @@ def rp_from_cells(cells: Any, *, confidence_level: float = 0.95) -> CellTest:
 
 
 def naive_z_from_cells(cells: Any) -> tuple[np.ndarray, np.ndarray]:
-    """The two-sample z test for independent proportions, applied (wrongly) to precisions.
+    """Apply (wrongly) the two-sample z test for independent proportions to precisions.
 
     Shown for contrast: it treats the positive predictions of A and B as independent
     samples, ignoring that both classifiers label the same observations (seed Figure 1,
@@ -594,6 +594,54 @@ def _class_text(label: Any) -> str:
     return "the class of interest" if label is None else f"class {label!r}"
 
 
+def _check_defined(method: str, precisions: tuple[float, float], where: str,
+                   names: tuple[str, str]) -> None:
+    """Raise when the test does not exist: GW with a precision of 0 or 1, RP with one of 0."""
+    for name, p in zip(names, precisions, strict=True):
+        if method == "gw" and p in (0.0, 1.0):
+            raise ValueError(
+                f"the precision of {name} for {where} is {p:g}: its logit is infinite, so "
+                f"the GEE Wald test does not exist; use gs_test or rp_test"
+            )
+        if method == "rp" and p == 0.0:
+            raise ValueError(
+                f"the precision of {name} for {where} is 0: the relative precision "
+                f"(a ratio of precisions, on the log scale) is undefined"
+            )
+
+
+def _method_result(
+    arr: np.ndarray, method: str, level: float, difference: float
+) -> tuple[dict[str, float], dict[str, float], bool]:
+    """Run one kernel on a single table: the TestResult fields, extra details, degenerate."""
+    if method in ("gs", "wgs"):
+        g = _gs_parts(arr, method == "wgs")
+        out = {"statistic": float(g["statistic"]), "pvalue": float(g["pvalue"]),
+               "estimate": difference}
+        return out, {}, bool(g["degenerate"])
+    parts = {"gw": _gw_parts, "wald": _wald_parts, "rp": _rp_parts}[method]
+    g = parts(arr, level)
+    out = {k: float(g[k]) for k in ("statistic", "pvalue", "estimate", "ci_low", "ci_high")}
+    if method == "gw":
+        details = {"se": float(g["se"]), "odds_ratio": float(np.exp(g["estimate"])),
+                   "odds_ratio_ci_low": float(np.exp(g["ci_low"])),
+                   "odds_ratio_ci_high": float(np.exp(g["ci_high"]))}
+    else:
+        details = {"se" if method == "wald" else "se_log_rp": float(g["se"])}
+    return out, details, bool(g["degenerate"])
+
+
+def _degenerate_note(c: _Cells, statistic: float, where: str, names: tuple[str, str]) -> str:
+    """Say why a single test is degenerate."""
+    if bool(c.identical):
+        return (f"{names[0]} and {names[1]} predict {where} on exactly the same "
+                f"observations: nothing to compare")
+    if statistic == 0:
+        return ("no variability in the positive predictions (every one right, or "
+                "every one wrong, for both): nothing to compare")
+    return "zero estimated variance with a non-zero difference"
+
+
 def _paired_result(
     cells: Any,
     method: str,
@@ -609,68 +657,32 @@ def _paired_result(
     c = _split(arr)
     m_a, m_b = float(c.m_a), float(c.m_b)
     where = _class_text(label)
-    for name, m in zip(names, (m_a, m_b)):
+    for name, m in zip(names, (m_a, m_b), strict=True):
         if m == 0:
             raise ValueError(
                 f"{name} never predicts {where}: its precision is undefined, so no test of "
                 f"equal precision exists"
             )
     p_a, p_b = float(c.tp_a) / m_a, float(c.tp_b) / m_b
-    details = {"precision_a": p_a, "precision_b": p_b, "n_pred_a": m_a, "n_pred_b": m_b}
-    common = {"df": 1.0, "method": _METHOD_NAMES[method], "n": round(float(c.n)),
-              "confidence_level": level}
+    _check_defined(method, (p_a, p_b), where, names)
+    out, extra, degenerate = _method_result(arr, method, level, p_a - p_b)
+    details = {"precision_a": p_a, "precision_b": p_b, "n_pred_a": m_a, "n_pred_b": m_b,
+               **extra}
     notes = []
+    if degenerate:
+        notes.append(_degenerate_note(c, out["statistic"], where, names))
     if min(m_a, m_b) < _SMALL_M:
         notes.append(
             f"only {int(min(m_a, m_b))} positive predictions by one classifier: the large-sample "
             f"approximation is poor; prefer the weighted GS and report RP with its interval"
         )
-    if method in ("gs", "wgs"):
-        g = _gs_parts(arr, method == "wgs")
-        out = {"statistic": g["statistic"], "pvalue": g["pvalue"], "estimate": p_a - p_b}
-        degenerate = bool(g["degenerate"])
-    elif method == "gw":
-        for name, p in zip(names, (p_a, p_b)):
-            if p in (0.0, 1.0):
-                raise ValueError(
-                    f"the precision of {name} for {where} is {p:g}: its logit is infinite, so "
-                    f"the GEE Wald test does not exist; use gs_test or rp_test"
-                )
-        g = _gw_parts(arr, level)
-        out = {k: g[k] for k in ("statistic", "pvalue", "estimate", "ci_low", "ci_high")}
-        details.update(se=float(g["se"]), odds_ratio=float(np.exp(g["estimate"])),
-                       odds_ratio_ci_low=float(np.exp(g["ci_low"])),
-                       odds_ratio_ci_high=float(np.exp(g["ci_high"])))
-        degenerate = bool(g["degenerate"])
-    elif method == "wald":
-        g = _wald_parts(arr, level)
-        out = {k: g[k] for k in ("statistic", "pvalue", "estimate", "ci_low", "ci_high")}
-        details["se"] = float(g["se"])
-        degenerate = bool(g["degenerate"])
-    else:
-        for name, p in zip(names, (p_a, p_b)):
-            if p == 0.0:
-                raise ValueError(
-                    f"the precision of {name} for {where} is 0: the relative precision "
-                    f"(a ratio of precisions, on the log scale) is undefined"
-                )
-        g = _rp_parts(arr, level)
-        out = {k: g[k] for k in ("statistic", "pvalue", "estimate", "ci_low", "ci_high")}
-        details["se_log_rp"] = float(g["se"])
-        common["df"] = None
-        degenerate = bool(g["degenerate"])
-    out = {k: float(v) for k, v in out.items()}
-    if degenerate:
-        if bool(c.identical):
-            notes.insert(0, f"{names[0]} and {names[1]} predict {where} on exactly the same "
-                            f"observations: nothing to compare")
-        elif out["statistic"] == 0:
-            notes.insert(0, "no variability in the positive predictions (every one right, or "
-                            "every one wrong, for both): nothing to compare")
-        else:
-            notes.insert(0, "zero estimated variance with a non-zero difference")
-    return TestResult(**out, **common, degenerate=degenerate, note="; ".join(notes),
-                      details=details)
+    return TestResult(
+        statistic=out["statistic"], pvalue=out["pvalue"], estimate=out["estimate"],
+        ci_low=out.get("ci_low", np.nan), ci_high=out.get("ci_high", np.nan),
+        df=None if method == "rp" else 1.0, method=_METHOD_NAMES[method],
+        n=round(float(c.n)), confidence_level=level, degenerate=degenerate,
+        note="; ".join(notes), details=details,
+    )
 
 
 def precision_test_from_cells(
@@ -679,7 +691,7 @@ def precision_test_from_cells(
     method: str = "gs",
     confidence_level: float = 0.95,
 ) -> TestResult:
-    """A test of equal precision of two classifiers from the 8 joint counts of one class.
+    """Test equal precision of two classifiers from the 8 joint counts of one class.
 
     The counts entry point of :func:`gs_test`, :func:`gw_test`, :func:`wald_test` and
     :func:`rp_test`, which build the cells from label arrays and call this.
@@ -1011,9 +1023,9 @@ def _row_notes(gs, gw, rp, cells: _Cells) -> list[str]:
             parts.append(f"every positive prediction of both is {which}: GS statistics 0, "
                          f"p-values 1")
         if logit_bad[i]:
-            which = [name for name, p in (("A", p_a[i]), ("B", p_b[i])) if p in (0.0, 1.0)]
-            value = p_a[i] if which[0] == "A" else p_b[i]
-            parts.append(f"precision of {' and '.join(which)} is {value:g}: logit infinite, "
+            at_limit = [name for name, p in (("A", p_a[i]), ("B", p_b[i])) if p in (0.0, 1.0)]
+            value = p_a[i] if at_limit[0] == "A" else p_b[i]
+            parts.append(f"precision of {' and '.join(at_limit)} is {value:g}: logit infinite, "
                          f"no GEE Wald test")
         if rp_zero[i]:
             parts.append("a precision is 0: relative precision undefined")
@@ -1187,22 +1199,19 @@ def compare_precision(
 
 
 def _joint_or_cells(y_true: Any, y_pred_a: Any, y_pred_b: Any, labels: Any):
-    """The joint tensor when K^3 is small, else per-class cells counted directly."""
-    y = as_label_array(y_true, "y_true", keep_pandas=True)
-    a = as_label_array(y_pred_a, "y_pred_a", keep_pandas=True)
-    b = as_label_array(y_pred_b, "y_pred_b", keep_pandas=True)
-    for name, arr in (("y_pred_a", a), ("y_pred_b", b)):
-        if len(arr) != len(y):
-            raise ValueError(f"{name} must have the same length as y_true ({len(y)}); got {len(arr)}")
-    direct = _joint_direct(y, a, b) if labels is None else None
+    """Count the joint tensor when K^3 is small, else the per-class cells directly."""
+    y, preds = label_columns(y_true, {"y_pred_a": y_pred_a, "y_pred_b": y_pred_b})
+    direct = _joint_direct(y, *preds.values()) if labels is None else None
     if direct is not None:
         return direct
-    enc = encode_labels(y, {"y_pred_a": a, "y_pred_b": b}, labels=labels)
+    enc = encode_labels(y, preds, labels=labels)
     k = enc.n_classes
     if k <= 128:
-        codes = [enc.y.astype(np.int32), enc.preds[:, 0].astype(np.int32),
-                 enc.preds[:, 1].astype(np.int32)]
-        table = np.bincount((codes[0] * k + codes[1]) * k + codes[2], minlength=k**3)
+        code = enc.y.astype(np.int32)  # (t K + a) K + b, built in place
+        for j in (0, 1):
+            code *= k
+            code += enc.preds[:, j]
+        table = np.bincount(code, minlength=k**3)
         return JointConfusion(table=table.reshape(k, k, k), classes=enc.classes)
     cells = _cells_direct(enc.y.astype(np.int64), enc.preds[:, 0].astype(np.int64),
                           enc.preds[:, 1].astype(np.int64), k)
@@ -1318,25 +1327,98 @@ def gee_precision_from_counts(
     """
     level = check_probability(confidence_level, "confidence_level")
     z = float(stats.norm.isf((1 - level) / 2))
-    if isinstance(counts, PatternCounts):
-        moments = counts.moments()
-    elif isinstance(counts, PrecisionMoments):
-        moments = counts
-    else:
-        raise ValueError(
-            f"counts must be PatternCounts or PrecisionMoments; got {type(counts).__name__}"
-        )
+    moments = _as_moments(counts)
     names = tuple(moments.names)
-    c = len(names)
-    if c < 2:
-        raise ValueError(f"y_preds must hold at least 2 classifiers; got {c}")
+    ref = _reference_position(names, reference)
+    prec_rows, coef_rows, joint_rows, pair_rows = [], [], [], []
+    covariance = {}
+    for fit in _class_fits(moments, ref):
+        prec_rows += [{"class": fit.label, "model": name, "n_predicted": int(fit.m[j]),
+                       "n_correct": int(fit.tp[j]), "precision": fit.p[j]}
+                      for j, name in enumerate(names)]
+        coef_rows += [_coefficient_row(fit, j, z) for j in fit.others]
+        pair_rows += _pairwise_rows(fit)
+        joint_rows.append(_joint_row(fit))
+        covariance[fit.label] = _reference_covariance(fit)
+    return GEEPrecisionResult(
+        precision=pd.DataFrame(prec_rows, columns=["class", "model", "n_predicted",
+                                                   "n_correct", "precision"]),
+        coefficients=pd.DataFrame(coef_rows, columns=[
+            "class", "model", "log_odds_ratio", "se", "odds_ratio", "ci_low", "ci_high",
+            "statistic", "pvalue", "note"]),
+        joint=pd.DataFrame(joint_rows, columns=["class", "statistic", "df", "pvalue", "note"]),
+        pairwise=pd.DataFrame(pair_rows, columns=["class", "model_a", "model_b", "statistic",
+                                                  "pvalue", "pvalue_holm", "note"]),
+        reference=names[ref], models=names, confidence_level=level,
+        n_rows=int(moments.n_rows), n_clusters=int(moments.n_clusters), covariance=covariance,
+    )
+
+
+def _as_moments(counts: Any) -> PrecisionMoments:
+    """Return the moments of pattern counts (or the moments themselves)."""
+    if isinstance(counts, PatternCounts):
+        return counts.moments()
+    if isinstance(counts, PrecisionMoments):
+        return counts
+    raise ValueError(
+        f"counts must be PatternCounts or PrecisionMoments; got {type(counts).__name__}"
+    )
+
+
+def _reference_position(names: tuple[str, ...], reference: str | None) -> int:
+    """Return the position of the reference model (default the first); check there are two."""
+    if len(names) < 2:
+        raise ValueError(f"y_preds must hold at least 2 classifiers; got {len(names)}")
     if reference is None:
         reference = names[0]
     if str(reference) not in names:
         raise ValueError(f"reference must be one of the models {list(names)}; got {reference!r}")
-    ref = names.index(str(reference))
-    others = [j for j in range(c) if j != ref]
+    return names.index(str(reference))
 
+
+@dataclass(frozen=True)
+class _ClassFit:
+    """The closed-form GEE of one class: counts, precisions, robust covariance of the logits.
+
+    ``v`` is the sandwich covariance of (logit P_1, ..., logit P_c); ``why`` says, for each
+    model whose logit is not finite, why (it never predicts the class, or its precision is
+    0 or 1).
+    """
+
+    label: Any
+    names: tuple[str, ...]
+    ref: int
+    tp: np.ndarray
+    fp: np.ndarray
+    m: np.ndarray
+    p: np.ndarray
+    v: np.ndarray
+    why: dict[str, str]
+
+    @property
+    def others(self) -> list[int]:
+        """Positions of the models other than the reference."""
+        return [j for j in range(len(self.names)) if j != self.ref]
+
+    def log_odds_ratio(self, j: int, i: int) -> float:
+        """Logit P_j - logit P_i from count products (exactly 0 when the odds are equal)."""
+        return float(np.log((self.tp[j] * self.fp[i]) / (self.fp[j] * self.tp[i])))
+
+    def contrast(self, j: int, i: int) -> tuple[float, float, float, bool]:
+        """Wald test of logit P_j = logit P_i: estimate, variance, statistic, degenerate."""
+        estimate = self.log_odds_ratio(j, i)
+        v = self.v
+        var = v[j, j] + v[i, i] - 2 * v[j, i]
+        stat, deg = _ratio(np.asarray(estimate**2), np.asarray(var), np.asarray(v[j, j] + v[i, i]))
+        return estimate, float(var), float(stat), bool(deg)
+
+    def reason(self, *models: int) -> str:
+        """Why some of ``models`` have no finite logit ("" when all have one)."""
+        return "; ".join(self.why[self.names[j]] for j in models if self.names[j] in self.why)
+
+
+def _class_fits(moments: PrecisionMoments, ref: int) -> list[_ClassFit]:
+    """Fit every class: the sandwich ``V = A^-1 B A^-1`` of docs/methods.md §7 in the moments."""
     tp = moments.n_correct.astype(float)
     fp = moments.n_wrong.astype(float)
     m = tp + fp
@@ -1350,113 +1432,97 @@ def gee_precision_from_counts(
                 - pj * ql * np.swapaxes(moments.cw, 1, 2) + pj * pl * moments.ww)
         v_eta = meat / (info[:, :, None] * info[:, None, :])
     valid = (tp > 0) & (fp > 0)
-
-    def log_odds_ratio(k: int, j: int, i: int) -> float:
-        """logit P_j - logit P_i from count products (exactly 0 when the odds are equal)."""
-        return float(np.log((tp[k, j] * fp[k, i]) / (fp[k, j] * tp[k, i])))
-
-    prec_rows, coef_rows, joint_rows, pair_rows, covariance = [], [], [], [], {}
+    names = tuple(moments.names)
+    fits = []
     for k, label in enumerate(moments.classes):
-        label = _plain(label)
-        for j in range(c):
-            prec_rows.append({"class": label, "model": names[j], "n_predicted": int(m[k, j]),
-                              "n_correct": int(tp[k, j]), "precision": p[k, j]})
-        bad = [names[j] for j in range(c) if not valid[k, j]]
         why = {}
-        for j in range(c):
+        for j, name in enumerate(names):
             if m[k, j] == 0:
-                why[names[j]] = f"{names[j]} never predicts this class"
+                why[name] = f"{name} never predicts this class"
             elif not valid[k, j]:
-                why[names[j]] = f"precision of {names[j]} is {p[k, j]:g} (logit infinite)"
-        v = v_eta[k]
-        scale_all = np.nanmax(np.abs(np.diag(v))) if np.any(valid[k]) else np.nan
-        # coefficients against the reference
-        for j in others:
-            row = {"class": label, "model": names[j]}
-            if names[j] in why or names[ref] in why:
-                reason = "; ".join(why[n] for n in (names[ref], names[j]) if n in why)
-                row.update(log_odds_ratio=np.nan, se=np.nan, odds_ratio=np.nan, ci_low=np.nan,
-                           ci_high=np.nan, statistic=np.nan, pvalue=np.nan,
-                           note=f"{reason}: no Wald estimate")
-            else:
-                beta = log_odds_ratio(k, j, ref)
-                var = v[j, j] + v[ref, ref] - 2 * v[j, ref]
-                stat, deg = _ratio(np.asarray(beta**2), np.asarray(var),
-                                   np.asarray(v[j, j] + v[ref, ref]))
-                se = 0.0 if deg else float(np.sqrt(max(var, 0.0)))
-                row.update(log_odds_ratio=beta, se=se, odds_ratio=np.exp(beta),
-                           ci_low=np.exp(beta - z * se), ci_high=np.exp(beta + z * se),
-                           statistic=float(stat), pvalue=float(stats.chi2.sf(stat, 1)),
-                           note=(f"{names[j]} and {names[ref]} predict this class identically"
-                                 if deg else ""))
-            coef_rows.append(row)
-        # pairwise
-        pair_start = len(pair_rows)
-        for i, j in combinations(range(c), 2):
-            row = {"class": label, "model_a": names[i], "model_b": names[j]}
-            if names[i] in why or names[j] in why:
-                reason = "; ".join(why[n] for n in (names[i], names[j]) if n in why)
-                row.update(statistic=np.nan, pvalue=np.nan, note=f"{reason}: no Wald test")
-            else:
-                diff = log_odds_ratio(k, i, j)
-                var = v[i, i] + v[j, j] - 2 * v[i, j]
-                stat, deg = _ratio(np.asarray(diff**2), np.asarray(var), np.asarray(v[i, i] + v[j, j]))
-                row.update(statistic=float(stat), pvalue=float(stats.chi2.sf(stat, 1)),
-                           note=(f"{names[i]} and {names[j]} predict this class identically"
-                                 if deg else ""))
-            pair_rows.append(row)
-        block = pd.DataFrame(pair_rows[pair_start:])
-        holm = adjust_pvalues(block["pvalue"].to_numpy(dtype=float), "holm")
-        for offset, value in enumerate(holm):
-            pair_rows[pair_start + offset]["pvalue_holm"] = value
-        # joint Wald test of equal precision
-        if bad:
-            joint_rows.append({"class": label, "statistic": np.nan, "df": c - 1,
-                               "pvalue": np.nan,
-                               "note": "; ".join(why.values()) + ": no joint Wald test"})
-        else:
-            contrast = np.zeros((c - 1, c))
-            contrast[np.arange(c - 1), others] = 1.0
-            contrast[:, ref] = -1.0
-            beta = np.array([log_odds_ratio(k, j, ref) for j in others])
-            v_beta = contrast @ v @ contrast.T
-            w_eig, u_eig = np.linalg.eigh(v_beta)
-            keep = w_eig > 1e-10 * scale_all
-            rank = int(keep.sum())
-            proj = u_eig.T @ beta
-            note = ""
-            if rank == 0:
-                stat, note = 0.0, "all models predict this class identically: statistic 0, p-value 1"
-            else:
-                stat = float(np.sum(proj[keep] ** 2 / w_eig[keep]))
-                if rank < c - 1:
-                    note = (f"covariance singular (some models predict this class identically): "
-                            f"pseudo-inverse, df = {rank}")
-            joint_rows.append({"class": label, "statistic": stat, "df": rank if rank else c - 1,
-                               "pvalue": float(stats.chi2.sf(stat, rank)) if rank else 1.0,
-                               "note": note})
-        # robust covariance of (intercept, coefficients) in reference coding
-        coding = np.zeros((c, c))
-        coding[0, ref] = 1.0
-        for r, j in enumerate(others, start=1):
-            coding[r, j], coding[r, ref] = 1.0, -1.0
-        labels_theta = ["(intercept)", *(names[j] for j in others)]
-        cov = coding @ np.where(np.isfinite(v), v, np.nan) @ coding.T
-        covariance[label] = pd.DataFrame(cov, index=labels_theta, columns=labels_theta)
+                why[name] = f"precision of {name} is {p[k, j]:g} (logit infinite)"
+        fits.append(_ClassFit(label=_plain(label), names=names, ref=ref, tp=tp[k], fp=fp[k],
+                              m=m[k], p=p[k], v=v_eta[k], why=why))
+    return fits
 
-    precision = pd.DataFrame(prec_rows, columns=["class", "model", "n_predicted", "n_correct",
-                                                 "precision"])
-    coefficients = pd.DataFrame(coef_rows, columns=[
-        "class", "model", "log_odds_ratio", "se", "odds_ratio", "ci_low", "ci_high", "statistic",
-        "pvalue", "note"])
-    joint = pd.DataFrame(joint_rows, columns=["class", "statistic", "df", "pvalue", "note"])
-    pairwise = pd.DataFrame(pair_rows, columns=["class", "model_a", "model_b", "statistic",
-                                                "pvalue", "pvalue_holm", "note"])
-    return GEEPrecisionResult(
-        precision=precision, coefficients=coefficients, joint=joint, pairwise=pairwise,
-        reference=names[ref], models=names, confidence_level=level,
-        n_rows=int(moments.n_rows), n_clusters=int(moments.n_clusters), covariance=covariance,
-    )
+
+def _coefficient_row(fit: _ClassFit, j: int, z: float) -> dict[str, Any]:
+    """Model j against the reference: log odds ratio, its interval and Wald test."""
+    row: dict[str, Any] = {"class": fit.label, "model": fit.names[j]}
+    reason = fit.reason(fit.ref, j)
+    if reason:
+        row.update(log_odds_ratio=np.nan, se=np.nan, odds_ratio=np.nan, ci_low=np.nan,
+                   ci_high=np.nan, statistic=np.nan, pvalue=np.nan,
+                   note=f"{reason}: no Wald estimate")
+        return row
+    beta, var, stat, deg = fit.contrast(j, fit.ref)
+    se = 0.0 if deg else float(np.sqrt(max(var, 0.0)))
+    row.update(log_odds_ratio=beta, se=se, odds_ratio=np.exp(beta),
+               ci_low=np.exp(beta - z * se), ci_high=np.exp(beta + z * se),
+               statistic=stat, pvalue=float(stats.chi2.sf(stat, 1)),
+               note=(f"{fit.names[j]} and {fit.names[fit.ref]} predict this class identically"
+                     if deg else ""))
+    return row
+
+
+def _pairwise_rows(fit: _ClassFit) -> list[dict[str, Any]]:
+    """Every pair of models: Wald test of equal logits, Holm-adjusted within the class."""
+    rows: list[dict[str, Any]] = []
+    for i, j in combinations(range(len(fit.names)), 2):
+        row: dict[str, Any] = {"class": fit.label, "model_a": fit.names[i],
+                               "model_b": fit.names[j]}
+        reason = fit.reason(i, j)
+        if reason:
+            row.update(statistic=np.nan, pvalue=np.nan, note=f"{reason}: no Wald test")
+        else:
+            _, _, stat, deg = fit.contrast(i, j)
+            row.update(statistic=stat, pvalue=float(stats.chi2.sf(stat, 1)),
+                       note=(f"{fit.names[i]} and {fit.names[j]} predict this class identically"
+                             if deg else ""))
+        rows.append(row)
+    holm = adjust_pvalues(np.array([row["pvalue"] for row in rows], dtype=float), "holm")
+    for row, value in zip(rows, holm, strict=True):
+        row["pvalue_holm"] = value
+    return rows
+
+
+def _joint_row(fit: _ClassFit) -> dict[str, Any]:
+    """Omnibus Wald test of equal precision of all models (pseudo-inverse when singular)."""
+    c = len(fit.names)
+    if fit.why:
+        return {"class": fit.label, "statistic": np.nan, "df": c - 1, "pvalue": np.nan,
+                "note": "; ".join(fit.why.values()) + ": no joint Wald test"}
+    others = fit.others
+    contrast = np.zeros((c - 1, c))
+    contrast[np.arange(c - 1), others] = 1.0
+    contrast[:, fit.ref] = -1.0
+    beta = np.array([fit.log_odds_ratio(j, fit.ref) for j in others])
+    w_eig, u_eig = np.linalg.eigh(contrast @ fit.v @ contrast.T)
+    keep = w_eig > 1e-10 * np.nanmax(np.abs(np.diag(fit.v)))
+    rank = int(keep.sum())
+    if rank == 0:
+        return {"class": fit.label, "statistic": 0.0, "df": c - 1, "pvalue": 1.0,
+                "note": "all models predict this class identically: statistic 0, p-value 1"}
+    proj = u_eig.T @ beta
+    stat = float(np.sum(proj[keep] ** 2 / w_eig[keep]))
+    note = ""
+    if rank < c - 1:
+        note = (f"covariance singular (some models predict this class identically): "
+                f"pseudo-inverse, df = {rank}")
+    return {"class": fit.label, "statistic": stat, "df": rank,
+            "pvalue": float(stats.chi2.sf(stat, rank)), "note": note}
+
+
+def _reference_covariance(fit: _ClassFit) -> pd.DataFrame:
+    """Robust covariance of (intercept, coefficients) in reference coding."""
+    c = len(fit.names)
+    coding = np.zeros((c, c))
+    coding[0, fit.ref] = 1.0
+    for r, j in enumerate(fit.others, start=1):
+        coding[r, j], coding[r, fit.ref] = 1.0, -1.0
+    labels_theta = ["(intercept)", *(fit.names[j] for j in fit.others)]
+    cov = coding @ np.where(np.isfinite(fit.v), fit.v, np.nan) @ coding.T
+    return pd.DataFrame(cov, index=labels_theta, columns=labels_theta)
 
 
 def gee_precision(
@@ -1548,9 +1614,11 @@ def gee_precision(
 
 
 def _moment_square(mo: PrecisionMoments, i: int, j: int, coef: tuple) -> np.ndarray:
-    """``sum_i L_i^2`` per class for ``L_i = al1 a_i1 + be1 w_i1 + al2 a_i2 + be2 w_i2``, where
+    """Return ``sum_i L_i^2`` per class for ``L_i = al1 a_i1 + be1 w_i1 + al2 a_i2 + be2 w_i2``.
+
     ``a_ij`` (``w_ij``) counts the rows of cluster i that classifier j predicts as the class
-    rightly (wrongly); every coefficient is an array over classes."""
+    rightly (wrongly); every coefficient is an array over classes.
+    """
     al1, be1, al2, be2 = coef
     cc, ww, cw = (x.astype(float) for x in (mo.cc, mo.ww, mo.cw))
     return (al1**2 * cc[:, i, i] + be1**2 * ww[:, i, i] + al2**2 * cc[:, j, j]
@@ -1565,6 +1633,43 @@ def _chi2_or_degenerate(num: np.ndarray, var: np.ndarray, scale: np.ndarray):
     with np.errstate(divide="ignore", invalid="ignore"):
         stat = np.where(zero, 0.0, num**2 / np.where(zero, 1.0, var))
     return stat, stats.chi2.sf(stat, 1), zero
+
+
+def _check_pair(moments: Any, a: Any, b: Any) -> None:
+    """Check that ``a`` and ``b`` are two positions of classifiers in ``moments.names``."""
+    if not isinstance(moments, PrecisionMoments):
+        raise TypeError(f"moments must be PrecisionMoments; got {type(moments).__name__}")
+    n_models = len(moments.names)
+    for name, j in (("a", a), ("b", b)):
+        check_positive_int(j, name, minimum=0)
+        if j >= n_models:
+            raise ValueError(f"{name} must be the position of a classifier in moments.names "
+                             f"(0 to {n_models - 1}); got {j}")
+    if a == b:
+        raise ValueError(f"a and b must be two different classifiers; got a = b = {a}")
+
+
+def _moment_notes(m1: np.ndarray, m2: np.ndarray, identical: np.ndarray, logit_ok: np.ndarray,
+                  rp_ok: np.ndarray) -> list[str]:
+    """Write one plain-language note per class of the clustered table: why a test is missing."""
+    notes = []
+    for k in range(len(m1)):
+        if m1[k] == 0 or m2[k] == 0:
+            never = " and ".join(n for n, m in (("A", m1[k]), ("B", m2[k])) if m == 0)
+            notes.append(f"never predicted by {never}: precision undefined, no test")
+            continue
+        parts = []
+        if identical[k]:
+            parts.append("A and B predict this class alike: statistics 0, p-values 1")
+        if not logit_ok[k]:
+            parts.append("a precision is 0 or 1: logit infinite, no GEE Wald test")
+        if not rp_ok[k]:
+            parts.append("a precision is 0: relative precision undefined")
+        if min(m1[k], m2[k]) < _SMALL_M:
+            parts.append(f"only {int(min(m1[k], m2[k]))} positive predictions by one "
+                         "classifier: p-values unreliable")
+        notes.append("; ".join(parts))
+    return notes
 
 
 def compare_precision_from_moments(
@@ -1631,16 +1736,7 @@ def compare_precision_from_moments(
     Classifier A predicts class 1 ten times, eight of them rightly; B predicts it six times,
     all rightly.
     """
-    if not isinstance(moments, PrecisionMoments):
-        raise TypeError(f"moments must be PrecisionMoments; got {type(moments).__name__}")
-    n_models = len(moments.names)
-    for name, j in (("a", a), ("b", b)):
-        check_positive_int(j, name, minimum=0)
-        if j >= n_models:
-            raise ValueError(f"{name} must be the position of a classifier in moments.names "
-                             f"(0 to {n_models - 1}); got {j}")
-    if a == b:
-        raise ValueError(f"a and b must be two different classifiers; got a = b = {a}")
+    _check_pair(moments, a, b)
     level = check_probability(confidence_level, "confidence_level")
     z = float(stats.norm.isf((1 - level) / 2))
     tp1, tp2 = (moments.n_correct[:, j].astype(float) for j in (a, b))
@@ -1679,23 +1775,7 @@ def compare_precision_from_moments(
     with np.errstate(divide="ignore", invalid="ignore"):
         rp_z = np.where(se > 0, log_rp / se, 0.0)
     identical = defined & gs_zero & (p1 == p2)
-    notes = []
-    for k in range(len(m1)):
-        parts = []
-        if not defined[k]:
-            never = " and ".join(n for n, m in (("A", m1[k]), ("B", m2[k])) if m == 0)
-            notes.append(f"never predicted by {never}: precision undefined, no test")
-            continue
-        if identical[k]:
-            parts.append("A and B predict this class alike: statistics 0, p-values 1")
-        if not logit_ok[k]:
-            parts.append("a precision is 0 or 1: logit infinite, no GEE Wald test")
-        if not rp_ok[k]:
-            parts.append("a precision is 0: relative precision undefined")
-        if min(m1[k], m2[k]) < _SMALL_M:
-            parts.append(f"only {int(min(m1[k], m2[k]))} positive predictions by one "
-                         "classifier: p-values unreliable")
-        notes.append("; ".join(parts))
+    notes = _moment_notes(m1, m2, identical, logit_ok, rp_ok)
     nan = np.nan
     out = pd.DataFrame({
         "class": [_plain(c) for c in moments.classes],

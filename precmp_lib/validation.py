@@ -6,6 +6,7 @@ what was expected and what came. Nothing here uses ``assert``.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from numbers import Real
@@ -165,8 +166,11 @@ def _is_dictionary_dtype(dtype: Any) -> bool:
 
 
 def _pandas_labels(values: pd.Series | pd.Index, name: str, keep_pandas: bool) -> Any:
-    """Labels of a Series or Index: the pandas array itself (dictionary dtypes, when asked) or
-    a numpy array; missing values (None, NaN, pd.NA) raise."""
+    """Return the labels of a Series or Index: its pandas array or a numpy array.
+
+    The pandas array itself for dictionary dtypes when asked, else a numpy array; missing
+    values (None, NaN, pd.NA) raise.
+    """
     if values.ndim != 1:
         raise ValueError(f"{name} must be one-dimensional; got shape {values.shape}")
     dtype = values.dtype
@@ -197,8 +201,11 @@ def _pandas_labels(values: pd.Series | pd.Index, name: str, keep_pandas: bool) -
 
 
 def _sequence_labels(values: Any) -> np.ndarray:
-    """A list or tuple as an array; numpy would turn [1, "1"] into two equal strings, so a
-    list holding text and other values becomes an object array instead."""
+    """Return a list or tuple as an array.
+
+    Numpy would turn [1, "1"] into two equal strings, so a list holding text and other
+    values becomes an object array instead.
+    """
     arr = np.asarray(values)
     if arr.dtype.kind in "US" and arr.ndim == 1 and not all(isinstance(v, str) for v in values):
         arr = np.array(list(values), dtype=object)
@@ -206,18 +213,20 @@ def _sequence_labels(values: Any) -> np.ndarray:
 
 
 def _number_text(value: Any) -> str | None:
-    """The text a number is written as (1.0 -> "1"), or None for anything but a number."""
+    """Return the text a number is written as (1.0 -> "1"), or None for anything but a number."""
     if isinstance(value, bool | np.bool_) or not isinstance(value, Real):
         return None
-    value = float(value) if isinstance(value, float | np.floating) else int(value)
-    if isinstance(value, float) and value.is_integer():
-        value = int(value)
-    return str(value)
+    if isinstance(value, float | np.floating):
+        number = float(value)
+        return str(int(number)) if number.is_integer() else str(number)
+    return str(math.trunc(value))
 
 
 def _check_one_form_per_label(uniques: Sequence[Any], name: str) -> None:
-    """Raise when a label occurs both as text and as a number ("1" and 1), which would
-    otherwise be merged or split silently."""
+    """Raise when a label occurs both as text and as a number ("1" and 1).
+
+    Such labels would otherwise be merged or split silently.
+    """
     texts = {v for v in uniques if isinstance(v, str)}
     if not texts:
         return
@@ -231,8 +240,10 @@ def _check_one_form_per_label(uniques: Sequence[Any], name: str) -> None:
 
 
 def _object_labels(arr: np.ndarray, name: str) -> np.ndarray:
-    """Check an object array: no missing values, one form per label; whole numbers become
-    int64 (1.0 is 1)."""
+    """Check an object array: no missing values, one form per label.
+
+    Whole numbers become int64 (1.0 is 1).
+    """
     kind = pd.api.types.infer_dtype(arr, skipna=False)
     if kind == "string":  # only str: nothing missing, nothing mixed
         return arr
@@ -286,8 +297,10 @@ def as_label_array(values: Any, name: str, *, keep_pandas: bool = False) -> Any:
 
 
 def _label_input(values: Any, name: str, keep_pandas: bool) -> Any:
-    """Every check of :func:`as_label_array` except the scan of object arrays, which
-    :func:`encode_labels` makes while it hashes them (one pass instead of two)."""
+    """Make every check of :func:`as_label_array` except the scan of object arrays.
+
+    :func:`encode_labels` checks object arrays while it codes them (one pass instead of two).
+    """
     if isinstance(values, pd.DataFrame):
         raise ValueError(f"{name} must be one-dimensional labels; got a DataFrame")
     if isinstance(values, pd.api.extensions.ExtensionArray):  # Categorical, string arrays, ...
@@ -340,15 +353,16 @@ class EncodedLabels:
 
     @property
     def n_classes(self) -> int:
+        """Number of classes."""
         return len(self.classes)
 
     def label(self, code: int) -> Any:
-        """The original label of ``code`` as a plain Python value."""
+        """Return the original label of ``code`` as a plain Python value."""
         value = self.classes[code]
         return value.item() if isinstance(value, np.generic) else value
 
     def code(self, label: Any, name: str = "positive") -> int:
-        """The code of ``label``; ValueError naming ``name`` when the label never occurs."""
+        """Return the code of ``label``; ValueError naming ``name`` when it never occurs."""
         for i, c in enumerate(self.classes):
             if c == label or str(c) == str(label):
                 return i
@@ -384,18 +398,35 @@ def _code_dtype(n_classes: int) -> type[np.signedinteger]:
 
 @dataclass(frozen=True)
 class _Factorized:
-    """One array's labels as codes into its own dictionary (``uniques``); ``present`` marks
-    the dictionary entries that occur (a categorical may declare categories it never uses)."""
+    """One array's labels as codes into its own dictionary (``uniques``).
+
+    ``present`` marks the dictionary entries that occur (a categorical may declare
+    categories it never uses).
+    """
 
     codes: np.ndarray
     uniques: list[Any]
     present: np.ndarray
 
 
+# Rows sampled to guess a column's dictionary before every row is coded against it.
+_SAMPLE_ROWS = 4096
+
+# An object column whose rows point to at most this many distinct objects is coded by
+# object identity (a few shared ``str`` objects, as lists and NumPy take of repeated labels).
+_SHARED_OBJECTS = 256
+
+# A column whose sampled rows hold at most this many distinct labels is coded by comparing
+# every row with each of them: a few vectorised passes beat hashing every row.
+_FEW_KEYS = 8
+
+
 def _factorize_fixed_width(arr: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
-    """Fixed-width text (numpy ``<U``/``S``): guess the dictionary from a sample of the rows,
-    code every row by binary search and verify; None when a label was missed by the sample."""
-    guess = np.unique(arr[:: max(1, len(arr) // 4096)])
+    """Code fixed-width text (numpy ``<U``/``S``) against a dictionary guessed from a sample.
+
+    Every row is coded by binary search and verified; None when the sample missed a label.
+    """
+    guess = np.unique(arr[:: max(1, len(arr) // _SAMPLE_ROWS)])
     codes = np.searchsorted(guess, arr)
     np.minimum(codes, len(guess) - 1, out=codes)
     if not np.array_equal(guess[codes], arr):
@@ -403,9 +434,99 @@ def _factorize_fixed_width(arr: np.ndarray) -> tuple[np.ndarray, np.ndarray] | N
     return codes, guess
 
 
+def _factorize_keys(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Code integer keys: return the codes, the distinct keys and one row holding each.
+
+    When a sample of the rows holds at most ``_FEW_KEYS`` distinct keys, every row is
+    compared with each of them (no hashing) and the number of matches proves that the sample
+    missed none; otherwise, or when it did miss one, the keys are hashed.
+    """
+    step = max(1, len(keys) // _SAMPLE_ROWS)
+    guess, at = np.unique(keys[::step], return_index=True)
+    if len(guess) <= _FEW_KEYS:
+        codes = np.zeros(len(keys), dtype=np.int8)
+        matched = 0
+        for k, key in enumerate(guess):
+            same = keys == key
+            matched += int(np.count_nonzero(same))
+            if k:
+                codes += same.view(np.int8) * np.int8(k)
+        if matched == len(keys):
+            return codes, guess, at * step
+    hashed, uniques = pd.factorize(keys)
+    rows = np.full(len(uniques), -1, dtype=np.intp)
+    rows[hashed[::step][::-1]] = np.arange(0, len(keys), step)[::-1]
+    if (rows < 0).any():  # labels the sample missed: their first rows
+        rare = np.flatnonzero(rows[hashed] < 0)
+        rows[hashed[rare][::-1]] = rare[::-1]
+    return hashed, np.asarray(uniques), rows
+
+
+def _factorize_packed_text(arr: np.ndarray) -> tuple[np.ndarray, list[str]] | None:
+    """Code numpy ``<U`` text of at most 8 characters below U+0100 as 64-bit integers.
+
+    Every row is packed into one integer (one byte per character), coded instead of the text.
+
+    A ``<U`` row is its characters as 32-bit integers padded with zeros, so equal labels
+    give equal integers and the packing is exact. None for longer or wider text.
+    """
+    width = arr.dtype.itemsize // 4
+    if arr.dtype.kind != "U" or not 0 < width <= 8:
+        return None
+    chars = np.ascontiguousarray(arr).view(np.uint32).reshape(len(arr), width)
+    if chars.max() > 0xFF:
+        return None
+    packed = np.zeros((len(arr), 8), dtype=np.uint8)
+    packed[:, :width] = chars
+    codes, keys, _ = _factorize_keys(packed.view(np.uint64).ravel())
+    raw = keys.astype(np.uint64).view(np.uint8).reshape(-1, 8)
+    return codes, [bytes(row).decode("latin-1").rstrip("\x00") for row in raw]
+
+
+class _Addresses:
+    """The element pointers of an object array, as unsigned integers (array interface).
+
+    A read-only view of the same buffer; it holds the array, so the objects and their
+    addresses stay alive.
+    """
+
+    def __init__(self, arr: np.ndarray) -> None:
+        self.array = arr
+        self.__array_interface__ = {
+            "shape": arr.shape, "strides": arr.strides, "typestr": np.dtype(np.uintp).str,
+            "data": (arr.__array_interface__["data"][0], True), "version": 3,
+        }
+
+
+def _factorize_shared_objects(arr: np.ndarray) -> tuple[np.ndarray, list[Any]] | None:
+    """Code an object column of a few shared ``str`` objects by the objects' addresses.
+
+    Addresses are integers (no Python call per row); they are then merged by value (two
+    equal strings at two addresses are one label). None when the rows hold many distinct
+    objects (built one by one) or anything but strings: the caller hashes the values.
+    """
+    addresses = np.asarray(_Addresses(arr))
+    if len(np.unique(addresses[:: max(1, len(arr) // _SAMPLE_ROWS)])) > _SHARED_OBJECTS // 4:
+        return None
+    codes, unique_addresses, rows = _factorize_keys(addresses)
+    if len(unique_addresses) > _SHARED_OBJECTS:
+        return None
+    objects = arr[rows].tolist()
+    if not all(isinstance(v, str) for v in objects):
+        return None
+    position: dict[Any, int] = {}
+    table = np.array([position.setdefault(v, len(position)) for v in objects], dtype=np.intp)
+    if len(position) < len(objects):
+        codes = table[codes]
+    return codes, list(position)
+
+
 def _categories_present(codes: np.ndarray, n_categories: int) -> np.ndarray:
-    """Which categories occur: counted on the first rows, and only the categories not seen
-    there are searched for in the rest (usually none, so the codes are not read again)."""
+    """Mark the categories that occur.
+
+    They are counted on the first rows, and only the categories not seen there are
+    searched for in the rest (usually none, so the codes are not read again).
+    """
     present = np.bincount(codes[:65536], minlength=n_categories) > 0
     for k in np.flatnonzero(~present):
         present[k] = bool(np.any(codes == k))
@@ -413,21 +534,20 @@ def _categories_present(codes: np.ndarray, n_categories: int) -> np.ndarray:
 
 
 def _factorize(arr: Any, name: str) -> _Factorized:
-    """Codes and dictionary of one label array, touching each row once; an object array is
-    checked here (missing values are code -1, the text-and-number check needs only the
-    dictionary)."""
+    """Code one label array against its own dictionary, touching each row once.
+
+    An object array is checked here (missing values are code -1, the text-and-number check
+    needs only the dictionary).
+    """
     if isinstance(arr, pd.Categorical):
         codes = np.asarray(arr.codes)
         present = _categories_present(codes, len(arr.categories))
         return _Factorized(codes, np.asarray(arr.categories, dtype=object).tolist(), present)
-    fixed = None
-    if isinstance(arr, np.ndarray) and arr.dtype.kind in "US":
-        fixed = _factorize_fixed_width(arr)
-    if fixed is not None:
-        codes, uniques = fixed
-    else:
-        codes, uniques = pd.factorize(arr)
-    uniques = np.asarray(uniques, dtype=object).tolist()
+    fast = _factorize_fast(arr) if isinstance(arr, np.ndarray) else None
+    if fast is not None:
+        return _Factorized(fast[0], fast[1], np.ones(len(fast[1]), dtype=bool))
+    codes, found = pd.factorize(arr)
+    uniques = np.asarray(found, dtype=object).tolist()
     if isinstance(arr, np.ndarray) and arr.dtype == object:
         if (codes < 0).any():
             raise _missing_error(name, _first_missing(codes < 0))
@@ -436,8 +556,24 @@ def _factorize(arr: Any, name: str) -> _Factorized:
     return _Factorized(np.asarray(codes), uniques, np.ones(len(uniques), dtype=bool))
 
 
+def _factorize_fast(arr: np.ndarray) -> tuple[np.ndarray, list[Any]] | None:
+    """Code numpy text or shared-string object columns without hashing a Python object per row.
+
+    Returns the codes and the plain labels; None where only hashing the values will do.
+    """
+    found: tuple[np.ndarray, Any] | None = None
+    if arr.dtype == object:
+        found = _factorize_shared_objects(arr)
+    elif arr.dtype.kind in "US":
+        found = _factorize_packed_text(arr) or _factorize_fixed_width(arr)
+    if found is None:
+        return None
+    codes, uniques = found
+    return np.asarray(codes), [_plain(v) for v in np.asarray(uniques, dtype=object).tolist()]
+
+
 def _plain(value: Any) -> Any:
-    """A dictionary entry as a plain Python value; whole-number floats as ints (1.0 is 1)."""
+    """Return a dictionary entry as a plain Python value; whole-number floats as ints."""
     if isinstance(value, np.generic):
         value = value.item()
     if isinstance(value, float) and value.is_integer() and abs(value) < 2.0**53:
@@ -446,10 +582,11 @@ def _plain(value: Any) -> Any:
 
 
 def _shared_classes(parts: Sequence[_Factorized]) -> tuple[list[Any], Callable[[Any], Any]]:
-    """The sorted union of the labels that occur, and the key that matches labels to it.
+    """Return the sorted union of the labels that occur, and the key that matches them.
 
     When some arrays hold text and others numbers, numbers are matched by their text
-    (an int column and a text column of the same labels are the same classes)."""
+    (an int column and a text column of the same labels are the same classes).
+    """
     seen = [u for p in parts for u, ok in zip(p.uniques, p.present, strict=True) if ok]
     texts = any(isinstance(u, str) for u in seen)
     numbers = any(_number_text(u) is not None for u in seen)
@@ -489,12 +626,12 @@ def _recode(parts: Sequence[_Factorized], names: Sequence[str], classes: list[An
     dtype = _code_dtype(len(classes))
     out = []
     for name, part in zip(names, parts, strict=True):
-        table = [position.get(key(u), -1) if ok else 0
-                 for u, ok in zip(part.uniques, part.present, strict=True)]
-        if explicit and min(table, default=0) < 0:
-            unknown = [u for u, t in zip(part.uniques, table, strict=True) if t < 0]
+        positions = [position.get(key(u), -1) if ok else 0
+                     for u, ok in zip(part.uniques, part.present, strict=True)]
+        if explicit and min(positions, default=0) < 0:
+            unknown = [u for u, t in zip(part.uniques, positions, strict=True) if t < 0]
             raise ValueError(f"{name} holds labels not in labels: {unknown[:5]!r}")
-        table = np.asarray(table, dtype=dtype)
+        table = np.asarray(positions, dtype=dtype)
         if len(table) == len(classes) and np.array_equal(table, np.arange(len(classes))):
             out.append(part.codes.astype(dtype, copy=False))  # same dictionary, same order
         else:
@@ -515,6 +652,44 @@ def _encode_general(arrays: Sequence[Any], names: Sequence[str],
         key = _text_key if all(isinstance(c, str) for c in classes) else _same_key
     codes = _recode(parts, names, classes, key, explicit=labels is not None)
     return codes, _class_array(classes)
+
+
+def label_columns(y_true: Any, predictions: Mapping[str, Any]) -> tuple[Any, dict[str, Any]]:
+    """Check label columns as :func:`encode_labels` does, without a pass over their values.
+
+    Each column becomes a 1-D numpy array (whole-number floats as int64, bool as int64) or,
+    for categorical and pandas string columns, its pandas array; empty columns, columns of
+    another length than ``y_true`` and missing values in pandas or float columns raise. Object
+    arrays are returned as they are: :func:`encode_labels` checks them while it codes them.
+    For callers that count small-range integer labels directly and encode anything else.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n,)
+        True labels.
+    predictions : mapping name -> array-like of shape (n,)
+        Each classifier's predicted labels.
+
+    Returns
+    -------
+    y : array of shape (n,)
+    preds : dict name -> array of shape (n,)
+        In the order of ``predictions``, names as str.
+
+    Examples
+    --------
+    >>> y, preds = label_columns([1.0, 2.0], {"a": [True, False]})
+    >>> y.tolist(), preds["a"].tolist()
+    ([1, 2], [1, 0])
+    """
+    y = _label_input(y_true, "y_true", keep_pandas=True)
+    preds = {str(k): _label_input(v, str(k), keep_pandas=True) for k, v in predictions.items()}
+    for name, p in preds.items():
+        if len(p) != len(y):
+            raise ValueError(
+                f"{name} must have the same length as y_true ({len(y)}); got {len(p)}"
+            )
+    return y, preds
 
 
 def encode_labels(
@@ -564,13 +739,7 @@ def encode_labels(
                        for i, p in enumerate(predictions)}
     if len(predictions) == 0:
         raise ValueError("predictions must hold at least one classifier; got none")
-    y = _label_input(y_true, "y_true", keep_pandas=True)
-    preds = {str(k): _label_input(v, str(k), keep_pandas=True) for k, v in predictions.items()}
-    for name, p in preds.items():
-        if len(p) != len(y):
-            raise ValueError(
-                f"{name} must have the same length as y_true ({len(y)}); got {len(p)}"
-            )
+    y, preds = label_columns(y_true, predictions)
     arrays = [y, *preds.values()]
     if labels is not None and (isinstance(labels, str | bytes) or not isinstance(labels, Iterable)):
         raise ValueError(f"labels must be a sequence of class labels; got {_describe(labels)}")
@@ -606,7 +775,7 @@ def as_score_matrix(
         raw = scores.to_numpy()
     else:
         raw = scores
-        rows = cols = None
+        rows, cols = [], []
     try:
         arr = np.asarray(raw, dtype=float)
     except (TypeError, ValueError):
