@@ -1286,8 +1286,7 @@ def replicability_size_state(cells: Any, n_test: Any, *, alpha: float = 0.05, n_
     rows = {}
     for m in sizes:
         draws = rng.multinomial(int(m), counts / counts.sum(), size=n_draws).reshape(-1, 2, 2, 2)
-        _, p = gs_from_cells(draws)
-        p = np.asarray(p, dtype=float)
+        p = np.asarray(gs_from_cells(draws).pvalue, dtype=float)
         p = p[~np.isnan(p)]
         rows[int(m)] = {"n_valid": int(p.size),
                         "rejection_rate": float(np.mean(p <= alpha)) if p.size else np.nan,
