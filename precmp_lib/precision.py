@@ -1251,7 +1251,9 @@ class GEEPrecisionResult:
     pairwise : DataFrame
         Every pair, per class: ``class``, ``model_a``, ``model_b``, ``statistic`` (Wald
         chi-square of logit P_a - logit P_b), ``pvalue``, ``pvalue_holm`` (Holm over the
-        pairs of that class), ``note``.
+        pairs of that class), ``note``. The one exception to the library's naming of
+        adjusted p-values (``pvalue_adjusted``, with the method in ``attrs["adjustment"]``):
+        the public API contract names this column ``pvalue_holm``, and it keeps that name.
     reference : str
         The reference model.
     models : tuple of str

@@ -167,7 +167,7 @@ def _check_pairwise(results):
     holm = pairwise.sort_values("pvalue")
     m = len(holm)
     expected = np.maximum.accumulate(np.minimum(1, (m - np.arange(m)) * holm["pvalue"]))
-    np.testing.assert_allclose(holm["pvalue_holm"], expected)  # docs/methods.md §3 Holm step-down
+    np.testing.assert_allclose(holm["pvalue_adjusted"], expected)  # docs/methods.md §3 Holm step-down
 
 
 @pytest.mark.notebook
