@@ -38,7 +38,7 @@ def row_path(y: np.ndarray, a: np.ndarray, b: np.ndarray, seed: int, n_resamples
     for _ in range(n_resamples):
         swap = rng.random(N) < 0.5
         table = pc.joint_confusion(y, np.where(swap, b, a), np.where(swap, a, b)).table
-        out.append(pc.gs_from_cells(pc.class_cells(table))[1])
+        out.append(pc.gs_from_cells(pc.class_cells(table)).pvalue)
     return np.array(out)
 
 

@@ -783,8 +783,8 @@ def swap_permutation_null(
     tables[..., upper, lower] = total - moved
     tables = np.moveaxis(tables, 0, -4)  # (..., B, K, K, K)
     cells = np.asarray(_counts.class_cells(tables))
-    stat, pval = _precision.gs_from_cells(cells, weighted=weighted)
-    stat, pval = np.asarray(stat, dtype=float), np.asarray(pval, dtype=float)
+    gs = _precision.gs_from_cells(cells, weighted=weighted)
+    stat, pval = np.asarray(gs.statistic, dtype=float), np.asarray(gs.pvalue, dtype=float)
     p_a, p_b = _cell_precisions(cells)
     z = np.sign(p_a - p_b) * np.sqrt(stat)
     return SwapPermutationNull(pvalues=pval, statistics=stat, z=z, n_resamples=B)
@@ -799,13 +799,13 @@ _PRECISION_METHODS = ("dai_cui", "brown", "fisher", "lancaster", "simes")
 
 def _class_summary(table: np.ndarray, weighted: bool) -> dict[str, np.ndarray]:
     cells = np.asarray(_counts.class_cells(table))
-    stat, pval = _precision.gs_from_cells(cells, weighted=weighted)
+    gs = _precision.gs_from_cells(cells, weighted=weighted)
     p_a, p_b = _cell_precisions(cells)
     m_a = cells[:, :, 1, :].sum(axis=(-2, -1))
     m_b = cells[:, :, :, 1].sum(axis=(-2, -1))
     discordant = cells[:, :, 1, 0].sum(axis=-1) + cells[:, :, 0, 1].sum(axis=-1)
-    return {"statistic": np.asarray(stat, dtype=float), "pvalue": np.asarray(pval, dtype=float),
-            "precision_a": p_a, "precision_b": p_b, "n_pred_a": m_a, "n_pred_b": m_b,
+    return {"statistic": np.asarray(gs.statistic, dtype=float),
+            "pvalue": np.asarray(gs.pvalue, dtype=float), "precision_a": p_a, "precision_b": p_b, "n_pred_a": m_a, "n_pred_b": m_b,
             "discordant": discordant}
 
 

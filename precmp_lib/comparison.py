@@ -90,8 +90,10 @@ class ModelComparison:
         ``model_b`` in front and ``gs_pvalue_adjusted`` (Holm across classes x pairs).
     gee, gee_pairwise, gee_coefficients : DataFrame
         Joint Wald test of equal precision of all models per class (``class``, ``statistic``,
-        ``df``, ``pvalue``, ``pvalue_adjusted``, ``note``), the GEE pairwise table and each
-        model's precision odds ratio against the reference (the first model by default).
+        ``df``, ``pvalue``, ``pvalue_adjusted`` (Holm across classes), ``note``), the GEE
+        pairwise table (:attr:`precmp_lib.precision.GEEPrecisionResult.pairwise`, whose
+        ``pvalue_holm`` keeps the name the public API gives it) and each model's precision
+        odds ratio against the reference (the first model by default).
     combined : DataFrame
         One p-value per pair across classes: ``model_a``, ``model_b``, ``method``, ``pvalue``,
         ``pvalue_adjusted``, ``simes_pvalue``, ``dai_cui_pvalue``, ``n_classes``, ``classes_driving``.
@@ -111,6 +113,12 @@ class ModelComparison:
     design : dict
         ``design`` ("test set" or "repeated cv"), ``repeats``, ``folds``, ``observations``,
         ``rows``, ``description``.
+
+    Notes
+    -----
+    Every table with an adjusted p-value (``pairs``, ``per_class``, ``gee``, ``combined``)
+    names the adjustment in ``attrs["adjustment"]`` (``"holm"``); :meth:`to_json` keeps a
+    table's ``attrs`` and :meth:`from_json` restores them.
     """
 
     models: list
@@ -145,7 +153,8 @@ class ModelComparison:
         -------
         str
             One JSON object with a key per attribute; a table is an object with ``columns``
-            and ``records``, everything else is written as it is. The ``precmp report``
+            and ``records`` (and ``attrs`` when the frame has any, such as
+            ``attrs["adjustment"]``), everything else is written as it is. The ``precmp report``
             command's ``--json`` writes exactly this text.
 
         Examples
@@ -160,8 +169,11 @@ class ModelComparison:
         for f in fields(self):
             value = getattr(self, f.name)
             if isinstance(value, pd.DataFrame):
-                value = {"columns": [str(c) for c in value.columns],
+                table = {"columns": [str(c) for c in value.columns],
                          "records": value.to_dict(orient="records")}
+                if value.attrs:
+                    table["attrs"] = dict(value.attrs)
+                value = table
             out[f.name] = value
         return json.dumps(_plain(out), allow_nan=False)
 
@@ -185,8 +197,10 @@ class ModelComparison:
         for f in fields(cls):
             value = data.get(f.name)
             if f.name in _FRAMES:
-                value = _numeric_nulls(pd.DataFrame.from_records(value["records"],
-                                                                 columns=value["columns"]))
+                table = value
+                value = _numeric_nulls(pd.DataFrame.from_records(table["records"],
+                                                                 columns=table["columns"]))
+                value.attrs.update(table.get("attrs", {}))
             kwargs[f.name] = value
         return cls(**kwargs)
 
@@ -397,6 +411,7 @@ def _pairs(counts: Counts, pat: _Arrays, scores: pd.DataFrame | None, pairs: lis
     out = pd.DataFrame(rows)
     out["pvalue_adjusted"] = adjust_pvalues(out["pvalue"].to_numpy(float), "holm")
     out["reject"] = out["pvalue_adjusted"] <= alpha
+    out.attrs["adjustment"] = "holm"
     if ratio is not None:
         out.attrs["test_train_ratio"] = ratio
     first = ["model_a", "model_b", "test", "estimate", "ci_low", "ci_high", "statistic", "df",
@@ -440,6 +455,7 @@ def _per_class(counts: Counts, pat: _Arrays, moments: Any, pairs: list,
         frames.append(tab)
     out = pd.concat(frames, ignore_index=True)
     out["gs_pvalue_adjusted"] = adjust_pvalues(out["gs_pvalue"].to_numpy(float), "holm")
+    out.attrs["adjustment"] = "holm"
     return out
 
 
@@ -474,6 +490,7 @@ def _combined(counts: Counts, pat: _Arrays, per_class: pd.DataFrame, pairs: list
     out = pd.DataFrame(rows, columns=["model_a", "model_b", "method", "pvalue", "simes_pvalue",
                                       "dai_cui_pvalue", "n_classes", "classes_driving"])
     out.insert(4, "pvalue_adjusted", adjust_pvalues(out["pvalue"].to_numpy(float), "holm"))
+    out.attrs["adjustment"] = "holm"
     return out
 
 
@@ -875,6 +892,7 @@ def _compare_counts(counts: Counts, *, reference: str | None, alpha: float,
                                     confidence_level=level)
     joint = gee.joint.copy()
     joint.insert(4, "pvalue_adjusted", adjust_pvalues(joint["pvalue"].to_numpy(float), "holm"))
+    joint.attrs["adjustment"] = "holm"
     combined = _combined(counts, pat, per_class, pairs, alpha, int(n_boot), seed)
     best, best_tests = _best(summary, pair_table, counts, pat, scores, alpha, level)
     summary["best"] = summary["model"].isin(best)

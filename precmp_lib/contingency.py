@@ -19,7 +19,7 @@ from scipy import stats
 
 from ._tails import binom_half_logcdf, chi2_logsf
 from ._typing import PredictionsLike
-from .multiple import adjust_pvalues
+from .multiple import ADJUST_METHODS, adjust_pvalues
 from .results import TestResult
 from .validation import (
     check_choice,
@@ -432,9 +432,10 @@ def pairwise_mcnemar(
     *,
     correct: npt.ArrayLike | None = None,
     method: str = "exact",
+    adjust: str = "holm",
     alpha: float = 0.05,
 ) -> pd.DataFrame:
-    """McNemar's test for every pair of classifiers, adjusted by Holm and by Bonferroni.
+    """McNemar's test for every pair of classifiers, adjusted for multiple testing.
 
     Parameters
     ----------
@@ -444,15 +445,19 @@ def pairwise_mcnemar(
         A correctness matrix instead of ``y_true`` and ``y_preds``.
     method : {"exact", "midp", "chi2", "chi2_corrected"}
         The McNemar variant for each pair.
+    adjust : {"holm", "bonferroni", "fdr_bh", "none"}
+        Adjustment of the p-values over the k(k-1)/2 pairs (:func:`adjust_pvalues`): Holm's
+        step-down (default) or Bonferroni control the family-wise error rate,
+        Benjamini–Hochberg the false discovery rate.
     alpha : float
-        Level for the ``reject_holm`` column.
+        Level for the ``reject`` column.
 
     Returns
     -------
     DataFrame
         One row per pair: ``model_a``, ``model_b``, ``b`` (only A right), ``c`` (only B right),
-        ``statistic``, ``pvalue``, ``pvalue_holm``, ``pvalue_bonferroni``, ``reject_holm``,
-        ``degenerate``.
+        ``statistic``, ``pvalue``, ``pvalue_adjusted``, ``reject`` (adjusted p-value at most
+        ``alpha``), ``degenerate``. ``attrs["adjustment"]`` names the adjustment.
 
     Examples
     --------
@@ -461,15 +466,18 @@ def pairwise_mcnemar(
     >>> correct[[0, 1, 2, 3, 4, 5, 20, 21], 1] = 0
     >>> correct[[0, 1, 2, 6, 20, 21, 98, 99], 2] = 0
     >>> tab = pairwise_mcnemar(None, correct=correct)
-    >>> tab[["model_a", "model_b", "pvalue_holm"]].round(4)
-      model_a model_b  pvalue_holm
-    0   clf_0   clf_1       0.1157
-    1   clf_0   clf_2       0.1536
-    2   clf_1   clf_2       1.0000
+    >>> tab[["model_a", "model_b", "pvalue_adjusted"]].round(4)
+      model_a model_b  pvalue_adjusted
+    0   clf_0   clf_1           0.1157
+    1   clf_0   clf_2           0.1536
+    2   clf_1   clf_2           1.0000
+    >>> tab.attrs["adjustment"]
+    'holm'
 
     Cochran's Q rejects for these data (p = 0.023) while no adjusted pair does.
     """
     check_choice(method, "method", MCNEMAR_METHODS)
+    check_choice(adjust, "adjust", ADJUST_METHODS)
     check_probability(alpha, "alpha")
     if correct is None:
         if y_true is None or y_preds is None:
@@ -487,12 +495,12 @@ def pairwise_mcnemar(
             "statistic": res.statistic, "pvalue": res.pvalue, "degenerate": res.degenerate,
         })
     out = pd.DataFrame(rows)
-    out["pvalue_holm"] = adjust_pvalues(out["pvalue"].to_numpy(), "holm")
-    out["pvalue_bonferroni"] = adjust_pvalues(out["pvalue"].to_numpy(), "bonferroni")
-    out["reject_holm"] = out["pvalue_holm"] <= alpha
-    cols = ["model_a", "model_b", "b", "c", "statistic", "pvalue", "pvalue_holm",
-            "pvalue_bonferroni", "reject_holm", "degenerate"]
-    return out[cols]
+    out["pvalue_adjusted"] = adjust_pvalues(out["pvalue"].to_numpy(), adjust)
+    out["reject"] = out["pvalue_adjusted"] <= alpha
+    out = out[["model_a", "model_b", "b", "c", "statistic", "pvalue", "pvalue_adjusted", "reject",
+               "degenerate"]]
+    out.attrs["adjustment"] = adjust
+    return out
 
 
 def mcnemar_pvalue_grid(max_b: int, max_c: int | None = None) -> pd.DataFrame:

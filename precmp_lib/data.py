@@ -1,4 +1,4 @@
-"""Datasets and the files the package ships: the registry, scikit-learn's bundled sets, the UCI sets.
+r"""Datasets and the files the package ships: the registry, scikit-learn's bundled sets, the UCI sets.
 
 ``load_dataset(name)`` returns a :class:`Dataset` with features ``X`` (DataFrame), labels ``y``
 (Series named ``"class"``) and ``split`` (a Series of ``"train"``/``"test"`` where the source is
@@ -17,7 +17,7 @@ The six UCI datasets of Gondara's paper come from one of two places:
 - the download cache, filled by ``make data`` (``python -m precmp_lib.data download``) from the
   UCI repository or the base URL in ``PRECMP_DATA_URL``: the folder named by ``PRECMP_DATA``,
   else the platform's cache folder (``$XDG_CACHE_HOME/precmp`` or ``~/.cache/precmp`` on Linux,
-  ``~/Library/Caches/precmp`` on macOS, ``%LOCALAPPDATA%\\precmp\\Cache`` on Windows); see
+  ``~/Library/Caches/precmp`` on macOS, ``%LOCALAPPDATA%\precmp\Cache`` on Windows); see
   :func:`default_cache_dir`. Nothing is ever written inside the installed package.
 
 Every file is checked twice: by content (rows, feature columns, class counts, no missing values),
@@ -115,6 +115,7 @@ class Dataset:
 
     @property
     def shape(self) -> tuple[int, int]:
+        """Rows and feature columns of ``X``."""
         return self.X.shape
 
     def __repr__(self) -> str:
@@ -152,7 +153,7 @@ def _resource(name: str) -> importlib.resources.abc.Traversable:
 
 
 def resource_path(name: str) -> Path:
-    """The path of a file the package ships, by its name inside ``precmp_lib/_resources``.
+    """Return the path of a file the package ships, by its name inside ``precmp_lib/_resources``.
 
     Parameters
     ----------
@@ -192,7 +193,24 @@ def _extracted(name: str) -> Path:
 
 
 def resource_text(name: str) -> str:
-    """The text (UTF-8) of a file the package ships; ``name`` as for :func:`resource_path`.
+    """Return the text (UTF-8) of a file the package ships.
+
+    Parameters
+    ----------
+    name : str
+        The file's path relative to the resources folder, as for :func:`resource_path`.
+
+    Returns
+    -------
+    str
+        The whole file, decoded as UTF-8.
+
+    Raises
+    ------
+    ValueError
+        ``name`` is not a plain relative path (empty, absolute, or with ``..``).
+    FileNotFoundError
+        No such resource; the message names it.
 
     Examples
     --------
@@ -203,7 +221,7 @@ def resource_text(name: str) -> str:
 
 
 def example_predictions() -> pd.DataFrame:
-    """The example prediction files the package ships, with the options to report on each.
+    """List the example prediction files the package ships, with the options to report on each.
 
     Returns
     -------
@@ -244,12 +262,16 @@ def _platform_cache_root() -> Path:
 
 
 def default_cache_dir() -> Path:
-    """The folder ``make data`` downloads the UCI datasets into (one sub-folder per dataset).
+    r"""Return the folder ``make data`` downloads the UCI datasets into.
 
-    ``PRECMP_DATA`` when set (a relative path is taken from the working directory), else the
-    platform's cache folder: ``$XDG_CACHE_HOME/precmp`` (default ``~/.cache/precmp``) on Linux,
-    ``~/Library/Caches/precmp`` on macOS, ``%LOCALAPPDATA%\\precmp\\Cache`` on Windows. The folder
-    is created by the first download, not here.
+    Returns
+    -------
+    Path
+        An absolute path: ``PRECMP_DATA`` when set (a relative path is taken from the working
+        directory), else the platform's cache folder: ``$XDG_CACHE_HOME/precmp`` (default
+        ``~/.cache/precmp``) on Linux, ``~/Library/Caches/precmp`` on macOS,
+        ``%LOCALAPPDATA%\precmp\Cache`` on Windows. Each dataset gets a sub-folder; the folder
+        is created by the first download, not here.
 
     Examples
     --------
@@ -266,8 +288,10 @@ def default_cache_dir() -> Path:
 
 
 def _cache_root(cache_dir: str | os.PathLike | None) -> Path:
-    """The cache folder to use, refusing one inside the package (which may be read-only, and
-    must stay as it was installed)."""
+    """Resolve the cache folder to use, refusing one inside the package.
+
+    The installed package may be read-only, and must stay as it was installed.
+    """
     root = Path(cache_dir).expanduser().absolute() if cache_dir else default_cache_dir()
     package = Path(__file__).resolve().parent
     resolved = root.resolve()
@@ -293,7 +317,7 @@ def _registry() -> pd.DataFrame:
 
 
 def list_datasets() -> pd.DataFrame:
-    """The dataset registry, one row per dataset.
+    """Return the dataset registry, one row per dataset.
 
     Returns
     -------
@@ -448,7 +472,7 @@ _UCI: dict[str, _UciSource] = {
 
 
 def _read_arff(path: Path) -> pd.DataFrame:
-    """An ARFF file's data section as a frame named by its ``@attribute`` lines (dense ARFF only)."""
+    """Read an ARFF file's data section into a frame named by its ``@attribute`` lines (dense ARFF only)."""
     text = path.read_text(encoding="utf-8-sig")
     data = re.search(r"^[ \t]*@data[ \t]*\r?$", text, flags=re.IGNORECASE | re.MULTILINE)
     if data is None:
@@ -479,7 +503,7 @@ def _read_arff(path: Path) -> pd.DataFrame:
 
 
 def _read_headerless(path: Path, names: Sequence[str]) -> pd.DataFrame:
-    """A headerless CSV; a header line that some copies add is recognised and skipped."""
+    """Read a headerless CSV; a header line that some copies add is recognised and skipped."""
     with path.open(encoding="utf-8-sig") as fh:
         first = fh.readline().split(",")[0].strip()
     try:
@@ -520,7 +544,7 @@ def _read_uci_file(path: Path, src: _UciSource) -> tuple[pd.DataFrame, pd.Series
 
 
 def _content_problems(spec: _UciFile, X: pd.DataFrame, y: pd.Series, n_features: int) -> list[str]:
-    """What differs between a parsed file and the content the UCI original has (empty if nothing)."""
+    """List what differs between a parsed file and the UCI original's content (empty if nothing)."""
     problems = []
     if len(X) != spec.rows:
         problems.append(f"{len(X)} rows, expected {spec.rows}")
@@ -623,7 +647,7 @@ def _mirror_root() -> Path | None:
 
 
 def _uci_directory(name: str, cache_dir: str | os.PathLike | None) -> Path:
-    """The folder holding ``name``'s files: the mirror's when it is set, else the cache's."""
+    """Find the folder holding ``name``'s files: the mirror's when it is set, else the cache's."""
     src = _UCI[name]
     mirror = _mirror_root()
     directory = (
@@ -729,12 +753,36 @@ def available_datasets(
     cache_dir: str | os.PathLike | None = None,
     quiet: bool = False,
 ) -> list[str]:
-    """The names among ``names`` whose data can be loaded here, in the given order.
+    """Keep the names among ``names`` whose data can be loaded here, in the given order.
 
     scikit-learn's datasets are always available; a UCI dataset is when ``PRECMP_DATA_MIRROR``
     or the download cache holds its files. Unless ``quiet``, one line says which were left out
     and how to get them, so a notebook still runs (on fewer datasets) without the UCI files.
 
+    Parameters
+    ----------
+    names : iterable of str, optional
+        Registry names (default: all, in registry order).
+    cache_dir : path, optional
+        The download cache (default :func:`default_cache_dir`); ignored when the mirror is set.
+    quiet : bool
+        Print nothing about the datasets left out.
+
+    Returns
+    -------
+    list of str
+        The available names, in the order of ``names``. Only the files' presence is checked
+        here; :func:`load_dataset` checks their content.
+
+    Raises
+    ------
+    ValueError
+        A name is not in the registry (the message lists the registry).
+    DatasetUnavailable
+        ``PRECMP_DATA_MIRROR`` is set to something that is not a directory.
+
+    Examples
+    --------
     >>> available_datasets(["iris", "wine"])
     ['iris', 'wine']
     """
@@ -776,6 +824,12 @@ def describe_datasets(
         and ``note`` (why a dataset is unavailable, or how its rows differ from the paper's).
         Shapes are those of the loaded data, missing (``<NA>``) when it is unavailable.
 
+    Raises
+    ------
+    ValueError
+        A name is not in the registry, or a UCI file differs from the original (as for
+        :func:`load_dataset`).
+
     Examples
     --------
     >>> describe_datasets(["iris", "breast_cancer"])[["name", "rows", "features", "classes"]]
@@ -784,47 +838,48 @@ def describe_datasets(
     1  breast_cancer   569        30        2
     """
     names = _registry()["name"].tolist() if names is None else list(names)
-    records = []
-    for name in names:
-        row = _registry_row(name)
-        rec = {
-            "name": name,
-            "title": row["title"],
-            "loader": row["loader"],
-            "available": False,
-            "rows": pd.NA,
-            "features": pd.NA,
-            "classes": pd.NA,
-            "n_train": pd.NA,
-            "n_test": pd.NA,
-            "minority_share": np.nan,
-            "paper_rows": row["paper_rows"],
-            "note": "",
-        }
-        try:
-            ds = load_dataset(name, cache_dir=cache_dir)
-        except DatasetUnavailable as exc:
-            rec["note"] = str(exc)
-        else:
-            counts = ds.y.value_counts()
-            rec.update(
-                available=True,
-                rows=len(ds.X),
-                features=ds.X.shape[1],
-                classes=len(counts),
-                minority_share=float(counts.min() / counts.sum()),
-            )
-            if ds.split is not None:
-                rec.update(
-                    n_train=int((ds.split == "train").sum()), n_test=int((ds.split == "test").sum())
-                )
-            if not pd.isna(row["paper_rows"]) and row["paper_rows"] != len(ds.X):
-                rec["note"] = f"the paper's Table 4 gives {row['paper_rows']} rows"
-        records.append(rec)
+    records = [_describe_one(name, cache_dir) for name in names]
     out = pd.DataFrame.from_records(records)
     for col in ("rows", "features", "classes", "n_train", "n_test", "paper_rows"):
         out[col] = out[col].astype("Int64")
     return out
+
+
+def _describe_one(name: str, cache_dir: str | os.PathLike | None) -> dict[str, object]:
+    """Build the :func:`describe_datasets` row of one dataset, loading it when it is available."""
+    row = _registry_row(name)
+    rec: dict[str, object] = {
+        "name": name,
+        "title": row["title"],
+        "loader": row["loader"],
+        "available": False,
+        "rows": pd.NA,
+        "features": pd.NA,
+        "classes": pd.NA,
+        "n_train": pd.NA,
+        "n_test": pd.NA,
+        "minority_share": np.nan,
+        "paper_rows": row["paper_rows"],
+        "note": "",
+    }
+    try:
+        ds = load_dataset(name, cache_dir=cache_dir)
+    except DatasetUnavailable as exc:
+        rec["note"] = str(exc)
+        return rec
+    counts = ds.y.value_counts()
+    rec.update(
+        available=True,
+        rows=len(ds.X),
+        features=ds.X.shape[1],
+        classes=len(counts),
+        minority_share=float(counts.min() / counts.sum()),
+    )
+    if ds.split is not None:
+        rec.update(n_train=int((ds.split == "train").sum()), n_test=int((ds.split == "test").sum()))
+    if not pd.isna(row["paper_rows"]) and row["paper_rows"] != len(ds.X):
+        rec["note"] = f"the paper's Table 4 gives {row['paper_rows']} rows"
+    return rec
 
 
 # --------------------------------------------------------------------------------------------

@@ -14,7 +14,9 @@ from .validation import check_choice
 
 __all__ = ["adjust_pvalues"]
 
-_ADJUST = ("holm", "bonferroni", "fdr_bh", "none")
+#: The adjustments :func:`adjust_pvalues` knows; tables that adjust take one as ``adjust`` and
+#: record it in ``DataFrame.attrs["adjustment"]``.
+ADJUST_METHODS = ("holm", "bonferroni", "fdr_bh", "none")
 
 
 def adjust_pvalues(pvalues: npt.ArrayLike, method: str = "holm") -> np.ndarray:
@@ -47,7 +49,7 @@ def adjust_pvalues(pvalues: npt.ArrayLike, method: str = "holm") -> np.ndarray:
     >>> adjust_pvalues([0.020921, 0.045500, 1.0], "holm").round(6)
     array([0.062763, 0.091   , 1.      ])
     """
-    check_choice(method, "method", _ADJUST)
+    check_choice(method, "method", ADJUST_METHODS)
     try:
         p = np.asarray(pvalues, dtype=float)
     except (TypeError, ValueError):

@@ -131,7 +131,7 @@ def printed_values(table: int | None = None) -> pd.DataFrame:
     >>> t5 = printed_values(5)
     >>> row = t5[(t5["dataset"] == "diabetic_retinopathy") & (t5["class"] == "0")]
     >>> row.set_index("quantity")["printed"].to_dict()
-    {'precision_nb': '0.54', 'precision_rf': '0.63', 'pvalue_gs': '0.002', 'pvalue_gw': '0.0002'}
+    {'precision_nb': '0.54', 'precision_rf': '0.63', 'gs_pvalue': '0.002', 'gw_pvalue': '0.0002'}
     """
     frame = _printed()
     if table is not None:
@@ -549,15 +549,15 @@ def table5(fits: Iterable[PaperFit]) -> pd.DataFrame:
     -------
     DataFrame
         One row per dataset and class: ``dataset``, ``class`` (label as in the data),
-        ``precision_nb``, ``precision_rf``, ``pvalue_gs`` (generalized score), ``pvalue_gw``
+        ``precision_nb``, ``precision_rf``, ``gs_pvalue`` (generalized score), ``gw_pvalue``
         (GEE empirical Wald), ``n_pred_nb``, ``n_pred_rf`` (positive predictions) and ``note``
         (why a test does not exist, e.g. a precision of 1 for the Wald test).
 
     Examples
     --------
     >>> fit = fit_paper_models("breast_cancer", n_trees=50, split="sklearn")
-    >>> table5([fit])[["class", "precision_nb", "precision_rf", "pvalue_gs"]].round(4)
-       class  precision_nb  precision_rf  pvalue_gs
+    >>> table5([fit])[["class", "precision_nb", "precision_rf", "gs_pvalue"]].round(4)
+       class  precision_nb  precision_rf  gs_pvalue
     0      0        0.9841        0.9851     0.3651
     1      1        0.9444        0.9808     0.0416
 
@@ -567,7 +567,7 @@ def table5(fits: Iterable[PaperFit]) -> pd.DataFrame:
     out = pd.DataFrame({
         "dataset": pairs["dataset"], "class": pairs["class"],
         "precision_nb": pairs["precision_a"], "precision_rf": pairs["precision_b"],
-        "pvalue_gs": pairs["gs_pvalue"], "pvalue_gw": pairs["gw_pvalue"],
+        "gs_pvalue": pairs["gs_pvalue"], "gw_pvalue": pairs["gw_pvalue"],
         "n_pred_nb": pairs["n_pred_a"], "n_pred_rf": pairs["n_pred_b"], "note": pairs["note"],
     })
     return out
@@ -613,7 +613,7 @@ def table7(
     Returns
     -------
     DataFrame
-        One row per dataset and class: ``dataset``, ``class``, ``pvalue_gs``,
+        One row per dataset and class: ``dataset``, ``class``, ``gs_pvalue``,
         ``combined_pvalue`` (Dai-Cui with the swap-permutation covariance, the paper's
         method; repeated on the dataset's rows), ``fisher_pvalue`` (assumes independence),
         ``simes_pvalue`` and ``note``.
@@ -622,8 +622,8 @@ def table7(
     --------
     >>> fit = fit_paper_models("breast_cancer", n_trees=50, split="sklearn")
     >>> t7 = table7([fit], n_resamples=200)
-    >>> t7[["class", "pvalue_gs", "combined_pvalue", "fisher_pvalue"]].round(3)
-       class  pvalue_gs  combined_pvalue  fisher_pvalue
+    >>> t7[["class", "gs_pvalue", "combined_pvalue", "fisher_pvalue"]].round(3)
+       class  gs_pvalue  combined_pvalue  fisher_pvalue
     0      0      0.365            0.101          0.079
     1      1      0.042            0.101          0.079
 
@@ -638,7 +638,7 @@ def table7(
         random_state=random_state,
     )
     return pd.DataFrame({
-        "dataset": table["dataset"], "class": table["class"], "pvalue_gs": table["gs_pvalue"],
+        "dataset": table["dataset"], "class": table["class"], "gs_pvalue": table["gs_pvalue"],
         "combined_pvalue": table["dai_cui_pvalue"], "fisher_pvalue": table["fisher_pvalue"],
         "simes_pvalue": table["simes_pvalue"], "note": table["note"],
     })
@@ -668,7 +668,7 @@ def table8(fits: Iterable[PaperFit]) -> pd.DataFrame:
         ``precision_rf1``, ``precision_svm``, ``precision_rf2``, ``statistic``, ``df`` and
         ``pvalue`` of the joint Wald test that all four precisions are equal (NaN where a
         model's precision is 0 or 1: its logit is infinite and the test does not exist),
-        ``pvalue_defined_models`` (the joint test over the models whose precision is strictly
+        ``defined_models_pvalue`` (the joint test over the models whose precision is strictly
         between 0 and 1, where that differs) and ``note``.
 
     Examples
@@ -695,13 +695,13 @@ def table8(fits: Iterable[PaperFit]) -> pd.DataFrame:
             for model, key in _TABLE8_MODELS.items():
                 row[f"precision_{key}"] = prec.loc[cls, "RF1" if model == "RF" else model]
             row.update(statistic=joint.loc[cls, "statistic"], df=joint.loc[cls, "df"],
-                       pvalue=joint.loc[cls, "pvalue"], pvalue_defined_models=np.nan,
+                       pvalue=joint.loc[cls, "pvalue"], defined_models_pvalue=np.nan,
                        note=joint.loc[cls, "note"])
             defined = [m for m in ("NB", "RF", "SVM", "RF2")
                        if 0 < row[f"precision_{_TABLE8_MODELS[m]}"] < 1]
             if np.isnan(row["pvalue"]) and "NB" in defined and len(defined) >= 2:
                 sub = _gee(fit, defined).joint.set_index("class")
-                row["pvalue_defined_models"] = sub.loc[cls, "pvalue"]
+                row["defined_models_pvalue"] = sub.loc[cls, "pvalue"]
             rows.append(row)
     return pd.DataFrame(rows)
 
@@ -980,7 +980,7 @@ def compare_with_printed(ours: pd.DataFrame, table: int) -> pd.DataFrame:
     ours : DataFrame
         One row per printed row, with the key columns ``dataset``, ``class`` and, where the
         table has one, ``comparison`` (missing key columns count as ""), and one column per
-        quantity named as in :func:`printed_values` (e.g. ``precision_nb``, ``pvalue_gs``).
+        quantity named as in :func:`printed_values` (e.g. ``precision_nb``, ``gs_pvalue``).
         Class labels are matched as text (``0`` matches ``"0"``). A printed number without a
         class (one per dataset, like Table 7's combined p-value) takes ours from the
         dataset's first row that has a value.
@@ -1000,14 +1000,14 @@ def compare_with_printed(ours: pd.DataFrame, table: int) -> pd.DataFrame:
     Examples
     --------
     >>> ours = pd.DataFrame({"dataset": ["wilt"], "class": ["n"], "precision_nb": [0.6548],
-    ...                      "precision_rf": [0.7412], "pvalue_gs": [3e-9], "pvalue_gw": [0.2]})
+    ...                      "precision_rf": [0.7412], "gs_pvalue": [3e-9], "gw_pvalue": [0.2]})
     >>> cmp = compare_with_printed(ours, 5)
     >>> cmp.loc[cmp["row"] == 1, ["quantity", "printed", "ours", "matches"]]
            quantity  printed          ours  matches
     0  precision_nb     0.65  6.548000e-01     True
     1  precision_rf     0.74  7.412000e-01     True
-    2     pvalue_gs  <0.0001  3.000000e-09     True
-    3     pvalue_gw  <0.0001  2.000000e-01    False
+    2     gs_pvalue  <0.0001  3.000000e-09     True
+    3     gw_pvalue  <0.0001  2.000000e-01    False
     """
     printed = printed_values(table)
     ours = ours.copy()
@@ -1102,7 +1102,7 @@ def table5_agreement(
     ----------
     ours : DataFrame
         Our Table 5 (columns ``dataset``, ``class``, ``precision_nb``, ``precision_rf``,
-        ``pvalue_gs``).
+        ``gs_pvalue``).
     tolerance : float
         Largest absolute difference from a printed precision that counts as reproduced.
     alpha : float
@@ -1119,7 +1119,7 @@ def table5_agreement(
     --------
     >>> ours = pd.DataFrame({"dataset": ["wilt", "wilt"], "class": ["n", "w"],
     ...                      "precision_nb": [0.66, 0.75], "precision_rf": [0.74, 0.90],
-    ...                      "pvalue_gs": [1e-6, 0.01]})
+    ...                      "gs_pvalue": [1e-6, 0.01]})
     >>> table5_agreement(ours).head(2)[["class", "nb_close", "rf_close", "agrees"]]
       class  nb_close  rf_close  agrees
     0     n      True      True    True
@@ -1131,8 +1131,8 @@ def table5_agreement(
     for model in ("nb", "rf"):
         diff = (wide[("ours", f"precision_{model}")] - wide[("value", f"precision_{model}")]).abs()
         out[f"{model}_close"] = diff <= tolerance + 1e-12
-    out["gs_decision_printed"] = wide[("value", "pvalue_gs")] < alpha
-    out["gs_decision_ours"] = wide[("ours", "pvalue_gs")] < alpha
+    out["gs_decision_printed"] = wide[("value", "gs_pvalue")] < alpha
+    out["gs_decision_ours"] = wide[("ours", "gs_pvalue")] < alpha
     out["agrees"] = (out["nb_close"] & out["rf_close"]
                      & (out["gs_decision_printed"] == out["gs_decision_ours"]))
     return out.reset_index().drop(columns="row")

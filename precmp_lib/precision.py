@@ -193,7 +193,7 @@ def _gs_parts(cells: Any, weighted: bool) -> dict[str, np.ndarray]:
     }
 
 
-def gs_from_cells(cells: Any, *, weighted: bool = False) -> tuple[np.ndarray, np.ndarray]:
+def gs_from_cells(cells: Any, *, weighted: bool = False) -> CellTest:
     """Generalized score statistic (or Kosinski's weighted version) from 2 x 2 x 2 cells.
 
     Parameters
@@ -208,11 +208,15 @@ def gs_from_cells(cells: Any, *, weighted: bool = False) -> tuple[np.ndarray, np
 
     Returns
     -------
-    statistic, pvalue : ndarray of shape (...)
-        Chi-square(1) statistic and its upper-tail p-value, elementwise. Where A and B cannot
-        be told apart (identical predictions of the class, or every positive prediction of
-        both right, or every one wrong) the statistic is 0 and the p-value 1; where a
-        classifier never predicts the class (precision undefined) both are NaN.
+    CellTest
+        Arrays of shape ``(...)``: ``statistic`` = chi-square(1) statistic and ``pvalue`` its
+        upper-tail p-value, elementwise; ``estimate`` = P_a - P_b. A score test has no
+        interval of its own: ``se``, ``ci_low`` and ``ci_high`` are NaN (use
+        :func:`wald_from_cells` or :func:`rp_from_cells` for one). Where A and B cannot be
+        told apart (identical predictions of the class, or every positive prediction of both
+        right, or every one wrong) the statistic is 0, the p-value 1 and ``degenerate`` True;
+        where a classifier never predicts the class (precision undefined) statistic, p-value
+        and estimate are NaN.
 
     Notes
     -----
@@ -236,18 +240,20 @@ def gs_from_cells(cells: Any, *, weighted: bool = False) -> tuple[np.ndarray, np
     DTComPair's ``Paired1`` data (docs/methods.md §6.6a), as cells ``[d][a][b]``:
 
     >>> cells = [[[155, 22], [53, 31]], [[32, 22], [78, 319]]]
-    >>> stat, p = gs_from_cells(cells)
-    >>> round(float(stat), 6), round(float(p), 6)
+    >>> res = gs_from_cells(cells)
+    >>> round(float(res.statistic), 6), round(float(res.pvalue), 6)
     (5.711241, 0.016857)
 
     The precisions (0.825 and 0.865) differ at the 5 % level. A batch of tables is one call:
 
-    >>> stat, p = gs_from_cells(np.stack([cells, np.array(cells) * 2]), weighted=True)
-    >>> stat.round(4).tolist()
+    >>> batch = gs_from_cells(np.stack([cells, np.array(cells) * 2]), weighted=True)
+    >>> batch.statistic.round(4).tolist()
     [5.4659, 10.9318]
     """
-    parts = _gs_parts(cells, check_bool(weighted, "weighted"))
-    return parts["statistic"][()], parts["pvalue"][()]
+    g = _gs_parts(cells, check_bool(weighted, "weighted"))
+    nan = np.full_like(g["statistic"], np.nan)
+    return _cell_test(g["statistic"], g["pvalue"], g["precision_a"] - g["precision_b"], nan,
+                      nan, nan, g["degenerate"])
 
 
 # --------------------------------------------------------------------------------------------
@@ -256,7 +262,12 @@ def gs_from_cells(cells: Any, *, weighted: bool = False) -> tuple[np.ndarray, np
 
 
 class CellTest(NamedTuple):
-    """Elementwise results of a test with an estimate, over the leading axes of ``cells``.
+    """Elementwise results of a test on 2 x 2 x 2 cells, over the leading axes of ``cells``.
+
+    Every vectorised ``*_from_cells`` kernel returns one (the single-test counterpart,
+    :func:`precision_test_from_cells`, returns a :class:`~precmp_lib.results.TestResult`).
+    Fields are read by name (``res.statistic``, ``res.pvalue``); as a named tuple,
+    ``res[0]`` and ``res[1]`` are the statistic and the p-value.
 
     Attributes
     ----------
@@ -264,9 +275,11 @@ class CellTest(NamedTuple):
         Test statistic and p-value (NaN where the quantity is undefined).
     estimate, se : ndarray
         The estimate and its standard error (on the scale the test uses: log odds ratio for
-        GW, log RP for RP, the difference for the multinomial Wald).
+        GW, log RP for RP, the difference P_a - P_b for the multinomial Wald and for the score
+        tests, GS and the naive z, whose ``se`` is NaN).
     ci_low, ci_high : ndarray
-        Confidence limits for the estimate on its natural scale (RP: the ratio itself).
+        Confidence limits for the estimate on its natural scale (RP: the ratio itself); NaN
+        for the score tests, which give no interval.
     degenerate : ndarray of bool
         True where a ratio was 0/0 (statistic 0, p-value 1) or x/0 (infinite, p-value 0).
     """
@@ -486,7 +499,7 @@ def rp_from_cells(cells: Any, *, confidence_level: float = 0.95) -> CellTest:
     return _cell_test(*(g[k] for k in CellTest._fields))
 
 
-def naive_z_from_cells(cells: Any) -> tuple[np.ndarray, np.ndarray]:
+def naive_z_from_cells(cells: Any) -> CellTest:
     """Apply (wrongly) the two-sample z test for independent proportions to precisions.
 
     Shown for contrast: it treats the positive predictions of A and B as independent
@@ -500,9 +513,11 @@ def naive_z_from_cells(cells: Any) -> tuple[np.ndarray, np.ndarray]:
 
     Returns
     -------
-    statistic, pvalue : ndarray
-        ``z^2 = (P_a - P_b)^2 / [P (1 - P) (1/M_a + 1/M_b)]`` (P pooled) and its chi-square(1)
-        p-value.
+    CellTest
+        ``statistic`` = ``z^2 = (P_a - P_b)^2 / [P (1 - P) (1/M_a + 1/M_b)]`` (P pooled) and
+        ``pvalue`` its chi-square(1) p-value; ``estimate`` = P_a - P_b; ``se``, ``ci_low`` and
+        ``ci_high`` NaN (the score form gives no interval); ``degenerate`` where the pooled
+        variance is 0.
 
     Notes
     -----
@@ -517,7 +532,7 @@ def naive_z_from_cells(cells: Any) -> tuple[np.ndarray, np.ndarray]:
     Examples
     --------
     >>> cells = [[[155, 22], [53, 31]], [[32, 22], [78, 319]]]  # Paired1, docs/methods.md §6.6(a)
-    >>> round(float(naive_z_from_cells(cells)[1]), 6)  # the paired GS gives 0.016857
+    >>> round(float(naive_z_from_cells(cells).pvalue), 6)  # the paired GS gives 0.016857
     0.104221
     """
     c = _split(cells)
@@ -527,9 +542,11 @@ def naive_z_from_cells(cells: Any) -> tuple[np.ndarray, np.ndarray]:
         pbar = (c.tp_a + c.tp_b) / total
         qbar = (c.fp_a + c.fp_b) / total
         den = pbar * qbar * (1 / c.m_a + 1 / c.m_b)
-    stat, _ = _ratio((p_a - p_b) ** 2, den, den + (1 / np.where(total > 0, total, 1.0)))
+    stat, degenerate = _ratio((p_a - p_b) ** 2, den, den + (1 / np.where(total > 0, total, 1.0)))
     stat = np.where(undefined, np.nan, stat)
-    return stat[()], np.asarray(stats.chi2.sf(stat, 1))[()]
+    nan = np.full_like(stat, np.nan)
+    return _cell_test(stat, stats.chi2.sf(stat, 1), p_a - p_b, nan, nan, nan,
+                      degenerate & ~undefined)
 
 
 def naive_rp_from_cells(cells: Any, *, confidence_level: float = 0.95) -> CellTest:
@@ -1243,7 +1260,9 @@ class GEEPrecisionResult:
     pairwise : DataFrame
         Every pair, per class: ``class``, ``model_a``, ``model_b``, ``statistic`` (Wald
         chi-square of logit P_a - logit P_b), ``pvalue``, ``pvalue_holm`` (Holm over the
-        pairs of that class), ``note``.
+        pairs of that class), ``note``. The one exception to the library's naming of
+        adjusted p-values (``pvalue_adjusted``, with the method in ``attrs["adjustment"]``):
+        the public API contract names this column ``pvalue_holm``, and it keeps that name.
     reference : str
         The reference model.
     models : tuple of str

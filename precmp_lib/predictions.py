@@ -1,5 +1,6 @@
-"""Reading files of predictions: wide or long, CSV or Parquet, checked with messages that name
-the file, the column and the problem.
+"""Read files of predictions: wide or long, CSV or Parquet, checked column by column.
+
+Every message names the file, the column and the problem.
 
 *Wide*: one row per test observation, a column with the truth and one column per model.
 *Long*: one row per (observation, model), columns ``id``, ``model``, ``y_true``, ``y_pred`` and,
@@ -16,7 +17,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from .engines import PredictionFileError, count_predictions, label_dictionary
+from .engines import Counts, PredictionFileError, count_predictions, label_dictionary
 from .validation import EncodedLabels
 
 __all__ = ["PredictionFileError", "Predictions", "read_predictions"]
@@ -39,6 +40,8 @@ class Predictions:
         None when each row is its own observation.
     source : str
         The file name, for messages and reports.
+    format : str
+        The file's layout, ``"wide"`` or ``"long"``.
     notes : tuple of str
         Remarks found while reading (e.g. a model predicting a label the truth never has).
     """
@@ -53,10 +56,12 @@ class Predictions:
 
     @property
     def models(self) -> list[str]:
+        """Model names, in the file's order."""
         return list(self.codes)
 
     @property
     def n_rows(self) -> int:
+        """Rows (observations, or (observation, repetition) pairs)."""
         return len(self.codes_true)
 
     @property
@@ -77,7 +82,7 @@ class Predictions:
         )
 
     def frame(self) -> pd.DataFrame:
-        """The predictions as a wide DataFrame (``id`` if any, ``y_true``, one column per model)."""
+        """Return the predictions as a wide DataFrame (``id`` if any, ``y_true``, a column per model)."""
         data = {"y_true": self.y_true, **self.preds}
         if self.groups is not None:
             data = {"id": self.groups, **data}
@@ -85,7 +90,7 @@ class Predictions:
 
 
 def _frame(path: Path, columns: list[str]) -> pd.DataFrame:
-    """The checked file's needed columns (CSV as text with only empty cells missing)."""
+    """Read the checked file's needed columns (CSV as text, with only empty cells missing)."""
     if path.name.lower().endswith((".parquet", ".pq")):
         return pd.read_parquet(path, columns=columns)
     return pd.read_csv(path, usecols=columns, dtype=str, keep_default_na=False, na_values=[""])
@@ -111,7 +116,7 @@ def read_predictions(
     pred_column: str = "y_pred",
     repeat_column: str = "repeat",
 ) -> Predictions:
-    """Read and check a predictions file (CSV or Parquet, wide or long) into per-row codes.
+    r"""Read and check a predictions file (CSV or Parquet, wide or long) into per-row codes.
 
     The file is checked by :func:`precmp_lib.engines.count_predictions` (numpy engine), so the
     label rules and messages are those of every engine; the rows are then coded on the class
@@ -130,6 +135,9 @@ def read_predictions(
     id_column : str, optional
         Observation id column (default: a column named ``id``).
     layout : {"wide", "long"}
+        Wide: one row per observation, a column per model. Long: one row per (observation,
+        model) with ``model`` and ``y_pred`` columns (and ``repeat`` for repeated
+        cross-validation).
     model_column, pred_column, repeat_column : str
         Long format column names (only the defaults ``model``, ``y_pred``, ``repeat`` are
         supported).
@@ -137,17 +145,21 @@ def read_predictions(
     Returns
     -------
     Predictions
+        Truth and predictions coded on the sorted class list; ``groups`` holds the observation
+        ids of a long file with repetitions (else None).
 
     Raises
     ------
     PredictionFileError
-        (a ValueError) naming the file, the column and the problem.
+        (a ValueError) naming the file, the column and the problem; also for a ``layout``
+        other than ``"wide"``/``"long"`` and for long-format column names other than the
+        defaults.
 
     Examples
     --------
     >>> import tempfile
     >>> p = Path(tempfile.mkdtemp()) / "preds.csv"
-    >>> _ = p.write_text("y_true,lr,rf\\ncat,cat,dog\\ndog,dog,dog\\n")
+    >>> _ = p.write_text("y_true,lr,rf\ncat,cat,dog\ndog,dog,dog\n")
     >>> preds = read_predictions(p)
     >>> preds.models, preds.y_true.tolist(), preds.preds["rf"].tolist()
     (['lr', 'rf'], ['cat', 'dog'], ['dog', 'dog'])
@@ -160,29 +172,47 @@ def read_predictions(
                                engine="numpy")
     path = Path(path)
     text_numbers = not path.name.lower().endswith((".parquet", ".pq"))
-    names = list(counts.models)
-    if layout == "wide":
-        frame = _frame(path, [c for c in dict.fromkeys([id_column, y_true, *names]) if c])
-        y = _codes(frame[y_true], counts.classes, text_numbers)
-        coded = {m: _codes(frame[m], counts.classes, text_numbers) for m in names}
-        groups = None
-    else:
-        ident = id_column or "id"
-        cols = [ident, "model", y_true, "y_pred"] + (["repeat"] if counts.repeats else [])
-        frame = _frame(path, cols)
-        frame = frame[frame["model"].astype(str).isin(names)].assign(model=lambda f: f["model"].astype(str))
-        frame["_y"] = _codes(frame[y_true], counts.classes, text_numbers)
-        frame["_p"] = _codes(frame["y_pred"], counts.classes, text_numbers)
-        key = [ident] + (["repeat"] if counts.repeats else [])
-        wide = frame.pivot(index=key, columns="model", values="_p")
-        truth = frame.drop_duplicates(key).set_index(key)["_y"].reindex(wide.index)
-        y = truth.to_numpy().astype(np.int32)
-        coded = {m: wide[m].to_numpy().astype(np.int32) for m in names}
-        groups = np.asarray(wide.index.get_level_values(0)) if counts.repeats else None
-        if groups is not None and text_numbers:
-            try:  # ids written as numbers are numbers, as the engine orders them
-                groups = pd.to_numeric(pd.Series(groups)).to_numpy()
-            except ValueError:
-                pass
+    read = _read_wide if layout == "wide" else _read_long
+    y, coded, groups = read(path, counts, y_true, id_column, text_numbers)
     return Predictions(y, coded, np.asarray(counts.classes, dtype=object), groups=groups,
                        source=path.name, format=layout, notes=counts.notes)
+
+
+_Coded = tuple[np.ndarray, dict[str, np.ndarray], np.ndarray | None]
+
+
+def _read_wide(
+    path: Path, counts: Counts, y_true: str, id_column: str | None, text_numbers: bool
+) -> _Coded:
+    """Code the truth and each model's column of a wide file; rows are observations."""
+    names = list(counts.models)
+    frame = _frame(path, [c for c in dict.fromkeys([id_column, y_true, *names]) if c])
+    y = _codes(frame[y_true], counts.classes, text_numbers)
+    coded = {m: _codes(frame[m], counts.classes, text_numbers) for m in names}
+    return y, coded, None
+
+
+def _read_long(
+    path: Path, counts: Counts, y_true: str, id_column: str | None, text_numbers: bool
+) -> _Coded:
+    """Pivot a long file to one row per (id, repeat) and code it; ids are the groups."""
+    names = list(counts.models)
+    ident = id_column or "id"
+    key = [ident] + (["repeat"] if counts.repeats else [])
+    frame = _frame(path, [ident, "model", y_true, "y_pred", *key[1:]])
+    frame = frame[frame["model"].astype(str).isin(names)].assign(model=lambda f: f["model"].astype(str))
+    frame["_y"] = _codes(frame[y_true], counts.classes, text_numbers)
+    frame["_p"] = _codes(frame["y_pred"], counts.classes, text_numbers)
+    wide = frame.pivot(index=key, columns="model", values="_p")
+    truth = frame.drop_duplicates(key).set_index(key)["_y"].reindex(wide.index)
+    y = truth.to_numpy().astype(np.int32)
+    coded = {m: wide[m].to_numpy().astype(np.int32) for m in names}
+    if not counts.repeats:
+        return y, coded, None
+    groups = np.asarray(wide.index.get_level_values(0))
+    if text_numbers:
+        try:  # ids written as numbers are numbers, as the engine orders them
+            groups = pd.to_numeric(pd.Series(groups)).to_numpy()
+        except ValueError:
+            pass
+    return y, coded, groups

@@ -1198,7 +1198,8 @@ def pairwise_rank_tests(
         One row per pair, most significant first: ``model_a``, ``model_b``, ``rank_a``,
         ``rank_b``, ``rank_difference`` (a - b; negative = a ranked better), ``statistic``
         (``z = (R_a - R_b)/SE``), ``pvalue`` (unadjusted two-sided normal), ``pvalue_adjusted``,
-        ``reject`` (adjusted p-value at most ``alpha``), ``method``.
+        ``reject`` (adjusted p-value at most ``alpha``), ``method``. ``attrs["adjustment"]``
+        names the adjustment (``method``).
 
     Notes
     -----
@@ -1244,7 +1245,9 @@ def pairwise_rank_tests(
         "rank_difference": r[a] - r[b], "statistic": za, "pvalue": pa,
         "pvalue_adjusted": adj, "reject": adj <= alpha, "method": method,
     })
-    return out.sort_values(["pvalue", "model_a", "model_b"], kind="stable").reset_index(drop=True)
+    out = out.sort_values(["pvalue", "model_a", "model_b"], kind="stable").reset_index(drop=True)
+    out.attrs["adjustment"] = method
+    return out
 
 
 def _hochberg(p: np.ndarray) -> np.ndarray:
@@ -1312,7 +1315,8 @@ def tests_against_control(
         the model ranked worse than the control), ``statistic`` (``z`` = rank_difference / SE),
         ``pvalue`` (two-sided normal), ``threshold`` (the level the p-value is compared with:
         ``alpha/(k - i)`` at step i for Holm and Hochberg, ``alpha/(k - 1)`` for
-        Bonferroni–Dunn), ``pvalue_adjusted``, ``reject``, ``method``.
+        Bonferroni–Dunn), ``pvalue_adjusted``, ``reject``, ``method``. ``attrs["adjustment"]``
+        names the adjustment (``method``).
 
     Notes
     -----
@@ -1367,7 +1371,9 @@ def tests_against_control(
         "threshold": threshold, "pvalue_adjusted": adj, "reject": adj <= alpha,
         "method": method,
     })
-    return out.iloc[order].reset_index(drop=True)
+    out = out.iloc[order].reset_index(drop=True)
+    out.attrs["adjustment"] = method
+    return out
 
 
 # A library function, not a pytest test, although its name starts with "test". Set through

@@ -238,8 +238,7 @@ def _experiment_frame(
     alpha: float,
 ) -> pd.DataFrame:
     """One row per cell of the grid: the GS decisions' R(e), R(p), rates and medians."""
-    _, pvalues = gs_from_cells(cells)
-    pvalues = np.asarray(pvalues, dtype=float).reshape(len(grid), n_repeats)
+    pvalues = np.asarray(gs_from_cells(cells).pvalue, dtype=float).reshape(len(grid), n_repeats)
     valid = ~np.isnan(pvalues)
     n_valid = valid.sum(axis=1)
     accepted = np.where(valid, pvalues > alpha, False).sum(axis=1)

@@ -666,7 +666,8 @@ def section_gee(cmp: ModelComparison) -> Any:
                  f"({esc(cmp.reference or cmp.models[0])}): an odds ratio, not a ratio of "
                  "precisions.</p>" + table_html(cmp.gee_coefficients, "gee_coefficients",
                                                   max_rows=2000)
-                 + "<h3>Pairwise GEE Wald tests</h3>"
+                 + "<h3>Pairwise GEE Wald tests</h3><p><em>pvalue_holm</em> is Holm's "
+                 "adjustment across the pairs of each class.</p>"
                  + table_html(cmp.gee_pairwise, "gee_pairwise", max_rows=2000))
 
 
@@ -688,8 +689,9 @@ def section_combined(cmp: ModelComparison) -> Any:
              "independence) is not used. On one test set with at most 30 classes and 45 pairs "
              "the combination is Dai, Leeder & Cui's with the dependence estimated from "
              "classifier-swap permutations; otherwise Simes' test, valid under positive "
-             "dependence. <em>classes_driving</em> lists the classes whose GS test differs "
-             "after adjustment.</p>")
+             "dependence. <em>pvalue_adjusted</em> is Holm's adjustment across pairs; "
+             "<em>classes_driving</em> lists the classes whose GS test differs after "
+             "adjustment.</p>")
     return _wrap(_h2("pc-combined") + intro + table_html(cmp.combined, "combined"))
 
 

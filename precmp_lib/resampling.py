@@ -878,9 +878,10 @@ def pairwise_corrected_ttest(
     scores: npt.ArrayLike,
     *,
     test_train_ratio: float,
+    adjust: str = "holm",
     alpha: float = 0.05,
 ) -> pd.DataFrame:
-    """Run the corrected resampled t for every pair of classifiers, adjusted by Holm, Bonferroni.
+    """Run the corrected resampled t for every pair of classifiers, adjusted for multiplicity.
 
     Parameters
     ----------
@@ -890,20 +891,23 @@ def pairwise_corrected_ttest(
     test_train_ratio : float
         ``n_test / n_train`` of the resamples, as for :func:`corrected_resampled_ttest`
         (``1/(K - 1)`` for K-fold and repeated K-fold cross-validation).
+    adjust : {"holm", "bonferroni", "fdr_bh", "none"}
+        Adjustment of the p-values over the pairs (:func:`adjust_pvalues`).
     alpha : float
-        Level of the ``reject_holm`` column.
+        Level of the ``reject`` column.
 
     Returns
     -------
     DataFrame
         One row per pair: ``model_a``, ``model_b``, ``estimate`` (mean of A minus B), ``se``
-        (corrected), ``statistic``, ``df``, ``pvalue``, ``pvalue_holm``,
-        ``pvalue_bonferroni``, ``reject_holm``, ``degenerate``.
+        (corrected), ``statistic``, ``df``, ``pvalue``, ``pvalue_adjusted``, ``reject``
+        (adjusted p-value at most ``alpha``), ``degenerate``. ``attrs["adjustment"]`` names
+        the adjustment.
 
     Notes
     -----
     Each row is :func:`corrected_resampled_ttest` on one pair (two-sided); Holm's step-down
-    adjustment controls the family-wise error rate over the ``k(k-1)/2`` pairs.
+    adjustment (the default) controls the family-wise error rate over the ``k(k-1)/2`` pairs.
 
     Examples
     --------
@@ -912,20 +916,21 @@ def pairwise_corrected_ttest(
     >>> scores = pd.DataFrame({"a": base + 0.03, "b": base + rng.normal(0, 0.01, 20),
     ...                        "c": base + rng.normal(0, 0.01, 20)})
     >>> tab = pairwise_corrected_ttest(scores, test_train_ratio=1 / 9)
-    >>> tab[["model_a", "model_b", "reject_holm"]]
-      model_a model_b  reject_holm
-    0       a       b         True
-    1       a       c         True
-    2       b       c        False
+    >>> tab[["model_a", "model_b", "reject"]]
+      model_a model_b  reject
+    0       a       b    True
+    1       a       c    True
+    2       b       c   False
 
     Classifier a is better than both b and c, which cannot be told apart.
     """
     from itertools import combinations
 
-    from .multiple import adjust_pvalues
+    from .multiple import ADJUST_METHODS, adjust_pvalues
 
     arr, _, cols = as_score_matrix(scores, "scores", min_rows=2, min_cols=2)
     ratio = check_positive_float(test_train_ratio, "test_train_ratio")
+    check_choice(adjust, "adjust", ADJUST_METHODS)
     check_probability(alpha, "alpha")
     rows = []
     for i, j in combinations(range(len(cols)), 2):
@@ -934,11 +939,12 @@ def pairwise_corrected_ttest(
                      "se": res.details["se"], "statistic": res.statistic, "df": res.df,
                      "pvalue": res.pvalue, "degenerate": res.degenerate})
     out = pd.DataFrame(rows)
-    out["pvalue_holm"] = adjust_pvalues(out["pvalue"].to_numpy(), "holm")
-    out["pvalue_bonferroni"] = adjust_pvalues(out["pvalue"].to_numpy(), "bonferroni")
-    out["reject_holm"] = out["pvalue_holm"] <= alpha
-    return out[["model_a", "model_b", "estimate", "se", "statistic", "df", "pvalue",
-                "pvalue_holm", "pvalue_bonferroni", "reject_holm", "degenerate"]]
+    out["pvalue_adjusted"] = adjust_pvalues(out["pvalue"].to_numpy(), adjust)
+    out["reject"] = out["pvalue_adjusted"] <= alpha
+    out = out[["model_a", "model_b", "estimate", "se", "statistic", "df", "pvalue",
+               "pvalue_adjusted", "reject", "degenerate"]]
+    out.attrs["adjustment"] = adjust
+    return out
 
 
 # --------------------------------------------------------------------------------------------

@@ -392,7 +392,7 @@ def _pvalues(cells: np.ndarray, method: str) -> np.ndarray:
         return _wald_parts(cells, 0.95)["pvalue"]
     if method == "rp":
         return _rp_parts(cells, 0.95)["pvalue"]
-    return np.asarray(naive_z_from_cells(cells)[1])
+    return np.asarray(naive_z_from_cells(cells).pvalue)
 
 
 def power_curve(

@@ -404,15 +404,16 @@ def cv_correction_state(
 
     Returns
     -------
-    DataFrame indexed by ``n_resamples`` with ``factor_uncorrected`` (1/J),
-    ``factor_corrected`` (1/J + ratio), ``t_uncorrected``, ``pvalue_uncorrected``,
-    ``t_corrected``, ``pvalue_corrected``, ``reject_uncorrected`` and ``reject_corrected``.
+    DataFrame indexed by ``n_resamples``; the two tests share the table, so each column names
+    its test: ``uncorrected_factor`` (1/J), ``corrected_factor`` (1/J + ratio),
+    ``uncorrected_statistic``, ``uncorrected_pvalue``, ``corrected_statistic``,
+    ``corrected_pvalue``, ``uncorrected_reject`` and ``corrected_reject``.
 
     Examples
     --------
     >>> s = cv_correction_state(1 / 9, mean_difference=0.01, sd_difference=0.03)
-    >>> s.loc[[10, 200], ["pvalue_uncorrected", "pvalue_corrected"]].round(4)
-                 pvalue_uncorrected  pvalue_corrected
+    >>> s.loc[[10, 200], ["uncorrected_pvalue", "corrected_pvalue"]].round(4)
+                 uncorrected_pvalue  corrected_pvalue
     n_resamples
     10                       0.3193            0.4866
     200                      0.0000            0.3291
@@ -433,14 +434,14 @@ def cv_correction_state(
     j = np.asarray(list(n_resamples), dtype=int)
     if j.size == 0 or (j < 2).any():
         raise ValueError(f"n_resamples must hold integers >= 2; got {list(n_resamples)!r}")
-    out = pd.DataFrame({"factor_uncorrected": 1 / j, "factor_corrected": 1 / j + test_train_ratio},
+    out = pd.DataFrame({"uncorrected_factor": 1 / j, "corrected_factor": 1 / j + test_train_ratio},
                        index=pd.Index(j, name="n_resamples"))
     for kind in ("uncorrected", "corrected"):
-        t = mean_difference / (sd_difference * np.sqrt(out[f"factor_{kind}"].to_numpy()))
+        t = mean_difference / (sd_difference * np.sqrt(out[f"{kind}_factor"].to_numpy()))
         p = 2 * stats.t.sf(np.abs(t), j - 1)
-        out[f"t_{kind}"], out[f"pvalue_{kind}"] = t, p
+        out[f"{kind}_statistic"], out[f"{kind}_pvalue"] = t, p
     for kind in ("uncorrected", "corrected"):
-        out[f"reject_{kind}"] = out[f"pvalue_{kind}"] <= alpha
+        out[f"{kind}_reject"] = out[f"{kind}_pvalue"] <= alpha
     return out
 
 
@@ -467,14 +468,14 @@ def cv_correction_figure(state: pd.DataFrame, *, alpha: float = 0.05, marker: in
 
     fig, ax = plt.subplots(figsize=(6.4, 3.4), layout="constrained")
     j = state.index.to_numpy()
-    ax.plot(j, state["pvalue_uncorrected"], "o-", color=SIGNIFICANT_COLOR, label="uncorrected t (1/J)")
-    ax.plot(j, state["pvalue_corrected"], "s-", color="#0072B2", label="corrected t (1/J + ratio)")
+    ax.plot(j, state["uncorrected_pvalue"], "o-", color=SIGNIFICANT_COLOR, label="uncorrected t (1/J)")
+    ax.plot(j, state["corrected_pvalue"], "s-", color="#0072B2", label="corrected t (1/J + ratio)")
     ax.axhline(alpha, color=REFERENCE_COLOR, ls="--", lw=1, label=f"α = {alpha:g}")
     if marker is not None:
         ax.axvline(marker, color=REFERENCE_COLOR, lw=0.8, ls=":")
     ax.set_xscale("log")
     ax.set_yscale("log")
-    ax.set_ylim(max(1e-12, float(state[["pvalue_uncorrected", "pvalue_corrected"]].min().min()) / 2), 1.2)
+    ax.set_ylim(max(1e-12, float(state[["uncorrected_pvalue", "corrected_pvalue"]].min().min()) / 2), 1.2)
     ax.set_xlabel("number of splits J")
     ax.set_ylabel("two-sided p-value")
     ax.legend(fontsize="small", frameon=False, loc="lower left")
@@ -516,8 +517,8 @@ def cv_correction_explorer(
     def update(*_: Any) -> None:
         state = cv_correction_state(slider.value, mean_difference=mean_difference,
                                     sd_difference=sd_difference, alpha=alpha)
-        table.value = state[["factor_uncorrected", "factor_corrected", "pvalue_uncorrected",
-                             "pvalue_corrected"]].to_html(float_format=lambda v: f"{v:.4g}", border=0)
+        table.value = state[["uncorrected_factor", "corrected_factor", "uncorrected_pvalue",
+                             "corrected_pvalue"]].to_html(float_format=lambda v: f"{v:.4g}", border=0)
         image.value = _png(cv_correction_figure(state, alpha=alpha, marker=n_resamples))
 
     slider.observe(update, names="value")
@@ -1540,8 +1541,7 @@ def replicability_size_state(cells: Any, n_test: Any, *, alpha: float = 0.05, n_
     rows = {}
     for m in sizes:
         draws = rng.multinomial(int(m), counts / counts.sum(), size=n_draws).reshape(-1, 2, 2, 2)
-        _, p = gs_from_cells(draws)
-        p = np.asarray(p, dtype=float)
+        p = np.asarray(gs_from_cells(draws).pvalue, dtype=float)
         p = p[~np.isnan(p)]
         rows[int(m)] = {"n_valid": int(p.size),
                         "rejection_rate": float(np.mean(p <= alpha)) if p.size else np.nan,

@@ -211,6 +211,10 @@ def test_json_round_trip(test_set):
     assert back.to_json() == text
     pd.testing.assert_frame_equal(back.per_class, cmp.per_class, check_dtype=False)
     assert back.best == cmp.best and back.design == cmp.design
+    # every table with an adjusted p-value names its adjustment, and keeps it through JSON
+    for name in ("pairs", "per_class", "gee", "combined"):
+        assert getattr(cmp, name).attrs["adjustment"] == "holm"
+        assert getattr(back, name).attrs == getattr(cmp, name).attrs
 
 
 def test_bad_arguments():

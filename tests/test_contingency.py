@@ -213,14 +213,17 @@ def test_pairwise_mlxtend_example_holm_and_bonferroni():
     assert chi[["b", "c"]].to_numpy().tolist() == [[10, 2], [12, 4], [3, 3]] or \
         chi[["c", "b"]].to_numpy().tolist() == [[10, 2], [12, 4], [3, 3]]
     np.testing.assert_allclose(chi["pvalue"], [0.020921, 0.045500, 1.0], rtol=1e-4)
-    np.testing.assert_allclose(chi["pvalue_holm"], [0.062764, 0.091001, 1.0], rtol=1e-4)
-    np.testing.assert_allclose(chi["pvalue_bonferroni"], [0.062764, 0.136501, 1.0], rtol=1e-4)
+    np.testing.assert_allclose(chi["pvalue_adjusted"], [0.062764, 0.091001, 1.0], rtol=1e-4)
+    assert chi.attrs["adjustment"] == "holm"
+    bonf = pc.pairwise_mcnemar(y, preds, method="chi2", adjust="bonferroni")
+    np.testing.assert_allclose(bonf["pvalue_adjusted"], [0.062764, 0.136501, 1.0], rtol=1e-4)
+    assert bonf.attrs["adjustment"] == "bonferroni"
     ex = pc.pairwise_mcnemar(y, preds)
     np.testing.assert_allclose(ex["pvalue"], [0.038574, 0.076813, 1.0], rtol=1e-4)
-    np.testing.assert_allclose(ex["pvalue_holm"], [0.115723, 0.153625, 1.0], rtol=1e-4)
+    np.testing.assert_allclose(ex["pvalue_adjusted"], [0.115723, 0.153625, 1.0], rtol=1e-4)
     # The lesson: the omnibus rejects while no adjusted pair does.
     assert pc.cochrans_q(pc.correctness_matrix(y, preds)).pvalue < 0.05
-    assert not ex["reject_holm"].any()
+    assert not ex["reject"].any()
 
 
 def test_pairwise_holm_equals_statsmodels_multipletests():
@@ -230,9 +233,14 @@ def test_pairwise_holm_equals_statsmodels_multipletests():
     correct = pd.DataFrame(rng.random((300, 5)) < [0.7, 0.75, 0.8, 0.72, 0.9], columns=list("abcde"))
     tab = pc.pairwise_mcnemar(None, correct=correct.astype(int))
     assert len(tab) == 10
-    np.testing.assert_allclose(tab["pvalue_holm"], multipletests(tab["pvalue"], method="holm")[1])
-    np.testing.assert_allclose(tab["pvalue_bonferroni"],
-                               multipletests(tab["pvalue"], method="bonferroni")[1])
+    np.testing.assert_allclose(tab["pvalue_adjusted"], multipletests(tab["pvalue"], method="holm")[1])
+    for adjust in ("bonferroni", "fdr_bh"):
+        other = pc.pairwise_mcnemar(None, correct=correct.astype(int), adjust=adjust)
+        np.testing.assert_allclose(other["pvalue_adjusted"],
+                                   multipletests(tab["pvalue"], method=adjust)[1])
+        assert other.attrs["adjustment"] == adjust
+    with pytest.raises(ValueError, match="adjust must be one of"):
+        pc.pairwise_mcnemar(None, correct=correct.astype(int), adjust="hochberg")
 
 
 @settings(max_examples=50, deadline=None)

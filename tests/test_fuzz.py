@@ -405,6 +405,7 @@ PRED_NAMES = ("a", "b", "c")
 LONG_WORDS = ("y_true", "y_pred", "model", " id")  # a long table's errors name its column
 LABEL_ARGS = {"y_true": _labels(Y), "y_pred_a": _labels(A), "y_pred_b": _labels(B)}
 METHODS_MC = ("exact", "midp", "chi2", "chi2_corrected")
+ADJUST_METHODS = ("holm", "bonferroni", "fdr_bh", "none")  # precmp_lib.multiple.ADJUST_METHODS
 ALTERNATIVES = ("two-sided", "greater", "less")
 
 SPECS: dict[str, Spec] = {
@@ -664,10 +665,12 @@ SPECS: dict[str, Spec] = {
     "pairwise_corrected_ttest": Spec({"scores": SCORES, "test_train_ratio": 0.25},
                                      {"scores": _matrix(SCORES),
                                       "test_train_ratio": _positive_real(),
+                                      "adjust": _choice(ADJUST_METHODS),
                                       "alpha": _probability()}),
     "pairwise_mcnemar": Spec({"y_true": Y, "y_preds": PREDS},
                              {"y_true": _labels(Y), "y_preds": _prediction_mapping(PREDS),
-                              "method": _choice(METHODS_MC), "alpha": _probability()},
+                              "method": _choice(METHODS_MC), "adjust": _choice(ADJUST_METHODS),
+                              "alpha": _probability()},
                              {"y_preds": PRED_NAMES}),
     "pairwise_rank_tests": Spec({"scores": SCORES}, {"scores": _matrix(SCORES),
                                                      "method": _choice(("nemenyi",)),

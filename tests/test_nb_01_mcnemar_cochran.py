@@ -100,7 +100,7 @@ def test_solutions_01(run_notebook):
     assert res["ex1_reject"] == {"exact": False, "midp": True, "chi2": True, "chi2_corrected": False}
     assert res["ex2_smallest_b"] == 6  # 2 * 0.5**6 = 0.031 <= 0.05 < 2 * 0.5**5
     ex3 = res["ex3"]
-    assert ex3["100"]["pvalue_exact"] == ex3["10000"]["pvalue_exact"]
+    assert ex3["100"]["exact_pvalue"] == ex3["10000"]["exact_pvalue"]
     assert ex3["100"]["accuracy_difference"] == pytest.approx(10 / 112)
     assert ex3["10000"]["accuracy_difference"] == pytest.approx(10 / 10012)
     assert res["ex5_pvalue"] == pytest.approx(stats.binomtest(183, 190, 0.95, alternative="greater").pvalue)

@@ -72,8 +72,8 @@ def _check_widget_start(results):
     assert w["mean"] == pytest.approx(d.mean()) and w["sd"] == pytest.approx(d.std(ddof=1))
     for j, row in start.iterrows():
         t = w["mean"] / (w["sd"] * np.sqrt(1 / j + w["ratio"]))
-        assert row["pvalue_corrected"] == pytest.approx(2 * stats.t.sf(abs(t), j - 1), rel=1e-9)
-    assert start["pvalue_uncorrected"].iloc[-1] < start["pvalue_corrected"].iloc[-1]
+        assert row["corrected_pvalue"] == pytest.approx(2 * stats.t.sf(abs(t), j - 1), rel=1e-9)
+    assert start["uncorrected_pvalue"].iloc[-1] < start["corrected_pvalue"].iloc[-1]
 
 
 @needs_mirror
@@ -167,7 +167,7 @@ def _check_pairwise(results):
     holm = pairwise.sort_values("pvalue")
     m = len(holm)
     expected = np.maximum.accumulate(np.minimum(1, (m - np.arange(m)) * holm["pvalue"]))
-    np.testing.assert_allclose(holm["pvalue_holm"], expected)  # docs/methods.md §3 Holm step-down
+    np.testing.assert_allclose(holm["pvalue_adjusted"], expected)  # docs/methods.md §3 Holm step-down
 
 
 @pytest.mark.notebook
@@ -180,7 +180,7 @@ def test_solutions_02(run_notebook):
     assert list(ex2.index) == [1, 2]
     a, b = np.array(res["scores_a"]), np.array(res["scores_b"])
     _t, p = _t_formula(a - b, res["test_train_ratio"])
-    assert ex2.loc[2, "pvalue_corrected"] == pytest.approx(p, rel=1e-9)
+    assert ex2.loc[2, "corrected_pvalue"] == pytest.approx(p, rel=1e-9)
     ex3 = res["ex3"]
     with_data = next(v for k, v in ex3.items() if "with the data" in k)
     against = next(v for k, v in ex3.items() if "against the data" in k)

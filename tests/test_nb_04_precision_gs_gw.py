@@ -50,7 +50,7 @@ def check_per_class_table_equals_the_library_on_the_same_split(results, dataset=
 def check_holm_and_the_significant_classes(results):
     p = np.array(results["gs_pvalue"])
     expected = multipletests(p, method="holm")[1]
-    np.testing.assert_allclose(results["gs_pvalue_holm"], expected, rtol=1e-12)
+    np.testing.assert_allclose(results["gs_pvalue_adjusted"], expected, rtol=1e-12)
     assert results["significant_classes"] == [
         k for k, q in zip(results["classes"], expected) if q <= 0.05]
 

@@ -16,14 +16,14 @@ needs_torch = pytest.mark.skipif(not deep.torch_available(), reason="PyTorch is 
 
 def _expected_per_class(frame, a, b):
     table = pc.compare_precision(frame["y_true"], frame[a], frame[b])
-    table["gs_pvalue_holm"] = pc.adjust_pvalues(table["gs_pvalue"], method="holm")
+    table["gs_pvalue_adjusted"] = pc.adjust_pvalues(table["gs_pvalue"], method="holm")
     return table
 
 
 def _check_per_class(res, expected):
     got = pd.DataFrame(res["per_class"])
     assert got["class"].astype(str).tolist() == expected["class"].astype(str).tolist()
-    for col in ("precision_a", "precision_b", "gs_pvalue", "gs_pvalue_holm", "rp", "rp_pvalue"):
+    for col in ("precision_a", "precision_b", "gs_pvalue", "gs_pvalue_adjusted", "rp", "rp_pvalue"):
         np.testing.assert_allclose(got[col].astype(float), expected[col].astype(float), rtol=1e-9)
 
 

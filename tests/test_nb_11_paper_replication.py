@@ -49,10 +49,10 @@ def _printed(table: int, quantity: str) -> dict[tuple[str, str], float]:
 def _check_table5_structure(results):
     t5 = pd.DataFrame(results["table5"])
     assert list(t5.columns[:6]) == ["dataset", "class", "precision_nb", "precision_rf",
-                                    "pvalue_gs", "pvalue_gw"]
+                                    "gs_pvalue", "gw_pvalue"]
     assert list(zip(t5["dataset"], t5["class"])) == TABLE5_ROWS  # labels as in the data
     assert t5[["precision_nb", "precision_rf"]].stack().between(0, 1).all()
-    assert t5["pvalue_gs"].between(0, 1).all()
+    assert t5["gs_pvalue"].between(0, 1).all()
     agreement = results["table5_agreement"]
     assert agreement["n_rows"] == 19 and 0 <= agreement["share_both"] <= 1
     assert agreement["share_both"] <= min(agreement["share_precisions_within_0.05"],
@@ -88,7 +88,7 @@ def _check_table8_svm_and_the_undefined_wald_test(results):
         assert t8[key]["precision_svm"] == pytest.approx(value, abs=0.006), key
     # precision 1.0 -> no GEE Wald test (docs/methods.md §12 item 12): null in results.json
     assert t8[("wilt", "w")]["precision_svm"] == 1.0 and t8[("wilt", "w")]["pvalue"] is None
-    assert 0 <= t8[("wilt", "w")]["pvalue_defined_models"] <= 1
+    assert 0 <= t8[("wilt", "w")]["defined_models_pvalue"] <= 1
     assert t8[("wilt", "n")]["df"] == 3
 
 
@@ -151,4 +151,4 @@ def _check_seed_spread(results):
     # the explorer starts on the dataset parameter: Urban land cover's nine string-labelled classes
     start = pd.DataFrame(results["widget_start"])
     assert set(start["class"]) == {c for d, c in TABLE5_ROWS if d == "urban_land_cover"}
-    assert set(start["quantity"]) == {"precision_nb", "precision_rf", "pvalue_gs", "pvalue_gw"}
+    assert set(start["quantity"]) == {"precision_nb", "precision_rf", "gs_pvalue", "gw_pvalue"}

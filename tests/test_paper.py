@@ -74,8 +74,8 @@ def test_datasets_and_classes_are_those_of_the_data():
     [
         (4, "wilt", "", "", "instances", "4889"),  # Table 4, 4839 in the UCI files
         (4, "phishing", "", "", "instances", "2456"),  # Table 4, 11055 in the UCI file
-        (5, "diabetic_retinopathy", "0", "", "pvalue_gs", "0.002"),  # Table 5's typo
-        (5, "diabetic_retinopathy", "0", "", "pvalue_gw", "0.0002"),
+        (5, "diabetic_retinopathy", "0", "", "gs_pvalue", "0.002"),  # Table 5's typo
+        (5, "diabetic_retinopathy", "0", "", "gw_pvalue", "0.0002"),
         (5, "urban_land_cover", "tree", "", "precision_rf", "0.86"),
         (6, "urban_land_cover", "building", "", "rp", "1.07"),  # printed class "BLS"
         (6, "wilt", "w", "", "rp_ci_low", "0.62"),
@@ -296,15 +296,15 @@ def test_the_printed_values_match_themselves(table):
 
 def test_matches_means_rounds_to_the_print():
     ours = pd.DataFrame({"dataset": ["wilt"] * 2, "class": ["n", "w"],
-                         "precision_nb": [0.6549, 0.7351], "pvalue_gs": [0.00011, 0.0014],
-                         "pvalue_gw": [0.00009, np.nan]})
+                         "precision_nb": [0.6549, 0.7351], "gs_pvalue": [0.00011, 0.0014],
+                         "gw_pvalue": [0.00009, np.nan]})
     cmp = compare_with_printed(ours, 5).set_index(["class", "quantity"])
     assert cmp.loc[("n", "precision_nb"), "matches"]  # 0.6549 prints as 0.65
     assert not cmp.loc[("w", "precision_nb"), "matches"]  # 0.7351 prints as 0.74, not 0.73
-    assert not cmp.loc[("n", "pvalue_gs"), "matches"]  # 0.00011 is not < 0.0001
-    assert cmp.loc[("n", "pvalue_gw"), "matches"]
-    assert cmp.loc[("w", "pvalue_gs"), "matches"]  # 0.0014 prints as 0.001
-    assert pd.isna(cmp.loc[("w", "pvalue_gw"), "matches"])  # no value of ours
+    assert not cmp.loc[("n", "gs_pvalue"), "matches"]  # 0.00011 is not < 0.0001
+    assert cmp.loc[("n", "gw_pvalue"), "matches"]
+    assert cmp.loc[("w", "gs_pvalue"), "matches"]  # 0.0014 prints as 0.001
+    assert pd.isna(cmp.loc[("w", "gw_pvalue"), "matches"])  # no value of ours
     assert pd.isna(cmp.loc[("n", "precision_rf"), "ours"])  # not given at all
     assert cmp.loc[("w", "precision_nb"), "difference"] == pytest.approx(0.0051)
 
@@ -359,7 +359,7 @@ def test_table5_agreement_tolerance(shift, row):
 def test_table5_agreement_decision_flips():
     ours = _printed_as_ours(5)
     flip = (ours["dataset"] == "urban_land_cover") & (ours["class"] == "asphalt")
-    ours.loc[flip, "pvalue_gs"] = 0.01  # printed 0.87: not rejected
+    ours.loc[flip, "gs_pvalue"] = 0.01  # printed 0.87: not rejected
     agree = table5_agreement(ours).set_index(["dataset", "class"])
     row = agree.loc[("urban_land_cover", "asphalt")]
     assert not row["agrees"] and row["gs_decision_ours"] and not row["gs_decision_printed"]
@@ -413,10 +413,10 @@ def test_table5_reproduces_the_worked_example():
     assert t5.loc[0, "precision_rf"] == pytest.approx(0.630058, abs=1e-6)
     assert t5.loc[1, "precision_nb"] == pytest.approx(0.760563, abs=1e-6)
     assert t5.loc[1, "precision_rf"] == pytest.approx(0.676301, abs=1e-6)
-    assert t5.loc[0, "pvalue_gs"] == pytest.approx(2.1269e-04, rel=1e-4)
-    assert t5.loc[1, "pvalue_gs"] == pytest.approx(0.074489, rel=1e-4)
-    assert t5.loc[0, "pvalue_gw"] == pytest.approx(3.2811e-04, rel=1e-4)
-    assert t5.loc[1, "pvalue_gw"] == pytest.approx(0.097346, rel=1e-4)
+    assert t5.loc[0, "gs_pvalue"] == pytest.approx(2.1269e-04, rel=1e-4)
+    assert t5.loc[1, "gs_pvalue"] == pytest.approx(0.074489, rel=1e-4)
+    assert t5.loc[0, "gw_pvalue"] == pytest.approx(3.2811e-04, rel=1e-4)
+    assert t5.loc[1, "gw_pvalue"] == pytest.approx(0.097346, rel=1e-4)
     assert t5.loc[0, "n_pred_nb"] == 275 and t5.loc[1, "n_pred_rf"] == 173
 
 
@@ -428,8 +428,8 @@ def test_table5_rows_agree_with_the_printed_ones():
     mine = cmp[cmp["dataset"] == "diabetic_retinopathy"].set_index(["class", "quantity"])
     matching = mine.index[mine["matches"].astype(bool)].tolist()
     assert matching == [("0", "precision_nb"), ("0", "precision_rf"), ("1", "precision_nb"),
-                        ("1", "pvalue_gs")]
-    assert mine.loc[("0", "pvalue_gs"), "difference"] == pytest.approx(2.1269e-04 - 0.002,
+                        ("1", "gs_pvalue")]
+    assert mine.loc[("0", "gs_pvalue"), "difference"] == pytest.approx(2.1269e-04 - 0.002,
                                                                        rel=1e-3)
     agree = table5_agreement(t5)
     assert agree.loc[agree["dataset"] == "diabetic_retinopathy", "agrees"].all()
@@ -489,8 +489,8 @@ def test_table8_joint_test_and_undefined_row():
     assert "logit" in t8.loc["w", "note"]
     without = gee_precision(fit.y_test, {k: v for k, v in named.items() if k != "SVM"},
                             reference="NB").joint.set_index("class")
-    assert t8.loc["w", "pvalue_defined_models"] == pytest.approx(without.loc["w", "pvalue"])
-    assert np.isnan(t8.loc["n", "pvalue_defined_models"])
+    assert t8.loc["w", "defined_models_pvalue"] == pytest.approx(without.loc["w", "pvalue"])
+    assert np.isnan(t8.loc["n", "defined_models_pvalue"])
     prec = ref.precision.pivot(index="class", columns="model", values="precision")
     assert t8.loc["n", "precision_rf1"] == prec.loc["n", "RF1"]
 

@@ -37,6 +37,7 @@ from precmp_lib.counts import (
     precision_moments,
 )
 from precmp_lib.precision import (
+    CellTest,
     compare_precision,
     compare_precision_from_counts,
     gee_precision,
@@ -151,25 +152,29 @@ def informative(cells):
     ],
 )
 def test_gs_and_wgs_match_methods_worked_examples(cells, gs, gs_p, wgs, wgs_p):
-    stat, p = gs_from_cells(cells)
+    res = gs_from_cells(cells)
+    stat, p = res.statistic, res.pvalue
     assert stat == pytest.approx(gs, rel=1e-6) and p == pytest.approx(gs_p, rel=1e-4)
-    stat, p = gs_from_cells(cells, weighted=True)
+    res = gs_from_cells(cells, weighted=True)
+    stat, p = res.statistic, res.pvalue
     assert stat == pytest.approx(wgs, rel=1e-6) and p == pytest.approx(wgs_p, rel=1e-4)
 
 
 @pytest.mark.parametrize("cells", [PAIRED1, SMALL, ONE, DIAB0, DIAB1])
 def test_gs_equals_dtcompair_formulas_and_score_form(cells):
-    stat, p = gs_from_cells(cells)
+    res = gs_from_cells(cells)
+    stat, p = res.statistic, res.pvalue
     assert stat == pytest.approx(dtcompair_pv_gs(cells), rel=1e-10)
     assert stat == pytest.approx(score_form(cells), rel=1e-10)
     assert p == pytest.approx(stats.chi2.sf(dtcompair_pv_gs(cells), 1), rel=1e-10)
-    wstat, _ = gs_from_cells(cells, weighted=True)
+    wstat = gs_from_cells(cells, weighted=True).statistic
     assert wstat == pytest.approx(dtcompair_pv_wgs(cells), rel=1e-10)
 
 
 def test_gs_paired1_class1_p_value_matches_diabetic_retinopathy_row():
     # docs/methods.md §6.6(d), class "1": GS 3.181222, p 0.074489 (Gondara Table 5: 0.07)
-    stat, p = gs_from_cells(DIAB1)
+    res = gs_from_cells(DIAB1)
+    stat, p = res.statistic, res.pvalue
     assert stat == pytest.approx(3.181222, rel=1e-6) and p == pytest.approx(0.074489, rel=1e-4)
 
 
@@ -178,7 +183,7 @@ def test_gs_paired1_class1_p_value_matches_diabetic_retinopathy_row():
 def test_gs_equals_score_form_on_random_tables(cells):
     if not informative(cells):
         return
-    stat, _ = gs_from_cells(cells)
+    stat = gs_from_cells(cells).statistic
     assert stat == pytest.approx(score_form(cells), rel=1e-9)
     assert stat == pytest.approx(dtcompair_pv_gs(cells), rel=1e-9)
 
@@ -186,8 +191,10 @@ def test_gs_equals_score_form_on_random_tables(cells):
 @settings(max_examples=200, deadline=None)
 @given(cells_strategy, st.booleans())
 def test_gs_symmetric_under_swapping_classifiers(cells, weighted):
-    s1, p1 = gs_from_cells(cells, weighted=weighted)
-    s2, p2 = gs_from_cells(cells.transpose(0, 2, 1), weighted=weighted)
+    res = gs_from_cells(cells, weighted=weighted)
+    s1, p1 = res.statistic, res.pvalue
+    res = gs_from_cells(cells.transpose(0, 2, 1), weighted=weighted)
+    s2, p2 = res.statistic, res.pvalue
     np.testing.assert_allclose([s1, p1], [s2, p2], rtol=1e-12, atol=0)
     if not np.isnan(p1):
         assert 0.0 <= p1 <= 1.0
@@ -198,7 +205,8 @@ def test_gs_degenerate_policy_elementwise():
     all_right = make_cells(10, 3, 2, 5, 0, 0, 0, 9)  # every positive prediction correct
     batch = np.stack([PAIRED1, IDENTICAL, never_b, all_right])
     for weighted in (False, True):
-        stat, p = gs_from_cells(batch, weighted=weighted)
+        res = gs_from_cells(batch, weighted=weighted)
+        stat, p = res.statistic, res.pvalue
         assert stat.shape == p.shape == (4,)
         assert stat[1] == 0.0 and p[1] == 1.0  # identical (DTComPair returns NaN)
         assert np.isnan(stat[2]) and np.isnan(p[2])  # precision of B undefined
@@ -206,11 +214,29 @@ def test_gs_degenerate_policy_elementwise():
         assert stat[0] > 0
 
 
+def test_every_cells_kernel_answers_with_a_celltest():
+    # One result family for the vectorised kernels. The score tests (GS, WGS, naive z) estimate
+    # P_a - P_b, the multinomial Wald's estimate (docs/methods.md §6.4), and give no interval.
+    never_b = make_cells(0, 3, 0, 2, 0, 2, 0, 7)  # B never predicts the class
+    batch = np.stack([PAIRED1, IDENTICAL, never_b])
+    kernels = (gs_from_cells, gw_from_cells, wald_from_cells, rp_from_cells, naive_z_from_cells,
+               naive_rp_from_cells)
+    assert all(isinstance(kernel(batch), CellTest) for kernel in kernels)
+    wald = wald_from_cells(batch)
+    for res in (gs_from_cells(batch), gs_from_cells(batch, weighted=True),
+                naive_z_from_cells(batch)):
+        np.testing.assert_array_equal(res.estimate, wald.estimate)  # NaN where B never predicts
+        assert np.isnan(res.se).all() and np.isnan(res.ci_low).all() and np.isnan(res.ci_high).all()
+        assert res.statistic.shape == res.degenerate.shape == (3,)
+    assert gs_from_cells(batch).degenerate.tolist() == [False, True, False]
+    assert naive_z_from_cells(batch).degenerate.tolist() == [False, False, False]
+
+
 def test_gs_from_cells_accepts_batches_and_rejects_bad_cells():
     batch = np.stack([np.stack([PAIRED1, SMALL]), np.stack([ONE, DIAB0])])
-    stat, _ = gs_from_cells(batch)
+    stat = gs_from_cells(batch).statistic
     assert stat.shape == (2, 2)
-    assert stat[1, 0] == pytest.approx(gs_from_cells(ONE)[0], rel=1e-15)
+    assert stat[1, 0] == pytest.approx(gs_from_cells(ONE).statistic, rel=1e-15)
     with pytest.raises(ValueError, match=r"cells must have shape \(\.\.\., 2, 2, 2\)"):
         gs_from_cells(np.zeros((2, 2)))
     with pytest.raises(ValueError, match="non-negative"):
@@ -353,10 +379,11 @@ def test_naive_z_equals_statsmodels_two_proportion_z():
         tp = [cells[1, 1].sum(), cells[1, :, 1].sum()]
         m = [cells[:, 1].sum(), cells[:, :, 1].sum()]
         z, p = proportions_ztest(tp, m)
-        stat, pz = naive_z_from_cells(cells)
+        res = naive_z_from_cells(cells)
+        stat, pz = res.statistic, res.pvalue
         assert stat == pytest.approx(z**2, rel=1e-10) and pz == pytest.approx(p, rel=1e-10)
     # docs/methods.md §6.6(a): naive z^2 = 2.639732, p = 0.104221
-    assert naive_z_from_cells(PAIRED1)[0] == pytest.approx(2.639732, rel=1e-6)
+    assert naive_z_from_cells(PAIRED1).statistic == pytest.approx(2.639732, rel=1e-6)
 
 
 def test_naive_rp_is_katz_interval_and_wider_when_correlated():
@@ -390,7 +417,7 @@ def test_kernels_degenerate_policy():
 
 def test_p_values_come_from_survival_functions():
     big = PAIRED1 * 40  # a large sample: p far below 1e-16 (1 - cdf would give 0) but not 0
-    _, p = gs_from_cells(big)
+    p = gs_from_cells(big).pvalue
     assert 0 < p < 1e-40
     assert gw_from_cells(big).pvalue > 0 and rp_from_cells(big).pvalue > 0
 
@@ -429,10 +456,10 @@ def test_single_tests_string_labels_and_positive():
     y, a, b = expand(PAIRED1)
     names = np.array(["benign", "malignant"])
     res = gs_test(names[y], names[a], names[b], positive="malignant")
-    assert res.statistic == pytest.approx(gs_from_cells(PAIRED1)[0], rel=1e-14)
+    assert res.statistic == pytest.approx(gs_from_cells(PAIRED1).statistic, rel=1e-14)
     other = gs_test(names[y], names[a], names[b], positive="benign")
     flipped = 1 - PAIRED1[::-1, ::-1, ::-1] * 0  # "benign" is the complement class
-    assert other.statistic == pytest.approx(gs_from_cells(PAIRED1[::-1, ::-1, ::-1] * flipped)[0])
+    assert other.statistic == pytest.approx(gs_from_cells(PAIRED1[::-1, ::-1, ::-1] * flipped).statistic)
     with pytest.raises(ValueError, match="positive=1 is not among the labels"):
         gs_test(names[y], names[a], names[b])
 
@@ -562,7 +589,7 @@ def test_compare_precision_labels_strings_and_many_classes():
     assert len(wide) == 300
     cells = class_cells(joint_confusion(yy, aa, bb).table)
     np.testing.assert_array_equal(_cells_direct(yy, aa, bb, 300), cells)
-    np.testing.assert_allclose(wide["gs_statistic"], gs_from_cells(cells)[0], rtol=1e-13)
+    np.testing.assert_allclose(wide["gs_statistic"], gs_from_cells(cells).statistic, rtol=1e-13)
 
 
 def test_compare_precision_from_counts_paths_agree():

@@ -619,6 +619,7 @@ class TestAgainstControl:
         tab = tests_against_control(s, method=ours)
         ref = multipletests(tab["pvalue"], method=theirs)[1]
         np.testing.assert_allclose(tab["pvalue_adjusted"], ref, rtol=1e-12)
+        assert tab.attrs["adjustment"] == ours
 
     def test_default_control_is_best_ranked_and_positions_work(self):
         tab = tests_against_control(DEMSAR_AUC)
@@ -664,6 +665,7 @@ class TestShafferAndPairwise:
         p = tab["pvalue"].to_numpy()
         expected = np.maximum.accumulate(np.minimum(1, np.array([6, 3, 3, 3, 2, 1]) * p))
         np.testing.assert_allclose(tab["pvalue_adjusted"], expected, rtol=1e-12)
+        assert tab.attrs["adjustment"] == "shaffer"
 
     @settings(max_examples=40, deadline=None)
     @given(score_matrices)

@@ -189,7 +189,7 @@ def test_experiment_decisions_come_from_the_gs_test(cancer):
         d = y[test] == 1
         cells = np.zeros((2, 2, 2))
         np.add.at(cells, (d.astype(int), preds[0].astype(int), preds[1].astype(int)), 1)
-        decisions.append(gs_from_cells(cells)[1] > 0.05)
+        decisions.append(gs_from_cells(cells).pvalue > 0.05)
     assert res["replicability"].iloc[0] == pytest.approx(pc.replicability(decisions))
     assert res["rejection_rate"].iloc[0] == pytest.approx(1 - np.mean(decisions))
 

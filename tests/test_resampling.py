@@ -583,10 +583,15 @@ def test_pairwise_corrected_ttest_matches_single_tests_and_statsmodels_holm():
         assert row.statistic == single.statistic and row.pvalue == single.pvalue
         assert row.se == single.details["se"] and row.df == 29
     reject, holm, _, _ = multitest.multipletests(tab["pvalue"], alpha=0.05, method="holm")
-    np.testing.assert_allclose(tab["pvalue_holm"], holm, rtol=1e-12)
-    assert tab["reject_holm"].tolist() == reject.tolist()
+    np.testing.assert_allclose(tab["pvalue_adjusted"], holm, rtol=1e-12)
+    assert tab["reject"].tolist() == reject.tolist()
+    assert tab.attrs["adjustment"] == "holm"
     _, bonf, _, _ = multitest.multipletests(tab["pvalue"], method="bonferroni")
-    np.testing.assert_allclose(tab["pvalue_bonferroni"], bonf, rtol=1e-12)
+    other = pc.pairwise_corrected_ttest(scores, test_train_ratio=1 / 9, adjust="bonferroni")
+    np.testing.assert_allclose(other["pvalue_adjusted"], bonf, rtol=1e-12)
+    assert other.attrs["adjustment"] == "bonferroni"
+    with pytest.raises(ValueError, match="adjust must be one of"):
+        pc.pairwise_corrected_ttest(scores, test_train_ratio=1 / 9, adjust="shaffer")
     swapped = pc.pairwise_corrected_ttest(scores[["b", "a"]], test_train_ratio=1 / 9)
     assert swapped["estimate"].item() == pytest.approx(-tab["estimate"].iloc[0])
     with pytest.raises(ValueError, match="scores must have at least 2 rows and 2 columns"):

@@ -147,7 +147,7 @@ def test_power_curve_equals_direct_simulation():
                         random_state=2)
     sims = simulate_cells(500, np.array([[0.80]]), 0.75, correlation=np.array([[0.4]]),
                           prevalence=0.3, recall_a=0.7, n_sim=200, random_state=2)
-    _, p = gs_from_cells(sims)
+    p = gs_from_cells(sims).pvalue
     assert curve["power"].item() == pytest.approx(np.mean(p <= 0.05), abs=1e-15)
 
 

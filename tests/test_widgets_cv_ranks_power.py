@@ -33,25 +33,25 @@ def test_cv_correction_state_equals_the_library_tests(ratio):
         a, b = _scores_with(0.01, 0.03, j)
         corrected = pc.corrected_resampled_ttest(a, b, test_train_ratio=ratio)
         plain = stats.ttest_rel(a, b)
-        assert row["pvalue_corrected"] == pytest.approx(corrected.pvalue, rel=1e-9)
-        assert row["t_corrected"] == pytest.approx(corrected.statistic, rel=1e-9)
-        assert row["pvalue_uncorrected"] == pytest.approx(plain.pvalue, rel=1e-9)
-        assert row["factor_corrected"] == pytest.approx(1 / j + ratio)
+        assert row["corrected_pvalue"] == pytest.approx(corrected.pvalue, rel=1e-9)
+        assert row["corrected_statistic"] == pytest.approx(corrected.statistic, rel=1e-9)
+        assert row["uncorrected_pvalue"] == pytest.approx(plain.pvalue, rel=1e-9)
+        assert row["corrected_factor"] == pytest.approx(1 / j + ratio)
 
 
 def test_cv_correction_at_ratio_zero_is_the_plain_t():
     state = widgets.cv_correction_state(0.0, mean_difference=0.01, sd_difference=0.03)
-    np.testing.assert_allclose(state["pvalue_corrected"], state["pvalue_uncorrected"], rtol=1e-12)
+    np.testing.assert_allclose(state["corrected_pvalue"], state["uncorrected_pvalue"], rtol=1e-12)
 
 
 def test_cv_correction_the_corrected_pvalue_levels_off():
     state = widgets.cv_correction_state(1 / 9, mean_difference=0.01, sd_difference=0.03,
                                         n_resamples=[10, 100, 1000, 10000])
-    assert state["pvalue_uncorrected"].is_monotonic_decreasing
-    assert state["pvalue_uncorrected"].iloc[-1] < 1e-12
+    assert state["uncorrected_pvalue"].is_monotonic_decreasing
+    assert state["uncorrected_pvalue"].iloc[-1] < 1e-12
     # the corrected t tends to mean / (sd * sqrt(ratio)) = 1.0, p about 0.32
-    assert state["t_corrected"].iloc[-1] == pytest.approx(1.0, rel=1e-3)
-    assert state["pvalue_corrected"].iloc[-1] > 0.3
+    assert state["corrected_statistic"].iloc[-1] == pytest.approx(1.0, rel=1e-3)
+    assert state["corrected_pvalue"].iloc[-1] > 0.3
 
 
 def test_cv_correction_rejects_bad_input():
