@@ -401,17 +401,17 @@ _CD_POSTHOC_NAMES = {
 def _cd_groups(scores, posthoc, alpha, control, higher_is_better, n_datasets):
     """Average ranks, the groups to join, the critical difference (or None) and the control."""
     from .ranks import (
-        _rank_input,
         critical_difference,
         pairwise_rank_tests,
         rank_cliques,
+        rank_data,
         tests_against_control,
     )
     from .validation import check_choice
 
     use_control = control is not None or posthoc == "bonferroni_dunn"
     check_choice(posthoc, "posthoc", _CD_CONTROL if use_control else _CD_ALL_PAIRS)
-    data = _rank_input(scores, n_datasets, higher_is_better)
+    data = rank_data(scores, n_datasets=n_datasets, higher_is_better=higher_is_better)
     ranks, names = data.ranks, data.names
     options = {"alpha": alpha, "higher_is_better": higher_is_better, "n_datasets": n_datasets}
     if use_control:

@@ -27,16 +27,14 @@ from .counts import (
     JointConfusion,
     PatternCounts,
     PrecisionMoments,
-    _as_prediction_mapping,
-    _cells_direct,
-    _joint_direct,
+    as_prediction_mapping,
     class_cells,
+    joint_confusion_or_cells,
     precision_moments,
 )
 from .multiple import adjust_pvalues
 from .results import TestResult
 from .validation import (
-    as_label_array,
     check_bool,
     check_choice,
     check_counts,
@@ -1179,34 +1177,11 @@ def compare_precision(
     precise for classes 1 and 2, each difference beyond chance at the 5 % level.
     """
     level = check_probability(confidence_level, "confidence_level")
-    jc_or_cells = _joint_or_cells(y_true, y_pred_a, y_pred_b, labels)
+    jc_or_cells = joint_confusion_or_cells(y_true, y_pred_a, y_pred_b, labels=labels)
     if isinstance(jc_or_cells, JointConfusion):
         return compare_precision_from_counts(jc_or_cells, confidence_level=level)
     cells, classes = jc_or_cells
     return compare_precision_from_counts(cells, classes=classes, confidence_level=level)
-
-
-def _joint_or_cells(y_true: Any, y_pred_a: Any, y_pred_b: Any, labels: Any):
-    """The joint tensor when K^3 is small, else per-class cells counted directly."""
-    y = as_label_array(y_true, "y_true", keep_pandas=True)
-    a = as_label_array(y_pred_a, "y_pred_a", keep_pandas=True)
-    b = as_label_array(y_pred_b, "y_pred_b", keep_pandas=True)
-    for name, arr in (("y_pred_a", a), ("y_pred_b", b)):
-        if len(arr) != len(y):
-            raise ValueError(f"{name} must have the same length as y_true ({len(y)}); got {len(arr)}")
-    direct = _joint_direct(y, a, b) if labels is None else None
-    if direct is not None:
-        return direct
-    enc = encode_labels(y, {"y_pred_a": a, "y_pred_b": b}, labels=labels)
-    k = enc.n_classes
-    if k <= 128:
-        codes = [enc.y.astype(np.int32), enc.preds[:, 0].astype(np.int32),
-                 enc.preds[:, 1].astype(np.int32)]
-        table = np.bincount((codes[0] * k + codes[1]) * k + codes[2], minlength=k**3)
-        return JointConfusion(table=table.reshape(k, k, k), classes=enc.classes)
-    cells = _cells_direct(enc.y.astype(np.int64), enc.preds[:, 0].astype(np.int64),
-                          enc.preds[:, 1].astype(np.int64), k)
-    return cells, list(enc.classes)
 
 
 # --------------------------------------------------------------------------------------------
@@ -1539,7 +1514,7 @@ def gee_precision(
     For class 1, the positive predictions of "better" have 1.8 times the odds of being right
     of the reference's; "same" is indistinguishable from it.
     """
-    mapping = _as_prediction_mapping(y_preds)
+    mapping = as_prediction_mapping(y_preds)
     if len(mapping) < 2:
         raise ValueError(f"y_preds must hold at least 2 classifiers; got {len(mapping)}")
     moments = precision_moments(y_true, mapping, groups=groups, labels=labels)

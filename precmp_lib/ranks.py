@@ -34,6 +34,7 @@ from .validation import as_score_matrix, check_choice, check_positive_int, check
 
 __all__ = [
     "NemenyiResult",
+    "RankData",
     "average_ranks",
     "critical_difference",
     "friedman",
@@ -41,6 +42,7 @@ __all__ = [
     "nemenyi",
     "pairwise_rank_tests",
     "rank_cliques",
+    "rank_data",
     "rank_matrix",
     "score_matrix",
     "shaffer_true_hypotheses",
@@ -123,8 +125,25 @@ def _ranks_of(arr: np.ndarray, higher_is_better: bool) -> np.ndarray:
 
 
 @dataclass(frozen=True)
-class _RankData:
-    """Average ranks of k classifiers over N data sets (and the rank matrix when known)."""
+class RankData:
+    """Average ranks of k classifiers over N data sets (and the rank matrix when known).
+
+    Attributes
+    ----------
+    ranks : Series
+        Average rank of each classifier (1 = best), named ``average_rank``, indexed by
+        classifier.
+    n : int
+        N, the number of data sets.
+    matrix : ndarray of shape (N, k) or None
+        The within-data-set ranks; None when published average ranks were given.
+    k : int
+        The number of classifiers.
+    names : list of str
+        The classifiers' names, in order.
+    se : float
+        Standard error of a difference of two average ranks, ``sqrt(k(k+1)/(6N))``.
+    """
 
     ranks: pd.Series
     n: int
@@ -144,8 +163,32 @@ class _RankData:
         return math.sqrt(self.k * (self.k + 1) / (6.0 * self.n))
 
 
-def _rank_input(scores: Any, n_datasets: Any, higher_is_better: Any) -> _RankData:
-    """Validate a score matrix, or k average ranks with ``n_datasets``."""
+def rank_data(scores: Any, *, n_datasets: Any = None, higher_is_better: Any = True) -> RankData:
+    """Check the input of the rank tests and rank it: a score matrix, or k average ranks.
+
+    Parameters
+    ----------
+    scores : array-like or DataFrame of shape (N, k), or Series / 1-D array of length k
+        A score matrix (one row per data set, one column per classifier), or the average ranks
+        of k classifiers as published (then ``n_datasets`` is required).
+    n_datasets : int, optional
+        N, the number of data sets the average ranks were taken over (1-D input only).
+    higher_is_better : bool
+        Direction of the score (True for accuracy, False for error rates).
+
+    Returns
+    -------
+    RankData
+        The average ranks, N and, for a score matrix, the within-data-set ranks.
+
+    Examples
+    --------
+    >>> data = rank_data([[0.90, 0.80, 0.85], [0.70, 0.70, 0.60]])
+    >>> data.ranks.tolist(), data.n, data.k
+    ([1.25, 2.25, 2.5], 2, 3)
+    >>> rank_data([1.5, 2.0, 2.5], n_datasets=10).names
+    ['clf_0', 'clf_1', 'clf_2']
+    """
     higher_is_better = _check_bool(higher_is_better, "higher_is_better")
     one_dim = isinstance(scores, pd.Series) or (
         not isinstance(scores, pd.DataFrame) and np.ndim(scores) == 1
@@ -160,7 +203,7 @@ def _rank_input(scores: Any, n_datasets: Any, higher_is_better: Any) -> _RankDat
         matrix = _ranks_of(arr, higher_is_better)
         ranks = pd.Series(matrix.mean(axis=0), index=pd.Index(cols, name="classifier"),
                           name="average_rank")
-        return _RankData(ranks=ranks, n=arr.shape[0], matrix=matrix)
+        return RankData(ranks=ranks, n=arr.shape[0], matrix=matrix)
     if n_datasets is None:
         raise ValueError(
             "scores is one-dimensional, so it is read as average ranks and n_datasets "
@@ -192,7 +235,7 @@ def _rank_input(scores: Any, n_datasets: Any, higher_is_better: Any) -> _RankDat
             f"got {r.sum():g}"
         )
     ranks = pd.Series(r, index=pd.Index(names, name="classifier"), name="average_rank")
-    return _RankData(ranks=ranks, n=n, matrix=None)
+    return RankData(ranks=ranks, n=n, matrix=None)
 
 
 def rank_matrix(scores: Any, *, higher_is_better: bool = True) -> pd.DataFrame:
@@ -267,7 +310,7 @@ def average_ranks(scores: Any, higher_is_better: bool = True) -> pd.Series:
 
     The forest is best on both data sets; the tree and k-NN share the rest.
     """
-    return _rank_input(scores, None, higher_is_better).ranks
+    return rank_data(scores, higher_is_better=higher_is_better).ranks
 
 
 # --------------------------------------------------------------------------------------------
@@ -535,7 +578,7 @@ class _FriedmanParts:
     corrected: bool
 
 
-def _friedman_parts(data: _RankData, tie_correction: bool) -> _FriedmanParts:
+def _friedman_parts(data: RankData, tie_correction: bool) -> _FriedmanParts:
     k, n = data.k, data.n
     centred = data.ranks.to_numpy() - (k + 1) / 2.0
     chi2_u = 12.0 * n / (k * (k + 1)) * float(np.sum(centred**2))
@@ -618,7 +661,7 @@ def friedman(
     differ.
     """
     tie_correction = _check_bool(tie_correction, "tie_correction")
-    data = _rank_input(scores, n_datasets, higher_is_better)
+    data = rank_data(scores, n_datasets=n_datasets, higher_is_better=higher_is_better)
     k, n = data.k, data.n
     parts = _friedman_parts(data, tie_correction)
     name = "Friedman chi-square" + (", tie-corrected" if parts.corrected else "")
@@ -683,7 +726,7 @@ def iman_davenport(
     smaller p-value than the chi-square version gives.
     """
     tie_correction = _check_bool(tie_correction, "tie_correction")
-    data = _rank_input(scores, n_datasets, higher_is_better)
+    data = rank_data(scores, n_datasets=n_datasets, higher_is_better=higher_is_better)
     k, n = data.k, data.n
     parts = _friedman_parts(data, tie_correction)
     df = (float(k - 1), float((k - 1) * (n - 1)))
@@ -918,14 +961,14 @@ class NemenyiResult:
         )
 
 
-def _pair_statistics(data: _RankData) -> tuple[np.ndarray, np.ndarray]:
+def _pair_statistics(data: RankData) -> tuple[np.ndarray, np.ndarray]:
     """Rank z statistics (R_i - R_j)/SE and their two-sided normal p-values, k x k."""
     r = data.ranks.to_numpy()
     z = (r[:, None] - r[None, :]) / data.se
     return z, np.minimum(1.0, 2.0 * stats.norm.sf(np.abs(z)))
 
 
-def _nemenyi_pvalues(data: _RankData) -> np.ndarray:
+def _nemenyi_pvalues(data: RankData) -> np.ndarray:
     """k x k studentized-range p-values, the survival function evaluated once per distinct
     rank difference (it is a numerical integral, by far the dearest step).
 
@@ -1004,7 +1047,7 @@ def nemenyi(
     either group: the data do not decide.
     """
     alpha = _check_alpha(alpha)
-    data = _rank_input(scores, n_datasets, higher_is_better)
+    data = rank_data(scores, n_datasets=n_datasets, higher_is_better=higher_is_better)
     k = data.k
     z, _ = _pair_statistics(data)
     p = _nemenyi_pvalues(data)
@@ -1142,7 +1185,7 @@ def pairwise_rank_tests(
     """
     check_choice(method, "method", PAIRWISE_METHODS)
     alpha = _check_alpha(alpha)
-    data = _rank_input(scores, n_datasets, higher_is_better)
+    data = rank_data(scores, n_datasets=n_datasets, higher_is_better=higher_is_better)
     k = data.k
     z, p = _pair_statistics(data)
     a, b = np.triu_indices(k, 1)
@@ -1174,7 +1217,7 @@ def _hochberg(p: np.ndarray) -> np.ndarray:
     return out
 
 
-def _control_index(control: Any, data: _RankData) -> int:
+def _control_index(control: Any, data: RankData) -> int:
     if control is None:
         return int(np.argmin(data.ranks.to_numpy()))
     names = data.names
@@ -1260,7 +1303,7 @@ def tests_against_control(
     """
     check_choice(method, "method", CONTROL_METHODS)
     alpha = _check_alpha(alpha)
-    data = _rank_input(scores, n_datasets, higher_is_better)
+    data = rank_data(scores, n_datasets=n_datasets, higher_is_better=higher_is_better)
     c = _control_index(control, data)
     k = data.k
     others = np.array([j for j in range(k) if j != c], dtype=int)

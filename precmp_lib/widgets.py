@@ -258,7 +258,7 @@ def prevalence_state(
     """
     import numpy as np
 
-    from .bayes import _percentile
+    from .bayes import percentile_interval
     from .validation import check_probability
 
     level = check_probability(confidence_level, "confidence_level")
@@ -268,7 +268,7 @@ def prevalence_state(
         cls = boot.classes[1]
     k = boot.code(cls, "cls")
     point, reps = boot.updated(cls, prevalence)
-    lo, hi, skipped = _percentile(reps, level)
+    lo, hi, skipped = percentile_interval(reps, level)
     rows = {
         name: {"precision": boot.precision[j, k], "updated": point[j], "ci_low": lo[j],
                "ci_high": hi[j], "n_skipped": int(skipped[j])}
@@ -278,7 +278,7 @@ def prevalence_state(
         updated_ratio, ratio = boot.ratio(cls, prevalence)
         with np.errstate(invalid="ignore", divide="ignore"):
             test_ratio = boot.precision[0, k] / boot.precision[1, k]
-        r_lo, r_hi, r_skip = _percentile(ratio[:, None], level)
+        r_lo, r_hi, r_skip = percentile_interval(ratio[:, None], level)
         rows[f"{boot.names[0]} / {boot.names[1]}"] = {
             "precision": test_ratio, "updated": updated_ratio, "ci_low": r_lo[0],
             "ci_high": r_hi[0], "n_skipped": int(r_skip[0])}
