@@ -350,7 +350,7 @@ def percentile_interval(boot: np.ndarray, level: float) -> tuple[np.ndarray, np.
     >>> lo.round(3).tolist(), hi.round(3).tolist(), skipped.tolist()
     ([0.175], [0.325], [1])
     """
-    alpha = 1.0 - level
+    alpha = 1.0 - check_probability(level, "level")
     skipped = np.isnan(boot).sum(axis=0)
     with np.errstate(invalid="ignore"):
         if np.all(skipped == boot.shape[0]):

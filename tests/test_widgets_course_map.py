@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 
 from precmp_lib import widgets as wd
-from precmp_lib.plots import course_map_table
+from precmp_lib.course.maps import course_map_table
 
 
 def _row(data, metric, classifiers):
