@@ -14,7 +14,9 @@ import time
 
 import numpy as np
 
-import precmp_lib as pc
+from precmp_lib.combine import swap_permutation_null
+from precmp_lib.counts import class_cells, joint_confusion
+from precmp_lib.precision import gs_from_cells
 
 N, K, B = 1_000_000, 3, 1000
 ROW_RESAMPLES = 5
@@ -28,8 +30,8 @@ def _data(rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray, np.ndarray]
 
 
 def counts_path(y: np.ndarray, a: np.ndarray, b: np.ndarray, seed: int) -> np.ndarray:
-    table = pc.joint_confusion(y, a, b).table
-    return pc.swap_permutation_null(table, n_resamples=B, random_state=seed).pvalues
+    table = joint_confusion(y, a, b).table
+    return swap_permutation_null(table, n_resamples=B, random_state=seed).pvalues
 
 
 def row_path(y: np.ndarray, a: np.ndarray, b: np.ndarray, seed: int, n_resamples: int) -> np.ndarray:
@@ -37,8 +39,8 @@ def row_path(y: np.ndarray, a: np.ndarray, b: np.ndarray, seed: int, n_resamples
     out = []
     for _ in range(n_resamples):
         swap = rng.random(N) < 0.5
-        table = pc.joint_confusion(y, np.where(swap, b, a), np.where(swap, a, b)).table
-        out.append(pc.gs_from_cells(pc.class_cells(table)).pvalue)
+        table = joint_confusion(y, np.where(swap, b, a), np.where(swap, a, b)).table
+        out.append(gs_from_cells(class_cells(table)).pvalue)
     return np.array(out)
 
 

@@ -26,6 +26,7 @@ import pandas as pd
 from _timing import best_of
 
 import precmp_lib as pc
+from precmp_lib.counts import pattern_counts
 
 K = 5
 NAMES = np.array(["asphalt", "building", "car", "grass", "tree"])
@@ -62,7 +63,7 @@ def run(fn, arrays, repeat: int):
 
 def patterns(arrays):
     y, *preds = arrays
-    return pc.pattern_counts(y, {f"m{j}": p for j, p in enumerate(preds)})
+    return pattern_counts(y, {f"m{j}": p for j, p in enumerate(preds)})
 
 
 def precision(arrays):

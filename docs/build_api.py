@@ -1,13 +1,16 @@
 """Build the API reference of ``precmp_lib`` from its numpydoc docstrings with pdoc.
 
 Usage: ``python docs/build_api.py OUTPUT_DIR`` (``make docs`` writes ``build/reports/api``).
-Every module page, the search index and ``coming_from.html`` (rendered from
-``docs/coming_from.md``) go into OUTPUT_DIR. pdoc inlines its styles and scripts; the templates
+The front page documents the public namespace (the names in ``precmp_lib.__all__``); every
+module has its page, and ``precmp_lib.course`` its own section with one page per course module.
+Those pages, the search index and ``coming_from.html`` (rendered from ``docs/coming_from.md``)
+go into OUTPUT_DIR. pdoc inlines its styles and scripts; the templates
 in ``docs/api_templates`` drop its one outside link, so the pages load nothing from elsewhere.
 """
 
 from __future__ import annotations
 
+import pkgutil
 import sys
 from pathlib import Path
 
@@ -21,6 +24,15 @@ DOCS = Path(__file__).resolve().parent
 TEMPLATES = DOCS / "api_templates"
 # Implementation details and the command-line entry point are not part of the reference.
 EXCLUDED = ("!precmp_lib._tails", "!precmp_lib._typing", "!precmp_lib.__main__")
+
+
+def modules() -> list[str]:
+    """The package, then every public module and subpackage (``precmp_lib.course`` and its
+    modules too, which ``import precmp_lib`` never loads). pdoc follows ``__all__``, which lists
+    the public names rather than the modules, so the modules are named here."""
+    found = [m.name for m in pkgutil.walk_packages(precmp_lib.__path__, "precmp_lib.")
+             if not any(part.startswith("_") for part in m.name.split("."))]
+    return ["precmp_lib", *sorted(found)]
 PAGES = {"coming_from.md": "Coming from mlxtend, statsmodels, scipy or scikit-posthocs"}
 
 
@@ -44,7 +56,7 @@ def build(output: Path) -> list[Path]:
         footer_text=f"precmp {precmp_lib.__version__}",
     )
     output.mkdir(parents=True, exist_ok=True)
-    pdoc.pdoc("precmp_lib", *EXCLUDED, output_directory=output)
+    pdoc.pdoc(*modules(), *EXCLUDED, output_directory=output)
     for name, title in PAGES.items():
         page = output / Path(name).with_suffix(".html").name
         page.write_text(render_markdown_page(DOCS / name, title), encoding="utf-8")

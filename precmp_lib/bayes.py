@@ -37,6 +37,7 @@ __all__ = [
     "PrevalenceBootstrap",
     "bayes_update_precision",
     "compare_updated_precision",
+    "percentile_interval",
     "prevalence_adjusted_precision",
     "prevalence_bootstrap",
     "prevalence_bootstrap_from_patterns",
@@ -278,7 +279,7 @@ class PrevalenceBootstrap:
         level = check_probability(confidence_level, "confidence_level")
         grid = np.linspace(0.01, 0.99, 99) if prevalences is None else np.asarray(prevalences)
         point, boot = self.ratio(cls, grid)
-        lo, hi, skipped = _percentile(boot, level)
+        lo, hi, skipped = percentile_interval(boot, level)
         return pd.DataFrame({"class": self.classes[self.code(cls)], "prevalence": grid,
                              "rp": point, "rp_ci_low": lo, "rp_ci_high": hi,
                              "n_skipped": skipped})
@@ -306,7 +307,7 @@ class PrevalenceBootstrap:
         level = check_probability(confidence_level, "confidence_level")
         grid = np.linspace(0.01, 0.99, 99) if prevalences is None else np.asarray(prevalences)
         point, boot = self.updated(cls, grid)
-        lo, hi, skipped = _percentile(boot, level)
+        lo, hi, skipped = percentile_interval(boot, level)
         label = self.classes[self.code(cls)]
         frames = [
             pd.DataFrame({"class": label, "model": name, "prevalence": grid,
@@ -323,9 +324,33 @@ def _safe_ratio(num: np.ndarray, den: np.ndarray) -> np.ndarray:
         return np.where(den > 0, num / np.where(den > 0, den, 1.0), np.nan)
 
 
-def _percentile(boot: np.ndarray, level: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Percentile interval over axis 0, ignoring NaN replicates; also their number."""
-    alpha = 1.0 - level
+def percentile_interval(boot: np.ndarray, level: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Percentile interval of bootstrap replicates over axis 0, ignoring NaN replicates.
+
+    Parameters
+    ----------
+    boot : ndarray of shape (B, ...)
+        B bootstrap replicates of one or more quantities; NaN marks a replicate where the
+        quantity was undefined.
+    level : float
+        Confidence level of the interval, in (0, 1).
+
+    Returns
+    -------
+    ci_low, ci_high : ndarray of shape (...)
+        The ``(1 - level) / 2`` and ``(1 + level) / 2`` quantiles of the defined replicates
+        (NaN where no replicate is defined).
+    skipped : ndarray of int, shape (...)
+        The number of NaN replicates of each quantity.
+
+    Examples
+    --------
+    >>> boot = np.array([[0.1], [0.2], [np.nan], [0.3], [0.4]])
+    >>> lo, hi, skipped = percentile_interval(boot, 0.5)
+    >>> lo.round(3).tolist(), hi.round(3).tolist(), skipped.tolist()
+    ([0.175], [0.325], [1])
+    """
+    alpha = 1.0 - check_probability(level, "level")
     skipped = np.isnan(boot).sum(axis=0)
     with np.errstate(invalid="ignore"):
         if np.all(skipped == boot.shape[0]):
@@ -559,7 +584,7 @@ def bayes_update_precision(
     rows = []
     for k, pi in prevalences.items():
         point, reps = boot.updated(boot.classes[k], pi)
-        lo, hi, skipped = _percentile(reps, level)
+        lo, hi, skipped = percentile_interval(reps, level)
         note = ""
         if np.isnan(point[0]):
             note = f"class {boot.classes[k]!r}: " + (
@@ -659,9 +684,9 @@ def compare_updated_precision(
     rows = []
     for k, pi in prevalences.items():
         point, reps = boot.updated(boot.classes[k], pi)
-        lo, hi, _ = _percentile(reps, level)
+        lo, hi, _ = percentile_interval(reps, level)
         rp, ratio = boot.ratio(boot.classes[k], pi)
-        r_lo, r_hi, r_skipped = _percentile(ratio[:, None], level)
+        r_lo, r_hi, r_skipped = percentile_interval(ratio[:, None], level)
         notes = [f"class {boot.classes[k]!r}: precision of {boot.names[j]} undefined "
                  "(never predicted)" for j in range(2) if np.isnan(point[j])]
         rows.append({
@@ -722,7 +747,7 @@ class PatternPrevalenceBootstrap:
         """
         est = float(_safe_ratio(self.adjusted[c, a], self.adjusted[c, b]))
         rep = _safe_ratio(self.boot[:, c, a], self.boot[:, c, b])
-        lo, hi, _ = _percentile(rep[:, None], self.confidence_level)
+        lo, hi, _ = percentile_interval(rep[:, None], self.confidence_level)
         return float(lo[0]), est, float(hi[0])
 
 
@@ -801,12 +826,12 @@ def prevalence_bootstrap_from_patterns(
     >>> round(float(res.adjusted[0, 0]), 6)
     0.538462
     """
-    y = _counts._check_codes(y, "y")
-    p = _counts._check_codes(preds, "preds", n_rows=len(y), ndims=(1, 2)).reshape(len(y), -1)
-    w = _counts._check_weights(weights, len(y))
+    y = _counts.check_pattern_codes(y, "y")
+    p = _counts.check_pattern_codes(preds, "preds", n_rows=len(y), ndims=(1, 2)).reshape(len(y), -1)
+    w = _counts.check_pattern_weights(weights, len(y))
     if not w.sum():
         raise ValueError("weights must not all be zero")
-    class_codes = _counts._check_codes(classes, "classes")
+    class_codes = _counts.check_pattern_codes(classes, "classes")
     b_total = check_positive_int(n_resamples, "n_resamples")
     level = check_probability(confidence_level, "confidence_level")
     pi = as_unit_interval(prevalence, "prevalence", ndim=1)
@@ -814,7 +839,7 @@ def prevalence_bootstrap_from_patterns(
         raise ValueError(f"prevalence must hold one value per entry of classes ({len(class_codes)}); "
                          f"got {len(pi)}")
     if clusters is not None:
-        clusters = _counts._check_codes(clusters, "clusters", n_rows=len(y),
+        clusters = _counts.check_pattern_codes(clusters, "clusters", n_rows=len(y),
                                         what="observation codes")
     rng = check_random_state(random_state)
     truth, pred = _one_vs_rest(y, p, w, class_codes)
@@ -837,7 +862,7 @@ def prevalence_bootstrap_from_patterns(
         s, q, _ = _rates_from_weights(draws, truth, pred)
         reps.append(_ppv(s, q, pi[None, :, None]))
     boot = np.concatenate(reps, axis=0)
-    lo, hi, skipped = _percentile(boot, level)
+    lo, hi, skipped = percentile_interval(boot, level)
     notes = []
     for c in range(len(pi)):
         row = []

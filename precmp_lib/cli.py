@@ -308,9 +308,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         with exit_on_signals():
             if args.command == "report":
                 return _report(args)
-            from .report import _main
+            from .site import main as site_main
 
-            return _main(["build-site", "--out", args.out,
+            return site_main(["build-site", "--out", args.out,
                           *(["--only", *args.only] if args.only else [])])
     except KeyboardInterrupt:
         print("precmp: interrupted; nothing written", file=sys.stderr)

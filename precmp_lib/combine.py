@@ -34,27 +34,29 @@ from .validation import (
     as_unit_interval,
     check_bool,
     check_choice,
+    check_choices,
     check_counts,
     check_positive_int,
-    check_probability,
     check_random_state,
 )
 
 __all__ = [
+    "COMBINED_PRECISION_METHODS",
     "COMBINE_METHODS",
     "SwapPermutationNull",
     "adjust_pvalues",
-    "combination_type1_error",
+    "combine_pvalue_rows",
     "combine_pvalues",
     "combined_precision_table",
     "combined_precision_test",
     "lancaster_covariance",
-    "swap_combination_type1_error",
     "swap_permutation_null",
 ]
 
 
 COMBINE_METHODS = ("fisher", "stouffer", "lancaster", "dai_cui", "brown", "simes")
+#: The methods :func:`combined_precision_test` offers for per-class GS p-values.
+COMBINED_PRECISION_METHODS = ("dai_cui", "brown", "fisher", "lancaster", "simes")
 
 _SIDES = ("two-sided", "one-sided")
 _APPROXIMATIONS = ("exact", "kost_mcdermott", "brown")
@@ -343,6 +345,70 @@ def _check_null(null_pvalues: Any, L: int) -> np.ndarray:
 # --------------------------------------------------------------------------------------------
 # combine_pvalues
 # --------------------------------------------------------------------------------------------
+
+
+def combine_pvalue_rows(
+    pvalues: npt.ArrayLike,
+    *,
+    method: str,
+    correlation: npt.ArrayLike | None = None,
+    sides: str = "two-sided",
+) -> np.ndarray:
+    """Combine each row of p-values whose normal statistics have a known correlation, at once.
+
+    The vectorised form of :func:`combine_pvalues` for many families of L p-values that share
+    one dependence structure (a simulation of the combinations' type-I error, for instance).
+    Fisher's terms ``-2 ln p`` (Lancaster weights 2) are used throughout.
+
+    Parameters
+    ----------
+    pvalues : array-like of shape (..., L)
+        One family of L p-values per row (L >= 2).
+    method : {"fisher", "stouffer", "lancaster", "dai_cui", "brown", "simes"}
+        ``"fisher"`` and ``"lancaster"``: chi-square(2L), independence assumed. ``"simes"``.
+        ``"stouffer"``: Strube's correlated Stouffer, ``sum z / sqrt(sum R)`` (right for
+        one-sided p-values). ``"dai_cui"`` and ``"brown"``: the Fisher statistic scaled by
+        Satterthwaite with the exact covariances of its terms under ``correlation``.
+    correlation : array-like of shape (L, L), optional
+        Correlation matrix of the normal statistics behind the p-values; the identity
+        (independence) when omitted.
+    sides : {"two-sided", "one-sided"}
+        How the p-values were formed from the normal statistics (``2 P(N > |z|)`` or
+        ``P(N > z)``); it sets the covariances of ``"dai_cui"`` and ``"brown"``.
+
+    Returns
+    -------
+    ndarray of shape (...)
+        The combined p-value of each row.
+
+    Examples
+    --------
+    >>> p = np.array([[0.01, 0.02], [0.3, 0.6]])
+    >>> combine_pvalue_rows(p, method="fisher").round(4).tolist()
+    [0.0019, 0.4887]
+    >>> r = [[1.0, 0.9], [0.9, 1.0]]
+    >>> combine_pvalue_rows(p, method="dai_cui", correlation=r).round(4).tolist()
+    [0.0113, 0.4341]
+
+    Two small p-values from strongly correlated statistics are weaker evidence together than
+    Fisher's method, which assumes independence, claims: 0.011 instead of 0.002.
+    """
+    check_choice(method, "method", COMBINE_METHODS)
+    check_choice(sides, "sides", _SIDES)
+    p = as_unit_interval(pvalues, "pvalues")
+    if p.ndim < 1 or p.shape[-1] < 2:
+        raise ValueError(f"pvalues must hold at least 2 p-values per row; got shape {p.shape}")
+    L = p.shape[-1]
+    R = np.eye(L) if correlation is None else _check_correlation(correlation, L)
+    w = np.full(L, 2.0)
+    if method in ("fisher", "lancaster"):
+        return stats.chi2.sf(_lancaster_statistic(p, w), 2.0 * L)
+    if method == "simes":
+        return _simes(p)
+    if method == "stouffer":
+        return stats.norm.sf(_stouffer_z(p).sum(axis=-1) / math.sqrt(R.sum()))
+    V = 4.0 * L + 2.0 * float(_pair_covariance(R, w, sides))
+    return _satterthwaite(_lancaster_statistic(p, w), 2.0 * L, V)[2]
 
 
 def combine_pvalues(
@@ -794,9 +860,6 @@ def swap_permutation_null(
 # The global test of equal per-class precision
 # --------------------------------------------------------------------------------------------
 
-_PRECISION_METHODS = ("dai_cui", "brown", "fisher", "lancaster", "simes")
-
-
 def _class_summary(table: np.ndarray, weighted: bool) -> dict[str, np.ndarray]:
     cells = np.asarray(_counts.class_cells(table))
     gs = _precision.gs_from_cells(cells, weighted=weighted)
@@ -931,6 +994,7 @@ def combined_precision_test(
     diagonal: str | None = None,
     labels: Sequence[Any] | None = None,
     random_state: RandomStateLike = None,
+    null: SwapPermutationNull | None = None,
 ) -> TestResult:
     """Global test that two classifiers have equal precision on every class.
 
@@ -963,6 +1027,11 @@ def combined_precision_test(
         The class list, in order.
     random_state : None, int or numpy Generator
         Seed for the permutations.
+    null : SwapPermutationNull, optional
+        The swap-permutation null of this test set when it is already drawn (for example one
+        test set's slice of a batched :func:`swap_permutation_null`), used instead of drawing
+        one; ``n_resamples`` is then its number of permutations. It must hold one column per
+        class.
 
     Returns
     -------
@@ -1006,7 +1075,7 @@ def combined_precision_test(
     the global null hypothesis of equal precision is still rejected.
     """
     weighted = check_bool(weighted, "weighted")
-    check_choice(method, "method", (*_PRECISION_METHODS, "stouffer"))
+    check_choice(method, "method", (*COMBINED_PRECISION_METHODS, "stouffer"))
     if method == "stouffer":
         raise ValueError(
             "method 'stouffer' combines one-sided evidence; the per-class GS p-values are "
@@ -1031,9 +1100,14 @@ def combined_precision_test(
             raise ValueError("pass y_true, y_pred_a and y_pred_b (or table)")
         joint = _counts.joint_confusion(y_true, y_pred_a, y_pred_b, labels=labels)
         t, classes = np.asarray(joint.table, dtype=np.int64), list(joint.classes)
+    if null is not None:
+        if not isinstance(null, SwapPermutationNull) or null.pvalues.shape[-1] != t.shape[-1]:
+            raise ValueError(f"null must be the SwapPermutationNull of this table ({t.shape[-1]} "
+                             f"classes); got {type(null).__name__}")
+        B = null.n_resamples
     return _combined_from_table(
         t, classes, method=method, n_resamples=B, weights=weights, weighted=weighted,
-        diagonal=diagonal, rng=check_random_state(random_state),
+        diagonal=diagonal, rng=check_random_state(random_state), null=null,
     )
 
 
@@ -1081,7 +1155,7 @@ def combined_precision_table(
     2      2        0.667        0.333
     """
     weighted = check_bool(weighted, "weighted")
-    _check_methods(methods, _PRECISION_METHODS)
+    check_choices(methods, "methods", COMBINED_PRECISION_METHODS)
     B = check_positive_int(n_resamples, "n_resamples", minimum=2)
     rng = check_random_state(random_state)
     rows = []
@@ -1117,228 +1191,4 @@ def combined_precision_table(
                 **combined,
                 "note": "; ".join(notes),
             })
-    return pd.DataFrame(rows)
-
-
-# --------------------------------------------------------------------------------------------
-# Type-I error of the combinations under dependence (simulations)
-# --------------------------------------------------------------------------------------------
-
-
-def _check_methods(methods: Any, valid: Sequence[str]) -> None:
-    if isinstance(methods, str) or not isinstance(methods, Sequence | set | frozenset):
-        raise ValueError(f"methods must be a sequence of method names; got {methods!r:.60}")
-    if not methods:
-        raise ValueError("methods must name at least one method")
-    for m in methods:
-        check_choice(m, "methods", valid)
-
-
-def _equicorrelation_factor(rho: float, L: int) -> tuple[np.ndarray, np.ndarray]:
-    """Factor ``F`` with ``F F' = R`` for the L x L equicorrelation matrix ``R``; also ``R``."""
-    R = np.full((L, L), rho) + (1 - rho) * np.eye(L)
-    vals, vecs = np.linalg.eigh(R)
-    if vals.min() < -1e-10:
-        raise ValueError(f"correlation {rho} is below -1/(L-1) = {-1 / (L - 1):.3g}")
-    return vecs * np.sqrt(np.clip(vals, 0, None)), R
-
-
-def combination_type1_error(
-    correlations: npt.ArrayLike,
-    *,
-    n_tests: int = 2,
-    methods: Sequence[str] = ("fisher", "dai_cui", "simes"),
-    n_sim: int = 10000,
-    alpha: float = 0.05,
-    sides: str = "two-sided",
-    random_state: RandomStateLike = None,
-) -> pd.DataFrame:
-    """Type-I error of combination methods when the tests' normal statistics are correlated.
-
-    Draws ``n_sim`` vectors of ``n_tests`` equicorrelated standard normal statistics for each
-    correlation, turns them into p-values (two-sided ``2 P(N > |z|)`` or one-sided) and counts
-    how often each method rejects at ``alpha``. ``"dai_cui"`` and ``"brown"`` are given the true
-    correlation (exact covariances); ``"stouffer"`` gets it too (Strube), which is right only
-    for one-sided p-values, so it requires ``sides="one-sided"``.
-
-    Parameters
-    ----------
-    correlations : float or sequence of float
-        Correlations of the statistics, each at least ``-1/(n_tests - 1)``.
-    n_tests : int
-        L, the number of p-values combined.
-    methods : sequence of str
-        Methods of :func:`combine_pvalues`.
-    n_sim : int
-        Simulated data sets per correlation.
-    alpha : float
-        Nominal level.
-    sides : {"two-sided", "one-sided"}
-        How the p-values are formed.
-    random_state : None, int or numpy Generator
-
-    Returns
-    -------
-    DataFrame
-        ``correlation``, ``method``, ``rejection_rate``, ``mc_se`` (Monte Carlo standard error
-        ``sqrt(r (1 - r) / n_sim)``), ``n_sim``.
-
-    Examples
-    --------
-    >>> tab = combination_type1_error([0.0, 0.9], n_sim=4000, random_state=0)
-    >>> fisher = tab.query("method == 'fisher'").set_index("correlation")["rejection_rate"]
-    >>> bool(fisher[0.0] < 0.07 < fisher[0.9])
-    True
-
-    Fisher's method holds its level for independent tests and rejects far too often when they
-    are strongly correlated.
-    """
-    _check_methods(methods, COMBINE_METHODS)
-    L = check_positive_int(n_tests, "n_tests", minimum=2)
-    n = check_positive_int(n_sim, "n_sim")
-    check_probability(alpha, "alpha")
-    check_choice(sides, "sides", _SIDES)
-    if "stouffer" in methods and sides != "one-sided":
-        raise ValueError(
-            "methods includes 'stouffer', whose correlated form needs one-sided p-values; "
-            "pass sides='one-sided' or drop it"
-        )
-    rng = check_random_state(random_state)
-    w = np.full(L, 2.0)
-    rows = []
-    try:
-        rhos = np.atleast_1d(np.asarray(correlations, dtype=float))
-    except (TypeError, ValueError):
-        rhos = np.array([np.nan])
-    if rhos.ndim != 1 or rhos.size == 0 or not np.all(np.abs(rhos) <= 1):
-        raise ValueError(f"correlations must be one or more numbers in [-1, 1]; got "
-                         f"{correlations!r:.80}")
-    for rho in rhos:
-        factor, R = _equicorrelation_factor(float(rho), L)
-        z = rng.standard_normal((n, L)) @ factor.T
-        p = 2 * stats.norm.sf(np.abs(z)) if sides == "two-sided" else stats.norm.sf(z)
-        for m in methods:
-            if m in ("fisher", "lancaster"):
-                pv = stats.chi2.sf(_lancaster_statistic(p, w), 2.0 * L)
-            elif m == "simes":
-                pv = _simes(p)
-            elif m == "stouffer":
-                pv = stats.norm.sf(_stouffer_z(p).sum(axis=-1) / math.sqrt(R.sum()))
-            else:  # dai_cui, brown: the same Satterthwaite scaling with the true covariances
-                V = 4.0 * L + 2.0 * float(_pair_covariance(R, w, sides))
-                pv = _satterthwaite(_lancaster_statistic(p, w), 2.0 * L, V)[2]
-            r = float(np.mean(pv <= alpha))
-            rows.append({"correlation": float(rho), "method": m, "rejection_rate": r,
-                         "mc_se": math.sqrt(r * (1 - r) / n), "n_sim": n})
-    return pd.DataFrame(rows)
-
-
-def _exchangeable_joint(prevalence: np.ndarray, accuracy: float, agreement: float) -> np.ndarray:
-    """Joint probabilities p[y, a, b], symmetric in a and b (so H0 holds exactly).
-
-    Given the truth y, each classifier predicts y with probability ``accuracy`` and any other
-    class uniformly; with probability ``agreement`` the two share one draw, else they draw
-    independently.
-    """
-    K = prevalence.size
-    q = np.full((K, K), (1 - accuracy) / (K - 1))
-    np.fill_diagonal(q, accuracy)
-    independent = q[:, :, None] * q[:, None, :]
-    shared = q[:, :, None] * np.eye(K)[None]
-    return prevalence[:, None, None] * (agreement * shared + (1 - agreement) * independent)
-
-
-def swap_combination_type1_error(
-    *,
-    n: int = 300,
-    prevalence: Sequence[float] = (0.5, 0.5),
-    accuracy: float = 0.7,
-    agreement: float = 0.5,
-    methods: Sequence[str] = ("fisher", "dai_cui", "simes"),
-    n_sim: int = 200,
-    n_resamples: int = 200,
-    alpha: float = 0.05,
-    random_state: RandomStateLike = None,
-) -> pd.DataFrame:
-    """Type-I error of the combined per-class precision test on simulated test sets.
-
-    Each simulated test set has ``n`` observations whose joint (truth, A, B) labels are drawn
-    from a distribution that is symmetric in A and B, so the two classifiers have equal
-    precision on every class; the per-class GS p-values are combined exactly as
-    :func:`combined_precision_test` does (swap-permutation covariance for ``"dai_cui"``).
-
-    Parameters
-    ----------
-    n : int
-        Test-set size.
-    prevalence : sequence of float
-        Class proportions (K >= 2), summing to 1.
-    accuracy : float
-        Probability that a classifier predicts the true class.
-    agreement : float
-        Probability that the two classifiers share one prediction; it drives the dependence
-        between the per-class tests.
-    methods : sequence of str
-        Methods of :func:`combined_precision_test`.
-    n_sim : int
-        Simulated test sets.
-    n_resamples : int
-        Swap permutations per test set.
-    alpha : float
-        Nominal level.
-    random_state : None, int or numpy Generator
-
-    Returns
-    -------
-    DataFrame
-        ``method``, ``rejection_rate``, ``mc_se``, ``n_sim`` (test sets used) and ``n_skipped``
-        (test sets where no class comparison was defined).
-
-    Examples
-    --------
-    >>> tab = swap_combination_type1_error(n_sim=100, n_resamples=100, random_state=0)
-    >>> tab["method"].tolist()
-    ['fisher', 'dai_cui', 'simes']
-    """
-    _check_methods(methods, _PRECISION_METHODS)
-    n_obs = check_positive_int(n, "n", minimum=2)
-    R = check_positive_int(n_sim, "n_sim")
-    B = check_positive_int(n_resamples, "n_resamples", minimum=2)
-    check_probability(alpha, "alpha")
-    check_probability(accuracy, "accuracy", low_open=False, high_open=False)
-    check_probability(agreement, "agreement", low_open=False, high_open=False)
-    prev = as_unit_interval(prevalence, "prevalence", ndim=1)
-    if prev.size < 2 or not math.isclose(prev.sum(), 1.0, abs_tol=1e-9):
-        raise ValueError(f"prevalence must hold K >= 2 proportions summing to 1; got {prev.tolist()}")
-    rng = check_random_state(random_state)
-    K = prev.size
-    probs = _exchangeable_joint(prev, accuracy, agreement)
-    tables = rng.multinomial(n_obs, probs.ravel(), size=R).reshape(R, K, K, K)
-    null = swap_permutation_null(tables, n_resamples=B, random_state=rng)
-    rejected: dict[str, list[bool]] = {m: [] for m in methods}
-    skipped = 0
-    classes = list(range(K))
-    for r in range(R):
-        t = tables[r]
-        summary = _class_summary(t, False)
-        null_r = SwapPermutationNull(null.pvalues[r], null.statistics[r], null.z[r], B)
-        try:
-            results = {
-                m: _combined_from_table(t, classes, method=m, n_resamples=B, weights=None,
-                                        weighted=False, diagonal=None, rng=rng, null=null_r,
-                                        summary=summary)
-                for m in methods
-            }
-        except ValueError:
-            skipped += 1
-            continue
-        for m, res in results.items():
-            rejected[m].append(res.pvalue <= alpha)
-    rows = []
-    for m in methods:
-        used = len(rejected[m])
-        rate = float(np.mean(rejected[m])) if used else math.nan
-        rows.append({"method": m, "rejection_rate": rate,
-                     "mc_se": math.sqrt(rate * (1 - rate) / used) if used else math.nan,
-                     "n_sim": used, "n_skipped": skipped})
     return pd.DataFrame(rows)

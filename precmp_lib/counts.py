@@ -31,10 +31,14 @@ __all__ = [
     "JointConfusion",
     "PatternCounts",
     "PrecisionMoments",
+    "as_prediction_mapping",
     "cells_from_tab_paired",
+    "check_pattern_codes",
+    "check_pattern_weights",
     "class_cells",
     "clustered_accuracy",
     "joint_confusion",
+    "joint_confusion_or_cells",
     "moments_from_patterns",
     "pair_cells_from_patterns",
     "pattern_counts",
@@ -303,11 +307,27 @@ def cells_from_tab_paired(
 # --------------------------------------------------------------------------------------------
 
 
-def _as_prediction_mapping(y_preds: Any, name: str = "y_preds") -> dict[str, Any]:
+def as_prediction_mapping(y_preds: Any, name: str = "y_preds") -> dict[str, Any]:
     """Predictions of several classifiers as an ordered mapping name -> labels.
 
-    Accepts a mapping, a DataFrame (one column per classifier), a 2-D array (one column per
-    classifier, named ``clf_0``, ``clf_1``, ...) or a sequence of 1-D arrays.
+    Parameters
+    ----------
+    y_preds : mapping, DataFrame, 2-D array or sequence of 1-D arrays
+        A mapping name -> labels, a DataFrame (one column per classifier), a 2-D array (one
+        column per classifier, named ``clf_0``, ``clf_1``, ...) or a sequence of 1-D arrays
+        (named the same way).
+    name : str
+        The argument's name, used in error messages.
+
+    Returns
+    -------
+    dict of str -> array-like
+        The predictions of each classifier, in the given order; the labels are not checked.
+
+    Examples
+    --------
+    >>> list(as_prediction_mapping(np.array([[0, 1], [1, 1]])))
+    ['clf_0', 'clf_1']
     """
     if isinstance(y_preds, pd.DataFrame):
         return {str(c): y_preds[c] for c in y_preds.columns}
@@ -464,7 +484,7 @@ class PrecisionMoments:
 
 
 def _encode_many(y_true: Any, y_preds: Any, labels: Sequence[Any] | None):
-    mapping = _as_prediction_mapping(y_preds)
+    mapping = as_prediction_mapping(y_preds)
     return encode_labels(y_true, mapping, labels=labels)
 
 
@@ -574,7 +594,7 @@ def precision_moments(
     ([3, 3], [[9, 9], [9, 9]])
     """
     if groups is None:
-        mapping = _as_prediction_mapping(y_preds)
+        mapping = as_prediction_mapping(y_preds)
         if len(mapping) <= 16:
             return pattern_counts(y_true, mapping, labels=labels).moments()
     enc = _encode_many(y_true, y_preds, labels)
@@ -669,6 +689,52 @@ def _cells_direct(y: np.ndarray, a: np.ndarray, b: np.ndarray, k: int) -> np.nda
     return stacked.reshape(k, 2, 2, 2)
 
 
+def joint_confusion_or_cells(
+    y_true: Any, y_pred_a: Any, y_pred_b: Any, *, labels: Sequence[Any] | None = None
+) -> JointConfusion | tuple[np.ndarray, list[Any]]:
+    """Count the joint confusion tensor when K^3 is small, else the per-class cells directly.
+
+    With many classes the K x K x K tensor of :func:`joint_confusion` is too large to build
+    (K = 1000 gives 10^9 cells), yet the per-class 2 x 2 x 2 cells that every precision test
+    needs are K x 8 numbers. This counts whichever fits.
+
+    Parameters
+    ----------
+    y_true, y_pred_a, y_pred_b : array-like of shape (n,)
+        True labels and the predictions of classifiers A and B (ints or strings).
+    labels : sequence, optional
+        The class list, in this order; by default the sorted union of the labels.
+
+    Returns
+    -------
+    JointConfusion or (ndarray of shape (K, 2, 2, 2), list)
+        The joint confusion counts when K <= 128 (or the labels are small integers), else the
+        cells ``n[k][d][a][b]`` of each class (as :func:`class_cells` gives) and the classes.
+
+    Examples
+    --------
+    >>> jc = joint_confusion_or_cells([0, 1, 1], [0, 1, 0], [0, 1, 1])
+    >>> int(jc.table[1, 0, 1])  # truly 1, A says 0, B says 1
+    1
+    """
+    y, preds = label_columns(y_true, {"y_pred_a": y_pred_a, "y_pred_b": y_pred_b})
+    direct = _joint_direct(y, *preds.values()) if labels is None else None
+    if direct is not None:
+        return direct
+    enc = encode_labels(y, preds, labels=labels)
+    k = enc.n_classes
+    if k <= 128:
+        code = enc.y.astype(np.int32)  # (t K + a) K + b, built in place
+        for j in (0, 1):
+            code *= k
+            code += enc.preds[:, j]
+        table = np.bincount(code, minlength=k**3)
+        return JointConfusion(table=table.reshape(k, k, k), classes=enc.classes)
+    cells = _cells_direct(enc.y.astype(np.int64), enc.preds[:, 0].astype(np.int64),
+                          enc.preds[:, 1].astype(np.int64), k)
+    return cells, list(enc.classes)
+
+
 # --------------------------------------------------------------------------------------------
 # from a table of pattern counts (the engine's output: one row per observed pattern)
 # --------------------------------------------------------------------------------------------
@@ -678,12 +744,43 @@ def _weighted_bincount(codes: np.ndarray, weights: np.ndarray, k: int) -> np.nda
     return np.bincount(codes, weights=weights, minlength=k).round().astype(np.int64)
 
 
-def _check_codes(values: Any, name: str, *, n_rows: int | None = None,
+def check_pattern_codes(values: Any, name: str, *, n_rows: int | None = None,
                  n_classes: int | None = None, k_from: str = "n_classes",
                  what: str = "class codes", ndims: tuple[int, ...] = (1,)) -> np.ndarray:
-    """Check the codes of a pattern table (whole numbers 0..K-1, one per row); return int64.
+    """Check the codes of a table of pattern counts: whole numbers 0..K-1, one per pattern row.
 
-    A ValueError names ``name`` otherwise (``k_from``: the argument K comes from).
+    Parameters
+    ----------
+    values : array-like
+        The codes (class codes of the truth or of a model, or observation codes).
+    name : str
+        The argument's name, used in error messages.
+    n_rows : int, optional
+        The number of pattern rows the codes must match.
+    n_classes : int, optional
+        K, when known: every code must be below it.
+    k_from : str
+        The argument K comes from, named in the error when a code is too large.
+    what : str
+        What the codes are, for the error messages.
+    ndims : tuple of int
+        The accepted numbers of dimensions (``(1, 2)`` for one column per model).
+
+    Returns
+    -------
+    ndarray of int64
+        The codes.
+
+    Raises
+    ------
+    ValueError
+        Naming ``name`` when a code is missing, not a whole number, negative or too large, or
+        the shape or length is wrong.
+
+    Examples
+    --------
+    >>> check_pattern_codes([0, 1, 1.0], "y", n_classes=2).tolist()
+    [0, 1, 1]
     """
     if isinstance(values, pd.DataFrame | pd.Series):
         values = values.to_numpy()
@@ -716,8 +813,26 @@ def _check_codes(values: Any, name: str, *, n_rows: int | None = None,
     return codes
 
 
-def _check_weights(weights: Any, n_rows: int) -> np.ndarray:
-    """Check the count of each pattern row: whole, non-negative, one per row of y."""
+def check_pattern_weights(weights: Any, n_rows: int) -> np.ndarray:
+    """Check the count of each pattern row: whole, non-negative, one per row of ``y``.
+
+    Parameters
+    ----------
+    weights : array-like of int
+        Number of observations with each pattern.
+    n_rows : int
+        Number of pattern rows.
+
+    Returns
+    -------
+    ndarray of float
+        The counts (whole numbers, as :func:`precmp_lib.validation.check_counts` returns them).
+
+    Examples
+    --------
+    >>> check_pattern_weights([45, 15, 10], 3).tolist()
+    [45.0, 15.0, 10.0]
+    """
     w = check_counts(weights, "weights")
     if w.ndim != 1 or len(w) != n_rows:
         raise ValueError(f"weights must hold one count per pattern row of y ({n_rows}); "
@@ -757,9 +872,9 @@ def pair_cells_from_patterns(
     True
     """
     k = check_positive_int(n_classes, "n_classes")
-    y = _check_codes(y, "y", n_classes=k)
-    a, b = (_check_codes(v, name, n_rows=len(y), n_classes=k) for v, name in ((a, "a"), (b, "b")))
-    w = _check_weights(weights, len(y))
+    y = check_pattern_codes(y, "y", n_classes=k)
+    a, b = (check_pattern_codes(v, name, n_rows=len(y), n_classes=k) for v, name in ((a, "a"), (b, "b")))
+    w = check_pattern_weights(weights, len(y))
     ya, yb, ab = y == a, y == b, a == b
     x111 = _weighted_bincount(y[ya & yb], w[ya & yb], k)
     ta = _weighted_bincount(y[ya], w[ya], k)
@@ -856,10 +971,10 @@ def moments_from_patterns(
     if not classes or len(set(classes)) != len(classes):
         raise ValueError(f"classes must list each class once, at least one; got {classes!r:.80}")
     k = len(classes)
-    y = _check_codes(y, "y", n_classes=k, k_from="classes")
-    p = _check_codes(preds, "preds", n_rows=len(y), n_classes=k, k_from="classes", ndims=(1, 2))
+    y = check_pattern_codes(y, "y", n_classes=k, k_from="classes")
+    p = check_pattern_codes(preds, "preds", n_rows=len(y), n_classes=k, k_from="classes", ndims=(1, 2))
     p = p.reshape(len(y), -1)
-    w = _check_weights(weights, len(y)).astype(np.int64)
+    w = check_pattern_weights(weights, len(y)).astype(np.int64)
     c = p.shape[1]
     if isinstance(names, str | bytes) or not isinstance(names, Iterable):
         raise ValueError(f"names must be a sequence of model names; got {names!r:.80}")
@@ -868,7 +983,7 @@ def moments_from_patterns(
         raise ValueError(f"names must name each of the {c} models (columns of preds) once; "
                          f"got {names!r:.80}")
     if clusters is not None:
-        clusters = _check_codes(clusters, "clusters", n_rows=len(y), what="observation codes")
+        clusters = check_pattern_codes(clusters, "clusters", n_rows=len(y), what="observation codes")
     if clusters is None:
         return _unclustered_moments(y, p, w, classes, tuple(names))
     g = np.asarray(clusters, dtype=np.int64)

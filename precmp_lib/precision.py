@@ -27,10 +27,9 @@ from .counts import (
     JointConfusion,
     PatternCounts,
     PrecisionMoments,
-    _as_prediction_mapping,
-    _cells_direct,
-    _joint_direct,
+    as_prediction_mapping,
     class_cells,
+    joint_confusion_or_cells,
     precision_moments,
 )
 from .multiple import adjust_pvalues
@@ -42,7 +41,6 @@ from .validation import (
     check_positive_int,
     check_probability,
     encode_labels,
-    label_columns,
 )
 
 __all__ = [
@@ -1208,31 +1206,11 @@ def compare_precision(
     precise for classes 1 and 2, each difference beyond chance at the 5 % level.
     """
     level = check_probability(confidence_level, "confidence_level")
-    jc_or_cells = _joint_or_cells(y_true, y_pred_a, y_pred_b, labels)
+    jc_or_cells = joint_confusion_or_cells(y_true, y_pred_a, y_pred_b, labels=labels)
     if isinstance(jc_or_cells, JointConfusion):
         return compare_precision_from_counts(jc_or_cells, confidence_level=level)
     cells, classes = jc_or_cells
     return compare_precision_from_counts(cells, classes=classes, confidence_level=level)
-
-
-def _joint_or_cells(y_true: Any, y_pred_a: Any, y_pred_b: Any, labels: Any):
-    """Count the joint tensor when K^3 is small, else the per-class cells directly."""
-    y, preds = label_columns(y_true, {"y_pred_a": y_pred_a, "y_pred_b": y_pred_b})
-    direct = _joint_direct(y, *preds.values()) if labels is None else None
-    if direct is not None:
-        return direct
-    enc = encode_labels(y, preds, labels=labels)
-    k = enc.n_classes
-    if k <= 128:
-        code = enc.y.astype(np.int32)  # (t K + a) K + b, built in place
-        for j in (0, 1):
-            code *= k
-            code += enc.preds[:, j]
-        table = np.bincount(code, minlength=k**3)
-        return JointConfusion(table=table.reshape(k, k, k), classes=enc.classes)
-    cells = _cells_direct(enc.y.astype(np.int64), enc.preds[:, 0].astype(np.int64),
-                          enc.preds[:, 1].astype(np.int64), k)
-    return cells, list(enc.classes)
 
 
 # --------------------------------------------------------------------------------------------
@@ -1624,7 +1602,7 @@ def gee_precision(
     For class 1, the positive predictions of "better" have 1.8 times the odds of being right
     of the reference's; "same" is indistinguishable from it.
     """
-    mapping = _as_prediction_mapping(y_preds)
+    mapping = as_prediction_mapping(y_preds)
     if len(mapping) < 2:
         raise ValueError(f"y_preds must hold at least 2 classifiers; got {len(mapping)}")
     moments = precision_moments(y_true, mapping, groups=groups, labels=labels)

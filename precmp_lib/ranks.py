@@ -12,15 +12,15 @@ floating-point noise such as ``0.1 + 0.2 != 0.3`` neither breaks a tie nor creat
 The rank-based post-hoc tests also accept the k published *average* ranks with ``n_datasets``
 (as in a paper's table); then no tie correction is possible.
 
-``score_matrix`` produces the score matrix itself: cross-validated scores of several
-scikit-learn estimators on several data sets, with the same folds for every estimator.
+:func:`precmp_lib.course.scores.score_matrix` produces the score matrix itself:
+cross-validated scores of several scikit-learn estimators on several data sets, with the same
+folds for every estimator.
 """
 
 from __future__ import annotations
 
 import html
 import math
-from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache, cached_property
 from itertools import combinations
@@ -36,6 +36,7 @@ from .validation import as_score_matrix, check_choice, check_positive_int, check
 
 __all__ = [
     "NemenyiResult",
+    "RankData",
     "average_ranks",
     "critical_difference",
     "friedman",
@@ -43,8 +44,8 @@ __all__ = [
     "nemenyi",
     "pairwise_rank_tests",
     "rank_cliques",
+    "rank_data",
     "rank_matrix",
-    "score_matrix",
     "shaffer_true_hypotheses",
     "tests_against_control",
     "wilcoxon",
@@ -128,8 +129,26 @@ def _ranks_of(arr: np.ndarray, higher_is_better: bool) -> np.ndarray:
 
 
 @dataclass(frozen=True)
-class _RankData:
-    """Average ranks of k classifiers over N data sets (and the rank matrix when known)."""
+class RankData:
+    """Average ranks of k classifiers over N data sets (and the rank matrix when known).
+
+    Attributes
+    ----------
+    values : ndarray of shape (k,)
+        Average rank of each classifier (1 = best), in column order.
+    names : list of str
+        The classifiers' names, in order.
+    n : int
+        N, the number of data sets.
+    matrix : ndarray of shape (N, k) or None
+        The within-data-set ranks; None when published average ranks were given.
+    k : int
+        The number of classifiers.
+    ranks : Series
+        ``values`` named ``average_rank``, indexed by classifier (built on first use).
+    se : float
+        Standard error of a difference of two average ranks, ``sqrt(k(k+1)/(6N))``.
+    """
 
     values: np.ndarray  # the k average ranks, in column order
     names: list[str]
@@ -138,6 +157,7 @@ class _RankData:
 
     @property
     def k(self) -> int:
+        """The number of classifiers."""
         return len(self.names)
 
     @cached_property
@@ -156,8 +176,32 @@ class _RankData:
         return math.sqrt(self.k * (self.k + 1) / (6.0 * self.n))
 
 
-def _rank_input(scores: Any, n_datasets: Any, higher_is_better: Any) -> _RankData:
-    """Validate a score matrix, or k average ranks with ``n_datasets``."""
+def rank_data(scores: Any, *, n_datasets: Any = None, higher_is_better: Any = True) -> RankData:
+    """Check the input of the rank tests and rank it: a score matrix, or k average ranks.
+
+    Parameters
+    ----------
+    scores : array-like or DataFrame of shape (N, k), or Series / 1-D array of length k
+        A score matrix (one row per data set, one column per classifier), or the average ranks
+        of k classifiers as published (then ``n_datasets`` is required).
+    n_datasets : int, optional
+        N, the number of data sets the average ranks were taken over (1-D input only).
+    higher_is_better : bool
+        Direction of the score (True for accuracy, False for error rates).
+
+    Returns
+    -------
+    RankData
+        The average ranks, N and, for a score matrix, the within-data-set ranks.
+
+    Examples
+    --------
+    >>> data = rank_data([[0.90, 0.80, 0.85], [0.70, 0.70, 0.60]])
+    >>> data.ranks.tolist(), data.n, data.k
+    ([1.25, 2.25, 2.5], 2, 3)
+    >>> rank_data([1.5, 2.0, 2.5], n_datasets=10).names
+    ['clf_0', 'clf_1', 'clf_2']
+    """
     higher_is_better = _check_bool(higher_is_better, "higher_is_better")
     one_dim = isinstance(scores, pd.Series) or (
         not isinstance(scores, pd.DataFrame) and np.ndim(scores) == 1
@@ -170,7 +214,7 @@ def _rank_input(scores: Any, n_datasets: Any, higher_is_better: Any) -> _RankDat
             )
         arr, _, cols = as_score_matrix(scores, "scores", min_rows=2, min_cols=2)
         matrix = _ranks_of(arr, higher_is_better)
-        return _RankData(values=matrix.mean(axis=0), names=cols, n=arr.shape[0], matrix=matrix)
+        return RankData(values=matrix.mean(axis=0), names=cols, n=arr.shape[0], matrix=matrix)
     if n_datasets is None:
         raise ValueError(
             "scores is one-dimensional, so it is read as average ranks and n_datasets "
@@ -201,7 +245,7 @@ def _rank_input(scores: Any, n_datasets: Any, higher_is_better: Any) -> _RankDat
             f"average ranks of k = {k} classifiers must sum to k(k+1)/2 = {k * (k + 1) / 2:g}; "
             f"got {r.sum():g}"
         )
-    return _RankData(values=r, names=names, n=n, matrix=None)
+    return RankData(values=r, names=names, n=n, matrix=None)
 
 
 def rank_matrix(scores: Any, *, higher_is_better: bool = True) -> pd.DataFrame:
@@ -276,7 +320,7 @@ def average_ranks(scores: Any, higher_is_better: bool = True) -> pd.Series:
 
     The forest is best on both data sets; the tree and k-NN share the rest.
     """
-    return _rank_input(scores, None, higher_is_better).ranks
+    return rank_data(scores, higher_is_better=higher_is_better).ranks
 
 
 # --------------------------------------------------------------------------------------------
@@ -597,7 +641,7 @@ class _FriedmanParts:
     corrected: bool
 
 
-def _friedman_parts(data: _RankData, tie_correction: bool) -> _FriedmanParts:
+def _friedman_parts(data: RankData, tie_correction: bool) -> _FriedmanParts:
     k, n = data.k, data.n
     centred = data.values - (k + 1) / 2.0
     chi2_u = 12.0 * n / (k * (k + 1)) * float(np.sum(centred**2))
@@ -689,7 +733,7 @@ def friedman(
     differ.
     """
     tie_correction = _check_bool(tie_correction, "tie_correction")
-    data = _rank_input(scores, n_datasets, higher_is_better)
+    data = rank_data(scores, n_datasets=n_datasets, higher_is_better=higher_is_better)
     k, n = data.k, data.n
     parts = _friedman_parts(data, tie_correction)
     name = "Friedman chi-square" + (", tie-corrected" if parts.corrected else "")
@@ -754,7 +798,7 @@ def iman_davenport(
     smaller p-value than the chi-square version gives.
     """
     tie_correction = _check_bool(tie_correction, "tie_correction")
-    data = _rank_input(scores, n_datasets, higher_is_better)
+    data = rank_data(scores, n_datasets=n_datasets, higher_is_better=higher_is_better)
     k, n = data.k, data.n
     parts = _friedman_parts(data, tie_correction)
     df = (float(k - 1), float((k - 1) * (n - 1)))
@@ -1000,14 +1044,14 @@ class NemenyiResult:
         )
 
 
-def _pair_statistics(data: _RankData) -> tuple[np.ndarray, np.ndarray]:
+def _pair_statistics(data: RankData) -> tuple[np.ndarray, np.ndarray]:
     """Rank z statistics (R_i - R_j)/SE and their two-sided normal p-values, k x k."""
     r = data.values
     z = (r[:, None] - r[None, :]) / data.se
     return z, np.minimum(1.0, 2.0 * stats.norm.sf(np.abs(z)))
 
 
-def _nemenyi_pvalues(data: _RankData) -> np.ndarray:
+def _nemenyi_pvalues(data: RankData) -> np.ndarray:
     """Compute the k x k studentized-range p-values of all pairs.
 
     The survival function is evaluated once per distinct rank difference (it is a numerical
@@ -1088,7 +1132,7 @@ def nemenyi(
     either group: the data do not decide.
     """
     alpha = _check_alpha(alpha)
-    data = _rank_input(scores, n_datasets, higher_is_better)
+    data = rank_data(scores, n_datasets=n_datasets, higher_is_better=higher_is_better)
     k = data.k
     z, _ = _pair_statistics(data)
     p = _nemenyi_pvalues(data)
@@ -1227,7 +1271,7 @@ def pairwise_rank_tests(
     """
     check_choice(method, "method", PAIRWISE_METHODS)
     alpha = _check_alpha(alpha)
-    data = _rank_input(scores, n_datasets, higher_is_better)
+    data = rank_data(scores, n_datasets=n_datasets, higher_is_better=higher_is_better)
     k = data.k
     z, p = _pair_statistics(data)
     a, b = np.triu_indices(k, 1)
@@ -1261,7 +1305,7 @@ def _hochberg(p: np.ndarray) -> np.ndarray:
     return out
 
 
-def _control_index(control: Any, data: _RankData) -> int:
+def _control_index(control: Any, data: RankData) -> int:
     if control is None:
         return int(np.argmin(data.values))
     names = data.names
@@ -1348,7 +1392,7 @@ def tests_against_control(
     """
     check_choice(method, "method", CONTROL_METHODS)
     alpha = _check_alpha(alpha)
-    data = _rank_input(scores, n_datasets, higher_is_better)
+    data = rank_data(scores, n_datasets=n_datasets, higher_is_better=higher_is_better)
     c = _control_index(control, data)
     k = data.k
     others = np.array([j for j in range(k) if j != c], dtype=int)
@@ -1380,141 +1424,3 @@ def tests_against_control(
 # ``__dict__``: a function's type declares no ``__test__`` attribute.
 tests_against_control.__dict__["__test__"] = False
 
-
-# --------------------------------------------------------------------------------------------
-# scores of several estimators on several data sets
-# --------------------------------------------------------------------------------------------
-
-
-def _dataset_arrays(name: str, source: Any) -> tuple[np.ndarray, np.ndarray]:
-    from .data import Dataset, load_dataset
-
-    if source is None:
-        source = load_dataset(name)
-    if isinstance(source, Dataset):
-        X, y = source.X, source.y
-    elif isinstance(source, tuple) and len(source) == 2:
-        X, y = source
-    else:
-        raise ValueError(f"datasets[{name!r}] must be a Dataset or an (X, y) pair; "
-                         f"got {type(source).__name__}")
-    try:
-        Xa = np.asarray(X.to_numpy() if isinstance(X, pd.DataFrame) else X, dtype=float)
-    except (TypeError, ValueError):
-        raise ValueError(f"dataset {name!r}: features must be numeric") from None
-    ya = np.asarray(y.to_numpy() if isinstance(y, pd.Series) else y)
-    if Xa.ndim != 2 or ya.ndim != 1 or Xa.shape[0] != ya.shape[0]:
-        raise ValueError(f"dataset {name!r}: X must be n x p and y of length n; "
-                         f"got {Xa.shape} and {ya.shape}")
-    return Xa, ya
-
-
-def _subsample(X: np.ndarray, y: np.ndarray, max_rows: int | None, random_state: int):
-    """At most ``max_rows`` rows, drawn without replacement, stratified by class when possible."""
-    if max_rows is None or X.shape[0] <= max_rows:
-        return X, y
-    from sklearn.model_selection import train_test_split
-
-    try:
-        keep, _ = train_test_split(np.arange(X.shape[0]), train_size=max_rows, stratify=y,
-                                   random_state=random_state)
-    except ValueError:  # a class too small to stratify
-        keep, _ = train_test_split(np.arange(X.shape[0]), train_size=max_rows,
-                                   random_state=random_state)
-    keep = np.sort(keep)
-    return X[keep], y[keep]
-
-
-def score_matrix(
-    estimators: Mapping[str, Any],
-    datasets: Sequence[str] | Mapping[str, Any],
-    *,
-    cv: int = 5,
-    scoring: str = "accuracy",
-    max_rows: int | None = None,
-    random_state: int = 0,
-    progress: bool = True,
-    threads: int | None = 1,
-) -> pd.DataFrame:
-    """Cross-validated score of every estimator on every data set: the N x k input of this module.
-
-    Parameters
-    ----------
-    estimators : mapping name -> scikit-learn estimator
-        The classifiers to compare (cloned before each fit).
-    datasets : sequence of registry names, or mapping name -> Dataset or (X, y)
-        Names are loaded with :func:`precmp_lib.data.load_dataset`.
-    cv : int
-        Number of stratified folds (shuffled with ``random_state``). Every estimator sees the
-        same folds of a data set, so the scores are paired.
-    scoring : str
-        A scikit-learn scorer name; higher is better for all of them.
-    max_rows : int, optional
-        Larger data sets are subsampled (stratified, with ``random_state``) to this many rows.
-    random_state : int
-        Seed for subsampling and fold assignment.
-    progress : bool
-        Show a progress bar over the (data set, estimator) pairs.
-    threads : int or None
-        Threads of the BLAS and OpenMP pools while fitting (default 1). Benchmark models are
-        small, and on a busy machine oversubscribed thread pools can slow such fits down a
-        hundredfold; None leaves the libraries' defaults.
-
-    Returns
-    -------
-    DataFrame of shape (N, k)
-        Mean score over the folds; index ``dataset``, columns ``classifier``.
-
-    Examples
-    --------
-    >>> from sklearn.naive_bayes import GaussianNB
-    >>> from sklearn.tree import DecisionTreeClassifier
-    >>> est = {"nb": GaussianNB(), "tree": DecisionTreeClassifier(random_state=0)}
-    >>> s = score_matrix(est, ["iris", "wine"], cv=3, progress=False)
-    >>> s.shape, list(s.columns), bool(s.to_numpy().min() > 0.8)
-    ((2, 2), ['nb', 'tree'], True)
-
-    Both classifiers are accurate on these two easy data sets; with this many data sets no
-    test could separate them.
-    """
-    from contextlib import nullcontext
-
-    from sklearn.base import clone
-    from sklearn.model_selection import KFold, StratifiedKFold, cross_val_score
-    from threadpoolctl import threadpool_limits
-    from tqdm.auto import tqdm
-
-    if not isinstance(estimators, Mapping) or len(estimators) == 0:
-        raise ValueError("estimators must be a non-empty mapping name -> estimator; "
-                         f"got {type(estimators).__name__}")
-    cv = check_positive_int(cv, "cv", minimum=2)
-    if max_rows is not None:
-        max_rows = check_positive_int(max_rows, "max_rows", minimum=cv)
-    progress = _check_bool(progress, "progress")
-    if threads is not None:
-        threads = check_positive_int(threads, "threads")
-    if isinstance(datasets, Mapping):
-        sources = {str(k): v for k, v in datasets.items()}
-    elif isinstance(datasets, str) or not isinstance(datasets, Sequence):
-        raise ValueError("datasets must be a list of dataset names or a mapping name -> data; "
-                         f"got {type(datasets).__name__}")
-    else:
-        sources = {str(name): None for name in datasets}
-    if len(sources) == 0:
-        raise ValueError("datasets must name at least one data set")
-    names = [str(n) for n in estimators]
-    out = np.empty((len(sources), len(names)))
-    bar = tqdm(total=len(sources) * len(names), desc="cross-validating", disable=not progress)
-    with bar, threadpool_limits(limits=threads) if threads else nullcontext():
-        for i, (dname, source) in enumerate(sources.items()):
-            X, y = _subsample(*_dataset_arrays(dname, source), max_rows, random_state)
-            _, class_counts = np.unique(y, return_counts=True)
-            splitter = (StratifiedKFold if class_counts.min() >= cv else KFold)(
-                n_splits=cv, shuffle=True, random_state=random_state)
-            folds = list(splitter.split(X, y))
-            for j, est in enumerate(estimators.values()):
-                bar.set_postfix_str(f"{dname} / {names[j]}")
-                out[i, j] = cross_val_score(clone(est), X, y, cv=folds, scoring=scoring).mean()
-                bar.update(1)
-    return pd.DataFrame(out, index=pd.Index(list(sources), name="dataset"),
-                        columns=pd.Index(names, name="classifier"))

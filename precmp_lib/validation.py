@@ -23,6 +23,7 @@ __all__ = [
     "as_unit_interval",
     "check_bool",
     "check_choice",
+    "check_choices",
     "check_counts",
     "check_positive_float",
     "check_positive_int",
@@ -54,6 +55,26 @@ def check_choice(value: Any, name: str, choices: Iterable[Any]) -> Any:
         listed = ", ".join(repr(c) for c in choices)
         raise ValueError(f"{name} must be one of {listed}; got {value!r}")
     return value
+
+
+def check_choices(values: Any, name: str, choices: Iterable[Any]) -> Sequence[Any] | set[Any] | frozenset[Any]:
+    """Return ``values`` if it is a non-empty sequence of entries of ``choices``.
+
+    For arguments that select several methods at once (``methods=("fisher", "simes")``); a
+    ValueError names ``name`` when ``values`` is a single string, not a sequence, empty, or
+    holds an entry that is not one of ``choices``.
+
+    >>> check_choices(["fisher", "simes"], "methods", ("fisher", "simes", "brown"))
+    ['fisher', 'simes']
+    """
+    if isinstance(values, str) or not isinstance(values, Sequence | set | frozenset):
+        raise ValueError(f"{name} must be a sequence of method names; got {values!r:.60}")
+    if not values:
+        raise ValueError(f"{name} must name at least one method")
+    choices = tuple(choices)
+    for value in values:
+        check_choice(value, name, choices)
+    return values
 
 
 def check_probability(

@@ -12,8 +12,8 @@ import numpy as np
 import pandas as pd
 
 from .contingency import MCNEMAR_METHODS, mcnemar
+from .course.simulate import paired_cell_probabilities, prediction_correlation
 from .precision import naive_rp_from_cells, rp_from_cells
-from .simulate import paired_cell_probabilities, prediction_correlation
 
 __all__ = ["mcnemar_explorer", "mcnemar_state", "rp_correlation_explorer", "rp_correlation_state"]
 
@@ -128,7 +128,7 @@ def rp_correlation_state(
     """Paired and naive intervals for the relative precision at a given classifier correlation.
 
     The table is computed on the expected cell counts ``n * p`` of the Gaussian-copula model
-    (:func:`precmp_lib.simulate.paired_cell_probabilities`), so it moves smoothly with the
+    (:func:`precmp_lib.course.simulate.paired_cell_probabilities`), so it moves smoothly with the
     correlation and carries no simulation noise.
 
     Parameters
@@ -138,7 +138,7 @@ def rp_correlation_state(
     n : int
         Test-set size behind the expected counts.
     precision_a, precision_b, prevalence, recall : float
-        As :func:`precmp_lib.simulate.paired_cell_probabilities` (both recalls equal).
+        As :func:`precmp_lib.course.simulate.paired_cell_probabilities` (both recalls equal).
     confidence_level : float
         Level of the intervals.
 
@@ -279,7 +279,7 @@ def prevalence_state(
     """
     import numpy as np
 
-    from .bayes import _percentile
+    from .bayes import percentile_interval
     from .validation import check_probability
 
     level = check_probability(confidence_level, "confidence_level")
@@ -289,7 +289,7 @@ def prevalence_state(
         cls = boot.classes[1]
     k = boot.code(cls, "cls")
     point, reps = boot.updated(cls, prevalence)
-    lo, hi, skipped = _percentile(reps, level)
+    lo, hi, skipped = percentile_interval(reps, level)
     rows = {
         name: {"precision": boot.precision[j, k], "updated": point[j], "ci_low": lo[j],
                "ci_high": hi[j], "n_skipped": int(skipped[j])}
@@ -299,7 +299,7 @@ def prevalence_state(
         updated_ratio, ratio = boot.ratio(cls, prevalence)
         with np.errstate(invalid="ignore", divide="ignore"):
             test_ratio = boot.precision[0, k] / boot.precision[1, k]
-        r_lo, r_hi, r_skip = _percentile(ratio[:, None], level)
+        r_lo, r_hi, r_skip = percentile_interval(ratio[:, None], level)
         rows[f"{boot.names[0]} / {boot.names[1]}"] = {
             "precision": test_ratio, "updated": updated_ratio, "ci_low": r_lo[0],
             "ci_high": r_hi[0], "n_skipped": int(r_skip[0])}
@@ -675,7 +675,7 @@ def gs_power_state(
 ) -> pd.DataFrame:
     """Power of the paired GS, weighted GS and naive z test of equal precision, by simulation.
 
-    Paired predictions come from the Gaussian copula of :func:`precmp_lib.simulate.power_curve`
+    Paired predictions come from the Gaussian copula of :func:`precmp_lib.course.simulate.power_curve`
     (prevalence 0.3, recall 0.7, B's precision ``precision_b``, A's ``precision_b +
     difference``); a fixed ``random_state`` makes every move of a slider reproducible.
 
@@ -710,7 +710,7 @@ def gs_power_state(
     With strongly correlated classifiers the paired GS detects a difference of 0.05 far more
     often than the z test that treats the two precisions as independent.
     """
-    from .simulate import power_curve
+    from .course.simulate import power_curve
 
     curve = power_curve(list(differences), n=int(n), precision_b=precision_b,
                         correlation=[float(correlation)], alpha=alpha, n_sim=int(n_sim),
@@ -1123,7 +1123,7 @@ def combination_state(
         Level of the simulated type-I error.
     n_sim, random_state
         Size and seed of the simulation under the null hypothesis
-        (:func:`precmp_lib.combine.combination_type1_error`).
+        (:func:`precmp_lib.course.type1.combination_type1_error`).
 
     Returns
     -------
@@ -1143,7 +1143,8 @@ def combination_state(
     Fisher's p-value ignores the correlation and so stays at 0.00017 while its type-I error
     is far above 5 %; the rescaled statistic holds the level and gives a p-value 15 times larger.
     """
-    from .combine import combination_type1_error, combine_pvalues
+    from .combine import combine_pvalues
+    from .course.type1 import combination_type1_error
 
     rho = float(correlation)
     if not 0 <= rho < 1:
@@ -1634,7 +1635,7 @@ def paper_dataset_state(spread: pd.DataFrame, dataset: str, *, table: int = 5) -
     Parameters
     ----------
     spread : DataFrame
-        From :func:`precmp_lib.paper.seed_spread`.
+        From :func:`precmp_lib.course.paper.seed_spread`.
     dataset : str
         Registry name of one of the paper's datasets.
     table : int
@@ -1701,7 +1702,7 @@ def paper_dataset_explorer(spread: pd.DataFrame, *, dataset: str = "diabetic_ret
     Parameters
     ----------
     spread : DataFrame
-        From :func:`precmp_lib.paper.seed_spread`.
+        From :func:`precmp_lib.course.paper.seed_spread`.
     dataset : str
         Starting dataset.
     table : int
@@ -1744,7 +1745,7 @@ COURSE_MAP_DESIGNS = {  # the choice of the chooser -> the ``data`` column of th
     "several data sets": "many datasets",
 }
 
-# Each test named in a row of :func:`precmp_lib.plots.course_map_table` (its ``test`` column,
+# Each test named in a row of :func:`precmp_lib.course.maps.course_map_table` (its ``test`` column,
 # split at "; ") -> the call that runs it, one line on why, and the notebook that shows it when it
 # is not the row's own. The cases, tests and notebooks come from the table; only what the table
 # does not hold is written here, and a test of the table missing here raises a KeyError.
@@ -1815,7 +1816,7 @@ def course_map_state(compare: str, design: str, n_models: int,
                      across_classes: bool = False) -> pd.DataFrame:
     """List the tests the course map recommends for one case, with the call and the notebook.
 
-    The case is looked up in :func:`precmp_lib.plots.course_map_table`: ``design`` picks its
+    The case is looked up in :func:`precmp_lib.course.maps.course_map_table`: ``design`` picks its
     ``data``, ``compare`` its ``metric`` and ``n_models`` its ``classifiers``. Every test named
     in the matching rows becomes one row of the result.
 
@@ -1856,7 +1857,7 @@ def course_map_state(compare: str, design: str, n_models: int,
     >>> course_map_state("precision", "one test set", 2, across_classes=True)["notebook"].tolist()
     ['06_combining_pvalues']
     """
-    from .plots import course_map_table
+    from .course.maps import course_map_table
 
     if compare not in COURSE_MAP_COMPARE:
         raise ValueError(f"compare must be one of {list(COURSE_MAP_COMPARE)}; got {compare!r}")

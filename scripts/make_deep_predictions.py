@@ -15,7 +15,7 @@ import sys
 
 import pandas as pd
 
-from precmp_lib.deep import SHIPPED_PREDICTIONS, train_digits_cnns
+from precmp_lib.course.deep import SHIPPED_PREDICTIONS, train_digits_cnns
 
 SETTINGS = {"dropouts": (0.5, 0.7), "epochs": 60, "test_size": 0.5, "seed": 0, "threads": 1}
 

@@ -13,7 +13,10 @@ from statsmodels.stats.multitest import multipletests
 
 import precmp_lib as pc
 import precmp_lib.plots  # the plot tests below reach it as pc.plots
-from precmp_lib.combine import _hermite_coefficients
+from precmp_lib.combine import _hermite_coefficients, lancaster_covariance, swap_permutation_null
+from precmp_lib.counts import class_cells, joint_confusion
+from precmp_lib.course.type1 import combination_type1_error, swap_combination_type1_error
+from precmp_lib.precision import gs_from_cells
 
 P4 = [0.01, 0.02, 0.3, 0.5]  # docs/methods.md §8, worked example 1
 
@@ -182,7 +185,7 @@ def test_brown_piecewise_close_to_exact_one_sided():
     # docs/methods.md §8.4: Brown's piecewise fit agrees with exact covariances within 0.002
     for rho in (-0.4, -0.1, 0.2, 0.6, 0.9):
         approx = 4 * 2 + 2 * (rho * (3.25 + 0.75 * rho) if rho >= 0 else rho * (3.27 + 0.71 * rho))
-        exact = 8 + 2 * pc.lancaster_covariance(rho, sides="one-sided")
+        exact = 8 + 2 * lancaster_covariance(rho, sides="one-sided")
         assert abs(approx - exact) / 2 < 0.02
         res = pc.combine_pvalues([0.01, 0.2], method="brown", correlation=[[1, rho], [rho, 1]],
                                  sides="one-sided", approximation="brown")
@@ -200,8 +203,8 @@ def test_brown_piecewise_close_to_exact_one_sided():
     [(0.1, 0.0391), (0.3, 0.3520), (0.5, 0.9802), (0.7, 1.9292), (0.8, 2.5278), (0.9, 3.214)],
 )
 def test_two_sided_covariance_values(rho, expected):
-    assert pc.lancaster_covariance(rho) == pytest.approx(expected, abs=6e-4)
-    assert pc.lancaster_covariance(-rho) == pytest.approx(expected, abs=6e-4)  # even in rho
+    assert lancaster_covariance(rho) == pytest.approx(expected, abs=6e-4)
+    assert lancaster_covariance(-rho) == pytest.approx(expected, abs=6e-4)  # even in rho
 
 
 def test_hermite_coefficients_match_methods():
@@ -217,22 +220,22 @@ def test_hermite_coefficients_match_methods():
 def test_covariance_at_plus_minus_one_analytic():
     # rho = 1: Var(-2 ln U) = 4 (chi-square with 2 df); rho = -1 one-sided: Cov(-2 ln U,
     # -2 ln(1-U)) = 4 (1 - pi^2/6) (E[ln U ln(1-U)] = 2 - pi^2/6)
-    assert pc.lancaster_covariance(1.0) == pytest.approx(4.0, abs=1e-9)
-    assert pc.lancaster_covariance(1.0, sides="one-sided") == pytest.approx(4.0, abs=1e-9)
-    assert pc.lancaster_covariance(-1.0, sides="one-sided") == pytest.approx(
+    assert lancaster_covariance(1.0) == pytest.approx(4.0, abs=1e-9)
+    assert lancaster_covariance(1.0, sides="one-sided") == pytest.approx(4.0, abs=1e-9)
+    assert lancaster_covariance(-1.0, sides="one-sided") == pytest.approx(
         4 * (1 - math.pi**2 / 6), abs=1e-9)
-    assert pc.lancaster_covariance(1.0, weights=(4.0, 4.0), sides="one-sided") == pytest.approx(
+    assert lancaster_covariance(1.0, weights=(4.0, 4.0), sides="one-sided") == pytest.approx(
         8.0, abs=1e-6)
     # the series is continuous up to the endpoint
-    assert pc.lancaster_covariance(0.9999) == pytest.approx(4.0, abs=2e-3)
+    assert lancaster_covariance(0.9999) == pytest.approx(4.0, abs=2e-3)
 
 
 def test_one_sided_polynomial_sign_error_for_two_sided():
     # docs/methods.md §8.4: at rho = -0.3 the one-sided polynomial gives -0.92; two-sided is +0.35
     km = 3.263 * -0.3 + 0.710 * 0.09 + 0.027 * -0.027
     assert km == pytest.approx(-0.92, abs=0.005)
-    assert pc.lancaster_covariance(-0.3, sides="one-sided") == pytest.approx(km, abs=0.003)
-    assert pc.lancaster_covariance(-0.3) == pytest.approx(0.3520, abs=6e-4)
+    assert lancaster_covariance(-0.3, sides="one-sided") == pytest.approx(km, abs=0.003)
+    assert lancaster_covariance(-0.3) == pytest.approx(0.3520, abs=6e-4)
 
 
 @pytest.mark.parametrize("sides", ["two-sided", "one-sided"])
@@ -246,21 +249,21 @@ def test_covariance_unequal_weights_monte_carlo(sides):
     x1, x2 = stats.chi2.isf(to_p(z1), 4), stats.chi2.isf(to_p(z2), 1)
     mc = np.cov(x1, x2)[0, 1]
     se = np.std((x1 - x1.mean()) * (x2 - x2.mean())) / math.sqrt(len(x1))
-    exact = pc.lancaster_covariance(rho, weights=(4.0, 1.0), sides=sides)
+    exact = lancaster_covariance(rho, weights=(4.0, 1.0), sides=sides)
     assert abs(exact - mc) < 4 * se
 
 
 def test_covariance_vectorised_and_bad_input():
     rho = np.array([[0.1, 0.5], [0.8, 1.0]])
-    out = pc.lancaster_covariance(rho)
+    out = lancaster_covariance(rho)
     assert out.shape == (2, 2)
-    assert out[0, 1] == pytest.approx(pc.lancaster_covariance(0.5))
+    assert out[0, 1] == pytest.approx(lancaster_covariance(0.5))
     with pytest.raises(ValueError, match="correlation must lie in"):
-        pc.lancaster_covariance(1.5)
+        lancaster_covariance(1.5)
     with pytest.raises(ValueError, match="weights must be positive"):
-        pc.lancaster_covariance(0.5, weights=(2.0, 0.0))
+        lancaster_covariance(0.5, weights=(2.0, 0.0))
     with pytest.raises(ValueError, match="sides must be one of"):
-        pc.lancaster_covariance(0.5, sides="left")
+        lancaster_covariance(0.5, sides="left")
 
 
 # --------------------------------------------------------------------------------------------
@@ -427,7 +430,7 @@ def test_gondara_joint_table_cells():
     # docs/methods.md §6.6(d): class 0 s11 103, s10 45, s01 6, r11 63, r10 64, r01 1; class 1 s11 53,
     # s10 1, s01 64, r11 11, r10 6, r01 45. With two classes, class 1's cells are class 0's with
     # every indicator flipped: n1[d][a][b] = n0[1-d][1-a][1-b] (so s00 = 11 and r00 = 53 of class 0).
-    cells = pc.class_cells(GONDARA)
+    cells = class_cells(GONDARA)
     assert cells[0, 1, 1, 1] == 103 and cells[0, 1, 1, 0] == 45 and cells[0, 1, 0, 1] == 6
     assert cells[0, 0, 1, 1] == 63 and cells[0, 0, 1, 0] == 64 and cells[0, 0, 0, 1] == 1
     assert cells[1, 1, 1, 1] == 53 and cells[1, 1, 1, 0] == 1 and cells[1, 1, 0, 1] == 64
@@ -439,7 +442,7 @@ def test_gondara_joint_table_cells():
 def test_swap_null_preserves_truth_and_agreement():
     rng = np.random.default_rng(0)
     t = rng.integers(0, 40, size=(3, 3, 3))
-    null = pc.swap_permutation_null(t, n_resamples=50, random_state=1)
+    null = swap_permutation_null(t, n_resamples=50, random_state=1)
     assert null.pvalues.shape == null.statistics.shape == null.z.shape == (50, 3)
     assert np.all((null.pvalues >= 0) & (null.pvalues <= 1))
     np.testing.assert_allclose(null.z**2, null.statistics)
@@ -460,7 +463,7 @@ def test_swap_null_tables_keep_pair_totals():
 
     combine._counts.class_cells = spy
     try:
-        pc.swap_permutation_null(t, n_resamples=200, random_state=3)
+        swap_permutation_null(t, n_resamples=200, random_state=3)
     finally:
         combine._counts.class_cells = real
     tabs = captured["tables"]
@@ -488,10 +491,10 @@ def test_swap_null_counts_equal_rows_in_distribution():
     rows = []
     for _ in range(600):
         swap = rng.random(len(y)) < 0.5
-        jt = pc.joint_confusion(y, np.where(swap, b, a), np.where(swap, a, b), labels=[0, 1, 2])
-        rows.append(pc.gs_from_cells(pc.class_cells(jt.table)).pvalue)
+        jt = joint_confusion(y, np.where(swap, b, a), np.where(swap, a, b), labels=[0, 1, 2])
+        rows.append(gs_from_cells(class_cells(jt.table)).pvalue)
     rows = np.array(rows)
-    counts = pc.swap_permutation_null(t, n_resamples=600, random_state=6).pvalues
+    counts = swap_permutation_null(t, n_resamples=600, random_state=6).pvalues
     for k in range(3):
         assert stats.ks_2samp(rows[:, k], counts[:, k]).pvalue > 0.001
 
@@ -502,14 +505,14 @@ def test_property_swap_null_symmetric_in_classifiers(seed, K):
     # exchanging A and B maps (y, a, b) to (y, b, a); with the same seed the permutations are
     # the same, so the null p-values are identical
     t = np.random.default_rng(seed).integers(0, 15, size=(K, K, K))
-    n1 = pc.swap_permutation_null(t, n_resamples=20, random_state=seed)
-    n2 = pc.swap_permutation_null(t.transpose(0, 2, 1), n_resamples=20, random_state=seed)
+    n1 = swap_permutation_null(t, n_resamples=20, random_state=seed)
+    n2 = swap_permutation_null(t.transpose(0, 2, 1), n_resamples=20, random_state=seed)
     np.testing.assert_allclose(n1.pvalues, n2.pvalues, rtol=1e-12, equal_nan=True)
 
 
 def test_swap_null_batch_axes():
     t = np.random.default_rng(1).integers(0, 20, size=(4, 2, 2, 2))
-    null = pc.swap_permutation_null(t, n_resamples=30, random_state=0)
+    null = swap_permutation_null(t, n_resamples=30, random_state=0)
     assert null.pvalues.shape == (4, 30, 2)
 
 
@@ -526,7 +529,7 @@ def test_swap_null_batch_axes():
 )
 def test_swap_null_bad_input(table, kwargs, match):
     with pytest.raises(ValueError, match=match):
-        pc.swap_permutation_null(table, **kwargs)
+        swap_permutation_null(table, **kwargs)
 
 
 # --------------------------------------------------------------------------------------------
@@ -683,51 +686,6 @@ def test_combined_precision_table_columns_and_values():
 
 
 # --------------------------------------------------------------------------------------------
-# type-I error simulations
-# --------------------------------------------------------------------------------------------
-
-
-def test_gaussian_type1_error():
-    tab = pc.combination_type1_error([0.0, 0.8], methods=("fisher", "dai_cui", "brown", "simes"),
-                                     n_sim=20000, random_state=0)
-    assert list(tab.columns) == ["correlation", "method", "rejection_rate", "mc_se", "n_sim"]
-    rate = tab.set_index(["correlation", "method"])["rejection_rate"]
-    for m in ("fisher", "dai_cui", "brown", "simes"):
-        assert abs(rate[(0.0, m)] - 0.05) < 4 * math.sqrt(0.05 * 0.95 / 20000)
-    # with correlated two-sided tests Fisher is anti-conservative, Dai–Cui keeps the level,
-    # Simes stays at or below it (positive dependence)
-    assert rate[(0.8, "fisher")] > 0.075
-    assert abs(rate[(0.8, "dai_cui")] - 0.05) < 0.007
-    assert rate[(0.8, "simes")] <= 0.05 + 0.005
-    assert rate[(0.8, "brown")] == rate[(0.8, "dai_cui")]
-
-
-def test_gaussian_type1_error_stouffer_one_sided_only():
-    tab = pc.combination_type1_error([0.5], methods=("stouffer",), sides="one-sided",
-                                     n_sim=20000, random_state=1)
-    assert abs(tab.rejection_rate.iloc[0] - 0.05) < 0.007  # Strube holds the level
-    with pytest.raises(ValueError, match="one-sided"):
-        pc.combination_type1_error([0.5], methods=("stouffer",))
-    with pytest.raises(ValueError, match="below"):
-        pc.combination_type1_error([-0.6], n_tests=3)
-
-
-def test_swap_type1_error():
-    tab = pc.swap_combination_type1_error(n=200, n_sim=150, n_resamples=100,
-                                          methods=("fisher", "dai_cui", "simes"), random_state=0)
-    assert list(tab.columns) == ["method", "rejection_rate", "mc_se", "n_sim", "n_skipped"]
-    assert tab.n_sim.tolist() == [150, 150, 150]
-    rate = tab.set_index("method")["rejection_rate"]
-    # every method rejects on a subset of the data sets where Fisher's p is smallest; Dai–Cui's
-    # p-value is never below Fisher's under positive dependence
-    assert rate["dai_cui"] <= rate["fisher"]
-    with pytest.raises(ValueError, match="summing to 1"):
-        pc.swap_combination_type1_error(prevalence=(0.5, 0.6))
-    with pytest.raises(ValueError, match="methods must be one of"):
-        pc.swap_combination_type1_error(methods=("stouffer",))
-
-
-# --------------------------------------------------------------------------------------------
 # plots
 # --------------------------------------------------------------------------------------------
 
@@ -764,10 +722,10 @@ def test_covariance_and_type1_plots():
     assert len(ax.lines) == 4  # two exact curves, the polynomial, the zero line
     two_sided = ax.lines[0].get_ydata()
     assert two_sided.min() >= -1e-9  # never negative for two-sided p-values
-    gauss = pc.combination_type1_error([0.0, 0.5], n_sim=500, random_state=0)
+    gauss = combination_type1_error([0.0, 0.5], n_sim=500, random_state=0)
     ax2 = pc.plots.type1_error_plot(gauss)
     assert len(ax2.lines) == 4  # three methods and the alpha line
-    swap = pc.swap_combination_type1_error(n_sim=20, n_resamples=30, random_state=0)
+    swap = swap_combination_type1_error(n_sim=20, n_resamples=30, random_state=0)
     ax3 = pc.plots.type1_error_plot(swap)
     assert len(ax3.patches) == 3
     with pytest.raises(ValueError, match="mc_se"):

@@ -20,8 +20,17 @@ from scipy import stats
 from statsmodels.stats.multitest import multipletests
 
 import precmp_lib as pc
+from precmp_lib.bayes import prevalence_bootstrap_from_patterns
 from precmp_lib.comparison import ModelComparison, compare_models, format_pvalue, model_pairs
+from precmp_lib.counts import (
+    class_cells,
+    joint_confusion,
+    moments_from_patterns,
+    pair_cells_from_patterns,
+    precision_moments,
+)
 from precmp_lib.engines import count_predictions
+from precmp_lib.precision import compare_precision_from_counts, compare_precision_from_moments
 
 
 def _noisy(rng, y, acc, k):
@@ -186,7 +195,7 @@ def test_prevalence_adjusted_precision_with_intervals_and_ratio(test_set):
 
 def test_prevalence_bootstrap_from_counts_matches_methods_example():
     # docs/methods.md §9 worked example 1: TP 45, FN 15, FP 10, TN 130, prevalence 0.1
-    res = pc.prevalence_bootstrap_from_patterns([1, 1, 0, 0], [[1], [0], [1], [0]],
+    res = prevalence_bootstrap_from_patterns([1, 1, 0, 0], [[1], [0], [1], [0]],
                                                 [45, 15, 10, 130], classes=[1], prevalence=[0.1],
                                                 n_resamples=4000, random_state=12345)
     assert res.adjusted[0, 0] == pytest.approx(0.538462, abs=1e-6)
@@ -335,25 +344,25 @@ def test_pair_cells_and_moments_from_patterns_equal_the_raw_row_counts():
     y = rng.integers(0, 5, 500)
     a, b = _noisy(rng, y, 0.6, 5), _noisy(rng, y, 0.5, 5)
     pat = pd.DataFrame({"y": y, "a": a, "b": b}).value_counts().rename("n").reset_index()
-    cells = pc.pair_cells_from_patterns(pat.y, pat.a, pat.b, pat.n, n_classes=5)
-    np.testing.assert_array_equal(cells, pc.class_cells(pc.joint_confusion(y, a, b, labels=range(5)).table))
-    mo = pc.moments_from_patterns(pat.y, pat[["a", "b"]], pat.n, classes=range(5), names=["a", "b"])
-    raw = pc.precision_moments(y, {"a": a, "b": b}, labels=range(5))
+    cells = pair_cells_from_patterns(pat.y, pat.a, pat.b, pat.n, n_classes=5)
+    np.testing.assert_array_equal(cells, class_cells(joint_confusion(y, a, b, labels=range(5)).table))
+    mo = moments_from_patterns(pat.y, pat[["a", "b"]], pat.n, classes=range(5), names=["a", "b"])
+    raw = precision_moments(y, {"a": a, "b": b}, labels=range(5))
     for f in ("n_correct", "n_wrong", "cc", "ww"):
         np.testing.assert_array_equal(getattr(mo, f), getattr(raw, f))
     groups = rng.integers(0, 100, 500)
     pat = pd.DataFrame({"g": groups, "y": y, "a": a, "b": b}).value_counts().rename("n").reset_index()
-    mo = pc.moments_from_patterns(pat.y, pat[["a", "b"]], pat.n, classes=range(5), names=["a", "b"],
+    mo = moments_from_patterns(pat.y, pat[["a", "b"]], pat.n, classes=range(5), names=["a", "b"],
                                   clusters=pat.g)
-    raw = pc.precision_moments(y, {"a": a, "b": b}, groups=groups, labels=range(5))
+    raw = precision_moments(y, {"a": a, "b": b}, groups=groups, labels=range(5))
     for f in ("n_correct", "n_wrong", "cc", "cw", "ww"):
         np.testing.assert_array_equal(getattr(mo, f), getattr(raw, f))
     np.testing.assert_allclose(
-        pc.compare_precision_from_moments(
-            pc.moments_from_patterns(y, np.c_[a, b], np.ones(500), classes=range(5),
+        compare_precision_from_moments(
+            moments_from_patterns(y, np.c_[a, b], np.ones(500), classes=range(5),
                                      names=["a", "b"]))["gs_statistic"],
-        pc.compare_precision_from_counts(pc.class_cells(
-            pc.joint_confusion(y, a, b, labels=range(5)).table))["gs_statistic"], rtol=1e-10)
+        compare_precision_from_counts(class_cells(
+            joint_confusion(y, a, b, labels=range(5)).table))["gs_statistic"], rtol=1e-10)
 
 
 def test_pattern_table_functions_say_which_argument_is_wrong():
@@ -362,27 +371,27 @@ def test_pattern_table_functions_say_which_argument_is_wrong():
     y, a, b, w = [0, 1], [0, 1], [1, 1], [3, 2]
     with pytest.raises(ValueError, match=r"^y must hold class codes below 2 \(the number of "
                                          r"classes, from n_classes\); got 2"):
-        pc.pair_cells_from_patterns([0, 2], a, b, w, n_classes=2)
+        pair_cells_from_patterns([0, 2], a, b, w, n_classes=2)
     with pytest.raises(ValueError, match=r"^b must hold class codes >= 0; got -1"):
-        pc.pair_cells_from_patterns(y, a, [0, -1], w, n_classes=2)
+        pair_cells_from_patterns(y, a, [0, -1], w, n_classes=2)
     with pytest.raises(ValueError, match=r"^a must have one entry per pattern row of y \(2\)"):
-        pc.pair_cells_from_patterns(y, [0, 1, 1], b, w, n_classes=2)
+        pair_cells_from_patterns(y, [0, 1, 1], b, w, n_classes=2)
     with pytest.raises(ValueError, match=r"^a must hold class codes \(whole numbers\); got 0.5"):
-        pc.pair_cells_from_patterns(y, [0.5, 1], b, w, n_classes=2)
+        pair_cells_from_patterns(y, [0.5, 1], b, w, n_classes=2)
     with pytest.raises(ValueError, match=r"^weights must hold one count per pattern row of y"):
-        pc.pair_cells_from_patterns(y, a, b, [3], n_classes=2)
+        pair_cells_from_patterns(y, a, b, [3], n_classes=2)
     with pytest.raises(ValueError, match=r"^names must name each of the 2 models"):
-        pc.moments_from_patterns(y, np.c_[a, b], w, classes=[0, 1], names=["a"])
+        moments_from_patterns(y, np.c_[a, b], w, classes=[0, 1], names=["a"])
     with pytest.raises(ValueError, match=r"^y must hold class codes below 1 .*from classes"):
-        pc.moments_from_patterns(y, np.c_[a, b], w, classes=[0], names=["a", "b"])
-    mo = pc.moments_from_patterns(y, np.c_[a, b], w, classes=[0, 1], names=["a", "b"])
+        moments_from_patterns(y, np.c_[a, b], w, classes=[0], names=["a", "b"])
+    mo = moments_from_patterns(y, np.c_[a, b], w, classes=[0, 1], names=["a", "b"])
     with pytest.raises(ValueError, match=r"^b must be the position of a classifier in "
                                          r"moments.names \(0 to 1\); got 2"):
-        pc.compare_precision_from_moments(mo, b=2)
+        compare_precision_from_moments(mo, b=2)
     with pytest.raises(ValueError, match=r"^a must be an integer >= 0; got -1"):
-        pc.compare_precision_from_moments(mo, a=-1)
+        compare_precision_from_moments(mo, a=-1)
     with pytest.raises(ValueError, match=r"^a and b must be two different classifiers"):
-        pc.compare_precision_from_moments(mo, a=1, b=1)
+        compare_precision_from_moments(mo, a=1, b=1)
 
 
 def test_compare_models_checks_its_options_before_counting(test_set):

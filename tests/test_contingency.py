@@ -16,6 +16,18 @@ from statsmodels.stats.contingency_tables import cochrans_q as sm_cochrans_q
 from statsmodels.stats.contingency_tables import mcnemar as sm_mcnemar
 
 import precmp_lib as pc
+from precmp_lib.combine import swap_permutation_null
+from precmp_lib.contingency import mcnemar_pvalue_grid
+from precmp_lib.counts import cells_from_tab_paired
+from precmp_lib.precision import (
+    gs_from_cells,
+    gw_from_cells,
+    naive_rp_from_cells,
+    naive_z_from_cells,
+    precision_test_from_cells,
+    rp_from_cells,
+    wald_from_cells,
+)
 
 # docs/methods.md §2 worked examples: (b, c) -> chi2, p_chi2, chi2_cc, p_cc, p_exact, p_mid
 METHODS_TABLE = [
@@ -297,7 +309,7 @@ def test_correctness_matrix_string_labels():
 
 
 def test_pvalue_grid_matches_scalar_function():
-    g = pc.mcnemar_pvalue_grid(15, 12)
+    g = mcnemar_pvalue_grid(15, 12)
     assert len(g) == 16 * 13
     for _, row in g.sample(40, random_state=0).iterrows():
         for method in ("chi2", "chi2_corrected", "exact", "midp"):
@@ -427,16 +439,16 @@ _HALF = np.array([[[5, 2], [3, 9]], [[4, 1], [2.5, 7]]])  # one cell 2.5
 @pytest.mark.parametrize("call", [
     lambda: pc.mcnemar([[3, 2.5], [1, 4]], method="chi2"),
     lambda: pc.mcnemar([[3, 2.5], [1, 4]], method="exact"),
-    lambda: pc.gs_from_cells(_HALF),
-    lambda: pc.gw_from_cells(_HALF),
-    lambda: pc.wald_from_cells(_HALF),
-    lambda: pc.rp_from_cells(_HALF),
-    lambda: pc.naive_z_from_cells(_HALF),
-    lambda: pc.naive_rp_from_cells(_HALF),
-    lambda: pc.precision_test_from_cells(_HALF),
-    lambda: pc.cells_from_tab_paired(30, 4, 10, 6, 5, 3, 8.5, 60),
+    lambda: gs_from_cells(_HALF),
+    lambda: gw_from_cells(_HALF),
+    lambda: wald_from_cells(_HALF),
+    lambda: rp_from_cells(_HALF),
+    lambda: naive_z_from_cells(_HALF),
+    lambda: naive_rp_from_cells(_HALF),
+    lambda: precision_test_from_cells(_HALF),
+    lambda: cells_from_tab_paired(30, 4, 10, 6, 5, 3, 8.5, 60),
     lambda: pc.counts.PatternCounts.from_patterns({"11": 5.5}, {"01": 3}),
-    lambda: pc.swap_permutation_null(np.full((2, 2, 2), 1.5)),
+    lambda: swap_permutation_null(np.full((2, 2, 2), 1.5)),
 ])
 def test_count_functions_refuse_non_integer_counts_alike(call):
     with pytest.raises(ValueError, match=r"must hold whole-number counts; got \d+(\.\d+)? at "

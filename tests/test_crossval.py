@@ -15,6 +15,7 @@ from sklearn.preprocessing import StandardScaler
 from sklearn.tree import DecisionTreeClassifier
 
 import precmp_lib as pc
+from precmp_lib.crossval import LONG_COLUMNS, clustering_comparison, to_wide
 
 
 @pytest.fixture(scope="module")
@@ -40,7 +41,7 @@ def long_3x5(wine):
 def test_long_table_layout(long_3x5, wine):
     _, y = wine
     long = long_3x5
-    assert tuple(long.columns) == pc.LONG_COLUMNS == ("id", "repeat", "fold", "model", "y_true", "y_pred")
+    assert tuple(long.columns) == LONG_COLUMNS == ("id", "repeat", "fold", "model", "y_true", "y_pred")
     assert len(long) == len(y) * 3 * 3
     # each (id, repeat, model) once; each id in exactly one fold per repeat
     assert not long.duplicated(["id", "repeat", "model"]).any()
@@ -124,7 +125,7 @@ def test_cross_val_bad_estimators(wine):
 
 def test_to_wide(long_3x5, wine):
     _, y = wine
-    wide = pc.to_wide(long_3x5)
+    wide = to_wide(long_3x5)
     assert list(wide.columns) == ["id", "repeat", "y_true", "nb", "tree", "logistic"]
     assert len(wide) == len(y) * 3
     assert wide[["repeat", "id"]].equals(wide[["repeat", "id"]].sort_values(["repeat", "id"]))
@@ -138,33 +139,33 @@ def test_to_wide(long_3x5, wine):
 
 def test_to_wide_row_order_invariant(long_3x5):
     shuffled = long_3x5.sample(frac=1.0, random_state=0)
-    assert pc.to_wide(shuffled)[["id", "repeat", "y_true", "nb", "tree"]].equals(
-        pc.to_wide(long_3x5)[["id", "repeat", "y_true", "nb", "tree"]])
+    assert to_wide(shuffled)[["id", "repeat", "y_true", "nb", "tree"]].equals(
+        to_wide(long_3x5)[["id", "repeat", "y_true", "nb", "tree"]])
 
 
 def test_to_wide_without_repeat_column():
     long = pd.DataFrame({"id": [3, 4, 3, 4], "model": ["a", "a", "b", "b"],
                          "y_true": ["x", "y", "x", "y"], "y_pred": ["x", "x", "y", "y"]})
-    wide = pc.to_wide(long)
+    wide = to_wide(long)
     assert wide.to_dict("list") == {"id": [3, 4], "repeat": [0, 0], "y_true": ["x", "y"],
                                     "a": ["x", "x"], "b": ["y", "y"]}
 
 
 def test_to_wide_errors(long_3x5):
     with pytest.raises(ValueError, match="missing"):
-        pc.to_wide(long_3x5.drop(columns="y_pred"))
+        to_wide(long_3x5.drop(columns="y_pred"))
     with pytest.raises(ValueError, match="more than one prediction for id="):
-        pc.to_wide(pd.concat([long_3x5, long_3x5.iloc[:1]]))
+        to_wide(pd.concat([long_3x5, long_3x5.iloc[:1]]))
     with pytest.raises(ValueError, match="model 'tree' has predictions for 533 of the 534"):
-        pc.to_wide(long_3x5.drop(index=long_3x5.index[long_3x5["model"] == "tree"][0]))
+        to_wide(long_3x5.drop(index=long_3x5.index[long_3x5["model"] == "tree"][0]))
     bad = long_3x5.copy()
     bad.loc[bad.index[0], "y_true"] = 99
     with pytest.raises(ValueError, match="more than one true label"):
-        pc.to_wide(bad)
+        to_wide(bad)
     with pytest.raises(ValueError, match="must be a DataFrame"):
-        pc.to_wide([1, 2])
+        to_wide([1, 2])
     with pytest.raises(ValueError, match="at least one row"):
-        pc.to_wide(long_3x5.iloc[:0])
+        to_wide(long_3x5.iloc[:0])
 
 
 # ---- the GEE on repeated cross-validation: statsmodels cross-check (docs/methods.md §7) ------------
@@ -222,7 +223,7 @@ def test_gee_from_long_equals_statsmodels(cancer_long, cluster):
 
 
 def test_the_path_from_the_long_table_is_gee_precision_with_groups(cancer_long):
-    wide = pc.to_wide(cancer_long)
+    wide = to_wide(cancer_long)
     direct = pc.gee_precision(wide["y_true"], wide[["nb", "stump", "logistic"]], groups=wide["id"])
     via = pc.gee_from_long(cancer_long)
     pd.testing.assert_frame_equal(direct.joint, via.joint)
@@ -253,7 +254,7 @@ def test_identical_repeats_leave_the_statistic_unchanged(cancer_long):
 
 
 def test_clustering_comparison_table(cancer_long):
-    table = pc.clustering_comparison(cancer_long)
+    table = clustering_comparison(cancer_long)
     assert list(table.columns) == ["class", "cluster", "n_clusters", "statistic", "df", "pvalue", "inflation"]
     assert table["cluster"].tolist() == ["id", "id_repeat", "none"] * 2
     assert table["class"].tolist() == [0, 0, 0, 1, 1, 1]

@@ -29,15 +29,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import precmp_lib.data as data
-from precmp_lib import (
-    ChecksumMismatch,
-    DatasetUnavailable,
-    DownloadError,
-    describe_datasets,
-    download_datasets,
-    list_datasets,
-    load_dataset,
-)
+from precmp_lib import DatasetUnavailable, download_datasets, list_datasets, load_dataset
+from precmp_lib.data import ChecksumMismatch, DownloadError, describe_datasets
 
 UCI_NAMES = ["wilt", "diabetic_retinopathy", "phishing", "banknote", "magic", "urban_land_cover"]
 SKLEARN_NAMES = ["breast_cancer", "digits", "wine", "iris"]

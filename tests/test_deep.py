@@ -10,7 +10,7 @@ import pandas as pd
 import pytest
 from sklearn.datasets import load_digits
 
-from precmp_lib import deep
+from precmp_lib.course import deep
 from precmp_lib.data import resource_path
 
 needs_torch = pytest.mark.skipif(not deep.torch_available(), reason="PyTorch is not installed")

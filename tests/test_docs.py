@@ -61,6 +61,23 @@ def test_every_public_module_has_a_page(api):
     assert not missing, f"no API page for modules {missing}"
 
 
+def test_front_page_documents_the_public_namespace(api):
+    front = (api / "precmp_lib.html").read_text(encoding="utf-8")
+    missing = [n for n in precmp_lib.__all__
+               if n != "__version__" and f'<section id="{n}">' not in front]
+    assert not missing, f"public names without an entry on the front page: {missing}"
+
+
+def test_course_modules_have_their_pages(api):
+    import precmp_lib.course
+
+    assert (api / "precmp_lib" / "course.html").is_file()
+    modules = sorted(m.name for m in pkgutil.iter_modules(precmp_lib.course.__path__))
+    assert "paper" in modules and "type1" in modules
+    missing = [m for m in modules if not (api / "precmp_lib" / "course" / f"{m}.html").is_file()]
+    assert not missing, f"no API page for course modules {missing}"
+
+
 def test_main_functions_are_documented_with_numpydoc_sections(api):
     pages = {p: p.read_text(encoding="utf-8") for p in (api / "precmp_lib").glob("*.html")}
     for name in MAIN_FUNCTIONS:

@@ -1,6 +1,9 @@
 """Bad input at the library's boundary: every public function, every kind of bad argument.
 
-For each public function of ``precmp_lib`` there is one valid call (checked to succeed), and
+The public functions are those of the ``precmp_lib`` namespace, of ``precmp_lib.course`` and
+every name in the ``__all__`` of a core or course module (the helpers that stay in their
+modules, such as ``precmp_lib.validation.check_probability``). For each there is one valid
+call (checked to succeed), and
 for each of its data and parameter arguments a kind of value (labels, counts, a probability,
 a method name, ...). Hypothesis draws bad values of that kind, in categories (wrong type,
 NaN/inf, empty, length mismatch, negative or non-integer counts, out of range, unknown method,
@@ -18,6 +21,7 @@ category and outcome.
 
 from __future__ import annotations
 
+import importlib
 import inspect
 import json
 import os
@@ -34,6 +38,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import precmp_lib as pc
+import precmp_lib.course
+from precmp_lib.combine import COMBINE_METHODS
+from precmp_lib.counts import pattern_counts, precision_moments
 
 # --------------------------------------------------------------------------------------------
 # Valid data the calls start from
@@ -67,7 +74,7 @@ def _long_table() -> pd.DataFrame:
 
 LONG = _long_table()
 WIDE = pd.DataFrame({"y": Y, **PREDS})
-MOMENTS = pc.precision_moments(Y, PREDS)
+MOMENTS = precision_moments(Y, PREDS)
 # A table of pattern counts (the counting engine's output): class codes of the truth and of two
 # models, the rows with each pattern and the observation (cluster) each row belongs to
 PAT_Y = np.array([1, 1, 0, 0, 1, 0])
@@ -492,13 +499,13 @@ SPECS: dict[str, Spec] = {
         {"correlations": [0.0, 0.5], "n_sim": 50, "random_state": 0},
         {"correlations": _unit_vector(np.array([0.0, 0.5])).filter(
             lambda cv: cv[0] != OUT_OF_RANGE), "n_tests": _count_param(2),
-         "methods": _choices(pc.COMBINE_METHODS), "n_sim": _count_param(1),
+         "methods": _choices(COMBINE_METHODS), "n_sim": _count_param(1),
          "alpha": _probability(), "sides": _choice(("two-sided", "one-sided")),
          "random_state": _seed()}),
     "combine_pvalues": Spec(
         {"pvalues": [0.01, 0.2, 0.5], "method": "fisher"},
         {"pvalues": _unit_vector(np.array([0.01, 0.2, 0.5])),
-         "method": _choice(pc.COMBINE_METHODS)}),
+         "method": _choice(COMBINE_METHODS)}),
     "combined_precision_table": Spec(
         {"predictions": {"toy": (Y, A, B)}, "n_resamples": 20, "random_state": 0},
         {"predictions": st.one_of(
@@ -538,7 +545,7 @@ SPECS: dict[str, Spec] = {
     "compare_precision_from_moments": Spec(
         {"moments": MOMENTS, "a": 0, "b": 1},
         {"moments": _tagged(WRONG_TYPE, st.sampled_from([JOINT, None, "abc",
-                                                         pc.pattern_counts(Y, PREDS)])),
+                                                         pattern_counts(Y, PREDS)])),
          "a": _position(3, 1), "b": _position(3, 0), "confidence_level": _probability()}),
     "compare_updated_precision": Spec(
         {"y_true": Y, "y_pred_a": A, "y_pred_b": B, "prevalence": 0.3, "positive": 1,
@@ -589,7 +596,7 @@ SPECS: dict[str, Spec] = {
                            "confidence_level": _probability(), "labels": _label_list()},
                           {"y_preds": PRED_NAMES}),
     "gee_precision_from_counts": Spec(
-        {"counts": pc.pattern_counts(Y, PREDS)},
+        {"counts": pattern_counts(Y, PREDS)},
         {"counts": _tagged(WRONG_TYPE, st.sampled_from([JOINT, None, "abc", {"a": 1}])),
          "reference": _name_in(PRED_NAMES), "confidence_level": _probability()}),
     "gs_from_cells": Spec({"cells": CELLS}, {"cells": _counts(CELLS), "weighted": _flag()}),
@@ -770,6 +777,47 @@ SPECS: dict[str, Spec] = {
     "wald_test": Spec({"y_true": Y, "y_pred_a": A, "y_pred_b": B},
                       {**LABEL_ARGS, "positive": _label((0, 1)),
                        "confidence_level": _probability()}),
+    "as_prediction_mapping": Spec(
+        {"y_preds": PREDS},
+        {"y_preds": st.one_of(_tagged(WRONG_TYPE, st.sampled_from([5, "abc", None, object()])),
+                              _tagged(SHAPE, st.just(A)))}),
+    "check_choices": Spec(
+        {"values": ["fisher"], "name": "methods", "choices": COMBINE_METHODS},
+        {"values": _choices(COMBINE_METHODS).filter(lambda cv: cv[1] is not None)},
+        {"values": ("methods",)}),
+    "check_pattern_codes": Spec({"values": PAT_Y, "name": "y", "n_classes": 2},
+                                {"values": _codes(PAT_Y, n_classes=2, columns=False).filter(
+                                    lambda cv: cv[0] != MISMATCH)},
+                                {"values": ("y",)}),
+    "check_pattern_weights": Spec({"weights": PAT_W, "n_rows": len(PAT_W)},
+                                  {"weights": _counts(PAT_W)}),
+    "combine_pvalue_rows": Spec(
+        {"pvalues": [[0.01, 0.2, 0.5], [0.3, 0.4, 0.9]], "method": "dai_cui",
+         "correlation": np.full((3, 3), 0.5) + 0.5 * np.eye(3)},
+        {"pvalues": _unit_vector(np.array([0.01, 0.2, 0.5]), shape=False),
+         "method": _choice(COMBINE_METHODS),
+         "correlation": _tagged(SHAPE, st.sampled_from([np.eye(2), [[1.0, 2.0], [2.0, 1.0]],
+                                                        "abc"])),
+         "sides": _choice(("two-sided", "one-sided"))}),
+    "cv5x2_pvalues": Spec({"differences": FIVE_A - FIVE_B},
+                          {"differences": _tagged(SHAPE, st.sampled_from(
+                              [CV_A, np.zeros((5, 3)), np.zeros((4, 2)), 5]))}),
+    "joint_confusion_or_cells": Spec({"y_true": Y, "y_pred_a": A, "y_pred_b": B},
+                                     {**LABEL_ARGS, "labels": _label_list()}),
+    "percentile_interval": Spec(
+        {"boot": np.linspace(0, 1, 20)[:, None], "level": 0.9},
+        {"level": _probability()}),
+    "r_sample": Spec({"n": 10, "size": 5, "seed": 123},
+                     {"n": _count_param(1), "size": st.one_of(
+                         _count_param(0), _tagged(OUT_OF_RANGE, st.integers(11, 100)))}),
+    "rank_data": Spec({"scores": SCORES}, {"scores": _matrix(SCORES), "higher_is_better": _flag(),
+                                           "n_datasets": _count_param(2, none_ok=True)}),
+    "resampled_t_pvalues": Spec(
+        {"differences": CV_A - CV_B, "test_train_ratio": 0.25},
+        {"differences": _tagged(SHAPE, st.sampled_from([CV_A[:1], 5.0, np.zeros((3, 1))])),
+         # 0 is valid here: the uncorrected test
+         "test_train_ratio": _positive_real().filter(lambda cv: cv[1] != 0),
+         "alternative": _choice(ALTERNATIVES)}),
     "wilcoxon": Spec({"x": CV_A, "y": CV_B},
                      {"x": _paired(CV_A), "y": _paired(CV_B),
                       "method": _choice(("auto", "exact", "normal")), "correction": _flag(),
@@ -781,9 +829,12 @@ SPECS: dict[str, Spec] = {
 _IO = "reads files or the network (covered by the data and report tests)"
 _COURSE = "course helper that fits models or runs simulations (argument checks in its own tests)"
 _DEEP = "course helper for the deep-learning notebook (needs PyTorch)"
+_PAPER = ("course helper for the paper's replication: fits the paper's models on its data sets "
+          "or rearranges the shipped printed tables (argument checks in tests/test_paper.py)")
+_DRAWS = "draws a figure (structure checked in the plot tests)"
 SKIPPED: dict[str, str] = {
     "available_datasets": _IO, "describe_datasets": _IO, "download_datasets": _IO,
-    "list_datasets": _IO, "load_dataset": _IO,
+    "list_datasets": _IO, "load_dataset": _IO, "read_predictions": _IO,
     "example_predictions": _IO, "resource_path": _IO, "resource_text": _IO,
     "spark_session": "takes no argument: starts (or returns) the local Spark session (covered by "
                      "the engine tests)",
@@ -795,36 +846,75 @@ SKIPPED: dict[str, str] = {
     "holdout_selection": _COURSE, "nested_cv_scores": _COURSE,
     "power_curve": _COURSE, "replicability_experiment": _COURSE, "score_matrix": _COURSE,
     "swap_combination_type1_error": _COURSE, "type1_error_simulation": _COURSE,
+    "course_map_chart": _DRAWS,
+    "course_map_table": "takes no argument: the course map is a fixed table",
+    **{name: _PAPER for name in (
+        "compare_with_printed", "cv_predictions", "figure3", "fit_paper_models",
+        "paper_estimators", "paper_split", "printed_values", "seed_runs", "seed_spread",
+        "seed_spread_counts", "side_by_side", "table4", "table5", "table5_agreement", "table6",
+        "table7", "table8", "table9", "table10", "table11")},
 }
 
 
+# Where public functions live: the top-level namespace, the course subpackage and the modules
+# whose helpers stay out of the top level (the views -- plots, widgets, report, CLI -- are
+# tested in their own files).
+MODULES = ["accuracy", "bayes", "bayesian", "combine", "comparison", "contingency", "counts",
+           "crossval", "data", "engines", "multiple", "precision", "predictions", "ranks",
+           "replicability", "resampling", "results", "selection", "validation",
+           "course.deep", "course.maps", "course.paper", "course.scores", "course.simulate",
+           "course.type1"]
+
+
+def _public_functions() -> dict[str, Callable]:
+    found: dict[str, Callable] = {}
+    spaces = [pc, precmp_lib.course,
+              *(importlib.import_module(f"precmp_lib.{m}") for m in MODULES)]
+    for space in spaces:
+        for name in space.__all__:
+            obj = getattr(space, name)
+            if not inspect.isfunction(obj):
+                continue
+            assert found.setdefault(name, obj) is obj, f"two public functions named {name}"
+    return found
+
+
+PUBLIC = _public_functions()
+
+
 def public_functions() -> list[str]:
-    """The public functions of ``precmp_lib`` (its names that are plain functions)."""
-    names = getattr(pc, "__all__", None) or [n for n in dir(pc) if not n.startswith("_")]
-    return sorted(n for n in names if inspect.isfunction(getattr(pc, n, None)))
+    """The names of the public functions (top level, course and module helpers)."""
+    return sorted(PUBLIC)
+
+
+def test_the_top_level_and_course_namespaces_are_covered():
+    assert set(pc.__all__) <= set(dir(pc)) and set(precmp_lib.course.__all__) <= set(
+        dir(precmp_lib.course))
+    top = [n for n in pc.__all__ if inspect.isfunction(getattr(pc, n))]
+    assert "compare_models" in top and set(top) <= set(PUBLIC)
+    assert "type1_error_simulation" in PUBLIC and "check_probability" in PUBLIC
 
 
 def test_every_public_function_is_fuzzed_or_skipped_with_a_reason():
     missing = [n for n in public_functions() if n not in SPECS and n not in SKIPPED]
     assert not missing, f"public functions without a fuzz spec or a stated skip: {missing}"
+    stale = sorted((set(SPECS) | set(SKIPPED)) - set(PUBLIC))
+    assert not stale, f"specs or skips for names that are no public function: {stale}"
     for name, spec in SPECS.items():
-        if name not in public_functions():  # moved out of the top level: nothing to check
-            continue
-        params = inspect.signature(getattr(pc, name)).parameters
+        params = inspect.signature(PUBLIC[name]).parameters
         unknown = set(spec.kinds) - set(params)
         assert not unknown, f"{name} has no parameters {sorted(unknown)}"
 
 
-CASES = [(name, arg) for name in sorted(SPECS) for arg in SPECS[name].kinds
-         if name in public_functions()]
+CASES = [(name, arg) for name in sorted(SPECS) for arg in SPECS[name].kinds]
 
 
-@pytest.mark.parametrize("name", sorted(n for n in SPECS if n in public_functions()))
+@pytest.mark.parametrize("name", sorted(SPECS))
 def test_valid_call_succeeds(name):
     """The starting point of every bad call is a good call: only the bad argument breaks it."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        getattr(pc, name)(**SPECS[name].call)
+        PUBLIC[name](**SPECS[name].call)
 
 
 # --------------------------------------------------------------------------------------------
@@ -873,6 +963,6 @@ def test_bad_argument_gets_a_clear_error(name, arg, data):
     spec = SPECS[name]
     category, value = data.draw(spec.kinds[arg], label=f"{name}({arg}=...)")
     kwargs = {**spec.call, arg: value}
-    outcome, text = classify(getattr(pc, name), kwargs, arg, spec.aliases.get(arg, ()))
+    outcome, text = classify(PUBLIC[name], kwargs, arg, spec.aliases.get(arg, ()))
     TALLY[(category, outcome)] += 1
     assert outcome == _CLEAR, f"{name}({arg}={value!r:.80}) [{category}]: {outcome}: {text}"

@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 from conftest import DATA_MIRROR
 
-from precmp_lib.plots import course_map_table
+from precmp_lib.course.maps import course_map_table
 
 UCI_SHAPES = {  # rows, features, classes, (train, test)
     "wilt": (4839, 5, 2, (4339, 500)),

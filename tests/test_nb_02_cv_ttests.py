@@ -13,7 +13,7 @@ import pytest
 from conftest import needs_mirror
 from scipy import stats
 
-import precmp_lib as pc
+from precmp_lib.course.type1 import type1_error_simulation
 
 PARAMS = {"seed": 3, "n_trees": 10, "n_repeats": 1, "n_resamples": 4, "n_simulations": 60}
 
@@ -129,12 +129,12 @@ def _check_type1_error_table(results):
     rng = np.random.default_rng(PARAMS["seed"])  # the notebook's rng, used in the same order
     n = PARAMS["n_simulations"]
     fresh = {
-        "type1_error": pc.type1_error_simulation(n_simulations=n, random_state=rng,
+        "type1_error": type1_error_simulation(n_simulations=n, random_state=rng,
                                                  progress=False),
-        "type1_error_hard": pc.type1_error_simulation(n_simulations=n, n_features=50,
+        "type1_error_hard": type1_error_simulation(n_simulations=n, n_features=50,
                                                       separation=1.0, random_state=rng,
                                                       progress=False),
-        "power": pc.type1_error_simulation(n_simulations=n, effect=0.5, random_state=rng,
+        "power": type1_error_simulation(n_simulations=n, effect=0.5, random_state=rng,
                                            progress=False),
     }
     guide = pd.DataFrame(results["guide"]).set_index("key")

@@ -20,6 +20,7 @@ from sklearn.model_selection import train_test_split
 from statsmodels.stats.multitest import multipletests
 
 import precmp_lib as pc
+from precmp_lib.counts import class_cells, joint_confusion
 
 PARAMS = {"seed": 1, "n_trees": 20, "n_sim": 120, "test_size": 0.6}
 
@@ -69,7 +70,7 @@ def wald_by_formula(cells):
 def check_wald_equals_its_formula(results, y_test, a, b, *, at_least=2):
     """The notebook's Wald columns equal the formula for every class where it is defined (a
     precision of 0 or 1 leaves it undefined; a small data set such as wine has few such classes)."""
-    cells = pc.class_cells(pc.joint_confusion(y_test, a, b).table)
+    cells = class_cells(joint_confusion(y_test, a, b).table)
     checked = 0
     for k, cls in enumerate(results["classes"]):
         stat, diff = wald_by_formula(cells[k])

@@ -7,7 +7,7 @@ import pandas as pd
 import pytest
 
 import precmp_lib as pc
-from precmp_lib import deep
+from precmp_lib.course import deep
 
 pytestmark = pytest.mark.notebook
 

@@ -11,7 +11,7 @@ import pandas as pd
 import pytest
 from conftest import needs_mirror
 
-from precmp_lib.paper import printed_values
+from precmp_lib.course.paper import printed_values
 
 pytestmark = [pytest.mark.notebook, needs_mirror]
 

@@ -21,6 +21,7 @@ from scipy import stats
 from sklearn.model_selection import train_test_split
 
 import precmp_lib as pc
+from precmp_lib.selection import NESTED_CV_COLUMNS
 
 PARAMS = {"seed": 1, "max_rows": 300, "outer_folds": 3, "inner_folds": 2, "selection_folds": 3,
           "rope": 0.02}
@@ -35,7 +36,7 @@ def _corrected_t(d: np.ndarray, ratio: float) -> tuple[float, float]:
 def _check_common(results: dict, n_classes: int) -> pd.DataFrame:
     k = PARAMS["outer_folds"]
     nested = pd.DataFrame(results["nested"])
-    assert list(nested.columns) == pc.NESTED_CV_COLUMNS
+    assert list(nested.columns) == NESTED_CV_COLUMNS
     assert results["algorithms"] == ALGORITHMS
     assert nested["algorithm"].tolist() == [a for a in ALGORITHMS for _ in range(k)]
     assert nested["score"].between(0, 1).all() and nested["inner_score"].between(0, 1).all()

@@ -14,13 +14,14 @@ import pytest
 
 import precmp_lib as pc
 from precmp_lib.__main__ import main
+from precmp_lib.data import resource_path
 
 pytestmark = pytest.mark.notebook
 
 
 
 def test_wide_report_with_string_classes_and_four_models(tmp_path):
-    src = pc.resource_path("examples/digits_wide.csv")
+    src = resource_path("examples/digits_wide.csv")
     out, js = tmp_path / "digits.html", tmp_path / "digits.json"
     code = main(["report", str(src), "--y-true", "digit", "--id", "id", "--prevalence", "eight=0.05",
                  "--n-resamples", "200", "--out", str(out), "--json", str(js), "--quiet"])
@@ -47,7 +48,7 @@ def test_wide_report_with_string_classes_and_four_models(tmp_path):
 
 
 def test_long_cross_validated_report_clusters_on_the_id(tmp_path):
-    src = pc.resource_path("examples/breast_cancer_cv_long.csv")
+    src = resource_path("examples/breast_cancer_cv_long.csv")
     out, js = tmp_path / "cv.html", tmp_path / "cv.json"
     code = main(["report", str(src), "--y-true", "y_true", "--format", "long", "--reference", "logistic",
                  "--out", str(out), "--json", str(js), "--quiet"])

@@ -1,4 +1,4 @@
-"""Tests of precmp_lib.paper: the printed values, the author's split and naive Bayes, the tables.
+"""Tests of precmp_lib.course.paper: the printed values, the author's split and naive Bayes, the tables.
 
 Reference values: the seed paper's tables (Gondara, Tables 4-11, transcribed in
 data/paper_tables.csv), docs/methods.md §6.6(d) and §13 (the diabetic-retinopathy split and naive
@@ -15,8 +15,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from sklearn.model_selection import train_test_split
 
-from precmp_lib import paper
-from precmp_lib.paper import (
+from precmp_lib.course import paper
+from precmp_lib.course.paper import (
     RNaiveBayes,
     compare_with_printed,
     fit_paper_models,

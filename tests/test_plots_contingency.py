@@ -6,12 +6,12 @@ import numpy as np
 import pytest
 from matplotlib.image import AxesImage
 
-import precmp_lib as pc
 from precmp_lib import plots
+from precmp_lib.contingency import mcnemar_pvalue_grid
 
 
 def test_deviation_heatmap_structure():
-    grid = pc.mcnemar_pvalue_grid(20, 15)
+    grid = mcnemar_pvalue_grid(20, 15)
     ax = plots.mcnemar_deviation_heatmap(grid, "chi2")
     images = [a for a in ax.get_children() if isinstance(a, AxesImage)]
     assert len(images) == 1
@@ -28,9 +28,9 @@ def test_deviation_heatmap_structure():
 
 def test_deviation_heatmap_unknown_column():
     with pytest.raises(ValueError, match="grid has no column 'fisher'"):
-        plots.mcnemar_deviation_heatmap(pc.mcnemar_pvalue_grid(3), "fisher")
+        plots.mcnemar_deviation_heatmap(mcnemar_pvalue_grid(3), "fisher")
 
 
 def test_exact_vs_exact_is_all_zero():
-    ax = plots.mcnemar_deviation_heatmap(pc.mcnemar_pvalue_grid(5), "exact", annotate_alpha=None)
+    ax = plots.mcnemar_deviation_heatmap(mcnemar_pvalue_grid(5), "exact", annotate_alpha=None)
     assert np.all(ax.images[0].get_array() == 0)

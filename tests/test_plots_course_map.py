@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from matplotlib.axes import Axes
 
-from precmp_lib.plots import course_map_chart, course_map_table
+from precmp_lib.course.maps import course_map_chart, course_map_table
 
 # The course's notebooks, as DESIGN.md lists them.
 COURSE = [

@@ -8,9 +8,9 @@ import pandas as pd
 import pytest
 from matplotlib.collections import LineCollection, PathCollection
 
+from precmp_lib.course.simulate import power_curve
 from precmp_lib.plots import NEUTRAL_COLOR, SIGNIFICANT_COLOR, forest_plot, power_plot
 from precmp_lib.precision import compare_precision, gee_precision
-from precmp_lib.simulate import power_curve
 
 
 def rp_table():

@@ -14,6 +14,7 @@ from sklearn.naive_bayes import GaussianNB
 
 import precmp_lib as pc
 from precmp_lib.precision import gs_from_cells
+from precmp_lib.replicability import replicability_experiment
 
 # ---- R(e): docs/methods.md §10 worked examples -------------------------------------------------
 
@@ -122,7 +123,7 @@ def cancer():
 @pytest.fixture(scope="module")
 def small_run(cancer):
     X, y = cancer
-    return pc.replicability_experiment(
+    return replicability_experiment(
         X, y, positive=0, sample_fractions=[1.0, 0.25], test_fractions=[0.5, 0.2],
         n_repeats=6, n_trees=5, n_initial=400, random_state=3, progress=False,
     )
@@ -147,7 +148,7 @@ def test_experiment_table(small_run):
 
 def test_experiment_is_seeded(cancer, small_run):
     X, y = cancer
-    again = pc.replicability_experiment(
+    again = replicability_experiment(
         X, y, positive=0, sample_fractions=[1.0, 0.25], test_fractions=[0.5, 0.2],
         n_repeats=6, n_trees=5, n_initial=400, random_state=3, progress=False,
     )
@@ -167,7 +168,7 @@ def test_experiment_decisions_come_from_the_gs_test(cancer):
     # test split the experiment drew, so R(e) must equal R(e) recomputed here
     X, y = cancer
     est = {"nb": GaussianNB(), "prior": DummyClassifier(strategy="stratified")}
-    res = pc.replicability_experiment(
+    res = replicability_experiment(
         X, y, positive=1, sample_fractions=[1.0], test_fractions=[0.3], n_repeats=8,
         estimators=est, random_state=11, progress=False,
     )
@@ -198,7 +199,7 @@ def test_undefined_repetitions_are_left_out(cancer):
     # a classifier that always predicts class 1 never predicts class 0: no precision, no test
     X, y = cancer
     est = {"nb": GaussianNB(), "always_1": DummyClassifier(strategy="constant", constant=1)}
-    res = pc.replicability_experiment(
+    res = replicability_experiment(
         X, y, positive=0, sample_fractions=[0.5], test_fractions=[0.3], n_repeats=3,
         estimators=est, progress=False,
     )
@@ -210,8 +211,8 @@ def test_string_positive_label_matches_integer_classes(cancer):
     X, y = cancer
     kw = dict(sample_fractions=[1.0], test_fractions=[0.3], n_repeats=3, n_trees=3,
               random_state=0, progress=False)
-    a = pc.replicability_experiment(X, y, positive=0, **kw)
-    b = pc.replicability_experiment(X, y, positive="0", **kw)
+    a = replicability_experiment(X, y, positive=0, **kw)
+    b = replicability_experiment(X, y, positive="0", **kw)
     assert a.equals(b)
 
 
@@ -231,10 +232,10 @@ def test_string_positive_label_matches_integer_classes(cancer):
 def test_experiment_bad_input(cancer, kwargs, message):
     X, y = cancer
     with pytest.raises(ValueError, match=message):
-        pc.replicability_experiment(X, y, progress=False, **kwargs)
+        replicability_experiment(X, y, progress=False, **kwargs)
 
 
 def test_experiment_rejects_misaligned_x(cancer):
     X, y = cancer
     with pytest.raises(ValueError, match="X must be a 2-D array with one row per label"):
-        pc.replicability_experiment(X[:-1], y, positive=0, progress=False)
+        replicability_experiment(X[:-1], y, positive=0, progress=False)

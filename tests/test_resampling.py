@@ -26,7 +26,6 @@ from sklearn.linear_model import LinearRegression, LogisticRegression, Ridge
 from sklearn.metrics import balanced_accuracy_score
 from sklearn.model_selection import KFold, train_test_split
 from sklearn.naive_bayes import GaussianNB
-from sklearn.neighbors import NearestCentroid
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
 from sklearn.tree import DecisionTreeClassifier
@@ -35,7 +34,15 @@ from threadpoolctl import threadpool_limits
 
 import precmp_lib as pc
 from precmp_lib import resampling
+from precmp_lib.course.type1 import type1_error_simulation
 from precmp_lib.plots import resampling_type1_plot
+from precmp_lib.resampling import (
+    ALTERNATIVES,
+    cv5x2_pvalues,
+    paired_ttest_kfold,
+    paired_ttest_resampled,
+    resampled_t_pvalues,
+)
 
 # docs/methods.md §4 worked example 1: resampled, J = 10, 70/30 splits.
 D1 = np.array([0.021, 0.013, 0.030, 0.008, 0.017, 0.025, -0.004, 0.019, 0.012, 0.026])
@@ -92,7 +99,7 @@ def test_worked_example_1_nadeau_bengio():
     assert res.details["variance_factor"] == pytest.approx(0.528571, rel=1e-6)
     assert res.details["sd"] == pytest.approx(0.00997831, rel=1e-6)
     assert res.details["se"] == pytest.approx(0.00997831 * math.sqrt(0.1 + 3 / 7), rel=1e-6)
-    plain = pc.paired_ttest_resampled(base + D1, base)
+    plain = paired_ttest_resampled(base + D1, base)
     assert plain.statistic == pytest.approx(5.292483, rel=1e-6)
     assert plain.pvalue == pytest.approx(4.9879e-04, rel=1e-4)
     assert "uncorrected" in plain.note and not plain.degenerate
@@ -103,7 +110,7 @@ def test_worked_example_2_corrected_kfold():
     res = pc.corrected_resampled_ttest(base + D2, base, test_train_ratio=1 / 9)
     assert res.statistic == pytest.approx(1.685854, rel=1e-6)
     assert res.pvalue == pytest.approx(0.126103, rel=1e-5)
-    plain = pc.paired_ttest_kfold(base + D2, base)
+    plain = paired_ttest_kfold(base + D2, base)
     assert plain.statistic == pytest.approx(2.449490, rel=1e-6)
     assert plain.pvalue == pytest.approx(0.036787, abs=5e-7)  # printed to 6 decimals
     assert plain.df == 9
@@ -119,7 +126,7 @@ def test_worked_example_3_repeated_cv_from_summary():
     assert res.statistic == pytest.approx(1.726083, rel=1e-6)
     assert res.pvalue == pytest.approx(0.087452, rel=1e-5)
     assert res.df == 99
-    plain = pc.paired_ttest_kfold(d, np.zeros(100))
+    plain = paired_ttest_kfold(d, np.zeros(100))
     assert plain.statistic == pytest.approx(6.006945, rel=1e-6)
     assert plain.pvalue == pytest.approx(3.15e-08, rel=1e-2)
 
@@ -150,7 +157,7 @@ def test_worked_example_4_5x2cv():
 
 
 @settings(max_examples=60, deadline=None)
-@given(score_pairs, st.sampled_from(pc.ALTERNATIVES))
+@given(score_pairs, st.sampled_from(ALTERNATIVES))
 def test_uncorrected_equals_scipy_ttest_rel(pair, alternative):
     a, b = pair
     d = a - b
@@ -158,7 +165,7 @@ def test_uncorrected_equals_scipy_ttest_rel(pair, alternative):
         return  # zero variance: scipy gives nan, we follow the degenerate policy (tested below)
     ref = stats.ttest_rel(a, b, alternative=alternative)
     ci = ref.confidence_interval(0.9)
-    for fn in (pc.paired_ttest_resampled, pc.paired_ttest_kfold):
+    for fn in (paired_ttest_resampled, paired_ttest_kfold):
         res = fn(a, b, alternative=alternative, confidence_level=0.9)
         assert res.statistic == pytest.approx(ref.statistic, rel=1e-9)
         assert res.pvalue == pytest.approx(ref.pvalue, rel=1e-9, abs=1e-300)
@@ -171,7 +178,7 @@ def test_uncorrected_equals_scipy_ttest_rel(pair, alternative):
 def test_correction_scales_plain_t(pair, ratio):
     """t_corrected = t_plain · sqrt((1/J) / (1/J + ratio)) (Nadeau & Bengio 2003)."""
     a, b = pair
-    plain = pc.paired_ttest_resampled(a, b)
+    plain = paired_ttest_resampled(a, b)
     corr = pc.corrected_resampled_ttest(a, b, test_train_ratio=ratio)
     if plain.degenerate:
         assert corr.degenerate and corr.statistic == plain.statistic
@@ -206,18 +213,18 @@ def test_confidence_interval_formula():
 
 
 @settings(max_examples=80, deadline=None)
-@given(score_pairs, st.floats(0.01, 2.0), st.sampled_from(pc.ALTERNATIVES))
+@given(score_pairs, st.floats(0.01, 2.0), st.sampled_from(ALTERNATIVES))
 def test_pvalues_in_unit_interval(pair, ratio, alternative):
     a, b = pair
     for res in (pc.corrected_resampled_ttest(a, b, test_train_ratio=ratio,
                                              alternative=alternative),
-                pc.paired_ttest_resampled(a, b, alternative=alternative)):
+                paired_ttest_resampled(a, b, alternative=alternative)):
         assert 0.0 <= res.pvalue <= 1.0
         assert not math.isnan(res.statistic)
 
 
 @settings(max_examples=80, deadline=None)
-@given(pairs_5x2, st.sampled_from(pc.ALTERNATIVES))
+@given(pairs_5x2, st.sampled_from(ALTERNATIVES))
 def test_5x2_pvalues_in_unit_interval(pair, alternative):
     a, b = pair
     t = pc.ttest_5x2cv(a, b, alternative=alternative)
@@ -297,8 +304,8 @@ def test_5x2_t_depends_on_first_fold():
 
 @pytest.mark.parametrize("fn", [
     lambda a, b: pc.corrected_resampled_ttest(a, b, test_train_ratio=0.2),
-    pc.paired_ttest_resampled,
-    pc.paired_ttest_kfold,
+    paired_ttest_resampled,
+    paired_ttest_kfold,
 ])
 def test_identical_scores_are_indistinguishable(fn):
     a = np.array([0.81, 0.79, 0.85, 0.80])
@@ -317,7 +324,7 @@ def test_constant_nonzero_difference_is_infinite():
     assert pc.corrected_resampled_ttest(b, a, test_train_ratio=0.5).statistic == -math.inf
     less = pc.corrected_resampled_ttest(a, b, test_train_ratio=0.5, alternative="less")
     assert less.pvalue == 1.0 and less.degenerate
-    greater = pc.paired_ttest_resampled(a, b, alternative="greater")
+    greater = paired_ttest_resampled(a, b, alternative="greater")
     assert greater.pvalue == 0.0
 
 
@@ -348,24 +355,24 @@ def test_5x2_degenerate():
 def test_bad_inputs():
     a = np.array([0.8, 0.9, 0.85])
     with pytest.raises(ValueError, match="scores_a must hold at least 2 scores; got 1"):
-        pc.paired_ttest_resampled([0.8], [0.7])
+        paired_ttest_resampled([0.8], [0.7])
     with pytest.raises(ValueError, match="same shape"):
-        pc.paired_ttest_kfold(a, a[:2])
+        paired_ttest_kfold(a, a[:2])
     with pytest.raises(ValueError, match=r"scores_b must hold finite scores; found nan at position 1"):
         pc.corrected_resampled_ttest(a, [0.8, np.nan, 0.7], test_train_ratio=0.3)
     with pytest.raises(ValueError, match="scores_a must be one-dimensional"):
         pc.corrected_resampled_ttest(np.ones((2, 2)), np.ones((2, 2)), test_train_ratio=0.3)
     with pytest.raises(ValueError, match="scores_a must hold numbers"):
-        pc.paired_ttest_resampled(["a", "b"], a[:2])
+        paired_ttest_resampled(["a", "b"], a[:2])
     for bad in (0, -0.5, math.nan, math.inf, "0.3", True):
         with pytest.raises(ValueError, match="test_train_ratio must be"):
             pc.corrected_resampled_ttest(a, a, test_train_ratio=bad)
     with pytest.raises(TypeError):
         pc.corrected_resampled_ttest(a, a)  # the ratio is required, keyword-only
     with pytest.raises(ValueError, match="alternative must be one of"):
-        pc.paired_ttest_resampled(a, a, alternative="bigger")
+        paired_ttest_resampled(a, a, alternative="bigger")
     with pytest.raises(ValueError, match="confidence_level must lie in"):
-        pc.paired_ttest_resampled(a, a, confidence_level=95)
+        paired_ttest_resampled(a, a, confidence_level=95)
     with pytest.raises(ValueError, match=r"scores_a must have shape \(5, 2\); got shape \(2, 5\)"):
         pc.ttest_5x2cv(np.ones((2, 5)), np.ones((2, 5)))
     with pytest.raises(ValueError, match=r"scores_b must have shape \(5, 2\)"):
@@ -665,7 +672,7 @@ def test_uncorrected_equal_mlxtend_kfold_and_resampled(cancer, two_models):
     # mlxtend's paired_ttest_kfold_cv: KFold(cv, shuffle=False) by default
     ps = pc.paired_cv_scores(lr, tree, X, y, scheme="kfold", cv=KFold(5), progress=False)
     t_ref, p_ref = mlx.paired_ttest_kfold_cv(clone(lr), clone(tree), X, y, cv=5)
-    res = pc.paired_ttest_kfold(ps.scores_a, ps.scores_b)
+    res = paired_ttest_kfold(ps.scores_a, ps.scores_b)
     assert res.statistic == pytest.approx(t_ref, rel=1e-10)
     assert res.pvalue == pytest.approx(p_ref, rel=1e-10)
     # mlxtend's paired_ttest_resampled: RandomState(seed).randint(0, 32767) per round as the
@@ -676,35 +683,14 @@ def test_uncorrected_equal_mlxtend_kfold_and_resampled(cancer, two_models):
     ps = pc.paired_cv_scores(lr, tree, X, y, scheme="resampled", cv=splits, progress=False)
     t_ref, p_ref = mlx.paired_ttest_resampled(clone(lr), clone(tree), X, y, num_rounds=6,
                                               test_size=0.3, random_seed=3)
-    res = pc.paired_ttest_resampled(ps.scores_a, ps.scores_b)
+    res = paired_ttest_resampled(ps.scores_a, ps.scores_b)
     assert res.statistic == pytest.approx(t_ref, rel=1e-10)
     assert res.pvalue == pytest.approx(p_ref, rel=1e-10)
 
 
 # --------------------------------------------------------------------------------------------
-# the type-I error simulation
+# vectorised cores
 # --------------------------------------------------------------------------------------------
-
-
-def test_simulated_learners_equal_sklearn_nearest_centroid():
-    rng = np.random.default_rng(0)
-    R, n, h, J = 2, 40, 3, 4
-    X = rng.standard_normal((R, n, 2 * h))
-    is1 = np.arange(n) >= n // 2
-    X[:, is1] += 0.7
-    test = np.zeros((R, J, n), dtype=bool)
-    for r in range(R):
-        for j in range(J):
-            idx = np.r_[rng.choice(n // 2, 5, replace=False),
-                        n // 2 + rng.choice(n // 2, 5, replace=False)]
-            test[r, j, idx] = True
-    acc_a, acc_b = resampling._centroid_accuracies(X, is1, test, h)
-    for r in range(R):
-        for j in range(J):
-            te, tr = test[r, j], ~test[r, j]
-            for acc, block in ((acc_a, slice(0, h)), (acc_b, slice(h, 2 * h))):
-                clf = NearestCentroid().fit(X[r][tr][:, block], is1[tr])
-                assert acc[r, j] == pytest.approx(clf.score(X[r][te][:, block], is1[te]))
 
 
 def test_vectorised_cores_equal_public_functions():
@@ -721,67 +707,12 @@ def test_vectorised_cores_equal_public_functions():
     for i in range(6):
         assert c["t"][i] == pytest.approx(pc.ttest_5x2cv(d5[i], np.zeros((5, 2))).statistic)
         assert c["f"][i] == pytest.approx(pc.ftest_5x2cv(d5[i], np.zeros((5, 2))).statistic)
-
-
-def test_simulation_shows_inflation_and_control():
-    """Dietterich (1998), Nadeau & Bengio (2003): under a true null the uncorrected resampled
-    and repeated-CV t reject far above alpha, the corrected tests near or below it."""
-    sim = pc.type1_error_simulation(n_simulations=300, random_state=0, progress=False)
-    assert sim.pvalues.shape == (300, 8)
-    assert list(sim.pvalues.columns) == list(pc.resampling_test_guide().index)
-    rates = sim.rates.set_index("key")
-    assert rates["rejection_rate"].between(0, 1).all()
-    assert rates.loc["resampled_t", "rejection_rate"] > 0.3
-    assert rates.loc["repeated_kfold_t", "rejection_rate"] > 0.3
-    for key in ("corrected_resampled_t", "corrected_kfold_t", "corrected_repeated_kfold_t",
-                "ftest_5x2cv"):
-        assert rates.loc[key, "ci_low"] < 0.05  # consistent with alpha or below
-    assert rates.loc["resampled_t", "ci_low"] > 0.05
-    assert (rates["ci_low"] <= rates["rejection_rate"]).all()
-    assert (rates["rejection_rate"] <= rates["ci_high"]).all()
-    assert rates.loc["repeated_kfold_t", "n_resamples"] == 100
-    s = sim.settings
-    assert abs(s["mean_accuracy_a"] - s["mean_accuracy_b"]) < 0.01  # the null holds
-    assert s["mean_accuracy_a"] == pytest.approx(stats.norm.cdf(0.75), abs=0.03)
-
-
-def test_simulation_reproducible_and_powerful():
-    one = pc.type1_error_simulation(n_simulations=60, chunk_size=25, random_state=5,
-                                    progress=False)
-    two = pc.type1_error_simulation(n_simulations=60, chunk_size=25, random_state=5,
-                                    progress=False)
-    pd.testing.assert_frame_equal(one.pvalues, two.pvalues)
-    power = pc.type1_error_simulation(n_simulations=60, effect=1.5, random_state=5,
-                                      progress=False)
-    assert power.settings["mean_accuracy_a"] > power.settings["mean_accuracy_b"] + 0.05
-    r0 = one.rates.set_index("key")["rejection_rate"]
-    r1 = power.rates.set_index("key")["rejection_rate"]
-    assert r1["corrected_resampled_t"] > r0["corrected_resampled_t"] + 0.3
-
-
-def test_simulation_bad_inputs():
-    with pytest.raises(ValueError, match="n_samples must give every fold at least 2"):
-        pc.type1_error_simulation(n_samples=30, progress=False)
-    with pytest.raises(ValueError, match="test_size must lie in"):
-        pc.type1_error_simulation(test_size=0, progress=False)
-    with pytest.raises(ValueError, match="n_simulations must be an integer >= 1"):
-        pc.type1_error_simulation(n_simulations=0, progress=False)
-    with pytest.raises(ValueError, match="separation must be finite and >= 0"):
-        pc.type1_error_simulation(separation=-1, progress=False)
-    with pytest.raises(ValueError, match=r"test_size=0\.001 leaves an empty test"):
-        pc.type1_error_simulation(test_size=0.001, progress=False)
-
-
-def test_guide_carries_measured_rates():
-    sim = pc.type1_error_simulation(n_simulations=50, random_state=2, progress=False)
-    guide = pc.resampling_test_guide(sim.rates)
-    assert {"test", "call", "splits", "df", "use_when", "type1_error", "ci_low",
-            "ci_high"} <= set(guide.columns)
-    assert guide.loc["ftest_5x2cv", "df"] == "(10, 5)"
-    np.testing.assert_allclose(guide["type1_error"].to_numpy(),
-                               sim.rates["rejection_rate"].to_numpy())
-    both = pc.resampling_test_guide({"null": sim.rates, "again": sim.rates})
-    np.testing.assert_allclose(both["null"], both["again"])
+    # the public batch forms give the same p-values as the one-set tests
+    np.testing.assert_allclose(resampled_t_pvalues(d, test_train_ratio=0.25), p, rtol=0)
+    t_p, f_p = cv5x2_pvalues(d5)
+    for i in range(6):
+        assert t_p[i] == pytest.approx(pc.ttest_5x2cv(d5[i], np.zeros((5, 2))).pvalue, rel=1e-12)
+        assert f_p[i] == pytest.approx(pc.ftest_5x2cv(d5[i], np.zeros((5, 2))).pvalue, rel=1e-12)
 
 
 # --------------------------------------------------------------------------------------------
@@ -790,7 +721,7 @@ def test_guide_carries_measured_rates():
 
 
 def test_resampling_type1_plot_structure():
-    sim = pc.type1_error_simulation(n_simulations=100, random_state=0, progress=False)
+    sim = type1_error_simulation(n_simulations=100, random_state=0, progress=False)
     ax = resampling_type1_plot(sim.rates, alpha=0.05)
     labels = [t.get_text() for t in ax.get_yticklabels()]
     assert labels == sim.rates["test"].tolist()

@@ -20,6 +20,7 @@ from sklearn.preprocessing import StandardScaler
 from sklearn.tree import DecisionTreeClassifier
 
 import precmp_lib as pc
+from precmp_lib.selection import HOLDOUT_COLUMNS, NESTED_CV_COLUMNS, holdout_selection
 
 
 def _fitted_attributes(est):
@@ -64,7 +65,7 @@ def test_outer_scores_match_gridsearch_on_same_splits():
     inner = KFold(3, shuffle=True, random_state=2)
     frame = pc.nested_cv_scores(estimators, grids, X, y, outer=outer, inner=inner,
                                 progress=False)
-    assert list(frame.columns) == pc.NESTED_CV_COLUMNS
+    assert list(frame.columns) == NESTED_CV_COLUMNS
     assert frame["algorithm"].tolist() == [n for n in estimators for _ in range(4)]
     for fold, (train, test) in enumerate(outer.split(X, y)):
         for name, est in estimators.items():
@@ -150,7 +151,7 @@ def test_three_way_holdout_by_hand():
     X, y = load_wine(return_X_y=True)
     est = make_pipeline(StandardScaler(), KNeighborsClassifier())
     grid = {"kneighborsclassifier__n_neighbors": [1, 5, 25]}
-    table = pc.holdout_selection({"knn": est}, {"knn": grid}, X, y, test_size=0.25,
+    table = holdout_selection({"knn": est}, {"knn": grid}, X, y, test_size=0.25,
                                  validation=0.3, random_state=3)
     train, test = train_test_split(np.arange(len(y)), test_size=0.25, random_state=3, stratify=y)
     fit, valid = train_test_split(np.arange(len(train)), test_size=0.3, random_state=3,
@@ -176,8 +177,8 @@ def test_kfold_selection_and_columns():
 
     X, y = load_iris(return_X_y=True)
     estimators, grids = _models()
-    table = pc.holdout_selection(estimators, grids, X, y, validation=4, random_state=0)
-    assert list(table.columns) == pc.HOLDOUT_COLUMNS
+    table = holdout_selection(estimators, grids, X, y, validation=4, random_state=0)
+    assert list(table.columns) == HOLDOUT_COLUMNS
     assert table["selection"].unique().tolist() == ["4-fold CV"]
     train, _ = train_test_split(np.arange(len(y)), test_size=0.2, random_state=0, stratify=y)
     cv = StratifiedKFold(4, shuffle=True, random_state=0)
@@ -192,8 +193,8 @@ def test_holdout_selection_bad_input():
     X, y = load_iris(return_X_y=True)
     est, grid = {"tree": DecisionTreeClassifier()}, {"tree": {}}
     with pytest.raises(ValueError, match="test_size must lie in"):
-        pc.holdout_selection(est, grid, X, y, test_size=1.5)
+        holdout_selection(est, grid, X, y, test_size=1.5)
     with pytest.raises(ValueError, match="validation must be an integer >= 2"):
-        pc.holdout_selection(est, grid, X, y, validation=1)
+        holdout_selection(est, grid, X, y, validation=1)
     with pytest.raises(ValueError, match="validation must lie in"):
-        pc.holdout_selection(est, grid, X, y, validation=1.0)
+        holdout_selection(est, grid, X, y, validation=1.0)

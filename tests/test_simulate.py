@@ -1,4 +1,4 @@
-"""Tests for precmp_lib.simulate.
+"""Tests for precmp_lib.course.simulate.
 
 References: scipy's multivariate normal CDF (called here) for the bivariate normal; the
 definitions of precision, recall and prevalence (docs/methods.md §6.1, §9) for the cell
@@ -16,8 +16,7 @@ from hypothesis import strategies as st
 from scipy import stats
 
 from precmp_lib.counts import joint_confusion
-from precmp_lib.precision import gs_from_cells
-from precmp_lib.simulate import (
+from precmp_lib.course.simulate import (
     bivariate_normal_cdf,
     correlated_predictions,
     paired_cell_probabilities,
@@ -25,6 +24,7 @@ from precmp_lib.simulate import (
     prediction_correlation,
     simulate_cells,
 )
+from precmp_lib.precision import gs_from_cells
 
 
 @settings(max_examples=150, deadline=None)

@@ -95,7 +95,7 @@ def test_installed_package_loads_data_and_shipped_files_from_any_folder(installe
         import json
         import pandas as pd
         import precmp_lib as pc
-        from precmp_lib import paper
+        from precmp_lib.course import paper
 
         wine = pc.load_dataset("wine")
         reg = pc.list_datasets()
@@ -154,7 +154,8 @@ def test_make_data_from_the_installed_package_writes_to_the_user_cache_only(inst
     assert (xdg / "precmp" / "banknote" / remote.name).read_bytes() == remote.read_bytes()
     shape = _run(installed, """
         import precmp_lib as pc
-        print(pc.default_cache_dir(), pc.load_dataset("banknote").X.shape)
+        from precmp_lib.data import default_cache_dir
+        print(default_cache_dir(), pc.load_dataset("banknote").X.shape)
     """, XDG_CACHE_HOME=str(xdg))
     assert shape.strip() == f"{xdg / 'precmp'} (1372, 4)"
     assert _package_files(installed["site"]) == before  # nothing written into the package

@@ -1,6 +1,6 @@
 """The test chooser of notebook 00: its state function and its widget.
 
-Every expectation below is read from the course map (``precmp_lib.plots.course_map_table``):
+Every expectation below is read from the course map (``precmp_lib.course.maps.course_map_table``):
 the row for the case names the test and the notebook; notebooks 05 and 06 are where the map's
 "relative precision" and "combined p-values over classes" of its one-test-set precision row are
 worked out (the notebook list of notebook 00).
@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 
 from precmp_lib import widgets as wd
-from precmp_lib.plots import course_map_table
+from precmp_lib.course.maps import course_map_table
 
 
 def _row(data, metric, classifiers):

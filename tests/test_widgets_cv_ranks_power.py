@@ -17,6 +17,7 @@ from scipy import stats
 
 import precmp_lib as pc
 from precmp_lib import widgets
+from precmp_lib.course.simulate import power_curve
 
 
 def _scores_with(mean: float, sd: float, j: int) -> tuple[np.ndarray, np.ndarray]:
@@ -87,7 +88,7 @@ def test_critical_difference_few_data_sets_cannot_separate_any_pair():
 
 def test_gs_power_state_is_the_power_curve():
     state = widgets.gs_power_state(0.8, 1000, n_sim=300, random_state=5)
-    curve = pc.power_curve(list(state.index), n=1000, correlation=[0.8], n_sim=300, random_state=5)
+    curve = power_curve(list(state.index), n=1000, correlation=[0.8], n_sim=300, random_state=5)
     expected = curve.pivot_table(index="difference", columns="method", values="power")
     pd.testing.assert_frame_equal(state, expected[["gs", "wgs", "naive_z"]].rename_axis(columns=None))
     assert state.loc[0.1, "gs"] > state.loc[0.1, "naive_z"]

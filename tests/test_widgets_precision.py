@@ -9,8 +9,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from precmp_lib.course.simulate import paired_cell_probabilities
 from precmp_lib.precision import naive_rp_from_cells, rp_from_cells
-from precmp_lib.simulate import paired_cell_probabilities
 from precmp_lib.widgets import rp_correlation_explorer, rp_correlation_state
 
 

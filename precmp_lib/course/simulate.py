@@ -20,15 +20,15 @@ import numpy.typing as npt
 import pandas as pd
 from scipy import special
 
-from ._typing import RandomStateLike
-from .precision import (
-    _gs_parts,
-    _gw_parts,
-    _rp_parts,
-    _wald_parts,
+from .._typing import RandomStateLike
+from ..precision import (
+    gs_from_cells,
+    gw_from_cells,
     naive_z_from_cells,
+    rp_from_cells,
+    wald_from_cells,
 )
-from .validation import (
+from ..validation import (
     check_choice,
     check_counts,
     check_positive_int,
@@ -385,13 +385,13 @@ def prediction_correlation(cells: npt.ArrayLike) -> np.ndarray:
 
 def _pvalues(cells: np.ndarray, method: str) -> np.ndarray:
     if method in ("gs", "wgs"):
-        return _gs_parts(cells, method == "wgs")["pvalue"]
+        return np.asarray(gs_from_cells(cells, weighted=method == "wgs").pvalue)
     if method == "gw":
-        return _gw_parts(cells, 0.95)["pvalue"]
+        return np.asarray(gw_from_cells(cells).pvalue)
     if method == "wald":
-        return _wald_parts(cells, 0.95)["pvalue"]
+        return np.asarray(wald_from_cells(cells).pvalue)
     if method == "rp":
-        return _rp_parts(cells, 0.95)["pvalue"]
+        return np.asarray(rp_from_cells(cells).pvalue)
     return np.asarray(naive_z_from_cells(cells).pvalue)
 
 

@@ -22,8 +22,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .data import resource_path
-from .validation import check_positive_int, check_probability
+from ..data import resource_path
+from ..validation import check_positive_int, check_probability
 
 __all__ = [
     "SHIPPED_PREDICTIONS",
@@ -343,7 +343,7 @@ def cnn_predictions(
     >>> run.source, run.models, len(run.predictions)
     ('shipped', ['cnn_dropout_0.5', 'cnn_dropout_0.7'], 899)
     """
-    from .predictions import read_predictions
+    from ..predictions import read_predictions
 
     if predictions_file:
         preds = read_predictions(predictions_file, y_true=y_true, id_column=id_column or None,

@@ -34,11 +34,11 @@ import pandas as pd
 from scipy import stats
 from sklearn.base import BaseEstimator, ClassifierMixin
 
-from . import bayes as _bayes
-from . import combine as _combine
-from . import precision as _precision
-from .data import load_dataset, resource_path
-from .validation import check_choice, check_positive_int, check_probability
+from .. import bayes as _bayes
+from .. import combine as _combine
+from .. import precision as _precision
+from ..data import load_dataset, resource_path
+from ..validation import check_choice, check_positive_int, check_probability
 
 __all__ = [
     "PAPER_DATASETS",
@@ -812,7 +812,7 @@ def table10(
 @cache
 def _cv(name: str, n_splits: int, n_repeats: int, n_trees: int, seed: int,
         naive_bayes: str) -> pd.DataFrame:
-    from . import crossval
+    from .. import crossval
 
     ds = load_dataset(name)
     models = {key: _model(key, name=name, n_trees=n_trees, seed=seed, naive_bayes=naive_bayes)
@@ -956,7 +956,7 @@ def figure3(
     ...                    n_trees=5)
     ...     assert grid["n_sample"].tolist() == [600, 120]
     """
-    from .replicability import replicability_experiment
+    from ..replicability import replicability_experiment
 
     ds = load_dataset("diabetic_retinopathy")
     models = paper_estimators("diabetic_retinopathy", n_trees=n_trees, seed=seed)

@@ -1,0 +1,123 @@
+"""The package's layers (DESIGN.md, "Data flow"): each imports only the ones below it.
+
+core (checks, counts, engines, the tests, data readers) -> comparison (``compare_models``) ->
+views (plots, widgets, the report, the CLI, the site); the course helpers (``precmp_lib.course``)
+sit beside the views. Importing a core module, or ``precmp_lib`` itself (which every submodule
+import runs first, and which offers ``compare_models``), must load no view and nothing of the
+course; ``comparison`` loads core modules only. Each import runs in a fresh interpreter, so
+what another test imported does not count.
+
+And no module reaches into another for a private name (``from .x import _y`` or ``x._y``):
+a helper two modules share is public and documented in the module it belongs to.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import precmp_lib
+
+PACKAGE = Path(precmp_lib.__file__).resolve().parent
+
+CORE = ["_files", "_tails", "_typing", "accuracy", "bayes", "bayesian", "combine", "contingency",
+        "counts", "crossval", "data", "engines", "multiple", "precision", "predictions", "ranks",
+        "replicability", "resampling", "results", "selection", "validation"]
+COMPARISON = ["comparison"]
+VIEWS = ["plots", "widgets", "report", "report_view", "cli", "site", "__main__"]
+COURSE = ["course", *sorted(p.stem for p in (PACKAGE / "course").glob("[!_]*.py"))]
+
+
+def _loaded_after_import(module: str) -> list[str]:
+    """The ``precmp_lib`` modules in ``sys.modules`` after importing ``module`` afresh."""
+    code = (f"import importlib, json, sys; importlib.import_module({module!r}); "
+            "print(json.dumps(sorted(m for m in sys.modules if m.startswith('precmp_lib'))))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True, cwd=PACKAGE.parent)
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def _layer(name: str) -> str:
+    parts = name.split(".")
+    if len(parts) == 1:
+        return "top"
+    if parts[1] == "course":
+        return "course"
+    if parts[1] in VIEWS:
+        return "view"
+    if parts[1] in COMPARISON:
+        return "comparison"
+    return "core"
+
+
+def test_the_lists_cover_every_module():
+    modules = {p.stem for p in PACKAGE.glob("*.py")} - {"__init__"}
+    listed = set(CORE) | set(COMPARISON) | set(VIEWS)
+    assert modules == listed, f"unlisted: {sorted(modules - listed)}, gone: {sorted(listed - modules)}"
+    assert {"paper", "deep", "type1"} <= set(COURSE)
+
+
+@pytest.mark.parametrize("module", ["precmp_lib", *(f"precmp_lib.{m}" for m in CORE)])
+def test_core_loads_no_view_and_no_course(module):
+    loaded = _loaded_after_import(module)
+    above = [m for m in loaded if _layer(m) in ("view", "course")]
+    assert not above, f"importing {module} loads {above}"
+
+
+def test_comparison_loads_core_only():
+    loaded = _loaded_after_import("precmp_lib.comparison")
+    above = [m for m in loaded if _layer(m) in ("view", "course")]
+    assert not above, f"importing precmp_lib.comparison loads {above}"
+    assert "precmp_lib.comparison" in loaded
+
+
+def test_course_is_imported_explicitly():
+    loaded = _loaded_after_import("precmp_lib.course")
+    assert {"precmp_lib.course.paper", "precmp_lib.course.type1"} <= set(loaded)
+
+
+def _private_imports(path: Path) -> list[str]:
+    """``from <precmp_lib module> import _name`` and ``<precmp_lib module alias>._name``."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    module_aliases: set[str] = set()
+    found = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.ImportFrom):
+            continue
+        ours = node.level > 0 or (node.module or "").startswith("precmp_lib")
+        if not ours:
+            continue
+        for alias in node.names:
+            if alias.name.startswith("_") and not alias.name.startswith("__"):
+                found.append(f"line {node.lineno}: from {'.' * node.level}{node.module or ''} "
+                             f"import {alias.name}")
+            elif node.module is None or alias.name in {p.stem for p in PACKAGE.rglob("*.py")}:
+                module_aliases.add(alias.asname or alias.name)
+    for node in ast.walk(tree):
+        if (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)
+                and node.value.id in module_aliases and node.attr.startswith("_")
+                and not node.attr.startswith("__")):
+            found.append(f"line {node.lineno}: {node.value.id}.{node.attr}")
+    return found
+
+
+def test_the_private_import_check_catches_both_forms(tmp_path):
+    bad = tmp_path / "bad.py"
+    bad.write_text("from .counts import _check\nfrom . import counts as _c\n"
+                   "from .. import bayes\nx = _c._codes(1) + bayes._percentile\n"
+                   "from .results import TestResult\nfrom . import __version__\n")
+    found = _private_imports(bad)
+    assert sorted(f.split(": ")[1] for f in found) == ["_c._codes", "bayes._percentile",
+                                                       "from .counts import _check"]
+
+
+@pytest.mark.parametrize("path", sorted(PACKAGE.rglob("*.py")),
+                         ids=lambda p: str(p.relative_to(PACKAGE)))
+def test_no_private_name_is_imported_across_modules(path):
+    found = _private_imports(path)
+    assert not found, f"{path.relative_to(PACKAGE)} uses private names of other modules: {found}"
