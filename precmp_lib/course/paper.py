@@ -106,7 +106,7 @@ def _printed() -> pd.DataFrame:
 
 
 def printed_values(table: int | None = None) -> pd.DataFrame:
-    """The numbers printed in the paper's Tables 4-11, one row per number.
+    """Return the numbers printed in the paper's Tables 4-11, one row per number.
 
     Parameters
     ----------
@@ -122,6 +122,11 @@ def printed_values(table: int | None = None) -> pd.DataFrame:
         has none), ``printed_column``, ``quantity`` (our key for the value), ``printed`` (the
         text as printed), ``value`` (its number; the bound for "<0.0001"), ``relation``
         ("=" or "<") and ``note``.
+
+    Raises
+    ------
+    ValueError
+        ``table`` is not one of 4 to 11.
 
     Examples
     --------
@@ -147,7 +152,7 @@ def printed_values(table: int | None = None) -> pd.DataFrame:
 
 
 def r_sample(n: int, size: int, *, seed: int) -> np.ndarray:
-    """Indices drawn as R (before 3.6.0) draws ``set.seed(seed); sample(n, size)``.
+    """Draw indices as R (before 3.6.0) does for ``set.seed(seed); sample(n, size)``.
 
     Parameters
     ----------
@@ -162,6 +167,11 @@ def r_sample(n: int, size: int, *, seed: int) -> np.ndarray:
     -------
     ndarray of int64, shape (size,)
         Zero-based indices in the order R returns them (R's values minus 1).
+
+    Raises
+    ------
+    ValueError
+        ``n`` is not a positive integer, ``size`` not a non-negative one, or ``size > n``.
 
     Notes
     -----
@@ -226,6 +236,19 @@ class RNaiveBayes(ClassifierMixin, BaseEstimator):
         Replaces a standard deviation of 0 and any density or frequency of 0 (e1071's
         ``threshold = 0.001`` with ``eps = 0``).
 
+    Attributes
+    ----------
+    classes_ : ndarray
+        The class labels seen by :meth:`fit`, sorted.
+    log_prior_ : ndarray of shape (n_classes,)
+        Log of each class's share of the training rows.
+    mean_, sd_ : ndarray of shape (n_classes, n_features)
+        Per-class mean and sample standard deviation of each feature (numeric features).
+    values_ : list of ndarray
+        The sorted values seen in each feature (nominal features).
+    tables_ : list of ndarray of shape (n_classes, n_values)
+        Per feature, the relative frequency of each value within each class (nominal features).
+
     Notes
     -----
     The predicted class maximises ``log prior + sum_j log f_j(x_j | class)``; ties go to the
@@ -246,11 +269,25 @@ class RNaiveBayes(ClassifierMixin, BaseEstimator):
     ``GaussianNB`` predicts "b".
     """
 
-    def __init__(self, *, categorical: bool = False, threshold: float = 0.001):
+    def __init__(self, *, categorical: bool = False, threshold: float = 0.001) -> None:
         self.categorical = categorical
         self.threshold = threshold
 
     def fit(self, X: Any, y: Any) -> RNaiveBayes:
+        """Estimate the class priors and each feature's density or frequency table per class.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Training features (numbers; nominal values coded as numbers).
+        y : array-like of shape (n_samples,)
+            Class labels.
+
+        Returns
+        -------
+        RNaiveBayes
+            The fitted estimator itself.
+        """
         X = np.asarray(X, dtype=float)
         y = np.asarray(y)
         self.classes_, codes = np.unique(y, return_inverse=True)
@@ -287,7 +324,19 @@ class RNaiveBayes(ClassifierMixin, BaseEstimator):
         return np.log(np.where(density > 0, density, self.threshold)).sum(axis=2)
 
     def predict(self, X: Any) -> np.ndarray:
-        """Predicted class of each row of ``X``."""
+        """Predict the class of each row of ``X``.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Features, in the columns seen by :meth:`fit`. A nominal value not seen in training
+            has frequency 0 (replaced by ``threshold``) in every class.
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+            The class with the largest posterior, from ``classes_``; ties go to the first.
+        """
         return self.classes_[np.argmax(self._log_likelihood(X) + self.log_prior_, axis=1)]
 
 
@@ -322,6 +371,12 @@ def paper_split(
     description : str
         For example ``"given (4339 train / 500 test)"`` or ``"R sample, seed 123 (805 / 346)"``.
 
+    Raises
+    ------
+    ValueError
+        ``split`` is not "r" or "sklearn", ``test_size`` is not in (0, 1), or ``name`` is not
+        a registered dataset (:func:`precmp_lib.data.load_dataset`).
+
     Examples
     --------
     >>> train, test, how = paper_split("iris", split="sklearn", split_seed=0)
@@ -348,7 +403,7 @@ def paper_split(
     return np.asarray(train), test, f"{how} ({len(train)} train / {len(test)} test)"
 
 
-def _model(key: str, *, name: str, n_trees: int, seed: int, naive_bayes: str):
+def _model(key: str, *, name: str, n_trees: int, seed: int, naive_bayes: str) -> BaseEstimator:
     from sklearn.ensemble import RandomForestClassifier
     from sklearn.naive_bayes import GaussianNB
     from sklearn.pipeline import make_pipeline
@@ -373,7 +428,31 @@ def paper_estimators(
     seed: int = 0,
     naive_bayes: str = "r",
 ) -> dict[str, Any]:
-    """Unfitted scikit-learn estimators of the paper's models (see :data:`PAPER_MODELS`).
+    """Build unfitted scikit-learn estimators of the paper's models (see :data:`PAPER_MODELS`).
+
+    Parameters
+    ----------
+    name : str
+        Registry name of the dataset the models are for: naive Bayes treats the features of a
+        dataset whose file declares them nominal (Phishing) as nominal.
+    models : sequence of {"NB", "RF", "SVM", "RF2"}
+        Which models to build.
+    n_trees : int
+        Trees in the "RF" forest (the paper: 1000). "RF2" always has 50.
+    seed : int
+        ``random_state`` of the forests.
+    naive_bayes : {"r", "gaussian"}
+        "r": :class:`RNaiveBayes`; "gaussian": scikit-learn's ``GaussianNB``.
+
+    Returns
+    -------
+    dict
+        Model key -> unfitted estimator, in the order of ``models``.
+
+    Raises
+    ------
+    ValueError
+        An unknown model key or ``naive_bayes``, or ``n_trees`` not a positive integer.
 
     Examples
     --------
@@ -467,6 +546,13 @@ def fit_paper_models(
     Returns
     -------
     PaperFit
+        Test-set labels, each model's predictions of them, the split and the settings.
+
+    Raises
+    ------
+    ValueError
+        An unknown model key, ``split`` or ``naive_bayes``, ``n_trees`` not a positive
+        integer, or an unknown dataset.
 
     Examples
     --------
@@ -504,6 +590,17 @@ def table4(datasets: Iterable[str] = PAPER_DATASETS) -> pd.DataFrame:
 
     ``attributes`` counts the features plus the class column, as the paper does for five of
     its six datasets (Phishing's 30 leaves the class out).
+
+    Parameters
+    ----------
+    datasets : iterable of str
+        Registry names (default: the paper's six, :data:`PAPER_DATASETS`).
+
+    Returns
+    -------
+    DataFrame
+        One row per dataset: ``dataset``, ``class`` and ``comparison`` (both "", the table has
+        neither), ``instances``, ``attributes``, ``classes`` and ``features``.
 
     Examples
     --------
@@ -576,11 +673,23 @@ def table5(fits: Iterable[PaperFit]) -> pd.DataFrame:
 def table6(fits: Iterable[PaperFit], *, confidence_level: float = 0.95) -> pd.DataFrame:
     """Table 6: relative precision NB / RF per class with its interval and p-value.
 
+    Parameters
+    ----------
+    fits : iterable of PaperFit
+        One fit per dataset, each with models "NB" and "RF" (:func:`fit_paper_models`).
+    confidence_level : float
+        Confidence level of the interval.
+
     Returns
     -------
     DataFrame
         ``dataset``, ``class``, ``rp`` (precision of naive Bayes over that of the forest, the
         paper's orientation), ``rp_ci_low``, ``rp_ci_high``, ``rp_pvalue`` and ``note``.
+
+    Raises
+    ------
+    ValueError
+        ``confidence_level`` is not in (0, 1).
 
     Examples
     --------
@@ -648,7 +757,9 @@ def table7(
 _TABLE8_MODELS = {"NB": "nb", "RF": "rf1", "SVM": "svm", "RF2": "rf2"}
 
 
-def _gee(fit: PaperFit, models: Sequence[str] = ("NB", "RF", "SVM", "RF2")):
+def _gee(
+    fit: PaperFit, models: Sequence[str] = ("NB", "RF", "SVM", "RF2")
+) -> _precision.GEEPrecisionResult:
     preds = {("RF1" if k == "RF" else k): fit.predictions[k] for k in models}
     return _precision.gee_precision(fit.y_test, preds, reference="NB")
 
@@ -708,6 +819,11 @@ def table8(fits: Iterable[PaperFit]) -> pd.DataFrame:
 
 def table9(fits: Iterable[PaperFit]) -> pd.DataFrame:
     """Table 9: odds ratios of precision odds against naive Bayes, with 95 % intervals.
+
+    Parameters
+    ----------
+    fits : iterable of PaperFit
+        Fits with models "NB", "RF" (Table 9's RF1), "SVM" and "RF2".
 
     Returns
     -------
@@ -852,6 +968,12 @@ def cv_predictions(
         GEE), ``repeat``, ``y_true``, ``NB``, ``RF`` (:func:`precmp_lib.crossval.to_wide`).
         Cached per process.
 
+    Raises
+    ------
+    ValueError
+        ``n_splits`` below 2, ``n_repeats`` or ``n_trees`` not a positive integer, an unknown
+        ``naive_bayes``, or an unknown dataset.
+
     Examples
     --------
     >>> cv = cv_predictions("iris", n_splits=5, n_repeats=2, n_trees=20)
@@ -881,12 +1003,25 @@ def table11(
     times, the same folds reused, which leaves the statistic unchanged (docs/methods.md §7): the
     likely reason why the paper prints identical values for both schemes.
 
+    Parameters
+    ----------
+    name : str
+        Registry name of the dataset (the paper: diabetic retinopathy).
+    n_splits, n_repeats : int
+        Folds per repeat and repeats of the cross-validation (the paper: 10 and 10).
+    n_trees, seed, naive_bayes : see :func:`fit_paper_models`.
+
     Returns
     -------
     DataFrame
         One row per class and scheme: ``dataset``, ``class``, ``comparison`` (``"10-fold"``,
         ``"10x10-fold"``, ``"10-fold reused 10 times"`` for the defaults), ``statistic``,
         ``pvalue``, ``precision_nb``, ``precision_rf``, ``n_rows`` and ``note``.
+
+    Raises
+    ------
+    ValueError
+        As :func:`cv_predictions`.
 
     Examples
     --------
@@ -941,10 +1076,31 @@ def figure3(
     (:func:`precmp_lib.replicability.replicability_experiment`). The paper does not state the
     grids, the repetitions or the forest size; the defaults are docs/methods.md §10's.
 
+    Parameters
+    ----------
+    sample_fractions : sequence of float
+        Shares of the ``n_initial`` rows used, one experiment each.
+    test_fractions : sequence of float
+        Shares of the subsample held out as the test set.
+    n_repeats : int
+        Subsample-split-fit-test repetitions per cell.
+    n_trees : int
+        Trees of the forest.
+    n_initial : int
+        Rows drawn once from the dataset before the grid (the paper: 600).
+    seed : int
+        Seed of the draws, the splits and the forests.
+
     Returns
     -------
     DataFrame
         One row per cell, as :func:`~precmp_lib.replicability.replicability_experiment`.
+
+    Raises
+    ------
+    ValueError
+        As :func:`~precmp_lib.replicability.replicability_experiment` for bad fractions or
+        counts, or when the diabetic retinopathy data cannot be loaded.
 
     Examples
     --------
@@ -996,6 +1152,12 @@ def compare_with_printed(ours: pd.DataFrame, table: int) -> pd.DataFrame:
         (ours minus the printed number; for "<0.0001" minus the bound), ``matches`` and
         ``note``. ``matches`` is True where ours, rounded to the printed number of decimals,
         equals the printed number, or for "<b" where ours is below b; NaN where we have no value.
+
+    Raises
+    ------
+    ValueError
+        ``table`` is not one of 4 to 11, or ``ours`` has several rows for the same dataset,
+        class and comparison.
 
     Examples
     --------
@@ -1211,6 +1373,12 @@ def seed_runs(
         ``printed``, ``value``, ``relation``, ``ours``, ...) and ``seed``. Table 4 (counts of
         the files) enters once per seed too.
 
+    Raises
+    ------
+    ValueError
+        ``seeds`` is empty, or ``n_trees``, ``cv_trees`` or ``n_permutations`` is not a
+        positive integer.
+
     Examples
     --------
     With the UCI data available (``PRECMP_DATA_MIRROR`` or ``make data``):
@@ -1238,7 +1406,7 @@ def seed_runs(
 
 
 def seed_spread(runs: pd.DataFrame) -> pd.DataFrame:
-    """Is each printed number inside the range of the seeded runs, or reproduced exactly?
+    """Judge each printed number: inside the range of the seeded runs, or reproduced exactly.
 
     Parameters
     ----------
@@ -1300,13 +1468,19 @@ def seed_spread(runs: pd.DataFrame) -> pd.DataFrame:
 
 
 def seed_spread_counts(spread: pd.DataFrame) -> pd.DataFrame:
-    """Per table: how many printed numbers fall in each verdict of :func:`seed_spread`.
+    """Count, per table, the printed numbers in each verdict of :func:`seed_spread`.
+
+    Parameters
+    ----------
+    spread : DataFrame
+        From :func:`seed_spread` (the columns ``table`` and ``verdict`` are used).
 
     Returns
     -------
-    DataFrame indexed by ``table`` with the columns ``inside range``, ``outside range``
-    (random numbers), ``reproduced``, ``not reproduced``, ``undefined`` (deterministic ones;
-    zeros where none) and ``printed numbers``.
+    DataFrame
+        Indexed by ``table``, with the columns ``inside range``, ``outside range`` (random
+        numbers), ``reproduced``, ``not reproduced``, ``undefined`` (deterministic ones; zeros
+        where none) and ``printed numbers``.
 
     Examples
     --------
