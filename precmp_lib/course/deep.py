@@ -17,13 +17,16 @@ import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
 
 from ..data import resource_path
 from ..validation import check_positive_int, check_probability
+
+if TYPE_CHECKING:  # optional at run time: imported inside the functions that train
+    from torch import nn
 
 __all__ = [
     "SHIPPED_PREDICTIONS",
@@ -42,8 +45,15 @@ SHIPPED_PREDICTIONS = resource_path("deep_digits_predictions.csv")
 
 
 def torch_available() -> bool:
-    """True when PyTorch can be imported.
+    """Return True when PyTorch can be imported.
 
+    Returns
+    -------
+    bool
+        Whether ``import torch`` would find the package (it is not imported here).
+
+    Examples
+    --------
     >>> isinstance(torch_available(), bool)
     True
     """
@@ -81,6 +91,16 @@ def digits_split(*, test_size: float = 0.5, random_state: int = 0) -> DigitsSpli
     random_state : int
         Seed of the split.
 
+    Returns
+    -------
+    DigitsSplit
+        Training and test images, their labels and the test images' rows in the digits data.
+
+    Raises
+    ------
+    ValueError
+        ``test_size`` is not in (0, 1).
+
     Examples
     --------
     >>> split = digits_split(test_size=0.5, random_state=0)
@@ -104,7 +124,7 @@ def digits_split(*, test_size: float = 0.5, random_state: int = 0) -> DigitsSpli
 
 
 @contextlib.contextmanager
-def _deterministic(seed: int, threads: int) -> Iterator[Any]:
+def _deterministic(seed: int, threads: int) -> Iterator[None]:
     """Seed torch, fix the thread count and force deterministic kernels; restore on exit."""
     import torch
 
@@ -115,7 +135,7 @@ def _deterministic(seed: int, threads: int) -> Iterator[Any]:
     torch.use_deterministic_algorithms(True)
     torch.manual_seed(seed)
     try:
-        yield torch
+        yield
     finally:
         torch.set_num_threads(old_threads)
         torch.use_deterministic_algorithms(old_det)
@@ -123,12 +143,34 @@ def _deterministic(seed: int, threads: int) -> Iterator[Any]:
 
 
 def make_cnn(dropout: float, *, n_classes: int = 10, channels: tuple[int, int] = (16, 32),
-             hidden: int = 64):
-    """A small CNN for 1 x 8 x 8 images: two 3 x 3 convolutions, max-pooling, two dense layers.
+             hidden: int = 64) -> nn.Sequential:
+    """Build a small CNN for 8 x 8 images: two 3 x 3 convolutions, max-pooling, two dense layers.
 
     ``conv(1 -> c1) - ReLU - conv(c1 -> c2) - ReLU - maxpool 2 - dropout - dense(16 c2 ->
     hidden) - ReLU - dropout - dense(hidden -> n_classes)``. The dropout rate is the only
-    argument that differs between the two networks of the comparison.
+    argument that differs between the two networks of the comparison. Requires PyTorch; the
+    initial weights come from torch's global generator (seed it, as :func:`train_cnn` does).
+
+    Parameters
+    ----------
+    dropout : float
+        Rate of both dropout layers, in [0, 1).
+    n_classes : int
+        Outputs of the last layer, one per class.
+    channels : (int, int)
+        Output channels ``c1`` and ``c2`` of the two convolutions.
+    hidden : int
+        Units of the hidden dense layer.
+
+    Returns
+    -------
+    torch.nn.Sequential
+        The untrained network, in float32 and in training mode.
+
+    Raises
+    ------
+    ValueError
+        ``dropout`` is not in [0, 1).
 
     Examples
     --------
@@ -165,7 +207,7 @@ def train_cnn(
     learning_rate: float = 2e-3,
     seed: int = 0,
     threads: int = 1,
-):
+) -> nn.Module:
     """Train :func:`make_cnn` with Adam on cross-entropy, deterministically on the CPU.
 
     Parameters
@@ -189,7 +231,14 @@ def train_cnn(
 
     Returns
     -------
-    torch.nn.Module in evaluation mode.
+    torch.nn.Module
+        The trained network, in evaluation mode.
+
+    Raises
+    ------
+    ValueError
+        ``X`` is not of shape (n, 1, 8, 8) with ``n = len(y)``, ``dropout`` is not in [0, 1),
+        or ``epochs``, ``batch_size`` or ``threads`` is not a positive integer.
     """
     epochs = check_positive_int(epochs, "epochs")
     batch_size = check_positive_int(batch_size, "batch_size")
@@ -198,7 +247,9 @@ def train_cnn(
     y = np.asarray(y, dtype=np.int64)
     if X.ndim != 4 or len(X) != len(y):
         raise ValueError(f"X must have shape (n, 1, 8, 8) with n = len(y) = {len(y)}; got {X.shape}")
-    with _deterministic(seed, threads) as torch:
+    import torch
+
+    with _deterministic(seed, threads):
         net = make_cnn(dropout, n_classes=int(y.max()) + 1)
         generator = torch.Generator().manual_seed(seed)
         Xt, yt = torch.from_numpy(X), torch.from_numpy(y)
@@ -217,9 +268,26 @@ def train_cnn(
     return net
 
 
-def predict_cnn(net, X: np.ndarray, *, threads: int = 1) -> np.ndarray:
-    """Predicted labels (arg-max of the network's outputs) for images ``X``."""
-    with _deterministic(0, threads) as torch, torch.no_grad():
+def predict_cnn(net: nn.Module, X: np.ndarray, *, threads: int = 1) -> np.ndarray:
+    """Predict the label of each image: the arg-max of the network's outputs.
+
+    Parameters
+    ----------
+    net : torch.nn.Module
+        A network from :func:`train_cnn` (in evaluation mode).
+    X : ndarray of shape (n, 1, 8, 8)
+        Images.
+    threads : int
+        CPU threads torch may use (see :func:`train_cnn`).
+
+    Returns
+    -------
+    ndarray of int64, shape (n,)
+        The predicted label of each image.
+    """
+    import torch
+
+    with _deterministic(0, threads), torch.no_grad():
         return net(torch.from_numpy(np.asarray(X, dtype=np.float32))).argmax(dim=1).numpy()
 
 
@@ -247,11 +315,20 @@ class DeepRun:
 
     @property
     def models(self) -> list[str]:
+        """The network (model) columns of ``predictions``, in order."""
         return [c for c in self.predictions.columns if c not in ("id", "y_true")]
 
     def describe(self) -> str:
-        """One line saying where the predictions come from.
+        """Say in one line where the predictions come from.
 
+        Returns
+        -------
+        str
+            A sentence for the notebook: the torch version, epochs, seed and training times;
+            the file read; or that the shipped file stands in for a missing PyTorch.
+
+        Examples
+        --------
         >>> DeepRun(pd.DataFrame({"y_true": [1], "a": [1]}), "shipped").describe()[:24]
         'PyTorch is not installed'
         """
@@ -282,15 +359,35 @@ def train_digits_cnns(
     All networks share the split, the seed (initial weights, batch order) and the schedule,
     so they differ only in the dropout rate. Requires PyTorch.
 
+    Parameters
+    ----------
+    dropouts : sequence of float
+        One network per dropout rate, named ``cnn_dropout_<rate>``.
+    epochs : int
+        Passes over the training set.
+    test_size : float
+        Proportion of the digits in the test set (:func:`digits_split`).
+    seed : int
+        Seed of the split, the initial weights, the batch order and the dropout masks.
+    threads : int
+        CPU threads torch may use (see :func:`train_cnn`).
+
     Returns
     -------
-    DeepRun with ``source="trained"`` and the training time of each network.
+    DeepRun
+        ``source="trained"``: the test-set predictions sorted by ``id``, the training time of
+        each network and the settings (with the torch version).
+
+    Raises
+    ------
+    ValueError
+        As :func:`digits_split` and :func:`train_cnn`.
     """
     import torch
 
     split = digits_split(test_size=test_size, random_state=seed)
     frame = pd.DataFrame({"id": split.id_test, "y_true": split.y_test})
-    seconds = {}
+    seconds: dict[str, float] = {}
     for rate in dropouts:
         start = time.perf_counter()
         net = train_cnn(split.X_train, split.y_train, dropout=rate, epochs=epochs, seed=seed,
@@ -316,8 +413,7 @@ def cnn_predictions(
     seed: int = 0,
     threads: int = 1,
 ) -> DeepRun:
-    """Predictions for the deep-model comparison: a user's file, a fresh training run, or the
-    shipped file.
+    """Get the predictions to compare: from a user's file, a fresh training run or the shipped file.
 
     Parameters
     ----------
@@ -336,6 +432,18 @@ def cnn_predictions(
         ``scripts/make_deep_predictions.py`` made with the default settings.
     dropouts, epochs, test_size, seed, threads
         Passed to :func:`train_digits_cnns`.
+
+    Returns
+    -------
+    DeepRun
+        The predictions (``id`` where known, ``y_true`` and one column per model) and their
+        ``source``: ``"file"``, ``"trained"`` or ``"shipped"``.
+
+    Raises
+    ------
+    ValueError
+        As :func:`precmp_lib.predictions.read_predictions` for a bad file, or as
+        :func:`train_digits_cnns` when training.
 
     Examples
     --------
