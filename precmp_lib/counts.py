@@ -723,12 +723,10 @@ def joint_confusion_or_cells(
         return direct
     enc = encode_labels(y, preds, labels=labels)
     k = enc.n_classes
-    if k <= 128:
-        code = enc.y.astype(np.int32)  # (t K + a) K + b, built in place
-        for j in (0, 1):
-            code *= k
-            code += enc.preds[:, j]
-        table = np.bincount(code, minlength=k**3)
+    if k <= 128:  # the combined code (t K + a) K + b in the narrowest integers that hold it
+        dtype = np.int16 if k**3 <= 1 << 15 else np.int32
+        codes = [enc.y.astype(dtype), enc.preds[:, 0], enc.preds[:, 1]]
+        table = _combined_bincount(codes, k)
         return JointConfusion(table=table.reshape(k, k, k), classes=enc.classes)
     cells = _cells_direct(enc.y.astype(np.int64), enc.preds[:, 0].astype(np.int64),
                           enc.preds[:, 1].astype(np.int64), k)

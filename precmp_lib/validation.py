@@ -455,38 +455,124 @@ def _factorize_fixed_width(arr: np.ndarray) -> tuple[np.ndarray, np.ndarray] | N
     return codes, guess
 
 
-def _factorize_keys(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+# Rows coded per block: a block's keys and temporaries stay in cache while each key is compared.
+_BLOCK_ROWS = 1 << 14
+
+# _LOW_BYTES[n] keeps the low n bytes of a 64-bit word (the first n bytes of packed text).
+_LOW_BYTES = np.array([(1 << (8 * n)) - 1 for n in range(9)], dtype=np.uint64)
+
+# The integer keys of rows lo..hi of a column (a view or a block packed on demand).
+_KeyBlock = Callable[[int, int], np.ndarray]
+
+# Ranks a column's few keys by their labels, given the keys and a row holding each.
+_KeyOrder = Callable[[np.ndarray, np.ndarray], np.ndarray]
+
+
+# Odd 64-bit multipliers tried in turn to hash a column's few keys into a small table.
+_MULTIPLIERS = (0x9E3779B97F4A7C15, 0xC2B2AE3D27D4EB4F, 0x165667B19E3779F9, 0xD6E8FEB86659FD93)
+
+
+def _key_table(guess: np.ndarray) -> tuple[np.uint64, np.uint64, np.ndarray] | None:
+    """Return a perfect hash of a few keys: ``table[(key * m) >> shift]`` is the key's position.
+
+    Multiplicative hashing into 16 to 1024 slots; None when none of the multipliers tried
+    separates the keys.
+    """
+    for bits in (4, 6, 8, 10):
+        shift = np.uint64(64 - bits)
+        for m in _MULTIPLIERS:
+            slots = (guess * np.uint64(m)) >> shift
+            if len(np.unique(slots)) == len(guess):
+                table = np.zeros(1 << bits, dtype=np.int8)
+                table[slots.astype(np.intp)] = np.arange(len(guess))
+                return np.uint64(m), shift, table
+    return None
+
+
+def _code_blocks(n: int, guess: np.ndarray, block: _KeyBlock) -> np.ndarray | None:
+    """Code rows 0..n-1 as positions in ``guess`` (a few keys), block by block.
+
+    Each key is hashed into a small table (:func:`_key_table`) and the key found there is
+    compared with it. Returns int8 codes, or None when some row holds a key outside
+    ``guess`` (or no hash separates the keys).
+    """
+    guess = guess.astype(np.uint64)
+    found = _key_table(guess)
+    if found is None:
+        return None
+    m, shift, table = found
+    codes = np.empty(n, dtype=np.int8)
+    for lo in range(0, n, _BLOCK_ROWS):
+        hi = min(lo + _BLOCK_ROWS, n)
+        keys = block(lo, hi)
+        slots = keys * m
+        slots >>= shift
+        out = np.take(table, slots.view(np.int64), out=codes[lo:hi])
+        if not np.array_equal(np.take(guess, out), keys):
+            return None
+    return codes
+
+
+def _factorize_blocks(n: int, sample: tuple[np.ndarray, np.ndarray], block: _KeyBlock, *,
+                      order: _KeyOrder | None = None
+                      ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Code integer keys: return the codes, the distinct keys and one row holding each.
 
-    When a sample of the rows holds at most ``_FEW_KEYS`` distinct keys, every row is
-    compared with each of them (no hashing) and the number of matches proves that the sample
-    missed none; otherwise, or when it did miss one, the keys are hashed.
+    ``sample`` holds the keys of some rows and those rows. When it holds at most
+    ``_FEW_KEYS`` distinct keys, every row is coded against them block by block
+    (:func:`_code_blocks`: no hash table, and no array of all the keys when ``block`` packs
+    them on demand); otherwise, or when the sample missed a key, all the keys are hashed.
+
+    ``order`` ranks the sampled keys (given them and a row holding each) by their labels:
+    the rows are then coded in label order, which is usually the class codes already (no
+    second pass to re-code them).
     """
-    step = max(1, len(keys) // _SAMPLE_ROWS)
-    guess, at = np.unique(keys[::step], return_index=True)
+    guess, at = np.unique(sample[0], return_index=True)
+    if order is not None:
+        ranked = order(guess, sample[1][at])
+        guess, at = guess[ranked], at[ranked]
     if len(guess) <= _FEW_KEYS:
-        codes = np.zeros(len(keys), dtype=np.int8)
-        matched = 0
-        for k, key in enumerate(guess):
-            same = keys == key
-            matched += int(np.count_nonzero(same))
-            if k:
-                codes += same.view(np.int8) * np.int8(k)
-        if matched == len(keys):
-            return codes, guess, at * step
+        codes = _code_blocks(n, guess, block)
+        if codes is not None:
+            return codes, guess, sample[1][at]
+    keys = block(0, n)
     hashed, uniques = pd.factorize(keys)
     rows = np.full(len(uniques), -1, dtype=np.intp)
-    rows[hashed[::step][::-1]] = np.arange(0, len(keys), step)[::-1]
-    if (rows < 0).any():  # labels the sample missed: their first rows
+    rows[hashed[sample[1]][::-1]] = sample[1][::-1]
+    if (rows < 0).any():  # keys the sample missed: their first rows
         rare = np.flatnonzero(rows[hashed] < 0)
         rows[hashed[rare][::-1]] = rare[::-1]
     return hashed, np.asarray(uniques), rows
 
 
+def _sample_rows(n: int) -> np.ndarray:
+    return np.arange(0, n, max(1, n // _SAMPLE_ROWS))
+
+
+def _factorize_keys(keys: np.ndarray, order: _KeyOrder | None = None
+                    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Code an array of integer keys (see :func:`_factorize_blocks`)."""
+    rows = _sample_rows(len(keys))
+    return _factorize_blocks(len(keys), (keys[rows], rows), lambda lo, hi: keys[lo:hi],
+                             order=order)
+
+
+def _text_order(keys: np.ndarray, rows: np.ndarray) -> np.ndarray:
+    """Rank text packed first byte lowest: by its bytes first to last, the order of the text."""
+    return np.argsort(np.asarray(keys, dtype="<u8").byteswap(), kind="stable")
+
+
+def _unpack_text(keys: np.ndarray, encoding: str) -> list[str]:
+    """Return the texts of packed keys (first byte lowest, NUL bytes after the end)."""
+    raw = np.asarray(keys, dtype="<u8").view(np.uint8).reshape(-1, 8)
+    return [bytes(row).rstrip(b"\x00").decode(encoding) for row in raw]
+
+
 def _factorize_packed_text(arr: np.ndarray) -> tuple[np.ndarray, list[str]] | None:
     """Code numpy ``<U`` text of at most 8 characters below U+0100 as 64-bit integers.
 
-    Every row is packed into one integer (one byte per character), coded instead of the text.
+    Every row is packed into one integer (one byte per character, the first character
+    lowest), a block at a time, and the integers are coded instead of the text.
 
     A ``<U`` row is its characters as 32-bit integers padded with zeros, so equal labels
     give equal integers and the packing is exact. None for longer or wider text.
@@ -497,11 +583,145 @@ def _factorize_packed_text(arr: np.ndarray) -> tuple[np.ndarray, list[str]] | No
     chars = np.ascontiguousarray(arr).view(np.uint32).reshape(len(arr), width)
     if chars.max() > 0xFF:
         return None
-    packed = np.zeros((len(arr), 8), dtype=np.uint8)
-    packed[:, :width] = chars
-    codes, keys, _ = _factorize_keys(packed.view(np.uint64).ravel())
-    raw = keys.astype(np.uint64).view(np.uint8).reshape(-1, 8)
-    return codes, [bytes(row).decode("latin-1").rstrip("\x00") for row in raw]
+
+    def block(lo: int, hi: int) -> np.ndarray:
+        packed = np.zeros((hi - lo, 8), dtype=np.uint8)
+        packed[:, :width] = chars[lo:hi]
+        return packed.view("<u8").ravel()
+
+    rows = _sample_rows(len(arr))
+    sample = np.zeros((len(rows), 8), dtype=np.uint8)
+    sample[:, :width] = chars[rows]
+    codes, keys, _ = _factorize_blocks(len(arr), (sample.view("<u8").ravel(), rows), block,
+                                       order=_text_order)
+    return codes, _unpack_text(keys, "latin-1")
+
+
+def _arrow_text_chunks(arr: Any) -> list[Any] | None:
+    """Return the Arrow chunks of a pandas string array stored by pyarrow, else None."""
+    dtype = getattr(arr, "dtype", None)
+    if not (isinstance(dtype, pd.StringDtype) and dtype.storage == "pyarrow"):
+        return None
+    import pyarrow as pa  # present whenever pandas stores strings with it
+
+    stored = arr.__arrow_array__()  # the Arrow data itself (pandas' Arrow protocol), no copy
+    chunks = stored.chunks if isinstance(stored, pa.ChunkedArray) else [stored]
+    if not all(pa.types.is_string(c.type) or pa.types.is_large_string(c.type) for c in chunks):
+        return None
+    return chunks
+
+
+def _unaligned_words(data: np.ndarray) -> np.ndarray:
+    """Return the 8 bytes starting at every position of ``data`` as little-endian words.
+
+    A strided view (stride one byte), not a copy; positions ``0 .. len(data) - 8``.
+    """
+    return np.ndarray((max(len(data) - 7, 0),), dtype="<u8", buffer=data, strides=(1,))
+
+
+class _ArrowText:
+    """Rows of Arrow string arrays packed into 64-bit integers on demand, a block at a time.
+
+    Byte j of a row's UTF-8 text becomes byte j (from the low end) of its integer, the bytes
+    after its end 0, read straight from each array's offsets and data buffers (a sliced
+    array starts at its own offset). Distinct texts give distinct integers when no text is
+    longer than 8 bytes or holds a NUL byte (else "a" and "a" followed by a NUL would be one
+    integer): :meth:`of` checks that.
+    """
+
+    def __init__(self, offsets: list[np.ndarray], data: list[np.ndarray]) -> None:
+        self.offsets = offsets
+        # Each chunk's data as aligned 64-bit words, and the same words one further on: a
+        # row starting r bytes into word q is (word q >> 8r) | (word q+1 << (64 - 8r)).
+        self.words = [(w, w[1:]) for w in
+                      (np.frombuffer(d[: len(d) // 8 * 8], dtype="<u8") for d in data)]
+        # Rows of a chunk from ``inside`` on start less than 16 bytes before the buffer's end:
+        # they are read from a zero-padded copy of those last bytes.
+        self.inside = [int(np.searchsorted(o[:-1], len(d) - 16, side="right"))
+                       for o, d in zip(offsets, data, strict=True)]
+        self.tails = []
+        for d in data:
+            tail = np.zeros(32, dtype=np.uint8)
+            base = max(len(d) - 16, 0)
+            tail[: len(d) - base] = d[base:]
+            self.tails.append((base, _unaligned_words(tail)))
+        self.starts = np.cumsum([0] + [len(o) - 1 for o in offsets])
+
+    def _words_at(self, c: int, at: np.ndarray) -> np.ndarray:
+        """Return the 8 bytes from each byte position ``at`` (at most 16 before the end)."""
+        word, next_word = self.words[c]
+        q = at >> 3
+        r = ((at << 3) & 63).astype(np.uint64)
+        out = word[q] >> r
+        out |= next_word[q] << (np.uint64(64) - r)  # numpy shifts by 64 give 0
+        return out
+
+    @classmethod
+    def of(cls, chunks: list[Any]) -> _ArrowText | None:
+        """Read the buffers of ``chunks``.
+
+        None when one holds a missing value, a text longer than 8 bytes or a NUL byte.
+        """
+        import pyarrow as pa
+
+        offsets, data = [], []
+        for chunk in chunks:
+            if chunk.null_count:
+                return None
+            _, offset_buffer, data_buffer = chunk.buffers()
+            width = 8 if pa.types.is_large_string(chunk.type) else 4
+            o = np.frombuffer(offset_buffer, dtype=f"<i{width}", count=len(chunk) + 1,
+                              offset=chunk.offset * width)
+            d = np.frombuffer(data_buffer if data_buffer is not None else b"", dtype=np.uint8)
+            if (len(chunk) and np.diff(o).max() > 8) or not d[o[0]:o[-1]].all():
+                return None
+            offsets.append(o)
+            data.append(d)
+        return cls(offsets, data)
+
+    def _chunk_rows(self, c: int, rows: np.ndarray) -> np.ndarray:
+        """Pack rows (positions within chunk ``c``, increasing) of one chunk."""
+        o, inside = self.offsets[c], self.inside[c]
+        keys = np.take(_LOW_BYTES, o[rows + 1] - o[rows])
+        cut = int(np.searchsorted(rows, inside))
+        keys[:cut] &= self._words_at(c, o[rows[:cut]])
+        if cut < len(rows):
+            base, tail = self.tails[c]
+            keys[cut:] &= tail[o[rows[cut:]] - base]
+        return keys
+
+    def rows(self, rows: np.ndarray) -> np.ndarray:
+        """Pack the given rows (increasing positions in the whole column)."""
+        chunk = np.searchsorted(self.starts, rows, side="right") - 1
+        return np.concatenate([self._chunk_rows(c, rows[chunk == c] - self.starts[c])
+                               for c in range(len(self.offsets))])
+
+    def block(self, lo: int, hi: int) -> np.ndarray:
+        """Pack rows lo..hi-1 of the whole column."""
+        c = int(np.searchsorted(self.starts, lo, side="right")) - 1
+        if self.starts[c + 1] >= hi and self.inside[c] >= hi - self.starts[c]:
+            o = self.offsets[c][lo - self.starts[c]: hi - self.starts[c] + 1]
+            keys = np.take(_LOW_BYTES, np.diff(o))
+            keys &= self._words_at(c, o[:-1])
+            return keys
+        return self.rows(np.arange(lo, hi))
+
+
+def _factorize_arrow_text(arr: Any) -> tuple[np.ndarray, list[str]] | None:
+    """Code a pandas string column stored by Arrow whose texts are at most 8 bytes long.
+
+    Each row is packed into one 64-bit integer from the Arrow buffers (:class:`_ArrowText`)
+    and the integers are coded as packed numpy text is. None for other arrays, longer texts
+    and texts holding a NUL byte: the caller hashes those.
+    """
+    chunks = _arrow_text_chunks(arr)
+    text = None if chunks is None else _ArrowText.of(chunks)
+    if text is None:
+        return None
+    rows = _sample_rows(len(arr))
+    codes, keys, _ = _factorize_blocks(len(arr), (text.rows(rows), rows), text.block,
+                                       order=_text_order)
+    return codes, _unpack_text(keys, "utf-8")
 
 
 class _Addresses:
@@ -529,7 +749,13 @@ def _factorize_shared_objects(arr: np.ndarray) -> tuple[np.ndarray, list[Any]] |
     addresses = np.asarray(_Addresses(arr))
     if len(np.unique(addresses[:: max(1, len(arr) // _SAMPLE_ROWS)])) > _SHARED_OBJECTS // 4:
         return None
-    codes, unique_addresses, rows = _factorize_keys(addresses)
+    def by_text(keys: np.ndarray, rows: np.ndarray) -> np.ndarray:
+        objects = arr[rows].tolist()
+        if not all(isinstance(v, str) for v in objects):
+            return np.arange(len(objects))
+        return np.array(sorted(range(len(objects)), key=objects.__getitem__), dtype=np.intp)
+
+    codes, unique_addresses, rows = _factorize_keys(addresses, by_text)
     if len(unique_addresses) > _SHARED_OBJECTS:
         return None
     objects = arr[rows].tolist()
@@ -564,7 +790,7 @@ def _factorize(arr: Any, name: str) -> _Factorized:
         codes = np.asarray(arr.codes)
         present = _categories_present(codes, len(arr.categories))
         return _Factorized(codes, np.asarray(arr.categories, dtype=object).tolist(), present)
-    fast = _factorize_fast(arr) if isinstance(arr, np.ndarray) else None
+    fast = _factorize_fast(arr) if isinstance(arr, np.ndarray) else _factorize_arrow_text(arr)
     if fast is not None:
         return _Factorized(fast[0], fast[1], np.ones(len(fast[1]), dtype=bool))
     codes, found = pd.factorize(arr)
