@@ -456,7 +456,7 @@ def _factorize_fixed_width(arr: np.ndarray) -> tuple[np.ndarray, np.ndarray] | N
 
 
 # Rows coded per block: a block's keys and temporaries stay in cache while each key is compared.
-_BLOCK_ROWS = 1 << 14
+_BLOCK_ROWS = 1 << 15
 
 # _LOW_BYTES[n] keeps the low n bytes of a 64-bit word (the first n bytes of packed text).
 _LOW_BYTES = np.array([(1 << (8 * n)) - 1 for n in range(9)], dtype=np.uint64)
@@ -472,20 +472,23 @@ _KeyOrder = Callable[[np.ndarray, np.ndarray], np.ndarray]
 _MULTIPLIERS = (0x9E3779B97F4A7C15, 0xC2B2AE3D27D4EB4F, 0x165667B19E3779F9, 0xD6E8FEB86659FD93)
 
 
-def _key_table(guess: np.ndarray) -> tuple[np.uint64, np.uint64, np.ndarray] | None:
-    """Return a perfect hash of a few keys: ``table[(key * m) >> shift]`` is the key's position.
+def _key_table(guess: np.ndarray) -> tuple[np.uint64, np.uint64, np.ndarray, np.ndarray] | None:
+    """Return a perfect hash of a few keys into a small table.
 
-    Multiplicative hashing into 16 to 1024 slots; None when none of the multipliers tried
-    separates the keys.
+    A key's slot is ``(key * m) >> shift`` (multiplicative hashing into 16 to 1024 slots);
+    ``positions[slot]`` is the key's position in ``guess`` and ``keys[slot]`` the key itself
+    (0 in empty slots). None when none of the multipliers tried separates the keys.
     """
     for bits in (4, 6, 8, 10):
         shift = np.uint64(64 - bits)
         for m in _MULTIPLIERS:
-            slots = (guess * np.uint64(m)) >> shift
+            slots = ((guess * np.uint64(m)) >> shift).astype(np.intp)
             if len(np.unique(slots)) == len(guess):
-                table = np.zeros(1 << bits, dtype=np.int8)
-                table[slots.astype(np.intp)] = np.arange(len(guess))
-                return np.uint64(m), shift, table
+                positions = np.zeros(1 << bits, dtype=np.int8)
+                positions[slots] = np.arange(len(guess))
+                keys = np.zeros(1 << bits, dtype=np.uint64)
+                keys[slots] = guess
+                return np.uint64(m), shift, positions, keys
     return None
 
 
@@ -496,20 +499,20 @@ def _code_blocks(n: int, guess: np.ndarray, block: _KeyBlock) -> np.ndarray | No
     compared with it. Returns int8 codes, or None when some row holds a key outside
     ``guess`` (or no hash separates the keys).
     """
-    guess = guess.astype(np.uint64)
-    found = _key_table(guess)
+    found = _key_table(guess.astype(np.uint64))
     if found is None:
         return None
-    m, shift, table = found
+    m, shift, positions, table_keys = found
     codes = np.empty(n, dtype=np.int8)
     for lo in range(0, n, _BLOCK_ROWS):
         hi = min(lo + _BLOCK_ROWS, n)
         keys = block(lo, hi)
         slots = keys * m
         slots >>= shift
-        out = np.take(table, slots.view(np.int64), out=codes[lo:hi])
-        if not np.array_equal(np.take(guess, out), keys):
+        at = slots.view(np.int64)
+        if not np.array_equal(np.take(table_keys, at), keys):
             return None
+        np.take(positions, at, out=codes[lo:hi])
     return codes
 
 
@@ -967,11 +970,15 @@ def encode_labels(
     int truth with text predictions (or the reverse) is matched by text.
 
     Each array is coded once against its own dictionary: small-range integers by table
-    look-up, categoricals by their codes, pandas string columns by their dictionary encoding,
-    fixed-width numpy text by binary search in a sampled dictionary, anything else by hashing.
-    The dictionaries, a few labels each, are then merged into the sorted class list and every
-    array's codes are mapped through a small table, so no array is converted to Python objects
-    or concatenated with the others.
+    look-up, categoricals by their codes; text of at most 8 bytes (numpy text below U+0100,
+    pandas text stored by Arrow, read from its buffers) packed into one 64-bit integer per
+    row, and object arrays of a few shared strings by the strings' addresses, each coded
+    against the few keys of a sample through a small perfect hash and checked row by row;
+    other fixed-width numpy text by binary search in a sampled dictionary, anything else by
+    hashing. The dictionaries, a few labels each, are then merged into the sorted class list
+    and every array's codes are mapped through a small table (none when the array's
+    dictionary is the class list already), so no array is converted to Python objects or
+    concatenated with the others.
 
     Examples
     --------
