@@ -23,6 +23,7 @@ from .validation import (
     check_counts,
     check_positive_int,
     check_probability,
+    encode_label_columns,
     encode_labels,
     label_columns,
 )
@@ -721,16 +722,15 @@ def joint_confusion_or_cells(
     direct = _joint_direct(y, *preds.values()) if labels is None else None
     if direct is not None:
         return direct
-    enc = encode_labels(y, preds, labels=labels)
-    k = enc.n_classes
+    codes, classes = encode_label_columns({"y_true": y, **preds}, labels=labels)
+    k = len(classes)
     if k <= 128:  # the combined code (t K + a) K + b in the narrowest integers that hold it
-        dtype = np.int16 if k**3 <= 1 << 15 else np.int32
-        codes = [enc.y.astype(dtype), enc.preds[:, 0], enc.preds[:, 1]]
+        codes[0] = codes[0].astype(np.int16 if k**3 <= 1 << 15 else np.int32)
         table = _combined_bincount(codes, k)
-        return JointConfusion(table=table.reshape(k, k, k), classes=enc.classes)
-    cells = _cells_direct(enc.y.astype(np.int64), enc.preds[:, 0].astype(np.int64),
-                          enc.preds[:, 1].astype(np.int64), k)
-    return cells, list(enc.classes)
+        return JointConfusion(table=table.reshape(k, k, k), classes=classes)
+    y64, a64, b64 = (c.astype(np.int64) for c in codes)
+    cells = _cells_direct(y64, a64, b64, k)
+    return cells, list(classes)
 
 
 # --------------------------------------------------------------------------------------------

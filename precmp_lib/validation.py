@@ -891,8 +891,16 @@ def _recode(parts: Sequence[_Factorized], names: Sequence[str], classes: list[An
 
 def _encode_general(arrays: Sequence[Any], names: Sequence[str],
                     labels: Sequence[Any] | None = None) -> tuple[list[np.ndarray], np.ndarray]:
-    """Encode each array once against its own dictionary, then merge the (small) dictionaries."""
-    parts = [_factorize(a, n) for a, n in zip(arrays, names, strict=True)]
+    """Encode each array once against its own dictionary, then merge the (small) dictionaries.
+
+    An array given twice (the same object) is coded once.
+    """
+    coded: dict[int, _Factorized] = {}
+    parts = []
+    for a, n in zip(arrays, names, strict=True):
+        if id(a) not in coded:
+            coded[id(a)] = _factorize(a, n)
+        parts.append(coded[id(a)])
     if labels is None:
         classes, key = _shared_classes(parts)
     else:
@@ -940,6 +948,47 @@ def label_columns(y_true: Any, predictions: Mapping[str, Any]) -> tuple[Any, dic
                 f"{name} must have the same length as y_true ({len(y)}); got {len(p)}"
             )
     return y, preds
+
+
+def encode_label_columns(
+    columns: Mapping[str, Any], *, labels: Sequence[Any] | None = None
+) -> tuple[list[np.ndarray], np.ndarray]:
+    """Code label columns checked by :func:`label_columns` on one class list, column by column.
+
+    :func:`encode_labels` without the checks of :func:`label_columns` and without stacking
+    the predictions into one matrix: for callers that combine the codes of each column
+    themselves (one ``np.bincount`` of a combined code).
+
+    Parameters
+    ----------
+    columns : mapping name -> array of shape (n,)
+        The truth first, then each classifier's predictions, as :func:`label_columns` returns
+        them; the names appear in error messages.
+    labels : sequence, optional
+        The class list to use, in this order; labels outside it raise ValueError.
+
+    Returns
+    -------
+    codes : list of ndarray of shape (n,)
+        Each column's codes 0..K-1, in the order of ``columns`` (int8 up to 127 classes).
+    classes : ndarray of shape (K,)
+        The label of each code, sorted where the labels are sortable.
+
+    Examples
+    --------
+    >>> y, preds = label_columns(["dog", "cat"], {"a": ["cat", "cat"]})
+    >>> codes, classes = encode_label_columns({"y_true": y, **preds})
+    >>> classes.tolist(), [c.tolist() for c in codes]
+    (['cat', 'dog'], [[1, 0], [0, 0]])
+    """
+    arrays = list(columns.values())
+    if labels is not None and (isinstance(labels, str | bytes) or not isinstance(labels, Iterable)):
+        raise ValueError(f"labels must be a sequence of class labels; got {_describe(labels)}")
+    if labels is None and all(isinstance(a, np.ndarray) and a.dtype.kind in "iu" for a in arrays):
+        dense = _encode_dense_ints(arrays)
+        if dense is not None:
+            return dense
+    return _encode_general(arrays, list(columns), labels)
 
 
 def encode_labels(
@@ -994,16 +1043,7 @@ def encode_labels(
     if len(predictions) == 0:
         raise ValueError("predictions must hold at least one classifier; got none")
     y, preds = label_columns(y_true, predictions)
-    arrays = [y, *preds.values()]
-    if labels is not None and (isinstance(labels, str | bytes) or not isinstance(labels, Iterable)):
-        raise ValueError(f"labels must be a sequence of class labels; got {_describe(labels)}")
-    dense = None
-    if labels is None and all(isinstance(a, np.ndarray) and a.dtype.kind in "iu" for a in arrays):
-        dense = _encode_dense_ints(arrays)
-    if dense is not None:
-        codes, classes = dense
-    else:
-        codes, classes = _encode_general(arrays, ["y_true", *preds], labels)
+    codes, classes = encode_label_columns({"y_true": y, **preds}, labels=labels)
     return EncodedLabels(
         y=codes[0],
         preds=np.column_stack(codes[1:]),

@@ -17,7 +17,9 @@ from precmp_lib.validation import (
     check_counts,
     check_positive_int,
     check_probability,
+    encode_label_columns,
     encode_labels,
+    label_columns,
 )
 
 
@@ -364,3 +366,26 @@ def test_numpy_text_with_a_label_only_in_a_later_block(form):
     assert enc.classes.tolist() == uniques.tolist() == ["a", "b", "late"]
     np.testing.assert_array_equal(enc.y, codes)
     np.testing.assert_array_equal(enc.preds[:, 0], codes[::-1])
+
+
+def test_a_column_given_twice_is_coded_once_and_the_same():
+    # the same object as truth and as a prediction; reference: the same labels as copies
+    y = pd.Series(np.array(["b", "a", "c"] * 5), dtype="str")
+    pred = np.array(["a", "a", "b"] * 5)
+    enc = encode_labels(y, {"same": y, "other": pred})
+    reference = encode_labels(y.copy(), {"same": y.copy(), "other": pred.copy()})
+    _assert_same_encoding(enc, reference)
+    assert (enc.preds[:, 0] == enc.y).all()
+
+
+def test_encode_label_columns_gives_the_codes_encode_labels_stacks():
+    # the per-column codes of encode_label_columns are encode_labels' y and preds columns
+    y, preds = label_columns(pd.Series(["x", "z", "y"], dtype="str"),
+                             {"a": np.array(["z", "z", "x"]), "b": ["y", "x", "x"]})
+    codes, classes = encode_label_columns({"y_true": y, **preds})
+    enc = encode_labels(y, preds)
+    assert classes.tolist() == enc.classes.tolist() == ["x", "y", "z"]
+    np.testing.assert_array_equal(codes[0], enc.y)
+    np.testing.assert_array_equal(np.column_stack(codes[1:]), enc.preds)
+    with pytest.raises(ValueError, match=r"y_true holds labels not in labels: \['y'\]"):
+        encode_label_columns({"y_true": y, **preds}, labels=["x", "z"])
