@@ -571,11 +571,28 @@ def _unpack_text(keys: np.ndarray, encoding: str) -> list[str]:
     return [bytes(row).rstrip(b"\x00").decode(encoding) for row in raw]
 
 
+class _Unpackable(Exception):
+    """Raised by a block of numpy text holding a character beyond U+00FF."""
+
+
+def _pack_chars(chars: np.ndarray) -> np.ndarray:
+    """Pack rows of at most 8 characters (32-bit, each below 256) one byte per character."""
+    if chars.max(initial=0) > 0xFF:
+        raise _Unpackable
+    if chars.shape[1] == 8:
+        packed = chars.astype(np.uint8)
+    else:
+        packed = np.zeros((len(chars), 8), dtype=np.uint8)
+        packed[:, : chars.shape[1]] = chars
+    return packed.view("<u8").ravel()
+
+
 def _factorize_packed_text(arr: np.ndarray) -> tuple[np.ndarray, list[str]] | None:
     """Code numpy ``<U`` text of at most 8 characters below U+0100 as 64-bit integers.
 
     Every row is packed into one integer (one byte per character, the first character
-    lowest), a block at a time, and the integers are coded instead of the text.
+    lowest), a block at a time, and the integers are coded instead of the text; each block
+    is checked for wider characters while it is packed, so the text is read once.
 
     A ``<U`` row is its characters as 32-bit integers padded with zeros, so equal labels
     give equal integers and the packing is exact. None for longer or wider text.
@@ -584,19 +601,13 @@ def _factorize_packed_text(arr: np.ndarray) -> tuple[np.ndarray, list[str]] | No
     if arr.dtype.kind != "U" or not 0 < width <= 8:
         return None
     chars = np.ascontiguousarray(arr).view(np.uint32).reshape(len(arr), width)
-    if chars.max() > 0xFF:
-        return None
-
-    def block(lo: int, hi: int) -> np.ndarray:
-        packed = np.zeros((hi - lo, 8), dtype=np.uint8)
-        packed[:, :width] = chars[lo:hi]
-        return packed.view("<u8").ravel()
-
     rows = _sample_rows(len(arr))
-    sample = np.zeros((len(rows), 8), dtype=np.uint8)
-    sample[:, :width] = chars[rows]
-    codes, keys, _ = _factorize_blocks(len(arr), (sample.view("<u8").ravel(), rows), block,
-                                       order=_text_order)
+    try:
+        codes, keys, _ = _factorize_blocks(len(arr), (_pack_chars(chars[rows]), rows),
+                                           lambda lo, hi: _pack_chars(chars[lo:hi]),
+                                           order=_text_order)
+    except _Unpackable:
+        return None
     return codes, _unpack_text(keys, "latin-1")
 
 
@@ -651,10 +662,11 @@ class _ArrowText:
         self.starts = np.cumsum([0] + [len(o) - 1 for o in offsets])
 
     def _words_at(self, c: int, at: np.ndarray) -> np.ndarray:
-        """Return the 8 bytes from each byte position ``at`` (at most 16 before the end)."""
+        """Return the 8 bytes from each byte position ``at`` (int64, 16 or more before the end)."""
         word, next_word = self.words[c]
         q = at >> 3
-        r = ((at << 3) & 63).astype(np.uint64)
+        r = (at & 7).view(np.uint64)
+        r <<= np.uint64(3)
         out = word[q] >> r
         out |= next_word[q] << (np.uint64(64) - r)  # numpy shifts by 64 give 0
         return out
@@ -674,7 +686,7 @@ class _ArrowText:
             _, offset_buffer, data_buffer = chunk.buffers()
             width = 8 if pa.types.is_large_string(chunk.type) else 4
             o = np.frombuffer(offset_buffer, dtype=f"<i{width}", count=len(chunk) + 1,
-                              offset=chunk.offset * width)
+                              offset=chunk.offset * width).astype(np.int64, copy=False)
             d = np.frombuffer(data_buffer if data_buffer is not None else b"", dtype=np.uint8)
             if (len(chunk) and np.diff(o).max() > 8) or not d[o[0]:o[-1]].all():
                 return None

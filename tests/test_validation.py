@@ -389,3 +389,15 @@ def test_encode_label_columns_gives_the_codes_encode_labels_stacks():
     np.testing.assert_array_equal(np.column_stack(codes[1:]), enc.preds)
     with pytest.raises(ValueError, match=r"y_true holds labels not in labels: \['y'\]"):
         encode_label_columns({"y_true": y, **preds}, labels=["x", "z"])
+
+
+def test_numpy_text_with_a_wide_character_only_in_a_later_block():
+    # characters up to U+00FF are packed one byte each; a wider one found in a later block
+    # (while packing) sends the column to the binary search instead; reference: pd.factorize
+    y = np.array(["é", "b"] * 20_000, dtype="<U2")
+    y[39_999] = "日本"
+    enc = encode_labels(y, {"m": y[::-1]})
+    codes, uniques = pd.factorize(y, sort=True)
+    assert enc.classes.tolist() == uniques.tolist() == ["b", "é", "日本"]
+    np.testing.assert_array_equal(enc.y, codes)
+    np.testing.assert_array_equal(enc.preds[:, 0], codes[::-1])
