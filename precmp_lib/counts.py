@@ -49,6 +49,9 @@ __all__ = [
 # Integer labels spanning at most this many values are counted straight from the raw codes.
 _DIRECT_WIDTH = 64
 
+# Rows combined into one code and counted per block when the table of counts is small.
+_COUNT_BLOCK = 1 << 16
+
 
 # --------------------------------------------------------------------------------------------
 # two classifiers: the joint confusion tensor and its per-class 2 x 2 x 2 cells
@@ -124,14 +127,28 @@ def _direct_int_codes(arrays: Sequence[Any]) -> tuple[list[np.ndarray], int, int
     return out, lo, width
 
 
-def _combined_bincount(codes: Sequence[np.ndarray], width: int) -> np.ndarray:
-    """One ``np.bincount`` of the mixed-radix code of several aligned code arrays."""
-    code = codes[0] * width
-    code += codes[1]
-    for extra in codes[2:]:
-        code *= width
-        code += extra
-    return np.bincount(code, minlength=width ** len(codes))
+def _combined_bincount(codes: Sequence[np.ndarray], width: int,
+                       dtype: type[np.signedinteger] | None = None) -> np.ndarray:
+    """``np.bincount`` of the mixed-radix code of several aligned code arrays.
+
+    The code is built in ``dtype`` (default: that of ``codes[0]``), which must hold
+    ``width ** len(codes) - 1``. When the table is small the rows are combined and counted a
+    block at a time, so the code never leaves the cache.
+    """
+    cells = width ** len(codes)
+    n = len(codes[0])
+    step = _COUNT_BLOCK if cells <= _COUNT_BLOCK // 8 and n > _COUNT_BLOCK else max(n, 1)
+    total = None
+    for lo in range(0, n, step):
+        part = [c[lo:lo + step] for c in codes]
+        code = np.multiply(part[0], width, dtype=dtype)
+        code += part[1]
+        for extra in part[2:]:
+            code *= width
+            code += extra
+        counts = np.bincount(code, minlength=cells)
+        total = counts if total is None else total + counts
+    return total if total is not None else np.zeros(cells, dtype=np.int64)
 
 
 def _joint_direct(y: Any, a: Any, b: Any) -> JointConfusion | None:
@@ -725,8 +742,7 @@ def joint_confusion_or_cells(
     codes, classes = encode_label_columns({"y_true": y, **preds}, labels=labels)
     k = len(classes)
     if k <= 128:  # the combined code (t K + a) K + b in the narrowest integers that hold it
-        codes[0] = codes[0].astype(np.int16 if k**3 <= 1 << 15 else np.int32)
-        table = _combined_bincount(codes, k)
+        table = _combined_bincount(codes, k, np.int16 if k**3 <= 1 << 15 else np.int32)
         return JointConfusion(table=table.reshape(k, k, k), classes=classes)
     y64, a64, b64 = (c.astype(np.int64) for c in codes)
     cells = _cells_direct(y64, a64, b64, k)

@@ -94,6 +94,27 @@ def test_joint_confusion_or_cells_of_text_labels_counts_every_triple(k):
     np.testing.assert_array_equal(jc.table, expected)
 
 
+@pytest.mark.parametrize("form", ["int", "int-with-labels", "text"])
+def test_joint_counts_of_many_rows_are_summed_over_blocks(form):
+    # 200 003 rows: more than three blocks of rows (the last one partial) are combined and
+    # counted one at a time; reference: the count of each (true, A, B) triple by groupby
+    rng = np.random.default_rng(11)
+    y, a, b = (rng.integers(0, 4, 200_003) for _ in range(3))
+    names = np.array(["ant", "bee", "cat", "dog"])
+    if form == "int":
+        jc = joint_confusion(y, a, b)
+    elif form == "int-with-labels":
+        jc = joint_confusion(y, a, b, labels=[0, 1, 2, 3])
+    else:
+        jc = joint_confusion_or_cells(pd.Series(names[y], dtype="str"), names[a],
+                                      names[b].astype(object))
+    expected = np.zeros((4, 4, 4), dtype=np.int64)
+    triples = pd.DataFrame({"y": y, "a": a, "b": b})
+    for (t, i, j), count in triples.groupby(["y", "a", "b"]).size().items():
+        expected[t, i, j] = count
+    np.testing.assert_array_equal(jc.table, expected)
+
+
 def test_joint_confusion_sparse_and_wide_integer_labels():
     rng = np.random.default_rng(2)
     y, a, b = (rng.integers(0, 3, 200) for _ in range(3))
