@@ -572,7 +572,7 @@ def _unpack_text(keys: np.ndarray, encoding: str) -> list[str]:
 
 
 class _Unpackable(Exception):
-    """Raised by a block of numpy text holding a character beyond U+00FF."""
+    """Raised by a block of text that cannot be packed (too long, a NUL, a wide character)."""
 
 
 def _pack_chars(chars: np.ndarray) -> np.ndarray:
@@ -640,19 +640,19 @@ class _ArrowText:
     after its end 0, read straight from each array's offsets and data buffers (a sliced
     array starts at its own offset). Distinct texts give distinct integers when no text is
     longer than 8 bytes or holds a NUL byte (else "a" and "a" followed by a NUL would be one
-    integer): :meth:`of` checks that.
+    integer): :meth:`block` checks its rows for both and raises ``_Unpackable``, so every
+    row is checked once, while it is packed.
     """
 
     def __init__(self, offsets: list[np.ndarray], data: list[np.ndarray]) -> None:
         self.offsets = offsets
+        self.data = data
         # Each chunk's data as aligned 64-bit words, and the same words one further on: a
         # row starting r bytes into word q is (word q >> 8r) | (word q+1 << (64 - 8r)).
         self.words = [(w, w[1:]) for w in
                       (np.frombuffer(d[: len(d) // 8 * 8], dtype="<u8") for d in data)]
-        # Rows of a chunk from ``inside`` on start less than 16 bytes before the buffer's end:
-        # they are read from a zero-padded copy of those last bytes.
-        self.inside = [int(np.searchsorted(o[:-1], len(d) - 16, side="right"))
-                       for o, d in zip(offsets, data, strict=True)]
+        # Rows that start less than 16 bytes before the end of their buffer are read from a
+        # zero-padded copy of its last bytes.
         self.tails = []
         for d in data:
             tail = np.zeros(32, dtype=np.uint8)
@@ -661,22 +661,9 @@ class _ArrowText:
             self.tails.append((base, _unaligned_words(tail)))
         self.starts = np.cumsum([0] + [len(o) - 1 for o in offsets])
 
-    def _words_at(self, c: int, at: np.ndarray) -> np.ndarray:
-        """Return the 8 bytes from each byte position ``at`` (int64, 16 or more before the end)."""
-        word, next_word = self.words[c]
-        q = at >> 3
-        r = (at & 7).view(np.uint64)
-        r <<= np.uint64(3)
-        out = word[q] >> r
-        out |= next_word[q] << (np.uint64(64) - r)  # numpy shifts by 64 give 0
-        return out
-
     @classmethod
     def of(cls, chunks: list[Any]) -> _ArrowText | None:
-        """Read the buffers of ``chunks``.
-
-        None when one holds a missing value, a text longer than 8 bytes or a NUL byte.
-        """
+        """Read the buffers of ``chunks``; None when one holds a missing value."""
         import pyarrow as pa
 
         offsets, data = [], []
@@ -685,41 +672,54 @@ class _ArrowText:
                 return None
             _, offset_buffer, data_buffer = chunk.buffers()
             width = 8 if pa.types.is_large_string(chunk.type) else 4
-            o = np.frombuffer(offset_buffer, dtype=f"<i{width}", count=len(chunk) + 1,
-                              offset=chunk.offset * width).astype(np.int64, copy=False)
-            d = np.frombuffer(data_buffer if data_buffer is not None else b"", dtype=np.uint8)
-            if (len(chunk) and np.diff(o).max() > 8) or not d[o[0]:o[-1]].all():
-                return None
-            offsets.append(o)
-            data.append(d)
+            offsets.append(np.frombuffer(offset_buffer, dtype=f"<i{width}", count=len(chunk) + 1,
+                                         offset=chunk.offset * width).astype(np.int64, copy=False))
+            data.append(np.frombuffer(data_buffer if data_buffer is not None else b"",
+                                      dtype=np.uint8))
         return cls(offsets, data)
 
-    def _chunk_rows(self, c: int, rows: np.ndarray) -> np.ndarray:
-        """Pack rows (positions within chunk ``c``, increasing) of one chunk."""
-        o, inside = self.offsets[c], self.inside[c]
-        keys = np.take(_LOW_BYTES, o[rows + 1] - o[rows])
-        cut = int(np.searchsorted(rows, inside))
-        keys[:cut] &= self._words_at(c, o[rows[:cut]])
-        if cut < len(rows):
+    def _pack(self, c: int, at: np.ndarray, lengths: np.ndarray) -> np.ndarray:
+        """Pack the rows of chunk ``c`` starting at bytes ``at`` (increasing) of ``lengths``."""
+        if lengths.max(initial=0) > 8:
+            raise _Unpackable
+        keys = np.take(_LOW_BYTES, lengths)
+        cut = int(np.searchsorted(at, len(self.data[c]) - 16, side="right"))
+        word, next_word = self.words[c]
+        q = at[:cut] >> 3
+        r = (at[:cut] & 7).view(np.uint64)
+        r <<= np.uint64(3)
+        inner = word[q] >> r
+        inner |= next_word[q] << (np.uint64(64) - r)  # numpy shifts by 64 give 0
+        keys[:cut] &= inner
+        if cut < len(at):
             base, tail = self.tails[c]
-            keys[cut:] &= tail[o[rows[cut:]] - base]
+            keys[cut:] &= tail[at[cut:] - base]
         return keys
 
     def rows(self, rows: np.ndarray) -> np.ndarray:
-        """Pack the given rows (increasing positions in the whole column)."""
+        """Pack the given rows (increasing positions in the whole column); lengths checked."""
         chunk = np.searchsorted(self.starts, rows, side="right") - 1
-        return np.concatenate([self._chunk_rows(c, rows[chunk == c] - self.starts[c])
-                               for c in range(len(self.offsets))])
+        out = []
+        for c, o in enumerate(self.offsets):
+            mine = rows[chunk == c] - self.starts[c]
+            out.append(self._pack(c, o[mine], o[mine + 1] - o[mine]))
+        return np.concatenate(out)
 
     def block(self, lo: int, hi: int) -> np.ndarray:
-        """Pack rows lo..hi-1 of the whole column."""
-        c = int(np.searchsorted(self.starts, lo, side="right")) - 1
-        if self.starts[c + 1] >= hi and self.inside[c] >= hi - self.starts[c]:
-            o = self.offsets[c][lo - self.starts[c]: hi - self.starts[c] + 1]
-            keys = np.take(_LOW_BYTES, np.diff(o))
-            keys &= self._words_at(c, o[:-1])
-            return keys
-        return self.rows(np.arange(lo, hi))
+        """Pack rows lo..hi-1 of the whole column, checking them for length and NUL bytes."""
+        out = []
+        first = int(np.searchsorted(self.starts, lo, side="right")) - 1
+        for c in range(first, len(self.offsets)):
+            if self.starts[c] >= hi:
+                break
+            a, b = max(lo, self.starts[c]) - self.starts[c], min(hi, self.starts[c + 1]) - self.starts[c]
+            if a >= b:  # an empty chunk
+                continue
+            o = self.offsets[c][a: b + 1]
+            if not self.data[c][o[0]:o[-1]].all():
+                raise _Unpackable
+            out.append(self._pack(c, o[:-1], np.diff(o)))
+        return out[0] if len(out) == 1 else np.concatenate(out)
 
 
 def _factorize_arrow_text(arr: Any) -> tuple[np.ndarray, list[str]] | None:
@@ -734,8 +734,11 @@ def _factorize_arrow_text(arr: Any) -> tuple[np.ndarray, list[str]] | None:
     if text is None:
         return None
     rows = _sample_rows(len(arr))
-    codes, keys, _ = _factorize_blocks(len(arr), (text.rows(rows), rows), text.block,
-                                       order=_text_order)
+    try:
+        codes, keys, _ = _factorize_blocks(len(arr), (text.rows(rows), rows), text.block,
+                                           order=_text_order)
+    except _Unpackable:
+        return None
     return codes, _unpack_text(keys, "utf-8")
 
 

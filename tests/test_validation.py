@@ -401,3 +401,16 @@ def test_numpy_text_with_a_wide_character_only_in_a_later_block():
     assert enc.classes.tolist() == uniques.tolist() == ["b", "é", "日本"]
     np.testing.assert_array_equal(enc.y, codes)
     np.testing.assert_array_equal(enc.preds[:, 0], codes[::-1])
+
+
+def test_arrow_text_with_empty_chunks_between_and_around_rows():
+    # chunks of 0, 3, 0, 0, 5 and 0 rows, then sliced from row 1: the rows of a block come from
+    # several chunks, some empty; reference: the labels as a list of str (hashed)
+    pa = pytest.importorskip("pyarrow")
+    parts = [[], ["b", "é", ""], [], [], ["abcdefgh", "b", "", "é", "a"], []]
+    stored = pa.chunked_array([pa.array(p, pa.large_string()) for p in parts], pa.large_string())
+    values = [v for p in parts for v in p][1:]
+    enc = encode_labels(pd.arrays.ArrowStringArray(stored[1:]), {"m": values[::-1]})
+    reference = encode_labels(np.array(values, dtype=object), {"m": values[::-1]})
+    _assert_same_encoding(enc, reference)
+    assert [enc.label(c) for c in enc.y] == values
