@@ -437,8 +437,9 @@ _SAMPLE_ROWS = 4096
 # object identity (a few shared ``str`` objects, as lists and NumPy take of repeated labels).
 _SHARED_OBJECTS = 256
 
-# A column whose sampled rows hold at most this many distinct labels is coded by comparing
-# every row with each of them: a few vectorised passes beat hashing every row.
+# A column whose sampled rows hold at most this many distinct labels is coded through a small
+# perfect hash of them, each row checked against its slot: a few vectorised passes beat a
+# general hash table.
 _FEW_KEYS = 8
 
 
@@ -523,8 +524,8 @@ def _factorize_blocks(n: int, sample: tuple[np.ndarray, np.ndarray], block: _Key
 
     ``sample`` holds the keys of some rows and those rows. When it holds at most
     ``_FEW_KEYS`` distinct keys, every row is coded against them block by block
-    (:func:`_code_blocks`: no hash table, and no array of all the keys when ``block`` packs
-    them on demand); otherwise, or when the sample missed a key, all the keys are hashed.
+    (:func:`_code_blocks`, with no array of all the keys when ``block`` packs them on
+    demand); otherwise, or when the sample missed a key, all the keys are hashed.
 
     ``order`` ranks the sampled keys (given them and a row holding each) by their labels:
     the rows are then coded in label order, which is usually the class codes already (no
@@ -767,6 +768,7 @@ def _factorize_shared_objects(arr: np.ndarray) -> tuple[np.ndarray, list[Any]] |
     addresses = np.asarray(_Addresses(arr))
     if len(np.unique(addresses[:: max(1, len(arr) // _SAMPLE_ROWS)])) > _SHARED_OBJECTS // 4:
         return None
+
     def by_text(keys: np.ndarray, rows: np.ndarray) -> np.ndarray:
         objects = arr[rows].tolist()
         if not all(isinstance(v, str) for v in objects):
