@@ -23,6 +23,7 @@ from .validation import (
     check_counts,
     check_positive_int,
     check_probability,
+    encode_label_columns,
     encode_labels,
     label_columns,
 )
@@ -47,6 +48,9 @@ __all__ = [
 
 # Integer labels spanning at most this many values are counted straight from the raw codes.
 _DIRECT_WIDTH = 64
+
+# Rows combined into one code and counted per block when the table of counts is small.
+_COUNT_BLOCK = 1 << 16
 
 
 # --------------------------------------------------------------------------------------------
@@ -123,14 +127,28 @@ def _direct_int_codes(arrays: Sequence[Any]) -> tuple[list[np.ndarray], int, int
     return out, lo, width
 
 
-def _combined_bincount(codes: Sequence[np.ndarray], width: int) -> np.ndarray:
-    """One ``np.bincount`` of the mixed-radix code of several aligned code arrays."""
-    code = codes[0] * width
-    code += codes[1]
-    for extra in codes[2:]:
-        code *= width
-        code += extra
-    return np.bincount(code, minlength=width ** len(codes))
+def _combined_bincount(codes: Sequence[np.ndarray], width: int,
+                       dtype: type[np.signedinteger] | None = None) -> np.ndarray:
+    """``np.bincount`` of the mixed-radix code of several aligned code arrays.
+
+    The code is built in ``dtype`` (default: that of ``codes[0]``), which must hold
+    ``width ** len(codes) - 1``. When the table is small the rows are combined and counted a
+    block at a time, so the code never leaves the cache.
+    """
+    cells = width ** len(codes)
+    n = len(codes[0])
+    step = _COUNT_BLOCK if cells <= _COUNT_BLOCK // 8 and n > _COUNT_BLOCK else max(n, 1)
+    total = None
+    for lo in range(0, n, step):
+        part = [c[lo:lo + step] for c in codes]
+        code = np.multiply(part[0], width, dtype=dtype)
+        code += part[1]
+        for extra in part[2:]:
+            code *= width
+            code += extra
+        counts = np.bincount(code, minlength=cells)
+        total = counts if total is None else total + counts
+    return total if total is not None else np.zeros(cells, dtype=np.int64)
 
 
 def _joint_direct(y: Any, a: Any, b: Any) -> JointConfusion | None:
@@ -721,18 +739,14 @@ def joint_confusion_or_cells(
     direct = _joint_direct(y, *preds.values()) if labels is None else None
     if direct is not None:
         return direct
-    enc = encode_labels(y, preds, labels=labels)
-    k = enc.n_classes
-    if k <= 128:
-        code = enc.y.astype(np.int32)  # (t K + a) K + b, built in place
-        for j in (0, 1):
-            code *= k
-            code += enc.preds[:, j]
-        table = np.bincount(code, minlength=k**3)
-        return JointConfusion(table=table.reshape(k, k, k), classes=enc.classes)
-    cells = _cells_direct(enc.y.astype(np.int64), enc.preds[:, 0].astype(np.int64),
-                          enc.preds[:, 1].astype(np.int64), k)
-    return cells, list(enc.classes)
+    codes, classes = encode_label_columns({"y_true": y, **preds}, labels=labels)
+    k = len(classes)
+    if k <= 128:  # the combined code (t K + a) K + b in the narrowest integers that hold it
+        table = _combined_bincount(codes, k, np.int16 if k**3 <= 1 << 15 else np.int32)
+        return JointConfusion(table=table.reshape(k, k, k), classes=classes)
+    y64, a64, b64 = (c.astype(np.int64) for c in codes)
+    cells = _cells_direct(y64, a64, b64, k)
+    return cells, list(classes)
 
 
 # --------------------------------------------------------------------------------------------

@@ -437,8 +437,9 @@ _SAMPLE_ROWS = 4096
 # object identity (a few shared ``str`` objects, as lists and NumPy take of repeated labels).
 _SHARED_OBJECTS = 256
 
-# A column whose sampled rows hold at most this many distinct labels is coded by comparing
-# every row with each of them: a few vectorised passes beat hashing every row.
+# A column whose sampled rows hold at most this many distinct labels is coded through a small
+# perfect hash of them, each row checked against its slot: a few vectorised passes beat a
+# general hash table.
 _FEW_KEYS = 8
 
 
@@ -455,38 +456,144 @@ def _factorize_fixed_width(arr: np.ndarray) -> tuple[np.ndarray, np.ndarray] | N
     return codes, guess
 
 
-def _factorize_keys(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+# Rows coded per block: a block's keys and temporaries stay in cache while each key is compared.
+_BLOCK_ROWS = 1 << 15
+
+# _LOW_BYTES[n] keeps the low n bytes of a 64-bit word (the first n bytes of packed text).
+_LOW_BYTES = np.array([(1 << (8 * n)) - 1 for n in range(9)], dtype=np.uint64)
+
+# The integer keys of rows lo..hi of a column (a view or a block packed on demand).
+_KeyBlock = Callable[[int, int], np.ndarray]
+
+# Ranks a column's few keys by their labels, given the keys and a row holding each.
+_KeyOrder = Callable[[np.ndarray, np.ndarray], np.ndarray]
+
+
+# Odd 64-bit multipliers tried in turn to hash a column's few keys into a small table.
+_MULTIPLIERS = (0x9E3779B97F4A7C15, 0xC2B2AE3D27D4EB4F, 0x165667B19E3779F9, 0xD6E8FEB86659FD93)
+
+
+def _key_table(guess: np.ndarray) -> tuple[np.uint64, np.uint64, np.ndarray, np.ndarray] | None:
+    """Return a perfect hash of a few keys into a small table.
+
+    A key's slot is ``(key * m) >> shift`` (multiplicative hashing into 16 to 1024 slots);
+    ``positions[slot]`` is the key's position in ``guess`` and ``keys[slot]`` the key itself
+    (0 in empty slots). None when none of the multipliers tried separates the keys.
+    """
+    for bits in (4, 6, 8, 10):
+        shift = np.uint64(64 - bits)
+        for m in _MULTIPLIERS:
+            slots = ((guess * np.uint64(m)) >> shift).astype(np.intp)
+            if len(np.unique(slots)) == len(guess):
+                positions = np.zeros(1 << bits, dtype=np.int8)
+                positions[slots] = np.arange(len(guess))
+                keys = np.zeros(1 << bits, dtype=np.uint64)
+                keys[slots] = guess
+                return np.uint64(m), shift, positions, keys
+    return None
+
+
+def _code_blocks(n: int, guess: np.ndarray, block: _KeyBlock) -> np.ndarray | None:
+    """Code rows 0..n-1 as positions in ``guess`` (a few keys), block by block.
+
+    Each key is hashed into a small table (:func:`_key_table`) and the key found there is
+    compared with it. Returns int8 codes, or None when some row holds a key outside
+    ``guess`` (or no hash separates the keys).
+    """
+    found = _key_table(guess.astype(np.uint64))
+    if found is None:
+        return None
+    m, shift, positions, table_keys = found
+    codes = np.empty(n, dtype=np.int8)
+    for lo in range(0, n, _BLOCK_ROWS):
+        hi = min(lo + _BLOCK_ROWS, n)
+        keys = block(lo, hi)
+        slots = keys * m
+        slots >>= shift
+        at = slots.view(np.int64)
+        if not np.array_equal(np.take(table_keys, at), keys):
+            return None
+        np.take(positions, at, out=codes[lo:hi])
+    return codes
+
+
+def _factorize_blocks(n: int, sample: tuple[np.ndarray, np.ndarray], block: _KeyBlock, *,
+                      order: _KeyOrder | None = None
+                      ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Code integer keys: return the codes, the distinct keys and one row holding each.
 
-    When a sample of the rows holds at most ``_FEW_KEYS`` distinct keys, every row is
-    compared with each of them (no hashing) and the number of matches proves that the sample
-    missed none; otherwise, or when it did miss one, the keys are hashed.
+    ``sample`` holds the keys of some rows and those rows. When it holds at most
+    ``_FEW_KEYS`` distinct keys, every row is coded against them block by block
+    (:func:`_code_blocks`, with no array of all the keys when ``block`` packs them on
+    demand); otherwise, or when the sample missed a key, all the keys are hashed.
+
+    ``order`` ranks the sampled keys (given them and a row holding each) by their labels:
+    the rows are then coded in label order, which is usually the class codes already (no
+    second pass to re-code them).
     """
-    step = max(1, len(keys) // _SAMPLE_ROWS)
-    guess, at = np.unique(keys[::step], return_index=True)
+    guess, at = np.unique(sample[0], return_index=True)
+    if order is not None:
+        ranked = order(guess, sample[1][at])
+        guess, at = guess[ranked], at[ranked]
     if len(guess) <= _FEW_KEYS:
-        codes = np.zeros(len(keys), dtype=np.int8)
-        matched = 0
-        for k, key in enumerate(guess):
-            same = keys == key
-            matched += int(np.count_nonzero(same))
-            if k:
-                codes += same.view(np.int8) * np.int8(k)
-        if matched == len(keys):
-            return codes, guess, at * step
+        codes = _code_blocks(n, guess, block)
+        if codes is not None:
+            return codes, guess, sample[1][at]
+    keys = block(0, n)
     hashed, uniques = pd.factorize(keys)
     rows = np.full(len(uniques), -1, dtype=np.intp)
-    rows[hashed[::step][::-1]] = np.arange(0, len(keys), step)[::-1]
-    if (rows < 0).any():  # labels the sample missed: their first rows
+    rows[hashed[sample[1]][::-1]] = sample[1][::-1]
+    if (rows < 0).any():  # keys the sample missed: their first rows
         rare = np.flatnonzero(rows[hashed] < 0)
         rows[hashed[rare][::-1]] = rare[::-1]
     return hashed, np.asarray(uniques), rows
 
 
+def _sample_rows(n: int) -> np.ndarray:
+    return np.arange(0, n, max(1, n // _SAMPLE_ROWS))
+
+
+def _factorize_keys(keys: np.ndarray, order: _KeyOrder | None = None
+                    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Code an array of integer keys (see :func:`_factorize_blocks`)."""
+    rows = _sample_rows(len(keys))
+    return _factorize_blocks(len(keys), (keys[rows], rows), lambda lo, hi: keys[lo:hi],
+                             order=order)
+
+
+def _text_order(keys: np.ndarray, rows: np.ndarray) -> np.ndarray:
+    """Rank text packed first byte lowest: by its bytes first to last, the order of the text."""
+    return np.argsort(np.asarray(keys, dtype="<u8").byteswap(), kind="stable")
+
+
+def _unpack_text(keys: np.ndarray, encoding: str) -> list[str]:
+    """Return the texts of packed keys (first byte lowest, NUL bytes after the end)."""
+    raw = np.asarray(keys, dtype="<u8").view(np.uint8).reshape(-1, 8)
+    return [bytes(row).rstrip(b"\x00").decode(encoding) for row in raw]
+
+
+class _Unpackable(Exception):
+    """Raised by a block of text that cannot be packed (too long, a NUL, a wide character)."""
+
+
+def _pack_chars(chars: np.ndarray) -> np.ndarray:
+    """Pack rows of at most 8 characters (32-bit, each below 256) one byte per character."""
+    if chars.max(initial=0) > 0xFF:
+        raise _Unpackable
+    if chars.shape[1] == 8:
+        packed = chars.astype(np.uint8)
+    else:
+        packed = np.zeros((len(chars), 8), dtype=np.uint8)
+        packed[:, : chars.shape[1]] = chars
+    return packed.view("<u8").ravel()
+
+
 def _factorize_packed_text(arr: np.ndarray) -> tuple[np.ndarray, list[str]] | None:
     """Code numpy ``<U`` text of at most 8 characters below U+0100 as 64-bit integers.
 
-    Every row is packed into one integer (one byte per character), coded instead of the text.
+    Every row is packed into one integer (one byte per character, the first character
+    lowest), a block at a time, and the integers are coded instead of the text; each block
+    is checked for wider characters while it is packed, so the text is read once.
 
     A ``<U`` row is its characters as 32-bit integers padded with zeros, so equal labels
     give equal integers and the packing is exact. None for longer or wider text.
@@ -495,13 +602,145 @@ def _factorize_packed_text(arr: np.ndarray) -> tuple[np.ndarray, list[str]] | No
     if arr.dtype.kind != "U" or not 0 < width <= 8:
         return None
     chars = np.ascontiguousarray(arr).view(np.uint32).reshape(len(arr), width)
-    if chars.max() > 0xFF:
+    rows = _sample_rows(len(arr))
+    try:
+        codes, keys, _ = _factorize_blocks(len(arr), (_pack_chars(chars[rows]), rows),
+                                           lambda lo, hi: _pack_chars(chars[lo:hi]),
+                                           order=_text_order)
+    except _Unpackable:
         return None
-    packed = np.zeros((len(arr), 8), dtype=np.uint8)
-    packed[:, :width] = chars
-    codes, keys, _ = _factorize_keys(packed.view(np.uint64).ravel())
-    raw = keys.astype(np.uint64).view(np.uint8).reshape(-1, 8)
-    return codes, [bytes(row).decode("latin-1").rstrip("\x00") for row in raw]
+    return codes, _unpack_text(keys, "latin-1")
+
+
+def _arrow_text_chunks(arr: Any) -> list[Any] | None:
+    """Return the Arrow chunks of a pandas string array stored by pyarrow, else None."""
+    dtype = getattr(arr, "dtype", None)
+    if not (isinstance(dtype, pd.StringDtype) and dtype.storage == "pyarrow"):
+        return None
+    import pyarrow as pa  # present whenever pandas stores strings with it
+
+    stored = arr.__arrow_array__()  # the Arrow data itself (pandas' Arrow protocol), no copy
+    chunks = stored.chunks if isinstance(stored, pa.ChunkedArray) else [stored]
+    if not all(pa.types.is_string(c.type) or pa.types.is_large_string(c.type) for c in chunks):
+        return None
+    return chunks
+
+
+def _unaligned_words(data: np.ndarray) -> np.ndarray:
+    """Return the 8 bytes starting at every position of ``data`` as little-endian words.
+
+    A strided view (stride one byte), not a copy; positions ``0 .. len(data) - 8``.
+    """
+    return np.ndarray((max(len(data) - 7, 0),), dtype="<u8", buffer=data, strides=(1,))
+
+
+class _ArrowText:
+    """Rows of Arrow string arrays packed into 64-bit integers on demand, a block at a time.
+
+    Byte j of a row's UTF-8 text becomes byte j (from the low end) of its integer, the bytes
+    after its end 0, read straight from each array's offsets and data buffers (a sliced
+    array starts at its own offset). Distinct texts give distinct integers when no text is
+    longer than 8 bytes or holds a NUL byte (else "a" and "a" followed by a NUL would be one
+    integer): :meth:`block` checks its rows for both and raises ``_Unpackable``, so every
+    row is checked once, while it is packed.
+    """
+
+    def __init__(self, offsets: list[np.ndarray], data: list[np.ndarray]) -> None:
+        self.offsets = offsets
+        self.data = data
+        # Each chunk's data as aligned 64-bit words, and the same words one further on: a
+        # row starting r bytes into word q is (word q >> 8r) | (word q+1 << (64 - 8r)).
+        self.words = [(w, w[1:]) for w in
+                      (np.frombuffer(d[: len(d) // 8 * 8], dtype="<u8") for d in data)]
+        # Rows that start less than 16 bytes before the end of their buffer are read from a
+        # zero-padded copy of its last bytes.
+        self.tails = []
+        for d in data:
+            tail = np.zeros(32, dtype=np.uint8)
+            base = max(len(d) - 16, 0)
+            tail[: len(d) - base] = d[base:]
+            self.tails.append((base, _unaligned_words(tail)))
+        self.starts = np.cumsum([0] + [len(o) - 1 for o in offsets])
+
+    @classmethod
+    def of(cls, chunks: list[Any]) -> _ArrowText | None:
+        """Read the buffers of ``chunks``; None when one holds a missing value."""
+        import pyarrow as pa
+
+        offsets, data = [], []
+        for chunk in chunks:
+            if chunk.null_count:
+                return None
+            _, offset_buffer, data_buffer = chunk.buffers()
+            width = 8 if pa.types.is_large_string(chunk.type) else 4
+            offsets.append(np.frombuffer(offset_buffer, dtype=f"<i{width}", count=len(chunk) + 1,
+                                         offset=chunk.offset * width).astype(np.int64, copy=False))
+            data.append(np.frombuffer(data_buffer if data_buffer is not None else b"",
+                                      dtype=np.uint8))
+        return cls(offsets, data)
+
+    def _pack(self, c: int, at: np.ndarray, lengths: np.ndarray) -> np.ndarray:
+        """Pack the rows of chunk ``c`` starting at bytes ``at`` (increasing) of ``lengths``."""
+        if lengths.max(initial=0) > 8:
+            raise _Unpackable
+        keys = np.take(_LOW_BYTES, lengths)
+        cut = int(np.searchsorted(at, len(self.data[c]) - 16, side="right"))
+        word, next_word = self.words[c]
+        q = at[:cut] >> 3
+        r = (at[:cut] & 7).view(np.uint64)
+        r <<= np.uint64(3)
+        inner = word[q] >> r
+        inner |= next_word[q] << (np.uint64(64) - r)  # numpy shifts by 64 give 0
+        keys[:cut] &= inner
+        if cut < len(at):
+            base, tail = self.tails[c]
+            keys[cut:] &= tail[at[cut:] - base]
+        return keys
+
+    def rows(self, rows: np.ndarray) -> np.ndarray:
+        """Pack the given rows (increasing positions in the whole column); lengths checked."""
+        chunk = np.searchsorted(self.starts, rows, side="right") - 1
+        out = []
+        for c, o in enumerate(self.offsets):
+            mine = rows[chunk == c] - self.starts[c]
+            out.append(self._pack(c, o[mine], o[mine + 1] - o[mine]))
+        return np.concatenate(out)
+
+    def block(self, lo: int, hi: int) -> np.ndarray:
+        """Pack rows lo..hi-1 of the whole column, checking them for length and NUL bytes."""
+        out = []
+        first = int(np.searchsorted(self.starts, lo, side="right")) - 1
+        for c in range(first, len(self.offsets)):
+            if self.starts[c] >= hi:
+                break
+            a, b = max(lo, self.starts[c]) - self.starts[c], min(hi, self.starts[c + 1]) - self.starts[c]
+            if a >= b:  # an empty chunk
+                continue
+            o = self.offsets[c][a: b + 1]
+            if not self.data[c][o[0]:o[-1]].all():
+                raise _Unpackable
+            out.append(self._pack(c, o[:-1], np.diff(o)))
+        return out[0] if len(out) == 1 else np.concatenate(out)
+
+
+def _factorize_arrow_text(arr: Any) -> tuple[np.ndarray, list[str]] | None:
+    """Code a pandas string column stored by Arrow whose texts are at most 8 bytes long.
+
+    Each row is packed into one 64-bit integer from the Arrow buffers (:class:`_ArrowText`)
+    and the integers are coded as packed numpy text is. None for other arrays, longer texts
+    and texts holding a NUL byte: the caller hashes those.
+    """
+    chunks = _arrow_text_chunks(arr)
+    text = None if chunks is None else _ArrowText.of(chunks)
+    if text is None:
+        return None
+    rows = _sample_rows(len(arr))
+    try:
+        codes, keys, _ = _factorize_blocks(len(arr), (text.rows(rows), rows), text.block,
+                                           order=_text_order)
+    except _Unpackable:
+        return None
+    return codes, _unpack_text(keys, "utf-8")
 
 
 class _Addresses:
@@ -529,7 +768,14 @@ def _factorize_shared_objects(arr: np.ndarray) -> tuple[np.ndarray, list[Any]] |
     addresses = np.asarray(_Addresses(arr))
     if len(np.unique(addresses[:: max(1, len(arr) // _SAMPLE_ROWS)])) > _SHARED_OBJECTS // 4:
         return None
-    codes, unique_addresses, rows = _factorize_keys(addresses)
+
+    def by_text(keys: np.ndarray, rows: np.ndarray) -> np.ndarray:
+        objects = arr[rows].tolist()
+        if not all(isinstance(v, str) for v in objects):
+            return np.arange(len(objects))
+        return np.array(sorted(range(len(objects)), key=objects.__getitem__), dtype=np.intp)
+
+    codes, unique_addresses, rows = _factorize_keys(addresses, by_text)
     if len(unique_addresses) > _SHARED_OBJECTS:
         return None
     objects = arr[rows].tolist()
@@ -564,7 +810,7 @@ def _factorize(arr: Any, name: str) -> _Factorized:
         codes = np.asarray(arr.codes)
         present = _categories_present(codes, len(arr.categories))
         return _Factorized(codes, np.asarray(arr.categories, dtype=object).tolist(), present)
-    fast = _factorize_fast(arr) if isinstance(arr, np.ndarray) else None
+    fast = _factorize_fast(arr) if isinstance(arr, np.ndarray) else _factorize_arrow_text(arr)
     if fast is not None:
         return _Factorized(fast[0], fast[1], np.ones(len(fast[1]), dtype=bool))
     codes, found = pd.factorize(arr)
@@ -662,8 +908,16 @@ def _recode(parts: Sequence[_Factorized], names: Sequence[str], classes: list[An
 
 def _encode_general(arrays: Sequence[Any], names: Sequence[str],
                     labels: Sequence[Any] | None = None) -> tuple[list[np.ndarray], np.ndarray]:
-    """Encode each array once against its own dictionary, then merge the (small) dictionaries."""
-    parts = [_factorize(a, n) for a, n in zip(arrays, names, strict=True)]
+    """Encode each array once against its own dictionary, then merge the (small) dictionaries.
+
+    An array given twice (the same object) is coded once.
+    """
+    coded: dict[int, _Factorized] = {}
+    parts = []
+    for a, n in zip(arrays, names, strict=True):
+        if id(a) not in coded:
+            coded[id(a)] = _factorize(a, n)
+        parts.append(coded[id(a)])
     if labels is None:
         classes, key = _shared_classes(parts)
     else:
@@ -713,6 +967,47 @@ def label_columns(y_true: Any, predictions: Mapping[str, Any]) -> tuple[Any, dic
     return y, preds
 
 
+def encode_label_columns(
+    columns: Mapping[str, Any], *, labels: Sequence[Any] | None = None
+) -> tuple[list[np.ndarray], np.ndarray]:
+    """Code label columns checked by :func:`label_columns` on one class list, column by column.
+
+    :func:`encode_labels` without the checks of :func:`label_columns` and without stacking
+    the predictions into one matrix: for callers that combine the codes of each column
+    themselves (one ``np.bincount`` of a combined code).
+
+    Parameters
+    ----------
+    columns : mapping name -> array of shape (n,)
+        The truth first, then each classifier's predictions, as :func:`label_columns` returns
+        them; the names appear in error messages.
+    labels : sequence, optional
+        The class list to use, in this order; labels outside it raise ValueError.
+
+    Returns
+    -------
+    codes : list of ndarray of shape (n,)
+        Each column's codes 0..K-1, in the order of ``columns`` (int8 up to 127 classes).
+    classes : ndarray of shape (K,)
+        The label of each code, sorted where the labels are sortable.
+
+    Examples
+    --------
+    >>> y, preds = label_columns(["dog", "cat"], {"a": ["cat", "cat"]})
+    >>> codes, classes = encode_label_columns({"y_true": y, **preds})
+    >>> classes.tolist(), [c.tolist() for c in codes]
+    (['cat', 'dog'], [[1, 0], [0, 0]])
+    """
+    arrays = list(columns.values())
+    if labels is not None and (isinstance(labels, str | bytes) or not isinstance(labels, Iterable)):
+        raise ValueError(f"labels must be a sequence of class labels; got {_describe(labels)}")
+    if labels is None and all(isinstance(a, np.ndarray) and a.dtype.kind in "iu" for a in arrays):
+        dense = _encode_dense_ints(arrays)
+        if dense is not None:
+            return dense
+    return _encode_general(arrays, list(columns), labels)
+
+
 def encode_labels(
     y_true: Any,
     predictions: Mapping[str, Any] | Sequence[Any] | pd.DataFrame,
@@ -741,11 +1036,15 @@ def encode_labels(
     int truth with text predictions (or the reverse) is matched by text.
 
     Each array is coded once against its own dictionary: small-range integers by table
-    look-up, categoricals by their codes, pandas string columns by their dictionary encoding,
-    fixed-width numpy text by binary search in a sampled dictionary, anything else by hashing.
-    The dictionaries, a few labels each, are then merged into the sorted class list and every
-    array's codes are mapped through a small table, so no array is converted to Python objects
-    or concatenated with the others.
+    look-up, categoricals by their codes; text of at most 8 bytes (numpy text below U+0100,
+    pandas text stored by Arrow, read from its buffers) packed into one 64-bit integer per
+    row, and object arrays of a few shared strings by the strings' addresses, each coded
+    against the few keys of a sample through a small perfect hash and checked row by row;
+    other fixed-width numpy text by binary search in a sampled dictionary, anything else by
+    hashing. The dictionaries, a few labels each, are then merged into the sorted class list
+    and every array's codes are mapped through a small table (none when the array's
+    dictionary is the class list already), so no array is converted to Python objects or
+    concatenated with the others.
 
     Examples
     --------
@@ -761,16 +1060,7 @@ def encode_labels(
     if len(predictions) == 0:
         raise ValueError("predictions must hold at least one classifier; got none")
     y, preds = label_columns(y_true, predictions)
-    arrays = [y, *preds.values()]
-    if labels is not None and (isinstance(labels, str | bytes) or not isinstance(labels, Iterable)):
-        raise ValueError(f"labels must be a sequence of class labels; got {_describe(labels)}")
-    dense = None
-    if labels is None and all(isinstance(a, np.ndarray) and a.dtype.kind in "iu" for a in arrays):
-        dense = _encode_dense_ints(arrays)
-    if dense is not None:
-        codes, classes = dense
-    else:
-        codes, classes = _encode_general(arrays, ["y_true", *preds], labels)
+    codes, classes = encode_label_columns({"y_true": y, **preds}, labels=labels)
     return EncodedLabels(
         y=codes[0],
         preds=np.column_stack(codes[1:]),

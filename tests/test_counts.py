@@ -18,6 +18,7 @@ from precmp_lib.counts import (
     cells_from_tab_paired,
     class_cells,
     joint_confusion,
+    joint_confusion_or_cells,
     pattern_counts,
     precision_moments,
 )
@@ -70,6 +71,48 @@ def test_joint_confusion_string_labels_equal_int_labels():
     jc_str = joint_confusion(names[y], names[a], list(names[b]))
     assert jc_str.classes.tolist() == ["cat", "dog", "owl"]
     np.testing.assert_array_equal(jc_str.table, jc_int.table)
+
+
+@pytest.mark.parametrize("k", [3, 31, 32, 128], ids=["K=3", "K=31", "K=32", "K=128"])
+def test_joint_confusion_or_cells_of_text_labels_counts_every_triple(k):
+    # text labels are coded, then counted through one combined code in 16-bit integers up to
+    # K = 31 (K^3 < 2^15) and 32-bit ones beyond; reference: the count of each observed
+    # (true, A, B) triple, by pandas' groupby
+    rng = np.random.default_rng(k)
+    names = np.array([f"c{i:03d}" for i in range(k)])
+    y, a, b = (rng.integers(0, k, 5000) for _ in range(3))
+    jc = joint_confusion_or_cells(pd.Series(names[y], dtype="str"), names[a], names[b].astype(object))
+    assert isinstance(jc, JointConfusion)
+    present = np.unique(np.concatenate([y, a, b]))
+    assert jc.classes.tolist() == names[present].tolist()
+    position = np.full(k, -1)
+    position[present] = np.arange(len(present))
+    expected = np.zeros((len(present),) * 3, dtype=np.int64)
+    triples = pd.DataFrame({"y": position[y], "a": position[a], "b": position[b]})
+    for (t, i, j), count in triples.groupby(["y", "a", "b"]).size().items():
+        expected[t, i, j] = count
+    np.testing.assert_array_equal(jc.table, expected)
+
+
+@pytest.mark.parametrize("form", ["int", "int-with-labels", "text"])
+def test_joint_counts_of_many_rows_are_summed_over_blocks(form):
+    # 200 003 rows: more than three blocks of rows (the last one partial) are combined and
+    # counted one at a time; reference: the count of each (true, A, B) triple by groupby
+    rng = np.random.default_rng(11)
+    y, a, b = (rng.integers(0, 4, 200_003) for _ in range(3))
+    names = np.array(["ant", "bee", "cat", "dog"])
+    if form == "int":
+        jc = joint_confusion(y, a, b)
+    elif form == "int-with-labels":
+        jc = joint_confusion(y, a, b, labels=[0, 1, 2, 3])
+    else:
+        jc = joint_confusion_or_cells(pd.Series(names[y], dtype="str"), names[a],
+                                      names[b].astype(object))
+    expected = np.zeros((4, 4, 4), dtype=np.int64)
+    triples = pd.DataFrame({"y": y, "a": a, "b": b})
+    for (t, i, j), count in triples.groupby(["y", "a", "b"]).size().items():
+        expected[t, i, j] = count
+    np.testing.assert_array_equal(jc.table, expected)
 
 
 def test_joint_confusion_sparse_and_wide_integer_labels():

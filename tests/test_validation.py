@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from itertools import pairwise
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -15,7 +17,9 @@ from precmp_lib.validation import (
     check_counts,
     check_positive_int,
     check_probability,
+    encode_label_columns,
     encode_labels,
+    label_columns,
 )
 
 
@@ -273,3 +277,140 @@ def test_categories_seen_only_late_count_and_unused_ones_do_not():
     enc = encode_labels(y, {"m": np.full(len(values), "a")})
     assert enc.classes.tolist() == ["a", "b", "late"]
     assert enc.label(enc.y[-1]) == "late"
+
+
+# --------------------------------------------------------------------------------------------
+# pandas text stored by Arrow: packed straight from the buffers, or hashed when it cannot be
+# --------------------------------------------------------------------------------------------
+
+
+def _arrow_text(values, *, large=True, chunks=1, start=0, stop=None):
+    """An Arrow-backed pandas string array of ``values``, cut into chunks, then sliced."""
+    pa = pytest.importorskip("pyarrow")
+    kind = pa.large_string() if large else pa.string()
+    bounds = np.linspace(0, len(values), chunks + 1).astype(int)
+    stored = pa.chunked_array([pa.array(list(values[a:b]), kind)
+                               for a, b in pairwise(bounds)], kind)
+    return pd.arrays.ArrowStringArray(stored[start:stop])
+
+
+def _assert_same_encoding(enc, reference):
+    assert enc.classes.tolist() == reference.classes.tolist()
+    np.testing.assert_array_equal(enc.y, reference.y)
+    np.testing.assert_array_equal(enc.preds, reference.preds)
+
+
+LABELS = np.array(["", "é", "日本", "car", "building", "tree", "grass", "asphalt"])
+
+
+@pytest.mark.parametrize("large", [True, False], ids=["large_string", "string"])
+@pytest.mark.parametrize("chunks, start, stop", [(1, 0, None), (3, 5, -7), (4, 40_001, 40_017)],
+                         ids=["one-chunk", "chunked-sliced", "short-slice"])
+def test_arrow_text_encodes_as_the_object_array_does(large, chunks, start, stop):
+    # 50 000 rows: several blocks of packed rows, chunk bounds inside blocks, the last rows of a
+    # data buffer; empty, non-ASCII and 8-byte labels. Reference: the same labels as a numpy
+    # object array of separately built str objects, coded by hashing (pd.factorize).
+    rng = np.random.default_rng(7)
+    y = LABELS[rng.integers(0, len(LABELS), 50_000)]
+    pred = np.where(rng.random(50_000) < 0.7, y, LABELS[rng.integers(0, len(LABELS), 50_000)])
+    sl = slice(start, stop)
+    reference = encode_labels(np.array([str(v) + "" for v in y[sl]], dtype=object),
+                              {"a": np.array([v[:] for v in pred[sl].tolist()], dtype=object)})
+    enc = encode_labels(_arrow_text(y, large=large, chunks=chunks, start=start, stop=stop),
+                        {"a": _arrow_text(pred, large=large, chunks=chunks, start=start, stop=stop)})
+    _assert_same_encoding(enc, reference)
+    assert enc.classes.tolist() == sorted(set(y[sl]) | set(pred[sl]))
+
+
+@pytest.mark.parametrize(
+    "extra",
+    [["a much longer label", "x"], ["a", "a\x00"], [f"label{i}" for i in range(40)], ["rare"]],
+    ids=["longer-than-8-bytes", "NUL-byte", "many-labels", "missed-by-the-sample"],
+)
+def test_arrow_text_that_cannot_be_packed_or_guessed_is_hashed_the_same(extra):
+    # texts over 8 bytes and NUL bytes fall back to Arrow's dictionary encoding; more than a
+    # few labels, or one the sampled rows miss, to hashing the packed rows. Reference: the
+    # object array, as above.
+    values = np.array(["a", "b"] * 20_000, dtype=object)
+    values[np.arange(len(extra)) * 990 + 1] = extra  # rows the sample (every 9th) skips
+    enc = encode_labels(_arrow_text(values), {"m": _arrow_text(values[::-1], chunks=2)})
+    reference = encode_labels(values, {"m": values[::-1].copy()})
+    _assert_same_encoding(enc, reference)
+    assert set(extra) <= set(enc.classes.tolist())
+
+
+def test_arrow_text_with_a_missing_value_in_a_later_chunk_is_refused():
+    values = np.array(["x", "y"] * 10, dtype=object)
+    values[13] = None
+    with pytest.raises(ValueError, match="a must not contain missing labels; found one at position 12"):
+        encode_labels(["x"] * 19, {"a": _arrow_text(values, chunks=3, start=1)})
+
+
+def test_arrow_text_and_int_labels_are_matched_by_text():
+    enc = encode_labels(np.array([1, 2, 10, 2]), {"a": _arrow_text(np.array(["1", "2", "10", "1"]))})
+    assert enc.classes.tolist() == ["1", "10", "2"]
+    assert (enc.preds[:3, 0] == enc.y[:3]).all() and enc.label(enc.preds[3, 0]) == "1"
+    with pytest.raises(ValueError, match=r"holds the label '1' both as text"):
+        encode_labels(["1", "2"], {"y_pred": pd.Series(["1", 1], dtype=object)})
+
+
+@pytest.mark.parametrize("form", ["unicode", "object"])
+def test_numpy_text_with_a_label_only_in_a_later_block(form):
+    # 40 000 rows coded block by block: a label that the sampled rows miss, in the last block,
+    # makes the rows hashed instead; reference: pd.factorize of the same labels
+    y = np.array(["b", "a"] * 20_000, dtype="<U4")
+    y[39_999] = "late"
+    arr = y if form == "unicode" else y.astype(object)
+    enc = encode_labels(arr, {"m": arr[::-1]})
+    codes, uniques = pd.factorize(y, sort=True)
+    assert enc.classes.tolist() == uniques.tolist() == ["a", "b", "late"]
+    np.testing.assert_array_equal(enc.y, codes)
+    np.testing.assert_array_equal(enc.preds[:, 0], codes[::-1])
+
+
+def test_a_column_given_twice_is_coded_once_and_the_same():
+    # the same object as truth and as a prediction; reference: the same labels as copies
+    y = pd.Series(np.array(["b", "a", "c"] * 5), dtype="str")
+    pred = np.array(["a", "a", "b"] * 5)
+    enc = encode_labels(y, {"same": y, "other": pred})
+    reference = encode_labels(y.copy(), {"same": y.copy(), "other": pred.copy()})
+    _assert_same_encoding(enc, reference)
+    assert (enc.preds[:, 0] == enc.y).all()
+
+
+def test_encode_label_columns_gives_the_codes_encode_labels_stacks():
+    # the per-column codes of encode_label_columns are encode_labels' y and preds columns
+    y, preds = label_columns(pd.Series(["x", "z", "y"], dtype="str"),
+                             {"a": np.array(["z", "z", "x"]), "b": ["y", "x", "x"]})
+    codes, classes = encode_label_columns({"y_true": y, **preds})
+    enc = encode_labels(y, preds)
+    assert classes.tolist() == enc.classes.tolist() == ["x", "y", "z"]
+    np.testing.assert_array_equal(codes[0], enc.y)
+    np.testing.assert_array_equal(np.column_stack(codes[1:]), enc.preds)
+    with pytest.raises(ValueError, match=r"y_true holds labels not in labels: \['y'\]"):
+        encode_label_columns({"y_true": y, **preds}, labels=["x", "z"])
+
+
+def test_numpy_text_with_a_wide_character_only_in_a_later_block():
+    # characters up to U+00FF are packed one byte each; a wider one found in a later block
+    # (while packing) sends the column to the binary search instead; reference: pd.factorize
+    y = np.array(["é", "b"] * 20_000, dtype="<U2")
+    y[39_999] = "日本"
+    enc = encode_labels(y, {"m": y[::-1]})
+    codes, uniques = pd.factorize(y, sort=True)
+    assert enc.classes.tolist() == uniques.tolist() == ["b", "é", "日本"]
+    np.testing.assert_array_equal(enc.y, codes)
+    np.testing.assert_array_equal(enc.preds[:, 0], codes[::-1])
+
+
+def test_arrow_text_with_empty_chunks_between_and_around_rows():
+    # chunks of 0, 3, 0, 0, 5 and 0 rows, then sliced from row 1: the rows of a block come from
+    # several chunks, some empty; reference: the labels as a list of str (hashed)
+    pa = pytest.importorskip("pyarrow")
+    parts = [[], ["b", "é", ""], [], [], ["abcdefgh", "b", "", "é", "a"], []]
+    stored = pa.chunked_array([pa.array(p, pa.large_string()) for p in parts], pa.large_string())
+    values = [v for p in parts for v in p][1:]
+    enc = encode_labels(pd.arrays.ArrowStringArray(stored[1:]), {"m": values[::-1]})
+    reference = encode_labels(np.array(values, dtype=object), {"m": values[::-1]})
+    _assert_same_encoding(enc, reference)
+    assert [enc.label(c) for c in enc.y] == values
