@@ -226,30 +226,29 @@ def _mpl(text: Any, width: int = 40) -> str:
 
 
 def _figure_html(fig: Any, alt: str) -> str:
-    import matplotlib.pyplot as plt
-
     buf = io.BytesIO()
     fig.savefig(buf, format="png", dpi=110, bbox_inches="tight")
-    plt.close(fig)
     data = base64.b64encode(buf.getvalue()).decode("ascii")
     return f'<p><img src="data:image/png;base64,{data}" alt="{esc(alt)}"></p>'
 
 
-def _plt() -> Any:
-    import matplotlib
+def _subplots(**kwargs: Any) -> tuple[Any, Any]:
+    """Make a figure and its one axes outside pyplot.
 
-    matplotlib.use("Agg", force=False)
-    import matplotlib.pyplot as plt
+    No global state is touched: the page can be made inside a user's notebook or program
+    without changing their matplotlib backend or leaving figures open.
+    """
+    from matplotlib.figure import Figure
 
-    return plt
+    fig = Figure(**kwargs)
+    return fig, fig.subplots()
 
 
 def _interval_plot(labels: Sequence[str], est: Any, lo: Any, hi: Any, colors: Sequence[str], *,
                    xlabel: str, ref: float | None = None, ratio: bool = False) -> Any:
     """Points with horizontal intervals, one row per label (top row first)."""
-    plt = _plt()
     n = len(labels)
-    fig, ax = plt.subplots(figsize=(7.5, 0.7 + 0.3 * n), layout="constrained")
+    fig, ax = _subplots(figsize=(7.5, 0.7 + 0.3 * n), layout="constrained")
     y = np.arange(n)[::-1]
     ax.hlines(y, lo, hi, color=colors, lw=2.2)
     ax.scatter(est, y, color=colors, zorder=3, s=26)
@@ -312,7 +311,6 @@ def pairs_matrix(cmp: ModelComparison) -> Any:
     matplotlib.figure.Figure
         The heatmap.
     """
-    plt = _plt()
     order = list(cmp.summary["model"])
     m = len(order)
     pos = {name: i for i, name in enumerate(order)}
@@ -323,7 +321,7 @@ def pairs_matrix(cmp: ModelComparison) -> Any:
         diff[i, j], diff[j, i] = r.estimate, -r.estimate
         sig[i, j] = sig[j, i] = bool(r.reject)
     size = min(13.0, 2.5 + 0.34 * m)
-    fig, ax = plt.subplots(figsize=(size + 1.5, size), layout="constrained")
+    fig, ax = _subplots(figsize=(size + 1.5, size), layout="constrained")
     lim = np.nanmax(np.abs(diff)) if np.isfinite(diff).any() else 1.0
     im = ax.imshow(diff, cmap="RdBu", vmin=-lim, vmax=lim)
     yy, xx = np.nonzero(sig)
@@ -339,10 +337,9 @@ def pairs_matrix(cmp: ModelComparison) -> Any:
 
 def precision_heatmap(cmp: ModelComparison) -> Any:
     """Precision of every model (columns) for every class (rows)."""
-    plt = _plt()
     table = cmp.precision.set_index("class")
     k, m = table.shape
-    fig, ax = plt.subplots(figsize=(min(13, 3 + 0.9 * m), max(2.6, 1.2 + 0.3 * k)),
+    fig, ax = _subplots(figsize=(min(13, 3 + 0.9 * m), max(2.6, 1.2 + 0.3 * k)),
                            layout="constrained")
     im = ax.imshow(table.to_numpy(float), cmap="viridis", vmin=0, vmax=1, aspect="auto")
     ax.set_xticks(range(m), [_mpl(v) for v in table.columns], rotation=40, ha="right",
@@ -386,7 +383,6 @@ def rp_forest(cmp: ModelComparison) -> Any:
 
 def rp_matrix(cmp: ModelComparison, classes: Sequence[Any]) -> Any:
     """Classes x pairs matrix of log2 relative precision; a dot marks adjusted differences."""
-    plt = _plt()
     pc = cmp.per_class
     pair_names = list(dict.fromkeys(zip(pc.model_a, pc.model_b)))
     k, q = len(classes), len(pair_names)
@@ -402,7 +398,7 @@ def rp_matrix(cmp: ModelComparison, classes: Sequence[Any]) -> Any:
         j = ppos[(a, b)]
         values[i, j] = np.log2(rp) if rp > 0 else np.nan
         sig[i, j] = bool(padj <= cmp.alpha)
-    fig, ax = plt.subplots(figsize=(min(14, 3.5 + 0.5 * q), max(3.0, 1.6 + 0.3 * k)),
+    fig, ax = _subplots(figsize=(min(14, 3.5 + 0.5 * q), max(3.0, 1.6 + 0.3 * k)),
                            layout="constrained")
     lim = max(np.nanmax(np.abs(values)) if np.isfinite(values).any() else 1.0, 0.05)
     im = ax.imshow(values, cmap="RdBu", vmin=-lim, vmax=lim, aspect="auto")
