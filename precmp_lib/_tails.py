@@ -12,7 +12,9 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from scipy import special, stats
+from scipy import special
+
+from ._dist import binom_cdf, chi2_sf
 
 __all__ = ["UNDERFLOW", "binom_half_logcdf", "chi2_logsf", "norm_logsf"]
 
@@ -95,7 +97,7 @@ def chi2_logsf(x: float, df: float) -> float:
         return math.nan
     if x == math.inf:
         return -math.inf
-    p = float(stats.chi2.sf(x, df))
+    p = float(chi2_sf(x, df))
     if p >= UNDERFLOW:
         return math.log(p)
     if df == 1.0:  # P(chi2_1 > x) = 2 P(N > sqrt(x))
@@ -136,7 +138,7 @@ def binom_half_logcdf(k: int, m: int) -> float:
         return -math.inf
     if k >= m:
         return 0.0
-    p = float(stats.binom.cdf(k, m, 0.5))
+    p = float(binom_cdf(k, m, 0.5))
     if p >= UNDERFLOW or 2 * k >= m:
         return math.log(p) if p > 0 else -math.inf
     total, hi = -math.inf, k

@@ -17,8 +17,8 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
-from scipy import stats
 
+from ._dist import stats
 from ._typing import PredictionsLike
 from .contingency import correctness_matrix
 from .results import TestResult

@@ -22,10 +22,10 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 import pandas as pd
-from scipy import stats
 
 from . import counts as _counts
 from . import precision as _precision
+from ._dist import chi2_isf, chi2_sf, stats
 from ._tails import chi2_logsf, norm_logsf
 from ._typing import RandomStateLike
 from .multiple import adjust_pvalues
@@ -234,14 +234,14 @@ def _approximate_covariance(rho: np.ndarray, approximation: str) -> np.ndarray:
 
 def _lancaster_statistic(p: np.ndarray, w: np.ndarray) -> np.ndarray:
     with np.errstate(divide="ignore"):
-        return stats.chi2.isf(p, w).sum(axis=-1)
+        return chi2_isf(p, w).sum(axis=-1)
 
 
 def _satterthwaite(statistic: Any, expectation: float, variance: Any) -> tuple[Any, Any, Any]:
     """Scale T so that c T ~ chi2(nu) matches E(T) and Var(T): nu = 2E^2/Var, c = nu/E."""
     nu = 2.0 * expectation**2 / variance
     scaled = nu / expectation * statistic
-    return scaled, nu, stats.chi2.sf(scaled, nu)
+    return scaled, nu, chi2_sf(scaled, nu)
 
 
 def _simes(p: np.ndarray) -> np.ndarray:
@@ -262,7 +262,7 @@ def _null_covariance(null: np.ndarray, w: np.ndarray) -> tuple[np.ndarray, np.nd
     normal float so that their terms stay finite. Returns the sample covariance (..., L, L),
     ddof 1, and the number of rows used (...).
     """
-    x = stats.chi2.isf(np.maximum(null, _TINY), w)
+    x = chi2_isf(np.maximum(null, _TINY), w)
     ok = np.all(np.isfinite(x), axis=-1)
     n_ok = ok.sum(axis=-1)
     x = np.where(ok[..., None], x, 0.0)

@@ -29,8 +29,8 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-from scipy import stats
 
+from ._dist import norm_isf
 from .bayes import prevalence_bootstrap_from_patterns
 from .bayesian import bayes_correlated_ttest
 from .combine import combine_pvalues, combined_precision_test
@@ -318,7 +318,7 @@ def _design(counts: Counts) -> dict:
 
 
 def _wilson(x: float, n: float, level: float) -> tuple[float, float]:
-    z = stats.norm.isf((1 - level) / 2)
+    z = norm_isf((1 - level) / 2)
     p = x / n
     centre = (p + z * z / (2 * n)) / (1 + z * z / n)
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)

@@ -15,8 +15,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 import pandas as pd
-from scipy import stats
 
+from ._dist import binom_cdf, binom_logpmf, binom_pmf, norm_isf, stats
 from ._tails import binom_half_logcdf, chi2_logsf
 from ._typing import PredictionsLike
 from .multiple import ADJUST_METHODS, adjust_pvalues
@@ -187,13 +187,13 @@ def _mcnemar_pvalue(method: str, b: float, c: float) -> tuple[float, float, floa
         return stat, float(stats.chi2.sf(stat, 1)), chi2_logsf(stat, 1)
     k, m = int(min(b, c)), int(b + c)
     log_cdf = binom_half_logcdf(k, m)
-    cdf = stats.binom.cdf(k, m, 0.5)
+    cdf = binom_cdf(k, m, 0.5)
     if method == "exact":
         p = min(1.0, 2 * cdf)
         log_p = min(0.0, math.log(2.0) + log_cdf)
     else:  # mid-p: 2 P(X <= k) - P(X = k) = 2 P(X <= k - 1) + P(X = k)
-        p = min(1.0, 2 * cdf - stats.binom.pmf(k, m, 0.5))
-        log_pmf = float(stats.binom.logpmf(k, m, 0.5))
+        p = min(1.0, 2 * cdf - binom_pmf(k, m, 0.5))
+        log_pmf = binom_logpmf(k, m, 0.5)
         log_below = math.log(2.0) + binom_half_logcdf(k - 1, m)
         log_p = min(0.0, float(np.logaddexp(log_below, log_pmf)))
     return float(k), float(p), float(log_p)
@@ -204,7 +204,7 @@ def _accuracy_difference_ci(
 ) -> tuple[float, float]:
     """Newcombe's hybrid score interval (method 10) for acc_A - acc_B from a paired 2 x 2 table."""
     n = a + b + c + d
-    z = stats.norm.isf((1 - level) / 2)
+    z = norm_isf((1 - level) / 2)
 
     def wilson(x: float) -> tuple[float, float]:
         p = x / n

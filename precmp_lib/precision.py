@@ -21,8 +21,8 @@ from typing import Any, NamedTuple
 
 import numpy as np
 import pandas as pd
-from scipy import stats
 
+from ._dist import chi2_sf, norm_isf, norm_sf, stats
 from .counts import (
     JointConfusion,
     PatternCounts,
@@ -185,7 +185,7 @@ def _gs_parts(cells: Any, weighted: bool) -> dict[str, np.ndarray]:
     stat = np.where(undefined, np.nan, stat)
     degenerate = degenerate & ~undefined
     return {
-        "statistic": stat, "pvalue": np.asarray(stats.chi2.sf(stat, 1)), "degenerate": degenerate,
+        "statistic": stat, "pvalue": np.asarray(chi2_sf(stat, 1)), "degenerate": degenerate,
         "undefined": undefined, "precision_a": p_a, "precision_b": p_b,
         "n_pred_a": m_a, "n_pred_b": m_b, "identical": c.identical & ~undefined,
     }
@@ -293,7 +293,7 @@ class CellTest(NamedTuple):
 
 def _z(confidence_level: float) -> float:
     level = check_probability(confidence_level, "confidence_level")
-    return float(stats.norm.isf((1 - level) / 2))
+    return float(norm_isf((1 - level) / 2))
 
 
 def _cell_test(stat, p, est, se, lo, hi, deg) -> CellTest:
@@ -318,7 +318,7 @@ def _gw_parts(cells: Any, confidence_level: float) -> dict[str, np.ndarray]:
     stat, degenerate = _ratio(beta**2, np.where(bad, np.nan, var), scale)
     se = np.sqrt(np.where(degenerate, 0.0, np.maximum(np.where(bad, np.nan, var), 0.0)))
     return {
-        "statistic": stat, "pvalue": stats.chi2.sf(stat, 1), "estimate": beta, "se": se,
+        "statistic": stat, "pvalue": chi2_sf(stat, 1), "estimate": beta, "se": se,
         "ci_low": beta - z * se, "ci_high": beta + z * se, "degenerate": degenerate,
         "undefined": undefined, "logit_undefined": logit_undefined,
     }
@@ -446,7 +446,7 @@ def _rp_parts(cells: Any, confidence_level: float) -> dict[str, np.ndarray]:
     se = np.sqrt(np.where(degenerate, 0.0, np.maximum(var, 0.0)))
     rp = np.exp(log_rp)
     return {
-        "statistic": zstat, "pvalue": np.minimum(1.0, 2 * stats.norm.sf(np.abs(zstat))),
+        "statistic": zstat, "pvalue": np.minimum(1.0, 2 * norm_sf(np.abs(zstat))),
         "estimate": rp, "se": se, "ci_low": np.exp(log_rp - z * se),
         "ci_high": np.exp(log_rp + z * se), "degenerate": degenerate,
         "undefined": undefined, "zero_precision": zero,
@@ -595,7 +595,7 @@ def naive_rp_from_cells(cells: Any, *, confidence_level: float = 0.95) -> CellTe
     zstat = np.sign(log_rp) * stat_abs
     se = np.sqrt(np.maximum(var, 0.0))
     return _cell_test(
-        zstat, np.minimum(1.0, 2 * stats.norm.sf(np.abs(zstat))), np.exp(log_rp), se,
+        zstat, np.minimum(1.0, 2 * norm_sf(np.abs(zstat))), np.exp(log_rp), se,
         np.exp(log_rp - z * se), np.exp(log_rp + z * se), degenerate,
     )
 
@@ -1323,7 +1323,7 @@ def gee_precision_from_counts(
     0   0.569331   2  0.752266
     """
     level = check_probability(confidence_level, "confidence_level")
-    z = float(stats.norm.isf((1 - level) / 2))
+    z = float(norm_isf((1 - level) / 2))
     moments = _as_moments(counts)
     names = tuple(moments.names)
     ref = _reference_position(names, reference)
@@ -1456,7 +1456,7 @@ def _coefficient_row(fit: _ClassFit, j: int, z: float) -> dict[str, Any]:
     se = 0.0 if deg else float(np.sqrt(max(var, 0.0)))
     row.update(log_odds_ratio=beta, se=se, odds_ratio=np.exp(beta),
                ci_low=np.exp(beta - z * se), ci_high=np.exp(beta + z * se),
-               statistic=stat, pvalue=float(stats.chi2.sf(stat, 1)),
+               statistic=stat, pvalue=float(chi2_sf(stat, 1)),
                note=(f"{fit.names[j]} and {fit.names[fit.ref]} predict this class identically"
                      if deg else ""))
     return row
@@ -1473,7 +1473,7 @@ def _pairwise_rows(fit: _ClassFit) -> list[dict[str, Any]]:
             row.update(statistic=np.nan, pvalue=np.nan, note=f"{reason}: no Wald test")
         else:
             _, _, stat, deg = fit.contrast(i, j)
-            row.update(statistic=stat, pvalue=float(stats.chi2.sf(stat, 1)),
+            row.update(statistic=stat, pvalue=float(chi2_sf(stat, 1)),
                        note=(f"{fit.names[i]} and {fit.names[j]} predict this class identically"
                              if deg else ""))
         rows.append(row)
@@ -1507,7 +1507,7 @@ def _joint_row(fit: _ClassFit) -> dict[str, Any]:
         note = (f"covariance singular (some models predict this class identically): "
                 f"pseudo-inverse, df = {rank}")
     return {"class": fit.label, "statistic": stat, "df": rank,
-            "pvalue": float(stats.chi2.sf(stat, rank)), "note": note}
+            "pvalue": float(chi2_sf(stat, rank)), "note": note}
 
 
 def _reference_covariance(fit: _ClassFit) -> pd.DataFrame:
@@ -1735,7 +1735,7 @@ def compare_precision_from_moments(
     """
     _check_pair(moments, a, b)
     level = check_probability(confidence_level, "confidence_level")
-    z = float(stats.norm.isf((1 - level) / 2))
+    z = float(norm_isf((1 - level) / 2))
     tp1, tp2 = (moments.n_correct[:, j].astype(float) for j in (a, b))
     fp1, fp2 = (moments.n_wrong[:, j].astype(float) for j in (a, b))
     m1, m2 = tp1 + fp1, tp2 + fp2

@@ -28,8 +28,9 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-from scipy import special, stats
+from scipy import special
 
+from ._dist import stats
 from .multiple import adjust_pvalues
 from .results import TestResult
 from .validation import as_score_matrix, check_choice, check_positive_int, check_probability

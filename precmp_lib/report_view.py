@@ -227,7 +227,10 @@ def _mpl(text: Any, width: int = 40) -> str:
 
 def _figure_html(fig: Any, alt: str) -> str:
     buf = io.BytesIO()
-    fig.savefig(buf, format="png", dpi=110, bbox_inches="tight")
+    # Constrained layout already fits a figure whose axes stretch; only axes of fixed aspect
+    # (the heatmaps) leave margins worth cropping, which costs a second draw of the figure.
+    tight = any(ax.get_aspect() != "auto" for ax in fig.axes)
+    fig.savefig(buf, format="png", dpi=110, bbox_inches="tight" if tight else None)
     data = base64.b64encode(buf.getvalue()).decode("ascii")
     return f'<p><img src="data:image/png;base64,{data}" alt="{esc(alt)}"></p>'
 

@@ -25,8 +25,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 import pandas as pd
-from scipy import stats
 
+from ._dist import stats
 from ._typing import RandomStateLike
 from .results import TestResult
 from .validation import (

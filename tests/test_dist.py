@@ -1,0 +1,74 @@
+"""The distribution tails of precmp_lib._dist equal scipy.stats bit for bit.
+
+The reference is scipy.stats itself, evaluated on the same inputs: random values over each
+function's range plus its edges (0, 1, infinities, NaN, negative statistics).
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+from scipy import stats
+
+from precmp_lib import _dist
+
+RNG = np.random.default_rng(20261123)
+STATISTICS = np.concatenate([RNG.exponential(3.0, 400), RNG.exponential(200.0, 100),
+                             [0.0, 1e-300, 1e-12, 3.841458820694124, 700.0, 1e6, np.inf, np.nan,
+                              -1.0, -np.inf]])
+Z = np.concatenate([RNG.normal(0, 3, 400), [0.0, -0.0, 1e-300, 8.0, 38.0, -38.0, np.inf, -np.inf,
+                                            np.nan]])
+Q = np.concatenate([RNG.random(400), 10.0 ** -RNG.uniform(0, 300, 100),
+                    [0.0, 1.0, 0.5, 5e-324, 1 - 2**-53, -0.1, 1.1, np.nan]])
+
+
+def same(a, b):
+    a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
+    return a.shape == b.shape and bool(np.all((a == b) | (np.isnan(a) & np.isnan(b))))
+
+
+@pytest.mark.parametrize("df", [1, 2, 3, 7.5, 30, 1000])
+def test_chi2_tails(df):
+    with np.errstate(all="ignore"):
+        assert same(_dist.chi2_sf(STATISTICS, df), stats.chi2.sf(STATISTICS, df))
+        assert same(_dist.chi2_isf(Q, df), stats.chi2.isf(Q, df))
+    assert same(_dist.chi2_sf(4.2, df), stats.chi2.sf(4.2, df))
+    assert np.ndim(_dist.chi2_isf(0.05, df)) == 0 and same(_dist.chi2_isf(0.05, df),
+                                                          stats.chi2.isf(0.05, df))
+
+
+def test_normal_tails():
+    with np.errstate(all="ignore"):
+        assert same(_dist.norm_sf(Z), stats.norm.sf(Z))
+        assert same(_dist.norm_logsf(Z), stats.norm.logsf(Z))
+        assert same(_dist.norm_pdf(Z), stats.norm.pdf(Z))
+        assert same(_dist.norm_isf(Q), stats.norm.isf(Q))
+
+
+@pytest.mark.parametrize("n", [1, 2, 5, 24, 25, 100, 10_001, 2_000_000])
+def test_binomial_tails_at_one_half_and_elsewhere(n):
+    ks = sorted({0, 1, n // 3, n // 2, max(0, n - 1), n})
+    for p in (0.5, 0.2, 0.93):
+        for k in ks:
+            assert _dist.binom_cdf(k, n, p) == float(stats.binom.cdf(k, n, p)), (k, n, p)
+            assert _dist.binom_pmf(k, n, p) == float(stats.binom.pmf(k, n, p)), (k, n, p)
+            assert _dist.binom_logpmf(k, n, p) == float(stats.binom.logpmf(k, n, p)), (k, n, p)
+
+
+def test_a_report_on_one_test_set_does_not_import_scipy_stats(tmp_path):
+    """The command's path on a test set needs only the tails above (and imports them only)."""
+    csv = tmp_path / "p.csv"
+    rng = np.random.default_rng(3)
+    y = rng.integers(0, 3, 300)
+    lines = ["y,a,b,c"] + [f"{t},{t if r < .8 else (t + 1) % 3},{t if s < .7 else 0},{t}"
+                           for t, r, s in zip(y, rng.random(300), rng.random(300))]
+    csv.write_text("\n".join(lines) + "\n")
+    code = ("import sys\nfrom precmp_lib.cli import main\n"
+            f"assert main(['report', {str(csv)!r}, '--y-true', 'y', '--out', "
+            f"{str(tmp_path / 'r.html')!r}, '--quiet', '--prevalence', '1=0.2']) == 0\n"
+            "print('scipy.stats' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False", out.stderr
