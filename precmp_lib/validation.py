@@ -477,8 +477,10 @@ def _key_table(guess: np.ndarray) -> tuple[np.uint64, np.uint64, np.ndarray, np.
     """Return a perfect hash of a few keys into a small table.
 
     A key's slot is ``(key * m) >> shift`` (multiplicative hashing into 16 to 1024 slots);
-    ``positions[slot]`` is the key's position in ``guess`` and ``keys[slot]`` the key itself
-    (0 in empty slots). None when none of the multipliers tried separates the keys.
+    ``positions[slot]`` is the key's position in ``guess`` and ``keys[slot]`` the key itself.
+    An empty slot holds ``guess[0]``, which hashes to another slot, so no key that hashes to
+    an empty slot equals the key stored there (a 0 there would let the key 0, the empty text,
+    pass as the key at position 0). None when none of the multipliers tried separates the keys.
     """
     for bits in (4, 6, 8, 10):
         shift = np.uint64(64 - bits)
@@ -487,7 +489,7 @@ def _key_table(guess: np.ndarray) -> tuple[np.uint64, np.uint64, np.ndarray, np.
             if len(np.unique(slots)) == len(guess):
                 positions = np.zeros(1 << bits, dtype=np.int8)
                 positions[slots] = np.arange(len(guess))
-                keys = np.zeros(1 << bits, dtype=np.uint64)
+                keys = np.full(1 << bits, guess[0], dtype=np.uint64)
                 keys[slots] = guess
                 return np.uint64(m), shift, positions, keys
     return None

@@ -414,3 +414,18 @@ def test_arrow_text_with_empty_chunks_between_and_around_rows():
     reference = encode_labels(np.array(values, dtype=object), {"m": values[::-1]})
     _assert_same_encoding(enc, reference)
     assert [enc.label(c) for c in enc.y] == values
+
+
+@pytest.mark.parametrize("form", ["unicode", "str", "object"])
+def test_an_empty_label_the_sample_misses_keeps_its_own_class(form):
+    # The empty text packs to the key 0. With "a" and "b" guessed from the sampled rows, 0 hashes
+    # to a slot no guessed key uses; that slot must not pass it as a guessed label. Row 12 345 of
+    # 100 000 is not sampled (every 24th row is). Reference: pd.factorize of the same labels.
+    y = np.array(["a", "b"])[np.random.default_rng(0).integers(0, 2, 100_000)]
+    y[12_345] = ""
+    arr = {"unicode": y, "str": pd.Series(y, dtype="str"), "object": y.astype(object)}[form]
+    enc = encode_labels(arr, {"m": arr})
+    codes, uniques = pd.factorize(y, sort=True)
+    assert enc.classes.tolist() == uniques.tolist() == ["", "a", "b"]
+    np.testing.assert_array_equal(enc.y, codes)
+    assert enc.label(enc.y[12_345]) == ""
