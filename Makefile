@@ -18,11 +18,14 @@ export OMP_NUM_THREADS ?= 1
 export OPENBLAS_NUM_THREADS ?= 1
 export MKL_NUM_THREADS ?= 1
 
-$(STAMP): requirements.txt pyproject.toml
+# The package is installed editable; with a C compiler present, that also builds the optional
+# label-coding loops (precmp_lib/_native.c, see setup.py) next to their source. The setuptools
+# notice about editable installs is silenced.
+$(STAMP): requirements.txt pyproject.toml setup.py precmp_lib/_native.c
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -r requirements.txt
-	$(PY) -m pip install --quiet --no-deps -e .
+	PYTHONWARNINGS="ignore:Editable installation" $(PY) -m pip install --quiet --no-deps -e .
 	$(PY) -m ipykernel install --sys-prefix --name python3 --display-name "Python 3 (precmp)" >/dev/null
 	@touch $(STAMP)
 

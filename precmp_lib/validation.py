@@ -10,10 +10,17 @@ import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from numbers import Real
+from types import ModuleType
 from typing import Any
 
 import numpy as np
 import pandas as pd
+
+_native: ModuleType | None
+try:  # label coding loops in C (_native.c), built where a C compiler was found
+    from precmp_lib import _native
+except ImportError:  # the numpy kernels below give the same codes, more slowly
+    _native = None
 
 __all__ = [
     "EncodedLabels",
@@ -468,6 +475,12 @@ _KeyBlock = Callable[[int, int], np.ndarray]
 # Ranks a column's few keys by their labels, given the keys and a row holding each.
 _KeyOrder = Callable[[np.ndarray, np.ndarray], np.ndarray]
 
+# Codes every row of a column in C through a small perfect hash: called with the hash's
+# multiplier and shift, its keys and positions (:func:`_key_table`) and the int8 codes to fill;
+# returns a status of _native (0 coded, 1 a row cannot be packed, 2 a key outside the table).
+_NativeCoder = Callable[[int, int, np.ndarray, np.ndarray, np.ndarray], int]
+_CODED, _UNPACKABLE = 0, 1
+
 
 # Odd 64-bit multipliers tried in turn to hash a column's few keys into a small table.
 _MULTIPLIERS = (0x9E3779B97F4A7C15, 0xC2B2AE3D27D4EB4F, 0x165667B19E3779F9, 0xD6E8FEB86659FD93)
@@ -495,18 +508,25 @@ def _key_table(guess: np.ndarray) -> tuple[np.uint64, np.uint64, np.ndarray, np.
     return None
 
 
-def _code_blocks(n: int, guess: np.ndarray, block: _KeyBlock) -> np.ndarray | None:
+def _code_blocks(n: int, guess: np.ndarray, block: _KeyBlock,
+                 native: _NativeCoder | None = None) -> np.ndarray | None:
     """Code rows 0..n-1 as positions in ``guess`` (a few keys), block by block.
 
     Each key is hashed into a small table (:func:`_key_table`) and the key found there is
     compared with it. Returns int8 codes, or None when some row holds a key outside
-    ``guess`` (or no hash separates the keys).
+    ``guess`` (or no hash separates the keys). ``native``, when given, codes all the rows in
+    one pass in C instead (it raises ``_Unpackable`` as ``block`` would).
     """
     found = _key_table(guess.astype(np.uint64))
     if found is None:
         return None
     m, shift, positions, table_keys = found
     codes = np.empty(n, dtype=np.int8)
+    if native is not None:
+        status = native(int(m), int(shift), table_keys, positions, codes)
+        if status == _UNPACKABLE:
+            raise _Unpackable
+        return codes if status == _CODED else None
     for lo in range(0, n, _BLOCK_ROWS):
         hi = min(lo + _BLOCK_ROWS, n)
         keys = block(lo, hi)
@@ -520,7 +540,7 @@ def _code_blocks(n: int, guess: np.ndarray, block: _KeyBlock) -> np.ndarray | No
 
 
 def _factorize_blocks(n: int, sample: tuple[np.ndarray, np.ndarray], block: _KeyBlock, *,
-                      order: _KeyOrder | None = None
+                      order: _KeyOrder | None = None, native: _NativeCoder | None = None
                       ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Code integer keys: return the codes, the distinct keys and one row holding each.
 
@@ -531,14 +551,14 @@ def _factorize_blocks(n: int, sample: tuple[np.ndarray, np.ndarray], block: _Key
 
     ``order`` ranks the sampled keys (given them and a row holding each) by their labels:
     the rows are then coded in label order, which is usually the class codes already (no
-    second pass to re-code them).
+    second pass to re-code them). ``native`` is passed on to :func:`_code_blocks`.
     """
     guess, at = np.unique(sample[0], return_index=True)
     if order is not None:
         ranked = order(guess, sample[1][at])
         guess, at = guess[ranked], at[ranked]
     if len(guess) <= _FEW_KEYS:
-        codes = _code_blocks(n, guess, block)
+        codes = _code_blocks(n, guess, block, native)
         if codes is not None:
             return codes, guess, sample[1][at]
     keys = block(0, n)
@@ -559,8 +579,13 @@ def _factorize_keys(keys: np.ndarray, order: _KeyOrder | None = None
                     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Code an array of integer keys (see :func:`_factorize_blocks`)."""
     rows = _sample_rows(len(keys))
+    native = None
+    if _native is not None and keys.dtype.itemsize == 8 and keys.flags.c_contiguous:
+        def native(m: int, shift: int, table: np.ndarray, positions: np.ndarray,
+                   out: np.ndarray) -> int:
+            return _native.code_keys(keys, m, shift, table, positions, out)
     return _factorize_blocks(len(keys), (keys[rows], rows), lambda lo, hi: keys[lo:hi],
-                             order=order)
+                             order=order, native=native)
 
 
 def _text_order(keys: np.ndarray, rows: np.ndarray) -> np.ndarray:
@@ -605,10 +630,15 @@ def _factorize_packed_text(arr: np.ndarray) -> tuple[np.ndarray, list[str]] | No
         return None
     chars = np.ascontiguousarray(arr).view(np.uint32).reshape(len(arr), width)
     rows = _sample_rows(len(arr))
+    native = None
+    if _native is not None:
+        def native(m: int, shift: int, table: np.ndarray, positions: np.ndarray,
+                   out: np.ndarray) -> int:
+            return _native.code_ucs4(chars, width, m, shift, table, positions, out)
     try:
         codes, keys, _ = _factorize_blocks(len(arr), (_pack_chars(chars[rows]), rows),
                                            lambda lo, hi: _pack_chars(chars[lo:hi]),
-                                           order=_text_order)
+                                           order=_text_order, native=native)
     except _Unpackable:
         return None
     return codes, _unpack_text(keys, "latin-1")
@@ -708,6 +738,19 @@ class _ArrowText:
             out.append(self._pack(c, o[mine], o[mine + 1] - o[mine]))
         return np.concatenate(out)
 
+    def code(self, m: int, shift: int, table: np.ndarray, positions: np.ndarray,
+             out: np.ndarray) -> int:
+        """Code every row in C, chunk by chunk (a ``_NativeCoder``; needs ``_native``)."""
+        native = _native
+        if native is None:
+            raise RuntimeError("precmp_lib._native was not built")
+        for c, (offsets, data) in enumerate(zip(self.offsets, self.data, strict=True)):
+            rows = out[self.starts[c]: self.starts[c + 1]]
+            status = native.code_text(offsets, data, m, shift, table, positions, rows)
+            if status != _CODED:
+                return int(status)
+        return _CODED
+
     def block(self, lo: int, hi: int) -> np.ndarray:
         """Pack rows lo..hi-1 of the whole column, checking them for length and NUL bytes."""
         out = []
@@ -739,7 +782,8 @@ def _factorize_arrow_text(arr: Any) -> tuple[np.ndarray, list[str]] | None:
     rows = _sample_rows(len(arr))
     try:
         codes, keys, _ = _factorize_blocks(len(arr), (text.rows(rows), rows), text.block,
-                                           order=_text_order)
+                                           order=_text_order,
+                                           native=text.code if _native is not None else None)
     except _Unpackable:
         return None
     return codes, _unpack_text(keys, "utf-8")

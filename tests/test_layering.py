@@ -81,8 +81,17 @@ def test_course_is_imported_explicitly():
     assert {"precmp_lib.course.paper", "precmp_lib.course.type1"} <= set(loaded)
 
 
+# The package's private modules (``_dist``, the C module built from ``_native.c``): the package's
+# own modules may import them whole; their private names stay theirs.
+PRIVATE_MODULES = {p.stem for p in [*PACKAGE.rglob("*.py"), *PACKAGE.rglob("*.c")]
+                   if p.stem.startswith("_") and not p.stem.startswith("__")}
+
+
 def _private_imports(path: Path) -> list[str]:
-    """``from <precmp_lib module> import _name`` and ``<precmp_lib module alias>._name``."""
+    """``from <precmp_lib module> import _name`` and ``<precmp_lib module alias>._name``.
+
+    Importing a private module of the package whole (``from . import _dist``) is allowed.
+    """
     tree = ast.parse(path.read_text(encoding="utf-8"))
     module_aliases: set[str] = set()
     found = []
@@ -93,7 +102,9 @@ def _private_imports(path: Path) -> list[str]:
         if not ours:
             continue
         for alias in node.names:
-            if alias.name.startswith("_") and not alias.name.startswith("__"):
+            if alias.name in PRIVATE_MODULES and node.module in (None, "precmp_lib"):
+                module_aliases.add(alias.asname or alias.name)
+            elif alias.name.startswith("_") and not alias.name.startswith("__"):
                 found.append(f"line {node.lineno}: from {'.' * node.level}{node.module or ''} "
                              f"import {alias.name}")
             elif node.module is None or alias.name in {p.stem for p in PACKAGE.rglob("*.py")}:
@@ -110,9 +121,12 @@ def test_the_private_import_check_catches_both_forms(tmp_path):
     bad = tmp_path / "bad.py"
     bad.write_text("from .counts import _check\nfrom . import counts as _c\n"
                    "from .. import bayes\nx = _c._codes(1) + bayes._percentile\n"
-                   "from .results import TestResult\nfrom . import __version__\n")
+                   "from .results import TestResult\nfrom . import __version__\n"
+                   "from precmp_lib import _native\nfrom . import _dist\n"
+                   "y = _native.code_keys + _dist._tail\n")
     found = _private_imports(bad)
-    assert sorted(f.split(": ")[1] for f in found) == ["_c._codes", "bayes._percentile",
+    assert sorted(f.split(": ")[1] for f in found) == ["_c._codes", "_dist._tail",
+                                                       "bayes._percentile",
                                                        "from .counts import _check"]
 
 

@@ -7,9 +7,10 @@ from itertools import pairwise
 import numpy as np
 import pandas as pd
 import pytest
-from hypothesis import given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from precmp_lib import validation
 from precmp_lib.validation import (
     as_label_array,
     as_score_matrix,
@@ -21,6 +22,15 @@ from precmp_lib.validation import (
     encode_labels,
     label_columns,
 )
+
+
+@pytest.fixture(autouse=True, params=["C-loops", "numpy-kernels"])
+def label_kernels(request, monkeypatch):
+    """Run every test here twice: labels coded by the C loops, then by the numpy kernels."""
+    if request.param == "numpy-kernels":
+        monkeypatch.setattr(validation, "_native", None)
+    elif validation._native is None:
+        pytest.skip("precmp_lib._native was not built (no C compiler at install)")
 
 
 def test_encode_int_labels_fast_path_keeps_sorted_classes():
@@ -226,7 +236,8 @@ def _containers(values):
     }
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=60, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])  # set once per test
 @given(
     st.lists(st.sampled_from(["ant", "bee", "cat", "dog", "NA", "", "é"]), min_size=1, max_size=50),
     st.integers(0, 2**32 - 1),

@@ -1,0 +1,9 @@
+# Types of the optional C module built from _native.c (see its comment for the statuses).
+from typing import Any
+
+def code_keys(keys: Any, multiplier: int, shift: int, table_keys: Any, positions: Any,
+              out: Any) -> int: ...
+def code_ucs4(chars: Any, width: int, multiplier: int, shift: int, table_keys: Any,
+              positions: Any, out: Any) -> int: ...
+def code_text(offsets: Any, data: Any, multiplier: int, shift: int, table_keys: Any,
+              positions: Any, out: Any) -> int: ...

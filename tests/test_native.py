@@ -1,0 +1,255 @@
+"""The optional C label-coding loops (precmp_lib/_native.c) against the numpy kernels.
+
+Every label column is coded twice, by the C loops and with them switched off (the numpy kernels
+in ``validation``), and both must equal the reference: the same labels as Python strings in an
+object array, coded by ``pd.factorize``. The C functions are also called directly with broken
+arguments, which must raise or stop, never read outside their buffers.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import shutil
+import sysconfig
+from itertools import pairwise
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from precmp_lib import validation
+from precmp_lib.validation import encode_labels
+
+pa = pytest.importorskip("pyarrow")
+
+native = validation._native
+needs_native = pytest.mark.skipif(native is None, reason="precmp_lib._native was not built "
+                                  "(no C compiler when the package was installed)")
+
+
+def _compiler() -> str | None:
+    cc = (sysconfig.get_config_var("CC") or "cc").split()[0]
+    return shutil.which(cc)
+
+
+def test_the_c_loops_are_built_where_a_compiler_is():
+    # The build marks the module optional, so a failed compile would pass unnoticed: where the
+    # compiler Python was built with is present, the module must be there.
+    if _compiler() is None:
+        pytest.skip("no C compiler on this machine")
+    assert native is not None, "a C compiler is present but precmp_lib._native is not built"
+
+
+@contextlib.contextmanager
+def numpy_kernels():
+    """Code labels with the numpy kernels only, as where the C module is not built."""
+    saved = validation._native
+    validation._native = None
+    try:
+        yield
+    finally:
+        validation._native = saved
+
+
+def _both(y, preds):
+    """encode_labels with the C loops and with the numpy kernels."""
+    with_c = encode_labels(y, preds)
+    with numpy_kernels():
+        without = encode_labels(y, preds)
+    return with_c, without
+
+
+def _assert_equal(enc, reference):
+    assert enc.classes.tolist() == reference.classes.tolist()
+    np.testing.assert_array_equal(enc.y, reference.y)
+    np.testing.assert_array_equal(enc.preds, reference.preds)
+
+
+def _arrow(values, kind, chunks):
+    bounds = np.linspace(0, len(values), chunks + 1).astype(int)
+    return pd.arrays.ArrowStringArray(
+        pa.chunked_array([pa.array(list(values[a:b]), kind) for a, b in pairwise(bounds)], kind))
+
+
+def _containers(values: list[str], chunks: int) -> dict[str, object]:
+    # numpy text only holds what it can store: it drops trailing NUL characters
+    out: dict[str, object] = {
+        "large_string": _arrow(values, pa.large_string(), chunks),
+        "string": _arrow(values, pa.string(), chunks),
+        "shared-objects": np.array(values, dtype=object),
+    }
+    if not any(v.endswith("\x00") for v in values):
+        out["unicode"] = np.array(values)
+    return out
+
+
+# Labels that pack (short, Latin-1), and every way out of packing: over 8 bytes, a NUL byte,
+# a character above U+00FF (one byte in UTF-8 for Arrow up to U+007F, more above), the empty text.
+ALPHABET = ["", "a", "b", "é", "ÿ", "日本", "a\x00", "\x00a", "12345678", "123456789",
+            "building", "asphalt", "tree"]
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.sampled_from(ALPHABET), min_size=1, max_size=60),
+       st.lists(st.sampled_from(ALPHABET), min_size=1, max_size=60),
+       st.integers(1, 3))
+def test_c_loops_and_numpy_kernels_code_every_container_alike(y, pred, chunks):
+    # short columns: every row is a tail row of the eight-character reads; reference: object
+    # arrays of the same labels coded by hashing (pd.factorize)
+    n = min(len(y), len(pred))
+    y, pred = y[:n], pred[:n]
+    reference = encode_labels(np.array([s + "" for s in y], dtype=object),
+                              {"m": np.array([s + "" for s in pred], dtype=object)})
+    for name, cy in _containers(y, chunks).items():
+        cp = _containers(pred, chunks).get(name, np.array(pred, dtype=object))
+        with_c, without = _both(cy, {"m": cp})
+        _assert_equal(with_c, reference)
+        _assert_equal(without, reference)
+
+
+@pytest.mark.parametrize("width", range(1, 9))
+@pytest.mark.parametrize("where", ["second", "middle", "last"])
+def test_a_character_above_u00ff_in_any_row_is_found(width, where):
+    # 50 000 rows of numpy text of `width` characters, every 12th sampled: a wide character in
+    # one row the sample skips, at its last position, sends the column to the binary search;
+    # rows before it read it as past their end (and must not); reference: pd.factorize
+    rng = np.random.default_rng(width)
+    labels = np.array(["a" * width, "é" * width, "b" * max(width - 1, 1)])
+    y = labels[rng.integers(0, 3, 50_000)]
+    row = {"second": 1, "middle": 25_001, "last": 49_999}[where]
+    assert row not in validation._sample_rows(len(y))
+    y[row] = "c" * (width - 1) + "日"
+    with_c, without = _both(y, {"m": y[::-1]})
+    codes, uniques = pd.factorize(y, sort=True)
+    for enc in (with_c, without):
+        assert enc.classes.tolist() == uniques.tolist()
+        np.testing.assert_array_equal(enc.y, codes)
+
+
+@pytest.mark.parametrize("width", range(1, 9))
+def test_characters_past_a_short_rows_end_are_not_read_as_its_own(width):
+    # 20 rows alternating "a…" and "b…": the eight characters read from a short row's start
+    # include the next row's, which must be ignored; then a row holding a character above
+    # U+00FF after 19 good rows stops the loop. Direct calls of the C loop; reference: the
+    # alternating codes 0, 1, 0, ...
+    if native is None:
+        pytest.skip("precmp_lib._native was not built")
+    chars = np.zeros((20, width), dtype=np.uint32)
+    chars[0::2] = ord("a")
+    chars[1::2] = ord("b")
+    keys = [int.from_bytes(c * width, "little") for c in (b"a", b"b")]
+    m, shift, positions, table = validation._key_table(np.array(keys, dtype=np.uint64))
+    out = np.full(20, -1, dtype=np.int8)
+    assert native.code_ucs4(chars, width, int(m), int(shift), table, positions, out) == 0
+    assert out.tolist() == [0, 1] * 10
+    chars[19, -1] = 0x65E5  # 日
+    assert native.code_ucs4(chars, width, int(m), int(shift), table, positions, out) == 1
+
+
+# --------------------------------------------------------------------------------------------
+# Direct calls: statuses, and broken arguments
+# --------------------------------------------------------------------------------------------
+
+
+def _table(labels: list[bytes]):
+    keys = np.array(sorted(int.from_bytes(b, "little") for b in labels), dtype=np.uint64)
+    m, shift, positions, table = validation._key_table(keys)
+    return int(m), int(shift), table, positions
+
+
+def _text(values: list[bytes]):
+    offsets = np.cumsum([0] + [len(v) for v in values]).astype(np.int64)
+    return offsets, np.frombuffer(b"".join(values), dtype=np.uint8)
+
+
+@needs_native
+def test_code_text_statuses():
+    m, shift, table, positions = _table([b"", b"car", b"tree"])
+    values = [b"tree", b"car", b"", b"car"]
+    offsets, data = _text(values)
+    out = np.empty(4, dtype=np.int8)
+    assert native.code_text(offsets, data, m, shift, table, positions, out) == 0
+    assert out.tolist() == [2, 1, 0, 1]  # positions in the sorted keys: "", "car", "tree"
+    for bad, status in (([b"car", b"bus"], 2), ([b"car", b"ca\x00"], 1),
+                        ([b"car", b"123456789"], 1), ([b"\x00"], 1)):
+        offsets, data = _text(bad)
+        out = np.empty(len(bad), dtype=np.int8)
+        assert native.code_text(offsets, data, m, shift, table, positions, out) == status, bad
+
+
+@needs_native
+def test_code_text_reads_rows_that_end_the_buffer_exactly():
+    # data buffers shorter than 8 bytes, and rows in the last 8 bytes: the key is read from the
+    # bytes that exist only
+    m, shift, table, positions = _table([b"a", b"bc", b"defgh"])
+    for values in ([b"a"], [b"bc", b"a"], [b"defgh", b"a", b"bc"], [b"a"] * 9 + [b"defgh"]):
+        offsets, data = _text(values)
+        data = np.array(data)  # a buffer of exactly these bytes
+        out = np.empty(len(values), dtype=np.int8)
+        assert native.code_text(offsets, data, m, shift, table, positions, out) == 0
+        assert out.tolist() == [{b"a": 0, b"bc": 1, b"defgh": 2}[v] for v in values]
+
+
+@needs_native
+@pytest.mark.parametrize("offsets", [[0, 3, 2], [0, 3, 99], [-1, 2, 3], [0, 9, 10],
+                                     [0, 3, -2**63], [2**63 - 9, 2**63 - 1, 2**63 - 1]],
+                         ids=["negative-length", "past-the-data", "negative-start", "over-8",
+                              "most-negative", "far-past-the-data"])
+def test_code_text_stops_at_offsets_it_cannot_read(offsets):
+    m, shift, table, positions = _table([b"car"])
+    data = np.frombuffer(b"carcarca", dtype=np.uint8)
+    out = np.empty(2, dtype=np.int8)
+    status = native.code_text(np.array(offsets, dtype=np.int64), data, m, shift, table,
+                              positions, out)
+    assert status == 1
+
+
+@needs_native
+def test_broken_arguments_raise_instead_of_reading_out_of_bounds():
+    m, shift, table, positions = _table([b"a", b"b"])
+    keys = np.zeros(4, dtype=np.uint64)
+    out = np.empty(4, dtype=np.int8)
+    with pytest.raises(ValueError, match="keys must hold 8-byte items"):
+        native.code_keys(keys.astype(np.uint32), m, shift, table, positions, out)
+    with pytest.raises(ValueError, match="out must have 4 rows"):
+        native.code_keys(keys, m, shift, table, positions, out[:3])
+    with pytest.raises(ValueError, match="keys and positions must have 16 slots"):
+        native.code_keys(keys, m, shift, table[:8], positions, out)
+    with pytest.raises(ValueError, match="shift must be 48 to 63; got 0"):
+        native.code_keys(keys, m, 0, table, positions, out)
+    readonly = np.zeros(4, dtype=np.int8)
+    readonly.setflags(write=False)
+    with pytest.raises((BufferError, ValueError), match="read-only"):
+        native.code_keys(keys, m, shift, table, positions, readonly)
+    with pytest.raises((BufferError, ValueError), match="contiguous"):
+        native.code_keys(keys, m, shift, table, positions, np.zeros(8, dtype=np.int8)[::2])
+    with pytest.raises(ValueError, match="width must be 1 to 8; got 9"):
+        native.code_ucs4(np.zeros((4, 9), dtype=np.uint32), 9, m, shift, table, positions, out)
+    with pytest.raises(ValueError, match="chars must hold 4 rows of 2 characters"):
+        native.code_ucs4(np.zeros((4, 3), dtype=np.uint32), 2, m, shift, table, positions, out)
+    with pytest.raises(ValueError, match="offsets must have 5 entries"):
+        native.code_text(np.zeros(4, dtype=np.int64), np.zeros(8, dtype=np.uint8), m, shift,
+                         table, positions, out)
+    with pytest.raises(OverflowError):
+        native.code_keys(keys, -1, shift, table, positions, out)
+
+
+@needs_native
+def test_code_keys_matches_the_numpy_kernel_on_many_rows():
+    # 300 000 keys drawn from five, one key outside them in the last row: the numpy block loop
+    # and the C loop give the same codes, and both report the outsider
+    rng = np.random.default_rng(3)
+    five = np.array([3, 10**6, 2**40, 2**63 + 5, 77], dtype=np.uint64)
+    keys = five[rng.integers(0, 5, 300_000)]
+    guess = np.sort(five)
+    m, shift, positions, table = validation._key_table(guess)
+    out = np.empty(len(keys), dtype=np.int8)
+    assert native.code_keys(keys, int(m), int(shift), table, positions, out) == 0
+    expected = validation._code_blocks(len(keys), guess, lambda lo, hi: keys[lo:hi])
+    np.testing.assert_array_equal(out, expected)
+    np.testing.assert_array_equal(guess[out], keys)
+    keys[-1] = 4
+    assert native.code_keys(keys, int(m), int(shift), table, positions, out) == 2
+    assert validation._code_blocks(len(keys), guess, lambda lo, hi: keys[lo:hi]) is None
