@@ -14,6 +14,10 @@ measured in this run; the encodings are checked to give the same counts. The goa
 ratio within ``GOAL`` (2x) of the integer path: a ratio above it is marked ``*`` and the last
 lines list the misses. Run: ``python bench/bench_labels.py`` (``make bench``); ``--max-n 1e6``
 to stop early, ``--repeat 3``.
+
+Text is coded by the C loops of ``precmp_lib._native`` where the package was built with a C
+compiler; ``--numpy`` measures the numpy kernels that replace them where it was not. The first
+line says which ran.
 """
 
 from __future__ import annotations
@@ -26,6 +30,7 @@ import pandas as pd
 from _timing import best_of
 
 import precmp_lib as pc
+from precmp_lib import validation
 from precmp_lib.counts import pattern_counts
 
 K = 5
@@ -83,6 +88,8 @@ def ratio_text(ratio: float) -> str:
 
 
 def main(max_n: float, repeat: int) -> None:
+    print("label coding: " + ("numpy kernels" if validation._native is None
+                              else "C loops (precmp_lib._native)"))
     head = "".join(f"{f + ' s':>11}" for f in FORMS) + "".join(f"{f:>10}" for f in FORMS[1:])
     print(f"{'function':<18}{'N':>7}{head}")
     print(f"{'':<25}{'':>{11 * len(FORMS)}}" + "".join(f"{'/ int':>10}" for _ in FORMS[1:]))
@@ -116,5 +123,9 @@ if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--max-n", type=float, default=1e7, help="largest number of rows")
     parser.add_argument("--repeat", type=int, default=3, help="timing repeats (best of)")
+    parser.add_argument("--numpy", action="store_true",
+                        help="code text with the numpy kernels, as without a C compiler")
     args = parser.parse_args()
+    if args.numpy:
+        validation._native = None
     main(args.max_n, args.repeat)
