@@ -449,6 +449,10 @@ _SHARED_OBJECTS = 256
 # general hash table.
 _FEW_KEYS = 8
 
+# The same, where the C loops code the rows: one look-up a row whatever the number of labels,
+# up to as many as a table of at most 2**14 slots separates (and int8 codes hold).
+_NATIVE_KEYS = 64
+
 
 def _factorize_fixed_width(arr: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
     """Code fixed-width text (numpy ``<U``/``S``) against a dictionary guessed from a sample.
@@ -489,13 +493,13 @@ _MULTIPLIERS = (0x9E3779B97F4A7C15, 0xC2B2AE3D27D4EB4F, 0x165667B19E3779F9, 0xD6
 def _key_table(guess: np.ndarray) -> tuple[np.uint64, np.uint64, np.ndarray, np.ndarray] | None:
     """Return a perfect hash of a few keys into a small table.
 
-    A key's slot is ``(key * m) >> shift`` (multiplicative hashing into 16 to 1024 slots);
+    A key's slot is ``(key * m) >> shift`` (multiplicative hashing into 16 to 16 384 slots);
     ``positions[slot]`` is the key's position in ``guess`` and ``keys[slot]`` the key itself.
     An empty slot holds ``guess[0]``, which hashes to another slot, so no key that hashes to
     an empty slot equals the key stored there (a 0 there would let the key 0, the empty text,
     pass as the key at position 0). None when none of the multipliers tried separates the keys.
     """
-    for bits in (4, 6, 8, 10):
+    for bits in (4, 6, 8, 10, 12, 14):
         shift = np.uint64(64 - bits)
         for m in _MULTIPLIERS:
             slots = ((guess * np.uint64(m)) >> shift).astype(np.intp)
@@ -545,7 +549,7 @@ def _factorize_blocks(n: int, sample: tuple[np.ndarray, np.ndarray], block: _Key
     """Code integer keys: return the codes, the distinct keys and one row holding each.
 
     ``sample`` holds the keys of some rows and those rows. When it holds at most
-    ``_FEW_KEYS`` distinct keys, every row is coded against them block by block
+    ``_FEW_KEYS`` distinct keys (``_NATIVE_KEYS`` with ``native``), every row is coded against them block by block
     (:func:`_code_blocks`, with no array of all the keys when ``block`` packs them on
     demand); otherwise, or when the sample missed a key, all the keys are hashed.
 
@@ -557,7 +561,7 @@ def _factorize_blocks(n: int, sample: tuple[np.ndarray, np.ndarray], block: _Key
     if order is not None:
         ranked = order(guess, sample[1][at])
         guess, at = guess[ranked], at[ranked]
-    if len(guess) <= _FEW_KEYS:
+    if len(guess) <= (_FEW_KEYS if native is None else _NATIVE_KEYS):
         codes = _code_blocks(n, guess, block, native)
         if codes is not None:
             return codes, guess, sample[1][at]
@@ -677,7 +681,9 @@ class _ArrowText:
     row is checked once, while it is packed.
     """
 
-    def __init__(self, offsets: list[np.ndarray], data: list[np.ndarray]) -> None:
+    def __init__(self, chunks: list[Any], offsets: list[np.ndarray], data: list[np.ndarray]
+                 ) -> None:
+        self.chunks = chunks
         self.offsets = offsets
         self.data = data
         # Each chunk's data as aligned 64-bit words, and the same words one further on: a
@@ -709,7 +715,7 @@ class _ArrowText:
                                          offset=chunk.offset * width).astype(np.int64, copy=False))
             data.append(np.frombuffer(data_buffer if data_buffer is not None else b"",
                                       dtype=np.uint8))
-        return cls(offsets, data)
+        return cls(chunks, offsets, data)
 
     def _pack(self, c: int, at: np.ndarray, lengths: np.ndarray) -> np.ndarray:
         """Pack the rows of chunk ``c`` starting at bytes ``at`` (increasing) of ``lengths``."""
@@ -737,6 +743,13 @@ class _ArrowText:
             mine = rows[chunk == c] - self.starts[c]
             out.append(self._pack(c, o[mine], o[mine + 1] - o[mine]))
         return np.concatenate(out)
+
+    def texts(self, rows: np.ndarray) -> set[bytes]:
+        """Return the distinct texts of the given rows (positions in the column), as UTF-8."""
+        import pyarrow as pa
+
+        taken = pa.chunked_array(self.chunks).take(pa.array(rows))
+        return {t.encode("utf-8") for t in taken.to_pylist()}
 
     def code(self, m: int, shift: int, table: np.ndarray, positions: np.ndarray,
              out: np.ndarray) -> int:
@@ -785,8 +798,96 @@ def _factorize_arrow_text(arr: Any) -> tuple[np.ndarray, list[str]] | None:
                                            order=_text_order,
                                            native=text.code if _native is not None else None)
     except _Unpackable:
-        return None
+        return _factorize_long_text(text, len(arr))
     return codes, _unpack_text(keys, "utf-8")
+
+
+# The key of a text of any length is a hash of it (``_native.hash_texts``): a perfect hash of
+# a few labels' keys, as :func:`_key_table` finds it, with each label's slot.
+_HashedLabels = tuple[int, int, np.ndarray, np.ndarray]
+
+# ``_native.code_texts`` reads a text of up to this many 8-byte words as that many, and so
+# wants each label zero-padded to whole words, at least this many (SHORT_WORDS in _native.c).
+_SHORT_WORDS = 4
+
+
+def _hashed_labels(data: bytes, offsets: np.ndarray) -> _HashedLabels | None:
+    """Hash a few labels (bytes ``offsets[i] .. offsets[i+1]`` of ``data``) into a table.
+
+    Returns the multiplier, the shift, the positions (-1 in empty slots) and each label's slot;
+    None when two labels share a key or no multiplier separates them.
+    """
+    if _native is None:
+        return None
+    keys = np.empty(len(offsets) - 1, dtype=np.uint64)
+    _native.hash_texts(offsets, np.frombuffer(data, dtype=np.uint8), keys)
+    found = _key_table(keys)
+    if found is None:
+        return None
+    m, shift, table_positions, _ = found
+    slots = ((keys * m) >> shift).astype(np.intp)
+    positions = np.full(len(table_positions), -1, dtype=np.int8)
+    positions[slots] = np.arange(len(slots))
+    return int(m), int(shift), positions, slots
+
+
+def _factorize_long_text(text: _ArrowText, n: int) -> tuple[np.ndarray, list[str]] | None:
+    """Code Arrow text of a few labels of any length (or with NUL bytes) in C.
+
+    The labels are guessed from the sampled rows; each row's text is hashed to a slot and
+    compared with the label there byte for byte (``_native.code_texts``). None without the C
+    module, with many labels, or when a row holds a label the sample missed.
+    """
+    if _native is None:
+        return None
+    labels = sorted(text.texts(_sample_rows(n)))  # UTF-8 byte order: the text's order
+    if len(labels) > _NATIVE_KEYS:
+        return None
+    offsets = np.cumsum([0, *map(len, labels)], dtype=np.int64)
+    hashed = _hashed_labels(b"".join(labels), offsets)
+    if hashed is None:
+        return None
+    m, shift, positions, slots = hashed
+    words = [b.ljust(max(-(-len(b) // 8), _SHORT_WORDS) * 8, b"\0") for b in labels]
+    starts = np.zeros(len(positions), dtype=np.int64)
+    starts[slots] = np.cumsum([0, *map(len, words[:-1])])
+    lengths = np.full(len(positions), -1, dtype=np.int64)
+    lengths[slots] = np.diff(offsets)
+    data = np.frombuffer(b"".join(words), dtype=np.uint8)
+    codes = np.empty(n, dtype=np.int8)
+    for c, (o, d) in enumerate(zip(text.offsets, text.data, strict=True)):
+        out = codes[text.starts[c]: text.starts[c + 1]]
+        if _native.code_texts(o, d, m, shift, starts, lengths, data, positions, out) != _CODED:
+            return None
+    return codes, [b.decode("utf-8") for b in labels]
+
+
+def _factorize_fixed_rows(arr: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
+    """Code numpy text (``<U``, ``S``) of a few labels of any width in C.
+
+    The labels are guessed from the sampled rows; each row's stored bytes are hashed to a slot
+    and compared with the label there (``_native.code_rows``; equal text is equal bytes, as
+    numpy pads with NULs). None without the C module, with many labels, or when a row holds a
+    label the sample missed.
+    """
+    width = arr.dtype.itemsize
+    if _native is None or width == 0:
+        return None
+    guess = np.unique(arr[_sample_rows(len(arr))])
+    if len(guess) > _NATIVE_KEYS:
+        return None
+    label_bytes = np.ascontiguousarray(guess).tobytes()
+    hashed = _hashed_labels(label_bytes, np.arange(len(guess) + 1, dtype=np.int64) * width)
+    if hashed is None:
+        return None
+    m, shift, positions, slots = hashed
+    slot_rows = np.zeros((len(positions), -(-width // 8) * 8), dtype=np.uint8)  # whole words
+    slot_rows[slots, :width] = np.frombuffer(label_bytes, dtype=np.uint8).reshape(-1, width)
+    codes = np.empty(len(arr), dtype=np.int8)
+    rows = np.ascontiguousarray(arr).view(np.uint8)
+    if _native.code_rows(rows, width, m, shift, slot_rows, positions, codes) != _CODED:
+        return None
+    return codes, guess
 
 
 class _Addresses:
@@ -878,7 +979,8 @@ def _factorize_fast(arr: np.ndarray) -> tuple[np.ndarray, list[Any]] | None:
     if arr.dtype == object:
         found = _factorize_shared_objects(arr)
     elif arr.dtype.kind in "US":
-        found = _factorize_packed_text(arr) or _factorize_fixed_width(arr)
+        found = (_factorize_packed_text(arr) or _factorize_fixed_rows(arr)
+                 or _factorize_fixed_width(arr))
     if found is None:
         return None
     codes, uniques = found

@@ -253,3 +253,132 @@ def test_code_keys_matches_the_numpy_kernel_on_many_rows():
     keys[-1] = 4
     assert native.code_keys(keys, int(m), int(shift), table, positions, out) == 2
     assert validation._code_blocks(len(keys), guess, lambda lo, hi: keys[lo:hi]) is None
+
+
+# --------------------------------------------------------------------------------------------
+# Labels of any length: hashed to a slot, then compared byte for byte
+# --------------------------------------------------------------------------------------------
+
+# lengths around the 8-byte words (8, 9, 16, 17, 24 bytes), multi-byte UTF-8, a NUL inside,
+# a character above U+00FF, the empty text
+LONG = np.array(["", "12345678", "123456789", "abcdefghijklmnop", "abcdefghijklmnopq",
+                 "impervious: asphalt", "naïve façade ünïcødé", "a\x00b", "日本語のラベル"])
+
+
+@pytest.mark.parametrize("kind", ["large_string", "string"])
+@pytest.mark.parametrize("chunks, start, stop", [(1, 0, None), (4, 11, -13)],
+                         ids=["one-chunk", "chunked-sliced"])
+def test_long_arrow_text_is_coded_alike_by_both(kind, chunks, start, stop):
+    # 60 000 rows of 8 labels from LONG (at most 8 are coded through the table), chunked and
+    # sliced; reference: the object array coded by hashing (pd.factorize)
+    rng = np.random.default_rng(11)
+    labels = LONG[:8]
+    y = labels[rng.integers(0, 8, 60_000)]
+    pred = np.where(rng.random(60_000) < 0.6, y, labels[rng.integers(0, 8, 60_000)])
+    arrow = {"large_string": pa.large_string(), "string": pa.string()}[kind]
+    sl = slice(start, stop)
+    cy = pd.arrays.ArrowStringArray(_arrow(y, arrow, chunks).__arrow_array__()[sl])
+    cp = pd.arrays.ArrowStringArray(_arrow(pred, arrow, chunks).__arrow_array__()[sl])
+    reference = encode_labels(y[sl].astype(object), {"m": pred[sl].astype(object)})
+    with_c, without = _both(cy, {"m": cp})
+    _assert_equal(with_c, reference)
+    _assert_equal(without, reference)
+
+
+@pytest.mark.parametrize("labels", [LONG[[1, 2, 3, 4]], LONG[[5, 6, 8]], LONG[[0, 8]]],
+                         ids=["latin-9-to-17", "wide-and-long", "empty-and-wide"])
+@pytest.mark.parametrize("late", [None, "late label not sampled"])
+def test_wide_numpy_text_is_coded_alike_by_both(labels, late):
+    # 50 000 rows of numpy text wider than 8 characters or above U+00FF, with or without a label
+    # in one row the sample skips (row 30 001; every 12th is sampled); reference: pd.factorize
+    rng = np.random.default_rng(len(labels))
+    y = labels.astype(f"<U{max(len(s) for s in LONG) + 4}")[rng.integers(0, len(labels), 50_000)]
+    if late is not None:
+        y[30_001] = late
+    with_c, without = _both(y, {"m": y[::-1].copy()})
+    codes, uniques = pd.factorize(y, sort=True)
+    for enc in (with_c, without):
+        assert enc.classes.tolist() == uniques.tolist()
+        np.testing.assert_array_equal(enc.y, codes)
+        np.testing.assert_array_equal(enc.preds[:, 0], codes[::-1])
+
+
+def test_two_labels_with_the_same_key_fall_back_to_the_binary_search():
+    # Two 16-byte labels built so that their keys are equal: the key sums each 8-byte word
+    # times an odd constant (k0, then k0 + step), so adding k0 to the second word and taking
+    # k0 + step from the first keeps the sum. No table can separate them; the column is coded
+    # by the binary search instead, with the same codes; reference: pd.factorize.
+    if native is None:
+        pytest.skip("precmp_lib._native was not built")
+    k0, step = 0xBF58476D1CE4E5B9, 0x94D049BB133111EA
+    first = b"abcdefgh" + b"ijklmnop"
+    w0, w1 = (int.from_bytes(first[i:i + 8], "little") for i in (0, 8))
+    w0b, w1b = (w0 - (k0 + step)) % 2**64, (w1 + k0) % 2**64
+    second = w0b.to_bytes(8, "little") + w1b.to_bytes(8, "little")
+    assert second[-1] != 0 and second != first  # a 16-byte label numpy keeps whole
+    pair = np.array([first, second], dtype="S16")
+    keys = np.empty(2, dtype=np.uint64)
+    native.hash_texts(np.array([0, 16, 32], dtype=np.int64), np.frombuffer(pair.tobytes(),
+                                                                       dtype=np.uint8), keys)
+    assert keys[0] == keys[1]
+    y = pair[np.random.default_rng(0).integers(0, 2, 20_000)]
+    assert validation._factorize_fixed_rows(y) is None
+    enc = encode_labels(y, {"m": y[::-1].copy()})
+    codes, uniques = pd.factorize(y, sort=True)
+    assert enc.classes.tolist() == uniques.tolist()
+    np.testing.assert_array_equal(enc.y, codes)
+
+
+@needs_native
+def test_broken_arguments_to_the_any_length_loops_raise():
+    offsets = np.array([0, 3, 5], dtype=np.int64)
+    data = np.frombuffer(b"abcde", dtype=np.uint8)
+    keys = np.empty(2, dtype=np.uint64)
+    with pytest.raises(ValueError, match="offsets must be 3 positions in the data"):
+        native.hash_texts(np.array([0, 3, 9], dtype=np.int64), data, keys)
+    with pytest.raises(ValueError, match="out must hold 8-byte items"):
+        native.hash_texts(offsets, data, np.empty(2, dtype=np.int8))
+    positions = np.full(16, -1, dtype=np.int8)
+    starts, lengths = np.zeros(16, dtype=np.int64), np.full(16, -1, dtype=np.int64)
+    out = np.empty(2, dtype=np.int8)
+    lengths[3] = 9  # a label running past the labels' 8 bytes
+    with pytest.raises(ValueError, match="slot_starts and slot_lengths must have 16 slots"):
+        native.code_texts(offsets, data, 1, 60, starts, lengths, np.zeros(8, dtype=np.uint8),
+                          positions, out)
+    with pytest.raises(ValueError, match="positions must have 16 slots"):
+        native.code_texts(offsets, data, 1, 60, starts, lengths, np.zeros(16, dtype=np.uint8),
+                          positions[:8], out)
+    with pytest.raises(ValueError, match="rows must hold 2 rows and slot_rows 16 of 3 bytes"):
+        native.code_rows(np.zeros(6, dtype=np.uint8), 3, 1, 60, np.zeros(16 * 3, dtype=np.uint8),
+                         positions, out)
+    with pytest.raises(ValueError, match="width must be at least 1; got 0"):
+        native.code_rows(np.zeros(6, dtype=np.uint8), 0, 1, 60, np.zeros(16, dtype=np.uint8),
+                         positions, out)
+    # offsets outside the data stop code_texts before any row is read
+    lengths[3] = -1
+    assert native.code_texts(np.array([0, 3, 99], dtype=np.int64), data, 1, 60, starts, lengths,
+                             np.zeros(8, dtype=np.uint8), positions, out) == 1
+
+
+@pytest.mark.parametrize("n_labels", [9, 50, 70], ids=["9", "50", "70-over-the-C-limit"])
+@pytest.mark.parametrize("long", [False, True], ids=["short", "long"])
+def test_many_labels_are_coded_alike_by_both(n_labels, long):
+    # The C loops take up to 64 labels (the numpy kernels 8, then hashing): 9 and 50 labels
+    # through the C table, 70 by hashing; short (up to 8 bytes) and long labels, in Arrow
+    # and numpy text; reference: pd.factorize of the object array
+    rng = np.random.default_rng(n_labels)
+    stem = "class number " if long else "c"
+    labels = np.array([f"{stem}{i}" for i in range(n_labels)])
+    y = labels[rng.integers(0, n_labels, 40_000)]
+    reference = encode_labels(y.astype(object), {"m": y[::-1].astype(object)})
+    for cy in (pd.Series(y, dtype="str"), y):
+        with_c, without = _both(cy, {"m": cy[::-1].copy()})
+        _assert_equal(with_c, reference)
+        _assert_equal(without, reference)
+    if native is not None and n_labels <= 50:  # the C table was used, not the fallbacks
+        text = validation._ArrowText.of(validation._arrow_text_chunks(pd.Series(y, dtype="str")
+                                                                      .array))
+        coded = (validation._factorize_long_text(text, len(y)) if long
+                 else validation._factorize_arrow_text(pd.Series(y, dtype="str").array))
+        assert coded is not None and coded[0].dtype == np.int8
+        assert validation._factorize_fixed_rows(y) is not None
