@@ -89,9 +89,10 @@ static Py_buffer *take_buffer(Held *held, PyObject *obj, Py_ssize_t itemsize, in
     return view;
 }
 
-/* Read the table (multiplier, shift, keys, positions); -1 with an exception on error. */
-static int read_table(Held *held, PyObject *multiplier, int shift, PyObject *keys,
-                      PyObject *positions, Table *table) {
+/* Read multiplier and shift, and check that `positions` has a slot for every hash value
+   (their number to `size`); -1 with an exception on error. */
+static int read_hash(Held *held, PyObject *multiplier, int shift, PyObject *positions,
+                     Table *table, Py_ssize_t *size) {
     int bits = 64 - shift;
     if (bits < 1 || bits > 16) {
         PyErr_Format(PyExc_ValueError, "shift must be 48 to 63; got %d", shift);
@@ -101,22 +102,37 @@ static int read_table(Held *held, PyObject *multiplier, int shift, PyObject *key
     if (PyErr_Occurred()) {
         return -1;
     }
-    Py_buffer *k = take_buffer(held, keys, 8, 0, "keys");
-    if (k == NULL) {
-        return -1;
-    }
     Py_buffer *p = take_buffer(held, positions, 1, 0, "positions");
     if (p == NULL) {
         return -1;
     }
-    Py_ssize_t size = (Py_ssize_t)1 << bits;
-    if (k->len / 8 != size || p->len != size) {
-        PyErr_Format(PyExc_ValueError, "keys and positions must have %zd slots", size);
+    *size = (Py_ssize_t)1 << bits;
+    if (p->len != *size) {
+        PyErr_Format(PyExc_ValueError, "positions must have %zd slots", *size);
         return -1;
     }
     table->shift = shift;
-    table->keys = (const uint64_t *)k->buf;
+    table->keys = NULL;
     table->positions = (const int8_t *)p->buf;
+    return 0;
+}
+
+/* Read the table (multiplier, shift, keys, positions); -1 with an exception on error. */
+static int read_table(Held *held, PyObject *multiplier, int shift, PyObject *keys,
+                      PyObject *positions, Table *table) {
+    Py_ssize_t size;
+    if (read_hash(held, multiplier, shift, positions, table, &size) < 0) {
+        return -1;
+    }
+    Py_buffer *k = take_buffer(held, keys, 8, 0, "keys");
+    if (k == NULL) {
+        return -1;
+    }
+    if (k->len / 8 != size) {
+        PyErr_Format(PyExc_ValueError, "keys must have %zd slots", size);
+        return -1;
+    }
+    table->keys = (const uint64_t *)k->buf;
     return 0;
 }
 
@@ -457,33 +473,6 @@ static PyObject *hash_texts(PyObject *self, PyObject *args) {
     }
     release_all(&held);
     Py_RETURN_NONE;
-}
-
-/* Read multiplier and shift, and check that `positions` has a slot for every hash value. */
-static int read_hash(Held *held, PyObject *multiplier, int shift, PyObject *positions,
-                     Table *table, Py_ssize_t *size) {
-    int bits = 64 - shift;
-    if (bits < 1 || bits > 16) {
-        PyErr_Format(PyExc_ValueError, "shift must be 48 to 63; got %d", shift);
-        return -1;
-    }
-    table->multiplier = PyLong_AsUnsignedLongLong(multiplier);
-    if (PyErr_Occurred()) {
-        return -1;
-    }
-    Py_buffer *p = take_buffer(held, positions, 1, 0, "positions");
-    if (p == NULL) {
-        return -1;
-    }
-    *size = (Py_ssize_t)1 << bits;
-    if (p->len != *size) {
-        PyErr_Format(PyExc_ValueError, "positions must have %zd slots", *size);
-        return -1;
-    }
-    table->shift = shift;
-    table->keys = NULL;
-    table->positions = (const int8_t *)p->buf;
-    return 0;
 }
 
 /*
