@@ -14,6 +14,7 @@ import html
 import io
 import math
 import urllib.parse
+import warnings
 from collections.abc import Sequence
 from typing import Any
 
@@ -225,14 +226,27 @@ def _mpl(text: Any, width: int = 40) -> str:
     return text.replace("$", r"\$")
 
 
+# What the page says under a plot whose labels hold characters that the plotting font lacks
+# (matplotlib draws them as boxes and warns; the warning is this line instead).
+MISSING_GLYPHS = ("Some labels hold characters that the plotting font lacks: the plot draws "
+                  "them as boxes, and the tables give them in full.")
+
+
 def _figure_html(fig: Any, alt: str) -> str:
     buf = io.BytesIO()
     # Constrained layout already fits a figure whose axes stretch; only axes of fixed aspect
     # (the heatmaps) leave margins worth cropping, which costs a second draw of the figure.
     tight = any(ax.get_aspect() != "auto" for ax in fig.axes)
-    fig.savefig(buf, format="png", dpi=110, bbox_inches="tight" if tight else None)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        fig.savefig(buf, format="png", dpi=110, bbox_inches="tight" if tight else None)
+    glyphs = [w for w in caught if "missing from font" in str(w.message)]
+    for w in caught:  # any other warning goes on as it came
+        if w not in glyphs:
+            warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
     data = base64.b64encode(buf.getvalue()).decode("ascii")
-    return f'<p><img src="data:image/png;base64,{data}" alt="{esc(alt)}"></p>'
+    note = f'<p class="meta">{MISSING_GLYPHS}</p>' if glyphs else ""
+    return f'<p><img src="data:image/png;base64,{data}" alt="{esc(alt)}"></p>{note}'
 
 
 def _subplots(**kwargs: Any) -> tuple[Any, Any]:

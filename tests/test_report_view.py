@@ -11,6 +11,7 @@ import json
 import re
 import tempfile
 import urllib.parse
+import warnings
 
 import numpy as np
 import pandas as pd
@@ -170,3 +171,27 @@ def test_plots_mark_the_adjusted_decision():
     import matplotlib.pyplot as plt
 
     plt.close("all")
+
+
+def test_labels_the_plot_font_cannot_draw_are_noted_not_warned(tmp_path):
+    # U+0378 is unassigned in Unicode, so no font has a glyph for it, on any machine; the page
+    # says under each such plot that boxes stand for those characters, matplotlib's warning
+    # does not reach the caller, and the tables give the labels in full
+    rng = np.random.default_rng(9)
+    labels = np.array(["odd \u0378 class", "plain"])
+    y = rng.integers(0, 2, 400)
+    frame = pd.DataFrame({"truth": labels[y]})
+    for name, acc in (("a", 0.9), ("b", 0.7)):
+        frame[name] = labels[np.where(rng.random(400) < acc, y, rng.integers(0, 2, 400))]
+    cmp = compare_models(frame, y_true="truth", n_boot=50)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        render_report(cmp, tmp_path / "odd.html", quiet=True)
+    assert not [w for w in caught if "missing from font" in str(w.message)]
+    page = (tmp_path / "odd.html").read_text(encoding="utf-8")
+    assert view.MISSING_GLYPHS in page
+    assert "odd \u0378 class</td>" in page  # a table cell
+
+
+def test_a_page_whose_labels_every_font_draws_has_no_glyph_note(hostile_page):
+    assert view.MISSING_GLYPHS not in hostile_page[1]
