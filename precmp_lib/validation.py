@@ -7,7 +7,9 @@ what was expected and what came. Nothing here uses ``assert``.
 from __future__ import annotations
 
 import math
+import os
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from numbers import Real
 from types import ModuleType
@@ -1054,18 +1056,43 @@ def _recode(parts: Sequence[_Factorized], names: Sequence[str], classes: list[An
     return out
 
 
+# Columns of at least this many rows are coded side by side, a thread each, on as many threads
+# as the process may use: the C loops release the GIL for the whole column.
+_PARALLEL_ROWS = 1 << 20
+
+
+def _usable_cores() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on every platform
+        return os.cpu_count() or 1
+
+
+def _factorize_columns(arrays: Sequence[Any], names: Sequence[str]) -> list[_Factorized]:
+    """Code each array once (an array given twice, the same object, once), in column order.
+
+    Large columns are coded in a thread pool when the C loops are built; an error is that of
+    the first failing column, as one after another would give.
+    """
+    distinct = list({id(a): (a, n) for a, n in zip(arrays[::-1], names[::-1], strict=True)}
+                    .items())[::-1]  # each array with its first name
+    workers = min(len(distinct), _usable_cores())
+    if _native is None or workers < 2 or min(len(a) for a in arrays) < _PARALLEL_ROWS:
+        coded = {key: _factorize(a, n) for key, (a, n) in distinct}
+    else:
+        with ThreadPoolExecutor(workers) as pool:
+            futures = {key: pool.submit(_factorize, a, n) for key, (a, n) in distinct}
+            coded = {key: f.result() for key, f in futures.items()}
+    return [coded[id(a)] for a in arrays]
+
+
 def _encode_general(arrays: Sequence[Any], names: Sequence[str],
                     labels: Sequence[Any] | None = None) -> tuple[list[np.ndarray], np.ndarray]:
     """Encode each array once against its own dictionary, then merge the (small) dictionaries.
 
-    An array given twice (the same object) is coded once.
+    An array given twice (the same object) is coded once (:func:`_factorize_columns`).
     """
-    coded: dict[int, _Factorized] = {}
-    parts = []
-    for a, n in zip(arrays, names, strict=True):
-        if id(a) not in coded:
-            coded[id(a)] = _factorize(a, n)
-        parts.append(coded[id(a)])
+    parts = _factorize_columns(arrays, names)
     if labels is None:
         classes, key = _shared_classes(parts)
     else:

@@ -24,13 +24,29 @@ from precmp_lib.validation import (
 )
 
 
-@pytest.fixture(autouse=True, params=["C-loops", "numpy-kernels"])
+@pytest.fixture(autouse=True, params=["C-loops", "C-loops-threads", "numpy-kernels"])
 def label_kernels(request, monkeypatch):
-    """Run every test here twice: labels coded by the C loops, then by the numpy kernels."""
+    """Run every test here three times: labels coded by the C loops one column after another,
+    by the C loops a column a thread (as large columns are; here every column), and by the
+    numpy kernels."""
     if request.param == "numpy-kernels":
         monkeypatch.setattr(validation, "_native", None)
     elif validation._native is None:
         pytest.skip("precmp_lib._native was not built (no C compiler at install)")
+    elif request.param == "C-loops-threads":
+        monkeypatch.setattr(validation, "_PARALLEL_ROWS", 1)
+        monkeypatch.setattr(validation, "_usable_cores", lambda: 2)
+
+
+def test_the_first_failing_column_names_the_error():
+    # coded one after another or a column a thread, columns a and b both hold a missing label:
+    # the error names a, the first of them, as it would without threads
+    y = np.array(["x", "y"] * 4, dtype=object)
+    a, b = y.copy(), y.copy()
+    a[5], b[1] = None, None
+    with pytest.raises(ValueError, match=r"^a must not contain missing labels; found one at "
+                                         r"position 5"):
+        encode_labels(y, {"a": a, "b": b})
 
 
 def test_encode_int_labels_fast_path_keeps_sorted_classes():
