@@ -1074,14 +1074,15 @@ def _factorize_columns(arrays: Sequence[Any], names: Sequence[str]) -> list[_Fac
     Large columns are coded in a thread pool when the C loops are built; an error is that of
     the first failing column, as one after another would give.
     """
-    distinct = list({id(a): (a, n) for a, n in zip(arrays[::-1], names[::-1], strict=True)}
-                    .items())[::-1]  # each array with its first name
+    distinct: dict[int, tuple[Any, str]] = {}  # each array once, with its first name
+    for a, n in zip(arrays, names, strict=True):
+        distinct.setdefault(id(a), (a, n))
     workers = min(len(distinct), _usable_cores())
     if _native is None or workers < 2 or min(len(a) for a in arrays) < _PARALLEL_ROWS:
-        coded = {key: _factorize(a, n) for key, (a, n) in distinct}
+        coded = {key: _factorize(a, n) for key, (a, n) in distinct.items()}
     else:
         with ThreadPoolExecutor(workers) as pool:
-            futures = {key: pool.submit(_factorize, a, n) for key, (a, n) in distinct}
+            futures = {key: pool.submit(_factorize, a, n) for key, (a, n) in distinct.items()}
             coded = {key: f.result() for key, f in futures.items()}
     return [coded[id(a)] for a in arrays]
 
