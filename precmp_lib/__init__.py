@@ -3,7 +3,9 @@
 Tests for two or many classifiers on one test set (McNemar, Cochran's Q, per-class precision
 with GS, weighted GS, GEE Wald and relative precision), on resampled scores (Nadeau–Bengio,
 5x2cv) and over many data sets (Wilcoxon, Friedman, Nemenyi), with combination of dependent
-p-values, the prevalence update of precision and replicability.
+p-values, the prevalence update of precision and replicability; for models scored on the same
+evaluation items, clustered paired tests (clustered McNemar, the cluster-robust paired
+difference, equivalence), repeated answers per item, and power and sample size.
 
 This namespace holds what a user comparing classifiers calls: the tests and their result
 types, :func:`compare_models` with the counting engine behind it, and the readers of data sets
@@ -46,6 +48,28 @@ from .data import (
 )
 from .engines import Counts, PredictionFileError, count_predictions
 from .multiple import adjust_pvalues
+from .paired import (
+    PairedSums,
+    RepeatedAnswers,
+    clustered_mcnemar,
+    clustered_mcnemar_from_counts,
+    clustered_mcnemar_from_sums,
+    equivalence_test,
+    equivalence_test_from_sums,
+    paired_difference,
+    paired_difference_from_sums,
+    repeated_answers,
+    repeated_answers_from_sums,
+)
+from .power import (
+    corrected_ttest_power,
+    design_effect,
+    mcnemar_power,
+    mcnemar_sample_size,
+    minimum_detectable_difference,
+    paired_power,
+    paired_sample_size,
+)
 from .precision import (
     GEEPrecisionResult,
     compare_precision,
@@ -94,9 +118,11 @@ __all__ = [
     "ModelComparison",
     "NemenyiResult",
     "PairedScores",
+    "PairedSums",
     "PredictionFileError",
     "Predictions",
     "PrevalenceBootstrap",
+    "RepeatedAnswers",
     "TestResult",
     "__version__",
     "adjust_pvalues",
@@ -106,6 +132,9 @@ __all__ = [
     "bayes_signed_rank_test",
     "bayes_update_precision",
     "binomial_test",
+    "clustered_mcnemar",
+    "clustered_mcnemar_from_counts",
+    "clustered_mcnemar_from_sums",
     "cochrans_q",
     "combine_pvalues",
     "combined_precision_table",
@@ -114,12 +143,16 @@ __all__ = [
     "compare_precision",
     "compare_updated_precision",
     "corrected_resampled_ttest",
+    "corrected_ttest_power",
     "correctness_matrix",
     "count_predictions",
     "critical_difference",
     "cross_val_predictions",
     "cv_scores",
+    "design_effect",
     "download_datasets",
+    "equivalence_test",
+    "equivalence_test_from_sums",
     "example_predictions",
     "friedman",
     "ftest_5x2cv",
@@ -132,10 +165,17 @@ __all__ = [
     "list_datasets",
     "load_dataset",
     "mcnemar",
+    "mcnemar_power",
+    "mcnemar_sample_size",
     "mcnemar_table",
+    "minimum_detectable_difference",
     "nemenyi",
     "nested_cv_scores",
     "paired_cv_scores",
+    "paired_difference",
+    "paired_difference_from_sums",
+    "paired_power",
+    "paired_sample_size",
     "pairwise_corrected_ttest",
     "pairwise_mcnemar",
     "pairwise_rank_tests",
@@ -143,6 +183,8 @@ __all__ = [
     "prevalence_bootstrap",
     "proportions_test",
     "read_predictions",
+    "repeated_answers",
+    "repeated_answers_from_sums",
     "replicability",
     "replicability_pvalues",
     "resampling_test_guide",

@@ -825,6 +825,114 @@ SPECS: dict[str, Spec] = {
                       "alternative": _choice(ALTERNATIVES)}),
 }
 
+
+# Paired comparisons on evaluation items and power (precmp_lib.paired, precmp_lib.power)
+ITEM_A = A.astype(float)
+ITEM_B = B.astype(float)
+ITEM_CLUSTERS = np.arange(40) % 10
+ANSWER_ITEMS = np.repeat(np.arange(20), 2)
+ONLY_A, ONLY_B, SIZES = np.array([2, 0, 1, 3]), np.array([0, 1, 1, 0]), np.array([4, 3, 2, 5])
+PAIRED_SUMS = pc.PairedSums.from_scores(ITEM_A, ITEM_B, ITEM_CLUSTERS)
+
+
+def _real_number(*, none_ok: bool = False) -> st.SearchStrategy:
+    """Bad values for any finite real number."""
+    return st.one_of(_tagged(NAN, st.sampled_from([np.nan, np.inf, -np.inf])),
+                     _tagged(WRONG_TYPE, st.sampled_from(
+                         ["0.5", [0.5], True] + ([] if none_ok else [None]))))
+
+
+def _zero_one_scores(base: np.ndarray) -> st.SearchStrategy:
+    def put(args):
+        i, v = args
+        arr = base.astype(float)
+        arr[i % arr.size] = v
+        return arr
+    return st.one_of(_labels(base), _tagged(OUT_OF_RANGE, st.tuples(
+        st.integers(0, 1000), st.sampled_from([2, -1, 0.5])).map(put)))
+
+
+_SUMS_ARG = _tagged(WRONG_TYPE, st.sampled_from([5, None, "abc", {"n_items": 40}, JOINT]))
+_CLUSTER_DESIGN = {"n_clusters": _positive_real(none_ok=True), "icc": _probability(closed=True),
+                   "design_effect": _positive_real(none_ok=True), "alpha": _probability(),
+                   "alternative": _choice(ALTERNATIVES)}
+SPECS.update({
+    "clustered_mcnemar": Spec(
+        {"correct_a": A, "correct_b": B, "clusters": ITEM_CLUSTERS},
+        {"correct_a": _zero_one_scores(A), "correct_b": _zero_one_scores(B),
+         "clusters": _labels(ITEM_CLUSTERS), "method": _choice(("obuchowski", "durkalski")),
+         "confidence_level": _probability()}),
+    "clustered_mcnemar_from_counts": Spec(
+        {"only_a": ONLY_A, "only_b": ONLY_B, "size": SIZES},
+        {"only_a": _counts(ONLY_A), "only_b": _counts(ONLY_B), "size": _counts(SIZES),
+         "method": _choice(("obuchowski", "durkalski")), "confidence_level": _probability()}),
+    "clustered_mcnemar_from_sums": Spec(
+        {"sum_d": -6, "sum_d2": 12, "n_clusters": 21, "n_items": 51},
+        {"sum_d": _real_number(), "sum_d2": st.one_of(
+            _real_number(), _tagged(OUT_OF_RANGE, st.sampled_from([-1.0, 0.5]))),
+         "n_clusters": _count_param(2), "n_items": _count_param(1),
+         "method": _choice(("obuchowski", "durkalski")),
+         "difference": st.one_of(_real_number(none_ok=True),
+                                 _tagged(OUT_OF_RANGE, st.sampled_from([1.5, -2.0])))}),
+    "paired_difference": Spec(
+        {"scores_a": ITEM_A, "scores_b": ITEM_B, "clusters": ITEM_CLUSTERS},
+        {"scores_a": _paired(ITEM_A), "scores_b": _paired(ITEM_B),
+         "clusters": _labels(ITEM_CLUSTERS, none_ok=True), "confidence_level": _probability(),
+         "alternative": _choice(ALTERNATIVES)}),
+    "paired_difference_from_sums": Spec(
+        {"sums": PAIRED_SUMS},
+        {"sums": _SUMS_ARG, "confidence_level": _probability(),
+         "alternative": _choice(ALTERNATIVES)}),
+    "equivalence_test": Spec(
+        {"scores_a": ITEM_A, "scores_b": ITEM_B, "margin": 0.1, "clusters": ITEM_CLUSTERS},
+        {"scores_a": _paired(ITEM_A), "scores_b": _paired(ITEM_B), "margin": _positive_real(),
+         "clusters": _labels(ITEM_CLUSTERS, none_ok=True), "alpha": _probability()}),
+    "equivalence_test_from_sums": Spec(
+        {"sums": PAIRED_SUMS, "margin": 0.1},
+        {"sums": _SUMS_ARG, "margin": _positive_real(), "alpha": _probability()}),
+    "repeated_answers": Spec(
+        {"scores": ITEM_A, "items": ANSWER_ITEMS},
+        {"scores": _paired(ITEM_A), "items": _labels(ANSWER_ITEMS)}),
+    "repeated_answers_from_sums": Spec(
+        {"n_items": 4, "n_answers": 20, "sum_mean": 2.6, "sum_mean2": 2.04, "sum_within": 0.7,
+         "sum_within_over_k": 0.14},
+        {"n_items": _count_param(2), "n_answers": _count_param(8),
+         "sum_mean": _real_number(), "sum_mean2": _real_number(),
+         "sum_within": st.one_of(_real_number(), _tagged(NEGATIVE, st.just(-0.5))),
+         "sum_within_over_k": st.one_of(_real_number(), _tagged(OUT_OF_RANGE, st.just(0.5)))}),
+    "mcnemar_power": Spec(
+        {"n": 500, "p_a_only": 0.15, "p_b_only": 0.1},
+        {"n": _positive_real(), "p_a_only": _probability(closed=True),
+         "p_b_only": _probability(closed=True), "alpha": _probability(),
+         "alternative": _choice(ALTERNATIVES), "method": _choice(("normal", "exact"))}),
+    "mcnemar_sample_size": Spec(
+        {"p_a_only": 0.15, "p_b_only": 0.1},
+        {"p_a_only": _probability(closed=True), "p_b_only": _probability(closed=True),
+         "power": _probability(), "alpha": _probability(),
+         "alternative": _choice(ALTERNATIVES)}),
+    "design_effect": Spec({"cluster_size": 10, "icc": 0.1},
+                          {"cluster_size": _positive_real(), "icc": _probability(closed=True)}),
+    "paired_power": Spec(
+        {"n_items": 2000, "difference": 0.03, "sd": 0.5, "n_clusters": 200, "icc": 0.1},
+        {"n_items": _positive_real(), "difference": _real_number(), "sd": _positive_real(),
+         **_CLUSTER_DESIGN}),
+    "minimum_detectable_difference": Spec(
+        {"n_items": 2000, "sd": 0.5, "n_clusters": 200, "icc": 0.1},
+        {"n_items": _positive_real(), "sd": _positive_real(), "power": _probability(),
+         **_CLUSTER_DESIGN}),
+    "paired_sample_size": Spec(
+        {"difference": 0.03, "sd": 0.5, "cluster_size": 10, "icc": 0.1},
+        {"difference": _real_number(), "sd": _positive_real(),
+         "cluster_size": _positive_real(none_ok=True), "n_clusters": _positive_real(none_ok=True),
+         "icc": _probability(closed=True), "design_effect": _positive_real(none_ok=True),
+         "power": _probability(), "alpha": _probability(), "alternative": _choice(ALTERNATIVES)}),
+    "corrected_ttest_power": Spec(
+        {"difference": 0.01, "sd": 0.02, "n_folds": 10, "n_repeats": 2},
+        {"difference": _real_number(), "sd": _positive_real(), "n_folds": _count_param(2),
+         "n_repeats": _count_param(1), "test_train_ratio": _positive_real(none_ok=True),
+         "alpha": _probability(), "alternative": _choice(ALTERNATIVES)}),
+})
+
 # Public functions not fuzzed here, and why.
 _IO = "reads files or the network (covered by the data and report tests)"
 _COURSE = "course helper that fits models or runs simulations (argument checks in its own tests)"
@@ -860,7 +968,8 @@ SKIPPED: dict[str, str] = {
 # whose helpers stay out of the top level (the views -- plots, widgets, report, CLI -- are
 # tested in their own files).
 MODULES = ["accuracy", "bayes", "bayesian", "combine", "comparison", "contingency", "counts",
-           "crossval", "data", "engines", "multiple", "precision", "predictions", "ranks",
+           "crossval", "data", "engines", "multiple", "paired", "power", "precision",
+           "predictions", "ranks",
            "replicability", "resampling", "results", "selection", "validation",
            "course.deep", "course.maps", "course.paper", "course.scores", "course.simulate",
            "course.type1"]
