@@ -953,6 +953,7 @@ SKIPPED: dict[str, str] = {
     "cross_val_predictions": _COURSE, "cv_scores": _COURSE, "paired_cv_scores": _COURSE,
     "holdout_selection": _COURSE, "nested_cv_scores": _COURSE,
     "power_curve": _COURSE, "replicability_experiment": _COURSE, "score_matrix": _COURSE,
+    "simulate_items": _COURSE, "clustered_type1_error": _COURSE,
     "swap_combination_type1_error": _COURSE, "type1_error_simulation": _COURSE,
     "course_map_chart": _DRAWS,
     "course_map_table": "takes no argument: the course map is a fixed table",
@@ -971,7 +972,7 @@ MODULES = ["accuracy", "bayes", "bayesian", "combine", "comparison", "contingenc
            "crossval", "data", "engines", "multiple", "paired", "power", "precision",
            "predictions", "ranks",
            "replicability", "resampling", "results", "selection", "validation",
-           "course.deep", "course.maps", "course.paper", "course.scores", "course.simulate",
+           "course.deep", "course.items", "course.maps", "course.paper", "course.scores", "course.simulate",
            "course.type1"]
 
 

@@ -15,12 +15,15 @@ Nothing here is imported by ``import precmp_lib``; import it explicitly,
   sets (notebook 03).
 * :mod:`~precmp_lib.course.maps`: the course map, which test answers which question
   (notebook 00).
+* :mod:`~precmp_lib.course.items`: simulated evaluation items in clusters and the type-I error
+  of paired tests that ignore the clusters (notebook 13).
 
 The names below are the ones the notebooks call; each module lists the rest of its public
 names in its own ``__all__``.
 """
 
 from .deep import cnn_predictions, torch_available, train_digits_cnns
+from .items import clustered_type1_error, simulate_items
 from .maps import course_map_chart, course_map_table
 from .paper import fit_paper_models, printed_values, side_by_side
 from .scores import score_matrix
@@ -34,6 +37,7 @@ from .type1 import (
 
 __all__ = [
     "Type1ErrorSimulation",
+    "clustered_type1_error",
     "cnn_predictions",
     "combination_type1_error",
     "correlated_predictions",
@@ -45,6 +49,7 @@ __all__ = [
     "printed_values",
     "score_matrix",
     "side_by_side",
+    "simulate_items",
     "swap_combination_type1_error",
     "torch_available",
     "train_digits_cnns",
