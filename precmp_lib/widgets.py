@@ -2142,7 +2142,7 @@ def item_power_figure(curve: pd.DataFrame, *, n_items: int | None = None, power:
     ax.set_ylabel("power of the paired test")
     if title:
         ax.set_title(title, fontsize="medium")
-    ax.legend(fontsize="small", frameon=False, loc="upper left")
+    ax.legend(fontsize="small", frameon=False, loc="center left")
     return fig
 
 

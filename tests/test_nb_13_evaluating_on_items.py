@@ -145,6 +145,10 @@ def test_solution_notebook(run_notebook):
     ex2 = pd.DataFrame(res["ex2"]).set_index(["passages", "method"])["statistic"]
     assert ex2[("equal passages", "durkalski")] == pytest.approx(
         ex2[("equal passages", "obuchowski")] * 30 / 29, rel=1e-12)
+    unequal = ex2[("unequal passages", "durkalski")] / ex2[("unequal passages", "obuchowski")]
+    assert abs(unequal - 30 / 29) > 1e-3  # "no longer stand in that ratio"
+    ex1 = pd.DataFrame(res["ex1_type1"])
+    assert (ex1["rejection_rate"] < 0.15).all()  # 60 benchmarks: all near 0.05 without clustering
     ex3 = res["ex3"]
     assert ex3["half_width"] == pytest.approx(ex3["margin"], rel=1e-9)
     z = stats.norm.ppf(0.95)

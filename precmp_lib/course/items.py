@@ -297,8 +297,9 @@ def clustered_type1_plot(table: pd.DataFrame, *, alpha: float = 0.05, ax: Axes |
     Returns
     -------
     Axes
-        One line per test with ±2 Monte Carlo standard errors as bars; solid lines for the
-        tests that use the clusters, dotted for those that do not.
+        One line per test with ±2 Monte Carlo standard errors as bars, the tests set slightly
+        apart along the x axis; solid lines for the tests that use the clusters, dotted for
+        those that do not.
 
     Examples
     --------
@@ -316,13 +317,17 @@ def clustered_type1_plot(table: pd.DataFrame, *, alpha: float = 0.05, ax: Axes |
         raise ValueError("table needs a skill_sd column (one block of rows per setting)")
     if ax is None:
         _, ax = plt.subplots(figsize=(6.4, 3.6), layout="constrained")
-    colors = dict(zip(CLUSTERED_TESTS, ("#D55E00", "#E69F00", "#0072B2", "#009E73")))
-    for test, rows in table.reset_index().groupby("test", sort=False):
+    colors = dict(zip(CLUSTERED_TESTS, ("#D55E00", "#CC79A7", "#0072B2", "#009E73")))
+    markers = dict(zip(CLUSTERED_TESTS, ("o", "s", "D", "^")))
+    settings = np.sort(table["skill_sd"].unique())
+    step = float(np.min(np.diff(settings))) if len(settings) > 1 else 1.0
+    for i, (test, rows) in enumerate(table.reset_index().groupby("test", sort=False)):
         rows = rows.sort_values("skill_sd")
         clustered = bool(rows["clusters_used"].iloc[0])
-        ax.errorbar(rows["skill_sd"], rows["rejection_rate"], yerr=2 * rows["mc_se"],
-                    color=colors.get(test), ls="-" if clustered else ":", marker="o", ms=4,
-                    capsize=2, label=test)
+        dodge = (i - 1.5) * 0.04 * step  # side by side, so equal rates stay visible
+        ax.errorbar(rows["skill_sd"] + dodge, rows["rejection_rate"], yerr=2 * rows["mc_se"],
+                    color=colors.get(test), ls="-" if clustered else ":",
+                    marker=markers.get(test, "o"), ms=4, capsize=2, label=test)
     ax.axhline(alpha, color=REFERENCE_COLOR, lw=1, ls="--")
     ax.set_xlabel("SD of each model's own passage effect (0: differences not clustered)")
     ax.set_ylabel("rejection rate, equal models")
