@@ -66,6 +66,7 @@ Examples
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import glob
 import os
@@ -76,7 +77,7 @@ import sys
 import tempfile
 import threading
 import weakref
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypedDict
@@ -1087,17 +1088,55 @@ def _locate_sql(spec: _Spec, dialect: _Dialect, column: str, what: str, table: s
     return None
 
 
-def _describe_path(path: str | os.PathLike) -> tuple[str, list[str], str]:
-    """Return the file kind, the files (a glob expands) and the name used in messages."""
+def resolve_path(path: str | os.PathLike) -> tuple[list[str], bool]:
+    """Return the files a path argument names, and whether it was read as a pattern.
+
+    A name that exists is that file, whatever characters it holds (``run[1].parquet`` is the
+    file of that name). Only a name that does not exist and holds ``*`` or ``?`` is a pattern;
+    in it ``*`` and ``?`` are the only wildcards (brackets are themselves).
+
+    Parameters
+    ----------
+    path : str or PathLike
+        The argument as given.
+
+    Returns
+    -------
+    files : list of str
+        The file (one) or the files the pattern matches, sorted (possibly none).
+    pattern : bool
+        True when the argument was expanded as a pattern.
+
+    Examples
+    --------
+    >>> d = Path(tempfile.mkdtemp())
+    >>> for name in ["run[1].parquet", "run1.parquet", "run2.parquet"]:
+    ...     _ = (d / name).write_bytes(b"PAR1")
+    >>> [Path(f).name for f in resolve_path(d / "run[1].parquet")[0]]
+    ['run[1].parquet']
+    >>> [Path(f).name for f in resolve_path(d / "run?.parquet")[0]]
+    ['run1.parquet', 'run2.parquet']
+    """
     text = os.fspath(path)
-    if any(ch in text for ch in "*?["):
-        files = sorted(glob.glob(text))
+    if os.path.lexists(text) or not any(ch in text for ch in "*?"):
+        return [text], False
+    return sorted(glob.glob(text.replace("[", "[[]"))), True
+
+
+def _describe_path(path: str | os.PathLike) -> tuple[str, list[str], str, str | None]:
+    """Return the file kind, the files, the name used in messages and, for a pattern, a note."""
+    files, pattern = resolve_path(path)
+    if pattern:
+        text = os.fspath(path)
         if not files:
             raise PredictionFileError(f"{text}: no file matches this pattern")
         if not all(f.lower().endswith(PARQUET_SUFFIXES) for f in files):
             raise PredictionFileError(f"{text}: a pattern must match Parquet files only")
-        return "parquet", files, text
-    p = Path(text)
+        shown = ", ".join(Path(f).name for f in files[:20]) + (" ..." if len(files) > 20 else "")
+        for f in files:
+            _check_file(Path(f), Path(f).name, "parquet")
+        return "parquet", files, text, f"the pattern matched {len(files)} file(s): {shown}"
+    p = Path(files[0])
     name = p.name
     if not p.exists():
         raise PredictionFileError(f"{name}: no such file")
@@ -1110,23 +1149,69 @@ def _describe_path(path: str | os.PathLike) -> tuple[str, list[str], str]:
         kind = "csv"
     else:
         raise PredictionFileError(f"{name}: unknown file type {p.suffix!r}; expected .csv or .parquet")
+    _check_file(p, name, kind)
+    return kind, [str(p)], name, None
+
+
+def _check_file(p: Path, name: str, kind: str) -> None:
+    """Refuse an unreadable or empty file, and a Parquet file without the Parquet header."""
     try:
         with open(p, "rb") as fh:
             head = fh.read(4)
     except PermissionError:
         raise PredictionFileError(f"{name}: permission denied (the file cannot be read)") from None
+    except OSError as exc:
+        raise PredictionFileError(f"{name}: cannot be opened ({exc.strerror})") from None
     if not head:
         raise PredictionFileError(f"{name}: the file is empty")
     if kind == "parquet" and head != b"PAR1":
         raise PredictionFileError(f"{name}: cannot be read as PARQUET (no Parquet header)")
-    return kind, [str(p)], name
+
+
+def _suffix(path: str) -> str:
+    """Return the file-type suffix of a path (``.csv.gz``, ``.parquet``, ...), as readers see it."""
+    low = path.lower()
+    return next(s for s in (*CSV_SUFFIXES, *PARQUET_SUFFIXES)[::-1] if low.endswith(s))
+
+
+def _delimiter(path: str) -> str:
+    """Tab for ``.tsv`` and ``.tsv.gz`` files, else a comma."""
+    return "\t" if _suffix(path).startswith(".tsv") else ","
+
+
+@contextlib.contextmanager
+def _literal_files(files: list[str], name: str) -> Iterator[list[str]]:
+    """Give DuckDB and Spark plain names for the files: links ``f0.csv``, ... in a private folder.
+
+    Both readers expand glob characters in a path they are given (``run[1].parquet`` would read
+    ``run1.parquet``; Hadoop also expands braces and stops at a ``:``), so they get links whose
+    names hold no such character; the folder goes when the count is done. Where links cannot be
+    made, the paths themselves are used when they hold none of those characters.
+    """
+    folder = tempfile.mkdtemp(prefix="precmp-files-")
+    try:
+        try:
+            links = []
+            for i, f in enumerate(files):
+                link = os.path.join(folder, f"f{i}{_suffix(f)}")
+                os.symlink(os.path.abspath(f), link)
+                links.append(link)
+        except OSError:
+            links = [os.path.abspath(f) for f in files]
+        if any(ch in link for link in links for ch in "*?[]{}\\:"):
+            raise PredictionFileError(f"{name}: the path holds characters the file readers take as "
+                                      "a pattern (*?[]{}\\:) and no plain link to it can be made; "
+                                      "rename the file or count it with --engine numpy")
+        yield links
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 def _csv_header(path: str, name: str) -> list[str]:
     import gzip
 
     opener = gzip.open if path.lower().endswith(".gz") else open
-    delim = "\t" if ".tsv" in path.lower() else ","
+    delim = _delimiter(path)
     try:
         with opener(path, "rt", encoding="utf-8", newline="") as fh:
             header = next(csv.reader(fh, delimiter=delim), None)
@@ -1162,7 +1247,7 @@ def _duckdb_source(con: duckdb.DuckDBPyConnection, kind: str, files: list[str],
     lit = DUCKDB.literal
     if kind == "parquet":
         return con.sql(f"SELECT * FROM read_parquet([{', '.join(lit(f) for f in files)}])")
-    delim = "\t" if ".tsv" in files[0].lower() else ","
+    delim = _delimiter(files[0])
     spec = ", ".join(f"c{i}: 'VARCHAR'" for i in range(len(columns)))
     return con.sql(
         f"SELECT * FROM read_csv({lit(files[0])}, header = true, auto_detect = false, "
@@ -1527,9 +1612,11 @@ def _count_frame(frame: pd.DataFrame, engine: str, progress: bool, args: _Roles)
 
 def _count_path(path: str | os.PathLike, engine: str, progress: bool, args: _Roles) -> Counts:
     """Count a CSV or Parquet file (or a glob of Parquet files) with DuckDB, Spark or numpy."""
-    kind, files, name = _describe_path(path)
+    kind, files, name, matched = _describe_path(path)
     columns = _file_columns(kind, files, name)
     spec = _spec(name, columns, **args)
+    if matched:
+        spec.notes.insert(0, matched)
     spec.text_numbers = kind == "csv"
     spec.rows_are_lines = kind == "csv" and len(files) == 1
     if engine == "numpy":
@@ -1539,14 +1626,16 @@ def _count_path(path: str | os.PathLike, engine: str, progress: bool, args: _Rol
             spark = spark_session()
         except RuntimeError as exc:
             raise PredictionFileError(f"{name}: {exc}") from None
-        return _spark_count(spec, _spark_read(spark, kind, files), columns)
+        with _literal_files(files, name) as links:
+            return _spark_count(spec, _spark_read(spark, kind, links), columns)
     con = _connect()
-    try:
-        rel = _duckdb_source(con, kind, files, columns)
-    except Exception as exc:  # duckdb.Error while opening the file
-        raise _duckdb_error(name, kind, exc, files) from None
-    return _duckdb_count(spec, rel, columns, con, progress,
-                         lambda exc: _duckdb_error(name, kind, exc, files))
+    with _literal_files(files, name) as links:
+        try:
+            rel = _duckdb_source(con, kind, links, columns)
+        except Exception as exc:  # duckdb.Error while opening the file
+            raise _duckdb_error(name, kind, exc, links) from None
+        return _duckdb_count(spec, rel, columns, con, progress,
+                             lambda exc: _duckdb_error(name, kind, exc, links))
 
 
 def _spark_read(spark: SparkSession, kind: str, files: list[str]) -> SparkDataFrame:
@@ -1554,8 +1643,9 @@ def _spark_read(spark: SparkSession, kind: str, files: list[str]) -> SparkDataFr
     reader = spark.read
     if kind == "csv":
         return reader.options(header=True, inferSchema=False,
-                              sep="\t" if ".tsv" in files[0].lower() else ",",
-                              quote='"', escape='"', nullValue="", mode="FAILFAST").csv(files)
+                              sep=_delimiter(files[0]),
+                              quote='"', escape='"', nullValue="", multiLine=True,
+                              mode="FAILFAST").csv(files)
     return reader.parquet(*files)
 
 
@@ -1567,7 +1657,7 @@ def _read_frame(kind: str, files: list[str], spec: _Spec, name: str) -> pd.DataF
     try:
         if kind == "csv":
             return pd.read_csv(files[0], usecols=cols, dtype=str, keep_default_na=False,
-                               na_values=[""], sep="\t" if ".tsv" in files[0].lower() else ",")
+                               na_values=[""], sep=_delimiter(files[0]))
         return pd.concat([pd.read_parquet(f, columns=cols) for f in files], ignore_index=True)
     except Exception as exc:  # any parser failure is a file problem for the user
         raise PredictionFileError(f"{name}: cannot be read as {kind.upper()} "

@@ -364,3 +364,60 @@ def test_progress_bar_on_a_terminal_gives_the_same_counts(files, monkeypatch, ca
     frame, _, _, parts = files["strings"]
     ref = count_predictions(frame, y_true="y")
     assert_same_counts(ref, count_predictions(parts, y_true="y", progress=True))
+
+
+# ---------------------------------------------------------------------------------------------
+# a path is a path: a name that exists is that file; only a missing name with * or ? is a pattern
+# ---------------------------------------------------------------------------------------------
+
+NAMED = "y,a,b\nx,x,z\nz,z,z\nx,z,x\n"      # classes x, z; 3 rows
+SIBLING = "y,a,b\nq,q,q\n"                   # class q: read only if a pattern was expanded
+ODD_PATHS = {"run[1].csv": ["run1.csv"], "run{2}.csv": ["run2.csv"], "a:b.csv": [],
+             "st*ar.csv": ["stXar.csv"], "q?.csv": ["qx.csv"], "we ird'.csv": [],
+             "back\\slash.csv": [], "r[1].parquet": ["r1.parquet"]}
+
+
+def _odd_files(folder):
+    for name, siblings in ODD_PATHS.items():
+        for text, file in [(NAMED, name), *((SIBLING, s) for s in siblings)]:
+            if file.endswith(".parquet"):
+                pd.read_csv(__import__("io").StringIO(text)).to_parquet(folder / file)
+            else:
+                (folder / file).write_text(text)
+
+
+def _check_named_file_only(counts):
+    assert counts.classes == ("x", "z") and counts.n_rows == 3, counts.classes
+
+
+@pytest.mark.parametrize("engine", ["numpy", "duckdb"])
+def test_a_path_that_exists_is_read_as_that_file(tmp_path, engine, monkeypatch):
+    _odd_files(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    for name in ODD_PATHS:
+        for given in (name, str(tmp_path / name)):  # relative and absolute
+            _check_named_file_only(count_predictions(given, y_true="y", engine=engine))
+
+
+@pytest.mark.parametrize("engine", ["numpy", "duckdb"])
+def test_a_missing_name_with_a_wildcard_is_a_pattern_naming_its_files(tmp_path, engine):
+    _odd_files(tmp_path)
+    c = count_predictions(str(tmp_path / "r*.parquet"), y_true="y", engine=engine)
+    # brackets in a pattern are themselves: r[1].parquet and r1.parquet both match r*
+    assert c.notes[0] == "the pattern matched 2 file(s): r1.parquet, r[1].parquet"
+    assert c.classes == ("q", "x", "z") and c.n_rows == 4
+    c = count_predictions(str(tmp_path / "r[1]?parquet"), y_true="y", engine=engine)
+    assert c.notes[0] == "the pattern matched 1 file(s): r[1].parquet"
+    with pytest.raises(PredictionFileError, match="no file matches this pattern"):
+        count_predictions(str(tmp_path / "none*.parquet"), y_true="y", engine=engine)
+    with pytest.raises(PredictionFileError, match=r"^run\[9\].csv: no such file$"):
+        count_predictions(str(tmp_path / "run[9].csv"), y_true="y", engine=engine)
+
+
+def test_spark_reads_the_named_file_only(tmp_path, spark, monkeypatch):
+    _odd_files(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    for name in ODD_PATHS:
+        _check_named_file_only(count_predictions(name, y_true="y", engine="spark"))
+    c = count_predictions("r*.parquet", y_true="y", engine="spark")
+    assert c.notes[0] == "the pattern matched 2 file(s): r1.parquet, r[1].parquet" and c.n_rows == 4
