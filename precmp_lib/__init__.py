@@ -148,8 +148,6 @@ _EXPORTS = {
     'pairwise_rank_tests': 'ranks',
     'tests_against_control': 'ranks',
     'wilcoxon': 'ranks',
-    'replicability': 'replicability',
-    'replicability_pvalues': 'replicability',
     'PairedScores': 'resampling',
     'corrected_resampled_ttest': 'resampling',
     'cv_scores': 'resampling',
@@ -162,6 +160,11 @@ _EXPORTS = {
     'nested_cv_scores': 'selection',
 }
 
+
+# The function ``replicability`` shares its module's name: imported here, before anything can
+# import the submodule, so that the package attribute is the function (importing a submodule
+# binds its name in the package).
+from .replicability import replicability, replicability_pvalues  # noqa: E402
 
 
 def __getattr__(name: str) -> Any:
