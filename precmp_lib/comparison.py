@@ -631,7 +631,8 @@ def _warnings(counts: Counts, pairs: pd.DataFrame,
             rare.append(f"{name} predicts {_count_of(len(low), 'class')} fewer than "
                         f"{SMALL_PREDICTED} times: {shown}")
     if rare:
-        lines.append(f"{_count_of(len(rare), 'model')} predict some classes fewer than "
+        verb = "predicts" if len(rare) == 1 else "predict"
+        lines.append(f"{_count_of(len(rare), 'model')} {verb} some classes fewer than "
                      f"{SMALL_PREDICTED} times: their precision there is unreliable.")
         items.append(rare)
     return lines, items
@@ -737,11 +738,19 @@ def _row(pairs: pd.DataFrame, a: str, b: str) -> Any:
     return hit.iloc[0] if len(hit) else None
 
 
+def _pairs_models(pairs: pd.DataFrame) -> set:
+    """Return the models that appear in a pairs table."""
+    return set(pairs["model_a"]) | set(pairs["model_b"])
+
+
 def _recommend_all_pairs(best: list, pairs: pd.DataFrame, level: float) -> str:
     top = best[0]
     if len(best) > 1:
+        if len(best) == len(_pairs_models(pairs)):
+            return (f"All {len(best)} models are tied for best: {_names(best)}; choose on cost or "
+                    "simplicity.")
         if len(best) > 4:
-            return (f"{len(best)} models are tied for best, {_names(best)}; choose on cost or "
+            return (f"{len(best)} models are tied for best: {_names(best)}; choose on cost or "
                     "simplicity.")
         return f"{_names(best)} are tied for best; choose on cost or simplicity."
     rows = [r for r in pairs.itertuples() if top in (r.model_a, r.model_b)]

@@ -517,6 +517,16 @@ def test_small_sample_warnings():
         "Only 20 observations, fewer than 30: every interval and p-value here is rough.",
         "1 pair of models disagree on fewer than 10 observations (b + c < 10): McNemar has "
         "little power there.",
-        "1 model predict some classes fewer than 5 times: their precision there is unreliable."]
+        "1 model predicts some classes fewer than 5 times: their precision there is unreliable."]
     assert cmp.warning_items == [[], ["a − b: disagree on only 3 observations"],
                                  ["b predicts 1 class fewer than 5 times: 2"]]
+
+
+def test_when_no_pair_differs_every_model_is_tied():
+    y = np.array([0, 1] * 30)
+    a, b, c = y.copy(), y.copy(), y.copy()
+    b[:2], c[2:5] = 1 - b[:2], 1 - c[2:5]  # 2 and 3 errors: no pair differs
+    cmp = compare_models(pd.DataFrame({"y": y, "a": a, "b": b, "c": c}), y_true="y")
+    assert not cmp.pairs["reject"].any()
+    assert cmp.recommendation == ("All 3 models are tied for best: a, b and c; choose on cost or "
+                                  "simplicity.")

@@ -305,7 +305,7 @@ def test_first_screen_is_design_recommendation_and_five_points(kind, tmp_path):
     assert design[0].startswith("p.csv · " + cmp.design["description"])
     # one sentence that decides: use one model, keep the reference, or a tie to choose within
     (sentence,) = rec
-    assert re.fullmatch(r"(Use .*|Keep the reference .*|.* are tied for best; choose on cost or "
+    assert re.fullmatch(r"(Use .*|Keep the reference .*|.* are tied for best.*; choose on cost or "
                         r"simplicity|.* are more accurate than the reference .*)\.", sentence)
     assert not re.search(r"\. [A-Z]", sentence)
     items = [t for tag, cls, t in screen if tag == "li" and cls == ""]
