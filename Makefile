@@ -7,6 +7,7 @@ PYTHON ?= $(shell command -v python3.11 || command -v python3)
 VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
+DEV := $(VENV)/.dev
 TORCH := $(VENV)/.torch
 SPARK := $(VENV)/.spark
 # worker processes for `make test` and `make report` (default: the cores of this machine)
@@ -29,6 +30,12 @@ $(STAMP): requirements.txt pyproject.toml setup.py precmp_lib/_native.c
 	$(PY) -m ipykernel install --sys-prefix --name python3 --display-name "Python 3 (precmp)" >/dev/null
 	@touch $(STAMP)
 
+# Developer tools (tests, lint, type checks, the API reference, the peers the tests call):
+# `make test`, `make lint` and `make docs` install them; `make report` does not.
+$(DEV): requirements-dev.txt $(STAMP)
+	$(PY) -m pip install --quiet -r requirements-dev.txt
+	@touch $(DEV)
+
 # PyTorch (CPU) for notebook 09's training path: `make test` installs it, `make report` does
 # not need it (notebook 09 then uses the shipped deep_digits_predictions.csv).
 $(TORCH): requirements-torch.txt $(STAMP)
@@ -48,15 +55,15 @@ help: ## list the targets
 
 venv: $(STAMP) ## create .venv from requirements.txt (done by every target that needs it)
 
-report: $(STAMP) docs ## run every notebook (JOBS at a time) and render build/reports/index.html
+report: $(STAMP) ## run every notebook (JOBS at a time) and render build/reports/index.html
 	$(PY) -m precmp_lib.site build-site --out build/reports --jobs $(JOBS)
 
-test: $(STAMP) $(TORCH) $(SPARK) ## lint, unit tests, doctests, notebooks under nbval and papermill contract tests
+test: $(DEV) $(TORCH) $(SPARK) ## lint, unit tests, doctests, notebooks under nbval and papermill contract tests
 	$(PY) -m ruff check .
 	$(PY) -m mypy
 	$(PY) -m pytest -n $(JOBS) --dist loadfile --nbval-lax -p no:cacheprovider tests precmp_lib notebooks
 
-docs: $(STAMP) ## API reference from the docstrings (and docs/coming_from*.md) into build/reports/api
+docs: $(DEV) ## API reference from the docstrings (and docs/coming_from*.md) into build/reports/api
 	$(PY) docs/build_api.py build/reports/api
 
 # Selenium for the real-browser test; the browser and its driver are Debian's chromium and
@@ -77,7 +84,7 @@ data: $(STAMP) ## download the UCI datasets into the user cache (PRECMP_DATA, el
 bench: $(STAMP) ## benchmarks: tables of speed ratios
 	@for f in bench/bench_*.py; do echo "== $$f"; $(PY) $$f; done
 
-lint: $(STAMP) ## ruff (style, complexity, docstrings) over everything; mypy over the library
+lint: $(DEV) ## ruff (style, complexity, docstrings) over everything; mypy over the library
 	$(PY) -m ruff check .
 	$(PY) -m mypy
 

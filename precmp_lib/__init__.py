@@ -20,90 +20,208 @@ deep models, simulations) is in :mod:`precmp_lib.course`, imported explicitly.
 0.11384...
 """
 
-from .accuracy import binomial_test, ftest_looney, proportions_test
-from .bayes import (
-    PrevalenceBootstrap,
-    bayes_update_precision,
-    compare_updated_precision,
-    prevalence_adjusted_precision,
-    prevalence_bootstrap,
-)
-from .bayesian import (
-    BayesianComparison,
-    bayes_correlated_ttest,
-    bayes_sign_test,
-    bayes_signed_rank_test,
-)
-from .combine import combine_pvalues, combined_precision_table, combined_precision_test
-from .comparison import ModelComparison, compare_models
-from .contingency import cochrans_q, correctness_matrix, mcnemar, mcnemar_table, pairwise_mcnemar
-from .crossval import cross_val_predictions, gee_from_long
-from .data import (
-    Dataset,
-    DatasetUnavailable,
-    download_datasets,
-    example_predictions,
-    list_datasets,
-    load_dataset,
-)
-from .engines import Counts, PredictionFileError, count_predictions
-from .multiple import adjust_pvalues
-from .paired import (
-    PairedSums,
-    RepeatedAnswers,
-    clustered_mcnemar,
-    clustered_mcnemar_from_counts,
-    clustered_mcnemar_from_sums,
-    equivalence_test,
-    equivalence_test_from_sums,
-    paired_difference,
-    paired_difference_from_sums,
-    repeated_answers,
-    repeated_answers_from_sums,
-)
-from .power import (
-    corrected_ttest_power,
-    design_effect,
-    mcnemar_power,
-    mcnemar_sample_size,
-    minimum_detectable_difference,
-    paired_power,
-    paired_sample_size,
-)
-from .precision import (
-    GEEPrecisionResult,
-    compare_precision,
-    gee_precision,
-    gs_test,
-    gw_test,
-    rp_test,
-    wald_test,
-)
-from .predictions import Predictions, read_predictions
-from .ranks import (
-    NemenyiResult,
-    average_ranks,
-    critical_difference,
-    friedman,
-    iman_davenport,
-    nemenyi,
-    pairwise_rank_tests,
-    tests_against_control,
-    wilcoxon,
-)
-from .replicability import replicability, replicability_pvalues
-from .resampling import (
-    PairedScores,
-    corrected_resampled_ttest,
-    cv_scores,
-    ftest_5x2cv,
-    paired_cv_scores,
-    pairwise_corrected_ttest,
-    resampling_test_guide,
-    ttest_5x2cv,
-)
-from .results import TestResult
-from .selection import nested_cv_scores
+import importlib
+from typing import TYPE_CHECKING, Any
+
+# Each public name is imported from its module on first use (PEP 562), so that a program
+# which needs a few of them (the `precmp report` command: counting, compare_models, the
+# report) does not import the rest; `dir(precmp_lib)` and `from precmp_lib import x` work
+# as usual, and type checkers read the imports below.
+if TYPE_CHECKING:
+    from .accuracy import binomial_test, ftest_looney, proportions_test
+    from .bayes import (
+        PrevalenceBootstrap,
+        bayes_update_precision,
+        compare_updated_precision,
+        prevalence_adjusted_precision,
+        prevalence_bootstrap,
+    )
+    from .bayesian import (
+        BayesianComparison,
+        bayes_correlated_ttest,
+        bayes_sign_test,
+        bayes_signed_rank_test,
+    )
+    from .combine import combine_pvalues, combined_precision_table, combined_precision_test
+    from .comparison import ModelComparison, compare_models
+    from .contingency import (
+        cochrans_q,
+        correctness_matrix,
+        mcnemar,
+        mcnemar_table,
+        pairwise_mcnemar,
+    )
+    from .crossval import cross_val_predictions, gee_from_long
+    from .data import (
+        Dataset,
+        DatasetUnavailable,
+        download_datasets,
+        example_predictions,
+        list_datasets,
+        load_dataset,
+    )
+    from .engines import Counts, PredictionFileError, count_predictions
+    from .multiple import adjust_pvalues
+    from .paired import (
+        PairedSums,
+        RepeatedAnswers,
+        clustered_mcnemar,
+        clustered_mcnemar_from_counts,
+        clustered_mcnemar_from_sums,
+        equivalence_test,
+        equivalence_test_from_sums,
+        paired_difference,
+        paired_difference_from_sums,
+        repeated_answers,
+        repeated_answers_from_sums,
+    )
+    from .power import (
+        corrected_ttest_power,
+        design_effect,
+        mcnemar_power,
+        mcnemar_sample_size,
+        minimum_detectable_difference,
+        paired_power,
+        paired_sample_size,
+    )
+    from .precision import (
+        GEEPrecisionResult,
+        compare_precision,
+        gee_precision,
+        gs_test,
+        gw_test,
+        rp_test,
+        wald_test,
+    )
+    from .predictions import Predictions, read_predictions
+    from .ranks import (
+        NemenyiResult,
+        average_ranks,
+        critical_difference,
+        friedman,
+        iman_davenport,
+        nemenyi,
+        pairwise_rank_tests,
+        tests_against_control,
+        wilcoxon,
+    )
+    from .replicability import replicability, replicability_pvalues
+    from .resampling import (
+        PairedScores,
+        corrected_resampled_ttest,
+        cv_scores,
+        ftest_5x2cv,
+        paired_cv_scores,
+        pairwise_corrected_ttest,
+        resampling_test_guide,
+        ttest_5x2cv,
+    )
+    from .results import TestResult
+    from .selection import nested_cv_scores
+
+_EXPORTS = {
+    'binomial_test': 'accuracy',
+    'ftest_looney': 'accuracy',
+    'proportions_test': 'accuracy',
+    'PrevalenceBootstrap': 'bayes',
+    'bayes_update_precision': 'bayes',
+    'compare_updated_precision': 'bayes',
+    'prevalence_adjusted_precision': 'bayes',
+    'prevalence_bootstrap': 'bayes',
+    'BayesianComparison': 'bayesian',
+    'bayes_correlated_ttest': 'bayesian',
+    'bayes_sign_test': 'bayesian',
+    'bayes_signed_rank_test': 'bayesian',
+    'combine_pvalues': 'combine',
+    'combined_precision_table': 'combine',
+    'combined_precision_test': 'combine',
+    'ModelComparison': 'comparison',
+    'compare_models': 'comparison',
+    'cochrans_q': 'contingency',
+    'correctness_matrix': 'contingency',
+    'mcnemar': 'contingency',
+    'mcnemar_table': 'contingency',
+    'pairwise_mcnemar': 'contingency',
+    'cross_val_predictions': 'crossval',
+    'gee_from_long': 'crossval',
+    'Dataset': 'data',
+    'DatasetUnavailable': 'data',
+    'download_datasets': 'data',
+    'example_predictions': 'data',
+    'list_datasets': 'data',
+    'load_dataset': 'data',
+    'Counts': 'engines',
+    'PredictionFileError': 'engines',
+    'count_predictions': 'engines',
+    'adjust_pvalues': 'multiple',
+    'PairedSums': 'paired',
+    'RepeatedAnswers': 'paired',
+    'clustered_mcnemar': 'paired',
+    'clustered_mcnemar_from_counts': 'paired',
+    'clustered_mcnemar_from_sums': 'paired',
+    'equivalence_test': 'paired',
+    'equivalence_test_from_sums': 'paired',
+    'paired_difference': 'paired',
+    'paired_difference_from_sums': 'paired',
+    'repeated_answers': 'paired',
+    'repeated_answers_from_sums': 'paired',
+    'corrected_ttest_power': 'power',
+    'design_effect': 'power',
+    'mcnemar_power': 'power',
+    'mcnemar_sample_size': 'power',
+    'minimum_detectable_difference': 'power',
+    'paired_power': 'power',
+    'paired_sample_size': 'power',
+    'GEEPrecisionResult': 'precision',
+    'compare_precision': 'precision',
+    'gee_precision': 'precision',
+    'gs_test': 'precision',
+    'gw_test': 'precision',
+    'rp_test': 'precision',
+    'wald_test': 'precision',
+    'Predictions': 'predictions',
+    'read_predictions': 'predictions',
+    'NemenyiResult': 'ranks',
+    'average_ranks': 'ranks',
+    'critical_difference': 'ranks',
+    'friedman': 'ranks',
+    'iman_davenport': 'ranks',
+    'nemenyi': 'ranks',
+    'pairwise_rank_tests': 'ranks',
+    'tests_against_control': 'ranks',
+    'wilcoxon': 'ranks',
+    'PairedScores': 'resampling',
+    'corrected_resampled_ttest': 'resampling',
+    'cv_scores': 'resampling',
+    'ftest_5x2cv': 'resampling',
+    'paired_cv_scores': 'resampling',
+    'pairwise_corrected_ttest': 'resampling',
+    'resampling_test_guide': 'resampling',
+    'ttest_5x2cv': 'resampling',
+    'TestResult': 'results',
+    'nested_cv_scores': 'selection',
+}
+
+
+# The function ``replicability`` shares its module's name: imported here, before anything can
+# import the submodule, so that the package attribute is the function (importing a submodule
+# binds its name in the package).
+from .replicability import replicability, replicability_pvalues  # noqa: E402
+
+
+def __getattr__(name: str) -> Any:
+    """Import a public name from its module the first time it is asked for."""
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'precmp_lib' has no attribute {name!r}")
+    value = getattr(importlib.import_module(f".{module}", __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))
+
 
 __version__ = "0.1.0"
 

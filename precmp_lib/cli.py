@@ -110,6 +110,9 @@ def build_parser() -> argparse.ArgumentParser:
     rep.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
     rep.add_argument("--out", default="report.html", help="output HTML file (default report.html)")
     rep.add_argument("--json", metavar="PATH", help="also write the comparison as JSON (to_json)")
+    rep.add_argument("--notebook", metavar="PATH",
+                     help="also write the executed report notebook (.ipynb); it reads the "
+                     "comparison from --json's file, else from PATH with the suffix .json")
     rep.add_argument("--quiet", action="store_true",
                      help="print nothing but errors (no progress bar, notes or warnings)")
     site = sub.add_parser("build-site", help="render every course notebook and an index.html")
@@ -185,16 +188,37 @@ def _same_file(a: Path, b: Path) -> bool:
 def _check_outputs(args: argparse.Namespace) -> None:
     inputs = _inputs(args.predictions)
     outs = [("--out", Path(args.out))] + ([("--json", Path(args.json))] if args.json else [])
+    if args.notebook:
+        outs.append(("--notebook", Path(args.notebook)))
+        if not args.json:
+            outs.append(("--notebook's .json", _notebook_json(args)))
     for flag, out in outs:
         if any(_same_file(out, p) for p in inputs):
             raise _BadInput(f"{flag} {out.name} is the predictions file itself; choose another "
                             "output file")
         if out.is_dir():
             raise _BadInput(f"{flag} {out.name} is a directory; give a file name")
-    if args.json and _same_file(Path(args.json), Path(args.out)):
-        raise _BadInput("--json and --out name the same file")
+    for i, (flag, out) in enumerate(outs):
+        for other, path in outs[:i]:
+            if _same_file(out, path):
+                raise _BadInput(f"{other} and {flag} name the same file")
     if args.n_resamples < 100:
         raise _BadInput("--n-resamples must be at least 100")
+
+
+def _notebook_json(args: argparse.Namespace) -> Path:
+    """Return the comparison's JSON that the executed notebook reads: --json's, else beside it."""
+    return Path(args.json) if args.json else Path(args.notebook).with_suffix(".json")
+
+
+def _counted(counts: Any) -> str:
+    """Say what was counted, each number named by what it counts."""
+    per = f"{counts.n_rows:,} predictions per model"
+    if counts.repeats:
+        per += f": {counts.n_observations:,} observations × {counts.repeats} repeats"
+    else:
+        per += ", one per observation"
+    return f"{counts.n_models} models, {counts.n_classes} classes, {per}"
 
 
 def _check_counts(args: argparse.Namespace, counts: Any) -> None:
@@ -275,8 +299,8 @@ def _report(args: argparse.Namespace) -> int:
         return EXIT_BAD_INPUT
     for note in counts.notes:
         _say(args, f"{counts.source}: {note}")
-    _say(args, f"{counts.n_rows:,} rows, {counts.n_models} models, {counts.n_classes} classes "
-               f"from {counts.source} (counted by {counts.engine}); running the report ...")
+    _say(args, f"{counts.source}: {_counted(counts)}, counted by {counts.engine}; running the "
+               "report ...")
     from .comparison import compare_models
 
     try:
@@ -293,12 +317,13 @@ def _report(args: argparse.Namespace) -> int:
     try:
         # the cell progress bar only where a person watches (not in logs or pipes)
         render_report(comparison, out, quiet=args.quiet or not sys.stderr.isatty(),
-                      source_name=counts.source)
+                      source_name=counts.source, notebook=args.notebook,
+                      notebook_comparison=_notebook_json(args) if args.notebook else None)
     except NotebookError as exc:
         print(f"precmp: error: the report failed: {exc}", file=sys.stderr)
         return 1
-    if args.json:
-        write_atomic(args.json, comparison.to_json())
+    if args.json or args.notebook:
+        write_atomic(_notebook_json(args), comparison.to_json())
     _say(args, f"wrote {out} in {time.perf_counter() - start:.1f} s")
     return 0
 

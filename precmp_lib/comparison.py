@@ -77,14 +77,16 @@ class ModelComparison:
     ----------
     summary : DataFrame
         ``model``, ``n`` (predictions), ``n_observations``, ``accuracy``, ``ci_low``,
-        ``ci_high``, ``rank`` (1 = most accurate), ``best`` (in the best group).
+        ``ci_high``, ``rank`` (1 = most accurate), ``best`` (in the best group); one row per
+        model in the order of the data (or of ``models``).
     pairs : DataFrame
         ``model_a``, ``model_b``, ``test``, ``estimate`` (accuracy A - B), ``ci_low``,
         ``ci_high``, ``statistic``, ``df``, ``pvalue``, ``pvalue_adjusted`` (Holm across pairs),
         ``reject``, ``b``, ``c`` (test set: only A right, only B right), ``note``; for a 5 x 2
         design also ``t5x2_statistic``, ``t5x2_pvalue``, ``f5x2_statistic``, ``f5x2_pvalue``;
         for repeated cv with the Bayesian correlated t, ``p_a_better``, ``p_rope``,
-        ``p_b_better``.
+        ``p_b_better``. One family: every pair, the better-ranked model as A; or, with a
+        reference, each model against the reference (the reference as B).
     per_class : DataFrame
         The columns of :func:`precmp_lib.precision.compare_precision` with ``model_a``,
         ``model_b`` in front and ``gs_pvalue_adjusted`` (Holm across classes x pairs).
@@ -105,11 +107,23 @@ class ModelComparison:
     fold_scores : DataFrame
         Repeated cv: ``repeat``, ``fold``, ``n_test`` and one accuracy column per model.
     best : list of str
-        Models not shown worse than the most accurate one at ``alpha`` after adjustment.
+        The recommended group, most accurate first, decided by the pairs table alone: with
+        every pair, the most accurate model and the models not shown worse than it at
+        ``alpha`` after Holm's adjustment; against a reference, the models shown more accurate
+        than the reference or, when none is, the reference and the models not shown to differ
+        from it.
+    recommendation : str
+        One sentence saying what to use (or that the best are tied).
     conclusions : list of str
-        Plain sentences with effect sizes and intervals.
+        At most five short points behind the recommendation.
+    details : list of str
+        Longer lines: each quoted pair with its difference, interval and adjusted p-value
+        (the pair named first, as the pairs table writes it), the classes that drive a
+        precision difference, precision at the given prevalence.
     warnings : list of str
-        Small-sample warnings.
+        Small-sample warnings, one line per kind.
+    warning_items : list of list of str
+        For each warning, the pairs or models it is about (empty when it is about the data).
     design : dict
         ``design`` ("test set" or "repeated cv"), ``repeats``, ``folds``, ``observations``,
         ``rows``, ``description``.
@@ -142,8 +156,11 @@ class ModelComparison:
     precision: pd.DataFrame
     fold_scores: pd.DataFrame
     best: list = field(default_factory=list)
+    recommendation: str = ""
     conclusions: list = field(default_factory=list)
+    details: list = field(default_factory=list)
     warnings: list = field(default_factory=list)
+    warning_items: list = field(default_factory=list)
     settings: dict = field(default_factory=dict)
 
     def to_json(self) -> str:
@@ -342,7 +359,7 @@ def _summary(counts: Counts, pat: _Arrays, obs: _Observations | None,
                      "accuracy": acc, "ci_low": lo, "ci_high": hi})
     out = pd.DataFrame(rows)
     out["rank"] = out["accuracy"].rank(ascending=False, method="min").astype(int)
-    return out.sort_values(["rank", "model"], kind="stable").reset_index(drop=True)
+    return out  # models in the order of the data (or of ``models``)
 
 
 def _fold_scores(counts: Counts, pat: _Arrays) -> pd.DataFrame:
@@ -512,21 +529,32 @@ def _class_tables(counts: Counts, pat: _Arrays, moments: Any) -> tuple[pd.DataFr
     return cc, precision
 
 
-def _best(summary: pd.DataFrame, pairs: pd.DataFrame, counts: Counts, pat: _Arrays,
-          scores: pd.DataFrame | None, alpha: float, level: float) -> tuple[list, pd.DataFrame]:
-    """Return the top model and every model whose comparison with it is not rejected after Holm.
+def _best(summary: pd.DataFrame, pairs: pd.DataFrame, reference: str | None) -> list:
+    """Return the recommended group, from the page's one family of pairs.
 
-    Pairs not in the table (comparisons against a reference) are tested here as one family.
+    Every pair: the most accurate model and every model not shown worse than it after Holm.
+    Against a reference: the models shown more accurate than the reference, most accurate
+    first, or, when none is, the reference and the models not shown to differ from it. No pair
+    outside the table is tested.
     """
-    top = summary["model"].iloc[0]
-    tested = {frozenset((r.model_a, r.model_b)): r for r in pairs.itertuples()}
-    others = [m for m in summary["model"] if m != top]
-    if all(frozenset((top, m)) in tested for m in others):
-        worse = {m for m in others if tested[frozenset((top, m))].reject}
-        return [top] + [m for m in others if m not in worse], pairs.iloc[0:0]
-    extra = _pairs(counts, pat, scores, [(top, m) for m in others], alpha, level)
-    worse = set(extra.loc[extra["reject"], "model_b"])
-    return [top] + [m for m in others if m not in worse], extra
+    acc = dict(zip(summary["model"], summary["accuracy"]))
+    by_accuracy = sorted(acc, key=lambda m: -acc[m])  # stable: ties keep the models' order
+    if reference is None:
+        top = by_accuracy[0]
+        worse = {r.model_b if r.model_a == top else r.model_a for r in pairs.itertuples()
+                 if r.reject and top in (r.model_a, r.model_b)}
+        return [m for m in by_accuracy if m not in worse]
+    better = [r.model_a for r in pairs.itertuples() if r.reject and r.estimate > 0]
+    if better:
+        return [m for m in by_accuracy if m in better]
+    worse = {r.model_a for r in pairs.itertuples() if r.reject}
+    return [m for m in by_accuracy if m not in worse]
+
+
+def _oriented(pairs: list, summary: pd.DataFrame) -> list:
+    """Put the better-ranked model of each pair first (ties keep the models' order)."""
+    rank = dict(zip(summary["model"], summary["rank"]))
+    return [(a, b) if rank[a] <= rank[b] else (b, a) for a, b in pairs]
 
 
 def _prevalence_codes(counts: Counts, prevalence: Mapping[Any, float]
@@ -578,23 +606,42 @@ def _prevalence(counts: Counts, pat: _Arrays, obs: _Observations | None,
     return pd.DataFrame(rows, columns=cols), pd.DataFrame(ratios, columns=rcols)
 
 
-def _warnings(counts: Counts, pairs: pd.DataFrame, class_counts: pd.DataFrame) -> list[str]:
-    out = []
+def _warnings(counts: Counts, pairs: pd.DataFrame,
+              class_counts: pd.DataFrame) -> tuple[list[str], list[list[str]]]:
+    """Small-sample warnings, one line per kind, and the pairs or models each line is about."""
+    lines: list[str] = []
+    items: list[list[str]] = []
     if counts.n_observations < SMALL_N:
-        out.append(f"Only {counts.n_observations} observations (fewer than {SMALL_N}): every "
-                   "interval and p-value here is rough.")
+        lines.append(f"Only {counts.n_observations} observations, fewer than {SMALL_N}: every "
+                     "interval and p-value here is rough.")
+        items.append([])
     if counts.design != REPEATED_CV:
         few = pairs[(pairs["b"] + pairs["c"]) < SMALL_DISCORDANT]
-        for r in few.itertuples():
-            out.append(f"{r.model_a} and {r.model_b} disagree on only {int(r.b + r.c)} "
-                       f"observations (b + c < {SMALL_DISCORDANT}): McNemar has little power.")
+        if len(few):
+            lines.append(f"{_count_of(len(few), 'pair')} of models disagree on fewer than "
+                         f"{SMALL_DISCORDANT} observations (b + c < {SMALL_DISCORDANT}): "
+                         "McNemar has little power there.")
+            items.append([f"{r.model_a} − {r.model_b}: disagree on only {int(r.b + r.c)} "
+                          "observations" for r in few.itertuples()])
+    rare = []
     for j, name in enumerate(counts.models):
         low = class_counts.loc[class_counts[f"n_pred_{j}"] < SMALL_PREDICTED, "class"].tolist()
         if low:
             shown = ", ".join(map(str, low[:8])) + (f" and {len(low) - 8} more" if len(low) > 8 else "")
-            out.append(f"{name} predicts {len(low)} class{'es' if len(low) > 1 else ''} fewer than "
-                       f"{SMALL_PREDICTED} times ({shown}): its precision there is unreliable.")
-    return out
+            rare.append(f"{name} predicts {_count_of(len(low), 'class')} fewer than "
+                        f"{SMALL_PREDICTED} times: {shown}")
+    if rare:
+        verb = "predicts" if len(rare) == 1 else "predict"
+        lines.append(f"{_count_of(len(rare), 'model')} {verb} some classes fewer than "
+                     f"{SMALL_PREDICTED} times: their precision there is unreliable.")
+        items.append(rare)
+    return lines, items
+
+
+def _count_of(n: int, noun: str) -> str:
+    """``n`` and the noun, plural when ``n`` is not one ("1 pair", "3 classes")."""
+    plural = noun + ("es" if noun.endswith("s") else "s")
+    return f"{n:,} {noun if n == 1 else plural}"
 
 
 # --------------------------------------------------------------------------------------------
@@ -632,96 +679,145 @@ def _p(p: float) -> str:
     return f"p {text}" if text.startswith("<") else f"p = {text}"
 
 
-def _diff(r: Any, level: float) -> str:
+def _points(x: float) -> str:
+    """Write an accuracy difference in percentage points, one decimal."""
+    return f"{100 * x:.1f}"
+
+
+def _pair_sentence(r: Any, level: float) -> str:
+    """One pair's accuracy difference, the pair named first: "a − b: +0.0120, 95 % CI ..."."""
     pct = f"{100 * level:g} %"
-    return (f"difference {r.estimate:+.4f} ({pct} CI {r.ci_low:+.4f} to {r.ci_high:+.4f}, "
-            "unadjusted), "
-            f"{_short_test(r.test)} {_p(r.pvalue_adjusted)} after Holm")
+    return (f"{r.model_a} − {r.model_b}: difference {r.estimate:+.4f}, {pct} CI "
+            f"{r.ci_low:+.4f} to {r.ci_high:+.4f} unadjusted; {_short_test(r.test)} "
+            f"{_p(r.pvalue_adjusted)} after Holm.")
 
 
 def _short_test(test: str) -> str:
     return "corrected t" if test.startswith("corrected") else test
 
 
-def _conclusions(cmp: dict, level: float) -> list[str]:
-    """Write the comparison's conclusions as plain sentences, from its tables."""
+def _names(names: Sequence[str], most: int = 6) -> str:
+    """Join names: "a", "a and b", "a, b and c"; beyond ``most``, "a, b, ... and 3 more"."""
+    names = list(map(str, names))
+    if len(names) > most:
+        return ", ".join(names[:most]) + f" and {len(names) - most} more"
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + f" and {names[-1]}"
+
+
+def _conclusions(cmp: dict, level: float) -> tuple[str, list[str], list[str]]:
+    """Write the recommendation (one sentence), at most five short bullets and the details.
+
+    Every p-value quoted is the Holm-adjusted p-value of a row of the page's pairs table, and
+    every pair is written as that row writes it (model A − model B).
+    """
     summary, pairs, best = cmp["summary"], cmp["pairs"], cmp["best"]
-    extra = cmp["best_tests"]
     acc = dict(zip(summary["model"], summary["accuracy"]))
-    everything = pd.concat([pairs, extra], ignore_index=True) if len(extra) else pairs
-    lines = [f"The comparison rests on {cmp['design']['description']}.",
-             _best_sentence(best, acc, everything, level)]
-    worse = [m for m in summary["model"] if m not in best]
+    reference = cmp["reference"]
+    if reference is None:
+        recommendation = _recommend_all_pairs(best, pairs, level)
+        bullets = _bullets_all_pairs(best, summary, pairs, cmp["alpha"])
+        top = best[0]
+        details = [_pair_sentence(r, level) for r in pairs.itertuples()
+                   if top in (r.model_a, r.model_b)]
+    else:
+        recommendation = _recommend_reference(reference, best, pairs, acc, level)
+        bullets = _bullets_reference(reference, summary, pairs, cmp["alpha"])
+        details = [_pair_sentence(r, level) for r in pairs.itertuples()]
+    if "p_rope" in pairs and len(best) > 1 and reference is None:
+        bullets += _bayesian_bullet(best, pairs)
+    bullets.append(_precision_bullet(cmp["per_class"], cmp["alpha"]))
+    details += _precision_details(cmp["per_class"], cmp["combined"], cmp["alpha"])
+    details += _prevalence_sentences(cmp["prevalence"], level)
+    return recommendation, bullets[:5], details
+
+
+def _row(pairs: pd.DataFrame, a: str, b: str) -> Any:
+    """Return the table's row of the pair {a, b} as the table writes it; None if absent."""
+    hit = pairs[((pairs.model_a == a) & (pairs.model_b == b))
+                | ((pairs.model_a == b) & (pairs.model_b == a))]
+    return hit.iloc[0] if len(hit) else None
+
+
+def _pairs_models(pairs: pd.DataFrame) -> set:
+    """Return the models that appear in a pairs table."""
+    return set(pairs["model_a"]) | set(pairs["model_b"])
+
+
+def _recommend_all_pairs(best: list, pairs: pd.DataFrame, level: float) -> str:
+    top = best[0]
+    if len(best) > 1:
+        if len(best) == len(_pairs_models(pairs)):
+            return (f"All {len(best)} models are tied for best: {_names(best)}; choose on cost or "
+                    "simplicity.")
+        if len(best) > 4:
+            return (f"{len(best)} models are tied for best: {_names(best)}; choose on cost or "
+                    "simplicity.")
+        return f"{_names(best)} are tied for best; choose on cost or simplicity."
+    rows = [r for r in pairs.itertuples() if top in (r.model_a, r.model_b)]
+    closest = min(rows, key=lambda r: r.estimate)  # the top model is model A of each
+    return (f"Use {top}: it is more accurate than every other model by at least "
+            f"{_points(closest.estimate)} points, {100 * level:g} % CI {_points(closest.ci_low)} "
+            f"to {_points(closest.ci_high)} against {closest.model_b}.")
+
+
+def _recommend_reference(reference: str, best: list, pairs: pd.DataFrame, acc: dict,
+                         level: float) -> str:
+    others = [m for m in best if m != reference]
+    if reference not in best and len(others) == 1:
+        r = _row(pairs, others[0], reference)
+        return (f"Use {others[0]}: it is more accurate than the reference {reference} by "
+                f"{_points(r.estimate)} points, {100 * level:g} % CI {_points(r.ci_low)} to "
+                f"{_points(r.ci_high)}.")
+    if reference not in best:
+        return (f"{_names(others)} are more accurate than the reference {reference}; this page "
+                "compares each model with the reference only, so compare them with each other "
+                "on a page of every pair.")
+    if others:
+        verb = "is" if len(others) == 1 else "are"
+        return (f"Keep the reference {reference} or take {_names(others)}, which {verb} not "
+                "shown to differ from it; choose on cost or simplicity.")
+    return f"Keep the reference {reference}: every other model is shown less accurate than it."
+
+
+def _bullets_all_pairs(best: list, summary: pd.DataFrame, pairs: pd.DataFrame,
+                       alpha: float) -> list[str]:
+    ranked = summary.sort_values("rank", kind="stable")
+    out = ["Accuracy, best first: " + _names([f"{m} {a:.3f}" for m, a in
+                                              zip(ranked["model"], ranked["accuracy"])], 8) + "."]
+    worse = [m for m in ranked["model"] if m not in best]
     if worse:
-        lines.append(_worse_sentence(worse, best[0], acc, everything, level))
-    if "p_rope" in pairs and len(best) > 1:
-        lines += _bayesian_sentences(best, everything)
-    rejected = pairs[pairs["reject"]]
-    lines.append(f"{len(rejected)} of {len(pairs)} pairs differ in accuracy after Holm's "
-                 f"adjustment at α = {cmp['alpha']:g}; the others are not shown to differ.")
-    lines += _prevalence_sentences(cmp["prevalence"], level)
-    lines.append(_precision_sentence(cmp["per_class"], cmp["combined"], cmp["alpha"]))
-    return lines
+        out.append(f"Shown less accurate than {best[0]}: {_names(worse, 8)}.")
+    k = int(pairs["reject"].sum())
+    rest = "" if k == len(pairs) else "; the others are not shown to differ"
+    out.append(f"Pairs that differ in accuracy after Holm's adjustment at α = {alpha:g}: {k} "
+               f"of {len(pairs)}{rest}.")
+    return out
 
 
-def _against_top(everything: pd.DataFrame, top: str, m: str) -> Any:
-    """Return the pair row of ``top`` and ``m``, shown as top minus m; None if not tested."""
-    hit = everything[((everything.model_a == top) & (everything.model_b == m))
-                     | ((everything.model_a == m) & (everything.model_b == top))]
-    if not len(hit):
-        return None
-    r = hit.iloc[0]
-    if r.model_a != top:  # show as top minus m
-        r = r.copy()
-        r["estimate"], r["ci_low"], r["ci_high"] = -r.estimate, -r.ci_high, -r.ci_low
-    return r
+def _bullets_reference(reference: str, summary: pd.DataFrame, pairs: pd.DataFrame,
+                       alpha: float) -> list[str]:
+    ranked = summary.sort_values("rank", kind="stable")
+    out = ["Accuracy, best first: " + _names([f"{m} {a:.3f}" for m, a in
+                                              zip(ranked["model"], ranked["accuracy"])], 8) + "."]
+    groups = [("Shown more accurate than", pairs[pairs.reject & (pairs.estimate > 0)]),
+              ("Not shown to differ from", pairs[~pairs.reject]),
+              ("Shown less accurate than", pairs[pairs.reject & (pairs.estimate <= 0)])]
+    for words, rows in groups:
+        if len(rows):
+            out.append(f"{words} the reference {reference}: {_names(list(rows.model_a), 8)}.")
+    out[-1] = out[-1][:-1] + (f"; Holm's adjustment over the {len(pairs)} pairs with the "
+                              f"reference, α = {alpha:g}.")
+    return out
 
 
-def _best_sentence(best: list, acc: dict, everything: pd.DataFrame, level: float) -> str:
-    """Name the most accurate model, or the models tied with it and their differences."""
-    top = best[0]
-    if len(best) == 1:
-        return (f"{top} is the most accurate model (accuracy {acc[top]:.3f}) and every other "
-                "model is shown to be worse.")
-    names = ", ".join(best[:-1]) + f" and {best[-1]}"
-    accs = ", ".join(f"{acc[m]:.3f}" for m in best)
-    text = (f"{names} are tied for best: accuracy {accs}; "
-            "they are not shown to differ from the most accurate one")
-    if len(best) <= 4:
-        parts = [f"{m}: {_diff(r, level)}" for m in best[1:]
-                 if (r := _against_top(everything, top, m)) is not None]
-        text += " (" + "; ".join(f"{top} − {p}" for p in parts) + ")"
-    return text + "."
-
-
-def _worse_sentence(worse: list, top: str, acc: dict, everything: pd.DataFrame,
-                    level: float) -> str:
-    """List the models shown worse than the top one (the first six) with their differences."""
-    parts = []
-    for m in worse[:6]:
-        r = _against_top(everything, top, m)
-        parts.append(f"{m} ({acc[m]:.3f}; {top} − {m}: {_diff(r, level)})" if r is not None
-                     else f"{m} ({acc[m]:.3f})")
-    more = f", and {len(worse) - 6} more" if len(worse) > 6 else ""
-    return f"Shown worse than {top}: " + "; ".join(parts) + more + "."
-
-
-def _bayesian_sentences(best: list, everything: pd.DataFrame) -> list[str]:
-    """State the Bayesian correlated t's probabilities for the models tied with the top one."""
-    top = best[0]
-    bits = []
-    for m in best[1:4]:
-        r = _against_top(everything, top, m)
-        if r is None or not np.isfinite(r.get("p_rope", np.nan)):
-            continue
-        top_first = r.model_a == top
-        p_top = r.p_a_better if top_first else r.p_b_better
-        p_other = r.p_b_better if top_first else r.p_a_better
-        bits.append(f"P({top} better) = {p_top:.2f}, P(practically equivalent, within "
-                    f"±{ROPE:g}) = {r.p_rope:.2f}, P({m} better) = {p_other:.2f}")
-    if not bits:
+def _bayesian_bullet(best: list, pairs: pd.DataFrame) -> list[str]:
+    """State the Bayesian correlated t's probabilities for the top model and the next one."""
+    r = _row(pairs, best[0], best[1])
+    if r is None or not np.isfinite(r.get("p_rope", np.nan)):
         return []
-    return ["Bayesian correlated t on the per-fold accuracies: " + "; ".join(bits) + "."]
+    return [f"{r.model_a} − {r.model_b}, Bayesian correlated t on the per-fold accuracies: "
+            f"P({r.model_a} better) = {r.p_a_better:.2f}, P(within ±{ROPE:g}) = "
+            f"{r.p_rope:.2f}, P({r.model_b} better) = {r.p_b_better:.2f}."]
 
 
 def _prevalence_sentences(prev: pd.DataFrame, level: float) -> list[str]:
@@ -731,33 +827,40 @@ def _prevalence_sentences(prev: pd.DataFrame, level: float) -> list[str]:
         block = prev[prev["class"] == label].dropna(subset=["precision_at_prevalence"])
         block = block.sort_values("precision_at_prevalence", ascending=False).head(4)
         if len(block):
-            parts = [f"{r.model} {r.precision_at_prevalence:.3f} ({100 * level:g} % CI "
-                     f"{r.ci_low:.3f} to {r.ci_high:.3f})" for r in block.itertuples()]
-            lines.append(f"At a prevalence of {block['prevalence'].iloc[0]:g} for class {label} "
-                         f"(on these data {block['test_set_prevalence'].iloc[0]:.3f}), precision "
-                         "would be: " + "; ".join(parts) + ".")
+            parts = [f"{r.model} {r.precision_at_prevalence:.3f}, {100 * level:g} % CI "
+                     f"{r.ci_low:.3f} to {r.ci_high:.3f}" for r in block.itertuples()]
+            lines.append(f"Class {label} at a prevalence of {block['prevalence'].iloc[0]:g}, "
+                         f"against {block['test_set_prevalence'].iloc[0]:.3f} in these data: "
+                         "precision would be " + "; ".join(parts) + ".")
     return lines
 
 
-def _precision_sentence(per_class: pd.DataFrame, combined: pd.DataFrame, alpha: float) -> str:
-    """Say whether precision differs per class and which classes drive it (the first 4 pairs)."""
+def _precision_bullet(per_class: pd.DataFrame, alpha: float) -> str:
+    """Say in one line whether precision differs per class."""
     sig = per_class[per_class["gs_pvalue_adjusted"] <= alpha]
+    tested = len(per_class.dropna(subset=["gs_pvalue"]))
     if not len(sig):
-        return ("No class shows a precision difference between any compared pair after "
-                "Holm's adjustment (GS test): precisions are not shown to differ.")
-    pairs_with = combined[combined["classes_driving"].map(len) > 0]
-    bits = []
-    for r in pairs_with.head(4).itertuples():
+        return (f"Precision: no class differs between the compared pairs, 0 of {tested} class "
+                "comparisons after Holm's adjustment, GS test.")
+    classes = list(dict.fromkeys(map(str, sig["class"])))
+    return (f"Precision differs in {len(sig)} of {tested} class comparisons after Holm's "
+            f"adjustment, GS test; classes: {_names(classes, 6)}.")
+
+
+def _precision_details(per_class: pd.DataFrame, combined: pd.DataFrame, alpha: float) -> list[str]:
+    """Per pair (the first four with a difference), the classes that drive it."""
+    sig = per_class[per_class["gs_pvalue_adjusted"] <= alpha]
+    lines = []
+    for r in combined[combined["classes_driving"].map(len) > 0].head(4).itertuples():
         block = sig[(sig.model_a == r.model_a) & (sig.model_b == r.model_b)]
         top_rows = block.reindex(block["rp"].map(lambda v: abs(math.log(v)) if v and v > 0
                                                  else 0).sort_values(ascending=False).index)
-        cls = [f"{row['class']} (RP {row['rp']:.2f}, CI {row['rp_ci_low']:.2f} to "
-               f"{row['rp_ci_high']:.2f})" for _, row in top_rows.head(3).iterrows()]
-        more = f" and {len(block) - 3} more" if len(block) > 3 else ""
-        bits.append(f"{r.model_a} vs {r.model_b}: " + ", ".join(cls) + more)
-    return (f"Precision differs in {len(sig)} of {len(per_class.dropna(subset=['gs_pvalue']))} "
-            "class comparisons (GS test, Holm across classes and pairs); the classes that "
-            "drive it: " + "; ".join(bits) + ".")
+        cls = [f"{row['class']} RP {row['rp']:.2f}, CI {row['rp_ci_low']:.2f} to "
+               f"{row['rp_ci_high']:.2f}" for _, row in top_rows.head(3).iterrows()]
+        more = f"; and {len(block) - 3} more" if len(block) > 3 else ""
+        lines.append(f"{r.model_a} / {r.model_b}, precision by class: " + "; ".join(cls)
+                     + more + ".")
+    return lines
 
 
 # --------------------------------------------------------------------------------------------
@@ -822,11 +925,19 @@ def compare_models(
     >>> cmp.design["description"], cmp.best
     ('one test set of 100 observations', ['b'])
     >>> cmp.pairs[["model_a", "model_b", "test", "b", "c"]]
-      model_a model_b            test  b   c
-    0       a       b  McNemar mid-p  0  10
+      model_a model_b           test   b  c
+    0       b       a  McNemar mid-p  10  0
 
     Model b is right on the ten observations where they disagree; with so few discordant
-    pairs the mid-p McNemar test is used, and it shows b more accurate.
+    pairs the mid-p McNemar test is used, and it shows b more accurate. The pair reads b − a:
+    the better-ranked model comes first.
+
+    >>> r = cmp.pairs.iloc[0]
+    >>> cmp.recommendation == (f"Use b: it is more accurate than every other model by at least "
+    ...                        f"10.0 points, 95 % CI {100 * r.ci_low:.1f} to "
+    ...                        f"{100 * r.ci_high:.1f} against a.")
+    True
+
     """
     alpha, n_boot = _checked_options(alpha, n_boot, seed, prevalence)
     if isinstance(source, Counts):
@@ -882,6 +993,8 @@ def _compare_counts(counts: Counts, *, reference: str | None, alpha: float,
                                     names=list(counts.models),
                                     clusters=obs.ids if obs is not None else None)
     summary = _summary(counts, pat, obs, level)
+    if reference is None:
+        pairs = _oriented(pairs, summary)
     scores = _fold_scores(counts, pat) if cv else None
     pair_table = _pairs(counts, pat, scores, pairs, alpha, level)
     if scores is not None:
@@ -894,14 +1007,16 @@ def _compare_counts(counts: Counts, *, reference: str | None, alpha: float,
     joint.insert(4, "pvalue_adjusted", adjust_pvalues(joint["pvalue"].to_numpy(float), "holm"))
     joint.attrs["adjustment"] = "holm"
     combined = _combined(counts, pat, per_class, pairs, alpha, int(n_boot), seed)
-    best, best_tests = _best(summary, pair_table, counts, pat, scores, alpha, level)
+    best = _best(summary, pair_table, reference)
     summary["best"] = summary["model"].isin(best)
     class_counts, precision = _class_tables(counts, pat, moments)
     prev, prev_ratio = _prevalence(counts, pat, obs, prevalence, pairs, level, int(n_boot), seed)
     design = _design(counts)
-    parts = {"summary": summary, "pairs": pair_table, "best": best, "best_tests": best_tests,
+    parts = {"summary": summary, "pairs": pair_table, "best": best, "reference": reference,
              "per_class": per_class, "combined": combined, "design": design, "alpha": alpha,
              "prevalence": prev}
+    recommendation, bullets, details = _conclusions(parts, level)
+    warning_lines, warning_items = _warnings(counts, pair_table, class_counts)
     return ModelComparison(
         models=list(counts.models), classes=[_scalar(c) for c in counts.classes], design=design,
         engine=counts.engine, n_rows=int(counts.n_rows), source=str(counts.source), alpha=alpha,
@@ -911,8 +1026,8 @@ def _compare_counts(counts: Counts, *, reference: str | None, alpha: float,
         precision=precision,
         fold_scores=scores if scores is not None else pd.DataFrame(columns=["repeat", "fold",
                                                                             "n_test"]),
-        best=best, conclusions=_conclusions(parts, level),
-        warnings=_warnings(counts, pair_table, class_counts),
+        best=best, recommendation=recommendation, conclusions=bullets, details=details,
+        warnings=warning_lines, warning_items=warning_items,
         settings={"alpha": alpha, "reference": reference, "n_boot": int(n_boot), "seed": seed,
                   "rope": ROPE if cv else None,
                   "prevalence": {str(k): float(v) for k, v in prevalence.items()},

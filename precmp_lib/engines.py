@@ -38,7 +38,9 @@ Label rules (the same for every engine)
   are numbers ("1" and "1.0" are the label 1), otherwise they are all text.
 * In typed data (DataFrames, Parquet) a column that mixes text and numbers ("1" and 1) is an
   error naming both forms; so are text labels in one column and numbers in another.
-* Classes are sorted numerically when all are numbers, else as text.
+* Classes are sorted numerically when all are numbers, else as text. Models keep the order
+  of the file: wide, the order of the columns; long, the order of each model's first row
+  (or, either way, the order of ``models``).
 * Duplicated column names, duplicated ids in a wide table and an id with two true labels are
   errors naming them. A model none of whose labels occurs in the truth is an error; labels the
   truth never has are a note.
@@ -829,7 +831,7 @@ def _plain(v: Any) -> Any:
 def _long_to_wide(spec: _Spec, frame: pd.DataFrame) -> dict[str, tuple[np.ndarray, np.ndarray]]:
     """Pivot a long table to one row per (id[, repeat]) with every model's prediction, in numpy."""
     names = frame[spec.model_col].astype(str)
-    available = sorted(pd.unique(names.to_numpy()).tolist())
+    available = pd.unique(names.to_numpy()).tolist()  # in the order of their first row
     if spec.models:
         unknown = sorted(set(spec.models) - set(available))
         if unknown:
@@ -1063,8 +1065,10 @@ def _split_sets(spec: _Spec, rows: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataF
 
 
 def _models_sql(dialect: _Dialect, table: str = "src") -> str:
-    """Select the distinct model names of a table renamed by :func:`roles_sql`, as text."""
-    return f"SELECT DISTINCT CAST(k_model AS {dialect.text}) AS m FROM {table}"
+    """Select the model names of a table renamed by :func:`roles_sql`, in first-row order."""
+    row = "row_number() OVER ()" if dialect is DUCKDB else "monotonically_increasing_id()"
+    return (f"SELECT m FROM (SELECT CAST(k_model AS {dialect.text}) AS m, {row} AS r FROM {table}) t "
+            "GROUP BY m ORDER BY MIN(r)")
 
 
 def _locate_sql(spec: _Spec, dialect: _Dialect, column: str, what: str, table: str = "src") -> str | None:
@@ -1380,7 +1384,7 @@ def _duckdb_count(spec: _Spec, relation: duckdb.DuckDBPyRelation, columns: Seque
 
 
 def _long_models(spec: _Spec, available: list[str]) -> None:
-    available = sorted(available)
+    """Keep the models asked for, or every model in the order of its first row."""
     if spec.models:
         unknown = sorted(set(spec.models) - set(available))
         if unknown:

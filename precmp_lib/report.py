@@ -26,6 +26,8 @@ from ._files import write_atomic
 
 __all__ = [
     "NotebookError",
+    "executed_notebook",
+    "nbconvert_template",
     "notebook_question",
     "page_html",
     "render_notebook",
@@ -267,12 +269,27 @@ def report_template() -> Any:
     return files("precmp_lib") / "_resources" / "report.ipynb"
 
 
+def nbconvert_template() -> Path:
+    """Return the nbconvert page template for an executed report notebook.
+
+    It is nbconvert's ``lab`` page without the scripts that page loads from a CDN (require.js,
+    MathJax, mermaid): ``jupyter nbconvert --to html --template-file TEMPLATE out.ipynb``
+    then writes a page that loads nothing from outside itself.
+
+    >>> nbconvert_template().name
+    'report_nbconvert.html.j2'
+    """
+    return Path(__file__).resolve().parent / "_resources" / "report_nbconvert.html.j2"
+
+
 def render_report(
     comparison: Any,
     out: str | os.PathLike,
     *,
     quiet: bool = False,
     source_name: str | None = None,
+    notebook: str | os.PathLike | None = None,
+    notebook_comparison: str | os.PathLike | None = None,
 ) -> Path:
     """Write the HTML report of a :class:`~precmp_lib.comparison.ModelComparison`.
 
@@ -292,6 +309,14 @@ def render_report(
         No progress bar over the template's cells.
     source_name : str, optional
         How the page names the predictions (default: the comparison's ``source``).
+    notebook : path, optional
+        Also write the executed template here: the template's cells with their outputs and a
+        cell of injected parameters after the parameters cell, as papermill writes it, so that
+        it opens in JupyterLab with its outputs and runs again there.
+    notebook_comparison : path, optional
+        With ``notebook``: the comparison's JSON file that the notebook's ``comparison_json``
+        parameter names (the caller writes it; relative to the notebook's folder when it can
+        be). Required with ``notebook``.
 
     Returns
     -------
@@ -314,6 +339,9 @@ def render_report(
     >>> "Accuracy and ranking" in page.read_text(encoding="utf-8")
     True
     """
+    if notebook is not None and notebook_comparison is None:
+        raise ValueError("notebook_comparison must name the comparison's JSON file when "
+                         "notebook is given; got None")
     with tempfile.TemporaryDirectory(prefix="precmp-report-") as tmp:
         data = Path(tmp) / "comparison.json"
         data.write_text(comparison.to_json(), encoding="utf-8")
@@ -321,16 +349,86 @@ def render_report(
                   "source_name": str(source_name if source_name is not None else comparison.source)}
         template = json.loads(report_template().read_text(encoding="utf-8"))
         title = f"precmp report: {params['source_name']}"
+        outputs: dict[int, list[str]] = {}
         try:
-            blocks = run_view_notebook(template, params, progress=not quiet)
+            blocks = run_view_notebook(template, params, progress=not quiet, outputs=outputs)
         except NotebookError as exc:
             raise NotebookError(str(exc).replace(tmp, "<run folder>")) from None
         write_atomic(Path(out), page_html(title, blocks))
+    if notebook is not None:
+        named = Path(notebook_comparison)  # type: ignore[arg-type]  # checked above
+        try:
+            named = Path(os.path.relpath(named, Path(notebook).resolve().parent))
+        except ValueError:  # another drive: keep the path as given
+            pass
+        executed = executed_notebook(template, dict(params, comparison_json=str(named)), outputs)
+        write_atomic(Path(notebook), json.dumps(executed, indent=1, ensure_ascii=False) + "\n")
     return Path(out)
 
 
+def executed_notebook(notebook: Mapping[str, Any], parameters: Mapping[str, Any],
+                      outputs: Mapping[int, Sequence[str]]) -> dict[str, Any]:
+    r"""Return ``notebook`` as executed: each code cell's outputs, the parameters injected.
+
+    The parameters go in a code cell tagged ``injected-parameters`` right after the cell
+    tagged ``parameters``, as papermill writes them; each code cell shows its HTML blocks
+    (``outputs``, keyed by the cell's index in ``notebook``) as ``display_data``.
+
+    Parameters
+    ----------
+    notebook : mapping
+        The notebook as parsed JSON (nbformat 4), as run.
+    parameters : mapping
+        The parameter values (literals).
+    outputs : mapping of int to sequence of str
+        The HTML blocks each cell showed, from :func:`run_view_notebook`.
+
+    Returns
+    -------
+    dict
+        An nbformat 4 notebook.
+
+    Examples
+    --------
+    >>> nb = {"cells": [{"cell_type": "code", "metadata": {"tags": ["parameters"]},
+    ...                  "source": "x = 1"}, {"cell_type": "code", "metadata": {}, "source": "x"}],
+    ...       "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
+    >>> out = executed_notebook(nb, {"x": 2}, {1: ["<pre>2</pre>"]})
+    >>> [c["source"] for c in out["cells"]], out["cells"][2]["outputs"][0]["data"]["text/html"]
+    (['x = 1', 'x = 2\n', 'x'], '<pre>2</pre>')
+    """
+    import copy
+
+    cells: list[dict[str, Any]] = []
+    count = 0
+    for index, cell in enumerate(notebook.get("cells", [])):
+        cell = copy.deepcopy(dict(cell))
+        if cell.get("cell_type") == "code":
+            count += 1
+            cell["execution_count"] = count
+            cell["outputs"] = [{"output_type": "display_data", "metadata": {},
+                                "data": {"text/html": block, "text/plain": ["<HTML>"]}}
+                               for block in outputs.get(index, [])]
+        cells.append(cell)
+        if "parameters" in cell.get("metadata", {}).get("tags", []):
+            count += 1
+            cells.append({"cell_type": "code", "execution_count": count,
+                          "metadata": {"tags": ["injected-parameters"]}, "outputs": [],
+                          "source": "".join(f"{k} = {v!r}\n" for k, v in parameters.items())})
+    out = copy.deepcopy(dict(notebook))
+    out["cells"] = cells
+    out.setdefault("nbformat", 4)
+    out.setdefault("nbformat_minor", 5)
+    for number, cell in enumerate(cells):
+        cell.setdefault("metadata", {})
+        if out["nbformat_minor"] >= 5:
+            cell.setdefault("id", f"cell-{number}")
+    return out
+
+
 def run_view_notebook(notebook: Mapping[str, Any], parameters: Mapping[str, Any], *,
-                      progress: bool = False) -> list[str]:
+                      progress: bool = False,
+                      outputs: dict[int, list[str]] | None = None) -> list[str]:
     """Run a display-only notebook in this process and return its cells as HTML blocks.
 
     The notebook is a view: its code cells only call display functions, so they need no kernel
@@ -348,6 +446,9 @@ def run_view_notebook(notebook: Mapping[str, Any], parameters: Mapping[str, Any]
         Names and values for the parameters cell; values must be literals (``repr`` round-trips).
     progress : bool
         A progress bar over the cells on stderr.
+    outputs : dict, optional
+        Filled with the HTML blocks of each code cell, keyed by the cell's index in
+        ``notebook`` (what :func:`executed_notebook` writes as the cells' outputs).
 
     Returns
     -------
@@ -376,18 +477,21 @@ def run_view_notebook(notebook: Mapping[str, Any], parameters: Mapping[str, Any]
     bar = _cell_progress(len(cells), progress)
     count = 0
     try:
-        for cell in cells:
+        for index, cell in enumerate(cells):
             source = _source(cell)
             if cell.get("cell_type") == "markdown":
                 blocks.append(_markdown_html(source))
             elif cell.get("cell_type") == "code":
                 count += 1
+                before = len(blocks)
                 shown = _run_cell(source, namespace, count)
                 if "parameters" in cell.get("metadata", {}).get("tags", []):
                     _run_cell("".join(f"{k} = {v!r}\n" for k, v in parameters.items()),
                               namespace, count)
                 if shown:
                     blocks.append(shown)
+                if outputs is not None:
+                    outputs[index] = blocks[before:]
             bar.update(1)
     finally:
         bar.close()

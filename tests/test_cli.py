@@ -125,3 +125,17 @@ def test_a_glob_of_parquet_files_and_every_engine_give_one_comparison(tmp_path, 
     assert [c.n_rows for c in seen] == [30, 30, 30]
     assert seen[0].summary.equals(seen[1].summary) and seen[1].summary.equals(seen[2].summary)
     assert seen[0].per_class.equals(seen[2].per_class)
+
+
+def test_the_command_names_each_count_by_what_it_counts(tmp_path, capsys):
+    from precmp_lib.data import resource_path
+
+    # 3 x 5-fold cv of 569 observations, 3 models, long layout: 5,121 rows of the file,
+    # 1,707 predictions per model (scripts/make_example_predictions.py)
+    src = resource_path("examples/breast_cancer_cv_long.csv")
+    assert main(["report", str(src), "--y-true", "y_true", "--n-resamples", "100",
+                 "--out", str(tmp_path / "r.html")]) == 0
+    said = capsys.readouterr().err
+    assert ("3 models, 2 classes, 1,707 predictions per model: 569 observations × 3 repeats"
+            in said)
+    assert " rows" not in said

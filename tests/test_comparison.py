@@ -81,7 +81,9 @@ def test_design_and_summary_of_a_test_set(test_set):
 
         lo, hi = proportion_confint(k, 600, method="wilson")
         assert (acc.loc[m, "ci_low"], acc.loc[m, "ci_high"]) == pytest.approx((lo, hi))
-    assert cmp.summary["model"].tolist()[0] == "lr" and cmp.summary["rank"].tolist() == [1, 2, 3]
+    # models in the order of the data; rank 1 = most accurate (lr 0.9, rf 0.88, nb 0.7 simulated)
+    assert cmp.summary["model"].tolist() == ["lr", "nb", "rf"]
+    assert cmp.summary["rank"].tolist() == [1, 3, 2]
 
 
 def test_mcnemar_exact_equals_binomtest_and_holm_across_pairs(test_set):
@@ -110,12 +112,14 @@ def test_few_discordant_pairs_use_the_mid_p_and_say_so():
     assert (r.b, r.c) == (7, 2) and r.test == "McNemar mid-p" and "mid-p" in r.note
     midp = 2 * stats.binom.cdf(2, 9, 0.5) - stats.binom.pmf(2, 9, 0.5)  # methods.md §2
     assert r.pvalue == pytest.approx(midp)
-    assert any("b + c < 10" in w for w in cmp.warnings)
+    assert cmp.warnings == ["1 pair of models disagree on fewer than 10 observations "
+                            "(b + c < 10): McNemar has little power there."]
+    assert cmp.warning_items == [["a − b: disagree on only 9 observations"]]
 
 
 def test_per_class_equals_the_raw_label_tests_with_holm_over_classes_and_pairs(test_set):
     cmp = compare_models(test_set, y_true="truth")
-    for a, b in model_pairs(["lr", "nb", "rf"]):
+    for a, b in [("lr", "nb"), ("lr", "rf"), ("rf", "nb")]:  # better-ranked model first
         ours = cmp.per_class[(cmp.per_class.model_a == a) & (cmp.per_class.model_b == b)]
         direct = pc.compare_precision(test_set.truth, test_set[a], test_set[b])
         assert ours["class"].tolist() == direct["class"].tolist() == ["bird", "cat", "dog"]
@@ -146,7 +150,8 @@ def test_class_counts_and_precision_by_hand(test_set):
                            y_true="y")
     p = never.precision.set_index("class")
     assert np.isnan(p.loc[2, "a"]) and p.loc[1, "a"] == pytest.approx(1 / 3)
-    assert "never predicted by A" in never.per_class.set_index("class").loc[2, "note"]
+    # b is more accurate, so the pair reads b − a and a is model B of the per-class table
+    assert "never predicted by B" in never.per_class.set_index("class").loc[2, "note"]
 
 
 def _close_pair(test_set):
@@ -165,15 +170,83 @@ def test_best_group_and_conclusions_in_words(test_set):
     assert cmp.pairs.set_index(["model_a", "model_b"]).loc[("lr", "rf"), ["b", "c"]].tolist() == [8, 3]
     assert cmp.best == ["lr", "rf"]  # nb is far worse; lr and rf are not shown to differ
     assert cmp.summary.set_index("model")["best"].to_dict() == {"lr": True, "rf": True, "nb": False}
+    assert cmp.recommendation == "lr and rf are tied for best; choose on cost or simplicity."
     text = " ".join(cmp.conclusions)
-    assert "lr and rf are tied for best" in text and "not shown to differ" in text
-    assert "equal" not in text
-    assert "Shown worse than lr: nb" in text
+    assert "not shown to differ" in text and "equal" not in text
+    assert "Shown less accurate than lr: nb." in text
+    assert 1 <= len(cmp.conclusions) <= 5
 
 
-def test_best_with_a_reference_tests_the_top_model_against_the_rest(test_set):
+def test_pairs_put_the_better_ranked_model_first(test_set):
+    # file order lr, nb, rf; accuracy order lr, rf, nb: the pair of nb and rf reads rf − nb
+    cmp = compare_models(test_set, y_true="truth")
+    assert [tuple(p) for p in cmp.pairs[["model_a", "model_b"]].to_numpy()] == [
+        ("lr", "nb"), ("lr", "rf"), ("rf", "nb")]
+    assert (cmp.pairs["estimate"] >= 0).all()
+    acc = cmp.summary.set_index("model")["accuracy"]
+    row = cmp.pairs.iloc[2]
+    assert row.estimate == pytest.approx(acc["rf"] - acc["nb"])
+
+
+def test_one_winner_is_recommended_with_its_smallest_lead(test_set):
+    cmp = compare_models(test_set, y_true="truth")
+    assert cmp.best == ["lr"]
+    closest = cmp.pairs.iloc[1]  # lr − rf, the smaller lead of lr (0.9 against 0.88 simulated)
+    assert (closest.model_a, closest.model_b) == ("lr", "rf")
+    assert cmp.recommendation == (
+        f"Use lr: it is more accurate than every other model by at least "
+        f"{100 * closest.estimate:.1f} points, 95 % CI {100 * closest.ci_low:.1f} to "
+        f"{100 * closest.ci_high:.1f} against rf.")
+
+
+def _quoted_pvalues(lines):
+    """(model A, model B, p text) of every "A − B: ... p = X after Holm" in ``lines``."""
+    import re
+
+    found = []
+    for line in lines:
+        for m in re.finditer(r"(\S+) − (\S+): .*?p (?:= )?(< 0\.0001|[0-9.]+[0-9]) after Holm", line):
+            found.append(m.groups())
+    return found
+
+
+def test_a_reference_page_is_one_family(test_set):
+    # With a reference the page tests each model against it, one Holm family of m - 1 pairs;
+    # every sentence quotes that table's adjusted p-values and no other pair is tested.
     cmp = compare_models(_close_pair(test_set), y_true="truth", reference="nb")
+    holm = multipletests(cmp.pairs["pvalue"], method="holm")[1]
+    np.testing.assert_allclose(cmp.pairs["pvalue_adjusted"], holm)
+    table = {(r.model_a, r.model_b): format_pvalue(r.pvalue_adjusted) for r in cmp.pairs.itertuples()}
+    quoted = _quoted_pvalues([cmp.recommendation, *cmp.conclusions, *cmp.details])
+    assert len(quoted) == len(cmp.pairs)
+    for a, b, p in quoted:
+        assert table[(a, b)] == p, (a, b)
+    # lr and rf both beat nb (0.9 and about 0.89 against 0.7 simulated); lr − rf is not a pair
     assert cmp.best == ["lr", "rf"]
+    assert cmp.recommendation.startswith("lr and rf are more accurate than the reference nb")
+    assert "Shown more accurate than the reference nb: lr and rf" in " ".join(cmp.conclusions)
+
+
+def test_a_reference_no_one_beats_is_kept():
+    y = np.array([0, 1] * 60)
+    ref = y.copy()
+    ref[:4] = 1 - ref[:4]
+    close = ref.copy()
+    close[10:13] = 1 - close[10:13]  # 3 more errors: not shown to differ
+    far = y.copy()
+    far[:40] = 1 - far[:40]
+    cmp = compare_models(pd.DataFrame({"y": y, "ref": ref, "close": close, "far": far}), y_true="y",
+                         reference="ref")
+    assert cmp.best == ["ref", "close"]
+    assert cmp.recommendation == ("Keep the reference ref or take close, which is not shown to "
+                                  "differ from it; choose on cost or simplicity.")
+
+
+def test_every_pair_quotes_the_table(test_set):
+    cmp = compare_models(_close_pair(test_set), y_true="truth")
+    table = {(r.model_a, r.model_b): format_pvalue(r.pvalue_adjusted) for r in cmp.pairs.itertuples()}
+    quoted = _quoted_pvalues([cmp.recommendation, *cmp.conclusions, *cmp.details])
+    assert quoted and all(table[(a, b)] == p for a, b, p in quoted)
 
 
 def test_prevalence_adjusted_precision_with_intervals_and_ratio(test_set):
@@ -430,7 +503,7 @@ def test_30_models_and_10_classes():
                                      for j in range(30)}})
     cmp = compare_models(frame, y_true="y", n_boot=100)
     assert len(cmp.pairs) == 435 and len(cmp.per_class) == 4350
-    assert cmp.summary["model"].iloc[0] in cmp.best
+    assert cmp.summary.loc[cmp.summary["rank"] == 1, "model"].iloc[0] == cmp.best[0]
 
 
 def test_small_sample_warnings():
@@ -440,7 +513,20 @@ def test_small_sample_warnings():
     b = np.where(y == 2, 0, y)
     b[[2, 6]] = 2
     cmp = compare_models(pd.DataFrame({"y": y, "a": a, "b": b}), y_true="y")
-    text = " ".join(cmp.warnings)
-    assert "Only 20 observations (fewer than 30)" in text
-    assert "b predicts 1 class fewer than 5 times (2)" in text
-    assert "disagree on only 3 observations (b + c < 10)" in text
+    assert cmp.warnings == [
+        "Only 20 observations, fewer than 30: every interval and p-value here is rough.",
+        "1 pair of models disagree on fewer than 10 observations (b + c < 10): McNemar has "
+        "little power there.",
+        "1 model predicts some classes fewer than 5 times: their precision there is unreliable."]
+    assert cmp.warning_items == [[], ["a − b: disagree on only 3 observations"],
+                                 ["b predicts 1 class fewer than 5 times: 2"]]
+
+
+def test_when_no_pair_differs_every_model_is_tied():
+    y = np.array([0, 1] * 30)
+    a, b, c = y.copy(), y.copy(), y.copy()
+    b[:2], c[2:5] = 1 - b[:2], 1 - c[2:5]  # 2 and 3 errors: no pair differs
+    cmp = compare_models(pd.DataFrame({"y": y, "a": a, "b": b, "c": c}), y_true="y")
+    assert not cmp.pairs["reject"].any()
+    assert cmp.recommendation == ("All 3 models are tied for best: a, b and c; choose on cost or "
+                                  "simplicity.")

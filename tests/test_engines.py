@@ -160,9 +160,22 @@ def test_wide_repeated_cv_equals_long(files):
                        values="y_pred").reset_index()
     wide.columns = [str(c) for c in wide.columns]
     a = count_predictions(frame, y_true="y_true")
+    # the long table's models come in the order of their first row; the wide one in its columns'
+    wide = wide[["id", "repeat", "fold", "y_true", *a.models]]
     b = count_predictions(wide, y_true="y_true")
     assert b.notes == ("column 'id' is taken as the observation id",)
     assert_same_counts(a, b)
+
+
+@pytest.mark.parametrize("engine", ["numpy", "duckdb"])
+def test_long_models_keep_the_order_of_their_first_row(engine, tmp_path):
+    rows = [(i, m, i % 2, (i + (m == "zeta")) % 2) for i in range(6) for m in ("zeta", "alpha", "mid")]
+    frame = pd.DataFrame(rows, columns=["id", "model", "y_true", "y_pred"])
+    path = tmp_path / "long.csv"
+    frame.to_csv(path, index=False)
+    assert count_predictions(path, y_true="y_true", engine=engine).models == ("zeta", "alpha", "mid")
+    chosen = count_predictions(path, y_true="y_true", engine=engine, models=["mid", "zeta"])
+    assert chosen.models == ("mid", "zeta")
 
 
 @pytest.fixture(scope="module")
@@ -264,7 +277,7 @@ def test_column_names_cannot_run_sql_in_spark(tmp_path, spark):
                          "y_true": ["a", "a", "b", "b"], "y_pred": ["a", "b", "b", "b"]})
     ref = count_predictions(long, y_true="y_true")
     assert_same_counts(ref, count_predictions(spark.createDataFrame(long), y_true="y_true"))
-    assert ref.models == ("b", "m') OR ('1'='1")
+    assert ref.models == ("m') OR ('1'='1", "b")  # the order of their first rows
     # names Spark's column API would parse (a dot, a backtick) and " AS ", in frames and relations
     wide = pd.DataFrame({"y": ["a", "b", "a"], "a.b": ["a", "b", "b"], "c`d": ["a", "a", "b"],
                          "e AS f": ["b", "b", "a"]})

@@ -100,7 +100,7 @@ def _wide_tally(frame: pd.DataFrame) -> dict:
 
 
 def _long_tally(frame: pd.DataFrame) -> tuple[dict, list[str]]:
-    models = sorted(frame["model"].unique())
+    models = list(pd.unique(frame["model"]))  # the order of their first rows
     wide = frame.pivot(index=["id", "y"], columns="model", values="y_pred").reset_index()
     return _wide_tally(wide[["y", *models]]), models
 

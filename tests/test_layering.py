@@ -136,3 +136,33 @@ def test_the_private_import_check_catches_both_forms(tmp_path):
 def test_no_private_name_is_imported_across_modules(path):
     found = _private_imports(path)
     assert not found, f"{path.relative_to(PACKAGE)} uses private names of other modules: {found}"
+
+
+def test_the_package_imports_each_public_name_on_first_use():
+    # `import precmp_lib` loads no analysis module but the one whose function shares its name;
+    # each public name still resolves to its object, also after its submodule was imported
+    loaded = _loaded_after_import("precmp_lib")
+    assert set(loaded) <= {"precmp_lib", "precmp_lib.replicability", "precmp_lib.precision",
+                           "precmp_lib.validation", "precmp_lib.results", "precmp_lib._dist",
+                           "precmp_lib._tails", "precmp_lib._typing", "precmp_lib._native",
+                           "precmp_lib._files", "precmp_lib.counts", "precmp_lib.multiple"}, loaded
+    code = ("import importlib, types, precmp_lib as pc\n"
+            f"for m in {CORE!r}: importlib.import_module('precmp_lib.' + m)\n"
+            "bad = [n for n in pc.__all__ if isinstance(getattr(pc, n), types.ModuleType)]\n"
+            "missing = [n for n in pc.__all__ if n not in dir(pc)]\n"
+            "print(bad, missing)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True, cwd=PACKAGE.parent)
+    assert out.stdout.strip() == "[] []"
+
+
+def test_the_report_command_loads_what_the_report_needs_only():
+    code = ("import json, sys, precmp_lib.__main__, precmp_lib.comparison, precmp_lib.report, "
+            "precmp_lib.report_view\n"
+            "print(json.dumps(sorted(m for m in sys.modules if m.startswith('precmp_lib'))))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True, cwd=PACKAGE.parent)
+    loaded = json.loads(out.stdout.strip().splitlines()[-1])
+    for unneeded in ("accuracy", "crossval", "data", "predictions", "ranks", "selection",
+                     "plots", "widgets", "site", "course"):
+        assert f"precmp_lib.{unneeded}" not in loaded, unneeded

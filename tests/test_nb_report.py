@@ -65,3 +65,58 @@ def test_long_cross_validated_report_clusters_on_the_id(tmp_path):
     ours = dict(zip(cmp.gee["class"], cmp.gee["pvalue"]))
     for r in gee.joint.itertuples():
         assert ours[r[1]] == pytest.approx(r.pvalue, rel=1e-10)
+
+
+def _outside_loads(page: str) -> list[str]:
+    """Addresses the page would fetch from elsewhere: script and stylesheet sources, imports."""
+    import re
+
+    found = re.findall(r"<script[^>]*\bsrc=[\"']?([^\"' >]+)", page)
+    found += re.findall(r"<link[^>]*\bhref=[\"']?([^\"' >]+)", page)
+    found += re.findall(r"@import\s+(?:url\()?[\"']?([^\"') ;]+)", page)
+    found += re.findall(r"\bimport\(\s*[\"'`]?([^\"'`)]+)", page)
+    return [u for u in found if not u.startswith(("data:", "#"))]
+
+
+def test_the_notebook_route_runs_again_and_converts_without_loading_anything(tmp_path):
+    import nbformat
+    import papermill as pm
+    from nbconvert import HTMLExporter
+
+    from precmp_lib.report import nbconvert_template
+    from precmp_lib.report_view import esc
+
+    src = resource_path("examples/breast_cancer_cv_long.csv")
+    nb_path, page = tmp_path / "out" / "cv.ipynb", tmp_path / "cv.html"
+    nb_path.parent.mkdir()
+    code = main(["report", str(src), "--y-true", "y_true", "--n-resamples", "200", "--quiet",
+                 "--out", str(page), "--notebook", str(nb_path)])
+    assert code == 0
+    # the comparison it reads sits beside it, named relative to its folder
+    assert (tmp_path / "out" / "cv.json").is_file()
+    nb = nbformat.read(nb_path, as_version=4)
+    nbformat.validate(nb)
+    injected = [c for c in nb.cells if "injected-parameters" in c.metadata.get("tags", [])]
+    assert len(injected) == 1 and "comparison_json = 'cv.json'" in injected[0].source
+    shown = "".join(o["data"]["text/html"] for c in nb.cells if c.cell_type == "code"
+                    for o in c.outputs)
+    cmp = pc.ModelComparison.from_json((tmp_path / "out" / "cv.json").read_text())
+    assert cmp.recommendation and esc(cmp.recommendation) in shown
+    assert esc(cmp.recommendation) in page.read_text()
+    # papermill runs it again from its folder, with the same outputs
+    again = tmp_path / "out" / "again.ipynb"
+    pm.execute_notebook(str(nb_path), str(again), cwd=str(nb_path.parent), progress_bar=False,
+                        kernel_name="python3")
+    rerun = nbformat.read(again, as_version=4)
+    assert esc(cmp.recommendation) in "".join(
+        o.get("data", {}).get("text/html", "") for c in rerun.cells if c.cell_type == "code"
+        for o in c.outputs)
+    # nbconvert's page with the shipped template loads nothing from elsewhere; the default
+    # lab page would (require.js and MathJax from a CDN)
+    exporter = HTMLExporter(template_file=str(nbconvert_template()))
+    exporter.exclude_input = True
+    body, _ = exporter.from_notebook_node(rerun)
+    assert "Comparison report" in body and "data:image/png;base64" in body
+    assert _outside_loads(body) == []
+    default, _ = HTMLExporter(template_name="lab").from_notebook_node(rerun)
+    assert any(u.startswith("https://") for u in _outside_loads(default))

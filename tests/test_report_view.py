@@ -106,9 +106,9 @@ def test_page_structure(hostile_page):
     assert len(anchors) >= 7
     for a in anchors:
         assert f'id="{a}"' in page, a
-    # the conclusion is prose: paragraphs, never preformatted text
+    # the conclusion is prose: a sentence and points, never preformatted text
     conclusion = page.split('id="pc-conclusion"', 1)[1].split('id="pc-accuracy"', 1)[0]
-    assert "<pre" not in conclusion and conclusion.count("<p>") >= 3
+    assert "<pre" not in conclusion and conclusion.count("<li>") >= 3
     assert "not shown to differ" in conclusion
     # every table downloadable as CSV from the page itself
     links = re.findall(r'download="([^"]+)" href="data:text/csv;charset=utf-8,([^"]+)"', page)
@@ -117,8 +117,7 @@ def test_page_structure(hostile_page):
             "prevalence.csv"} <= names
     csv = urllib.parse.unquote(dict(links)["pairs.csv"])
     assert csv.splitlines()[0].startswith("model_a,model_b,test,estimate")
-    # legends say what the colour means
-    assert "differs after Holm" in page or "not shown to differ after Holm" in page
+    # the accuracy section says what the colours mean
     assert "best group" in page
     assert page.count('class="t"') >= 8
     # one p-value format; no Python repr, no path of this run
@@ -147,30 +146,85 @@ def test_table_html_escapes_and_formats():
     assert 'download="x.csv"' in t
 
 
-def test_plots_mark_the_adjusted_decision():
+def _points(fig):
+    """Colours of the points of an interval plot, top row first, read from its artists."""
     from matplotlib.colors import to_hex
 
-    from precmp_lib.comparison import compare_models as cm
-
-    cmp = cm(_hostile_frame(), y_true="truth", n_boot=100)
-    fig = view.ranking_plot(cmp)
     ax = fig.axes[0]
-    labels = [t.get_text() for t in ax.get_yticklabels()]
-    assert labels == list(cmp.summary["model"])  # best first, top row
-    colours = [to_hex(c) for c in ax.collections[1].get_facecolors()]
-    assert colours == [view.BEST.lower() if b else view.OTHER.lower() for b in cmp.summary["best"]]
-    fig = view.pairs_forest(cmp)
-    colours = [to_hex(c) for c in fig.axes[0].collections[1].get_facecolors()]
-    assert colours == [view.DIFFERS.lower() if r else view.NOT_SHOWN.lower()
-                       for r in cmp.pairs["reject"]]
-    fig = view.rp_forest(cmp)
-    shown = cmp.per_class.dropna(subset=["rp"])
-    colours = [to_hex(c) for c in fig.axes[0].collections[1].get_facecolors()]
-    assert colours == [view.DIFFERS.lower() if p <= cmp.alpha else view.NOT_SHOWN.lower()
-                       for p in shown["gs_pvalue_adjusted"]]
+    order = np.argsort(-ax.collections[1].get_offsets()[:, 1])
+    return [to_hex(ax.collections[1].get_facecolors()[i]) for i in order]
+
+
+def _legend(fig):
+    """(colour, text) of each entry of the figure's legend, read from its handles."""
+    from matplotlib.colors import to_hex
+
+    (legend,) = fig.legends
+    return [(to_hex(h.get_color()), t.get_text()) for h, t in zip(legend.legend_handles,
+                                                                  legend.get_texts())]
+
+
+# What each colour of the page's language may say, whatever the plot.
+MEANS = {"#0072b2": ("best group", "more accurate", "more precise"),
+         "#8c8c8c": ("not shown to differ",),
+         "#d55e00": ("less accurate", "less precise"),
+         "#000000": ("the reference", "differs after Holm")}
+
+
+def _speaks_the_language(figs):
+    for fig in figs:
+        entries = _legend(fig)
+        assert entries, "every plot has a legend"
+        for colour, text in entries:
+            assert any(word in text for word in MEANS[colour]), (colour, text)
+        drawn = set(_points(fig)) if len(fig.axes[0].collections) > 1 else set()
+        assert drawn <= {c for c, _ in entries}  # every colour drawn is explained
+
+
+@pytest.mark.parametrize("reference", [None, "third"])
+def test_plots_speak_one_colour_language(reference):
     import matplotlib.pyplot as plt
 
+    cmp = compare_models(_hostile_frame(), y_true="truth", n_boot=100, reference=reference)
+    ranking, forest, rp = view.ranking_plot(cmp), view.pairs_forest(cmp), view.rp_forest(cmp)
+    _speaks_the_language([ranking, forest, rp])
+    colours = dict(zip(cmp.summary["model"], _points(ranking)))
+    if reference is None:
+        # the best group blue, the rest vermillion; models in the order of the data
+        assert [t.get_text() for t in ranking.axes[0].get_yticklabels()] == cmp.models
+        assert colours == {m: "#0072b2" if b else "#d55e00"
+                           for m, b in zip(cmp.summary["model"], cmp.summary["best"])}
+        # pairs: the better-ranked model first, so a difference shown is blue
+        assert _points(forest) == ["#0072b2" if r else "#8c8c8c" for r in cmp.pairs["reject"]]
+    else:
+        assert colours[reference] == "#000000"
+        for r in cmp.pairs.itertuples():
+            expected = "#8c8c8c" if not r.reject else "#0072b2" if r.estimate > 0 else "#d55e00"
+            assert colours[r.model_a] == expected
+        assert _points(forest) == [colours[m] for m in cmp.pairs["model_a"]]
+    shown = cmp.per_class.dropna(subset=["rp"])
+    assert _points(rp) == ["#8c8c8c" if not p <= cmp.alpha else "#0072b2" if v > 1 else "#d55e00"
+                           for p, v in zip(shown["gs_pvalue_adjusted"], shown["rp"])]
     plt.close("all")
+
+
+def test_heat_maps_span_the_data_and_print_each_value():
+    cmp = compare_models(_hostile_frame(), y_true="truth", n_boot=100)
+    fig = view.precision_heatmap(cmp)
+    ax = fig.axes[0]
+    values = cmp.precision.drop(columns="class").to_numpy(float)
+    (image,) = ax.get_images()
+    assert image.norm.vmin == pytest.approx(np.nanmin(values))
+    assert image.norm.vmax == pytest.approx(np.nanmax(values))
+    texts = [t.get_text() for t in ax.texts]
+    assert texts == [f"{v:.2f}" for v in values.ravel()]
+    fig = view.pairs_matrix(cmp)
+    ax = fig.axes[0]
+    (image,) = ax.get_images()
+    lim = cmp.pairs["estimate"].abs().max()
+    assert (image.norm.vmin, image.norm.vmax) == pytest.approx((-lim, lim))
+    assert len(ax.texts) == len(cmp.models) ** 2  # a value in each cell, "–" on the diagonal
+    assert [t for _, t in _legend(fig)] == ["the pair differs after Holm's adjustment"]
 
 
 def test_labels_the_plot_font_cannot_draw_are_noted_not_warned(tmp_path):
@@ -195,3 +249,106 @@ def test_labels_the_plot_font_cannot_draw_are_noted_not_warned(tmp_path):
 
 def test_a_page_whose_labels_every_font_draws_has_no_glyph_note(hostile_page):
     assert view.MISSING_GLYPHS not in hostile_page[1]
+
+
+class _Outline(__import__("html.parser").parser.HTMLParser):
+    """The page's elements in order: (tag, class, text) of headings, paragraphs and items."""
+
+    def __init__(self):
+        super().__init__()
+        self.items, self.stack = [], []
+
+    def handle_starttag(self, tag, attrs):
+        self.stack.append([tag, dict(attrs).get("class", ""), ""])
+        if tag in ("table", "img"):
+            self.items.append((tag, "", ""))
+
+    def handle_endtag(self, tag):
+        while self.stack:
+            open_tag, cls, text = self.stack.pop()
+            if open_tag in ("h1", "h2", "p", "li", "ul"):
+                self.items.append((open_tag, cls, " ".join(text.split())))
+            if self.stack:
+                self.stack[-1][2] += text
+            if open_tag == tag:
+                break
+
+    def handle_data(self, data):
+        if self.stack:
+            self.stack[-1][2] += data
+
+
+def _first_screen(page):
+    """What the page shows before its first table or plot."""
+    outline = _Outline()
+    outline.feed(page)
+    first = next(i for i, (tag, _, _) in enumerate(outline.items) if tag in ("table", "img"))
+    return outline.items[:first]
+
+
+@pytest.mark.parametrize("kind", ["every pair", "reference", "cv"])
+def test_first_screen_is_design_recommendation_and_five_points(kind, tmp_path):
+    from precmp_lib.data import resource_path
+
+    if kind == "cv":
+        frame = pd.read_csv(resource_path("examples/breast_cancer_cv_long.csv"))
+        cmp = compare_models(frame, y_true="y_true", n_boot=100)
+    else:
+        cmp = compare_models(_hostile_frame(), y_true="truth", n_boot=100,
+                             reference="third" if kind == "reference" else None)
+    page = render_report(cmp, tmp_path / "p.html", quiet=True, source_name="p.csv").read_text()
+    screen = _first_screen(page)
+    design = [t for tag, cls, t in screen if cls == "design"]
+    rec = [t for tag, cls, t in screen if cls == "rec"]
+    points = [t for tag, cls, t in screen if tag == "ul" and cls == "points"]
+    assert len(design) == len(rec) == len(points) == 1
+    assert design[0].startswith("p.csv · " + cmp.design["description"])
+    # one sentence that decides: use one model, keep the reference, or a tie to choose within
+    (sentence,) = rec
+    assert re.fullmatch(r"(Use .*|Keep the reference .*|.* are tied for best.*; choose on cost or "
+                        r"simplicity|.* are more accurate than the reference .*)\.", sentence)
+    assert not re.search(r"\. [A-Z]", sentence)
+    items = [t for tag, cls, t in screen if tag == "li" and cls == ""]
+    bullets = [t for t in items if t in points[0]]
+    assert 1 <= len(bullets) <= 5 and all(len(b) <= 200 for b in bullets)
+    # nothing between the title and the recommendation but the question and the design
+    at = next(i for i, (_, cls, _) in enumerate(screen) if cls == "rec")
+    assert [t for tag, _, t in screen[:at] if tag in ("h1", "h2", "h3")] == [
+        "Comparison report", "Recommendation"]
+    assert [cls for tag, cls, _ in screen[:at] if tag == "p"] == ["", "design"]  # the question
+    # no nested brackets anywhere in the page's words
+    words = re.sub(r"<[^>]+>", " ", re.sub(r"<(style|script)\b.*?</\1>", "", page, flags=re.S))
+    assert not re.search(r"\([^()]*\(", words), re.search(r".{40}\([^()]*\(.{40}", words)
+
+
+def _print_rules(page):
+    """The declarations of the page's @media print blocks, as {selector: declarations}."""
+    rules = {}
+    for found in re.finditer(r"@media print\{", page):
+        start = found.end()
+        depth, i = 1, start
+        while depth:
+            depth += {"{": 1, "}": -1}.get(page[i], 0)
+            i += 1
+        for selectors, body in re.findall(r"([^{}]+)\{([^{}]*)\}", page[start:i - 1]):
+            for sel in selectors.split(","):
+                rules[sel.strip()] = rules.get(sel.strip(), "") + body + ";"
+    return rules
+
+
+def test_print_stylesheet_prints_every_row_and_column(hostile_page):
+    cmp, page = hostile_page
+    rules = _print_rules(page)
+    # the scrolling boxes grow to their tables, the tables wrap to the paper's width
+    assert "overflow:visible" in rules[".pcr .box"] and "max-height:none" in rules[".pcr .box"]
+    assert "max-width:none" in rules[".pcr .box"]
+    assert "white-space:normal" in rules[".pcr table.t td.note"]
+    assert "position:static" in rules[".pcr table.t th"]
+    # folded views print open
+    assert "content-visibility:visible" in rules[".pcr details::details-content"]
+    # every row is in the page (up to max_rows) and every table keeps its CSV download
+    assert page.count('<div class="tables">') >= 10
+    for group in re.split(r'<div class="tables">', page)[1:]:
+        assert 'download="' in group.split('<div class="tables">')[0]
+    per_class = page.split('download="per_class.csv"')[0].rsplit('<div class="tables">', 1)[-1]
+    assert per_class.count("<tr>") == 1 + len(cmp.per_class)  # header and every row

@@ -30,6 +30,8 @@ RESOURCES = [
     "examples.csv",
     "examples/digits_wide.csv",
     "examples/breast_cancer_cv_long.csv",
+    "report.ipynb",
+    "report_nbconvert.html.j2",
 ]
 
 
