@@ -59,3 +59,14 @@ def test_one_parameters_cell_of_literals(path):
 def test_states_its_question(path):
     title, question = notebook_question(path)
     assert title != path.stem and question, f"{path.name}: needs a '# ' title and a **Question:** line"
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.relative_to(_FOLDER).with_suffix("").as_posix())
+def test_each_explorer_is_followed_by_its_starting_state(path):
+    """The site shows an explorer's controls only and its starting state once, from the next code
+    cell, which must carry the tag `widget-start` (precmp_lib.site.static_widgets)."""
+    code = [c for c in json.loads(path.read_text())["cells"] if c["cell_type"] == "code"]
+    for cell, nxt in zip(code, [*code[1:], None]):
+        if "_explorer(" in "".join(cell["source"]):
+            assert nxt is not None and "widget-start" in nxt["metadata"].get("tags", []), (
+                f"{path.name}: no cell tagged widget-start after {''.join(cell['source'])[:60]!r}")
