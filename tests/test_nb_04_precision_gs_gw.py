@@ -160,4 +160,8 @@ def test_solutions_04(run_notebook):
     pa, pb = ex3["precision_a"], ex3["precision_b"]
     assert ex3["odds_ratio"] == pytest.approx((pa / (1 - pa)) / (pb / (1 - pb)), rel=1e-12)
     assert ex3["rp"] == pytest.approx(pa / pb, rel=1e-12)
+    # the class of the notebook's forest plot: the largest joint GEE statistic, as the notebook picks it
+    joint = [r for r in ex3["joint"] if r["statistic"] is not None and r["statistic"] == r["statistic"]]
+    assert ex3["class"] == max(joint, key=lambda r: r["statistic"])["class"]
+    assert ex3["gee_odds_ratio"] == pytest.approx(ex3["odds_ratio"], rel=1e-6)  # saturated model: OR from counts
     assert res["ex4"]["dataset"] == "iris" and len(res["ex4"]["classes"]) == 3
