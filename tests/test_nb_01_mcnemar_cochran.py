@@ -143,6 +143,8 @@ def check_statements(res):
         f"{corrected:.3f}", f"{dev['chi2_corrected']['share_above']:.0%}", f"{d['chi2_corrected']:.1%}"])
     # the directions the heat-map sentence states: chi2 and mid-p never more conservative than exact
     assert dev["midp"]["max"] <= 1e-12 and dev["chi2"]["min"] < 0 and dev["midp"]["min"] < 0
+    above = dev["chi2_corrected"]["share_above"]
+    assert ("slightly more conservative" in s["heatmaps"]) == (above > 0.5)
 
 
 def check_solution_ex4(res):
