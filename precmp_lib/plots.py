@@ -121,11 +121,11 @@ def mcnemar_deviation_heatmap(
         ys, xs = np.nonzero(disagree.to_numpy())
         ax.scatter(xs, ys, marker="s", s=12, facecolors="none", edgecolors="black", linewidths=0.6,
                    label=f"decisions differ at α = {annotate_alpha}")
-        if len(xs):
-            ax.legend(loc="lower center", bbox_to_anchor=(0.5, 1.07), fontsize="small", frameon=False)
+        if len(xs):  # under the x label, clear of the title and of a neighbour's colour bar
+            ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.17), fontsize="small", frameon=False)
     ax.set_xlabel("b (only A correct)")
     ax.set_ylabel("c (only B correct)")
-    ax.set_title(f"{variant} vs {reference}", pad=22 if annotate_alpha is not None else 6)
+    ax.set_title(f"{variant} vs {reference}")
     return ax
 
 

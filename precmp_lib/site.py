@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import html
+import itertools
 import json
 import os
 import re
@@ -36,6 +37,7 @@ from .report import NotebookError, notebook_question, render_notebook
 
 __all__ = [
     "build_site",
+    "drop_injected_output_dir",
     "external_references",
     "missing_requirement",
     "offline_page",
@@ -52,6 +54,11 @@ MATHJAX_DIR = "static/mathjax"
 MATHJAX_CONFIG = "MathJax.js?config=TeX-AMS-MML_HTMLorMML-full,Safe"
 LAB_NOTE = ("A still of this widget as the notebook left it. Open the notebook with "
             "<code>make lab</code> and run it to move the controls.")
+CONTROLS_NOTE = ("The controls of this widget as the notebook left them; what they drive is shown "
+                 "once, below, at this starting state. Open the notebook with <code>make lab</code> "
+                 "and run it to move them.")
+# a code cell with this tag draws a widget's starting state for pages without a live kernel
+START_TAG = "widget-start"
 
 
 # --------------------------------------------------------------------------------------------
@@ -67,8 +74,10 @@ def static_widgets(nb: Any) -> int:
     slider, a dropdown, a box to tick, ...) becomes ``text/html`` built from that state,
     followed by a line saying that ``make lab`` makes the widget move. Progress bars (tqdm's,
     for instance) are dropped: finished, they say nothing, and their timings differ between
-    runs. Widgets that only display something are kept as stills without that line. The saved
-    state is then dropped, so nbconvert adds no widget scripts to the page.
+    runs. Widgets that only display something are kept as stills without that line. When the
+    next code cell is tagged ``widget-start`` (it draws the widget's starting state for pages
+    like these), only the controls are kept, so the page does not show the same figure or
+    table twice. The saved state is then dropped, so nbconvert adds no widget scripts to the page.
 
     Parameters
     ----------
@@ -82,6 +91,9 @@ def static_widgets(nb: Any) -> int:
     """
     state = nb.metadata.get("widgets", {}).get(WIDGET_STATE, {}).get("state", {})
     explorers = 0
+    code = [c for c in nb.cells if c.get("cell_type") == "code"]
+    followed = {id(c) for c, nxt in itertools.pairwise(code)
+                if START_TAG in nxt.get("metadata", {}).get("tags", [])}
     for cell in nb.cells:
         kept = []
         for output in cell.get("outputs", []):
@@ -94,11 +106,16 @@ def static_widgets(nb: Any) -> int:
             interactive = not names or any(n.endswith(_CONTROLS) for n in names)
             if not interactive and any(n.endswith("ProgressModel") for n in names):
                 continue
-            still = _widget_html(model_id, state, depth=0)
             note = ""
-            if interactive:
-                explorers += 1
-                note = f"<p class='precmp-widget-note'>{LAB_NOTE}</p>"
+            if interactive and id(cell) in followed and names:
+                # the next cell draws the starting state: show the controls only, not it twice
+                still = f"<div class='precmp-box'>{_controls_html(model_id, state)}</div>"
+                note = f"<p class='precmp-widget-note'>{CONTROLS_NOTE}</p>"
+            else:
+                still = _widget_html(model_id, state, depth=0)
+                if interactive:
+                    note = f"<p class='precmp-widget-note'>{LAB_NOTE}</p>"
+            explorers += interactive
             ident = f" id='widget-{explorers}'" if interactive else ""
             output["data"] = {"text/html": f"<div class='precmp-widget'{ident}>{still}{note}</div>"}
             kept.append(output)
@@ -124,6 +141,19 @@ def _model_names(model_id: str, state: Mapping[str, Any], depth: int = 0) -> lis
     for child in model.get("state", {}).get("children", []) or []:
         names += _model_names(str(child), state, depth + 1)
     return names
+
+
+def _controls_html(model_id: str, state: Mapping[str, Any], depth: int = 0) -> str:
+    """Render the stills of a widget's controls (sliders, menus, ...), not what they display."""
+    model = _model(model_id, state)
+    if model is None or depth > 20:
+        return ""
+    children = model.get("state", {}).get("children") or []
+    if children:
+        return "".join(_controls_html(str(c), state, depth + 1) for c in children)
+    if str(model.get("model_name", "")).endswith(_CONTROLS):
+        return _widget_html(model_id, state, depth=depth)
+    return ""
 
 
 def _model(ref: Any, state: Mapping[str, Any]) -> Mapping[str, Any] | None:
@@ -468,6 +498,61 @@ def _exporter(hide_code: bool = False) -> Any:
     return exporter
 
 
+def drop_injected_output_dir(nb: Any) -> int:
+    r"""Remove the site's own ``output_dir`` from the cell papermill injects after the parameters.
+
+    The site runs every notebook with an ``output_dir`` in its build folder; a reader has no use
+    for that path. The cell tagged ``injected-parameters`` loses that assignment, and the whole
+    cell goes when nothing else was injected; a run with other parameters keeps them visible.
+
+    Parameters
+    ----------
+    nb : NotebookNode
+        An executed notebook (``nbformat``), changed in place.
+
+    Returns
+    -------
+    int
+        The number of injected cells removed.
+
+    Examples
+    --------
+    >>> import nbformat
+    >>> nb = nbformat.v4.new_notebook()
+    >>> cell = nbformat.v4.new_code_cell('# Parameters\noutput_dir = "/build/x"')
+    >>> cell.metadata["tags"] = ["injected-parameters"]
+    >>> nb.cells = [cell, nbformat.v4.new_code_cell("1 + 1")]
+    >>> drop_injected_output_dir(nb), len(nb.cells)
+    (1, 1)
+    """
+    import ast
+
+    kept, removed = [], 0
+    for cell in nb.cells:
+        if "injected-parameters" not in cell.get("metadata", {}).get("tags", []):
+            kept.append(cell)
+            continue
+        lines = str(cell.get("source", "")).splitlines()
+        try:
+            tree = ast.parse("\n".join(lines))
+        except SyntaxError:
+            kept.append(cell)
+            continue
+        drop = {line for n in tree.body
+                for t in getattr(n, "targets", [getattr(n, "target", None)])
+                if isinstance(t, ast.Name) and t.id == "output_dir"
+                for line in range(n.lineno, (n.end_lineno or n.lineno) + 1)}
+        rest = [ln for i, ln in enumerate(lines, start=1) if i not in drop]
+        if any(ln.strip() and not ln.lstrip().startswith("#") for ln in rest):
+            cell["source"] = "\n".join(rest)
+            cell["outputs"] = []
+            kept.append(cell)
+        else:
+            removed += 1
+    nb.cells = kept
+    return removed
+
+
 def site_page(nb: Any, page: Path, site: Path) -> str:
     """Render an executed notebook as a page of the site.
 
@@ -489,6 +574,7 @@ def site_page(nb: Any, page: Path, site: Path) -> str:
         The page's HTML.
     """
     static_widgets(nb)
+    drop_injected_output_dir(nb)
     up = os.path.relpath(site, page.parent).replace(os.sep, "/")
     prefix = "" if up == "." else f"{up}/"
     exporter = _exporter()

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import pytest
 from conftest import DATA_MIRROR
+from stated import assert_states
 
 from precmp_lib.course.maps import course_map_table
 
@@ -29,6 +30,7 @@ def test_course_map_reports_the_map_and_the_datasets(run_notebook):
     table = course_map_table()
     assert res["cases"] == len(table) == 13
     assert res["notebooks_in_map"] == sorted(table["notebook"].unique())
+    check_conclusion(res)
 
     rows = {r["name"]: r for r in res["datasets"]}
     assert list(rows) == ["breast_cancer", "digits", "wine", "iris", *UCI_SHAPES]
@@ -76,3 +78,15 @@ def test_course_map_without_the_uci_datasets(run_notebook):
     res = run_notebook("00_course_map", include_uci=False)
     assert [r["name"] for r in res["datasets"]] == ["breast_cancer", "digits", "wine", "iris"]
     assert res["not_loaded"] == [] and res["rows_differ_from_paper"] == []
+
+
+def check_conclusion(res):
+    """The conclusion states the counts and shares of results.json and no other number."""
+    rows = res["datasets"]
+    loaded = [r for r in rows if r["available"]]
+    rarest = min(loaded, key=lambda r: r["minority_share"])
+    differs = [r for r in loaded if r["name"] in res["rows_differ_from_paper"]]
+    expected = [res["cases"], len(res["notebooks_in_map"]), len(loaded), len(rows), f"{rarest['minority_share']:.1%}"]
+    for r in differs:
+        expected += [r["rows"], r["paper_rows"], 4]  # "... in the paper's Table 4"
+    assert_states(res["statements"]["conclusion"], expected, ignore=[r["name"] for r in rows])

@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 from conftest import needs_mirror
 from scipy import stats
+from stated import assert_states
 
 pytestmark = pytest.mark.notebook
 
@@ -69,7 +70,8 @@ def check_accuracy_section(res):
 
 
 def test_notebook_01_contract(run_notebook):
-    res = run_notebook("01_mcnemar_cochran", dataset="wine", n_trees=20, grid_max=12, seed=1)
+    res = run_notebook("01_mcnemar_cochran", dataset="wine", n_trees=20, grid_max=12, seed=1,
+                       n_training_sets=100)
     assert res["dataset"] == "wine"
     table = res["mcnemar_table"]
     assert sum(map(sum, table)) == res["n_test"] == 89  # wine has 178 rows, half held out
@@ -78,6 +80,7 @@ def test_notebook_01_contract(run_notebook):
     check_reference_values(res)
     assert res["cochrans_q"]["df"] == 2 and 0 <= res["cochrans_q"]["pvalue"] <= 1
     assert len(res["pairwise"]) == 3
+    check_statements(res)
 
 
 @needs_mirror
@@ -108,3 +111,60 @@ def test_solutions_01(run_notebook):
     assert stats.binomtest(round(n * 183 / 190), n, 0.95, alternative="greater").pvalue <= 0.05
     assert stats.binomtest(round((n - 50) * 183 / 190), n - 50, 0.95, alternative="greater").pvalue > 0.05
     assert res["ex4_n_test"] == 75 and res["ex4_cochran_q"]["df"] == 2  # iris: 150 rows, half held out
+    check_solution_ex4(res)
+
+
+def check_statements(res):
+    """Every number the generated sentences state, formatted again from results.json."""
+    s = res["statements"]
+    acc, p = res["accuracy"], res["mcnemar_pvalues"]["exact"]
+    q, pairs = res["cochrans_q"], res["pairwise"]
+    n_reject = sum(bool(r) for r in pairs["reject"].values()) if isinstance(pairs, dict) else sum(
+        bool(r["reject"]) for r in pairs)
+    assert_states(s["conclusion"], [
+        res["n_test"], *(f"{v:.3f}" for v in acc.values()), res["discordant"]["b"], res["discordant"]["c"],
+        f"{p:.4f}", 5, f"{q['statistic']:.3f}", f"{q['df']:.0f}", f"{q['pvalue']:.4f}", n_reject, 3,
+    ], ignore=[res["dataset"]])
+    assert ("differ at the 5 %" in s["conclusion"]) == (p <= 0.05)
+    t1 = {r["correlation"]: r for r in res["proportions_type1"]}
+    mc_max = max(r["mcnemar_exact"] for r in t1.values())
+    assert_states(s["test_sets"], [f"{mc_max:.1%}", f"{t1[0.8]['proportions_z']:.1%}", "0.8", 5,
+                                   f"{t1[-0.2]['proportions_z']:.1%}", "-0.2"])
+    assert ("conservative" in s["test_sets"]) == (t1[0.8]["proportions_z"] < 0.05)
+    ts = {(r["errors"], r["n_test"]): r for r in res["training_sets"]}
+    pos, unc = ts[("positively correlated", 100)], ts[("uncorrelated", 1000)]
+    assert_states(s["training_sets"], [f"{pos['error_correlation']:.2f}", 100, f"{pos['proportions_z']:.1%}", 5,
+                                       1000, f"{unc['proportions_z']:.1%}", 5, f"{unc['mcnemar_exact']:.1%}"])
+    assert ("too-liberal" in s["training_sets"]) == (unc["proportions_z"] > 0.05)
+    d, dev = res["disagreement_small_n"], res["deviation_range"]
+    corrected = max(abs(dev["chi2_corrected"]["min"]), abs(dev["chi2_corrected"]["max"]))
+    assert_states(s["heatmaps"], [
+        25, f"{d['chi2']:.1%}", f"{-dev['chi2']['min']:.2f}", f"{-dev['midp']['min']:.2f}", f"{d['midp']:.1%}",
+        f"{corrected:.3f}", f"{dev['chi2_corrected']['share_above']:.0%}", f"{d['chi2_corrected']:.1%}"])
+    # the directions the heat-map sentence states: chi2 and mid-p never more conservative than exact
+    assert dev["midp"]["max"] <= 1e-12 and dev["chi2"]["min"] < 0 and dev["midp"]["min"] < 0
+    above = dev["chi2_corrected"]["share_above"]
+    assert ("slightly more conservative" in s["heatmaps"]) == (above > 0.5)
+
+
+def check_solution_ex4(res):
+    """Exercise 4's sentence: the numbers it states; no "nan" for pairs that cannot reject."""
+    pairs = res["ex4_pairs"]
+    rows = pairs if isinstance(pairs, list) else [dict(zip(pairs, v)) for v in zip(*[
+        list(col.values()) for col in pairs.values()])]
+    detect = [r["smallest_detectable_difference"] for r in rows]
+    finite = [x for x in detect if x is not None and x == x]
+    q = res["ex4_cochran_q"]
+    text = res["ex4_sentence"]
+    assert "nan" not in text
+    hopeless = len(rows) - len(finite)
+    labels = text[text.index("labels ") + 7:text.index("):")]
+    expected = [res["ex4_n_test"], f"{q['statistic']:.2f}", f"{q['pvalue']:.3g}",
+                sum(bool(r["reject"]) for r in rows), len(rows)]
+    expected += [hopeless, len(rows)] if hopeless else []
+    expected += [f"{min(finite):.1%}"] if finite else []
+    assert_states(text, expected, ignore=[res["dataset"], labels])
+    # every pair with at most five discordant items cannot reject: 2 * 0.5**5 = 0.0625 > 0.05
+    for r in rows:
+        assert (r["discordant"] <= 5) == (r["smallest_detectable_difference"] is None
+                                         or r["smallest_detectable_difference"] != r["smallest_detectable_difference"])

@@ -12,7 +12,9 @@ import pandas as pd
 import pytest
 from conftest import needs_mirror
 from scipy import stats
+from stated import assert_states
 
+import precmp_lib as pc
 from precmp_lib.course.type1 import type1_error_simulation
 
 PARAMS = {"seed": 3, "n_trees": 10, "n_repeats": 1, "n_resamples": 4, "n_simulations": 60}
@@ -33,6 +35,7 @@ def test_notebook_contract(run_notebook):
     _check_one_sided(results)
     _check_widget_start(results)
     _check_bayesian_t(results)
+    _check_statements(results)
 
 
 def _check_one_sided(results):
@@ -174,7 +177,7 @@ def _check_pairwise(results):
 def test_solutions_02(run_notebook):
     """Answers: the standard-error ratio sqrt(1 + J/9); p-values that follow the corrected formula;
     the one-sided p-values as tails of the same t (docs/methods.md §4)."""
-    res = run_notebook("solutions/02_cv_ttests", repeats=[1, 2], other_dataset="iris")
+    res = run_notebook("solutions/02_cv_ttests", repeats=[1, 2], other_dataset="iris", n_trees=10)
     assert res["ex1_factor"] == pytest.approx(np.sqrt(1 + 100 / 9), rel=1e-12)
     ex2 = pd.DataFrame(res["ex2"]).set_index("n_repeats")
     assert list(ex2.index) == [1, 2]
@@ -187,3 +190,53 @@ def test_solutions_02(run_notebook):
     assert with_data == pytest.approx(ex3["two-sided"] / 2, rel=1e-9)
     assert against == pytest.approx(1 - ex3["two-sided"] / 2, rel=1e-9)
     assert res["ex4"]["dataset"] == "iris" and 0 <= res["ex4"]["pvalue_corrected"] <= 1
+    # exercise 2's sentence states the p-values and variance factors of its table, 1/(10 r) + 1/9
+    factors = [1 / (10 * r) + 1 / 9 for r in ex2.index]
+    assert ex2["variance_factor"].tolist() == pytest.approx(factors, rel=1e-12)
+    assert_states(res["ex2_sentence"], [
+        *ex2.index, *(f"{v:.2g}" for v in ex2["uncorrected_pvalue"]), *(f"{v:.3f}" for v in ex2["corrected_pvalue"]),
+        f"{ex2['uncorrected_pvalue'].iloc[0]:.2g}", f"{ex2['uncorrected_pvalue'].iloc[-1]:.2g}",
+        *(f"{v:.3f}" for v in factors), 1, 9, f"{1 / 9:.3f}"])
+    falls = ex2["uncorrected_pvalue"].is_monotonic_decreasing
+    # the r = 1 row, read from the first repetition of the longer run, is a separate r = 1 run
+    from sklearn.ensemble import RandomForestClassifier
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import StandardScaler
+
+    data = pc.load_dataset("breast_cancer")
+    once = pc.paired_cv_scores(make_pipeline(StandardScaler(), LogisticRegression(max_iter=1000)),
+                               RandomForestClassifier(n_estimators=10, random_state=0), data.X, data.y,
+                               scheme="repeated_kfold", n_splits=10, n_repeats=1, random_state=0,
+                               progress=False).tests().set_index("test")
+    assert ex2.loc[1, "corrected_pvalue"] == pytest.approx(once.loc["corrected_resampled_ttest", "pvalue"], rel=1e-9)
+    assert ex2.loc[1, "uncorrected_pvalue"] == pytest.approx(once.loc["paired_ttest_kfold", "pvalue"], rel=1e-9)
+    assert ("falls with every repetition" in res["ex2_sentence"]) == falls
+
+
+def _check_statements(results):
+    """Every number of the conclusion and of the McNemar/5x2cv sentence, formatted again from
+    results.json; the directions they state follow the numbers."""
+    r0, r1, rp = (pd.DataFrame(results[k]).set_index("key")["rejection_rate"]
+                  for k in ("type1_error", "type1_error_hard", "power"))
+    alpha, n_sim = results["alpha"], PARAMS["n_simulations"]
+    block = results["scores"]["repeated_kfold"]
+    n_folds = np.array(block["scores_a"]).size
+    s = results["statements"]
+    assert_states(s["conclusion"], [
+        f"{r0['resampled_t']:.1%}", n_sim, f"{r0['resampled_t'] / alpha:.0f}", f"{alpha:g}",
+        f"{r0['repeated_kfold_t']:.1%}", f"{r0['corrected_resampled_t']:.1%}",
+        f"{r0['corrected_repeated_kfold_t']:.1%}", f"{r0['ftest_5x2cv']:.1%}",
+        f"{r1['corrected_repeated_kfold_t']:.1%}", f"{r1['ftest_5x2cv']:.1%}",
+        f"{rp['corrected_repeated_kfold_t']:.1%}", f"{rp['ftest_5x2cv']:.1%}",
+        f"{results['mean_difference_repeated_cv']:+.4f}", n_folds,
+        f"{results['pvalue_uncorrected_repeated_cv']:.2g}", f"{results['pvalue_corrected_repeated_cv']:.3f}",
+        f"{results['pvalue_ftest_5x2cv']:.3f}", f"{alpha:g}",
+    ], ignore=["5x2cv", results["dataset"]])
+    one = pd.DataFrame(results["one_run_or_ten"])
+    mc, f5 = one["McNemar, one run"], one["5x2cv F, ten runs"]
+    assert (mc["fits per learner"], f5["fits per learner"]) == (1, 10)
+    assert_states(s["tradeoff"], [
+        f"{mc['type-I error (equal learners)']:.1%}", n_sim, f"{f5['type-I error (equal learners)']:.1%}",
+        f"{mc['power (A better)']:.1%}", f"{f5['power (A better)']:.1%}", 10, 1], ignore=["5×2cv"])
+    assert (", more, for" in s["tradeoff"]) == (f5["power (A better)"] > mc["power (A better)"])

@@ -13,6 +13,7 @@ import numpy as np
 import pandas as pd
 import pytest
 from scipy import stats
+from stated import assert_states
 from statsmodels.stats.multitest import multipletests
 
 pytestmark = pytest.mark.notebook
@@ -37,6 +38,7 @@ def test_notebook_03_contract(run_notebook):
         datasets = SKLEARN_SETS + UCI_SETS[:4] + ["urban_land_cover"]  # string labels
     res = run_notebook("03_friedman_posthoc", datasets=datasets, cv_folds=3, max_rows=300,
                        n_trees=10, control="naive_bayes", pair=["svm_rbf", "naive_bayes"])
+    check_conclusion(res)
     scores = pd.DataFrame.from_dict(res["scores"], orient="index")
     n, k = scores.shape
     assert list(scores.index) == datasets and k == len(res["classifiers"]) >= 5
@@ -123,3 +125,17 @@ def test_solutions_03(run_notebook):
     assert (ex4["n"], ex4["k"]) == (3, 3)
     assert ex4["best_possible_pvalue"] == pytest.approx(stats.chi2.sf(3 * 2, 2), rel=1e-9)
     assert ex4["friedman_pvalue"] >= ex4["best_possible_pvalue"] - 1e-12
+
+
+def check_conclusion(res):
+    """The conclusion states the numbers of results.json (ranks, F, p, CD, V) and no others."""
+    ranks = pd.Series(res["average_ranks"]).sort_values()
+    fid, fr, nem, w = res["iman_davenport"], res["friedman"], res["nemenyi"], res["wilcoxon"]
+    text = res["statements"]["conclusion"]
+    assert_states(text, [
+        len(res["datasets"]), len(res["classifiers"]), f"{ranks.iloc[0]:.2f}", f"{ranks.iloc[-1]:.2f}",
+        f"{fid['statistic']:.3f}", f"{fid['pvalue']:.4g}", f"{fr['pvalue']:.4g}",
+        f"{nem['critical_difference']:.3f}", nem["alpha"], f"{w['statistic']:g}", f"{w['pvalue']:.4g}",
+    ], ignore=[*res["classifiers"], w["distribution"]])
+    assert ("not all equivalent" in text) == (fid["pvalue"] <= nem["alpha"])
+    assert ranks.index[0] in text.splitlines()[0].split("best average rank: ")[1].split(",")[0]

@@ -17,6 +17,7 @@ from conftest import needs_mirror
 from sklearn.discriminant_analysis import LinearDiscriminantAnalysis
 from sklearn.ensemble import RandomForestClassifier
 from sklearn.model_selection import train_test_split
+from stated import assert_states
 from statsmodels.stats.multitest import multipletests
 
 import precmp_lib as pc
@@ -123,6 +124,7 @@ def test_notebook_contract(run_notebook):
     check_power_curves_show_the_naive_z_test_losing_power(results)
     check_gee_section(results)
     check_the_widget_start_is_its_state_function(results)
+    check_statements(results)
 
 
 @pytest.mark.notebook
@@ -160,4 +162,28 @@ def test_solutions_04(run_notebook):
     pa, pb = ex3["precision_a"], ex3["precision_b"]
     assert ex3["odds_ratio"] == pytest.approx((pa / (1 - pa)) / (pb / (1 - pb)), rel=1e-12)
     assert ex3["rp"] == pytest.approx(pa / pb, rel=1e-12)
+    # the class of the notebook's forest plot: the largest joint GEE statistic, as the notebook picks it
+    joint = [r for r in ex3["joint"] if r["statistic"] is not None and r["statistic"] == r["statistic"]]
+    assert ex3["class"] == max(joint, key=lambda r: r["statistic"])["class"]
+    assert ex3["gee_odds_ratio"] == pytest.approx(ex3["odds_ratio"], rel=1e-6)  # saturated model: OR from counts
     assert res["ex4"]["dataset"] == "iris" and len(res["ex4"]["classes"]) == 3
+
+
+def check_statements(results):
+    """The decision lines and the power sentences state the numbers of results.json, no others."""
+    alpha = results["alpha"]
+    a, b = results["macro_precision_a"], results["macro_precision_b"]
+    adjusted = dict(zip(map(str, results["classes"]), results["gs_pvalue_adjusted"]))
+    pa = dict(zip(map(str, results["classes"]), results["precision_a"]))
+    pb = dict(zip(map(str, results["classes"]), results["precision_b"]))
+    expected = [f"{a:.3f}", f"{b:.3f}", f"{a - b:+.3f}"]
+    if not results["significant_classes"]:
+        expected.append(alpha)
+    for cls in map(str, results["significant_classes"]):
+        expected += [cls, f"{pa[cls]:.3f}", f"{pb[cls]:.3f}", f"{adjusted[cls]:.2g}"]
+    s = results["statements"]
+    assert_states(s["decisions"], expected)
+    null_gs, null_z = results["power_null_gs"]["0.8"], results["power_null_naive_z"]["0.8"]
+    gs5, z5 = results["power_005_gs"]["0.8"], results["power_005_naive_z"]["0.8"]
+    assert_states(s["power"], [f"{null_gs:.1%}", "0.8", f"{null_z:.1%}", f"{alpha:.0%}", "0.05",
+                               f"{gs5:.0%}", f"{z5:.0%}"])

@@ -13,6 +13,7 @@ from itertools import pairwise
 import numpy as np
 import pytest
 from conftest import needs_mirror
+from stated import assert_states
 
 import precmp_lib as pc
 
@@ -61,6 +62,7 @@ def test_notebook_contract(run_notebook):
     check_forest_plot_across_datasets_has_one_row_per_class(results)
     check_widget_sweep_paired_interval_narrows(results)
     check_widget_start_is_the_state_function(results)
+    check_statements(results)
 
 
 def check_widget_start_is_the_state_function(results):
@@ -97,3 +99,38 @@ def test_solutions_05(run_notebook):
     assert ex2[0.95]["agree_with_test"] and ex2[0.99]["agree_with_test"]
     assert ex2[0.99]["intervals_excluding_1"] <= ex2[0.95]["intervals_excluding_1"]
     assert res["ex4"]["dataset"] == "iris" and set(res["ex4"]["no_rp"]) <= set(res["ex4"]["classes"])
+
+
+def check_statements(results):
+    """The sentences and the "reading" column state the numbers of results.json: each reading the
+    percentages of its interval, in the direction of its ends (both below 1: "lower")."""
+    rp = np.array(results["rp"], dtype=float)
+    low, high = np.array(results["rp_ci_low"], dtype=float), np.array(results["rp_ci_high"], dtype=float)
+    defined = np.isfinite(rp)
+    widths = high - low
+    k = int(np.nanargmax(np.where(defined, widths, np.nan)))
+    w = results["widest"]
+    assert w["class"] == str(results["classes"][k])
+    level = 1 - 0.95
+    n_small = int(np.sum(np.array(results["rp_pvalue"], dtype=float)[defined] < level))
+    s = results["statements"]
+    assert_states(s["conclusion"], [results["intervals_excluding_1"], 1, int(defined.sum()), n_small, f"{level:.2f}",
+                                    f"{low[k]:.2f}", f"{high[k]:.2f}", w["n_pred"]], ignore=[f"class {w['class']} "])
+    ratio = results["naive_over_paired_width"]
+    assert_states(s["widths"], [0, f"{ratio['0.0']:.2f}", "0.9", f"{ratio['0.9']:.2f}"])
+    for row in results["readings"]:
+        lo, hi, text = row["rp_ci_low"], row["rp_ci_high"], row["reading"]
+        if lo is None or lo != lo:
+            assert text.startswith("no relative precision")
+            continue
+        if hi < 1:
+            assert text.startswith("A less precise") and "lower than B's" in text
+            expected = [f"{(1 - lo) * 100:.0f}", f"{(1 - hi) * 100:.0f}"]
+        elif lo > 1:
+            assert text.startswith("A more precise") and "higher than B's" in text
+            expected = [f"{(lo - 1) * 100:.0f}", f"{(hi - 1) * 100:.0f}"]
+        else:
+            assert text.startswith("no clear difference") and "lower" in text and "higher" in text
+            expected = [f"{(1 - lo) * 100:.0f}", f"{(hi - 1) * 100:.0f}"]
+        assert_states(text, expected)
+        assert "-" not in text and "+" not in text  # "24 % lower", never "-24 %"

@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 from conftest import needs_mirror
 from scipy import stats
+from stated import assert_states
 
 pytestmark = pytest.mark.notebook
 
@@ -15,6 +16,7 @@ SMALL = {"n_trees": 20, "n_resamples": 200, "sim_correlations": [0.0, 0.9], "n_s
 
 def test_notebook_06_contract(run_notebook):
     res = run_notebook("06_combining_pvalues", datasets=["breast_cancer", "wine"], **SMALL)
+    check_conclusion(res)
     # the paper's diabetic retinopathy example (docs/methods.md §8, worked example 2)
     assert res["paper_class_pvalues"] == pytest.approx([2.1269e-04, 0.074489], rel=5e-5)
     assert res["paper"]["fisher"]["pvalue"] == pytest.approx(1.9096e-04, rel=1e-4)
@@ -79,3 +81,26 @@ def test_solutions_06(run_notebook, tmp_path):
     assert ex1[(0.95, "fisher")] >= ex1[(0.9, "fisher")] > 0.07
     assert abs(ex1[(0.95, "brown / dai_cui")] - 0.05) < 0.02
     assert [r["dataset"] for r in res["ex4"]] == ["wine"] * 3
+
+
+def check_conclusion(res):
+    """Every number of the conclusion, formatted again from results.json (the paper example, the
+    Table 7 rows, the two simulations), plus the Dai-Cui p-value the paper prints (0.002)."""
+    paper = res["paper"]
+    t7 = res["table7"]
+    first = {}
+    for row in t7:
+        first.setdefault(row["dataset"], row["dai_cui_pvalue"])
+    top = max(r["correlation"] for r in res["type1_gaussian"])
+    g = {(r["correlation"], r["method"]): r["rejection_rate"] for r in res["type1_gaussian"]}
+    expected = [*(f"{p:.2g}" for p in res["paper_class_pvalues"]), f"{paper['fisher']['pvalue']:.2g}",
+                f"{paper['dai_cui']['pvalue']:.2g}", "0.002", f"{paper['simes']['pvalue']:.2g}",
+                f"{res['paper_term_correlation']:.2f}", f"{res['paper_variance']:.1f}",
+                f"{2 * res['paper_expectation']:.0f}",
+                sum(p <= 0.05 for p in first.values()), len(res["datasets"]),
+                "0.05", top, f"{g[(top, 'fisher')]:.3f}", f"{g[(top, 'dai_cui')]:.3f}", f"{g[(top, 'simes')]:.3f}",
+                *(f"{r['rejection_rate']:.3f}" for r in res["type1_swap"])]
+    text = res["statements"]["conclusion"]
+    assert_states(text, expected)
+    never_larger = all(r["fisher_pvalue"] <= r["dai_cui_pvalue"] + 1e-15 for r in t7)
+    assert f"never larger than Dai–Cui's: {never_larger}" in text

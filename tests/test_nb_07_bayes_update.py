@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 from conftest import needs_mirror
+from stated import assert_states
 
 pytestmark = pytest.mark.notebook
 
@@ -33,6 +34,7 @@ def test_notebook_07_contract(run_notebook):
         assert after < before or before == after == 1.0
     assert res["order_flips"] is False
     assert len(res["ratios"]) == 8
+    check_conclusion(res)
     # the widget's starting state is the same update at the same prevalence
     start = {r["model"]: r for r in res["widget_start"]}
     assert start["naive Bayes"]["updated"] == pytest.approx(c["updated_a"], rel=1e-9)
@@ -69,3 +71,23 @@ def test_solutions_07(run_notebook, tmp_path):
     low, high = res["ex2"]
     assert low["prevalence"] == 0.05 and high["prevalence"] == 0.9
     assert res["order_flips"] is False
+
+
+def check_conclusion(res):
+    """Every number of the conclusion, formatted again from results.json (Table 10, the compared
+    row, the likelihood ratios), plus the paper's printed Table 10 values it quotes."""
+    t10, c = res["table10"], res["compared"]
+    expected = [*(round(r["updated_a"], 3) for r in t10), *(round(r["updated_b"], 3) for r in t10),
+                "0.35", "0.87", "0.45", "0.81", 10,  # Gondara's printed Table 10 (docs/methods.md §9)
+                res["positive"], f"{res['sample_prevalence']:.3f}", res["prevalence"]]
+    for m in ("a", "b"):
+        expected += [f"{c[f'updated_{m}']:.3f}", f"{c[f'updated_{m}_ci_low']:.3f}", f"{c[f'updated_{m}_ci_high']:.3f}"]
+    expected += [f"{c['rp']:.3f}", f"{c['rp_ci_low']:.3f}", f"{c['rp_ci_high']:.3f}", 95]
+    # an infinite ratio (specificity 1) is saved as "inf" and printed as inf: not a number token
+    expected += [round(v, 2) for v in res["likelihood_ratios"] if not isinstance(v, str)]
+    text = res["statements"]["conclusion"]
+    assert all("inf" in text for v in res["likelihood_ratios"] if isinstance(v, str))
+    assert_states(text.replace("-", " "), expected, ignore=[res["dataset"]])  # "0.41-0.73" ranges
+    differ = c["rp_ci_high"] < 1 or c["rp_ci_low"] > 1
+    assert ("updated precisions differ" in text) == differ
+    assert ("never changes" in text) == (not res["order_flips"])

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 from conftest import needs_mirror
+from stated import assert_states
 
 pytestmark = pytest.mark.notebook
 
@@ -12,6 +13,7 @@ def test_notebook_08_contract(run_notebook):
     res = run_notebook("08_cross_validation", dataset="breast_cancer", n_splits=3, n_repeats=2,
                        n_trees=5, seed=1)
     assert res["dataset"] == "breast_cancer" and res["n"] == 569
+    check_conclusion(res)
     for key in ("joint_10fold", "joint_repeated", "joint_single_split"):
         rows = res[key]
         assert [r["class"] for r in rows] == [0, 1]
@@ -61,3 +63,25 @@ def test_solutions_08(run_notebook, tmp_path):
     for row in res["ex3"]:
         # three unpaired copies: three times the unpaired statistic (docs/methods.md §7)
         assert row["no cluster, 3 copies"] == pytest.approx(3 * row["no cluster, once"], rel=1e-9)
+
+
+def check_conclusion(res):
+    """Every number of the conclusion, formatted again from the joint tests and the clustering
+    table of results.json; the "exactly the same" claim follows the identical-copies table."""
+    j10 = {r["class"]: r for r in res["joint_10fold"]}
+    j100 = {r["class"]: r for r in res["joint_repeated"]}
+    j1 = {r["class"]: r for r in res["joint_single_split"]}
+    infl = {(c["class"], c["cluster"]): c["inflation"] for c in res["clustering"]}
+    k, r = res["n_splits"], res["n_repeats"]
+    expected = [res["n"]]
+    for cls in j10:
+        expected += [cls, f"{j10[cls]['statistic']:.2f}", k, f"{j10[cls]['pvalue']:.2g}",
+                     f"{j100[cls]['statistic']:.2f}", r, k, f"{j100[cls]['pvalue']:.2g}",
+                     f"{j1[cls]['statistic']:.2f}", f"{res['test_size']:.0%}",
+                     f"{infl[(cls, 'id_repeat')]:.1f}", f"{infl[(cls, 'none')]:.1f}"]
+    expected += [r, k, 11]  # "... the pattern of the paper's Table 11"
+    text = res["statements"]["conclusion"]
+    assert_states(text, expected, ignore=[res["dataset"], "-fold"])
+    same = all(abs(list(row.values())[2] - list(row.values())[1]) <= 1e-9 * abs(list(row.values())[1])
+               for row in res["identical_copies"])
+    assert ("exactly the same" in text) == same

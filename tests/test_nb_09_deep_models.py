@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import pytest
+from stated import assert_states
 
 import precmp_lib as pc
 from precmp_lib.course import deep
@@ -30,6 +31,7 @@ def _check_per_class(res, expected):
 def test_notebook_09_shipped_predictions(run_notebook):
     res = run_notebook("09_deep_models", train=False)
     assert res["source"] == "shipped" and res["training_seconds"] == {}
+    _check_conclusion(res)
     assert res["models"] == ["cnn_dropout_0.5", "cnn_dropout_0.7"]
     shipped = pd.read_csv(deep.SHIPPED_PREDICTIONS)
     assert res["n_test"] == len(shipped) == 899
@@ -98,3 +100,22 @@ def test_solutions_09(run_notebook, tmp_path):
     table = pc.mcnemar_table(other["digit"], other["logistic"], other["svm"])
     assert res["ex4"]["mcnemar_pvalue"] == pytest.approx(pc.mcnemar(table).pvalue)
     assert res["ex4"]["logistic vs SVM"] > res["ex4"]["two networks"]
+
+
+def _check_conclusion(res):
+    """The conclusion states the accuracies, McNemar's p, the per-class counts and the smallest GS
+    p-value of results.json, and no other number."""
+    pc_ = pd.DataFrame(res["per_class"])
+    a, b = res["models"]
+    diff = pc_["precision_a"] - pc_["precision_b"]
+    small = pc_.loc[pc_["gs_pvalue"].idxmin()]
+    alpha = 0.05
+    significant = pc_.loc[pc_["gs_pvalue_adjusted"] <= alpha, "class"].tolist()
+    label = small["class"] if isinstance(small["class"], str) else int(small["class"])  # digits 0-9
+    text = res["statements"]["conclusion"]
+    assert_states(text, [
+        f"{res['accuracy'][a]:.4f}", f"{res['accuracy'][b]:.4f}", f"{res['mcnemar_pvalue']:.3f}",
+        int((diff > 0).sum()), int((diff < 0).sum()), f"{diff.abs().max():.3f}", label,
+        f"{small['precision_a']:.3f}", f"{small['precision_b']:.3f}", f"{small['gs_pvalue']:.4f}",
+        f"{small['gs_pvalue_adjusted']:.4f}", alpha, *significant], ignore=[a, b])
+    assert ("no evidence that the accuracies differ" in text) == (res["mcnemar_pvalue"] > alpha)

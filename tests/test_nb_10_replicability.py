@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import pandas as pd
 import pytest
 from conftest import DATA_MIRROR, needs_mirror
+from stated import assert_states
 
 pytestmark = pytest.mark.notebook
 
@@ -22,6 +24,7 @@ def test_notebook_10_contract(run_notebook):
     assert ex["10 reject"] == ex["10 accept"] == 1.0
     assert ex["(1, 1, 0)"] == pytest.approx(1 / 3)
     grid = res["grid"]
+    check_conclusion(res)
     assert [(g["sample_fraction"], g["test_fraction"]) for g in grid] == [
         (1.0, 0.5), (1.0, 0.2), (0.5, 0.5), (0.5, 0.2)]
     assert [g["n_sample"] for g in grid] == [300, 300, 150, 150]
@@ -68,3 +71,21 @@ def test_solutions_10(run_notebook, tmp_path):
     assert res["ex1"]["5 of 10 reject"] == pytest.approx(40 / 90)
     assert res["rp_same"] is True
     assert res["dataset"] == "breast_cancer"
+
+
+def check_conclusion(res):
+    """The conclusion states the ranges, the least and the most replicable cells of the grid in
+    results.json, and no other number."""
+    g = pd.DataFrame(res["grid"])
+    full, small = g[g["sample_fraction"] == g["sample_fraction"].max()], g[g["sample_fraction"] == g["sample_fraction"].min()]
+    worst, best = g.loc[g["replicability"].idxmin()], g.loc[g["replicability"].idxmax()]
+    expected = [res["positive"], res["n_repeats"], res["alpha"]]
+    for part in (full, small):
+        expected += [int(part["n_sample"].iloc[0]), f"{part['replicability'].min():.2f}", f"{part['replicability'].max():.2f}",
+                     f"{part['rejection_rate'].min():.0%}", f"{part['rejection_rate'].max():.0%}"]
+    for row in (worst, best):
+        expected += [f"{row.sample_fraction:.0%}", f"{row.test_fraction:.0%}", int(row.n_test), f"{row.replicability:.2f}"]
+    expected += [f"{worst.rejection_rate:.0%}"]
+    text = res["statements"]["conclusion"]
+    assert_states(text, expected, ignore=[res["dataset"], *res["models"]])
+    assert ("almost always rejects" in text) == (best.rejection_rate >= 0.5)

@@ -19,6 +19,7 @@ import pytest
 from conftest import NOTEBOOKS, needs_mirror
 from scipy import stats
 from sklearn.model_selection import train_test_split
+from stated import assert_states
 
 import precmp_lib as pc
 from precmp_lib.selection import NESTED_CV_COLUMNS
@@ -108,6 +109,27 @@ def test_notebook_contract_default(run_notebook):
                                 progress=False)
     np.testing.assert_allclose(nested["score"], fresh["score"], rtol=1e-12)
     assert nested["best_params"].tolist() == fresh["best_params"].tolist()
+    _check_conclusion(results)
+
+
+def _check_conclusion(results: dict) -> None:
+    """The conclusion states the numbers of results.json and no others; significance and the
+    above/below of the optimism follow them."""
+    text = results["statements"]["conclusion"]
+    summary = pd.DataFrame(results["summary"]).set_index("algorithm")
+    best, runner_up = results["best"], results["runner_up"]
+    t, b, alpha = results["ttest"], results["bayes"], results["alpha"]
+    decision = text[text.index("verdict at the 0.95 threshold: ") + 31:]
+    optimism = summary.loc[best, "optimism"]
+    assert_states(text, [
+        results["n_rows"], results["outer_folds"], results["inner_folds"],
+        f"{summary.loc[best, 'outer_mean']:.3f}", f"{summary.loc[runner_up, 'outer_mean']:.3f}",
+        f"{summary['outer_mean'].iloc[2]:.3f}", f"{abs(optimism):.3f}", f"{summary['optimism'].mean():+.3f}",
+        summary.loc[best, "settings_chosen"], f"{t['estimate']:+.4f}", f"{alpha:g}", f"{t['pvalue']:.3f}",
+        f"{t['df']:g}", f"{b['p_a_better']:.3f}", f"{b['rope']:g}", f"{b['p_rope']:.3f}",
+        f"{b['p_b_better']:.3f}", "0.95"], ignore=[results["dataset"], decision])
+    assert (" is significant" in text) == (t["pvalue"] <= alpha)
+    assert ("above its mean outer" in text) == (optimism > 0)
 
 
 @needs_mirror

@@ -59,3 +59,33 @@ def test_one_parameters_cell_of_literals(path):
 def test_states_its_question(path):
     title, question = notebook_question(path)
     assert title != path.stem and question, f"{path.name}: needs a '# ' title and a **Question:** line"
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.relative_to(_FOLDER).with_suffix("").as_posix())
+def test_each_explorer_is_followed_by_its_starting_state(path):
+    """The site shows an explorer's controls only and its starting state once, from the next code
+    cell, which must carry the tag `widget-start` (precmp_lib.site.static_widgets)."""
+    code = [c for c in json.loads(path.read_text())["cells"] if c["cell_type"] == "code"]
+    for cell, nxt in zip(code, [*code[1:], None]):
+        if "_explorer(" in "".join(cell["source"]):
+            assert nxt is not None and "widget-start" in nxt["metadata"].get("tags", []), (
+                f"{path.name}: no cell tagged widget-start after {''.join(cell['source'])[:60]!r}")
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.relative_to(_FOLDER).with_suffix("").as_posix())
+def test_output_dir_resolves_against_the_notebooks_folder(path):
+    """results.json lands under build/results/ of the repository whatever the working folder of
+    the run (papermill from the repository root, JupyterLab in notebooks/): the notebook joins
+    `output_dir` to its own folder (precmp_lib.report.NOTEBOOKS, plus solutions/), and the default
+    leads there."""
+    nb = json.loads(path.read_text())
+    params = next(c for c in nb["cells"] if "parameters" in c.get("metadata", {}).get("tags", []))
+    default = next(ast.literal_eval(n.value) for n in ast.parse("".join(params["source"])).body
+                   if isinstance(n, ast.AnnAssign) and n.target.id == "output_dir")
+    folder = "NOTEBOOKS / output_dir" if path.parent == _FOLDER else 'NOTEBOOKS / "solutions" / output_dir'
+    calls = [c for c in nb["cells"] if "save_results(" in "".join(c["source"])]
+    assert calls and all(f"save_results({folder}," in "".join(c["source"]) for c in calls), path.name
+    target = (path.parent / default).resolve()
+    assert target.is_relative_to(_FOLDER.parent / "build" / "results"), target
+    if path.parent != _FOLDER:
+        assert target.is_relative_to(_FOLDER.parent / "build" / "results" / "solutions"), target

@@ -100,6 +100,38 @@ def test_progress_bars_are_dropped_and_display_only_widgets_get_no_lab_line():
     assert "make lab" not in outputs[1]["data"]["text/html"]
 
 
+def test_a_widget_followed_by_its_starting_state_shows_only_its_controls():
+    """The next code cell, tagged widget-start, draws the starting state for the page: the still
+    keeps the sliders and the dropdown but not the table and image, which would appear twice."""
+    nb = widget_notebook()
+    start = new_code_cell("explorer_state()")
+    start.metadata["tags"] = ["widget-start"]
+    nb.cells += [new_markdown_cell("*the starting state:*"), start]
+    assert site.static_widgets(nb) == 1
+    still = nb.cells[1].outputs[0]["data"]["text/html"]
+    assert re.search(r"b \(only A\)</span>.*?precmp-value'>11<", still)
+    assert "exact &lt;b&gt;" in still and "make lab" in still
+    assert "p = 0.0063" not in still and "data:image/png" not in still
+
+
+def test_the_injected_output_dir_is_not_shown():
+    """papermill's injected cell carries the build folder the site chose: it goes; other
+    injected parameters stay visible."""
+    def injected(text: str) -> nbformat.NotebookNode:
+        cell = new_code_cell(text)
+        cell.metadata["tags"] = ["injected-parameters"]
+        return cell
+
+    only_dir = new_notebook(cells=[new_code_cell("seed: int = 0  # seed"),
+                                   injected('# Parameters\noutput_dir = "/x/build/results"\n'),
+                                   new_code_cell("1 + 1")])
+    assert site.drop_injected_output_dir(only_dir) == 1
+    assert [c.source for c in only_dir.cells] == ["seed: int = 0  # seed", "1 + 1"]
+    more = new_notebook(cells=[injected('# Parameters\nseed = 3\noutput_dir = (\n    "/x/y")\n')])
+    assert site.drop_injected_output_dir(more) == 0
+    assert more.cells[0].source == "# Parameters\nseed = 3"
+
+
 def test_a_widget_whose_state_was_not_saved_says_so():
     nb = widget_notebook()
     del nb.metadata["widgets"]
@@ -276,17 +308,20 @@ def test_notebook_needing_uci_data_gets_a_placeholder_when_data_are_missing(cour
 
 @pytest.mark.notebook
 def test_course_widget_notebook_page_is_static_and_offline(tmp_path):
-    """The real notebook 01: its McNemar explorer becomes a still with the sliders' values,
-    the p-value table and the `make lab` line; the page loads nothing from outside."""
+    """The real notebook 01: its McNemar explorer becomes a still with the sliders' values and
+    the `make lab` line, its p-values appear once (drawn by the widget-start cell after it), the
+    build folder injected as output_dir is not shown; the page loads nothing from outside."""
     site.build_site(tmp_path, notebooks=["01_mcnemar_cochran"], jobs=1)
     page = (tmp_path / "01_mcnemar_cochran.html").read_text()
     assert not LOADS_EXTERNAL.search(page), LOADS_EXTERNAL.search(page)
     assert "application/vnd.jupyter.widget" not in page  # no widget views nor saved state
-    still = page[page.index("id=\"widget-1\""):]
-    still = still[: still.index("make lab")]
+    after = page[page.index("id=\"widget-1\""):]
+    still = after[: after.index("make lab")]
     assert re.search(r"b \(only A\)</span>.*?>11<", still, re.DOTALL)
     assert re.search(r"c \(only B\)</span>.*?>1<", still, re.DOTALL)
-    assert "chi2_corrected" in still and "0.00635" in still  # exact p for b = 11, c = 1
+    assert "0.00635" not in still  # exact p for b = 11, c = 1: in the starting-state table only
+    assert after.count("0.00635") == 1
+    assert "# Parameters" not in page and str(tmp_path) not in page
     for src in re.findall(r'<script[^>]*\bsrc="([^"]+)"', page):
         assert (tmp_path / src.partition("?")[0]).is_file(), src
     for href in re.findall(r'href="([0-9]{2}_[a-z_]+)\.html', page):

@@ -121,3 +121,12 @@ def test_explorers_redraw_when_a_control_moves():
         assert before.startswith(b"\x89PNG")
         _first(box, kind).value = value
         assert bytes(image.value) != before
+
+
+def test_gs_power_explorer_reaches_the_sizes_of_notebook_04_exercise_2():
+    """Exercise 2 of notebook 04 asks for 80 % power at a difference of 0.025, which the solution
+    finds at 8 000 to 12 000 test items: the n slider must reach them."""
+    import ipywidgets as w
+
+    slider = _first(widgets.gs_power_explorer(0.5, 1000, n_sim=50), w.IntSlider)
+    assert slider.min <= 1000 and slider.max >= 12_000 and slider.value == 1000
