@@ -217,6 +217,8 @@ def _count(args: argparse.Namespace) -> Any:
         return count_predictions(
             args.predictions, y_true=args.y_true, models=args.models, id=args.id,
             layout=args.format, engine=args.engine, progress=not args.quiet,
+            # the prevalence bootstrap resamples observations: only then do they come back
+            observations=bool(args.prevalence),
         )
     except ValueError as exc:  # PredictionFileError and the engines' other input errors
         raise _BadInput(str(exc)) from None

@@ -5,11 +5,16 @@ One pass over the rows produces the sufficient statistics of a comparison of m m
 * ``patterns``: the number of rows with each observed pattern ``(y, p0, ..., p{m-1})`` of the
   true class code and the models' predicted class codes; for cross-validated predictions the
   same per ``(repeat, fold)``;
-* ``observations`` (cross-validated predictions only): the same pattern counts per observation
-  (the id), summed over repeats, which clustering on the observation needs.
+* ``clusters`` (cross-validated predictions only): the sums over observations of products of
+  per-observation counts (:class:`~precmp_lib.clusters.ClusterSums`), which every statistic
+  clustered on the observation needs. A second query computes them where the data live, from
+  the class codes of the first, so what comes back is bounded by the patterns, models and
+  folds, never by the observations;
+* ``observations`` (only on request, ``observations=True``): the pattern counts per
+  observation, which a bootstrap over observations resamples.
 
 Every test precmp runs on a comparison is a function of these tables, so the raw rows are read
-once, where they live, and only counts come back. Three engines count:
+where they live, and only counts come back. Three engines count:
 
 numpy
     DataFrames and arrays in memory: each column is factorised once, the codes are combined
@@ -80,6 +85,8 @@ from typing import TYPE_CHECKING, Any, TypedDict
 import numpy as np
 import pandas as pd
 
+from .clusters import ClusterSums, cluster_sums, cluster_sums_from_rows, cluster_sums_sql
+
 if TYPE_CHECKING:  # optional at run time: imported where the engine runs
     import duckdb
     from pyspark.sql import DataFrame as SparkDataFrame
@@ -121,9 +128,9 @@ class Counts:
         (int64): number of rows with that pattern. Only observed patterns are listed, sorted by
         the key columns.
     observations : DataFrame or None
-        Repeated cv only: columns ``obs`` (dense code of the observation id, in sorted id
-        order), ``y``, ``p0`` .. ``p{m-1}``, ``count`` (number of repeats of that observation
-        with that pattern).
+        Repeated cv counted with ``observations=True`` only: columns ``obs`` (dense code of the
+        observation id, in sorted id order), ``y``, ``p0`` .. ``p{m-1}``, ``count`` (number of
+        repeats of that observation with that pattern).
     design : str
         ``"test set"`` or ``"repeated cv"``.
     n_rows : int
@@ -138,6 +145,10 @@ class Counts:
         What was counted, for messages and reports (a file name, "DataFrame", ...).
     notes : tuple of str
         Remarks found while reading (e.g. a model predicting a label the truth never has).
+    clusters : ClusterSums or None
+        Repeated cv only: sums over observations (the clusters) of products of
+        per-observation counts, which the clustered accuracy intervals and the clustered GS and
+        GEE tests use.
     """
 
     classes: tuple
@@ -152,6 +163,7 @@ class Counts:
     engine: str = "numpy"
     source: str = ""
     notes: tuple[str, ...] = field(default=())
+    clusters: ClusterSums | None = None
 
     @property
     def n_models(self) -> int:
@@ -189,6 +201,7 @@ class _Spec:
     pred_col: str = "y_pred"
     text_numbers: bool = False  # CSV: all cells are text; numbers are recognised
     rows_are_lines: bool = False  # CSV: row r is on line r + 2
+    keep_observations: bool = False  # repeated cv: bring the per-observation table back
     notes: list[str] = field(default_factory=list)
 
     @property
@@ -231,16 +244,19 @@ class _Roles(TypedDict):
     repeat: str | None
     fold: str | None
     layout: str
+    observations: bool
 
 
 def _spec(
     name: str, columns: Sequence[Any], *, y_true: str, models: Sequence[str] | None,
     id: str | None, repeat: str | None, fold: str | None, layout: str,
+    observations: bool = False,
 ) -> _Spec:
     """Check the columns and decide the layout and the role of each column (one place)."""
     columns = [str(c) for c in columns]
     _check_columns(name, columns)
-    spec = _Spec(name=name, layout=_layout(columns, layout), y=str(y_true), models=[])
+    spec = _Spec(name=name, layout=_layout(columns, layout), y=str(y_true), models=[],
+                 keep_observations=bool(observations))
     _need(spec, columns, spec.y, "true labels", "y_true")
     _key_columns(spec, columns, id=id, repeat=repeat, fold=fold)
     if spec.layout == "long":
@@ -542,8 +558,14 @@ def _group_sum(keys: np.ndarray, weights: np.ndarray, names: list[str]) -> pd.Da
 
 
 def _finish(spec: _Spec, pat: pd.DataFrame, obs: pd.DataFrame | None, engine: str,
-            locate: Callable[[str, str], int | None]) -> Counts:
-    """Turn the grouped raw rows of any engine into :class:`Counts` (label rules, checks)."""
+            locate: Callable[[str, str], int | None],
+            sums: Callable[[pd.DataFrame], pd.DataFrame] | None = None) -> Counts:
+    """Turn the grouped raw rows of any engine into :class:`Counts` (label rules, checks).
+
+    For repeated cross-validation the cluster sums come from ``obs`` (the per-observation
+    rows) when the engine brought them back, else from ``sums``: the engine's run of
+    :func:`cluster_sql` on the table of codes of the distinct raw patterns.
+    """
     m = len(spec.models)
     pcols = [f"p{j}" for j in range(m)]
     truth_cols = ["y", *(["y1"] if "y1" in pat else [])]
@@ -593,18 +615,46 @@ def _finish(spec: _Spec, pat: pd.DataFrame, obs: pd.DataFrame | None, engine: st
     weights = pat["n"].to_numpy().astype(np.float64)
     patterns = _group_sum(np.column_stack(keys).astype(np.int64), weights, names)
     n_rows = int(patterns["count"].sum())
-    observations = None
+    observations = clusters = None
     n_obs = n_rows
     if spec.cv:
         repeats = int(patterns["repeat"].nunique())
         folds = int(patterns.groupby("repeat")["fold"].nunique().max())
-        observations, n_obs = _observations(spec, obs, label_cols, distinct, codes, pcols)
+        if obs is not None:
+            observations, n_obs = _observations(spec, obs, label_cols, distinct, codes, pcols)
+            clusters = cluster_sums(observations["obs"], observations["y"], observations[pcols],
+                                    observations["count"], n_classes=len(classes))
+            observations = observations if spec.keep_observations else None
+        else:
+            assert sums is not None  # an engine without per-observation rows runs cluster_sql
+            clusters = _clusters_in_engine(spec, pat, coded, pcols, len(classes), sums, locate)
+            n_obs = clusters.n_clusters
     return Counts(
         classes=classes, models=tuple(spec.models), patterns=patterns, observations=observations,
         design=REPEATED_CV if spec.cv else TEST_SET, n_rows=n_rows, n_observations=n_obs,
         repeats=repeats, folds=folds, engine=engine, source=spec.name,
-        notes=tuple(spec.notes) + notes,
+        notes=tuple(spec.notes) + notes, clusters=clusters,
     )
+
+
+def _clusters_in_engine(spec: _Spec, pat: pd.DataFrame, coded: dict, pcols: list[str],
+                        n_classes: int, sums: Callable[[pd.DataFrame], pd.DataFrame],
+                        locate: Callable[[str, str], Any]) -> ClusterSums:
+    """Run the cluster sums where the data live, on the codes of the distinct raw patterns."""
+    raw = ["y", *pcols]
+    table = pd.DataFrame({f"r{c}": pat[c].to_numpy() for c in raw})
+    for c in raw:
+        table[f"c{c}"] = np.asarray(coded[c], dtype=np.int64)
+    table = table.drop_duplicates(subset=[f"r{c}" for c in raw]).reset_index(drop=True)
+    rows = sums(table)
+    result = cluster_sums_from_rows(rows, len(pcols), n_classes)
+    if result.mixed_truth:
+        raise spec.fail(f"column {spec.y!r}: an observation has more than one true label"
+                        f"{_example(spec, locate, 'two labels')}")
+    if result.size != int(pat["n"].sum()):  # every raw pattern found its codes
+        raise spec.fail(f"the cluster sums cover {result.size} of {int(pat['n'].sum())} rows; "
+                        "a label value did not compare equal to itself in the engine")
+    return result
 
 
 def _observations(spec: _Spec, obs: pd.DataFrame, label_cols: dict, distinct: dict,
@@ -921,7 +971,9 @@ def counting_sql(spec: _Spec, dialect: _Dialect, table: str = "src") -> str:
     long layout's pivot; the wide layout's duplicate check), carrying check columns (rows per
     id, rows per (id, model), the largest truth and fold); the outer ``GROUP BY`` counts the
     patterns, with ``GROUPING SETS`` adding the per-observation patterns for repeated
-    cross-validation. Every result row is a count: nothing of the raw rows comes back.
+    cross-validation when they are asked for (``observations=True``; otherwise
+    :func:`cluster_sql` sums over the observations in the engine). Every result row is a
+    count: nothing of the raw rows comes back.
 
     Parameters
     ----------
@@ -937,8 +989,9 @@ def counting_sql(spec: _Spec, dialect: _Dialect, table: str = "src") -> str:
     str
         The query. Its columns are ``y``, ``p0`` .. ``p{m-1}`` and the count ``n``; with an id
         also ``y1`` (the largest truth) and the check columns (``c`` wide, ``c<j>`` long); for
-        repeated cross-validation also ``g`` (1 on pattern rows, 0 on per-observation rows),
-        ``id``, ``rep`` and, with a fold column, ``f0`` and ``f1`` (smallest and largest fold).
+        repeated cross-validation also ``rep`` and, with a fold column, ``f0`` and ``f1``
+        (smallest and largest fold), and with the per-observation rows ``g`` (1 on pattern
+        rows, 0 on per-observation rows) and ``id``.
 
     Examples
     --------
@@ -954,6 +1007,25 @@ def counting_sql(spec: _Spec, dialect: _Dialect, table: str = "src") -> str:
         sel = [f"{q(spec.y)} AS y", *(f"{q(c)} AS {p}" for c, p in zip(spec.models, pcols))]
         keys = ", ".join(s.split(" AS ")[0] for s in sel)
         return f"SELECT {', '.join(sel)}, COUNT(*) AS n FROM {table} GROUP BY {keys}"
+    w, first = _events_sql(spec, dialect, table)
+    if not spec.cv or not spec.keep_observations:
+        cols = ", ".join(first)
+        return f"WITH w AS ({w}) SELECT {cols}, COUNT(*) AS n FROM w GROUP BY {cols}"
+    second = ["id", "y", *pcols]
+    allc = list(dict.fromkeys(first + second))
+    return (f"WITH w AS ({w}) SELECT GROUPING(id) AS g, {', '.join(allc)}, COUNT(*) AS n FROM w "
+            f"GROUP BY GROUPING SETS (({', '.join(first)}), ({', '.join(second)}))")
+
+
+def _events_sql(spec: _Spec, dialect: _Dialect, table: str) -> tuple[str, list[str]]:
+    """Write the inner query of :func:`counting_sql` (one row per prediction event).
+
+    Returns the query and the columns the patterns group by.
+    """
+    q = dialect.quote
+    m = len(spec.models)
+    pcols = [f"p{j}" for j in range(m)]
+    assert spec.id is not None  # called for tables with an id column
     inner = [f"{q(spec.id)} AS id"]
     group = [q(spec.id)]
     if spec.cv:
@@ -978,17 +1050,62 @@ def counting_sql(spec: _Spec, dialect: _Dialect, table: str = "src") -> str:
     first = [*(["rep"] + (["f0", "f1"] if spec.fold else []) if spec.cv else []),
              "y", "y1", *pcols, *checks]
     w = f"SELECT {', '.join(inner)} FROM {table}{where} GROUP BY {', '.join(group)}"
-    if not spec.cv:
-        cols = ", ".join(first)
-        return f"WITH w AS ({w}) SELECT {cols}, COUNT(*) AS n FROM w GROUP BY {cols}"
-    second = ["id", "y", *pcols]
-    allc = list(dict.fromkeys(first + second))
-    return (f"WITH w AS ({w}) SELECT GROUPING(id) AS g, {', '.join(allc)}, COUNT(*) AS n FROM w "
-            f"GROUP BY GROUPING SETS (({', '.join(first)}), ({', '.join(second)}))")
+    return w, first
+
+
+def cluster_sql(spec: _Spec, dialect: _Dialect, table: str = "src",
+                codes: str = "codes") -> str:
+    """Write the query of the cluster sums of repeated cross-validation, one text for both engines.
+
+    The per-observation pattern counts are formed inside the engine (``o``: one row per
+    observation and raw pattern), given their class codes by an equi-join with ``codes`` (the
+    distinct raw patterns of :func:`counting_sql`'s result with the codes the label dictionary
+    gave them) and summed over observations by :func:`precmp_lib.clusters.cluster_sums_sql`.
+    The result has one row per class plus one; nothing per observation comes back.
+
+    Parameters
+    ----------
+    spec : _Spec
+        The column roles (repeated cross-validation).
+    dialect : _Dialect
+        ``DUCKDB`` or ``SPARK``.
+    table : str
+        The table (or view) holding the rows.
+    codes : str
+        The table of codes: raw columns ``ry``, ``rp0`` .. and code columns ``cy``, ``cp0`` ...
+
+    Returns
+    -------
+    str
+        The query; :func:`precmp_lib.clusters.cluster_sums_from_rows` reads its rows.
+
+    Examples
+    --------
+    >>> spec = _spec("cv.parquet", ["id", "repeat", "fold", "y", "a"], y_true="y", models=None,
+    ...              id=None, repeat=None, fold=None, layout="auto")
+    >>> sql = cluster_sql(spec, DUCKDB)
+    >>> "JOIN codes k ON o.y = k.ry AND o.p0 = k.rp0" in sql
+    True
+    """
+    m = len(spec.models)
+    pcols = [f"p{j}" for j in range(m)]
+    keys = ["y", *pcols]
+    if spec.layout == "wide":  # one row per (id, repeat): the rows are the prediction events
+        q = dialect.quote
+        sel = [f"{q(spec.id or '')} AS id", f"{q(spec.y)} AS y",
+               *(f"{q(c)} AS {p}" for c, p in zip(spec.models, pcols))]
+        events = f"SELECT {', '.join(sel)} FROM {table}"
+    else:
+        events = _events_sql(spec, dialect, table)[0]
+    ctes = (f"e AS ({events}), "
+            f"o AS (SELECT id, {', '.join(keys)}, COUNT(*) AS n FROM e GROUP BY id, {', '.join(keys)}), "
+            f"t AS (SELECT o.id AS cl, {', '.join(f'k.c{c} AS {c}' for c in keys)}, o.n AS n FROM o "
+            f"JOIN {codes} k ON {' AND '.join(f'o.{c} = k.r{c}' for c in keys)})")
+    return cluster_sums_sql(m, "t", ctes)
 
 
 def _split_sets(spec: _Spec, rows: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame | None]:
-    if not spec.cv:
+    if not spec.cv or not spec.keep_observations:
         return rows, None
     g = rows["g"].to_numpy().astype(np.int64)
     pat = rows.loc[g == 1].drop(columns=["g", "id"]).reset_index(drop=True)
@@ -1182,7 +1299,19 @@ def _duckdb_count(spec: _Spec, relation: duckdb.DuckDBPyRelation,
         where = "lines" if spec.rows_are_lines else "rows"
         return f"{key}; {where} {' and '.join(map(str, rows))}"
 
-    return _finish(spec, pat, obs, "duckdb", locate)
+    def sums(codes: pd.DataFrame) -> pd.DataFrame:
+        # the codes table by name: registered on the engine's own connection, and found by
+        # DuckDB's scan of Python variables when the relation belongs to another connection
+        precmp_codes = codes
+        con.register("precmp_codes", precmp_codes)
+        try:
+            return relation.query("src", cluster_sql(spec, DUCKDB, codes="precmp_codes")).df()
+        except Exception as exc:  # duckdb.Error: out of memory, a file that changed
+            raise on_error(exc) from None
+        finally:
+            con.unregister("precmp_codes")
+
+    return _finish(spec, pat, obs, "duckdb", locate, sums)
 
 
 def _long_models(spec: _Spec, available: list[str]) -> None:
@@ -1284,9 +1413,34 @@ def _spark_count(spec: _Spec, df: SparkDataFrame) -> Counts:
         if len(rows) == 0:
             rows = pd.DataFrame({c: pd.Series(dtype=object) for c in names})
         pat, obs = _split_sets(spec, rows)
-        return _finish(spec, pat, obs, "spark", lambda column, what: None)
+        types = {f.name: f.dataType for f in spark.sql(sql).schema.fields}
+
+        def sums(codes: pd.DataFrame) -> pd.DataFrame:
+            from pyspark.sql.types import LongType, StructField, StructType
+
+            raw = [c for c in codes.columns if c.startswith("r")]
+            schema = StructType([*(StructField(c, types[c[1:]]) for c in raw),
+                                 *(StructField(c, LongType()) for c in codes.columns
+                                   if not c.startswith("r"))])
+            data = [tuple(_native(v) for v in row) for row in codes[[f.name for f in schema.fields]]
+                    .itertuples(index=False)]
+            table = f"precmp_codes_{uuid.uuid4().hex}"
+            spark.createDataFrame(data, schema).createOrReplaceTempView(table)
+            try:
+                out = spark.sql(cluster_sql(spec, SPARK, view, table))
+                got = out.collect()
+                return pd.DataFrame([tuple(r) for r in got], columns=out.columns)
+            finally:
+                spark.catalog.dropTempView(table)
+
+        return _finish(spec, pat, obs, "spark", lambda column, what: None, sums)
     finally:
         spark.catalog.dropTempView(view)
+
+
+def _native(v: Any) -> Any:
+    """Return a Python scalar for Spark's row checks (pandas may hold numpy scalars)."""
+    return v.item() if isinstance(v, np.generic) else v
 
 
 # --------------------------------------------------------------------------------------------
@@ -1313,8 +1467,9 @@ def count_predictions(
     layout: str = "auto",
     engine: str = "auto",
     progress: bool = False,
+    observations: bool = False,
 ) -> Counts:
-    """Count the prediction patterns of several models in one pass, where the data live.
+    """Count the prediction patterns of several models where the data live.
 
     Parameters
     ----------
@@ -1336,12 +1491,16 @@ def count_predictions(
         DataFrames.
     progress : bool
         Show a progress bar on stderr while DuckDB counts a large file.
+    observations : bool
+        Repeated cross-validation: also bring back the pattern counts per observation
+        (``Counts.observations``), which a bootstrap over observations needs. Their size grows
+        with the number of observations; without them only the cluster sums come back.
 
     Returns
     -------
     Counts
-        The pattern counts (and per-observation counts for repeated cross-validation), the
-        classes, the models, the design and the engine that counted.
+        The pattern counts (and for repeated cross-validation the cluster sums), the classes,
+        the models, the design and the engine that counted.
 
     Raises
     ------
@@ -1360,21 +1519,24 @@ def count_predictions(
     ...     "id": [1, 2, 3] * 4, "repeat": [0] * 6 + [1] * 6,
     ...     "fold": [0, 1, 2] * 2 + [2, 0, 1] * 2, "model": (["a"] * 3 + ["b"] * 3) * 2,
     ...     "y_true": ["x", "y", "y"] * 4, "y_pred": ["x", "y", "x", "x", "x", "y"] * 2})
-    >>> c = count_predictions(long, y_true="y_true")
+    >>> c = count_predictions(long, y_true="y_true", observations=True)
     >>> c.design, c.repeats, c.folds, c.n_rows, c.n_observations
     ('repeated cv', 2, 3, 6, 3)
     >>> c.observations.to_dict("list")
     {'obs': [0, 1, 2], 'y': [0, 1, 1], 'p0': [0, 1, 0], 'p1': [0, 0, 1], 'count': [2, 2, 2]}
+    >>> c.clusters.right.tolist(), c.clusters.right_sq.tolist()
+    ([4, 4], [8, 8])
 
-    Each observation has one pattern, seen in both repeats; the per-observation table is what
-    the tests that cluster on the observation use.
+    Each observation has one pattern, seen in both repeats. The tests that cluster on the
+    observation use the cluster sums: each model is right 4 times, twice on each of two
+    observations (2² + 2² = 8).
     """
     if engine not in ENGINES:
         raise PredictionFileError(f"engine must be one of {', '.join(ENGINES)}; got {engine!r}")
     if not isinstance(y_true, str):
         raise TypeError(f"y_true must be the name of the column of true labels; got {y_true!r}")
     args: _Roles = {"y_true": y_true, "models": models, "id": id, "repeat": repeat,
-                    "fold": fold, "layout": layout}
+                    "fold": fold, "layout": layout, "observations": observations}
     if isinstance(source, Mapping):
         source = pd.DataFrame({str(k): np.asarray(v) for k, v in source.items()})
     if isinstance(source, pd.DataFrame):

@@ -19,6 +19,7 @@ from precmp_lib.engines import (
     Counts,
     PredictionFileError,
     _spec,
+    cluster_sql,
     count_predictions,
     counting_sql,
     label_dictionary,
@@ -98,6 +99,10 @@ def assert_same_counts(a: Counts, b: Counts) -> None:
         assert b.observations is None
     else:
         pd.testing.assert_frame_equal(a.observations, b.observations)
+    if a.clusters is None:
+        assert b.clusters is None
+    else:
+        assert a.clusters.equals(b.clusters)
 
 
 @pytest.fixture(scope="module")
@@ -122,7 +127,7 @@ def files(tmp_path_factory):
 @pytest.mark.parametrize("name", list(DATASETS))
 def test_numpy_counts_match_an_independent_tally(name, files):
     frame = files[name][0]
-    counts = count_predictions(frame, **_truth_args(name))
+    counts = count_predictions(frame, observations=True, **_truth_args(name))
     tally = _tally(frame, name, counts)
     decoded = _decoded(counts)
     assert decoded.to_numpy().tolist() == tally.to_numpy().tolist()
@@ -132,6 +137,14 @@ def test_numpy_counts_match_an_independent_tally(name, files):
         assert (counts.repeats, counts.folds, counts.n_observations) == (3, 4, 60)
         obs = counts.observations
         assert obs.groupby("obs")["count"].sum().eq(3).all()  # every observation once per repeat
+        # 60 observations of 3 rows each: sum of sizes 180, of squared sizes 60 * 3^2
+        sums = counts.clusters
+        assert (sums.n_clusters, sums.size, sums.size_sq, sums.mixed_truth) == (60, 180, 540, 0)
+        wide = frame.pivot(index=["id", "repeat", "y_true"], columns="model",
+                           values="y_pred").reset_index()
+        for j, m in enumerate(counts.models):  # pandas: right predictions per observation
+            right = (wide[m] == wide["y_true"]).groupby(wide["id"]).sum()
+            assert sums.right[j] == right.sum() and sums.right_sq[j] == (right ** 2).sum()
     if name == "multiclass":
         assert counts.classes == (1, 2, 3, 10)  # numeric order, not text order
 
@@ -151,6 +164,10 @@ def test_duckdb_gives_the_numpy_counts_for_every_kind_of_source(name, files):
     assert_same_counts(ref, count_predictions(frame, engine="duckdb", **_truth_args(name)))
     assert_same_counts(ref, count_predictions(csv, engine="numpy", **_truth_args(name)))
     assert_same_counts(ref, count_predictions(pq, progress=True, **_truth_args(name)))
+    if name.startswith("cv"):  # the per-observation table, on request, is the same too
+        with_obs = count_predictions(frame, observations=True, **_truth_args(name))
+        assert with_obs.clusters.equals(ref.clusters)
+        assert_same_counts(with_obs, count_predictions(pq, observations=True, **_truth_args(name)))
 
 
 def test_wide_repeated_cv_equals_long(files):
@@ -194,9 +211,13 @@ def test_one_sql_text_for_duckdb_and_spark():
     spec = _spec("f", ["id", "repeat", "fold", "model", "y_true", "y_pred"], y_true="y_true",
                  models=None, id=None, repeat=None, fold=None, layout="auto")
     spec.models = ["a", "b"]
+    spec.keep_observations = True
     duck, spark = counting_sql(spec, DUCKDB), counting_sql(spec, SPARK)
     assert "GROUPING SETS" in duck
     # the same text: only identifier quotes and the name of the text type differ
+    assert duck.replace('"', "`").replace("VARCHAR", "STRING") == spark
+    duck, spark = cluster_sql(spec, DUCKDB), cluster_sql(spec, SPARK)
+    assert "GROUPING SETS ((cl, k), (cl))" in duck
     assert duck.replace('"', "`").replace("VARCHAR", "STRING") == spark
 
 

@@ -25,7 +25,8 @@ import precmp_lib
 
 PACKAGE = Path(precmp_lib.__file__).resolve().parent
 
-CORE = ["_dist", "_files", "_tails", "_typing", "accuracy", "bayes", "bayesian", "combine", "contingency",
+CORE = ["_dist", "_files", "_tails", "_typing", "accuracy", "bayes", "bayesian", "clusters", "combine",
+        "contingency",
         "counts", "crossval", "data", "engines", "multiple", "precision", "predictions", "ranks",
         "replicability", "resampling", "results", "selection", "validation"]
 COMPARISON = ["comparison"]
