@@ -38,8 +38,9 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from ._dist import norm_isf
 from .counts import check_pattern_codes, check_pattern_weights
-from .validation import check_positive_int
+from .validation import check_positive_int, check_probability
 
 __all__ = ["ClusterSums", "cluster_sums", "cluster_sums_from_rows", "cluster_sums_sql",
            "clustered_accuracy_from_sums"]
@@ -328,10 +329,6 @@ def clustered_accuracy_from_sums(sums: ClusterSums, model: int, *,
     >>> round(acc, 2), round(lo, 3), round(hi, 3)
     (0.75, 0.26, 1.0)
     """
-    from scipy import stats
-
-    from .validation import check_probability
-
     level = check_probability(confidence_level, "confidence_level")
     g = int(sums.n_clusters)
     if g < 2 or sums.size <= 0:
@@ -341,5 +338,5 @@ def clustered_accuracy_from_sums(sums: ClusterSums, model: int, *,
              + big_c * big_c * int(sums.size_sq))
     acc = big_c / big_m
     var = g / (g - 1) * (numer / big_m ** 4)
-    half = stats.norm.isf((1 - level) / 2) * np.sqrt(var)
+    half = norm_isf((1 - level) / 2) * np.sqrt(var)
     return float(acc), float(max(acc - half, 0.0)), float(min(acc + half, 1.0))
