@@ -1423,11 +1423,96 @@ def _connect() -> duckdb.DuckDBPyConnection:
 # --------------------------------------------------------------------------------------------
 
 
-def spark_session() -> SparkSession:
-    """Return the active Spark session, or start a local one.
+def configured_master() -> str | None:
+    """Return the Spark master the environment configures, or None.
 
-    The local session runs 2 threads with no UI and 2 shuffle partitions, logs only errors and
-    keeps the JVM's start-up lines off the caller's stderr.
+    Looked up as ``spark-submit`` does: ``--master`` in ``PYSPARK_SUBMIT_ARGS``, then
+    ``spark.master`` in ``spark-defaults.conf`` (in ``SPARK_CONF_DIR``, else
+    ``SPARK_HOME/conf``).
+
+    Returns
+    -------
+    str or None
+        The master URL, or None when nothing sets one (a local session is then started).
+
+    Examples
+    --------
+    >>> import os
+    >>> os.environ["PYSPARK_SUBMIT_ARGS"] = "--master spark://127.0.0.1:7077 pyspark-shell"
+    >>> configured_master()
+    'spark://127.0.0.1:7077'
+    >>> del os.environ["PYSPARK_SUBMIT_ARGS"]
+    """
+    import shlex
+
+    words = shlex.split(os.environ.get("PYSPARK_SUBMIT_ARGS", ""))
+    for i, word in enumerate(words):
+        if word == "--master" and i + 1 < len(words):
+            return words[i + 1]
+        if word.startswith("--master="):
+            return word.split("=", 1)[1]
+    folder = os.environ.get("SPARK_CONF_DIR") or (
+        os.path.join(os.environ["SPARK_HOME"], "conf") if os.environ.get("SPARK_HOME") else None)
+    if folder and os.path.isfile(os.path.join(folder, "spark-defaults.conf")):
+        with open(os.path.join(folder, "spark-defaults.conf"), encoding="utf-8") as fh:
+            for line in fh:
+                parts = line.strip().split(None, 1)
+                if len(parts) == 2 and parts[0] == "spark.master":
+                    return parts[1].strip()
+    return None
+
+
+def _jvm_line(text: str) -> str:
+    """Return the JVM's own message in one line: its first exception line."""
+    lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
+    found = [ln for ln in lines if ("Exception" in ln or "Error" in ln) and not ln.startswith("at ")]
+    line = (found[0] if found else (lines[-1] if lines else "no message"))
+    return line if len(line) <= 300 else line[:297] + "..."
+
+
+def spark_error(exc: BaseException) -> str:
+    """Say in one line what went wrong in Spark, naming the setting to change where there is one.
+
+    Parameters
+    ----------
+    exc : BaseException
+        What Spark raised (a ``Py4JJavaError``, an analysis error, ...).
+
+    Returns
+    -------
+    str
+        One line: the Java or Spark message, and for an out-of-memory error the
+        ``spark.driver.memory`` setting.
+
+    Examples
+    --------
+    >>> spark_error(RuntimeError("java.lang.OutOfMemoryError: Java heap space"))
+    'Spark ran out of memory (java.lang.OutOfMemoryError: Java heap space); give the driver more: --spark-conf spark.driver.memory=4g'
+    """
+    java = getattr(exc, "java_exception", None)
+    text = str(java) if java is not None else str(exc)
+    if "OutOfMemoryError" in text or "Java heap space" in text:
+        return (f"Spark ran out of memory ({_jvm_line(text)}); give the driver more: "
+                "--spark-conf spark.driver.memory=4g")
+    return f"Spark failed: {_jvm_line(text)}"
+
+
+def spark_session(master: str | None = None,
+                  conf: Mapping[str, str] | None = None) -> SparkSession:
+    """Return the active Spark session, or start one (local unless a master is configured).
+
+    A local session runs 2 threads with no UI and 2 shuffle partitions. The master is
+    ``master`` if given, else the one the environment configures (:func:`configured_master`),
+    else ``local[2]``. The session logs only errors and keeps the JVM's start-up lines off the
+    caller's stderr; when the JVM cannot start, its own message is raised, in one line.
+
+    Parameters
+    ----------
+    master : str, optional
+        A Spark master URL (``spark://host:port``, ``local[4]``, ``yarn`` ...).
+    conf : mapping of str to str, optional
+        Further Spark settings (``spark.executor.memory`` ...); they override the defaults
+        above.
 
     Returns
     -------
@@ -1437,10 +1522,14 @@ def spark_session() -> SparkSession:
     Raises
     ------
     RuntimeError
-        When Java is missing, saying how to install Java 17.
+        When Java is missing (saying how to install Java 17), when ``SPARK_REMOTE`` asks for
+        Spark Connect, or when the JVM or the session fails to start (its message, one line).
     """
     if not (os.environ.get("JAVA_HOME") or shutil.which("java")):
         raise RuntimeError(JAVA_HINT)
+    if os.environ.get("SPARK_REMOTE"):
+        raise RuntimeError("SPARK_REMOTE asks for Spark Connect, which the Spark engine does not "
+                           "use; unset it and pass the cluster with --spark-master spark://HOST:PORT")
     from pyspark.sql import SparkSession
 
     os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")  # local mode: no host-name warning
@@ -1453,21 +1542,34 @@ def spark_session() -> SparkSession:
     from pyspark import SparkConf, SparkContext
     from pyspark.java_gateway import launch_gateway
 
+    master = master or configured_master() or "local[2]"
     logging = files("precmp_lib") / "_resources" / "spark-log4j2.properties"
-    conf = SparkConf().setMaster("local[2]").setAppName("precmp").setAll([
-        ("spark.driver.extraJavaOptions", f"-Dlog4j2.configurationFile={logging}"),
-        ("spark.ui.enabled", "false"),
-        ("spark.ui.showConsoleProgress", "false"),
-        ("spark.sql.shuffle.partitions", "2"),
-        ("spark.driver.bindAddress", "127.0.0.1"),
-        ("spark.driver.host", "127.0.0.1"),
-    ])
+    settings = {
+        "spark.master": master,
+        "spark.app.name": "precmp",
+        "spark.driver.extraJavaOptions": f"-Dlog4j2.configurationFile={logging}",
+        "spark.ui.enabled": "false",
+        "spark.ui.showConsoleProgress": "false",
+        "spark.sql.shuffle.partitions": "2",
+    }
+    if master.startswith("local"):
+        settings.update({"spark.driver.bindAddress": "127.0.0.1", "spark.driver.host": "127.0.0.1"})
+    for key, value in (conf or {}).items():
+        settings[str(key)] = str(value)
+    spark_conf = SparkConf().setAll(list(settings.items()))
     # The JVM's own start-up lines (the incubator-module warning, Spark's default-log-level
-    # notice) would land on the caller's stderr; they are not the caller's. Spark's errors still
-    # reach Python, as exceptions.
-    gateway = launch_gateway(conf, popen_kwargs={"stdout": subprocess.DEVNULL,
-                                                 "stderr": subprocess.DEVNULL})
-    spark = SparkSession(SparkContext(conf=conf, gateway=gateway))
+    # notice) would land on the caller's stderr; they are kept in a file, and shown (one line)
+    # only when the JVM fails.
+    with tempfile.TemporaryFile("w+", encoding="utf-8", errors="replace") as log:
+        try:
+            gateway = launch_gateway(spark_conf, popen_kwargs={"stdout": subprocess.DEVNULL,
+                                                               "stderr": log})
+            spark = SparkSession(SparkContext(conf=spark_conf, gateway=gateway))
+        except Exception as exc:  # the JVM did not start, or refused the master or a setting
+            log.seek(0)
+            said = log.read()
+            raise RuntimeError(spark_error(exc) if not said.strip() or hasattr(exc, "java_exception")
+                               else f"Spark failed to start: {_jvm_line(said)}") from None
     spark.sparkContext.setLogLevel("ERROR")
     return spark
 
@@ -1695,7 +1797,12 @@ def _count_path(path: str | os.PathLike, engine: str, progress: bool, args: _Rol
             spark = spark_session()
         except RuntimeError as exc:
             raise PredictionFileError(f"{name}: {exc}") from None
-        return _spark_count(spec, _spark_read(spark, kind, files), columns)
+        try:
+            return _spark_count(spec, _spark_read(spark, kind, files), columns)
+        except PredictionFileError:
+            raise
+        except Exception as exc:  # Py4JJavaError, AnalysisException: Spark's message, one line
+            raise PredictionFileError(f"{name}: {spark_error(exc)}") from None
     con = _connect()
     try:
         rel = _duckdb_source(con, kind, files, columns)
