@@ -1251,12 +1251,68 @@ def _csv_header(path: str, name: str) -> list[str]:
 
 
 def _parquet_columns(files: list[str], name: str) -> list[str]:
-    import pyarrow.parquet as pq
+    """Return the column names of a Parquet file, or of a set of files that must agree.
 
+    The files of a glob are read by column name, so they must hold the same columns with the
+    same types: a column missing from some files (a model, an extra column) or typed
+    differently (text in one file, numbers in another) is an error naming the column and files.
+    """
     try:
-        return list(pq.read_schema(files[0]).names)
-    except Exception as exc:  # any parser failure is a file problem for the user
-        raise PredictionFileError(f"{name}: cannot be read as PARQUET ({type(exc).__name__})") from None
+        import pyarrow.parquet as pq
+    except ImportError:
+        raise PredictionFileError(f"{name}: reading Parquet needs pyarrow: pip install pyarrow") from None
+
+    schemas = []
+    for f in files:
+        try:
+            schemas.append(pq.read_schema(f))
+        except Exception as exc:  # any parser failure is a file problem for the user
+            shown = os.path.basename(f) if len(files) > 1 else name
+            raise PredictionFileError(f"{shown}: cannot be read as PARQUET ({type(exc).__name__})") from None
+    first = list(schemas[0].names)
+    if len(files) > 1:
+        _check_drift(files, schemas, name)
+    return first
+
+
+def _type_kind(t: Any) -> str:
+    """Text, number or bool for an Arrow type (widths and dictionary encoding aside)."""
+    import pyarrow as pa
+
+    if pa.types.is_dictionary(t):
+        t = t.value_type
+    if pa.types.is_string(t) or pa.types.is_large_string(t) or pa.types.is_binary(t) \
+            or pa.types.is_large_binary(t) or str(t) == "string_view":
+        return "text"
+    if pa.types.is_integer(t) or pa.types.is_floating(t) or pa.types.is_decimal(t):
+        return "number"
+    return "bool" if pa.types.is_boolean(t) else str(t)
+
+
+def _check_drift(files: list[str], schemas: list[Any], name: str) -> None:
+    """Fail when the files of a glob disagree on a column's presence or type."""
+    names = [os.path.basename(f) for f in files]
+
+    def listed(idx: list[int]) -> str:
+        shown = [names[i] for i in idx[:3]]
+        return ", ".join(shown) + (f" and {len(idx) - 3} more" if len(idx) > 3 else "")
+
+    every = list(dict.fromkeys(c for sch in schemas for c in sch.names))
+    for col in every:
+        has = [i for i, sch in enumerate(schemas) if col in sch.names]
+        if len(has) < len(schemas):
+            lack = [i for i in range(len(schemas)) if i not in has]
+            raise PredictionFileError(
+                f"{name}: column {col!r} is in {listed(has)} but not in {listed(lack)}; the files "
+                "of a pattern must hold the same columns")
+        types = [schemas[i].field(col).type for i in has]
+        kinds = [_type_kind(t) for t in types]
+        if len(set(kinds)) > 1:
+            other = next(i for i, k in enumerate(kinds) if k != kinds[0])
+            raise PredictionFileError(
+                f"{name}: column {col!r} holds {kinds[0]} ({types[0]}) in {names[has[0]]} but "
+                f"{kinds[other]} ({types[other]}) in {names[has[other]]}; the files of a pattern "
+                "must type each column alike")
 
 
 def _file_columns(kind: str, files: list[str], name: str) -> list[str]:
@@ -1272,7 +1328,9 @@ def _duckdb_source(con: duckdb.DuckDBPyConnection, kind: str, files: list[str],
                    columns: list[str]) -> duckdb.DuckDBPyRelation:
     lit = DUCKDB.literal
     if kind == "parquet":
-        return con.sql(f"SELECT * FROM read_parquet([{', '.join(lit(f) for f in files)}])")
+        # by column name: files that list the same columns in another order still line up
+        return con.sql(f"SELECT * FROM read_parquet([{', '.join(lit(f) for f in files)}], "
+                       "union_by_name = true)")
     delim = "\t" if ".tsv" in files[0].lower() else ","
     spec = ", ".join(f"c{i}: 'VARCHAR'" for i in range(len(columns)))
     return con.sql(
@@ -1283,6 +1341,11 @@ def _duckdb_source(con: duckdb.DuckDBPyConnection, kind: str, files: list[str],
 
 def _duckdb_error(name: str, kind: str, exc: Exception, files: list[str]) -> PredictionFileError:
     """One line from DuckDB's message: its first line and the reason, never the raw line."""
+    if type(exc).__name__ == "OutOfMemoryException" or "Out of Memory" in str(exc):
+        return PredictionFileError(
+            f"{name}: DuckDB ran out of memory counting it (its limit is {DUCKDB_MEMORY}); "
+            "raise the limit with the environment variable PRECMP_DUCKDB_MEMORY (e.g. "
+            "PRECMP_DUCKDB_MEMORY=4GB)")
     lines = [ln.strip() for ln in str(exc).splitlines() if ln.strip()]
     keep = [ln for ln in lines if not ln.startswith(("Original Line", "Possible Solution"))
             and "=" not in ln[:30]][:2]
