@@ -203,16 +203,17 @@ def cluster_sums_sql(n_models: int, table: str, ctes: str = "") -> str:
 
     Notes
     -----
-    The table is unpivoted once against the model index, keeping each row only
-    under the first model that predicts each class (``jx.j``; the rows of a (cluster, class)
-    cell are then each counted once); the first level groups by ``GROUPING SETS ((cl, k), (cl))``, the
-    second by ``(g, k)``. Only the fixed names above and integers appear in the text.
+    The table is unpivoted once against the model index, keeping each row only under the
+    first model that predicts each class (``jx.j``; the rows of a (cluster, class) cell are
+    then each counted once); the first level groups the unpivoted rows by ``(cl, k)`` and the
+    table by ``cl``, the second sums across clusters (by ``k`` for the class moments). Only the
+    fixed names above and integers appear in the text.
 
     Examples
     --------
     >>> sql = cluster_sums_sql(2, "t0")
-    >>> "GROUPING SETS ((cl, k), (cl))" in sql, sql.count("UNION ALL")
-    (True, 1)
+    >>> "GROUP BY cl, k" in sql, sql.count("UNION ALL")
+    (True, 2)
     """
     c = check_positive_int(n_models, "n_models")
     js = range(c)
@@ -223,26 +224,39 @@ def cluster_sums_sql(n_models: int, table: str, ctes: str = "") -> str:
         for j in js)
     u = (f"SELECT cl, y, {', '.join(f'p{j}' for j in js)}, n, jx.j AS j, {pick} AS k "
          f"FROM {table} CROSS JOIN ({index}) jx WHERE {first}")
-    level1 = ["cl", "k", "GROUPING(k) AS g", "SUM(CASE WHEN j = 0 THEN n ELSE 0 END) AS m",
-              "MIN(y) AS ylo", "MAX(y) AS yhi"]
+    # first level: per (cluster, class) from the unpivoted rows, per cluster from the table;
+    # sums kept as BIGINT (DuckDB would sum into 128-bit integers, whose products cost more)
+    per_cell = ["cl", "k"]
     for j in js:
-        level1 += [f"SUM(CASE WHEN j = 0 AND p{j} = y THEN n ELSE 0 END) AS r{j}",
-                   f"SUM(CASE WHEN p{j} = k AND y = k THEN n ELSE 0 END) AS a{j}",
-                   f"SUM(CASE WHEN p{j} = k AND y <> k THEN n ELSE 0 END) AS w{j}"]
-    level2 = ["g", "k", "COUNT(*) AS clusters", "SUM(m) AS s", "SUM(m * m) AS ss",
-              "SUM(CASE WHEN ylo <> yhi THEN 1 ELSE 0 END) AS mixed"]
+        per_cell += [f"CAST(SUM(CASE WHEN p{j} = k AND y = k THEN n ELSE 0 END) AS BIGINT) AS a{j}",
+                     f"CAST(SUM(CASE WHEN p{j} = k AND y <> k THEN n ELSE 0 END) AS BIGINT) AS w{j}"]
+    per_cluster = ["cl", "CAST(SUM(n) AS BIGINT) AS m", "MIN(y) AS ylo", "MAX(y) AS yhi",
+                   *(f"CAST(SUM(CASE WHEN p{j} = y THEN n ELSE 0 END) AS BIGINT) AS r{j}"
+                     for j in js)]
+    # second level: across clusters; the two parts share one column list (0 where unused)
+    top = {"clusters": "COUNT(*)", "s": "SUM(m)", "ss": "SUM(m * m)",
+           "mixed": "SUM(CASE WHEN ylo <> yhi THEN 1 ELSE 0 END)"}
+    cells: dict[str, str] = {}
     for j in js:
-        level2 += [f"SUM(r{j}) AS r{j}", f"SUM(r{j} * r{j}) AS rr{j}", f"SUM(r{j} * m) AS rs{j}",
-                   f"SUM(a{j}) AS a{j}", f"SUM(w{j}) AS w{j}"]
+        top.update({f"r{j}": f"SUM(r{j})", f"rr{j}": f"SUM(r{j} * r{j})",
+                    f"rs{j}": f"SUM(r{j} * m)"})
+        cells.update({f"a{j}": f"SUM(a{j})", f"w{j}": f"SUM(w{j})"})
         for i in js:
-            level2.append(f"SUM(a{j} * w{i}) AS aw{j}_{i}")
+            cells[f"aw{j}_{i}"] = f"SUM(a{j} * w{i})"
             if i >= j:
-                level2 += [f"SUM(a{j} * a{i}) AS aa{j}_{i}", f"SUM(w{j} * w{i}) AS ww{j}_{i}"]
-    cast = [s if " AS " not in s else
-            "CAST({} AS BIGINT) AS {}".format(*s.rsplit(" AS ", 1)) for s in level2]
+                cells[f"aa{j}_{i}"] = f"SUM(a{j} * a{i})"
+                cells[f"ww{j}_{i}"] = f"SUM(w{j} * w{i})"
+    cells["clusters"] = "COUNT(*)"
+    names = list(dict.fromkeys([*top, *cells]))
+
+    def select(parts: dict[str, str]) -> str:
+        return ", ".join(f"CAST({parts.get(c, '0')} AS BIGINT) AS {c}" for c in names)
+
     return (f"WITH {ctes + ', ' if ctes else ''}u AS ({u}), "
-            f"c1 AS (SELECT {', '.join(level1)} FROM u GROUP BY GROUPING SETS ((cl, k), (cl))) "
-            f"SELECT {', '.join(cast)} FROM c1 GROUP BY g, k")
+            f"ck AS (SELECT {', '.join(per_cell)} FROM u GROUP BY cl, k), "
+            f"c1 AS (SELECT {', '.join(per_cluster)} FROM {table} GROUP BY cl) "
+            f"SELECT 1 AS g, CAST(NULL AS BIGINT) AS k, {select(top)} FROM c1 "
+            f"UNION ALL SELECT 0 AS g, CAST(k AS BIGINT) AS k, {select(cells)} FROM ck GROUP BY k")
 
 
 def cluster_sums_from_rows(rows: pd.DataFrame, n_models: int, n_classes: int) -> ClusterSums:

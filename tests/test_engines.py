@@ -217,7 +217,7 @@ def test_one_sql_text_for_duckdb_and_spark():
     assert "GROUPING SETS" in duck
     # the same text: it reads the fixed names of the first step, so nothing differs
     assert duck == spark
-    assert "GROUPING SETS ((cl, k), (cl))" in cluster_sql(spec)
+    assert "GROUP BY cl, k" in cluster_sql(spec)
 
 
 HOSTILE_NAMES = ['a AS b', 'a, ', 'x" AS y, "z', "x` AS y, `z", "'; DROP TABLE src; --", "/* c */",
