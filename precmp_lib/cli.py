@@ -17,6 +17,7 @@ import os
 import signal
 import sys
 import time
+import warnings
 from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any, NoReturn
@@ -113,7 +114,8 @@ def build_parser() -> argparse.ArgumentParser:
     rep.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
     rep.add_argument("--out", default="report.html", help="output HTML file (default report.html)")
     rep.add_argument("--json", metavar="PATH", help="also write the comparison as JSON (to_json)")
-    rep.add_argument("--quiet", action="store_true", help="no progress bar and no notes")
+    rep.add_argument("--quiet", action="store_true",
+                     help="print nothing but errors (no progress bar, notes or warnings)")
     site = sub.add_parser("build-site", help="render every course notebook and an index.html")
     site.add_argument("--out", default="build/reports")
     site.add_argument("--only", nargs="*", help="notebook names (default: all)")
@@ -169,12 +171,10 @@ def _say(args: argparse.Namespace, text: str) -> None:
 
 
 def _inputs(pattern: str) -> list[Path]:
-    """List the files the predictions argument names (a glob may name several), from the cwd."""
-    import glob
+    """List the files the predictions argument names (a pattern may name several), from the cwd."""
+    from .engines import resolve_path
 
-    if any(ch in pattern for ch in "*?["):
-        return [Path(p) for p in glob.glob(pattern)]
-    return [Path(pattern)]
+    return [Path(p) for p in resolve_path(pattern)[0]]
 
 
 def _same_file(a: Path, b: Path) -> bool:
@@ -366,7 +366,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``precmp`` command."""
     args = build_parser().parse_args(argv)
     try:
-        with exit_on_signals():
+        with exit_on_signals(), warnings.catch_warnings():
+            if getattr(args, "quiet", False):  # nothing but errors: no library's warnings
+                warnings.simplefilter("ignore")
             if args.command == "report":
                 return _report(args)
             from .site import main as site_main

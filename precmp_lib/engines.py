@@ -71,6 +71,7 @@ Examples
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import glob
 import os
@@ -81,7 +82,7 @@ import sys
 import tempfile
 import threading
 import weakref
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypedDict
@@ -230,6 +231,11 @@ def _shown(columns: Sequence[str]) -> str:
 
 
 def _check_columns(name: str, columns: Sequence[Any]) -> None:
+    unnamed = [i + 1 for i, c in enumerate(columns) if not str(c).strip()]
+    if unnamed:
+        raise PredictionFileError(
+            f"{name}: column {unnamed[0]} of {len(columns)} has no name; give every column a "
+            "name (a table saved with its index has an unnamed first column: save it without)")
     seen: dict[str, int] = {}
     for c in columns:
         seen[str(c)] = seen.get(str(c), 0) + 1
@@ -1198,17 +1204,55 @@ def _locate_sql(spec: _Spec, dialect: _Dialect, column: str, what: str, table: s
     return None
 
 
-def _describe_path(path: str | os.PathLike) -> tuple[str, list[str], str]:
-    """Return the file kind, the files (a glob expands) and the name used in messages."""
+def resolve_path(path: str | os.PathLike) -> tuple[list[str], bool]:
+    """Return the files a path argument names, and whether it was read as a pattern.
+
+    A name that exists is that file, whatever characters it holds (``run[1].parquet`` is the
+    file of that name). Only a name that does not exist and holds ``*`` or ``?`` is a pattern;
+    in it ``*`` and ``?`` are the only wildcards (brackets are themselves).
+
+    Parameters
+    ----------
+    path : str or PathLike
+        The argument as given.
+
+    Returns
+    -------
+    files : list of str
+        The file (one) or the files the pattern matches, sorted (possibly none).
+    pattern : bool
+        True when the argument was expanded as a pattern.
+
+    Examples
+    --------
+    >>> d = Path(tempfile.mkdtemp())
+    >>> for name in ["run[1].parquet", "run1.parquet", "run2.parquet"]:
+    ...     _ = (d / name).write_bytes(b"PAR1")
+    >>> [Path(f).name for f in resolve_path(d / "run[1].parquet")[0]]
+    ['run[1].parquet']
+    >>> [Path(f).name for f in resolve_path(d / "run?.parquet")[0]]
+    ['run1.parquet', 'run2.parquet']
+    """
     text = os.fspath(path)
-    if any(ch in text for ch in "*?["):
-        files = sorted(glob.glob(text))
+    if os.path.lexists(text) or not any(ch in text for ch in "*?"):
+        return [text], False
+    return sorted(glob.glob(text.replace("[", "[[]"))), True
+
+
+def _describe_path(path: str | os.PathLike) -> tuple[str, list[str], str, str | None]:
+    """Return the file kind, the files, the name used in messages and, for a pattern, a note."""
+    files, pattern = resolve_path(path)
+    if pattern:
+        text = os.fspath(path)
         if not files:
             raise PredictionFileError(f"{text}: no file matches this pattern")
         if not all(f.lower().endswith(PARQUET_SUFFIXES) for f in files):
             raise PredictionFileError(f"{text}: a pattern must match Parquet files only")
-        return "parquet", files, text
-    p = Path(text)
+        shown = ", ".join(Path(f).name for f in files[:20]) + (" ..." if len(files) > 20 else "")
+        for f in files:
+            _check_file(Path(f), Path(f).name, "parquet")
+        return "parquet", files, text, f"the pattern matched {len(files)} file(s): {shown}"
+    p = Path(files[0])
     name = p.name
     if not p.exists():
         raise PredictionFileError(f"{name}: no such file")
@@ -1221,25 +1265,71 @@ def _describe_path(path: str | os.PathLike) -> tuple[str, list[str], str]:
         kind = "csv"
     else:
         raise PredictionFileError(f"{name}: unknown file type {p.suffix!r}; expected .csv or .parquet")
+    _check_file(p, name, kind)
+    return kind, [str(p)], name, None
+
+
+def _check_file(p: Path, name: str, kind: str) -> None:
+    """Refuse an unreadable or empty file, and a Parquet file without the Parquet header."""
     try:
         with open(p, "rb") as fh:
             head = fh.read(4)
     except PermissionError:
         raise PredictionFileError(f"{name}: permission denied (the file cannot be read)") from None
+    except OSError as exc:
+        raise PredictionFileError(f"{name}: cannot be opened ({exc.strerror})") from None
     if not head:
         raise PredictionFileError(f"{name}: the file is empty")
     if kind == "parquet" and head != b"PAR1":
         raise PredictionFileError(f"{name}: cannot be read as PARQUET (no Parquet header)")
-    return kind, [str(p)], name
+
+
+def _suffix(path: str) -> str:
+    """Return the file-type suffix of a path (``.csv.gz``, ``.parquet``, ...), as readers see it."""
+    low = path.lower()
+    return next(s for s in (*CSV_SUFFIXES, *PARQUET_SUFFIXES)[::-1] if low.endswith(s))
+
+
+def _delimiter(path: str) -> str:
+    """Tab for ``.tsv`` and ``.tsv.gz`` files, else a comma."""
+    return "\t" if _suffix(path).startswith(".tsv") else ","
+
+
+@contextlib.contextmanager
+def _literal_files(files: list[str], name: str) -> Iterator[list[str]]:
+    """Give DuckDB and Spark plain names for the files: links ``f0.csv``, ... in a private folder.
+
+    Both readers expand glob characters in a path they are given (``run[1].parquet`` would read
+    ``run1.parquet``; Hadoop also expands braces and stops at a ``:``), so they get links whose
+    names hold no such character; the folder goes when the count is done. Where links cannot be
+    made, the paths themselves are used when they hold none of those characters.
+    """
+    folder = tempfile.mkdtemp(prefix="precmp-files-")
+    try:
+        try:
+            links = []
+            for i, f in enumerate(files):
+                link = os.path.join(folder, f"f{i}{_suffix(f)}")
+                os.symlink(os.path.abspath(f), link)
+                links.append(link)
+        except OSError:
+            links = [os.path.abspath(f) for f in files]
+        if any(ch in link for link in links for ch in "*?[]{}\\:"):
+            raise PredictionFileError(f"{name}: the path holds characters the file readers take as "
+                                      "a pattern (*?[]{}\\:) and no plain link to it can be made; "
+                                      "rename the file or count it with --engine numpy")
+        yield links
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 def _csv_header(path: str, name: str) -> list[str]:
     import gzip
 
     opener = gzip.open if path.lower().endswith(".gz") else open
-    delim = "\t" if ".tsv" in path.lower() else ","
-    try:
-        with opener(path, "rt", encoding="utf-8", newline="") as fh:
+    delim = _delimiter(path)
+    try:  # utf-8-sig: a spreadsheet's byte-order mark is not part of the first name
+        with opener(path, "rt", encoding="utf-8-sig", newline="") as fh:
             header = next(csv.reader(fh, delimiter=delim), None)
     except UnicodeDecodeError:
         raise PredictionFileError(f"{name}: cannot be read as CSV (not UTF-8 text)") from None
@@ -1248,6 +1338,28 @@ def _csv_header(path: str, name: str) -> list[str]:
     if not header or all(not h.strip() for h in header):
         raise PredictionFileError(f"{name}: the file has no header line")
     return [h.strip() for h in header]
+
+
+def _line_end(path: str) -> str:
+    """Return the header's line ending (outside quotes), as DuckDB's ``new_line`` spells it.
+
+    DuckDB is told it: with CRLF endings and a quoted newline in the header it would otherwise
+    take the header's end for the end of the file.
+    """
+    import gzip
+
+    opener = gzip.open if path.lower().endswith(".gz") else open
+    with opener(path, "rb") as fh:
+        head = fh.read(1 << 20)
+    quoted = False
+    for i, byte in enumerate(head):
+        if byte == ord('"'):
+            quoted = not quoted
+        elif not quoted and byte == ord("\r"):
+            return "\\r\\n" if head[i + 1:i + 2] == b"\n" else "\\r"
+        elif not quoted and byte == ord("\n"):
+            break
+    return "\\n"
 
 
 def _parquet_columns(files: list[str], name: str) -> list[str]:
@@ -1331,12 +1443,12 @@ def _duckdb_source(con: duckdb.DuckDBPyConnection, kind: str, files: list[str],
         # by column name: files that list the same columns in another order still line up
         return con.sql(f"SELECT * FROM read_parquet([{', '.join(lit(f) for f in files)}], "
                        "union_by_name = true)")
-    delim = "\t" if ".tsv" in files[0].lower() else ","
+    delim = _delimiter(files[0])
     spec = ", ".join(f"c{i}: 'VARCHAR'" for i in range(len(columns)))
     return con.sql(
         f"SELECT * FROM read_csv({lit(files[0])}, header = true, auto_detect = false, "
         f"delim = {lit(delim)}, quote = '\"', escape = '\"', nullstr = '', "
-        f"columns = {{{spec}}})")
+        f"new_line = {lit(_line_end(files[0]))}, columns = {{{spec}}})")
 
 
 def _duckdb_error(name: str, kind: str, exc: Exception, files: list[str]) -> PredictionFileError:
@@ -1651,51 +1763,86 @@ def _spark_model_index(spec: _Spec, roles: SparkDataFrame) -> SparkDataFrame:
     return roles.select(*keep, case.alias("k_model"))
 
 
-def _spark_count(spec: _Spec, df: SparkDataFrame, columns: Sequence[str]) -> Counts:
+def _spark_error(name: str, exc: Exception, files: Sequence[str] = ()) -> PredictionFileError:
+    """One line from a Spark error, never the JVM's stack trace nor a line of the file.
+
+    The innermost error with a Spark error class gives its class and reason
+    (``[MALFORMED_CSV_RECORD] Malformed CSV record``); else the first line.
+    """
+    if "OutOfMemoryError" in str(exc) or "Java heap space" in str(exc):
+        return PredictionFileError(f"{name}: {spark_error(exc)}")
+    lines = [ln.strip() for ln in str(exc).splitlines() if ln.strip()]
+    found = [m for m in (re.search(r"(\[[A-Z_.]+\]) ([^:]*)", ln) for ln in lines) if m]
+    text = " ".join(found[-1].groups()).strip() if found else (lines[0] if lines else type(exc).__name__)
+    for f in files:
+        text = text.replace(f"file://{f}", name).replace(f"file:{f}", name).replace(f, name)
+    text = text if len(text) <= 240 else text[:237] + "..."
+    return PredictionFileError(f"{name}: Spark cannot count it ({text})")
+
+
+def _spark_count(spec: _Spec, df: SparkDataFrame, columns: Sequence[str],
+                 files: Sequence[str] = ()) -> Counts:
     import uuid
 
     spark = df.sparkSession
     view, roles_view = (f"precmp_{part}_{uuid.uuid4().hex}" for part in ("src", "roles"))
-    df.createOrReplaceTempView(view)
     try:
-        roles = spark.sql(roles_sql(spec, columns, view))
-        if spec.layout == "long":
-            roles.createOrReplaceTempView(roles_view)
-            _long_models(spec, [str(r[0]) for r in spark.sql(_models_sql(SPARK, roles_view)).collect()
-                                if r[0] is not None])
-            roles = _spark_model_index(spec, roles)
-        roles.createOrReplaceTempView(roles_view)
-        sql = counting_sql(spec, SPARK, roles_view)
-        result = spark.sql(sql).collect()
-        names = spark.sql(sql).columns if not result else list(result[0].asDict())
-        rows = pd.DataFrame([tuple(r) for r in result], columns=names)
-        if len(rows) == 0:
-            rows = pd.DataFrame({c: pd.Series(dtype=object) for c in names})
+        df.createOrReplaceTempView(view)
+        rows = _spark_rows(spec, spark, columns, view, roles_view)
         pat, obs = _split_sets(spec, rows)
-        types = {f.name: f.dataType for f in spark.sql(sql).schema.fields}
-
-        def sums(codes: pd.DataFrame) -> pd.DataFrame:
-            from pyspark.sql.types import LongType, StructField, StructType
-
-            raw = [c for c in codes.columns if c.startswith("r")]
-            schema = StructType([*(StructField(c, types[c[1:]]) for c in raw),
-                                 *(StructField(c, LongType()) for c in codes.columns
-                                   if not c.startswith("r"))])
-            data = [tuple(_native(v) for v in row) for row in codes[[f.name for f in schema.fields]]
-                    .itertuples(index=False)]
-            table = f"precmp_codes_{uuid.uuid4().hex}"
-            spark.createDataFrame(data, schema).createOrReplaceTempView(table)
-            try:
-                out = spark.sql(cluster_sql(spec, roles_view, table))
-                got = out.collect()
-                return pd.DataFrame([tuple(r) for r in got], columns=out.columns)
-            finally:
-                spark.catalog.dropTempView(table)
-
-        return _finish(spec, pat, obs, "spark", lambda column, what: None, sums)
+        return _finish(spec, pat, obs, "spark", lambda column, what: None,
+                       lambda codes: _spark_cluster_rows(spec, spark, roles_view, codes))
+    except PredictionFileError:
+        raise
+    except Exception as exc:  # a Spark (JVM) error: a file or table Spark cannot read
+        raise _spark_error(spec.name, exc, files) from None
     finally:
         spark.catalog.dropTempView(view)
         spark.catalog.dropTempView(roles_view)
+
+
+def _spark_cluster_rows(spec: _Spec, spark: SparkSession, roles_view: str,
+                        codes: pd.DataFrame) -> pd.DataFrame:
+    """Run :func:`cluster_sql` in Spark with the table of codes as a temporary view."""
+    import uuid
+
+    from pyspark.sql.types import LongType, StructField, StructType
+
+    types = {f.name: f.dataType
+             for f in spark.sql(counting_sql(spec, SPARK, roles_view)).schema.fields}
+    raw = [c for c in codes.columns if c.startswith("r")]
+    schema = StructType([*(StructField(c, types[c[1:]]) for c in raw),
+                         *(StructField(c, LongType()) for c in codes.columns
+                           if not c.startswith("r"))])
+    data = [tuple(_native(v) for v in row)
+            for row in codes[[f.name for f in schema.fields]].itertuples(index=False)]
+    table = f"precmp_codes_{uuid.uuid4().hex}"
+    spark.createDataFrame(data, schema).createOrReplaceTempView(table)
+    try:
+        out = spark.sql(cluster_sql(spec, roles_view, table))
+        got = out.collect()
+        return pd.DataFrame([tuple(r) for r in got], columns=out.columns)
+    finally:
+        spark.catalog.dropTempView(table)
+
+
+def _spark_rows(spec: _Spec, spark: SparkSession, columns: Sequence[str], view: str,
+                roles_view: str) -> pd.DataFrame:
+    """Run the first step and the counting query in Spark; the grouped rows as a DataFrame."""
+    roles = spark.sql(roles_sql(spec, columns, view))
+    if spec.layout == "long":
+        roles.createOrReplaceTempView(roles_view)
+        _long_models(spec, [str(r[0]) for r in spark.sql(_models_sql(SPARK, roles_view)).collect()
+                            if r[0] is not None])
+        roles = _spark_model_index(spec, roles)
+    roles.createOrReplaceTempView(roles_view)
+    sql = counting_sql(spec, SPARK, roles_view)
+    result = spark.sql(sql).collect()
+    names = spark.sql(sql).columns if not result else list(result[0].asDict())
+    rows = pd.DataFrame([tuple(r) for r in result], columns=names)
+    if len(rows) == 0:
+        rows = pd.DataFrame({c: pd.Series(dtype=object) for c in names})
+    return rows
 
 
 def _native(v: Any) -> Any:
@@ -1848,31 +1995,34 @@ def _count_frame(frame: pd.DataFrame, engine: str, progress: bool, args: _Roles)
 
 def _count_path(path: str | os.PathLike, engine: str, progress: bool, args: _Roles) -> Counts:
     """Count a CSV or Parquet file (or a glob of Parquet files) with DuckDB, Spark or numpy."""
-    kind, files, name = _describe_path(path)
+    kind, files, name, matched = _describe_path(path)
     columns = _file_columns(kind, files, name)
     spec = _spec(name, columns, **args)
+    if matched:
+        spec.notes.insert(0, matched)
     spec.text_numbers = kind == "csv"
     spec.rows_are_lines = kind == "csv" and len(files) == 1
     if engine == "numpy":
-        return _numpy_count(spec, _read_frame(kind, files, spec, name))
+        return _numpy_count(spec, _read_frame(kind, files, spec, name, columns))
     if engine == "spark":
         try:
             spark = spark_session()
         except RuntimeError as exc:
             raise PredictionFileError(f"{name}: {exc}") from None
-        try:
-            return _spark_count(spec, _spark_read(spark, kind, files), columns)
-        except PredictionFileError:
-            raise
-        except Exception as exc:  # Py4JJavaError, AnalysisException: Spark's message, one line
-            raise PredictionFileError(f"{name}: {spark_error(exc)}") from None
+        with _literal_files(files, name) as links:
+            try:
+                df = _spark_read(spark, kind, links)
+            except Exception as exc:  # a Spark (JVM) error while opening the files
+                raise _spark_error(name, exc, links) from None
+            return _spark_count(spec, df, columns, links)
     con = _connect()
-    try:
-        rel = _duckdb_source(con, kind, files, columns)
-    except Exception as exc:  # duckdb.Error while opening the file
-        raise _duckdb_error(name, kind, exc, files) from None
-    return _duckdb_count(spec, rel, columns, con, progress,
-                         lambda exc: _duckdb_error(name, kind, exc, files))
+    with _literal_files(files, name) as links:
+        try:
+            rel = _duckdb_source(con, kind, links, columns)
+        except Exception as exc:  # duckdb.Error while opening the file
+            raise _duckdb_error(name, kind, exc, links) from None
+        return _duckdb_count(spec, rel, columns, con, progress,
+                             lambda exc: _duckdb_error(name, kind, exc, links))
 
 
 def _spark_read(spark: SparkSession, kind: str, files: list[str]) -> SparkDataFrame:
@@ -1880,20 +2030,31 @@ def _spark_read(spark: SparkSession, kind: str, files: list[str]) -> SparkDataFr
     reader = spark.read
     if kind == "csv":
         return reader.options(header=True, inferSchema=False,
-                              sep="\t" if ".tsv" in files[0].lower() else ",",
-                              quote='"', escape='"', nullValue="", mode="FAILFAST").csv(files)
+                              sep=_delimiter(files[0]),
+                              quote='"', escape='"', nullValue="", multiLine=True,
+                              mode="FAILFAST").csv(files)
     return reader.parquet(*files)
 
 
-def _read_frame(kind: str, files: list[str], spec: _Spec, name: str) -> pd.DataFrame:
-    """Read the needed columns of a file into memory for the numpy engine (text for CSV)."""
+def _read_frame(kind: str, files: list[str], spec: _Spec, name: str,
+                columns: list[str]) -> pd.DataFrame:
+    """Read the needed columns of a file into memory for the numpy engine (text for CSV).
+
+    CSV columns are taken by position under the names of :func:`_csv_header` (the header as
+    the other engines see it: no byte-order mark, names stripped).
+    """
     cols = [c for c in dict.fromkeys([spec.id, spec.repeat, spec.fold, spec.y,
                                       *(spec.models if spec.layout == "wide"
                                         else [spec.model_col, spec.pred_col])]) if c]
     try:
         if kind == "csv":
-            return pd.read_csv(files[0], usecols=cols, dtype=str, keep_default_na=False,
-                               na_values=[""], sep="\t" if ".tsv" in files[0].lower() else ",")
+            position = {c: i for i, c in enumerate(columns)}
+            # every column is read (index_col=False): a row with more fields than the header is
+            # an error, as in the other engines, not a shifted row
+            frame = pd.read_csv(files[0], header=0, names=[f"c{i}" for i in range(len(columns))],
+                                index_col=False, dtype=str, keep_default_na=False,
+                                na_values=[""], sep=_delimiter(files[0]))
+            return frame[[f"c{position[c]}" for c in cols]].set_axis(cols, axis=1)
         return pd.concat([pd.read_parquet(f, columns=cols) for f in files], ignore_index=True)
     except Exception as exc:  # any parser failure is a file problem for the user
         raise PredictionFileError(f"{name}: cannot be read as {kind.upper()} "

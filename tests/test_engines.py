@@ -385,3 +385,120 @@ def test_progress_bar_on_a_terminal_gives_the_same_counts(files, monkeypatch, ca
     frame, _, _, parts = files["strings"]
     ref = count_predictions(frame, y_true="y")
     assert_same_counts(ref, count_predictions(parts, y_true="y", progress=True))
+
+
+# ---------------------------------------------------------------------------------------------
+# a path is a path: a name that exists is that file; only a missing name with * or ? is a pattern
+# ---------------------------------------------------------------------------------------------
+
+NAMED = "y,a,b\nx,x,z\nz,z,z\nx,z,x\n"      # classes x, z; 3 rows
+SIBLING = "y,a,b\nq,q,q\n"                   # class q: read only if a pattern was expanded
+ODD_PATHS = {"run[1].csv": ["run1.csv"], "run{2}.csv": ["run2.csv"], "a:b.csv": [],
+             "st*ar.csv": ["stXar.csv"], "q?.csv": ["qx.csv"], "we ird'.csv": [],
+             "back\\slash.csv": [], "r[1].parquet": ["r1.parquet"]}
+
+
+def _odd_files(folder):
+    for name, siblings in ODD_PATHS.items():
+        for text, file in [(NAMED, name), *((SIBLING, s) for s in siblings)]:
+            if file.endswith(".parquet"):
+                pd.read_csv(__import__("io").StringIO(text)).to_parquet(folder / file)
+            else:
+                (folder / file).write_text(text)
+
+
+def _check_named_file_only(counts):
+    assert counts.classes == ("x", "z") and counts.n_rows == 3, counts.classes
+
+
+@pytest.mark.parametrize("engine", ["numpy", "duckdb"])
+def test_a_path_that_exists_is_read_as_that_file(tmp_path, engine, monkeypatch):
+    _odd_files(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    for name in ODD_PATHS:
+        for given in (name, str(tmp_path / name)):  # relative and absolute
+            _check_named_file_only(count_predictions(given, y_true="y", engine=engine))
+
+
+@pytest.mark.parametrize("engine", ["numpy", "duckdb"])
+def test_a_missing_name_with_a_wildcard_is_a_pattern_naming_its_files(tmp_path, engine):
+    _odd_files(tmp_path)
+    c = count_predictions(str(tmp_path / "r*.parquet"), y_true="y", engine=engine)
+    # brackets in a pattern are themselves: r[1].parquet and r1.parquet both match r*
+    assert c.notes[0] == "the pattern matched 2 file(s): r1.parquet, r[1].parquet"
+    assert c.classes == ("q", "x", "z") and c.n_rows == 4
+    c = count_predictions(str(tmp_path / "r[1]?parquet"), y_true="y", engine=engine)
+    assert c.notes[0] == "the pattern matched 1 file(s): r[1].parquet"
+    with pytest.raises(PredictionFileError, match="no file matches this pattern"):
+        count_predictions(str(tmp_path / "none*.parquet"), y_true="y", engine=engine)
+    with pytest.raises(PredictionFileError, match=r"^run\[9\].csv: no such file$"):
+        count_predictions(str(tmp_path / "run[9].csv"), y_true="y", engine=engine)
+
+
+def test_spark_reads_the_named_file_only(tmp_path, spark, monkeypatch):
+    _odd_files(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    for name in ODD_PATHS:
+        _check_named_file_only(count_predictions(name, y_true="y", engine="spark"))
+    c = count_predictions("r*.parquet", y_true="y", engine="spark")
+    assert c.notes[0] == "the pattern matched 2 file(s): r1.parquet, r[1].parquet" and c.n_rows == 4
+
+
+# ---------------------------------------------------------------------------------------------
+# header quirks that spreadsheets write: read, or refused with one line, alike by every engine
+# ---------------------------------------------------------------------------------------------
+
+QUIRKS = {  # file text -> (models, classes, rows) read, or the one-line message
+    "bom-crlf": ("\ufeffy,a,b\r\nx,x,z\r\nz,z,z\r\n", (("a", "b"), ("x", "z"), 2)),
+    "padded names": (" y , a,b \nx,x,z\nz,z,z\n", (("a", "b"), ("x", "z"), 2)),
+    "newline in a quoted name, CRLF": ('y,"a\nA",b\r\nx,x,z\r\nz,z,z\r\n',
+                                      (("a\nA", "b"), ("x", "z"), 2)),
+    "newline in a quoted name, LF": ('y,"a\nA",b\nx,x,z\nz,z,z\n', (("a\nA", "b"), ("x", "z"), 2)),
+    "newline in a quoted label": ('y,a,b\n"x\ny",x,z\nz,z,"x\ny"\n',
+                                  (("a", "b"), ("x", "x\ny", "z"), 2)),
+    "CR only": ("y,a,b\rx,x,z\rz,z,z\r", (("a", "b"), ("x", "z"), 2)),
+    "doubled quotes in a name": ('"y","a ""q""",b\nx,x,z\nz,z,z\n', (('a "q"', "b"), ("x", "z"), 2)),
+    "empty name": ("y,,b\nx,x,z\nz,z,z\n", "q.csv: column 2 of 3 has no name; give every column"),
+    "index column": (",y,a,b\n0,x,x,z\n1,z,z,z\n", "q.csv: column 1 of 4 has no name"),
+    "trailing comma": ("y,a,b,\nx,x,z,\nz,z,z,\n", "q.csv: column 4 of 4 has no name"),
+}
+
+
+def _read_quirk(folder, text, engine):
+    path = folder / "q.csv"
+    path.write_bytes(text.encode("utf-8"))
+    try:
+        c = count_predictions(str(path), y_true="y", engine=engine)
+    except PredictionFileError as exc:
+        assert "\n" not in str(exc)
+        return str(exc)
+    return c.models, c.classes, c.n_rows
+
+
+def _assert_quirk(got, expected):
+    if isinstance(expected, str):
+        assert isinstance(got, str) and got.startswith(expected), got
+    else:
+        assert got == expected
+
+
+@pytest.mark.parametrize("engine", ["numpy", "duckdb"])
+@pytest.mark.parametrize("quirk", list(QUIRKS))
+def test_header_quirks_are_read_or_refused_alike(tmp_path, engine, quirk):
+    text, expected = QUIRKS[quirk]
+    _assert_quirk(_read_quirk(tmp_path, text, engine), expected)
+
+
+def test_header_quirks_are_read_or_refused_alike_by_spark(tmp_path, spark):
+    for text, expected in QUIRKS.values():
+        _assert_quirk(_read_quirk(tmp_path, text, "spark"), expected)
+
+
+def test_a_file_spark_cannot_parse_is_one_line(tmp_path, spark):
+    path = tmp_path / "bad.csv"
+    path.write_text('y,a,b\nx,x,z\n"unclosed,z,z\n')
+    with pytest.raises(PredictionFileError) as err:
+        count_predictions(str(path), y_true="y", engine="spark")
+    message = str(err.value)
+    assert message.startswith("bad.csv: ") and "\n" not in message and len(message) < 400
+    assert "precmp-files-" not in message  # the private link's folder is not shown
