@@ -1119,10 +1119,10 @@ def _events_sql(spec: _Spec, table: str) -> tuple[str, list[str]]:
 def cluster_sql(spec: _Spec, table: str = "roles", codes: str = "codes") -> str:
     """Write the query of the cluster sums of repeated cross-validation, one text for both engines.
 
-    The per-observation pattern counts are formed inside the engine (``o``: one row per
-    observation and raw pattern), given their class codes by an equi-join with ``codes`` (the
+    The prediction events are given their class codes by an equi-join with ``codes`` (the
     distinct raw patterns of :func:`counting_sql`'s result with the codes the label dictionary
-    gave them) and summed over observations by :func:`precmp_lib.clusters.cluster_sums_sql`.
+    gave them), counted per observation and coded pattern inside the engine (``t``), and
+    summed over observations by :func:`precmp_lib.clusters.cluster_sums_sql`.
     The result has one row per class plus one; nothing per observation comes back.
 
     Parameters
@@ -1145,7 +1145,7 @@ def cluster_sql(spec: _Spec, table: str = "roles", codes: str = "codes") -> str:
     >>> spec = _spec("cv.parquet", ["id", "repeat", "fold", "y", "a"], y_true="y", models=None,
     ...              id=None, repeat=None, fold=None, layout="auto")
     >>> sql = cluster_sql(spec)
-    >>> "JOIN codes k ON o.y = k.ry AND o.p0 = k.rp0" in sql
+    >>> "JOIN codes k ON e.y = k.ry AND e.p0 = k.rp0" in sql
     True
     """
     m = len(spec.models)
@@ -1156,10 +1156,12 @@ def cluster_sql(spec: _Spec, table: str = "roles", codes: str = "codes") -> str:
         events = f"SELECT {', '.join(sel)} FROM {table}"
     else:
         events = _events_sql(spec, table)[0]
+    # the codes first (a join with a small table), then one GROUP BY on integers
+    coded = ", ".join(f"k.c{c}" for c in keys)
     ctes = (f"e AS ({events}), "
-            f"o AS (SELECT id, {', '.join(keys)}, COUNT(*) AS n FROM e GROUP BY id, {', '.join(keys)}), "
-            f"t AS (SELECT o.id AS cl, {', '.join(f'k.c{c} AS {c}' for c in keys)}, o.n AS n FROM o "
-            f"JOIN {codes} k ON {' AND '.join(f'o.{c} = k.r{c}' for c in keys)})")
+            f"t AS (SELECT e.id AS cl, {', '.join(f'k.c{c} AS {c}' for c in keys)}, COUNT(*) AS n "
+            f"FROM e JOIN {codes} k ON {' AND '.join(f'e.{c} = k.r{c}' for c in keys)} "
+            f"GROUP BY e.id, {coded})")
     return cluster_sums_sql(m, "t", ctes)
 
 
