@@ -1,16 +1,30 @@
-"""The three counting engines on the same rows: times and equality.
+"""The three counting engines on the same rows: times, equality, and repeated cv in bounded memory.
 
-One Parquet file (default 1e6 rows, 4 models, 5 string classes, made by DuckDB) is counted by
-numpy (the file read into a DataFrame first, read time shown apart), DuckDB (the path) and
-Spark (local mode, the path); then ``compare_models`` runs on each engine's counts. The table
-gives each time and its ratio to DuckDB, and whether the counts and the comparisons are equal
-to numpy's, bit for bit.
+1. Equality (default 1e6 rows, 4 models, 5 string classes, made by DuckDB): the file is counted
+   by numpy (read into a DataFrame first, read time shown apart), DuckDB (the path) and Spark
+   (local mode, the path); then ``compare_models`` runs on each engine's counts. The table
+   gives each time and its ratio to DuckDB, and whether the counts and the comparisons are
+   equal to numpy's, bit for bit.
+2. Repeated cross-validation (default 1e7 rows: 1e6 observations x 10 repeats, 10 folds,
+   4 models, 5 classes, wide, made by DuckDB ``COPY (SELECT ... FROM range(N)) TO ...``):
+   ``precmp report`` with DuckDB, its whole process tree's peak RSS (goal <= 1 GiB) and its
+   wall time as a ratio to one DuckDB GROUP BY over (observation, repeat, fold) of the same file
+   (goal <= 3); the same report with Spark in local mode and its default 1 GiB driver (it must
+   complete), with the bytes the driver collected; the two reports' numbers must be equal.
+3. A test-set file (default 1e8 rows): ``precmp report`` with DuckDB, peak RSS of the process
+   tree (goal <= 0.5 GiB).
 
-    python bench/bench_engines.py [n_rows]
+Generated files live in a temporary folder and are deleted right after each run.
+
+    python bench/bench_engines.py                       # all three
+    python bench/bench_engines.py --rows 1e5 --cv-observations 1e5 --test-set-rows 0
 """
 
 from __future__ import annotations
 
+import argparse
+import json
+import os
 import sys
 import tempfile
 import time
@@ -20,7 +34,8 @@ from pathlib import Path
 import pandas as pd
 
 sys.path.insert(0, str(Path(__file__).parent))
-from bench_report import make_file
+from _timing import best_of
+from bench_report import CLASSES, GIB, make_file, run_tree_stderr
 
 from precmp_lib.comparison import compare_models
 from precmp_lib.engines import count_predictions, spark_session
@@ -40,7 +55,7 @@ def same(a, b) -> bool:
     return (a.classes, a.models, a.n_rows) == (b.classes, b.models, b.n_rows)
 
 
-def main(n: int) -> None:
+def equality(n: int) -> None:
     with tempfile.TemporaryDirectory(prefix="precmp-bench-") as tmp:
         path = Path(tmp) / "preds.parquet"
         make_file(path, n)
@@ -67,5 +82,136 @@ def main(n: int) -> None:
           f"excludes starting the session: {start_spark:.1f} s, and one warm-up count)")
 
 
+def make_cv_file(path: Path, n_obs: int, repeats: int = 10, folds: int = 10) -> None:
+    """Wide repeated cv: row i is observation i % n_obs in repeat i // n_obs; its fold and the
+    models' predictions come from hashes of the row number (no RNG state). The truth depends on
+    the observation only; models are right 85, 80, 75 and 70 % of the time."""
+    import duckdb
+
+    pick = "(['" + "','".join(CLASSES) + "'])[1 + (hash({key}) % 5)::INT]"
+    obs, rep = f"(i % {n_obs})", f"(i // {n_obs})"
+    cols = [f"{obs} AS id", f"{rep} AS repeat",
+            f"(hash({obs} * 31 + {rep}) % {folds})::INT AS fold",
+            pick.format(key=f"{obs} * 3 + 1") + " AS y_true"]
+    for j, acc in enumerate([85, 80, 75, 70]):
+        cols.append(f"CASE WHEN hash(i * 7 + {j + 11}) % 100 < {acc} THEN "
+                    f"{pick.format(key=f'{obs} * 3 + 1')} ELSE {pick.format(key=f'i * 13 + {j}')} "
+                    f"END AS model_{'abcd'[j]}")
+    con = duckdb.connect()
+    con.execute("SET preserve_insertion_order = false")
+    con.execute(f"COPY (SELECT {', '.join(cols)} FROM range({n_obs * repeats}) t(i)) TO '{path}' "
+                "(FORMAT parquet, ROW_GROUP_SIZE 1000000)")
+
+
+# Run the command in a child with Spark's collect wrapped: the pickled size of every result the
+# driver collects is added up and printed on stderr after the command ends.
+COLLECTED = """
+import pickle, sys
+try:
+    from pyspark.sql.classic.dataframe import DataFrame
+except ImportError:
+    from pyspark.sql import DataFrame
+total = [0]
+collect = DataFrame.collect
+def counted(self):
+    rows = collect(self)
+    total[0] += len(pickle.dumps([tuple(r) for r in rows]))
+    return rows
+DataFrame.collect = counted
+from precmp_lib.cli import main
+code = main(sys.argv[1:])
+print(f"collected-bytes {total[0]}", file=sys.stderr)
+sys.exit(code)
+"""
+
+
+def run_report(path: Path, folder: Path, engine: str) -> tuple[float, int, dict, int | None]:
+    out, js = folder / f"report_{engine}.html", folder / f"report_{engine}.json"
+    args = [str(path), "--y-true", "y_true", "--engine", engine, "--out", str(out),
+            "--json", str(js), "--quiet"]
+    if engine == "spark":
+        cmd = [sys.executable, "-c", COLLECTED, "report", *args]
+    else:
+        cmd = [sys.executable, "-m", "precmp_lib", "report", *args]
+    collected = None
+    seconds, peak, err = run_tree_stderr(cmd, folder)
+    for line in err.splitlines():
+        if line.startswith("collected-bytes "):
+            collected = int(line.split()[1])
+    result = json.loads(js.read_text())
+    out.unlink(missing_ok=True)
+    js.unlink(missing_ok=True)
+    return seconds, peak, result, collected
+
+
+def numbers(result: dict) -> dict:
+    """The comparison's tables without who counted or where from."""
+    return {k: v for k, v in result.items() if k not in ("engine", "source", "settings")}
+
+
+def cv(n_obs: int, folder: Path, with_spark: bool = True) -> None:
+    import duckdb
+
+    path = folder / "cv.parquet"
+    start = time.perf_counter()
+    make_cv_file(path, n_obs)
+    made = time.perf_counter() - start
+    try:
+        rows = n_obs * 10
+        size = path.stat().st_size
+        query = (f"SELECT COUNT(*), SUM(n) FROM (SELECT id, repeat, fold, COUNT(*) AS n "
+                 f"FROM read_parquet('{path}') GROUP BY id, repeat, fold)")
+        group_by = best_of(lambda: duckdb.connect().sql(query).fetchall(), 2)
+        duck_s, duck_peak, duck, _ = run_report(path, folder, "duckdb")
+        if with_spark:
+            spark_s, spark_peak, spark, collected = run_report(path, folder, "spark")
+    finally:
+        path.unlink(missing_ok=True)
+    print(f"\n## repeated cv: {rows:,} rows ({n_obs:,} observations x 10 repeats, 10 folds, "
+          f"4 models, 5 classes; {size / 2**20:,.0f} MiB Parquet, made in {made:.0f} s)")
+    print(f"{'':44}{'seconds':>9}{'ratio':>8}{'peak RSS':>11}")
+    print(f"{'DuckDB GROUP BY (observation, repeat, fold)':44}{group_by:>9.2f}{1:>8.2f}")
+    print(f"{'precmp report, DuckDB':44}{duck_s:>9.2f}{duck_s / group_by:>8.2f}"
+          f"{duck_peak / GIB:>10.2f}G   goals: ratio <= 3 "
+          f"{'met' if duck_s / group_by <= 3 else 'NOT met'}, RSS <= 1 GiB "
+          f"{'met' if duck_peak <= GIB else 'NOT met'}")
+    if with_spark:
+        print(f"{'precmp report, Spark local (1 GiB driver)':44}{spark_s:>9.2f}"
+              f"{spark_s / group_by:>8.2f}{spark_peak / GIB:>10.2f}G   completed; the driver "
+              f"collected {collected or 0:,} bytes")
+        print(f"DuckDB and Spark reports equal: {numbers(duck) == numbers(spark)}")
+
+
+def test_set(n: int, folder: Path) -> None:
+    path = folder / "test_set.parquet"
+    make_file(path, n)
+    try:
+        seconds, peak, _, _ = run_report(path, folder, "duckdb")
+    finally:
+        path.unlink(missing_ok=True)
+    print(f"\n## test set: {n:,} rows, precmp report with DuckDB: {seconds:.1f} s, peak RSS of "
+          f"the process tree {peak / GIB:.2f} GiB   goal <= 0.5 GiB "
+          f"{'met' if peak <= GIB / 2 else 'NOT met'}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rows", type=float, default=1e6, help="rows of the equality run (1e6)")
+    parser.add_argument("--cv-observations", type=float, default=1e6,
+                        help="observations of the repeated-cv run, 10 rows each (1e6)")
+    parser.add_argument("--no-spark", action="store_true",
+                        help="repeated cv: the DuckDB report only")
+    parser.add_argument("--test-set-rows", type=float, default=1e8,
+                        help="rows of the test-set memory run (1e8; 0 skips it)")
+    args = parser.parse_args()
+    if args.rows:
+        equality(int(args.rows))
+    with tempfile.TemporaryDirectory(prefix="precmp-bench-", dir=os.environ.get("PRECMP_BENCH_DIR")) as tmp:
+        if args.cv_observations:
+            cv(int(args.cv_observations), Path(tmp), with_spark=not args.no_spark)
+        if args.test_set_rows:
+            test_set(int(args.test_set_rows), Path(tmp))
+
+
 if __name__ == "__main__":
-    main(int(float(sys.argv[1])) if len(sys.argv) > 1 else 10**6)
+    main()

@@ -90,6 +90,12 @@ def _tree_rss(pid: int) -> int:
 
 def run_tree(cmd: list[str], cwd: Path) -> tuple[float, int]:
     """Wall time and peak summed RSS of the process tree of ``cmd`` (sampled every 0.2 s)."""
+    seconds, peak, _ = run_tree_stderr(cmd, cwd)
+    return seconds, peak
+
+
+def run_tree_stderr(cmd: list[str], cwd: Path) -> tuple[float, int, str]:
+    """:func:`run_tree`, also returning what the command wrote on stderr."""
     start = time.perf_counter()
     proc = subprocess.Popen(cmd, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     peak = [0]
@@ -107,7 +113,7 @@ def run_tree(cmd: list[str], cwd: Path) -> tuple[float, int]:
     seconds = time.perf_counter() - start
     if proc.returncode != 0:
         raise RuntimeError(f"{' '.join(cmd[:4])} ... failed: {err.strip()[-500:]}")
-    return seconds, peak[0]
+    return seconds, peak[0], err
 
 
 def report_command(path: Path, out: Path) -> list[str]:

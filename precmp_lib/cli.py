@@ -100,7 +100,13 @@ def build_parser() -> argparse.ArgumentParser:
                      help="auto (default): long when the file has 'model' and 'y_pred' columns")
     rep.add_argument("--engine", choices=("auto", "numpy", "duckdb", "spark"), default="auto",
                      help="who counts the rows: auto (DuckDB for files), numpy (in memory), "
-                     "duckdb, spark (local mode)")
+                     "duckdb, spark (local mode unless a master is given or configured)")
+    rep.add_argument("--spark-master", metavar="URL",
+                     help="--engine spark: the cluster (spark://HOST:PORT ...); default: "
+                     "spark.master of the Spark configuration, else local mode")
+    rep.add_argument("--spark-conf", action="append", type=_spark_conf, default=[],
+                     metavar="KEY=VALUE", help="--engine spark: a Spark setting (repeatable), "
+                     "e.g. spark.driver.memory=4g")
     rep.add_argument("--reference", metavar="MODEL", help="compare every model against this one")
     rep.add_argument("--prevalence", nargs="+", type=_prevalence, metavar="CLASS=P", default=[],
                      help="population prevalence of a class, for prevalence-adjusted precision")
@@ -236,19 +242,74 @@ def _check_counts(args: argparse.Namespace, counts: Any) -> None:
                             f"{args.y_true!r} ({shown})")
 
 
+def _spark_conf(text: str) -> tuple[str, str]:
+    key, sep, value = text.partition("=")
+    if not sep or not key.strip().startswith("spark.") or not value.strip():
+        raise argparse.ArgumentTypeError(f"--spark-conf takes KEY=VALUE with a spark.* key; got {text!r}")
+    return key.strip(), value.strip()
+
+
+def _start_spark(args: argparse.Namespace) -> None:
+    """Start the Spark session the count will use, with the master and settings asked for."""
+    if args.engine != "spark":
+        if args.spark_master or args.spark_conf:
+            raise _BadInput("--spark-master and --spark-conf need --engine spark")
+        return
+    try:
+        from .engines import spark_session
+
+        spark_session(master=args.spark_master, conf=dict(args.spark_conf))
+    except ImportError as exc:
+        raise _BadInput(f"--engine spark needs {exc.name}: {install_command(exc.name or '')}") from None
+    except RuntimeError as exc:
+        raise _BadInput(str(exc)) from None
+
+
 def _count(args: argparse.Namespace) -> Any:
     from .engines import count_predictions
 
+    _start_spark(args)
     try:
         return count_predictions(
             args.predictions, y_true=args.y_true, models=args.models, id=args.id,
             layout=args.format, engine=args.engine, progress=not args.quiet,
+            # the prevalence bootstrap resamples observations: only then do they come back
+            observations=bool(args.prevalence),
         )
     except ValueError as exc:  # PredictionFileError and the engines' other input errors
         raise _BadInput(str(exc)) from None
     except ImportError as exc:
-        raise _BadInput(f"--engine {args.engine} needs {exc.name}: pip install -r "
-                        "requirements-spark.txt") from None
+        raise _BadInput(f"--engine {args.engine} needs {exc.name}: "
+                        f"{install_command(exc.name or '')}") from None
+
+
+def install_command(module: str) -> str:
+    """Return the command that installs a missing module the engines import.
+
+    Parameters
+    ----------
+    module : str
+        The name of the module that failed to import (``ImportError.name``).
+
+    Returns
+    -------
+    str
+        A pip command: the ``spark`` extra for PySpark, a fresh DuckDB for its compiled part,
+        else the package of that name.
+
+    Examples
+    --------
+    >>> install_command("pyspark.sql")
+    'pip install "precmp[spark]"'
+    >>> install_command("_duckdb")
+    'pip install --force-reinstall duckdb'
+    """
+    top = module.split(".")[0]
+    if top in ("pyspark", "py4j"):
+        return 'pip install "precmp[spark]"'
+    if top in ("duckdb", "_duckdb"):
+        return "pip install --force-reinstall duckdb"
+    return f"pip install {top or 'precmp'}"
 
 
 class Terminated(BaseException):

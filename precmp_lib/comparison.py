@@ -33,10 +33,11 @@ import pandas as pd
 from ._dist import norm_isf
 from .bayes import prevalence_bootstrap_from_patterns
 from .bayesian import bayes_correlated_ttest
+from .clusters import ClusterSums, clustered_accuracy_from_sums
 from .combine import combine_pvalues, combined_precision_test
 from .contingency import mcnemar
 from .counts import (
-    clustered_accuracy,
+    PrecisionMoments,
     moments_from_patterns,
     pair_cells_from_patterns,
 )
@@ -342,19 +343,16 @@ def _wilson(x: float, n: float, level: float) -> tuple[float, float]:
     return max(centre - half, 0.0), min(centre + half, 1.0)
 
 
-def _summary(counts: Counts, pat: _Arrays, obs: _Observations | None,
+def _summary(counts: Counts, pat: _Arrays, sums: ClusterSums | None,
              level: float) -> pd.DataFrame:
     rows = []
     for j, name in enumerate(counts.models):
         right = int(pat.w[pat.p[:, j] == pat.y].sum())
-        if obs is None:
+        if sums is None:
             acc = right / counts.n_rows
             lo, hi = _wilson(right, counts.n_rows, level)
         else:
-            g = int(obs.ids.max()) + 1
-            correct = np.bincount(obs.ids, weights=obs.w * (obs.p[:, j] == obs.y), minlength=g)
-            size = np.bincount(obs.ids, weights=obs.w, minlength=g)
-            acc, lo, hi = clustered_accuracy(correct, size, confidence_level=level)
+            acc, lo, hi = clustered_accuracy_from_sums(sums, j, confidence_level=level)
         rows.append({"model": name, "n": counts.n_rows, "n_observations": counts.n_observations,
                      "accuracy": acc, "ci_low": lo, "ci_high": hi})
     out = pd.DataFrame(rows)
@@ -583,6 +581,9 @@ def _prevalence(counts: Counts, pat: _Arrays, obs: _Observations | None,
     if not prevalence:
         return pd.DataFrame(columns=cols), pd.DataFrame(columns=rcols)
     codes, values = _prevalence_codes(counts, prevalence)
+    if counts.design == REPEATED_CV and obs is None:
+        raise ValueError("prevalence on repeated cross-validation resamples observations: count "
+                         "the predictions with observations=True")
     src = obs if obs is not None else pat
     res = prevalence_bootstrap_from_patterns(
         src.y, src.p, src.w, classes=codes, prevalence=values,
@@ -944,7 +945,7 @@ def compare_models(
         counts = source
     else:
         counts = _count(source, y_true, models=models, id=id, repeat=repeat, fold=fold,
-                        layout=layout, engine=engine)
+                        layout=layout, engine=engine, observations=bool(prevalence))
     if counts.n_models < 2:
         raise ValueError(f"need at least two models to compare; got {list(counts.models)}")
     _prevalence_codes(counts, prevalence or {})
@@ -968,6 +969,21 @@ def _checked_options(alpha: float, n_boot: int, seed: int,
     return alpha, n_boot
 
 
+def _cluster_sums(counts: Counts) -> ClusterSums:
+    """Return the cluster sums of repeated-cv counts (from the per-observation table if need be)."""
+    if counts.clusters is not None:
+        return counts.clusters
+    if counts.observations is None:
+        raise ValueError("repeated cross-validation counts need their cluster sums "
+                         "(Counts.clusters) or the per-observation table; count them with "
+                         "count_predictions")
+    from .clusters import cluster_sums
+
+    t = counts.observations
+    return cluster_sums(t["obs"], t["y"], t[[f"p{j}" for j in range(counts.n_models)]],
+                        t["count"], n_classes=counts.n_classes)
+
+
 def _count(source: Any, y_true: str | None, **kwargs: Any) -> Counts:
     """Count the predictions with :func:`~precmp_lib.engines.count_predictions`."""
     if y_true is None:
@@ -987,12 +1003,18 @@ def _compare_counts(counts: Counts, *, reference: str | None, alpha: float,
     m = counts.n_models
     pat = _Arrays.of(counts.patterns, m)
     cv = counts.design == REPEATED_CV
-    obs = _Observations.of(counts.observations, m) if cv else None
-    src = obs if obs is not None else pat
-    moments = moments_from_patterns(src.y, src.p, src.w, classes=list(counts.classes),
-                                    names=list(counts.models),
-                                    clusters=obs.ids if obs is not None else None)
-    summary = _summary(counts, pat, obs, level)
+    obs = (_Observations.of(counts.observations, m)
+           if cv and counts.observations is not None else None)
+    sums = _cluster_sums(counts) if cv else None
+    if sums is None:
+        moments = moments_from_patterns(pat.y, pat.p, pat.w, classes=list(counts.classes),
+                                        names=list(counts.models))
+    else:
+        moments = PrecisionMoments(
+            n_correct=sums.n_correct, n_wrong=sums.n_wrong, cc=sums.cc, cw=sums.cw, ww=sums.ww,
+            classes=np.asarray(counts.classes, dtype=object), names=tuple(counts.models),
+            n_rows=int(sums.size), n_clusters=int(sums.n_clusters))
+    summary = _summary(counts, pat, sums, level)
     if reference is None:
         pairs = _oriented(pairs, summary)
     scores = _fold_scores(counts, pat) if cv else None

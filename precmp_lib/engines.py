@@ -5,11 +5,16 @@ One pass over the rows produces the sufficient statistics of a comparison of m m
 * ``patterns``: the number of rows with each observed pattern ``(y, p0, ..., p{m-1})`` of the
   true class code and the models' predicted class codes; for cross-validated predictions the
   same per ``(repeat, fold)``;
-* ``observations`` (cross-validated predictions only): the same pattern counts per observation
-  (the id), summed over repeats, which clustering on the observation needs.
+* ``clusters`` (cross-validated predictions only): the sums over observations of products of
+  per-observation counts (:class:`~precmp_lib.clusters.ClusterSums`), which every statistic
+  clustered on the observation needs. A second query computes them where the data live, from
+  the class codes of the first, so what comes back is bounded by the patterns, models and
+  folds, never by the observations;
+* ``observations`` (only on request, ``observations=True``): the pattern counts per
+  observation, which a bootstrap over observations resamples.
 
 Every test precmp runs on a comparison is a function of these tables, so the raw rows are read
-once, where they live, and only counts come back. Three engines count:
+where they live, and only counts come back. Three engines count:
 
 numpy
     DataFrames and arrays in memory: each column is factorised once, the codes are combined
@@ -87,6 +92,8 @@ from typing import TYPE_CHECKING, Any, TypedDict
 import numpy as np
 import pandas as pd
 
+from .clusters import ClusterSums, cluster_sums, cluster_sums_from_rows, cluster_sums_sql
+
 if TYPE_CHECKING:  # optional at run time: imported where the engine runs
     import duckdb
     from pyspark.sql import DataFrame as SparkDataFrame
@@ -128,9 +135,9 @@ class Counts:
         (int64): number of rows with that pattern. Only observed patterns are listed, sorted by
         the key columns.
     observations : DataFrame or None
-        Repeated cv only: columns ``obs`` (dense code of the observation id, in sorted id
-        order), ``y``, ``p0`` .. ``p{m-1}``, ``count`` (number of repeats of that observation
-        with that pattern).
+        Repeated cv counted with ``observations=True`` only: columns ``obs`` (dense code of the
+        observation id, in sorted id order), ``y``, ``p0`` .. ``p{m-1}``, ``count`` (number of
+        repeats of that observation with that pattern).
     design : str
         ``"test set"`` or ``"repeated cv"``.
     n_rows : int
@@ -145,6 +152,10 @@ class Counts:
         What was counted, for messages and reports (a file name, "DataFrame", ...).
     notes : tuple of str
         Remarks found while reading (e.g. a model predicting a label the truth never has).
+    clusters : ClusterSums or None
+        Repeated cv only: sums over observations (the clusters) of products of
+        per-observation counts, which the clustered accuracy intervals and the clustered GS and
+        GEE tests use.
     """
 
     classes: tuple
@@ -159,6 +170,7 @@ class Counts:
     engine: str = "numpy"
     source: str = ""
     notes: tuple[str, ...] = field(default=())
+    clusters: ClusterSums | None = None
 
     @property
     def n_models(self) -> int:
@@ -196,6 +208,7 @@ class _Spec:
     pred_col: str = "y_pred"
     text_numbers: bool = False  # CSV: all cells are text; numbers are recognised
     rows_are_lines: bool = False  # CSV: row r is on line r + 2
+    keep_observations: bool = False  # repeated cv: bring the per-observation table back
     notes: list[str] = field(default_factory=list)
 
     @property
@@ -243,16 +256,19 @@ class _Roles(TypedDict):
     repeat: str | None
     fold: str | None
     layout: str
+    observations: bool
 
 
 def _spec(
     name: str, columns: Sequence[Any], *, y_true: str, models: Sequence[str] | None,
     id: str | None, repeat: str | None, fold: str | None, layout: str,
+    observations: bool = False,
 ) -> _Spec:
     """Check the columns and decide the layout and the role of each column (one place)."""
     columns = [str(c) for c in columns]
     _check_columns(name, columns)
-    spec = _Spec(name=name, layout=_layout(columns, layout), y=str(y_true), models=[])
+    spec = _Spec(name=name, layout=_layout(columns, layout), y=str(y_true), models=[],
+                 keep_observations=bool(observations))
     _need(spec, columns, spec.y, "true labels", "y_true")
     _key_columns(spec, columns, id=id, repeat=repeat, fold=fold)
     if spec.layout == "long":
@@ -554,8 +570,14 @@ def _group_sum(keys: np.ndarray, weights: np.ndarray, names: list[str]) -> pd.Da
 
 
 def _finish(spec: _Spec, pat: pd.DataFrame, obs: pd.DataFrame | None, engine: str,
-            locate: Callable[[str, str], int | None]) -> Counts:
-    """Turn the grouped raw rows of any engine into :class:`Counts` (label rules, checks)."""
+            locate: Callable[[str, str], int | None],
+            sums: Callable[[pd.DataFrame], pd.DataFrame] | None = None) -> Counts:
+    """Turn the grouped raw rows of any engine into :class:`Counts` (label rules, checks).
+
+    For repeated cross-validation the cluster sums come from ``obs`` (the per-observation
+    rows) when the engine brought them back, else from ``sums``: the engine's run of
+    :func:`cluster_sql` on the table of codes of the distinct raw patterns.
+    """
     m = len(spec.models)
     pcols = [f"p{j}" for j in range(m)]
     truth_cols = ["y", *(["y1"] if "y1" in pat else [])]
@@ -605,18 +627,46 @@ def _finish(spec: _Spec, pat: pd.DataFrame, obs: pd.DataFrame | None, engine: st
     weights = pat["n"].to_numpy().astype(np.float64)
     patterns = _group_sum(np.column_stack(keys).astype(np.int64), weights, names)
     n_rows = int(patterns["count"].sum())
-    observations = None
+    observations = clusters = None
     n_obs = n_rows
     if spec.cv:
         repeats = int(patterns["repeat"].nunique())
         folds = int(patterns.groupby("repeat")["fold"].nunique().max())
-        observations, n_obs = _observations(spec, obs, label_cols, distinct, codes, pcols)
+        if obs is not None:
+            observations, n_obs = _observations(spec, obs, label_cols, distinct, codes, pcols)
+            clusters = cluster_sums(observations["obs"], observations["y"], observations[pcols],
+                                    observations["count"], n_classes=len(classes))
+            observations = observations if spec.keep_observations else None
+        else:
+            assert sums is not None  # an engine without per-observation rows runs cluster_sql
+            clusters = _clusters_in_engine(spec, pat, coded, pcols, len(classes), sums, locate)
+            n_obs = clusters.n_clusters
     return Counts(
         classes=classes, models=tuple(spec.models), patterns=patterns, observations=observations,
         design=REPEATED_CV if spec.cv else TEST_SET, n_rows=n_rows, n_observations=n_obs,
         repeats=repeats, folds=folds, engine=engine, source=spec.name,
-        notes=tuple(spec.notes) + notes,
+        notes=tuple(spec.notes) + notes, clusters=clusters,
     )
+
+
+def _clusters_in_engine(spec: _Spec, pat: pd.DataFrame, coded: dict, pcols: list[str],
+                        n_classes: int, sums: Callable[[pd.DataFrame], pd.DataFrame],
+                        locate: Callable[[str, str], Any]) -> ClusterSums:
+    """Run the cluster sums where the data live, on the codes of the distinct raw patterns."""
+    raw = ["y", *pcols]
+    table = pd.DataFrame({f"r{c}": pat[c].to_numpy() for c in raw})
+    for c in raw:
+        table[f"c{c}"] = np.asarray(coded[c], dtype=np.int64)
+    table = table.drop_duplicates(subset=[f"r{c}" for c in raw]).reset_index(drop=True)
+    rows = sums(table)
+    result = cluster_sums_from_rows(rows, len(pcols), n_classes)
+    if result.mixed_truth:
+        raise spec.fail(f"column {spec.y!r}: an observation has more than one true label"
+                        f"{_example(spec, locate, 'two labels')}")
+    if result.size != int(pat["n"].sum()):  # every raw pattern found its codes
+        raise spec.fail(f"the cluster sums cover {result.size} of {int(pat['n'].sum())} rows; "
+                        "a label value did not compare equal to itself in the engine")
+    return result
 
 
 def _observations(spec: _Spec, obs: pd.DataFrame, label_cols: dict, distinct: dict,
@@ -992,7 +1042,9 @@ def counting_sql(spec: _Spec, dialect: _Dialect, table: str = "src") -> str:
     long layout's pivot; the wide layout's duplicate check), carrying check columns (rows per
     id, rows per (id, model), the largest truth and fold); the outer ``GROUP BY`` counts the
     patterns, with ``GROUPING SETS`` adding the per-observation patterns for repeated
-    cross-validation. Every result row is a count: nothing of the raw rows comes back.
+    cross-validation when they are asked for (``observations=True``; otherwise
+    :func:`cluster_sql` sums over the observations in the engine). Every result row is a
+    count: nothing of the raw rows comes back.
 
     Parameters
     ----------
@@ -1008,8 +1060,9 @@ def counting_sql(spec: _Spec, dialect: _Dialect, table: str = "src") -> str:
     str
         The query. Its columns are ``y``, ``p0`` .. ``p{m-1}`` and the count ``n``; with an id
         also ``y1`` (the largest truth) and the check columns (``c`` wide, ``c<j>`` long); for
-        repeated cross-validation also ``g`` (1 on pattern rows, 0 on per-observation rows),
-        ``id``, ``rep`` and, with a fold column, ``f0`` and ``f1`` (smallest and largest fold).
+        repeated cross-validation also ``rep`` and, with a fold column, ``f0`` and ``f1``
+        (smallest and largest fold), and with the per-observation rows ``g`` (1 on pattern
+        rows, 0 on per-observation rows) and ``id``.
 
     Examples
     --------
@@ -1024,6 +1077,23 @@ def counting_sql(spec: _Spec, dialect: _Dialect, table: str = "src") -> str:
         keys = ["k_y", *(f"k_{p}" for p in pcols)]
         sel = [f"{k} AS {k[2:]}" for k in keys]
         return f"SELECT {', '.join(sel)}, COUNT(*) AS n FROM {table} GROUP BY {', '.join(keys)}"
+    w, first = _events_sql(spec, table)
+    if not spec.cv or not spec.keep_observations:
+        cols = ", ".join(first)
+        return f"WITH w AS ({w}) SELECT {cols}, COUNT(*) AS n FROM w GROUP BY {cols}"
+    second = ["id", "y", *pcols]
+    allc = list(dict.fromkeys(first + second))
+    return (f"WITH w AS ({w}) SELECT GROUPING(id) AS g, {', '.join(allc)}, COUNT(*) AS n FROM w "
+            f"GROUP BY GROUPING SETS (({', '.join(first)}), ({', '.join(second)}))")
+
+
+def _events_sql(spec: _Spec, table: str) -> tuple[str, list[str]]:
+    """Write the inner query of :func:`counting_sql` (one row per prediction event).
+
+    Returns the query and the columns the patterns group by.
+    """
+    m = len(spec.models)
+    pcols = [f"p{j}" for j in range(m)]
     inner = ["k_id AS id"]
     group = ["k_id"]
     if spec.cv:
@@ -1045,17 +1115,60 @@ def counting_sql(spec: _Spec, dialect: _Dialect, table: str = "src") -> str:
     first = [*(["rep"] + (["f0", "f1"] if spec.fold else []) if spec.cv else []),
              "y", "y1", *pcols, *checks]
     w = f"SELECT {', '.join(inner)} FROM {table}{where} GROUP BY {', '.join(group)}"
-    if not spec.cv:
-        cols = ", ".join(first)
-        return f"WITH w AS ({w}) SELECT {cols}, COUNT(*) AS n FROM w GROUP BY {cols}"
-    second = ["id", "y", *pcols]
-    allc = list(dict.fromkeys(first + second))
-    return (f"WITH w AS ({w}) SELECT GROUPING(id) AS g, {', '.join(allc)}, COUNT(*) AS n FROM w "
-            f"GROUP BY GROUPING SETS (({', '.join(first)}), ({', '.join(second)}))")
+    return w, first
+
+
+def cluster_sql(spec: _Spec, table: str = "roles", codes: str = "codes") -> str:
+    """Write the query of the cluster sums of repeated cross-validation, one text for both engines.
+
+    The prediction events are given their class codes by an equi-join with ``codes`` (the
+    distinct raw patterns of :func:`counting_sql`'s result with the codes the label dictionary
+    gave them), counted per observation and coded pattern inside the engine (``t``), and
+    summed over observations by :func:`precmp_lib.clusters.cluster_sums_sql`.
+    The result has one row per class plus one; nothing per observation comes back.
+
+    Parameters
+    ----------
+    spec : _Spec
+        The column roles (repeated cross-validation).
+    table : str
+        The table (or view) the first step makes (:func:`roles_sql`; long layout: with the
+        model's index in ``k_model``).
+    codes : str
+        The table of codes: raw columns ``ry``, ``rp0`` .. and code columns ``cy``, ``cp0`` ...
+
+    Returns
+    -------
+    str
+        The query; :func:`precmp_lib.clusters.cluster_sums_from_rows` reads its rows.
+
+    Examples
+    --------
+    >>> spec = _spec("cv.parquet", ["id", "repeat", "fold", "y", "a"], y_true="y", models=None,
+    ...              id=None, repeat=None, fold=None, layout="auto")
+    >>> sql = cluster_sql(spec)
+    >>> "JOIN codes k ON e.y = k.ry AND e.p0 = k.rp0" in sql
+    True
+    """
+    m = len(spec.models)
+    pcols = [f"p{j}" for j in range(m)]
+    keys = ["y", *pcols]
+    if spec.layout == "wide":  # one row per (id, repeat): the rows are the prediction events
+        sel = ["k_id AS id", "k_y AS y", *(f"k_{p} AS {p}" for p in pcols)]
+        events = f"SELECT {', '.join(sel)} FROM {table}"
+    else:
+        events = _events_sql(spec, table)[0]
+    # the codes first (a join with a small table), then one GROUP BY on integers
+    coded = ", ".join(f"k.c{c}" for c in keys)
+    ctes = (f"e AS ({events}), "
+            f"t AS (SELECT e.id AS cl, {', '.join(f'k.c{c} AS {c}' for c in keys)}, COUNT(*) AS n "
+            f"FROM e JOIN {codes} k ON {' AND '.join(f'e.{c} = k.r{c}' for c in keys)} "
+            f"GROUP BY e.id, {coded})")
+    return cluster_sums_sql(m, "t", ctes)
 
 
 def _split_sets(spec: _Spec, rows: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame | None]:
-    if not spec.cv:
+    if not spec.cv or not spec.keep_observations:
         return rows, None
     g = rows["g"].to_numpy().astype(np.int64)
     pat = rows.loc[g == 1].drop(columns=["g", "id"]).reset_index(drop=True)
@@ -1256,12 +1369,68 @@ def _line_end(path: str) -> str:
 
 
 def _parquet_columns(files: list[str], name: str) -> list[str]:
-    import pyarrow.parquet as pq
+    """Return the column names of a Parquet file, or of a set of files that must agree.
 
+    The files of a glob are read by column name, so they must hold the same columns with the
+    same types: a column missing from some files (a model, an extra column) or typed
+    differently (text in one file, numbers in another) is an error naming the column and files.
+    """
     try:
-        return list(pq.read_schema(files[0]).names)
-    except Exception as exc:  # any parser failure is a file problem for the user
-        raise PredictionFileError(f"{name}: cannot be read as PARQUET ({type(exc).__name__})") from None
+        import pyarrow.parquet as pq
+    except ImportError:
+        raise PredictionFileError(f"{name}: reading Parquet needs pyarrow: pip install pyarrow") from None
+
+    schemas = []
+    for f in files:
+        try:
+            schemas.append(pq.read_schema(f))
+        except Exception as exc:  # any parser failure is a file problem for the user
+            shown = os.path.basename(f) if len(files) > 1 else name
+            raise PredictionFileError(f"{shown}: cannot be read as PARQUET ({type(exc).__name__})") from None
+    first = list(schemas[0].names)
+    if len(files) > 1:
+        _check_drift(files, schemas, name)
+    return first
+
+
+def _type_kind(t: Any) -> str:
+    """Text, number or bool for an Arrow type (widths and dictionary encoding aside)."""
+    import pyarrow as pa
+
+    if pa.types.is_dictionary(t):
+        t = t.value_type
+    if pa.types.is_string(t) or pa.types.is_large_string(t) or pa.types.is_binary(t) \
+            or pa.types.is_large_binary(t) or str(t) == "string_view":
+        return "text"
+    if pa.types.is_integer(t) or pa.types.is_floating(t) or pa.types.is_decimal(t):
+        return "number"
+    return "bool" if pa.types.is_boolean(t) else str(t)
+
+
+def _check_drift(files: list[str], schemas: list[Any], name: str) -> None:
+    """Fail when the files of a glob disagree on a column's presence or type."""
+    names = [os.path.basename(f) for f in files]
+
+    def listed(idx: list[int]) -> str:
+        shown = [names[i] for i in idx[:3]]
+        return ", ".join(shown) + (f" and {len(idx) - 3} more" if len(idx) > 3 else "")
+
+    every = list(dict.fromkeys(c for sch in schemas for c in sch.names))
+    for col in every:
+        has = [i for i, sch in enumerate(schemas) if col in sch.names]
+        if len(has) < len(schemas):
+            lack = [i for i in range(len(schemas)) if i not in has]
+            raise PredictionFileError(
+                f"{name}: column {col!r} is in {listed(has)} but not in {listed(lack)}; the files "
+                "of a pattern must hold the same columns")
+        types = [schemas[i].field(col).type for i in has]
+        kinds = [_type_kind(t) for t in types]
+        if len(set(kinds)) > 1:
+            other = next(i for i, k in enumerate(kinds) if k != kinds[0])
+            raise PredictionFileError(
+                f"{name}: column {col!r} holds {kinds[0]} ({types[0]}) in {names[has[0]]} but "
+                f"{kinds[other]} ({types[other]}) in {names[has[other]]}; the files of a pattern "
+                "must type each column alike")
 
 
 def _file_columns(kind: str, files: list[str], name: str) -> list[str]:
@@ -1277,7 +1446,9 @@ def _duckdb_source(con: duckdb.DuckDBPyConnection, kind: str, files: list[str],
                    columns: list[str]) -> duckdb.DuckDBPyRelation:
     lit = DUCKDB.literal
     if kind == "parquet":
-        return con.sql(f"SELECT * FROM read_parquet([{', '.join(lit(f) for f in files)}])")
+        # by column name: files that list the same columns in another order still line up
+        return con.sql(f"SELECT * FROM read_parquet([{', '.join(lit(f) for f in files)}], "
+                       "union_by_name = true)")
     delim = _delimiter(files[0])
     spec = ", ".join(f"c{i}: 'VARCHAR'" for i in range(len(columns)))
     return con.sql(
@@ -1288,6 +1459,11 @@ def _duckdb_source(con: duckdb.DuckDBPyConnection, kind: str, files: list[str],
 
 def _duckdb_error(name: str, kind: str, exc: Exception, files: list[str]) -> PredictionFileError:
     """One line from DuckDB's message: its first line and the reason, never the raw line."""
+    if type(exc).__name__ == "OutOfMemoryException" or "Out of Memory" in str(exc):
+        return PredictionFileError(
+            f"{name}: DuckDB ran out of memory counting it (its limit is {DUCKDB_MEMORY}); "
+            "raise the limit with the environment variable PRECMP_DUCKDB_MEMORY (e.g. "
+            "PRECMP_DUCKDB_MEMORY=4GB)")
     lines = [ln.strip() for ln in str(exc).splitlines() if ln.strip()]
     keep = [ln for ln in lines if not ln.startswith(("Original Line", "Possible Solution"))
             and "=" not in ln[:30]][:2]
@@ -1380,7 +1556,19 @@ def _duckdb_count(spec: _Spec, relation: duckdb.DuckDBPyRelation, columns: Seque
         where = "lines" if spec.rows_are_lines else "rows"
         return f"{key}; {where} {' and '.join(map(str, rows))}"
 
-    return _finish(spec, pat, obs, "duckdb", locate)
+    def sums(codes: pd.DataFrame) -> pd.DataFrame:
+        # the codes table by name: registered on the engine's own connection, and found by
+        # DuckDB's scan of Python variables when the relation belongs to another connection
+        precmp_codes = codes
+        con.register("precmp_codes", precmp_codes)
+        try:
+            return table.query("roles", cluster_sql(spec, "roles", "precmp_codes")).df()
+        except Exception as exc:  # duckdb.Error: out of memory, a file that changed
+            raise on_error(exc) from None
+        finally:
+            con.unregister("precmp_codes")
+
+    return _finish(spec, pat, obs, "duckdb", locate, sums)
 
 
 def _long_models(spec: _Spec, available: list[str]) -> None:
@@ -1416,11 +1604,96 @@ def _connect() -> duckdb.DuckDBPyConnection:
 # --------------------------------------------------------------------------------------------
 
 
-def spark_session() -> SparkSession:
-    """Return the active Spark session, or start a local one.
+def configured_master() -> str | None:
+    """Return the Spark master the environment configures, or None.
 
-    The local session runs 2 threads with no UI and 2 shuffle partitions, logs only errors and
-    keeps the JVM's start-up lines off the caller's stderr.
+    Looked up as ``spark-submit`` does: ``--master`` in ``PYSPARK_SUBMIT_ARGS``, then
+    ``spark.master`` in ``spark-defaults.conf`` (in ``SPARK_CONF_DIR``, else
+    ``SPARK_HOME/conf``).
+
+    Returns
+    -------
+    str or None
+        The master URL, or None when nothing sets one (a local session is then started).
+
+    Examples
+    --------
+    >>> import os
+    >>> os.environ["PYSPARK_SUBMIT_ARGS"] = "--master spark://127.0.0.1:7077 pyspark-shell"
+    >>> configured_master()
+    'spark://127.0.0.1:7077'
+    >>> del os.environ["PYSPARK_SUBMIT_ARGS"]
+    """
+    import shlex
+
+    words = shlex.split(os.environ.get("PYSPARK_SUBMIT_ARGS", ""))
+    for i, word in enumerate(words):
+        if word == "--master" and i + 1 < len(words):
+            return words[i + 1]
+        if word.startswith("--master="):
+            return word.split("=", 1)[1]
+    folder = os.environ.get("SPARK_CONF_DIR") or (
+        os.path.join(os.environ["SPARK_HOME"], "conf") if os.environ.get("SPARK_HOME") else None)
+    if folder and os.path.isfile(os.path.join(folder, "spark-defaults.conf")):
+        with open(os.path.join(folder, "spark-defaults.conf"), encoding="utf-8") as fh:
+            for line in fh:
+                parts = line.strip().split(None, 1)
+                if len(parts) == 2 and parts[0] == "spark.master":
+                    return parts[1].strip()
+    return None
+
+
+def _jvm_line(text: str) -> str:
+    """Return the JVM's own message in one line: its first exception line."""
+    lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
+    found = [ln for ln in lines if ("Exception" in ln or "Error" in ln) and not ln.startswith("at ")]
+    line = (found[0] if found else (lines[-1] if lines else "no message"))
+    return line if len(line) <= 300 else line[:297] + "..."
+
+
+def spark_error(exc: BaseException) -> str:
+    """Say in one line what went wrong in Spark, naming the setting to change where there is one.
+
+    Parameters
+    ----------
+    exc : BaseException
+        What Spark raised (a ``Py4JJavaError``, an analysis error, ...).
+
+    Returns
+    -------
+    str
+        One line: the Java or Spark message, and for an out-of-memory error the
+        ``spark.driver.memory`` setting.
+
+    Examples
+    --------
+    >>> spark_error(RuntimeError("java.lang.OutOfMemoryError: Java heap space"))
+    'Spark ran out of memory (java.lang.OutOfMemoryError: Java heap space); give the driver more: --spark-conf spark.driver.memory=4g'
+    """
+    java = getattr(exc, "java_exception", None)
+    text = str(java) if java is not None else str(exc)
+    if "OutOfMemoryError" in text or "Java heap space" in text:
+        return (f"Spark ran out of memory ({_jvm_line(text)}); give the driver more: "
+                "--spark-conf spark.driver.memory=4g")
+    return f"Spark failed: {_jvm_line(text)}"
+
+
+def spark_session(master: str | None = None,
+                  conf: Mapping[str, str] | None = None) -> SparkSession:
+    """Return the active Spark session, or start one (local unless a master is configured).
+
+    A local session runs 2 threads with no UI and 2 shuffle partitions. The master is
+    ``master`` if given, else the one the environment configures (:func:`configured_master`),
+    else ``local[2]``. The session logs only errors and keeps the JVM's start-up lines off the
+    caller's stderr; when the JVM cannot start, its own message is raised, in one line.
+
+    Parameters
+    ----------
+    master : str, optional
+        A Spark master URL (``spark://host:port``, ``local[4]``, ``yarn`` ...).
+    conf : mapping of str to str, optional
+        Further Spark settings (``spark.executor.memory`` ...); they override the defaults
+        above.
 
     Returns
     -------
@@ -1430,10 +1703,14 @@ def spark_session() -> SparkSession:
     Raises
     ------
     RuntimeError
-        When Java is missing, saying how to install Java 17.
+        When Java is missing (saying how to install Java 17), when ``SPARK_REMOTE`` asks for
+        Spark Connect, or when the JVM or the session fails to start (its message, one line).
     """
     if not (os.environ.get("JAVA_HOME") or shutil.which("java")):
         raise RuntimeError(JAVA_HINT)
+    if os.environ.get("SPARK_REMOTE"):
+        raise RuntimeError("SPARK_REMOTE asks for Spark Connect, which the Spark engine does not "
+                           "use; unset it and pass the cluster with --spark-master spark://HOST:PORT")
     from pyspark.sql import SparkSession
 
     os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")  # local mode: no host-name warning
@@ -1446,21 +1723,34 @@ def spark_session() -> SparkSession:
     from pyspark import SparkConf, SparkContext
     from pyspark.java_gateway import launch_gateway
 
+    master = master or configured_master() or "local[2]"
     logging = files("precmp_lib") / "_resources" / "spark-log4j2.properties"
-    conf = SparkConf().setMaster("local[2]").setAppName("precmp").setAll([
-        ("spark.driver.extraJavaOptions", f"-Dlog4j2.configurationFile={logging}"),
-        ("spark.ui.enabled", "false"),
-        ("spark.ui.showConsoleProgress", "false"),
-        ("spark.sql.shuffle.partitions", "2"),
-        ("spark.driver.bindAddress", "127.0.0.1"),
-        ("spark.driver.host", "127.0.0.1"),
-    ])
+    settings = {
+        "spark.master": master,
+        "spark.app.name": "precmp",
+        "spark.driver.extraJavaOptions": f"-Dlog4j2.configurationFile={logging}",
+        "spark.ui.enabled": "false",
+        "spark.ui.showConsoleProgress": "false",
+        "spark.sql.shuffle.partitions": "2",
+    }
+    if master.startswith("local"):
+        settings.update({"spark.driver.bindAddress": "127.0.0.1", "spark.driver.host": "127.0.0.1"})
+    for key, value in (conf or {}).items():
+        settings[str(key)] = str(value)
+    spark_conf = SparkConf().setAll(list(settings.items()))
     # The JVM's own start-up lines (the incubator-module warning, Spark's default-log-level
-    # notice) would land on the caller's stderr; they are not the caller's. Spark's errors still
-    # reach Python, as exceptions.
-    gateway = launch_gateway(conf, popen_kwargs={"stdout": subprocess.DEVNULL,
-                                                 "stderr": subprocess.DEVNULL})
-    spark = SparkSession(SparkContext(conf=conf, gateway=gateway))
+    # notice) would land on the caller's stderr; they are kept in a file, and shown (one line)
+    # only when the JVM fails.
+    with tempfile.TemporaryFile("w+", encoding="utf-8", errors="replace") as log:
+        try:
+            gateway = launch_gateway(spark_conf, popen_kwargs={"stdout": subprocess.DEVNULL,
+                                                               "stderr": log})
+            spark = SparkSession(SparkContext(conf=spark_conf, gateway=gateway))
+        except Exception as exc:  # the JVM did not start, or refused the master or a setting
+            log.seek(0)
+            said = log.read()
+            raise RuntimeError(spark_error(exc) if not said.strip() or hasattr(exc, "java_exception")
+                               else f"Spark failed to start: {_jvm_line(said)}") from None
     spark.sparkContext.setLogLevel("ERROR")
     return spark
 
@@ -1485,6 +1775,8 @@ def _spark_error(name: str, exc: Exception, files: Sequence[str] = ()) -> Predic
     The innermost error with a Spark error class gives its class and reason
     (``[MALFORMED_CSV_RECORD] Malformed CSV record``); else the first line.
     """
+    if "OutOfMemoryError" in str(exc) or "Java heap space" in str(exc):
+        return PredictionFileError(f"{name}: {spark_error(exc)}")
     lines = [ln.strip() for ln in str(exc).splitlines() if ln.strip()]
     found = [m for m in (re.search(r"(\[[A-Z_.]+\]) ([^:]*)", ln) for ln in lines) if m]
     text = " ".join(found[-1].groups()).strip() if found else (lines[0] if lines else type(exc).__name__)
@@ -1503,6 +1795,9 @@ def _spark_count(spec: _Spec, df: SparkDataFrame, columns: Sequence[str],
     try:
         df.createOrReplaceTempView(view)
         rows = _spark_rows(spec, spark, columns, view, roles_view)
+        pat, obs = _split_sets(spec, rows)
+        return _finish(spec, pat, obs, "spark", lambda column, what: None,
+                       lambda codes: _spark_cluster_rows(spec, spark, roles_view, codes))
     except PredictionFileError:
         raise
     except Exception as exc:  # a Spark (JVM) error: a file or table Spark cannot read
@@ -1510,8 +1805,31 @@ def _spark_count(spec: _Spec, df: SparkDataFrame, columns: Sequence[str],
     finally:
         spark.catalog.dropTempView(view)
         spark.catalog.dropTempView(roles_view)
-    pat, obs = _split_sets(spec, rows)
-    return _finish(spec, pat, obs, "spark", lambda column, what: None)
+
+
+def _spark_cluster_rows(spec: _Spec, spark: SparkSession, roles_view: str,
+                        codes: pd.DataFrame) -> pd.DataFrame:
+    """Run :func:`cluster_sql` in Spark with the table of codes as a temporary view."""
+    import uuid
+
+    from pyspark.sql.types import LongType, StructField, StructType
+
+    types = {f.name: f.dataType
+             for f in spark.sql(counting_sql(spec, SPARK, roles_view)).schema.fields}
+    raw = [c for c in codes.columns if c.startswith("r")]
+    schema = StructType([*(StructField(c, types[c[1:]]) for c in raw),
+                         *(StructField(c, LongType()) for c in codes.columns
+                           if not c.startswith("r"))])
+    data = [tuple(_native(v) for v in row)
+            for row in codes[[f.name for f in schema.fields]].itertuples(index=False)]
+    table = f"precmp_codes_{uuid.uuid4().hex}"
+    spark.createDataFrame(data, schema).createOrReplaceTempView(table)
+    try:
+        out = spark.sql(cluster_sql(spec, roles_view, table))
+        got = out.collect()
+        return pd.DataFrame([tuple(r) for r in got], columns=out.columns)
+    finally:
+        spark.catalog.dropTempView(table)
 
 
 def _spark_rows(spec: _Spec, spark: SparkSession, columns: Sequence[str], view: str,
@@ -1531,6 +1849,11 @@ def _spark_rows(spec: _Spec, spark: SparkSession, columns: Sequence[str], view: 
     if len(rows) == 0:
         rows = pd.DataFrame({c: pd.Series(dtype=object) for c in names})
     return rows
+
+
+def _native(v: Any) -> Any:
+    """Return a Python scalar for Spark's row checks (pandas may hold numpy scalars)."""
+    return v.item() if isinstance(v, np.generic) else v
 
 
 # --------------------------------------------------------------------------------------------
@@ -1557,8 +1880,9 @@ def count_predictions(
     layout: str = "auto",
     engine: str = "auto",
     progress: bool = False,
+    observations: bool = False,
 ) -> Counts:
-    """Count the prediction patterns of several models in one pass, where the data live.
+    """Count the prediction patterns of several models where the data live.
 
     Parameters
     ----------
@@ -1580,12 +1904,16 @@ def count_predictions(
         DataFrames.
     progress : bool
         Show a progress bar on stderr while DuckDB counts a large file.
+    observations : bool
+        Repeated cross-validation: also bring back the pattern counts per observation
+        (``Counts.observations``), which a bootstrap over observations needs. Their size grows
+        with the number of observations; without them only the cluster sums come back.
 
     Returns
     -------
     Counts
-        The pattern counts (and per-observation counts for repeated cross-validation), the
-        classes, the models, the design and the engine that counted.
+        The pattern counts (and for repeated cross-validation the cluster sums), the classes,
+        the models, the design and the engine that counted.
 
     Raises
     ------
@@ -1604,21 +1932,24 @@ def count_predictions(
     ...     "id": [1, 2, 3] * 4, "repeat": [0] * 6 + [1] * 6,
     ...     "fold": [0, 1, 2] * 2 + [2, 0, 1] * 2, "model": (["a"] * 3 + ["b"] * 3) * 2,
     ...     "y_true": ["x", "y", "y"] * 4, "y_pred": ["x", "y", "x", "x", "x", "y"] * 2})
-    >>> c = count_predictions(long, y_true="y_true")
+    >>> c = count_predictions(long, y_true="y_true", observations=True)
     >>> c.design, c.repeats, c.folds, c.n_rows, c.n_observations
     ('repeated cv', 2, 3, 6, 3)
     >>> c.observations.to_dict("list")
     {'obs': [0, 1, 2], 'y': [0, 1, 1], 'p0': [0, 1, 0], 'p1': [0, 0, 1], 'count': [2, 2, 2]}
+    >>> c.clusters.right.tolist(), c.clusters.right_sq.tolist()
+    ([4, 4], [8, 8])
 
-    Each observation has one pattern, seen in both repeats; the per-observation table is what
-    the tests that cluster on the observation use.
+    Each observation has one pattern, seen in both repeats. The tests that cluster on the
+    observation use the cluster sums: each model is right 4 times, twice on each of two
+    observations (2² + 2² = 8).
     """
     if engine not in ENGINES:
         raise PredictionFileError(f"engine must be one of {', '.join(ENGINES)}; got {engine!r}")
     if not isinstance(y_true, str):
         raise TypeError(f"y_true must be the name of the column of true labels; got {y_true!r}")
     args: _Roles = {"y_true": y_true, "models": models, "id": id, "repeat": repeat,
-                    "fold": fold, "layout": layout}
+                    "fold": fold, "layout": layout, "observations": observations}
     if isinstance(source, Mapping):
         source = pd.DataFrame({str(k): np.asarray(v) for k, v in source.items()})
     if isinstance(source, pd.DataFrame):

@@ -19,6 +19,7 @@ from precmp_lib.engines import (
     Counts,
     PredictionFileError,
     _spec,
+    cluster_sql,
     count_predictions,
     counting_sql,
     label_dictionary,
@@ -99,6 +100,10 @@ def assert_same_counts(a: Counts, b: Counts) -> None:
         assert b.observations is None
     else:
         pd.testing.assert_frame_equal(a.observations, b.observations)
+    if a.clusters is None:
+        assert b.clusters is None
+    else:
+        assert a.clusters.equals(b.clusters)
 
 
 @pytest.fixture(scope="module")
@@ -123,7 +128,7 @@ def files(tmp_path_factory):
 @pytest.mark.parametrize("name", list(DATASETS))
 def test_numpy_counts_match_an_independent_tally(name, files):
     frame = files[name][0]
-    counts = count_predictions(frame, **_truth_args(name))
+    counts = count_predictions(frame, observations=True, **_truth_args(name))
     tally = _tally(frame, name, counts)
     decoded = _decoded(counts)
     assert decoded.to_numpy().tolist() == tally.to_numpy().tolist()
@@ -133,6 +138,14 @@ def test_numpy_counts_match_an_independent_tally(name, files):
         assert (counts.repeats, counts.folds, counts.n_observations) == (3, 4, 60)
         obs = counts.observations
         assert obs.groupby("obs")["count"].sum().eq(3).all()  # every observation once per repeat
+        # 60 observations of 3 rows each: sum of sizes 180, of squared sizes 60 * 3^2
+        sums = counts.clusters
+        assert (sums.n_clusters, sums.size, sums.size_sq, sums.mixed_truth) == (60, 180, 540, 0)
+        wide = frame.pivot(index=["id", "repeat", "y_true"], columns="model",
+                           values="y_pred").reset_index()
+        for j, m in enumerate(counts.models):  # pandas: right predictions per observation
+            right = (wide[m] == wide["y_true"]).groupby(wide["id"]).sum()
+            assert sums.right[j] == right.sum() and sums.right_sq[j] == (right ** 2).sum()
     if name == "multiclass":
         assert counts.classes == (1, 2, 3, 10)  # numeric order, not text order
 
@@ -152,6 +165,10 @@ def test_duckdb_gives_the_numpy_counts_for_every_kind_of_source(name, files):
     assert_same_counts(ref, count_predictions(frame, engine="duckdb", **_truth_args(name)))
     assert_same_counts(ref, count_predictions(csv, engine="numpy", **_truth_args(name)))
     assert_same_counts(ref, count_predictions(pq, progress=True, **_truth_args(name)))
+    if name.startswith("cv"):  # the per-observation table, on request, is the same too
+        with_obs = count_predictions(frame, observations=True, **_truth_args(name))
+        assert with_obs.clusters.equals(ref.clusters)
+        assert_same_counts(with_obs, count_predictions(pq, observations=True, **_truth_args(name)))
 
 
 def test_wide_repeated_cv_equals_long(files):
@@ -208,10 +225,12 @@ def test_one_sql_text_for_duckdb_and_spark():
     spec = _spec("f", ["id", "repeat", "fold", "model", "y_true", "y_pred"], y_true="y_true",
                  models=None, id=None, repeat=None, fold=None, layout="auto")
     spec.models = ["a", "b"]
+    spec.keep_observations = True
     duck, spark = counting_sql(spec, DUCKDB), counting_sql(spec, SPARK)
     assert "GROUPING SETS" in duck
     # the same text: it reads the fixed names of the first step, so nothing differs
     assert duck == spark
+    assert "GROUP BY cl, k" in cluster_sql(spec)
 
 
 HOSTILE_NAMES = ['a AS b', 'a, ', 'x" AS y, "z', "x` AS y, `z", "'; DROP TABLE src; --", "/* c */",
@@ -233,6 +252,8 @@ def test_query_text_holds_no_name_or_value_of_the_source(layout):
                      fold=HOSTILE_NAMES[3] if layout == "cv" else None, layout="long")
         spec.models = HOSTILE_NAMES[4:]
     texts = [roles_sql(spec, columns), counting_sql(spec, DUCKDB), counting_sql(spec, SPARK)]
+    if layout == "cv":
+        texts.append(cluster_sql(spec))
     for text in texts:
         for name in HOSTILE_NAMES:
             if name not in ("k_y", "c0", "src"):  # fixed names the query uses itself

@@ -25,9 +25,9 @@ import precmp_lib
 
 PACKAGE = Path(precmp_lib.__file__).resolve().parent
 
-CORE = ["_dist", "_files", "_tails", "_typing", "accuracy", "bayes", "bayesian", "combine", "contingency",
-        "counts", "crossval", "data", "engines", "multiple", "paired", "power", "precision",
-        "predictions", "ranks",
+CORE = ["_dist", "_files", "_tails", "_typing", "accuracy", "bayes", "bayesian", "clusters", "combine",
+        "contingency", "counts", "crossval", "data", "engines", "multiple", "paired", "power",
+        "precision", "predictions", "ranks",
         "replicability", "resampling", "results", "selection", "validation"]
 COMPARISON = ["comparison"]
 VIEWS = ["plots", "widgets", "report", "report_view", "cli", "site", "__main__"]

@@ -32,6 +32,8 @@ RESOURCES = [
     "examples/breast_cancer_cv_long.csv",
     "report.ipynb",
     "report_nbconvert.html.j2",
+    "example_comparison.json",  # the report template's default parameter
+    "spark-log4j2.properties",  # the Spark engine's log settings
 ]
 
 
@@ -161,3 +163,73 @@ def test_make_data_from_the_installed_package_writes_to_the_user_cache_only(inst
     """, XDG_CACHE_HOME=str(xdg))
     assert shape.strip() == f"{xdg / 'precmp'} (1372, 4)"
     assert _package_files(installed["site"]) == before  # nothing written into the package
+
+
+@pytest.fixture(scope="module")
+def fresh_venv(installed, tmp_path_factory) -> dict[str, Path]:
+    """A new virtual environment with the wheel installed by pip, outside the checkout.
+
+    The environment is made without network: the wheel goes in with ``--no-index --no-deps``
+    and its dependencies are the ones this interpreter has (a path file points at them, after
+    the environment's own site-packages, so the wheel's ``precmp_lib`` comes first).
+    """
+    import sysconfig
+    import venv
+
+    base = tmp_path_factory.mktemp("venv")
+    env_dir = base / "env"
+    venv.create(env_dir, with_pip=False)
+    python = env_dir / "bin" / "python"
+    proc = subprocess.run(
+        [sys.executable, "-m", "pip", "--python", str(python), "install", "--no-deps",
+         "--no-index", "--quiet", "--disable-pip-version-check", str(installed["wheel"])],
+        capture_output=True, text=True, cwd=base)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    site = Path(subprocess.run([str(python), "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"],
+                               capture_output=True, text=True, check=True).stdout.strip())
+    (site / "zz_dependencies.pth").write_text(sysconfig.get_path("purelib") + "\n")
+    elsewhere = base / "elsewhere"
+    elsewhere.mkdir()
+    return {"python": python, "site": site, "cwd": elsewhere}
+
+
+def _in_venv(fresh: dict[str, Path], *args: str, cwd: Path | None = None) -> str:
+    environ = {k: v for k, v in os.environ.items()
+               if k not in ("PYTHONPATH", "PRECMP_DATA", "PRECMP_DATA_MIRROR", "PRECMP_DATA_URL")}
+    proc = subprocess.run([str(fresh["python"]), *args], cwd=cwd or fresh["cwd"], env=environ,
+                          capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, f"exit {proc.returncode}\n{proc.stdout}\n{proc.stderr}"
+    return proc.stdout
+
+
+def test_a_fresh_venv_reads_parquet_and_runs_the_report_template_with_its_defaults(fresh_venv):
+    out = _in_venv(fresh_venv, "-c", textwrap.dedent("""
+        import json
+        import pandas as pd
+        import precmp_lib
+        from precmp_lib import count_predictions
+        from precmp_lib.report import report_template
+
+        pd.DataFrame({"y": [0, 1, 1, 0, 1], "a": [0, 1, 0, 0, 1], "b": [1, 1, 1, 0, 1]}).to_parquet(
+            "p.parquet", index=False)
+        c = count_predictions("p.parquet", y_true="y")
+        print(json.dumps({"module": precmp_lib.__file__, "engine": c.engine, "rows": c.n_rows,
+                          "template": str(report_template())}))
+    """))
+    got = json.loads(out)
+    site = fresh_venv["site"].resolve()
+    assert Path(got["module"]).resolve().is_relative_to(site)  # the wheel, not the checkout
+    assert (got["engine"], got["rows"]) == ("duckdb", 5)
+    template = Path(got["template"])
+    assert template.resolve().is_relative_to(site)
+    for name in ("example_comparison.json", "spark-log4j2.properties"):
+        assert (template.parent / name).is_file(), name
+    # papermill, the template's default parameters, run beside the template as JupyterLab would
+    done = fresh_venv["cwd"] / "done.ipynb"
+    _in_venv(fresh_venv, "-m", "papermill", str(template), str(done), "--cwd",
+             str(template.parent), "-k", "python3", "--log-level", "ERROR")
+    cells = json.loads(done.read_text())["cells"]
+    errors = [o for c in cells for o in c.get("outputs", []) if o.get("output_type") == "error"]
+    assert not errors
+    shown = "".join(json.dumps(o) for c in cells for o in c.get("outputs", []))
+    assert "digits_wide.csv" in shown  # the default source name reached the page

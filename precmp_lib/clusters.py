@@ -1,0 +1,356 @@
+"""Cluster sums: the second-level sums every cluster-robust statistic of a comparison needs.
+
+When rows repeat a unit (an observation predicted once per repeat of cross-validation, or
+items that share a passage), the robust variances are sums over clusters of products of
+per-cluster sums. For cluster ``i``, model ``j`` and class ``k`` let
+
+* ``m_i`` be the rows of the cluster and ``r_ij`` the rows model ``j`` predicts rightly;
+* ``a_ijk`` the rows of true class ``k`` that model ``j`` predicts as ``k`` and ``w_ijk`` the
+  rows of another true class that model ``j`` predicts as ``k``.
+
+Then the clustered accuracy interval needs ``G``, ``sum m_i``, ``sum m_i^2``, ``sum r_ij``,
+``sum r_ij^2`` and ``sum r_ij m_i`` (:func:`clustered_accuracy_from_sums`), and the clustered
+precision moments of the GS and GEE tests (docs/methods.md §7) are ``sum_i a_ijk``,
+``sum_i w_ijk``, ``sum_i a_ijk a_ilk``, ``sum_i a_ijk w_ilk`` and ``sum_i w_ijk w_ilk``.
+
+These are computed in two levels: per cluster (and per (cluster, class)), then across
+clusters. :func:`cluster_sums` does it with numpy from a table of coded patterns per cluster;
+:func:`cluster_sums_sql` writes the same as one SQL text that DuckDB and Spark run where the
+data live, so what comes back has ``K + 1`` rows whatever the number of rows or clusters.
+:func:`cluster_sums_from_rows` reads those rows back. The two routes give the same integers.
+
+Examples
+--------
+Two clusters (observations) of two rows each, classes 0 and 1, two models:
+
+>>> s = cluster_sums([0, 0, 1, 1], [1, 1, 0, 0], [[1, 0], [1, 1], [0, 0], [1, 0]],
+...                  [1, 1, 1, 1], n_classes=2)
+>>> s.n_clusters, s.size, s.right.tolist(), s.right_sq.tolist()
+(2, 4, [3, 3], [5, 5])
+>>> s.cc[1].tolist()  # class 1: sum over clusters of a_i,j * a_i,l
+[[4, 2], [2, 1]]
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from ._dist import norm_isf
+from .counts import check_pattern_codes, check_pattern_weights
+from .validation import check_positive_int, check_probability
+
+__all__ = ["ClusterSums", "cluster_sums", "cluster_sums_from_rows", "cluster_sums_sql",
+           "clustered_accuracy_from_sums"]
+
+
+@dataclass(frozen=True)
+class ClusterSums:
+    """Sums over clusters of per-cluster counts and their products (see the module text).
+
+    Attributes
+    ----------
+    n_clusters : int
+        ``G``, the number of clusters.
+    size, size_sq : int
+        ``sum_i m_i`` (rows) and ``sum_i m_i^2``.
+    right, right_sq, right_size : ndarray of int64, shape (c,)
+        ``sum_i r_ij``, ``sum_i r_ij^2`` and ``sum_i r_ij m_i`` per model.
+    n_correct, n_wrong : ndarray of int64, shape (K, c)
+        ``sum_i a_ijk`` and ``sum_i w_ijk``.
+    cc, cw, ww : ndarray of int64, shape (K, c, c)
+        ``sum_i a_ijk a_ilk``, ``sum_i a_ijk w_ilk`` and ``sum_i w_ijk w_ilk``.
+    mixed_truth : int
+        Clusters whose rows hold more than one true class (0 when a cluster is one
+        observation).
+    """
+
+    n_clusters: int
+    size: int
+    size_sq: int
+    right: np.ndarray
+    right_sq: np.ndarray
+    right_size: np.ndarray
+    n_correct: np.ndarray
+    n_wrong: np.ndarray
+    cc: np.ndarray
+    cw: np.ndarray
+    ww: np.ndarray
+    mixed_truth: int = 0
+
+    def equals(self, other: ClusterSums) -> bool:
+        """Tell whether every sum equals ``other``'s.
+
+        Examples
+        --------
+        >>> a = cluster_sums([0, 1], [0, 1], [[0], [1]], [2, 3], n_classes=2)
+        >>> a.equals(cluster_sums([1, 0], [1, 0], [[1], [0]], [3, 2], n_classes=2))
+        True
+        """
+        names = ("n_clusters", "size", "size_sq", "mixed_truth", "right", "right_sq",
+                 "right_size", "n_correct", "n_wrong", "cc", "cw", "ww")
+        return all(np.array_equal(getattr(self, n), getattr(other, n)) for n in names)
+
+
+def cluster_sums(clusters: object, y: object, preds: object, weights: object, *,
+                 n_classes: int) -> ClusterSums:
+    """Second-level sums from coded patterns per cluster, with numpy.
+
+    Parameters
+    ----------
+    clusters : array-like of int >= 0, shape (P,)
+        The cluster of each row of the table.
+    y : array-like of int, shape (P,)
+        True class code (0 .. K-1) of each row.
+    preds : array-like of int, shape (P, c)
+        Each model's predicted class code.
+    weights : array-like of int, shape (P,)
+        Rows with that cluster and pattern.
+    n_classes : int
+        ``K``.
+
+    Returns
+    -------
+    ClusterSums
+
+    Notes
+    -----
+    First level: ``np.bincount`` per cluster (``m_i``, ``r_ij``) and per occupied
+    (cluster, class) cell (``a_ijk``, ``w_ijk``); second level: the products summed over
+    clusters (per class for the moments). O(P c + U c^2) for U occupied cells.
+
+    Examples
+    --------
+    One cluster of three rows, one model right twice:
+
+    >>> s = cluster_sums([0, 0], [1, 1], [[1], [0]], [2, 1], n_classes=2)
+    >>> s.size, s.size_sq, s.right.tolist(), s.right_size.tolist(), s.n_wrong.tolist()
+    (3, 9, [2], [6], [[1], [0]])
+    """
+    k = check_positive_int(n_classes, "n_classes")
+    yv = check_pattern_codes(y, "y", n_classes=k)
+    p = check_pattern_codes(preds, "preds", n_rows=len(yv), n_classes=k, ndims=(1, 2))
+    p = p.reshape(len(yv), -1)
+    w = check_pattern_weights(weights, len(yv)).astype(np.int64)
+    g_raw = check_pattern_codes(clusters, "clusters", n_rows=len(yv), what="cluster codes")
+    _, g = np.unique(g_raw, return_inverse=True)
+    g = g.ravel().astype(np.int64)
+    n_g, c = int(g.max()) + 1, p.shape[1]
+
+    def total(values: np.ndarray, at: np.ndarray, n: int) -> np.ndarray:
+        return np.bincount(at, weights=values, minlength=n).round().astype(np.int64)
+
+    size = total(w, g, n_g)
+    right = [total(w * (p[:, j] == yv), g, n_g) for j in range(c)]
+    ylo = np.full(n_g, k, dtype=np.int64)
+    yhi = np.full(n_g, -1, dtype=np.int64)
+    np.minimum.at(ylo, g, yv)
+    np.maximum.at(yhi, g, yv)
+    # the (cluster, class) cells that some model predicts
+    cells, inv = np.unique(np.concatenate([g * k + p[:, j] for j in range(c)]),
+                           return_inverse=True)
+    idx = np.split(inv.ravel(), c)
+    cls = cells % k
+    a = [total(w * (yv == p[:, j]), idx[j], len(cells)) for j in range(c)]
+    wr = [total(w * (yv != p[:, j]), idx[j], len(cells)) for j in range(c)]
+
+    def per_class(values: np.ndarray) -> np.ndarray:
+        return np.bincount(cls, weights=values, minlength=k).round().astype(np.int64)
+
+    cc = np.empty((k, c, c), dtype=np.int64)
+    cw = np.empty((k, c, c), dtype=np.int64)
+    ww = np.empty((k, c, c), dtype=np.int64)
+    for j in range(c):
+        for i in range(c):
+            cw[:, j, i] = per_class(a[j] * wr[i])
+            cc[:, j, i] = per_class(a[j] * a[i])
+            ww[:, j, i] = per_class(wr[j] * wr[i])
+    return ClusterSums(
+        n_clusters=n_g, size=int(size.sum()), size_sq=int((size * size).sum()),
+        right=np.array([r.sum() for r in right], dtype=np.int64),
+        right_sq=np.array([(r * r).sum() for r in right], dtype=np.int64),
+        right_size=np.array([(r * size).sum() for r in right], dtype=np.int64),
+        n_correct=np.column_stack([per_class(v) for v in a]).reshape(k, c),
+        n_wrong=np.column_stack([per_class(v) for v in wr]).reshape(k, c),
+        cc=cc, cw=cw, ww=ww, mixed_truth=int((ylo != yhi).sum()))
+
+
+def cluster_sums_sql(n_models: int, table: str, ctes: str = "") -> str:
+    """Write the two-level aggregation of :func:`cluster_sums` as one SQL text.
+
+    Parameters
+    ----------
+    n_models : int
+        ``c``, the number of models.
+    table : str
+        A table (or a CTE name) with the integer columns ``cl`` (the cluster), ``y`` (true
+        class code), ``p0`` .. ``p{c-1}`` (predicted class codes) and ``n`` (rows). It is the
+        caller's internal name, never user text.
+    ctes : str
+        The caller's common table expressions (``"a AS (...), t AS (...)"``) that define
+        ``table``; they open the query's ``WITH``.
+
+    Returns
+    -------
+    str
+        One query (``WITH ... SELECT``) that DuckDB and Spark both run. Its rows:
+        one with ``g = 1`` (the per-cluster sums: ``clusters``, ``s``, ``ss``, ``mixed``,
+        ``r<j>``, ``rr<j>``, ``rs<j>``) and one per class ``k`` predicted somewhere with
+        ``g = 0`` (``a<j>``, ``w<j>``, ``aa<j>_<l>``, ``aw<j>_<l>``, ``ww<j>_<l>``).
+        :func:`cluster_sums_from_rows` turns them into :class:`ClusterSums`.
+
+    Notes
+    -----
+    The table is unpivoted once against the model index, keeping each row only under the
+    first model that predicts each class (``jx.j``; the rows of a (cluster, class) cell are
+    then each counted once); the first level groups the unpivoted rows by ``(cl, k)`` and the
+    table by ``cl``, the second sums across clusters (by ``k`` for the class moments). Only the
+    fixed names above and integers appear in the text.
+
+    Examples
+    --------
+    >>> sql = cluster_sums_sql(2, "t0")
+    >>> "GROUP BY cl, k" in sql, sql.count("UNION ALL")
+    (True, 2)
+    """
+    c = check_positive_int(n_models, "n_models")
+    js = range(c)
+    index = " UNION ALL ".join(f"SELECT {j} AS j" for j in js)
+    pick = "CASE jx.j " + " ".join(f"WHEN {j} THEN p{j}" for j in js) + " END"
+    first = " OR ".join(
+        "(jx.j = {j}{rest})".format(j=j, rest="".join(f" AND p{j} <> p{i}" for i in range(j)))
+        for j in js)
+    u = (f"SELECT cl, y, {', '.join(f'p{j}' for j in js)}, n, jx.j AS j, {pick} AS k "
+         f"FROM {table} CROSS JOIN ({index}) jx WHERE {first}")
+    # first level: per (cluster, class) from the unpivoted rows, per cluster from the table;
+    # sums kept as BIGINT (DuckDB would sum into 128-bit integers, whose products cost more)
+    per_cell = ["cl", "k"]
+    for j in js:
+        per_cell += [f"CAST(SUM(CASE WHEN p{j} = k AND y = k THEN n ELSE 0 END) AS BIGINT) AS a{j}",
+                     f"CAST(SUM(CASE WHEN p{j} = k AND y <> k THEN n ELSE 0 END) AS BIGINT) AS w{j}"]
+    per_cluster = ["cl", "CAST(SUM(n) AS BIGINT) AS m", "MIN(y) AS ylo", "MAX(y) AS yhi",
+                   *(f"CAST(SUM(CASE WHEN p{j} = y THEN n ELSE 0 END) AS BIGINT) AS r{j}"
+                     for j in js)]
+    # second level: across clusters; the two parts share one column list (0 where unused)
+    top = {"clusters": "COUNT(*)", "s": "SUM(m)", "ss": "SUM(m * m)",
+           "mixed": "SUM(CASE WHEN ylo <> yhi THEN 1 ELSE 0 END)"}
+    cells: dict[str, str] = {}
+    for j in js:
+        top.update({f"r{j}": f"SUM(r{j})", f"rr{j}": f"SUM(r{j} * r{j})",
+                    f"rs{j}": f"SUM(r{j} * m)"})
+        cells.update({f"a{j}": f"SUM(a{j})", f"w{j}": f"SUM(w{j})"})
+        for i in js:
+            cells[f"aw{j}_{i}"] = f"SUM(a{j} * w{i})"
+            if i >= j:
+                cells[f"aa{j}_{i}"] = f"SUM(a{j} * a{i})"
+                cells[f"ww{j}_{i}"] = f"SUM(w{j} * w{i})"
+    cells["clusters"] = "COUNT(*)"
+    names = list(dict.fromkeys([*top, *cells]))
+
+    def select(parts: dict[str, str]) -> str:
+        return ", ".join(f"CAST({parts.get(c, '0')} AS BIGINT) AS {c}" for c in names)
+
+    return (f"WITH {ctes + ', ' if ctes else ''}u AS ({u}), "
+            f"ck AS (SELECT {', '.join(per_cell)} FROM u GROUP BY cl, k), "
+            f"c1 AS (SELECT {', '.join(per_cluster)} FROM {table} GROUP BY cl) "
+            f"SELECT 1 AS g, CAST(NULL AS BIGINT) AS k, {select(top)} FROM c1 "
+            f"UNION ALL SELECT 0 AS g, CAST(k AS BIGINT) AS k, {select(cells)} FROM ck GROUP BY k")
+
+
+def cluster_sums_from_rows(rows: pd.DataFrame, n_models: int, n_classes: int) -> ClusterSums:
+    """Read the rows of :func:`cluster_sums_sql` into :class:`ClusterSums`.
+
+    Parameters
+    ----------
+    rows : DataFrame
+        The query's result (any row order).
+    n_models, n_classes : int
+        ``c`` and ``K``.
+
+    Returns
+    -------
+    ClusterSums
+
+    Examples
+    --------
+    >>> import duckdb
+    >>> t = pd.DataFrame({"cl": [0, 0, 1], "y": [1, 1, 0], "p0": [1, 0, 0], "n": [2, 1, 3]})
+    >>> rows = duckdb.sql(cluster_sums_sql(1, "t")).df()
+    >>> cluster_sums_from_rows(rows, 1, 2).equals(
+    ...     cluster_sums(t["cl"], t["y"], t[["p0"]], t["n"], n_classes=2))
+    True
+    """
+    c, k = n_models, n_classes
+    g = rows["g"].to_numpy().astype(np.int64)
+    top = rows.loc[g == 1]
+    if len(top) != 1:
+        raise ValueError(f"rows must hold one row of per-cluster sums (g = 1); got {len(top)}")
+    one = top.iloc[0]
+
+    def vec(prefix: str) -> np.ndarray:
+        return np.array([int(one[f"{prefix}{j}"]) for j in range(c)], dtype=np.int64)
+
+    n_correct = np.zeros((k, c), dtype=np.int64)
+    n_wrong = np.zeros((k, c), dtype=np.int64)
+    cc = np.zeros((k, c, c), dtype=np.int64)
+    cw = np.zeros((k, c, c), dtype=np.int64)
+    ww = np.zeros((k, c, c), dtype=np.int64)
+    for _, r in rows.loc[g == 0].iterrows():
+        kk = int(r["k"])
+        for j in range(c):
+            n_correct[kk, j], n_wrong[kk, j] = int(r[f"a{j}"]), int(r[f"w{j}"])
+            for i in range(c):
+                cw[kk, j, i] = int(r[f"aw{j}_{i}"])
+                lo, hi = min(i, j), max(i, j)
+                cc[kk, j, i] = int(r[f"aa{lo}_{hi}"])
+                ww[kk, j, i] = int(r[f"ww{lo}_{hi}"])
+    return ClusterSums(
+        n_clusters=int(one["clusters"]), size=int(one["s"]), size_sq=int(one["ss"]),
+        right=vec("r"), right_sq=vec("rr"), right_size=vec("rs"), n_correct=n_correct,
+        n_wrong=n_wrong, cc=cc, cw=cw, ww=ww, mixed_truth=int(one["mixed"]))
+
+
+def clustered_accuracy_from_sums(sums: ClusterSums, model: int, *,
+                                 confidence_level: float = 0.95) -> tuple[float, float, float]:
+    """Clustered accuracy and its interval from cluster sums.
+
+    The same estimate and interval as :func:`precmp_lib.counts.clustered_accuracy` on the
+    per-cluster counts: with ``C = sum r_i``, ``M = sum m_i`` and ``acc = C / M``,
+    ``sum_i (r_i - acc m_i)^2 = (M^2 sum r_i^2 - 2 C M sum r_i m_i + C^2 sum m_i^2) / M^2``,
+    whose numerator is computed in exact integers.
+
+    Parameters
+    ----------
+    sums : ClusterSums
+    model : int
+        The model's index.
+    confidence_level : float
+
+    Returns
+    -------
+    (accuracy, ci_low, ci_high)
+
+    Examples
+    --------
+    The clusters of :func:`precmp_lib.counts.clustered_accuracy`'s example (3, 0, 3, 3 right
+    of 3 each):
+
+    >>> s = cluster_sums([0, 1, 1, 2, 3], [0] * 5, [[0], [1], [1], [0], [0]], [3, 2, 1, 3, 3],
+    ...                  n_classes=2)
+    >>> acc, lo, hi = clustered_accuracy_from_sums(s, 0)
+    >>> round(acc, 2), round(lo, 3), round(hi, 3)
+    (0.75, 0.26, 1.0)
+    """
+    level = check_probability(confidence_level, "confidence_level")
+    g = int(sums.n_clusters)
+    if g < 2 or sums.size <= 0:
+        raise ValueError(f"sums must describe at least 2 clusters; got {g}")
+    big_c, big_m = int(sums.right[model]), int(sums.size)
+    numer = (big_m * big_m * int(sums.right_sq[model]) - 2 * big_c * big_m * int(sums.right_size[model])
+             + big_c * big_c * int(sums.size_sq))
+    acc = big_c / big_m
+    var = g / (g - 1) * (numer / big_m ** 4)
+    half = norm_isf((1 - level) / 2) * np.sqrt(var)
+    return float(acc), float(max(acc - half, 0.0)), float(min(acc + half, 1.0))

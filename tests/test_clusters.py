@@ -1,0 +1,72 @@
+"""Cluster sums: numpy and the SQL text agree, and equal the per-cluster computations.
+
+References: :func:`precmp_lib.counts.moments_from_patterns` (clustered moments built from the
+per-cluster counts) and :func:`precmp_lib.counts.clustered_accuracy` (the sandwich variance
+on per-cluster right and total counts); a hand computation for the small case.
+"""
+
+from __future__ import annotations
+
+import duckdb
+import numpy as np
+import pandas as pd
+import pytest
+
+from precmp_lib.clusters import (
+    cluster_sums,
+    cluster_sums_from_rows,
+    cluster_sums_sql,
+    clustered_accuracy_from_sums,
+)
+from precmp_lib.counts import clustered_accuracy, moments_from_patterns
+
+
+def _table(seed: int, rows: int = 400, clusters: int = 50, k: int = 4, c: int = 3) -> pd.DataFrame:
+    rng = np.random.default_rng(seed)
+    out = {"cl": rng.integers(0, clusters, rows) * 7 + 3, "y": rng.integers(0, k, rows)}
+    for j in range(c):
+        out[f"p{j}"] = np.where(rng.random(rows) < 0.6, out["y"], rng.integers(0, k, rows))
+    out["n"] = rng.integers(1, 5, rows)
+    return pd.DataFrame(out)
+
+
+def test_hand_computed_case():
+    # cluster 0: truth 1, rows (p=1) x2, (p=0) x1 -> m = 3, r = 2; cluster 1: truth 0, (p=0) x3
+    # -> m = 3, r = 3. sum m = 6, sum m^2 = 18, sum r = 5, sum r^2 = 13, sum r m = 15.
+    # class 1: a = 2 (cluster 0), w = 0; class 0: a = 3 (cluster 1), w = 1 (cluster 0).
+    s = cluster_sums([0, 0, 1], [1, 1, 0], [[1], [0], [0]], [2, 1, 3], n_classes=2)
+    assert (s.n_clusters, s.size, s.size_sq) == (2, 6, 18)
+    assert (s.right.tolist(), s.right_sq.tolist(), s.right_size.tolist()) == ([5], [13], [15])
+    assert s.n_correct.tolist() == [[3], [2]] and s.n_wrong.tolist() == [[1], [0]]
+    assert s.cc[:, 0, 0].tolist() == [9, 4] and s.ww[:, 0, 0].tolist() == [1, 0]
+    assert s.cw[:, 0, 0].tolist() == [0, 0] and s.mixed_truth == 0
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_numpy_and_sql_equal_the_per_cluster_computations(seed):
+    t = _table(seed)
+    pcols = ["p0", "p1", "p2"]
+    s = cluster_sums(t["cl"], t["y"], t[pcols], t["n"], n_classes=4)
+    rows = duckdb.sql(cluster_sums_sql(3, "t")).df()
+    assert s.equals(cluster_sums_from_rows(rows, 3, 4))
+    assert len(rows) <= 4 + 1  # one row per class and one: nothing per cluster comes back
+    ref = moments_from_patterns(t["y"], t[pcols], t["n"], classes=[0, 1, 2, 3],
+                                names=["a", "b", "c"], clusters=t["cl"] // 7)
+    for name in ("n_correct", "n_wrong", "cc", "cw", "ww"):
+        assert np.array_equal(getattr(s, name), getattr(ref, name)), name
+    assert s.n_clusters == ref.n_clusters
+    # truth varies inside these clusters: they count as mixed, and cw is not all zero
+    assert s.mixed_truth > 0 and s.cw.any()
+    g = np.unique(t["cl"], return_inverse=True)[1]
+    size = np.bincount(g, weights=t["n"])
+    for j, p in enumerate(pcols):
+        right = np.bincount(g, weights=t["n"] * (t[p] == t["y"]))
+        expected = clustered_accuracy(right, size, confidence_level=0.9)
+        got = clustered_accuracy_from_sums(s, j, confidence_level=0.9)
+        np.testing.assert_allclose(got, expected, rtol=1e-12, atol=0)
+
+
+def test_too_few_clusters_is_an_error():
+    s = cluster_sums([4, 4], [0, 1], [[0], [1]], [1, 1], n_classes=2)
+    with pytest.raises(ValueError, match="at least 2 clusters; got 1"):
+        clustered_accuracy_from_sums(s, 0)

@@ -1,0 +1,115 @@
+"""Globs whose files drifted apart, engines that fail, modules that are missing: one line, exit 2.
+
+Each case runs ``precmp report`` in a child process and checks the exit status, that stderr
+is the one ``precmp: error: ...`` line naming the files and the column (or the setting to
+change, or the install command), and that no report was written.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from precmp_lib.engines import count_predictions
+
+
+def _frame(seed: int, n: int = 60) -> pd.DataFrame:
+    rng = np.random.default_rng(seed)
+    y = rng.choice(["a", "b", "c"], n)
+    out = {"y": y}
+    for m in ["m1", "m2", "m3"]:
+        out[m] = np.where(rng.random(n) < 0.7, y, rng.choice(["a", "b", "c"], n))
+    return pd.DataFrame(out)
+
+
+def _run(args: list[str], cwd: Path, env: dict | None = None, code: str | None = None):
+    out = cwd / "report.html"
+    cmd = ([sys.executable, "-c", code] if code else [sys.executable, "-m", "precmp_lib"])
+    done = subprocess.run([*cmd, "report", *args, "--out", str(out)], cwd=cwd,
+                          capture_output=True, text=True, timeout=300,
+                          env={**os.environ, **(env or {})})
+    lines = done.stderr.strip().splitlines()
+    assert done.returncode == 2, done.stderr
+    assert len(lines) == 1 and lines[0].startswith("precmp: error: "), lines
+    assert not out.exists()
+    return lines[0]
+
+
+def test_a_model_missing_from_one_file(tmp_path):
+    _frame(1).to_parquet(tmp_path / "p1.parquet", index=False)
+    _frame(2).drop(columns="m3").to_parquet(tmp_path / "p0.parquet", index=False)
+    line = _run(["p*.parquet", "--y-true", "y"], tmp_path)
+    assert line == ("precmp: error: p*.parquet: column 'm3' is in p1.parquet but not in "
+                    "p0.parquet; the files of a pattern must hold the same columns")
+
+
+def test_an_extra_column_in_one_file(tmp_path):
+    _frame(1).to_parquet(tmp_path / "p0.parquet", index=False)
+    _frame(2).assign(note="x").to_parquet(tmp_path / "p1.parquet", index=False)
+    line = _run(["p*.parquet", "--y-true", "y"], tmp_path)
+    assert "column 'note' is in p1.parquet but not in p0.parquet" in line
+
+
+def test_a_label_column_typed_differently(tmp_path):
+    codes = {"a": 0, "b": 1, "c": 2}
+    _frame(1).to_parquet(tmp_path / "p0.parquet", index=False)
+    _frame(2).assign(y=lambda d: d["y"].map(codes)).to_parquet(tmp_path / "p1.parquet", index=False)
+    line = _run(["p*.parquet", "--y-true", "y"], tmp_path)
+    assert line.startswith("precmp: error: p*.parquet: column 'y' holds text (")
+    assert line.endswith(") in p0.parquet but number (int64) in p1.parquet; the files of a "
+                         "pattern must type each column alike")
+
+
+def test_integer_and_float_labels_in_two_files_are_one_kind(tmp_path):
+    a = pd.DataFrame({"y": [0, 1, 1, 0], "m": [0, 1, 0, 0], "k": [1, 1, 1, 0]})
+    a.to_parquet(tmp_path / "p0.parquet", index=False)
+    a.astype({"m": float, "y": "int32"}).to_parquet(tmp_path / "p1.parquet", index=False)
+    got = count_predictions(str(tmp_path / "p*.parquet"), y_true="y")
+    assert got.classes == (0, 1) and got.n_rows == 8
+
+
+def test_files_listing_columns_in_another_order_are_read_by_name(tmp_path):
+    a, b = _frame(1), _frame(2)
+    a.to_parquet(tmp_path / "p0.parquet", index=False)
+    b[["m3", "y", "m2", "m1"]].to_parquet(tmp_path / "p1.parquet", index=False)
+    ref = count_predictions(pd.concat([a, b], ignore_index=True), y_true="y")
+    for engine in ("duckdb", "numpy"):
+        got = count_predictions(str(tmp_path / "p*.parquet"), y_true="y", engine=engine)
+        pd.testing.assert_frame_equal(ref.patterns, got.patterns)
+
+
+def test_duckdb_out_of_memory_names_the_setting(tmp_path):
+    n = 200_000  # 20,000 observations x 10 repeats: more than 1 MB of hash tables
+    ids = np.arange(n) % 20_000
+    pd.DataFrame({"id": ids, "repeat": np.arange(n) // 20_000, "y": ids % 5,
+                  "a": (ids * 7) % 5, "b": np.arange(n) % 5}).to_parquet(tmp_path / "cv.parquet")
+    line = _run(["cv.parquet", "--y-true", "y"], tmp_path, env={"PRECMP_DUCKDB_MEMORY": "1MB"})
+    assert line == ("precmp: error: cv.parquet: DuckDB ran out of memory counting it (its limit "
+                    "is 1MB); raise the limit with the environment variable PRECMP_DUCKDB_MEMORY "
+                    "(e.g. PRECMP_DUCKDB_MEMORY=4GB)")
+
+
+BLOCK = """
+import sys
+sys.modules[{module!r}] = None  # the module is not installed
+from precmp_lib.cli import main
+sys.exit(main(sys.argv[1:]))
+"""
+
+
+@pytest.mark.parametrize(("module", "engine", "command"), [
+    ("pyspark", "spark", 'pip install "precmp[spark]"'),
+    ("pyarrow", "auto", "pip install pyarrow"),
+])
+def test_a_missing_module_names_its_install_command(tmp_path, module, engine, command):
+    _frame(1).to_parquet(tmp_path / "p.parquet", index=False)
+    line = _run(["p.parquet", "--y-true", "y", "--engine", engine], tmp_path,
+                code=BLOCK.format(module=module))
+    assert line.endswith(command), line
+    assert module in line
