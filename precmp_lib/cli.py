@@ -163,12 +163,10 @@ def _say(args: argparse.Namespace, text: str) -> None:
 
 
 def _inputs(pattern: str) -> list[Path]:
-    """List the files the predictions argument names (a glob may name several), from the cwd."""
-    import glob
+    """List the files the predictions argument names (a pattern may name several), from the cwd."""
+    from .engines import resolve_path
 
-    if any(ch in pattern for ch in "*?["):
-        return [Path(p) for p in glob.glob(pattern)]
-    return [Path(pattern)]
+    return [Path(p) for p in resolve_path(pattern)[0]]
 
 
 def _same_file(a: Path, b: Path) -> bool:

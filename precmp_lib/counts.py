@@ -26,6 +26,8 @@ from .validation import (
     encode_label_columns,
     encode_labels,
     label_columns,
+    shift_small_ints,
+    small_int_labels,
 )
 
 __all__ = [
@@ -119,12 +121,8 @@ def _direct_int_codes(arrays: Sequence[Any]) -> tuple[list[np.ndarray], int, int
     width = hi - lo + 1
     if width > _DIRECT_WIDTH:
         return None
-    out = []
-    for a in arrays:
-        if a.dtype.itemsize < 4 or a.dtype.kind == "u":
-            a = a.astype(np.int32)
-        out.append(a - lo if lo != 0 else a)
-    return out, lo, width
+    # int32 holds the combined code of three labels (width**3 <= 64**3)
+    return [shift_small_ints(a, lo, np.int32) for a in arrays], lo, width
 
 
 def _combined_bincount(codes: Sequence[np.ndarray], width: int,
@@ -161,7 +159,7 @@ def _joint_direct(y: Any, a: Any, b: Any) -> JointConfusion | None:
     present = (full.sum(axis=(1, 2)) + full.sum(axis=(0, 2)) + full.sum(axis=(0, 1))) > 0
     keep = np.flatnonzero(present)
     table = full if len(keep) == width else full[np.ix_(keep, keep, keep)]
-    return JointConfusion(table=np.ascontiguousarray(table), classes=keep + lo)
+    return JointConfusion(table=np.ascontiguousarray(table), classes=small_int_labels(keep, lo))
 
 
 def joint_confusion(

@@ -20,8 +20,12 @@ duckdb
 spark
     Spark DataFrames, and paths with ``engine="spark"`` (a local session).
 
-DuckDB and Spark run the same SQL text (:func:`counting_sql`, a template over column names with
-one GROUP BY, GROUPING SETS for cross-validation); the numpy engine builds the same grouped table
+DuckDB and Spark run the same SQL text. Its first step (:func:`roles_sql`) renames the source's
+columns by position and keeps the ones the count reads under fixed names (``k_y``, ``k_p0`` ...);
+in the long layout the engines' expression APIs then turn each model name into its index. The
+counting query (:func:`counting_sql`, one GROUP BY, GROUPING SETS for cross-validation) reads
+those fixed names, so no query text holds a column name, model name or label of the source;
+file paths reach DuckDB as string literals. The numpy engine builds the same grouped table
 of raw values. All three then pass through one schema check and one label dictionary
 (:func:`label_dictionary`), so the same data give the same :class:`Counts`, bit for bit.
 
@@ -62,6 +66,7 @@ Examples
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import glob
 import os
@@ -72,7 +77,7 @@ import sys
 import tempfile
 import threading
 import weakref
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypedDict
@@ -903,18 +908,77 @@ def _numpy_count(spec: _Spec, frame: pd.DataFrame) -> Counts:
 class _Dialect:
     name: str
     text: str                                  # the text type
-    quote: Callable[[str], str]                # identifier
-    literal: Callable[[str], str]              # string literal
+    literal: Callable[[str], str]              # string literal (file paths and settings only)
 
 
-DUCKDB = _Dialect("duckdb", "VARCHAR", lambda s: '"' + s.replace('"', '""') + '"',
-                  lambda s: "'" + s.replace("'", "''") + "'")
-SPARK = _Dialect("spark", "STRING", lambda s: "`" + s.replace("`", "``") + "`",
-                 lambda s: "'" + s.replace("\\", "\\\\").replace("'", "\\'") + "'")
+DUCKDB = _Dialect("duckdb", "VARCHAR", lambda s: "'" + s.replace("'", "''") + "'")
+SPARK = _Dialect("spark", "STRING", lambda s: "'" + s.replace("\\", "\\\\").replace("'", "\\'") + "'")
+
+
+def _roles(spec: _Spec) -> list[tuple[str, str]]:
+    """Return the fixed name of each column the count reads, with the column it comes from.
+
+    The first step of the SQL engines renames the columns to these fixed names, so no query
+    text holds a column name of the source: ``k_id``, ``k_rep``, ``k_fold``, ``k_y`` and, wide,
+    ``k_p0`` .. ``k_p{m-1}`` or, long, ``k_model`` and ``k_pred``.
+    """
+    pairs = [(fixed, col) for fixed, col in (("k_id", spec.id), ("k_rep", spec.repeat),
+                                             ("k_fold", spec.fold)) if col is not None]
+    pairs.append(("k_y", spec.y))
+    if spec.layout == "wide":
+        pairs += [(f"k_p{j}", m) for j, m in enumerate(spec.models)]
+    else:
+        pairs += [("k_model", spec.model_col), ("k_pred", spec.pred_col)]
+    return pairs
+
+
+def _fixed_name(spec: _Spec, column: str) -> str | None:
+    """Return the fixed name of a source column the count reads (its first role), or None."""
+    return next((fixed for fixed, col in _roles(spec) if col == column), None)
+
+
+def roles_sql(spec: _Spec, columns: Sequence[str], table: str = "src") -> str:
+    """Write the first step of the SQL engines: the columns the count reads, by position.
+
+    The source's columns are renamed by position (``AS t(c0, c1, ...)``) and the ones the count
+    reads are selected under their fixed names (:func:`_roles`), so the text holds numbers and
+    fixed names only, never a name taken from the source.
+
+    Parameters
+    ----------
+    spec : _Spec
+        The column roles, as :func:`_spec` decides them.
+    columns : sequence of str
+        The source's column names, in the source's order.
+    table : str
+        The name of the table (or view) holding the rows.
+
+    Returns
+    -------
+    str
+        The query, for DuckDB and Spark alike.
+
+    Examples
+    --------
+    >>> spec = _spec("preds.csv", ["y", "a AS b", "b"], y_true="y", models=None, id=None,
+    ...              repeat=None, fold=None, layout="auto")
+    >>> roles_sql(spec, ["y", "a AS b", "b"])
+    'SELECT t.c0 AS k_y, t.c1 AS k_p0, t.c2 AS k_p1 FROM src AS t(c0, c1, c2)'
+    """
+    position = {str(c): i for i, c in enumerate(columns)}
+    select = ", ".join(f"t.c{position[col]} AS {fixed}" for fixed, col in _roles(spec))
+    names = ", ".join(f"c{i}" for i in range(len(columns)))
+    return f"SELECT {select} FROM {table} AS t({names})"
 
 
 def counting_sql(spec: _Spec, dialect: _Dialect, table: str = "src") -> str:
-    """Write the one counting query as text for ``dialect``.
+    """Write the one counting query as text for ``dialect``, over the fixed column names.
+
+    The query reads the table the first step makes (:func:`roles_sql`): the columns under their
+    fixed names (``k_y``, ``k_p0`` ..., :func:`_roles`) and, for the long layout, ``k_model``
+    holding the model's index (0 .. m-1, NULL for rows of other models), which the engines'
+    expression APIs compute from the model names. So the text holds no name or value of the
+    source, only fixed names and numbers.
 
     Without an id it is a single ``GROUP BY`` of the label columns. With an id (always in the
     long layout) an inner ``GROUP BY id[, repeat]`` makes one row per prediction event (the
@@ -928,9 +992,9 @@ def counting_sql(spec: _Spec, dialect: _Dialect, table: str = "src") -> str:
     spec : _Spec
         The column roles, as :func:`_spec` decides them.
     dialect : _Dialect
-        ``DUCKDB`` or ``SPARK``: how identifiers and strings are quoted and the text type.
+        ``DUCKDB`` or ``SPARK``.
     table : str
-        The name of the table (or view) holding the rows.
+        The name of the table (or view) holding the renamed rows.
 
     Returns
     -------
@@ -945,36 +1009,32 @@ def counting_sql(spec: _Spec, dialect: _Dialect, table: str = "src") -> str:
     >>> spec = _spec("preds.csv", ["y", "a", "b"], y_true="y", models=None, id=None,
     ...              repeat=None, fold=None, layout="auto")
     >>> counting_sql(spec, DUCKDB)
-    'SELECT "y" AS y, "a" AS p0, "b" AS p1, COUNT(*) AS n FROM src GROUP BY "y", "a", "b"'
+    'SELECT k_y AS y, k_p0 AS p0, k_p1 AS p1, COUNT(*) AS n FROM src GROUP BY k_y, k_p0, k_p1'
     """
-    q = dialect.quote
     m = len(spec.models)
     pcols = [f"p{j}" for j in range(m)]
     if spec.id is None:
-        sel = [f"{q(spec.y)} AS y", *(f"{q(c)} AS {p}" for c, p in zip(spec.models, pcols))]
-        keys = ", ".join(s.split(" AS ")[0] for s in sel)
-        return f"SELECT {', '.join(sel)}, COUNT(*) AS n FROM {table} GROUP BY {keys}"
-    inner = [f"{q(spec.id)} AS id"]
-    group = [q(spec.id)]
+        keys = ["k_y", *(f"k_{p}" for p in pcols)]
+        sel = [f"{k} AS {k[2:]}" for k in keys]
+        return f"SELECT {', '.join(sel)}, COUNT(*) AS n FROM {table} GROUP BY {', '.join(keys)}"
+    inner = ["k_id AS id"]
+    group = ["k_id"]
     if spec.cv:
-        assert spec.repeat is not None  # spec.cv means a repeat column
-        inner.append(f"{q(spec.repeat)} AS rep")
-        group.append(q(spec.repeat))
+        inner.append("k_rep AS rep")
+        group.append("k_rep")
         if spec.fold:
-            inner += [f"MIN({q(spec.fold)}) AS f0", f"MAX({q(spec.fold)}) AS f1"]
-    inner += [f"MIN({q(spec.y)}) AS y", f"MAX({q(spec.y)}) AS y1", "COUNT(*) AS c"]
+            inner += ["MIN(k_fold) AS f0", "MAX(k_fold) AS f1"]
+    inner += ["MIN(k_y) AS y", "MAX(k_y) AS y1", "COUNT(*) AS c"]
     where = ""
     if spec.layout == "wide":
-        inner += [f"MIN({q(c)}) AS {p}" for c, p in zip(spec.models, pcols)]
+        inner += [f"MIN(k_{p}) AS {p}" for p in pcols]
         checks = ["c"]
     else:
-        model = f"CAST({q(spec.model_col)} AS {dialect.text})"
-        for j, name in enumerate(spec.models):
-            lit = dialect.literal(name)
-            inner += [f"MIN(CASE WHEN {model} = {lit} THEN {q(spec.pred_col)} END) AS p{j}",
-                      f"COUNT(CASE WHEN {model} = {lit} THEN 1 END) AS c{j}"]
+        for j in range(m):
+            inner += [f"MIN(CASE WHEN k_model = {j} THEN k_pred END) AS p{j}",
+                      f"COUNT(CASE WHEN k_model = {j} THEN 1 END) AS c{j}"]
         checks = [f"c{j}" for j in range(m)]
-        where = f" WHERE {model} IN ({', '.join(dialect.literal(n) for n in spec.models)})"
+        where = " WHERE k_model IS NOT NULL"
     first = [*(["rep"] + (["f0", "f1"] if spec.fold else []) if spec.cv else []),
              "y", "y1", *pcols, *checks]
     w = f"SELECT {', '.join(inner)} FROM {table}{where} GROUP BY {', '.join(group)}"
@@ -997,24 +1057,29 @@ def _split_sets(spec: _Spec, rows: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataF
     return pat, obs
 
 
-def _models_sql(spec: _Spec, dialect: _Dialect, table: str = "src") -> str:
-    col = f"CAST({dialect.quote(spec.model_col)} AS {dialect.text})"
-    return f"SELECT DISTINCT {col} AS m FROM {table}"
+def _models_sql(dialect: _Dialect, table: str = "src") -> str:
+    """Select the distinct model names of a table renamed by :func:`roles_sql`, as text."""
+    return f"SELECT DISTINCT CAST(k_model AS {dialect.text}) AS m FROM {table}"
 
 
 def _locate_sql(spec: _Spec, dialect: _Dialect, column: str, what: str, table: str = "src") -> str | None:
-    """Error path only: where a problem is (row numbers in file order), for the message."""
-    q = dialect.quote
-    c = q(column)
+    """Error path only: where a problem is (row numbers in file order), for the message.
+
+    The table is the one :func:`roles_sql` makes: ``column`` (a source column) is found under its
+    fixed name.
+    """
+    fixed = _fixed_name(spec, column)
+    if fixed is None:
+        return None
+    c = fixed
     if what == "missing":
         cond = f"{c} IS NULL OR TRIM(CAST({c} AS {dialect.text})) IN ('', 'NaN', 'nan')"
         return (f"SELECT r FROM (SELECT row_number() OVER () - 1 AS r, {c} FROM {table}) t "
                 f"WHERE {cond} ORDER BY r LIMIT 1")
     if what == "two labels" and spec.id:
-        return (f"SELECT {q(spec.id)} FROM {table} GROUP BY {q(spec.id)} "
-                f"HAVING COUNT(DISTINCT {q(spec.y)}) > 1 LIMIT 1")
+        return f"SELECT k_id FROM {table} GROUP BY k_id HAVING COUNT(DISTINCT k_y) > 1 LIMIT 1"
     if what == "duplicate" and spec.id:
-        keys = [q(k) for k in (spec.id, spec.repeat) if k]
+        keys = ["k_id", *(["k_rep"] if spec.repeat else [])]
         return (f"WITH t AS (SELECT row_number() OVER () - 1 AS r, {', '.join(keys)}, COUNT(*) OVER "
                 f"(PARTITION BY {', '.join(keys)}) AS k FROM {table}), "
                 f"d AS (SELECT {', '.join(keys)} FROM t WHERE k > 1 ORDER BY r LIMIT 1) "
@@ -1023,17 +1088,55 @@ def _locate_sql(spec: _Spec, dialect: _Dialect, column: str, what: str, table: s
     return None
 
 
-def _describe_path(path: str | os.PathLike) -> tuple[str, list[str], str]:
-    """Return the file kind, the files (a glob expands) and the name used in messages."""
+def resolve_path(path: str | os.PathLike) -> tuple[list[str], bool]:
+    """Return the files a path argument names, and whether it was read as a pattern.
+
+    A name that exists is that file, whatever characters it holds (``run[1].parquet`` is the
+    file of that name). Only a name that does not exist and holds ``*`` or ``?`` is a pattern;
+    in it ``*`` and ``?`` are the only wildcards (brackets are themselves).
+
+    Parameters
+    ----------
+    path : str or PathLike
+        The argument as given.
+
+    Returns
+    -------
+    files : list of str
+        The file (one) or the files the pattern matches, sorted (possibly none).
+    pattern : bool
+        True when the argument was expanded as a pattern.
+
+    Examples
+    --------
+    >>> d = Path(tempfile.mkdtemp())
+    >>> for name in ["run[1].parquet", "run1.parquet", "run2.parquet"]:
+    ...     _ = (d / name).write_bytes(b"PAR1")
+    >>> [Path(f).name for f in resolve_path(d / "run[1].parquet")[0]]
+    ['run[1].parquet']
+    >>> [Path(f).name for f in resolve_path(d / "run?.parquet")[0]]
+    ['run1.parquet', 'run2.parquet']
+    """
     text = os.fspath(path)
-    if any(ch in text for ch in "*?["):
-        files = sorted(glob.glob(text))
+    if os.path.lexists(text) or not any(ch in text for ch in "*?"):
+        return [text], False
+    return sorted(glob.glob(text.replace("[", "[[]"))), True
+
+
+def _describe_path(path: str | os.PathLike) -> tuple[str, list[str], str, str | None]:
+    """Return the file kind, the files, the name used in messages and, for a pattern, a note."""
+    files, pattern = resolve_path(path)
+    if pattern:
+        text = os.fspath(path)
         if not files:
             raise PredictionFileError(f"{text}: no file matches this pattern")
         if not all(f.lower().endswith(PARQUET_SUFFIXES) for f in files):
             raise PredictionFileError(f"{text}: a pattern must match Parquet files only")
-        return "parquet", files, text
-    p = Path(text)
+        shown = ", ".join(Path(f).name for f in files[:20]) + (" ..." if len(files) > 20 else "")
+        for f in files:
+            _check_file(Path(f), Path(f).name, "parquet")
+        return "parquet", files, text, f"the pattern matched {len(files)} file(s): {shown}"
+    p = Path(files[0])
     name = p.name
     if not p.exists():
         raise PredictionFileError(f"{name}: no such file")
@@ -1046,23 +1149,69 @@ def _describe_path(path: str | os.PathLike) -> tuple[str, list[str], str]:
         kind = "csv"
     else:
         raise PredictionFileError(f"{name}: unknown file type {p.suffix!r}; expected .csv or .parquet")
+    _check_file(p, name, kind)
+    return kind, [str(p)], name, None
+
+
+def _check_file(p: Path, name: str, kind: str) -> None:
+    """Refuse an unreadable or empty file, and a Parquet file without the Parquet header."""
     try:
         with open(p, "rb") as fh:
             head = fh.read(4)
     except PermissionError:
         raise PredictionFileError(f"{name}: permission denied (the file cannot be read)") from None
+    except OSError as exc:
+        raise PredictionFileError(f"{name}: cannot be opened ({exc.strerror})") from None
     if not head:
         raise PredictionFileError(f"{name}: the file is empty")
     if kind == "parquet" and head != b"PAR1":
         raise PredictionFileError(f"{name}: cannot be read as PARQUET (no Parquet header)")
-    return kind, [str(p)], name
+
+
+def _suffix(path: str) -> str:
+    """Return the file-type suffix of a path (``.csv.gz``, ``.parquet``, ...), as readers see it."""
+    low = path.lower()
+    return next(s for s in (*CSV_SUFFIXES, *PARQUET_SUFFIXES)[::-1] if low.endswith(s))
+
+
+def _delimiter(path: str) -> str:
+    """Tab for ``.tsv`` and ``.tsv.gz`` files, else a comma."""
+    return "\t" if _suffix(path).startswith(".tsv") else ","
+
+
+@contextlib.contextmanager
+def _literal_files(files: list[str], name: str) -> Iterator[list[str]]:
+    """Give DuckDB and Spark plain names for the files: links ``f0.csv``, ... in a private folder.
+
+    Both readers expand glob characters in a path they are given (``run[1].parquet`` would read
+    ``run1.parquet``; Hadoop also expands braces and stops at a ``:``), so they get links whose
+    names hold no such character; the folder goes when the count is done. Where links cannot be
+    made, the paths themselves are used when they hold none of those characters.
+    """
+    folder = tempfile.mkdtemp(prefix="precmp-files-")
+    try:
+        try:
+            links = []
+            for i, f in enumerate(files):
+                link = os.path.join(folder, f"f{i}{_suffix(f)}")
+                os.symlink(os.path.abspath(f), link)
+                links.append(link)
+        except OSError:
+            links = [os.path.abspath(f) for f in files]
+        if any(ch in link for link in links for ch in "*?[]{}\\:"):
+            raise PredictionFileError(f"{name}: the path holds characters the file readers take as "
+                                      "a pattern (*?[]{}\\:) and no plain link to it can be made; "
+                                      "rename the file or count it with --engine numpy")
+        yield links
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 def _csv_header(path: str, name: str) -> list[str]:
     import gzip
 
     opener = gzip.open if path.lower().endswith(".gz") else open
-    delim = "\t" if ".tsv" in path.lower() else ","
+    delim = _delimiter(path)
     try:
         with opener(path, "rt", encoding="utf-8", newline="") as fh:
             header = next(csv.reader(fh, delimiter=delim), None)
@@ -1098,8 +1247,8 @@ def _duckdb_source(con: duckdb.DuckDBPyConnection, kind: str, files: list[str],
     lit = DUCKDB.literal
     if kind == "parquet":
         return con.sql(f"SELECT * FROM read_parquet([{', '.join(lit(f) for f in files)}])")
-    delim = "\t" if ".tsv" in files[0].lower() else ","
-    spec = ", ".join(f"{lit(c)}: 'VARCHAR'" for c in columns)
+    delim = _delimiter(files[0])
+    spec = ", ".join(f"c{i}: 'VARCHAR'" for i in range(len(columns)))
     return con.sql(
         f"SELECT * FROM read_csv({lit(files[0])}, header = true, auto_detect = false, "
         f"delim = {lit(delim)}, quote = '\"', escape = '\"', nullstr = '', "
@@ -1122,7 +1271,7 @@ def _run_with_progress(con: duckdb.DuckDBPyConnection, sql: str,
                        relation: duckdb.DuckDBPyRelation, progress: bool) -> pd.DataFrame:
     """Run the counting query; with ``progress``, a tqdm bar polls DuckDB's query progress."""
     if not progress or not sys.stderr.isatty():  # a bar only where a person watches
-        return relation.query("src", sql).df()
+        return relation.query("roles", sql).df()
     from tqdm.auto import tqdm
 
     done = threading.Event()
@@ -1142,21 +1291,39 @@ def _run_with_progress(con: duckdb.DuckDBPyConnection, sql: str,
     thread = threading.Thread(target=poll, daemon=True)
     thread.start()
     try:
-        return relation.query("src", sql).df()
+        return relation.query("roles", sql).df()
     finally:
         done.set()
         thread.join()
         bar.close()
 
 
-def _duckdb_count(spec: _Spec, relation: duckdb.DuckDBPyRelation,
+def _duckdb_model_index(spec: _Spec, roles: duckdb.DuckDBPyRelation) -> duckdb.DuckDBPyRelation:
+    """Long layout: replace ``k_model`` by the model's index, comparing names as constants."""
+    import duckdb
+    from duckdb import CaseExpression, ColumnExpression, ConstantExpression
+
+    name = ColumnExpression("k_model").cast(duckdb.sqltypes.VARCHAR)
+    case = None
+    for j, model in enumerate(spec.models):
+        cond, value = name == ConstantExpression(model), ConstantExpression(j)
+        case = CaseExpression(cond, value) if case is None else case.when(cond, value)
+    assert case is not None  # _long_models refuses a table with no models
+    keep = [ColumnExpression(fixed) for fixed, _ in _roles(spec) if fixed != "k_model"]
+    return roles.select(*keep, case.alias("k_model"))
+
+
+def _duckdb_count(spec: _Spec, relation: duckdb.DuckDBPyRelation, columns: Sequence[str],
                   con: duckdb.DuckDBPyConnection, progress: bool,
                   on_error: Callable[[Exception], PredictionFileError]) -> Counts:
     try:
+        roles = relation.query("src", roles_sql(spec, columns))
+        table = roles
         if spec.layout == "long":
-            _long_models(spec, [str(r[0]) for r in relation.query("src", _models_sql(spec, DUCKDB)).fetchall()
+            _long_models(spec, [str(r[0]) for r in roles.query("roles", _models_sql(DUCKDB, "roles")).fetchall()
                                 if r[0] is not None])
-        rows = _run_with_progress(con, counting_sql(spec, DUCKDB), relation, progress)
+            table = _duckdb_model_index(spec, roles)
+        rows = _run_with_progress(con, counting_sql(spec, DUCKDB, "roles"), table, progress)
     except PredictionFileError:
         raise
     except Exception as exc:  # duckdb.Error: a parse failure of the user's file
@@ -1164,11 +1331,11 @@ def _duckdb_count(spec: _Spec, relation: duckdb.DuckDBPyRelation,
     pat, obs = _split_sets(spec, rows)
 
     def locate(column: str, what: str) -> Any:
-        sql = _locate_sql(spec, DUCKDB, column, what)
+        sql = _locate_sql(spec, DUCKDB, column, what, "roles")
         if sql is None:
             return None
         try:
-            found = relation.query("src", sql).fetchall()
+            found = roles.query("roles", sql).fetchall()
         except Exception:  # the message is still right without a line number
             return None
         if not found:
@@ -1267,17 +1434,35 @@ def spark_session() -> SparkSession:
     return spark
 
 
-def _spark_count(spec: _Spec, df: SparkDataFrame) -> Counts:
+def _spark_model_index(spec: _Spec, roles: SparkDataFrame) -> SparkDataFrame:
+    """Long layout: replace ``k_model`` by the model's index, comparing names as literals."""
+    from pyspark.sql import functions as F
+
+    name = F.col("k_model").cast("string")
+    case = None
+    for j, model in enumerate(spec.models):
+        cond, value = name == F.lit(model), F.lit(j)
+        case = F.when(cond, value) if case is None else case.when(cond, value)
+    assert case is not None  # _long_models refuses a table with no models
+    keep = [F.col(fixed) for fixed, _ in _roles(spec) if fixed != "k_model"]
+    return roles.select(*keep, case.alias("k_model"))
+
+
+def _spark_count(spec: _Spec, df: SparkDataFrame, columns: Sequence[str]) -> Counts:
     import uuid
 
     spark = df.sparkSession
-    view = f"precmp_src_{uuid.uuid4().hex}"
+    view, roles_view = (f"precmp_{part}_{uuid.uuid4().hex}" for part in ("src", "roles"))
     df.createOrReplaceTempView(view)
     try:
+        roles = spark.sql(roles_sql(spec, columns, view))
         if spec.layout == "long":
-            _long_models(spec, [str(r[0]) for r in spark.sql(_models_sql(spec, SPARK, view)).collect()
+            roles.createOrReplaceTempView(roles_view)
+            _long_models(spec, [str(r[0]) for r in spark.sql(_models_sql(SPARK, roles_view)).collect()
                                 if r[0] is not None])
-        sql = counting_sql(spec, SPARK, view)
+            roles = _spark_model_index(spec, roles)
+        roles.createOrReplaceTempView(roles_view)
+        sql = counting_sql(spec, SPARK, roles_view)
         result = spark.sql(sql).collect()
         names = spark.sql(sql).columns if not result else list(result[0].asDict())
         rows = pd.DataFrame([tuple(r) for r in result], columns=names)
@@ -1287,6 +1472,7 @@ def _spark_count(spec: _Spec, df: SparkDataFrame) -> Counts:
         return _finish(spec, pat, obs, "spark", lambda column, what: None)
     finally:
         spark.catalog.dropTempView(view)
+        spark.catalog.dropTempView(roles_view)
 
 
 # --------------------------------------------------------------------------------------------
@@ -1396,7 +1582,7 @@ def _count_relation(relation: duckdb.DuckDBPyRelation, engine: str, progress: bo
         raise PredictionFileError(f"a DuckDB relation is counted by DuckDB; got engine={engine!r}")
     spec = _spec("relation", relation.columns, **args)
     con = _connect()
-    return _duckdb_count(spec, relation, con, progress,
+    return _duckdb_count(spec, relation, relation.columns, con, progress,
                          lambda exc: _duckdb_error("relation", "relation", exc, []))
 
 
@@ -1404,7 +1590,7 @@ def _count_spark_frame(df: SparkDataFrame, engine: str, args: _Roles) -> Counts:
     """Count a Spark DataFrame with Spark."""
     if engine not in ("auto", "spark"):
         raise PredictionFileError(f"a Spark DataFrame is counted by Spark; got engine={engine!r}")
-    return _spark_count(_spec("Spark DataFrame", df.columns, **args), df)
+    return _spark_count(_spec("Spark DataFrame", df.columns, **args), df, df.columns)
 
 
 def _count_frame(frame: pd.DataFrame, engine: str, progress: bool, args: _Roles) -> Counts:
@@ -1418,7 +1604,7 @@ def _count_frame(frame: pd.DataFrame, engine: str, progress: bool, args: _Roles)
     if engine == "duckdb":
         con = _connect()
         rel = con.from_df(frame)
-        return _duckdb_count(spec, rel, con, progress,
+        return _duckdb_count(spec, rel, list(frame.columns), con, progress,
                              lambda exc: _duckdb_error("DataFrame", "DataFrame", exc, []))
     raise PredictionFileError("engine='spark' counts Spark DataFrames and files; pass a Spark "
                               "DataFrame (spark.createDataFrame) or a path")
@@ -1426,9 +1612,11 @@ def _count_frame(frame: pd.DataFrame, engine: str, progress: bool, args: _Roles)
 
 def _count_path(path: str | os.PathLike, engine: str, progress: bool, args: _Roles) -> Counts:
     """Count a CSV or Parquet file (or a glob of Parquet files) with DuckDB, Spark or numpy."""
-    kind, files, name = _describe_path(path)
+    kind, files, name, matched = _describe_path(path)
     columns = _file_columns(kind, files, name)
     spec = _spec(name, columns, **args)
+    if matched:
+        spec.notes.insert(0, matched)
     spec.text_numbers = kind == "csv"
     spec.rows_are_lines = kind == "csv" and len(files) == 1
     if engine == "numpy":
@@ -1438,13 +1626,16 @@ def _count_path(path: str | os.PathLike, engine: str, progress: bool, args: _Rol
             spark = spark_session()
         except RuntimeError as exc:
             raise PredictionFileError(f"{name}: {exc}") from None
-        return _spark_count(spec, _spark_read(spark, kind, files))
+        with _literal_files(files, name) as links:
+            return _spark_count(spec, _spark_read(spark, kind, links), columns)
     con = _connect()
-    try:
-        rel = _duckdb_source(con, kind, files, columns)
-    except Exception as exc:  # duckdb.Error while opening the file
-        raise _duckdb_error(name, kind, exc, files) from None
-    return _duckdb_count(spec, rel, con, progress, lambda exc: _duckdb_error(name, kind, exc, files))
+    with _literal_files(files, name) as links:
+        try:
+            rel = _duckdb_source(con, kind, links, columns)
+        except Exception as exc:  # duckdb.Error while opening the file
+            raise _duckdb_error(name, kind, exc, links) from None
+        return _duckdb_count(spec, rel, columns, con, progress,
+                             lambda exc: _duckdb_error(name, kind, exc, links))
 
 
 def _spark_read(spark: SparkSession, kind: str, files: list[str]) -> SparkDataFrame:
@@ -1452,8 +1643,9 @@ def _spark_read(spark: SparkSession, kind: str, files: list[str]) -> SparkDataFr
     reader = spark.read
     if kind == "csv":
         return reader.options(header=True, inferSchema=False,
-                              sep="\t" if ".tsv" in files[0].lower() else ",",
-                              quote='"', escape='"', nullValue="", mode="FAILFAST").csv(files)
+                              sep=_delimiter(files[0]),
+                              quote='"', escape='"', nullValue="", multiLine=True,
+                              mode="FAILFAST").csv(files)
     return reader.parquet(*files)
 
 
@@ -1465,7 +1657,7 @@ def _read_frame(kind: str, files: list[str], spec: _Spec, name: str) -> pd.DataF
     try:
         if kind == "csv":
             return pd.read_csv(files[0], usecols=cols, dtype=str, keep_default_na=False,
-                               na_values=[""], sep="\t" if ".tsv" in files[0].lower() else ",")
+                               na_values=[""], sep=_delimiter(files[0]))
         return pd.concat([pd.read_parquet(f, columns=cols) for f in files], ignore_index=True)
     except Exception as exc:  # any parser failure is a file problem for the user
         raise PredictionFileError(f"{name}: cannot be read as {kind.upper()} "

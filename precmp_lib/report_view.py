@@ -773,8 +773,8 @@ def section_details(cmp: ModelComparison, versions: dict | None = None) -> Any:
             "bootstrap resamples": cmp.settings.get("n_boot"), "seed": cmp.settings.get("seed"),
             "prevalence": ", ".join(f"{k} = {v}" for k, v in
                                     (cmp.settings.get("prevalence") or {}).items()) or "(none)"}
-    for note in cmp.settings.get("notes") or []:
-        rows.setdefault("note", note)
+    for i, note in enumerate(cmp.settings.get("notes") or []):
+        rows[f"note {i + 1}" if i else "note"] = note
     rows.update(versions or {})
     frame = pd.DataFrame({"setting": list(rows), "value": [str(v) for v in rows.values()]})
     return _wrap(_h2("pc-details") + table_html(frame, "settings"))

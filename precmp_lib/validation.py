@@ -208,6 +208,10 @@ def _pandas_labels(values: pd.Series | pd.Index, name: str, keep_pandas: bool) -
         codes = np.asarray(values.array.codes)
         if (codes < 0).any():
             raise _missing_error(name, _first_missing(codes < 0))
+        categories = dtype.categories
+        if categories.dtype == object:  # text and numbers may mix: one form per label
+            used = np.bincount(codes, minlength=len(categories)) > 0
+            _check_one_form_per_label(categories[used].tolist(), name)
         if keep_pandas:
             return values.array
         return np.asarray(values.cat.categories if isinstance(values, pd.Series)
@@ -233,12 +237,14 @@ def _pandas_labels(values: pd.Series | pd.Index, name: str, keep_pandas: bool) -
 def _sequence_labels(values: Any) -> np.ndarray:
     """Return a list or tuple as an array.
 
-    Numpy would turn [1, "1"] into two equal strings, so a list holding text and other
-    values becomes an object array instead.
+    Text stays the Python objects it is, in an object array: numpy's fixed-width text would
+    drop trailing NUL characters ("a" and "a" with a NUL after it would become one label) and
+    would turn [1, "1"] into two equal strings.
     """
     arr = np.asarray(values)
-    if arr.dtype.kind in "US" and arr.ndim == 1 and not all(isinstance(v, str) for v in values):
-        arr = np.array(list(values), dtype=object)
+    if arr.dtype.kind in "US" and arr.ndim == 1:
+        arr = np.empty(len(values), dtype=object)
+        arr[:] = list(values)
     return arr
 
 
@@ -316,7 +322,7 @@ def as_label_array(values: Any, name: str, *, keep_pandas: bool = False) -> Any:
     Examples
     --------
     >>> as_label_array(["cat", "dog"], "y_true")
-    array(['cat', 'dog'], dtype='<U3')
+    array(['cat', 'dog'], dtype=object)
     >>> as_label_array([0.0, 1.0], "y_pred")
     array([0, 1])
     """
@@ -400,6 +406,41 @@ class EncodedLabels:
         raise ValueError(f"{name}={label!r} is not among the labels in the data ({listed})")
 
 
+def shift_small_ints(a: np.ndarray, lo: int, dtype: type[np.signedinteger]) -> np.ndarray:
+    """Return ``a - lo`` as ``dtype`` for integer labels in a small range starting at ``lo``.
+
+    Exact for every width and sign: ``lo`` is the smallest label of several arrays, so it may
+    lie outside ``a``'s own type (int8 labels beside int16 ones, int64 beside uint64), and the
+    difference of the extremes of a narrow type may not fit that type (int8 127 - (-128)).
+
+    Parameters
+    ----------
+    a : ndarray of int or uint
+        Labels, each at least ``lo`` and less than ``lo`` plus the range ``dtype`` holds.
+    lo : int
+        The smallest label (of ``a`` and the arrays coded with it).
+    dtype : numpy signed integer type
+        The type of the result.
+
+    Returns
+    -------
+    ndarray of ``dtype``
+        The labels minus ``lo`` (0 for the smallest label).
+
+    Examples
+    --------
+    >>> shift_small_ints(np.array([-128, 127], dtype=np.int8), -128, np.int32).tolist()
+    [0, 255]
+    >>> shift_small_ints(np.array([2**64 - 1], dtype=np.uint64), 2**64 - 3, np.int32).tolist()
+    [2]
+    """
+    if lo >= 0:  # a >= lo >= 0: the difference fits a's own type
+        shifted = a - a.dtype.type(lo) if lo else a
+    else:  # lo < 0: every label is small, so int64 holds it whatever a's type
+        shifted = a.astype(np.int64) - lo
+    return shifted.astype(dtype, copy=False)
+
+
 def _encode_dense_ints(arrays: Sequence[np.ndarray]) -> tuple[list[np.ndarray], np.ndarray] | None:
     """Fast path: integer labels within a small range, coded by table look-up."""
     lo = min(int(a.min()) for a in arrays)
@@ -410,7 +451,7 @@ def _encode_dense_ints(arrays: Sequence[np.ndarray]) -> tuple[list[np.ndarray], 
     present = np.zeros(width, dtype=bool)
     shifted = []
     for a in arrays:
-        s = a - lo if lo != 0 else a
+        s = shift_small_ints(a, lo, np.int32)
         present[np.bincount(s, minlength=width) > 0] = True
         shifted.append(s)
     values = np.flatnonzero(present)
@@ -419,7 +460,33 @@ def _encode_dense_ints(arrays: Sequence[np.ndarray]) -> tuple[list[np.ndarray], 
         codes = [s.astype(lookup.dtype, copy=False) for s in shifted]
     else:
         codes = [lookup[s] for s in shifted]
-    return codes, values + lo
+    return codes, small_int_labels(values, lo)
+
+
+def small_int_labels(offsets: np.ndarray, lo: int) -> np.ndarray:
+    """Return the labels ``offsets + lo``: int64, or uint64 where they lie beyond int64.
+
+    Parameters
+    ----------
+    offsets : ndarray of int
+        Labels minus ``lo``, small and non-negative (as :func:`shift_small_ints` gives them).
+    lo : int
+        The smallest label.
+
+    Returns
+    -------
+    ndarray of int64 or uint64
+
+    Examples
+    --------
+    >>> small_int_labels(np.array([0, 2]), 2**63).tolist()
+    [9223372036854775808, 9223372036854775810]
+    >>> small_int_labels(np.array([0, 255]), -128).dtype
+    dtype('int64')
+    """
+    hi = lo + int(offsets.max(initial=0))
+    label_type = np.uint64 if hi >= 2**63 else np.int64
+    return offsets.astype(label_type) + label_type(lo)
 
 
 def _code_dtype(n_classes: int) -> type[np.signedinteger]:

@@ -22,6 +22,7 @@ from precmp_lib.engines import (
     count_predictions,
     counting_sql,
     label_dictionary,
+    roles_sql,
 )
 
 RNG_SEED = 20261123
@@ -196,8 +197,74 @@ def test_one_sql_text_for_duckdb_and_spark():
     spec.models = ["a", "b"]
     duck, spark = counting_sql(spec, DUCKDB), counting_sql(spec, SPARK)
     assert "GROUPING SETS" in duck
-    # the same text: only identifier quotes and the name of the text type differ
-    assert duck.replace('"', "`").replace("VARCHAR", "STRING") == spark
+    # the same text: it reads the fixed names of the first step, so nothing differs
+    assert duck == spark
+
+
+HOSTILE_NAMES = ['a AS b', 'a, ', 'x" AS y, "z', "x` AS y, `z", "'; DROP TABLE src; --", "/* c */",
+                 "read_text('/etc/hostname')", "getenv('HOME')", "k_y", "c0", "t.c1 + 1", "src"]
+
+
+@pytest.mark.parametrize("layout", ["wide", "long", "cv"])
+def test_query_text_holds_no_name_or_value_of_the_source(layout):
+    """Column and model names reach the SQL engines only by position and as constants."""
+    if layout == "wide":
+        columns = ["y", *HOSTILE_NAMES]
+        spec = _spec("f", columns, y_true="y", models=None, id=None, repeat=None, fold=None,
+                     layout="wide")
+    else:
+        columns = [HOSTILE_NAMES[0], "model", HOSTILE_NAMES[1], "y_pred", HOSTILE_NAMES[2],
+                   HOSTILE_NAMES[3]]
+        spec = _spec("f", columns, y_true=HOSTILE_NAMES[1], models=None, id=HOSTILE_NAMES[0],
+                     repeat=HOSTILE_NAMES[2] if layout == "cv" else None,
+                     fold=HOSTILE_NAMES[3] if layout == "cv" else None, layout="long")
+        spec.models = HOSTILE_NAMES[4:]
+    texts = [roles_sql(spec, columns), counting_sql(spec, DUCKDB), counting_sql(spec, SPARK)]
+    for text in texts:
+        for name in HOSTILE_NAMES:
+            if name not in ("k_y", "c0", "src"):  # fixed names the query uses itself
+                assert name not in text, (name, text)
+        assert "'" not in text and '"' not in text and "`" not in text and ";" not in text
+
+
+def _exploit_file(folder, payload):
+    """The injection a security review found: column names that close the quoted GROUP BY key
+    of the old query (which split each selected column at " AS ") and append a UNION."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    evil = f", 2, 3 UNION ALL SELECT s, s, s, s, 1 FROM (SELECT {payload} s) t -- AS z"
+    path = folder / "evil.parquet"
+    pq.write_table(pa.table({"y": ["a", "b", "a"], "a AS b": ["a", "b", "b"],
+                             evil: ["a", "a", "b"], "a, ": ["b", "b", "a"]}), path)
+    return path, evil
+
+
+def _exploit_checks(counts, evil):
+    # hand tally of the three rows (y, a AS b, evil, "a, "): (a,a,a,b), (b,b,a,b), (a,b,b,a)
+    assert counts.classes == ("a", "b")
+    assert counts.models == ("a AS b", evil, "a, ")
+    assert counts.n_rows == 3
+    assert _decoded(counts).to_dict() == {("a", "a", "a", "b"): 1, ("b", "b", "a", "b"): 1,
+                                          ("a", "b", "b", "a"): 1}
+
+
+@pytest.mark.parametrize("engine", ["numpy", "duckdb"])
+def test_column_names_cannot_run_sql(tmp_path, engine):
+    secret = tmp_path / "secret.txt"
+    secret.write_text("SECRET-5d41402abc")
+    path, evil = _exploit_file(tmp_path, f"trim(content) FROM read_text('{secret}')")
+    _exploit_checks(count_predictions(str(path), y_true="y", engine=engine), evil)
+
+
+def test_column_names_cannot_run_sql_in_spark(tmp_path, spark):
+    path, evil = _exploit_file(tmp_path, "java_method('java.lang.System', 'getProperty', 'user.home')")
+    _exploit_checks(count_predictions(str(path), y_true="y", engine="spark"), evil)
+    long = pd.DataFrame({"id": [1, 1, 2, 2], "model": ["m') OR ('1'='1", "b", "m') OR ('1'='1", "b"],
+                         "y_true": ["a", "a", "b", "b"], "y_pred": ["a", "b", "b", "b"]})
+    ref = count_predictions(long, y_true="y_true")
+    assert_same_counts(ref, count_predictions(spark.createDataFrame(long), y_true="y_true"))
+    assert ref.models == ("b", "m') OR ('1'='1")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -297,3 +364,60 @@ def test_progress_bar_on_a_terminal_gives_the_same_counts(files, monkeypatch, ca
     frame, _, _, parts = files["strings"]
     ref = count_predictions(frame, y_true="y")
     assert_same_counts(ref, count_predictions(parts, y_true="y", progress=True))
+
+
+# ---------------------------------------------------------------------------------------------
+# a path is a path: a name that exists is that file; only a missing name with * or ? is a pattern
+# ---------------------------------------------------------------------------------------------
+
+NAMED = "y,a,b\nx,x,z\nz,z,z\nx,z,x\n"      # classes x, z; 3 rows
+SIBLING = "y,a,b\nq,q,q\n"                   # class q: read only if a pattern was expanded
+ODD_PATHS = {"run[1].csv": ["run1.csv"], "run{2}.csv": ["run2.csv"], "a:b.csv": [],
+             "st*ar.csv": ["stXar.csv"], "q?.csv": ["qx.csv"], "we ird'.csv": [],
+             "back\\slash.csv": [], "r[1].parquet": ["r1.parquet"]}
+
+
+def _odd_files(folder):
+    for name, siblings in ODD_PATHS.items():
+        for text, file in [(NAMED, name), *((SIBLING, s) for s in siblings)]:
+            if file.endswith(".parquet"):
+                pd.read_csv(__import__("io").StringIO(text)).to_parquet(folder / file)
+            else:
+                (folder / file).write_text(text)
+
+
+def _check_named_file_only(counts):
+    assert counts.classes == ("x", "z") and counts.n_rows == 3, counts.classes
+
+
+@pytest.mark.parametrize("engine", ["numpy", "duckdb"])
+def test_a_path_that_exists_is_read_as_that_file(tmp_path, engine, monkeypatch):
+    _odd_files(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    for name in ODD_PATHS:
+        for given in (name, str(tmp_path / name)):  # relative and absolute
+            _check_named_file_only(count_predictions(given, y_true="y", engine=engine))
+
+
+@pytest.mark.parametrize("engine", ["numpy", "duckdb"])
+def test_a_missing_name_with_a_wildcard_is_a_pattern_naming_its_files(tmp_path, engine):
+    _odd_files(tmp_path)
+    c = count_predictions(str(tmp_path / "r*.parquet"), y_true="y", engine=engine)
+    # brackets in a pattern are themselves: r[1].parquet and r1.parquet both match r*
+    assert c.notes[0] == "the pattern matched 2 file(s): r1.parquet, r[1].parquet"
+    assert c.classes == ("q", "x", "z") and c.n_rows == 4
+    c = count_predictions(str(tmp_path / "r[1]?parquet"), y_true="y", engine=engine)
+    assert c.notes[0] == "the pattern matched 1 file(s): r[1].parquet"
+    with pytest.raises(PredictionFileError, match="no file matches this pattern"):
+        count_predictions(str(tmp_path / "none*.parquet"), y_true="y", engine=engine)
+    with pytest.raises(PredictionFileError, match=r"^run\[9\].csv: no such file$"):
+        count_predictions(str(tmp_path / "run[9].csv"), y_true="y", engine=engine)
+
+
+def test_spark_reads_the_named_file_only(tmp_path, spark, monkeypatch):
+    _odd_files(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    for name in ODD_PATHS:
+        _check_named_file_only(count_predictions(name, y_true="y", engine="spark"))
+    c = count_predictions("r*.parquet", y_true="y", engine="spark")
+    assert c.notes[0] == "the pattern matched 2 file(s): r1.parquet, r[1].parquet" and c.n_rows == 4

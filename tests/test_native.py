@@ -79,6 +79,7 @@ def _containers(values: list[str], chunks: int) -> dict[str, object]:
         "large_string": _arrow(values, pa.large_string(), chunks),
         "string": _arrow(values, pa.string(), chunks),
         "shared-objects": np.array(values, dtype=object),
+        "list": list(values),  # a Python list keeps every character, NULs included
     }
     if not any(v.endswith("\x00") for v in values):
         out["unicode"] = np.array(values)

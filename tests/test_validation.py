@@ -456,3 +456,99 @@ def test_an_empty_label_the_sample_misses_keeps_its_own_class(form):
     assert enc.classes.tolist() == uniques.tolist() == ["", "a", "b"]
     np.testing.assert_array_equal(enc.y, codes)
     assert enc.label(enc.y[12_345]) == ""
+
+
+# ---------------------------------------------------------------------------------------------
+# labels arrive as they are: NUL characters, every integer width and sign, mixed categoricals
+# ---------------------------------------------------------------------------------------------
+
+
+def test_python_lists_keep_nul_characters():
+    # numpy's fixed-width text drops trailing NULs: "a\x00" must stay a label of its own
+    y = ["a", "a\x00", "a", "b"]
+    enc = encode_labels(y, {"m": ["a", "a", "a", "b"], "n": ("a", "a\x00", "a", "b")})
+    assert enc.classes.tolist() == ["a", "a\x00", "b"]
+    assert enc.y.tolist() == [0, 1, 0, 2] and enc.preds.T.tolist() == [[0, 0, 0, 2], [0, 1, 0, 2]]
+    assert as_label_array(["x\x00\x00", "x"], "y").tolist() == ["x\x00\x00", "x"]
+
+
+def test_nul_labels_give_the_right_precision():
+    from precmp_lib import compare_precision
+
+    # A predicts "a" on rows 0, 1, 2; the truth is "a" on rows 0 and 2 and "a\x00" on row 1:
+    # precision of A for "a" is 2/3 (hand count), of B (never wrong) 1. Merging the two labels
+    # would give A 3/3.
+    res = compare_precision(["a", "a\x00", "a", "b"], ["a", "a", "a", "b"],
+                            ["a", "a\x00", "a", "b"])
+    row = res.set_index("class").loc["a"]
+    assert row["precision_a"] == pytest.approx(2 / 3) and row["precision_b"] == 1.0
+    assert res["class"].tolist() == ["a", "a\x00", "b"]
+
+
+INT_TYPES = [np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32, np.uint64]
+
+
+def _extremes(t):
+    info = np.iinfo(t)
+    return [int(info.min), int(info.min) + 1, 0, int(info.max) - 1, int(info.max),
+            *([] if info.min == 0 else [-1]), *([2**31] if info.max >= 2**31 else []),
+            *([2**63] if info.max >= 2**63 else [])]
+
+
+@pytest.mark.parametrize("t", INT_TYPES, ids=lambda t: t.__name__)
+@pytest.mark.parametrize("small", [False, True], ids=["extremes", "small-range"])
+def test_integer_labels_of_every_width_and_sign(t, small):
+    # reference: the same labels as exact Python ints, coded by their sorted order
+    values = sorted(set(_extremes(t)))
+    if small:  # a small range at each end of the type (the table look-up path)
+        values = [v for v in values if v - values[0] < 3 or values[-1] - v < 3][:3]
+    y = np.array(values * 2, dtype=t)
+    pred = np.array(values[::-1] * 2, dtype=t)
+    enc = encode_labels(y, {"m": pred})
+    assert enc.classes.tolist() == values
+    rank = {v: i for i, v in enumerate(values)}
+    assert enc.y.tolist() == [rank[int(v)] for v in y]
+    assert enc.preds[:, 0].tolist() == [rank[int(v)] for v in pred]
+
+
+@pytest.mark.parametrize("ta", INT_TYPES, ids=lambda t: t.__name__)
+@pytest.mark.parametrize("tb", INT_TYPES, ids=lambda t: t.__name__)
+def test_integer_labels_of_two_types_share_one_class_list(ta, tb):
+    # int64 [-1, 0] against uint64 [0, 1] and every other pair, near and far from zero
+    for a_vals, b_vals in [([0, 1, 1], [1, 0, 1]),
+                           ([*_extremes(ta)[:2], 0], [0, *_extremes(tb)[-2:]])]:
+        y, pred = np.array(a_vals, dtype=ta), np.array(b_vals, dtype=tb)
+        enc = encode_labels(y, {"m": pred})
+        values = sorted({*map(int, a_vals), *map(int, b_vals)})
+        assert enc.classes.tolist() == values
+        assert [values[c] for c in enc.y] == list(map(int, a_vals))
+        assert [values[c] for c in enc.preds[:, 0]] == list(map(int, b_vals))
+
+
+def test_joint_counts_of_integer_labels_of_every_width():
+    from precmp_lib.counts import joint_confusion
+
+    # int8 [-128, 127], uint32 >= 2**31, uint64 >= 2**63, int64 with uint64: counted exactly
+    for y, a in [(np.array([-128, 127, 127], np.int8), np.array([127, -128, 127], np.int8)),
+                 (np.array([2**31, 2**31 + 1], np.uint32), np.array([2**31 + 1, 2**31], np.uint32)),
+                 (np.array([2**63, 2**63 + 1], np.uint64), np.array([2**63 + 1, 2**63], np.uint64)),
+                 (np.array([-1, 0], np.int64), np.array([0, 1], np.uint64))]:
+        jc = joint_confusion(y, a, y)
+        assert jc.classes.tolist() == sorted({*map(int, y), *map(int, a)})
+        assert int(jc.table.sum()) == len(y)
+        for t, p in zip(y, a, strict=True):  # each row's cell holds one count
+            i, j = jc.classes.tolist().index(int(t)), jc.classes.tolist().index(int(p))
+            assert jc.table[i, j, i] >= 1
+
+
+@pytest.mark.parametrize("values", [[1, "1", 1], ["2", 2.0, "x"]], ids=["int", "float"])
+def test_a_categorical_mixing_a_number_and_its_text_is_refused_like_a_list(values):
+    with pytest.raises(ValueError, match="both as text") as as_list:
+        encode_labels(values, {"m": values})
+    for container in (pd.Categorical(values), pd.Series(values, dtype="category")):
+        with pytest.raises(ValueError, match="both as text") as as_cat:
+            encode_labels(container, {"m": values})
+        assert str(as_cat.value) == str(as_list.value)
+    # a category of the other form that no row uses is no conflict
+    unused = pd.Categorical([1, 1], categories=[1, "1"])
+    assert encode_labels(unused, {"m": [1, 1]}).classes.tolist() == [1]
