@@ -47,6 +47,9 @@ from .data import (
     load_dataset,
 )
 from .engines import Counts, PredictionFileError, count_predictions
+from .evallogs import read_eval_logs
+from .item_comparison import ItemComparison, compare_items
+from .items import ItemSums, count_items
 from .multiple import adjust_pvalues
 from .paired import (
     PairedSums,
@@ -115,6 +118,8 @@ __all__ = [
     "Dataset",
     "DatasetUnavailable",
     "GEEPrecisionResult",
+    "ItemComparison",
+    "ItemSums",
     "ModelComparison",
     "NemenyiResult",
     "PairedScores",
@@ -139,12 +144,14 @@ __all__ = [
     "combine_pvalues",
     "combined_precision_table",
     "combined_precision_test",
+    "compare_items",
     "compare_models",
     "compare_precision",
     "compare_updated_precision",
     "corrected_resampled_ttest",
     "corrected_ttest_power",
     "correctness_matrix",
+    "count_items",
     "count_predictions",
     "critical_difference",
     "cross_val_predictions",
@@ -182,6 +189,7 @@ __all__ = [
     "prevalence_adjusted_precision",
     "prevalence_bootstrap",
     "proportions_test",
+    "read_eval_logs",
     "read_predictions",
     "repeated_answers",
     "repeated_answers_from_sums",

@@ -70,8 +70,10 @@ NO_TASK = ""  # the task of every item when the source has no task column
 
 
 class ItemFileError(PredictionFileError):
-    """A problem with an item file or frame: the message names the source, the column, the item
-    or model, and the problem. A subclass of ``ValueError``.
+    """A problem with an item file or frame.
+
+    The message names the source, the column, the item or model, and the problem. A subclass of
+    ``ValueError``.
     """
 
 
@@ -404,7 +406,7 @@ def _numpy_codes(frame: pd.DataFrame, req: _Request) -> dict[str, np.ndarray]:
         missing = np.flatnonzero(s.isna().to_numpy())
         if len(missing):
             raise req.fail(f"column {col!r} is empty in row {int(missing[0])}")
-        out[fixed] = s.astype(str).to_numpy() if fixed != "k_model" else s.astype(str).to_numpy()
+        out[fixed] = s.astype(str).to_numpy()
     return out
 
 
@@ -551,7 +553,7 @@ def roles_sql(req: _Request, columns: Sequence[str], table: str) -> str:
 
 
 def _score_sql(kind: str, text: str) -> str:
-    """The score as DOUBLE: numbers and booleans cast; text read as a number or a score word."""
+    """Write the score as DOUBLE: numbers and booleans cast; text read as a number or a score word."""
     if kind != "text":
         return "CAST(k_score AS DOUBLE)"
     v = f"LOWER(TRIM(CAST(k_score AS {text})))"
@@ -866,7 +868,7 @@ def count_items(
     """
     if engine not in ENGINES:
         raise ValueError(f"engine must be one of {', '.join(ENGINES)}; got {engine!r}")
-    roles = {"item": item, "model": model, "score": score, "cluster": cluster,
+    roles: dict[str, Any] = {"item": item, "model": model, "score": score, "cluster": cluster,
              "sample": sample, "task": task}
     keep = tuple(str(m) for m in models) if models else ()
     if isinstance(source, pd.DataFrame):
