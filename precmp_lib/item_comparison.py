@@ -177,10 +177,12 @@ def _pair_row(s: ItemSums, a: int, b: int, mcnemar: bool, level: float, alpha: f
     flips = s.flips(a, b) if s.binary else (math.nan, math.nan)
     sd = math.sqrt(ps.variance_unclustered() * s.n_items) if s.n_items > 1 else math.nan
     deff = d["design_effect"] if math.isfinite(d["design_effect"]) else 1.0
+    # no spread of the differences (or none between clusters): nothing to plan from
+    plan = sd > 0 and deff > 0
     mde = (minimum_detectable_difference(s.n_items, sd, design_effect=deff, power=POWER, alpha=alpha)
-           if sd > 0 else math.nan)
+           if plan else math.nan)
     need = (paired_sample_size(diff.estimate, sd, design_effect=deff, power=POWER, alpha=alpha)
-            if sd > 0 and diff.estimate != 0 else math.nan)
+            if plan and diff.estimate != 0 else math.nan)
     row.update({"estimate": diff.estimate, "ci_low": diff.ci_low, "ci_high": diff.ci_high,
                 "statistic": stat, "pvalue": p, "a_right_b_wrong": flips[0],
                 "a_wrong_b_right": flips[1], "se": d["se"], "design_effect": d["design_effect"],
