@@ -429,14 +429,6 @@ def _numpy_sums(frame: pd.DataFrame, req: _Request) -> list[ItemSums]:
     k = np.bincount(cell, minlength=n_items * m)
     if req.sample is None:
         _check_once(req, k, item_keys, m)
-    else:
-        q = pd.factorize(pd.MultiIndex.from_arrays([cell, keys["k_sample"]]))[0]
-        if q.max() + 1 < len(cell):
-            first = np.flatnonzero(np.bincount(q) > 1)[0]
-            row = int(np.flatnonzero(q == first)[0])
-            raise req.fail(f"item {_shown(item_keys[item_code[row]][1])} has sample "
-                           f"{_shown(keys['k_sample'][row])} twice for model {req.models[j[row]]!r} "
-                           f"(column {req.sample!r})")
     _check_complete(req, k.reshape(n_items, m) > 0, item_keys)
     s = np.bincount(cell, weights=x, minlength=n_items * m)
     s2 = np.bincount(cell, weights=x * x, minlength=n_items * m)
@@ -564,22 +556,20 @@ def _score_sql(kind: str, text: str) -> str:
 def answers_sql(req: _Request, score_kind: str, text: str, table: str) -> str:
     """Write the first aggregate: one row per (task, item, model), from the answers.
 
-    Columns ``t`` (task), ``i`` (item), ``m`` (model), ``k`` (answers), ``kq`` (distinct
-    samples), ``s``, ``s2`` (sums of the score and its square), ``g0``, ``g1`` (smallest and
-    largest cluster), ``bad`` (answers with a missing, unreadable or non-finite score) and
-    ``nul`` (answers with a missing key).
+    Columns ``t`` (task), ``i`` (item), ``m`` (model, as text), ``k`` (answers), ``s``, ``s2``
+    (sums of the score and its square), ``g0``, ``g1`` (smallest and largest cluster), ``bad``
+    (answers with a missing, unreadable or non-finite score) and ``nul`` (answers with a
+    missing key). Items and clusters keep the source's type: they are only grouped and compared.
     """
     x = _score_sql(score_kind, text)
     t = f"CAST(k_task AS {text})" if req.task else "''"
-    g = f"CAST(k_cluster AS {text})" if req.cluster else "''"
-    kq = "COUNT(DISTINCT k_sample)" if req.sample else "COUNT(*)"
+    g = "k_cluster" if req.cluster else "0"
     keys = ["k_item", "k_model", *(["k_cluster"] if req.cluster else []),
             *(["k_sample"] if req.sample else []), *(["k_task"] if req.task else [])]
     nul = " OR ".join(f"{k} IS NULL" for k in keys)
-    return (f"WITH r AS (SELECT {t} AS t, CAST(k_item AS {text}) AS i, "
-            f"CAST(k_model AS {text}) AS m, {g} AS g, {'k_sample' if req.sample else '0'} AS k_sample, "
+    return (f"WITH r AS (SELECT {t} AS t, k_item AS i, CAST(k_model AS {text}) AS m, {g} AS g, "
             f"{x} AS x, CASE WHEN {nul} THEN 1 ELSE 0 END AS nul FROM {table}) "
-            f"SELECT t, i, m, COUNT(*) AS k, {kq} AS kq, SUM(x) AS s, SUM(x * x) AS s2, "
+            f"SELECT t, i, m, COUNT(*) AS k, SUM(x) AS s, SUM(x * x) AS s2, "
             f"MIN(g) AS g0, MAX(g) AS g1, "
             f"SUM(CASE WHEN x IS NULL OR NOT (x - x = 0) THEN 1 ELSE 0 END) AS bad, "
             f"SUM(nul) AS nul FROM r GROUP BY t, i, m")
@@ -588,52 +578,49 @@ def answers_sql(req: _Request, score_kind: str, text: str, table: str) -> str:
 def sums_sql(m: int, table: str) -> str:
     """Write the item and cluster levels over the per-(item, model) table with model index ``j``.
 
-    The inner level makes one row per item (the models' scores side by side, ``a0`` ..
-    ``a{m-1}``); the middle level one row per cluster (``nc``, ``S0`` .., ``P{j}_{k}`` the item
-    products); the outer level one row per task with every sum :class:`ItemSums` holds, and the
-    check columns ``incomplete`` (items some model did not answer), ``moved`` (items whose
-    cluster changes), ``multi`` (item-model cells answered more than once), ``dup`` (repeated
-    sample numbers), ``bad``, ``nul``.
+    One aggregate over that table makes, by ``GROUPING SETS``, one row per item (the models'
+    scores side by side, ``a0`` .. ``a{m-1}``) and one row per model (answers ``kt``,
+    within-item variances ``wt`` and ``vt`` = Σ w / k). The item rows are summed per cluster
+    (``nc``, ``S0`` .., ``P{j}_{k}`` the item products) and then per task, with every sum
+    :class:`ItemSums` holds and the check columns ``incomplete`` (items some model did not
+    answer), ``moved`` (items whose cluster changes), ``multi`` (items answered more than once
+    by a model), ``bad``, ``nul`` and ``nonbinary`` (item scores other than 0 and 1); the model
+    rows are set side by side per task (``k{j}``, ``w{j}``, ``v{j}``). One query: the rows are
+    read once.
     """
     pairs = [(a, b) for a in range(m) for b in range(a, m)]
-    w_cols = [f"SUM(CASE WHEN j = {a} THEN s / k END) AS a{a}" for a in range(m)]
-    w = (f"SELECT t, i, MIN(g0) AS g0, MAX(g1) AS g1, COUNT(*) AS nm, MAX(k) AS kmax, "
-         f"MAX(k - kq) AS dup, SUM(bad) AS bad, SUM(nul) AS nul, {', '.join(w_cols)} "
-         f"FROM {table} GROUP BY t, i")
+    wv = "GREATEST(CASE WHEN k > 1 THEN (s2 - s * s / k) / (k - 1) ELSE 0 END, 0)"
+    a_cols = [f"SUM(CASE WHEN j = {a} THEN s / k END) AS a{a}" for a in range(m)]
+    w0 = (f"SELECT t, i, j, GROUPING(i) AS gi, MIN(g0) AS g0, MAX(g1) AS g1, COUNT(*) AS nm, "
+          f"MIN(k) AS kmin, MAX(k) AS kmax, SUM(bad) AS bad, SUM(nul) AS nul, "
+          f"SUM(CASE WHEN s / k = 0 OR s / k = 1 THEN 0 ELSE 1 END) AS nonbinary, "
+          f"SUM(k) AS kt, SUM({wv}) AS wt, SUM({wv} / k) AS vt, {', '.join(a_cols)} "
+          f"FROM {table} GROUP BY GROUPING SETS ((t, i), (t, j))")
     c_cols = ([f"SUM(a{a}) AS S{a}" for a in range(m)]
               + [f"SUM(a{a} * a{b}) AS P{a}_{b}" for a, b in pairs])
+    checks = "SUM(bad) AS bad, SUM(nul) AS nul, SUM(nonbinary) AS nonbinary"
     c = (f"SELECT t, g0, COUNT(*) AS nc, SUM(CASE WHEN nm < {m} THEN 1 ELSE 0 END) AS incomplete, "
          f"SUM(CASE WHEN g0 <> g1 THEN 1 ELSE 0 END) AS moved, "
-         f"SUM(CASE WHEN kmax > 1 THEN 1 ELSE 0 END) AS multi, SUM(dup) AS dup, "
-         f"SUM(bad) AS bad, SUM(nul) AS nul, {', '.join(c_cols)} FROM w GROUP BY t, g0")
+         f"SUM(CASE WHEN kmax > 1 THEN 1 ELSE 0 END) AS multi, MIN(kmin) AS kmin, "
+         f"MAX(kmax) AS kmax, {checks}, {', '.join(c_cols)} FROM w0 WHERE gi = 0 GROUP BY t, g0")
     o_cols = ([f"SUM(S{a}) AS sum{a}" for a in range(m)]
               + [f"SUM(nc * S{a}) AS ns{a}" for a in range(m)]
               + [f"SUM(P{a}_{b}) AS ig{a}_{b}" for a, b in pairs]
               + [f"SUM(S{a} * S{b}) AS cg{a}_{b}" for a, b in pairs])
-    return (f"WITH w AS ({w}), c AS ({c}) SELECT t, COUNT(*) AS nclusters, SUM(nc) AS nitems, "
-            f"SUM(nc * nc) AS n2, SUM(incomplete) AS incomplete, SUM(moved) AS moved, "
-            f"SUM(multi) AS multi, SUM(dup) AS dup, SUM(bad) AS bad, SUM(nul) AS nul, "
-            f"{', '.join(o_cols)} FROM c GROUP BY t ORDER BY t")
-
-
-def per_model_sql(table: str) -> str:
-    """Write the per-model sums of answers and within-item variances, per task.
-
-    Columns ``t``, ``j``, ``answers``, ``within``, ``within_k``, ``kmin``, ``kmax``,
-    ``nonbinary`` (items whose score is neither 0 nor 1).
-    """
-    wv = "CASE WHEN k > 1 THEN (s2 - s * s / k) / (k - 1) ELSE 0 END"
-    return (f"SELECT t, j, SUM(k) AS answers, SUM(GREATEST({wv}, 0)) AS within, "
-            f"SUM(GREATEST({wv}, 0) / k) AS within_k, MIN(k) AS kmin, MAX(k) AS kmax, "
-            f"SUM(CASE WHEN s / k = 0 OR s / k = 1 THEN 0 ELSE 1 END) AS nonbinary "
-            f"FROM {table} GROUP BY t, j ORDER BY t, j")
+    o = (f"SELECT t, COUNT(*) AS nclusters, SUM(nc) AS nitems, SUM(nc * nc) AS n2, "
+         f"SUM(incomplete) AS incomplete, SUM(moved) AS moved, SUM(multi) AS multi, "
+         f"MIN(kmin) AS kmin, MAX(kmax) AS kmax, {checks}, {', '.join(o_cols)} FROM c GROUP BY t")
+    p_cols = [f"SUM(CASE WHEN j = {a} THEN {src} END) AS {dst}{a}"
+              for dst, src in (("k", "kt"), ("w", "wt"), ("v", "vt")) for a in range(m)]
+    p = f"SELECT t AS tp, {', '.join(p_cols)} FROM w0 WHERE gi = 1 GROUP BY t"
+    return (f"WITH w0 AS ({w0}), c AS ({c}), o AS ({o}), p AS ({p}) "
+            f"SELECT * FROM o JOIN p ON o.t = p.tp ORDER BY o.t")
 
 
 _LOCATE = {
     "bad": "SELECT t, i, m FROM {im} WHERE bad > 0 ORDER BY t, i, m LIMIT 1",
     "nul": "SELECT t, i, m FROM {im} WHERE nul > 0 ORDER BY t, i, m LIMIT 1",
     "multi": "SELECT t, i, m, k FROM {im} WHERE k > 1 ORDER BY t, i, m LIMIT 1",
-    "dup": "SELECT t, i, m FROM {im} WHERE k > kq ORDER BY t, i, m LIMIT 1",
     "moved": ("SELECT t, i, MIN(g0), MAX(g1) FROM {im} GROUP BY t, i HAVING MIN(g0) <> MAX(g1) "
               "ORDER BY t, i LIMIT 1"),
     "incomplete": ("SELECT t, i, COUNT(*) FROM {im} GROUP BY t, i HAVING COUNT(*) < {m} "
@@ -642,7 +629,7 @@ _LOCATE = {
 
 
 def _first_problem(req: _Request, row: Mapping[str, Any]) -> str | None:
-    for check in ("nul", "bad", "multi", "dup", "moved", "incomplete"):
+    for check in ("nul", "bad", "multi", "moved", "incomplete"):
         if row[check] and (check != "multi" or req.sample is None):
             return check
     return None
@@ -662,9 +649,6 @@ def _problem_message(req: _Request, check: str, found: Sequence[Any],
         return req.fail(f"item {item} is scored {int(found[3])} times for model {found[2]!r}; give "
                         "the column that numbers repeated answers (--sample) or keep one row per "
                         "item and model")
-    if check == "dup":
-        return req.fail(f"item {item} has the same sample number twice for model {found[2]!r} "
-                        f"(column {req.sample!r})")
     if check == "moved":
         return req.fail(f"column {req.cluster!r} changes within item {item} ({found[2]!r} and "
                         f"{found[3]!r}): an item belongs to one cluster")
@@ -674,31 +658,31 @@ def _problem_message(req: _Request, check: str, found: Sequence[Any],
                     "item (models are matched by item)")
 
 
-def _sums_from_rows(req: _Request, rows: pd.DataFrame, per_model: pd.DataFrame,
-                    engine: str, n_rows: dict[str, int]) -> list[ItemSums]:
+def _sums_from_rows(req: _Request, rows: pd.DataFrame, engine: str) -> list[ItemSums]:
     m = len(req.models)
     out = []
     for _, r in rows.iterrows():
-        t = str(r["t"])
-        pm = per_model[per_model["t"].astype(str) == t].sort_values("j")
         ig, cg = np.zeros((m, m)), np.zeros((m, m))
         for a in range(m):
             for b in range(a, m):
                 ig[a, b] = ig[b, a] = float(r[f"ig{a}_{b}"])
                 cg[a, b] = cg[b, a] = float(r[f"cg{a}_{b}"])
+
+        def vector(prefix: str, row: Any = r) -> np.ndarray:
+            return np.array([float(row[f"{prefix}{a}"]) for a in range(m)])
+
         clustered = req.cluster is not None
+        answers = vector("k")
         out.append(ItemSums(
-            task=t, models=req.models, n_items=int(r["nitems"]),
+            task=str(r["t"]), models=req.models, n_items=int(r["nitems"]),
             n_clusters=int(r["nclusters"]) if clustered else None,
             sum_n2=float(r["n2"]) if clustered else float(r["nitems"]),
-            sums=np.array([float(r[f"sum{a}"]) for a in range(m)]), item_gram=ig,
-            cluster_ns=np.array([float(r[f"ns{a}"]) for a in range(m)]) if clustered
-            else np.array([float(r[f"sum{a}"]) for a in range(m)]),
-            cluster_gram=cg if clustered else ig.copy(),
-            answers=pm["answers"].to_numpy(dtype=float), within=pm["within"].to_numpy(dtype=float),
-            within_over_k=pm["within_k"].to_numpy(dtype=float), k_min=int(pm["kmin"].min()),
-            k_max=int(pm["kmax"].max()), binary=int(pm["nonbinary"].sum()) == 0, engine=engine,
-            source=req.name, n_rows=n_rows.get(t, 0), notes=tuple(req.notes)))
+            sums=vector("sum"), item_gram=ig,
+            cluster_ns=vector("ns") if clustered else vector("sum"),
+            cluster_gram=cg if clustered else ig.copy(), answers=answers,
+            within=vector("w"), within_over_k=vector("v"), k_min=int(r["kmin"]),
+            k_max=int(r["kmax"]), binary=int(r["nonbinary"]) == 0, engine=engine,
+            source=req.name, n_rows=int(answers.sum()), notes=tuple(req.notes)))
     return out
 
 
@@ -716,35 +700,33 @@ def _duckdb_sums(req: _Request, relation: duckdb.DuckDBPyRelation, columns: Sequ
     try:
         roles = relation.query("src", roles_sql(req, columns, "src"))
         kind = _score_kind(str(dict(zip(roles.columns, roles.types))["k_score"]))
-        im_name = "precmp_item_answers"
-        roles.query("roles", answers_sql(req, kind, "VARCHAR", "roles")).create(im_name)
-        im = con.table(im_name)
-        models = sorted(str(r[0]) for r in con.execute(f"SELECT DISTINCT m FROM {im_name}").fetchall())
+        models = sorted(str(r[0]) for r in roles.query(
+            "roles", "SELECT DISTINCT CAST(k_model AS VARCHAR) FROM roles").fetchall()
+            if r[0] is not None)
         _check_models(req, models)
+        im = roles.query("roles", answers_sql(req, kind, "VARCHAR", "roles"))
         case = None
         for j, model in enumerate(req.models):
             cond, value = ColumnExpression("m") == ConstantExpression(model), ConstantExpression(j)
             case = CaseExpression(cond, value) if case is None else case.when(cond, value)
         assert case is not None
-        keep = [ColumnExpression(c) for c in im.columns]
-        indexed = im.select(*keep, case.alias("j")).filter("j IS NOT NULL")
+        indexed = im.select(*[ColumnExpression(c) for c in im.columns], case.alias("j")).filter(
+            "j IS NOT NULL")
         rows = indexed.query("im", sums_sql(len(req.models), "im")).df()
-        per_model = indexed.query("im", per_model_sql("im")).df()
-        n_rows = {str(t): int(n) for t, n in con.execute(
-            f"SELECT t, SUM(k) FROM {im_name} GROUP BY t").fetchall()}
     except ItemFileError:
         raise
     except Exception as exc:  # duckdb.Error: a parse failure of the user's file
         raise on_error(exc) from None
     for _, r in rows.iterrows():
         check = _first_problem(req, r)
-        if check is not None:
-            sql = _LOCATE[check].format(im=im_name, m=len(req.models))
-            found = con.execute(sql).fetchone() or ("", "?", "?", "?")
-            present = [str(x[0]) for x in con.execute(
-                f"SELECT m FROM {im_name} WHERE t = ? AND i = ?", [found[0], found[1]]).fetchall()]
+        if check is not None:  # the error path: find the first item with the problem
+            sql = _LOCATE[check].format(im="im", m=len(req.models))
+            found = indexed.query("im", sql).fetchone() or ("", "?", "?", "?")
+            present = [str(x[0]) for x in indexed.filter(
+                (ColumnExpression("t") == ConstantExpression(found[0]))
+                & (ColumnExpression("i") == ConstantExpression(found[1]))).select("m").fetchall()]
             raise _problem_message(req, check, found, present)
-    return _sums_from_rows(req, rows, per_model, "duckdb", n_rows)
+    return _sums_from_rows(req, rows, "duckdb")
 
 
 def _spark_sums(req: _Request, df: SparkDataFrame, columns: Sequence[str]) -> list[ItemSums]:
@@ -756,13 +738,14 @@ def _spark_sums(req: _Request, df: SparkDataFrame, columns: Sequence[str]) -> li
     tag = uuid.uuid4().hex
     view, roles_view, im_view = (f"precmp_{p}_{tag}" for p in ("src", "roles", "im"))
     df.createOrReplaceTempView(view)
-    roles = spark.sql(roles_sql(req, columns, view))
-    kind = _score_kind(dict(roles.dtypes)["k_score"])
-    roles.createOrReplaceTempView(roles_view)
-    im = spark.sql(answers_sql(req, kind, "STRING", roles_view)).cache()
     try:
-        models = sorted(str(r[0]) for r in im.select("m").distinct().collect())
+        roles = spark.sql(roles_sql(req, columns, view))
+        kind = _score_kind(dict(roles.dtypes)["k_score"])
+        roles.createOrReplaceTempView(roles_view)
+        models = sorted(str(r[0]) for r in roles.select(F.col("k_model").cast("string")).distinct()
+                        .collect() if r[0] is not None)
         _check_models(req, models)
+        im = spark.sql(answers_sql(req, kind, "STRING", roles_view))
         case = None
         for j, model in enumerate(req.models):
             cond, value = F.col("m") == F.lit(model), F.lit(j)
@@ -771,19 +754,16 @@ def _spark_sums(req: _Request, df: SparkDataFrame, columns: Sequence[str]) -> li
         indexed = im.select(*[F.col(c) for c in im.columns], case.alias("j")).where(F.col("j").isNotNull())
         indexed.createOrReplaceTempView(im_view)
         rows = _spark_frame(spark.sql(sums_sql(len(req.models), im_view)))
-        per_model = _spark_frame(spark.sql(per_model_sql(im_view)))
-        n_rows = {str(r[0]): int(r[1]) for r in im.groupBy("t").agg(F.sum("k")).collect()}
         for _, r in rows.iterrows():
             check = _first_problem(req, r)
-            if check is not None:
+            if check is not None:  # the error path: find the first item with the problem
                 found = spark.sql(_LOCATE[check].format(im=im_view, m=len(req.models))).collect()
                 hit = tuple(found[0]) if found else ("", "?", "?", "?")
                 present = [str(x[0]) for x in indexed.where(
                     (F.col("t") == F.lit(hit[0])) & (F.col("i") == F.lit(hit[1]))).select("m").collect()]
                 raise _problem_message(req, check, hit, present)
-        return _sums_from_rows(req, rows, per_model, "spark", n_rows)
+        return _sums_from_rows(req, rows, "spark")
     finally:
-        im.unpersist()
         for v in (view, roles_view, im_view):
             spark.catalog.dropTempView(v)
 
@@ -830,8 +810,10 @@ def count_items(
     cluster : str, optional
         The cluster of each item (a passage, a document); constant within an item.
     sample : str, optional
-        Numbers repeated answers of a model to an item; the item's score is their mean. Without
-        it, an item answered twice by one model is an error.
+        Marks rows as repeated answers of a model to an item (an epoch or sample number); the
+        item's score is the mean of its answers. Its values are not read further (a sample
+        number given twice is two answers). Without it, an item answered twice by one model is
+        an error.
     task : str, optional
         Items of different tasks are different items; sums come back per task.
     models : sequence of str, optional

@@ -202,14 +202,14 @@ def test_json_round_trip():
 @pytest.mark.parametrize("engine", ["numpy", "duckdb"])
 def test_bad_items_name_the_item_model_or_column(engine):
     twice = pd.concat([HAND, HAND.iloc[[0]]])
-    with pytest.raises(ItemFileError, match=r"item '1' is scored 2 times for model 'A'"):
+    with pytest.raises(ItemFileError, match=r"item '?1'? is scored 2 times for model 'A'"):
         count_items(twice, engine=engine)
     missing = HAND.drop(index=9)
-    with pytest.raises(ItemFileError, match=r"model 'B' has no score for item '4'"):
+    with pytest.raises(ItemFileError, match=r"model 'B' has no score for item '?4'?"):
         count_items(missing, engine=engine)
     moved = HAND.copy()
     moved.loc[7, "passage"] = "z"
-    with pytest.raises(ItemFileError, match=r"column 'passage' changes within item '2'"):
+    with pytest.raises(ItemFileError, match=r"column 'passage' changes within item '?2'?"):
         count_items(moved, cluster="passage", engine=engine)
     bad = HAND.astype({"score": object})
     bad.loc[3, "score"] = "maybe"
