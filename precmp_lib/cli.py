@@ -381,14 +381,14 @@ def _item_report(args: argparse.Namespace) -> int:
         print(f"precmp: error: --engine {args.engine} needs {exc.name}: pip install -r "
               "requirements-spark.txt", file=sys.stderr)
         return EXIT_BAD_INPUT
-    _say(args, f"{comparison.n_rows:,} answers, {len(comparison.models)} models from "
-               f"{comparison.source} (read by {comparison.engine}); writing the report ...")
+    name = comparison.source if not args.eval_log else "eval logs of " + ", ".join(
+        n for n, _ in args.eval_log)
+    _say(args, f"{comparison.n_rows:,} answers, {len(comparison.models)} models from {name} "
+               f"(read by {comparison.engine}); writing the report ...")
     from ._files import write_atomic
     from .report import NotebookError, render_report
 
     out = Path(args.out)
-    name = comparison.source if not args.eval_log else "eval logs of " + ", ".join(
-        n for n, _ in args.eval_log)
     try:
         render_report(comparison, out, quiet=True, source_name=name)
     except NotebookError as exc:

@@ -27,6 +27,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from .contingency import mcnemar
 from .items import ItemSums, count_items
 from .multiple import adjust_pvalues
 from .paired import (
@@ -157,18 +158,23 @@ def _use_mcnemar(s: ItemSums, test: str) -> bool:
     return test == "mcnemar" or (test == "auto" and s.binary)
 
 
-def _pair_row(s: ItemSums, a: int, b: int, mcnemar: bool, level: float, alpha: float,
+def _pair_row(s: ItemSums, a: int, b: int, use_mcnemar: bool, level: float, alpha: float,
               margin: float | None) -> dict[str, Any]:
     ps = s.pair(a, b)
     diff = paired_difference_from_sums(ps, confidence_level=level)
     d = diff.details
     row: dict[str, Any] = {"task": s.task, "model_a": s.models[a], "model_b": s.models[b]}
-    if mcnemar:
-        c = s.n_clusters if s.n_clusters is not None else s.n_items
-        test = clustered_mcnemar_from_sums(float(ps.sum_a - ps.sum_b), s.cluster_sum_d2(a, b), c,
-                                           n_items=s.n_items)
-        row["test"] = ("Obuchowski clustered McNemar" if s.n_clusters is not None
-                       else "McNemar χ² ((C-1)/C form, items independent)")
+    if use_mcnemar and s.n_clusters is not None:
+        test = clustered_mcnemar_from_sums(float(ps.sum_a - ps.sum_b), s.cluster_sum_d2(a, b),
+                                           s.n_clusters, n_items=s.n_items)
+        row["test"] = "Obuchowski clustered McNemar"
+        stat, p = test.statistic, test.pvalue
+    elif use_mcnemar:  # independent items: McNemar's chi-square on the discordant items
+        only_a, only_b = s.flips(a, b)
+        both = float(ps.sum_ab)
+        test = mcnemar([[both, only_a], [only_b, s.n_items - both - only_a - only_b]],
+                       method="chi2")
+        row["test"] = "McNemar χ² (items independent)"
         stat, p = test.statistic, test.pvalue
     else:
         row["test"] = ("paired difference, CR1 z" if s.n_clusters is not None
@@ -194,9 +200,9 @@ def _pair_row(s: ItemSums, a: int, b: int, mcnemar: bool, level: float, alpha: f
 
 
 def _pairs(s: ItemSums, test: str, level: float, alpha: float, margin: float | None) -> pd.DataFrame:
-    mcnemar = _use_mcnemar(s, test)
+    chosen = _use_mcnemar(s, test)
     m = s.n_models
-    rows = [_pair_row(s, a, b, mcnemar, level, alpha, margin)
+    rows = [_pair_row(s, a, b, chosen, level, alpha, margin)
             for a in range(m) for b in range(a + 1, m)]
     out = pd.DataFrame(rows)
     out["pvalue_adjusted"] = adjust_pvalues(out["pvalue"].to_numpy(float), "holm")
@@ -217,7 +223,7 @@ def _best(summary: pd.DataFrame, pairs: pd.DataFrame) -> list[str]:
     return best
 
 
-def _design_row(s: ItemSums, summary: pd.DataFrame, mcnemar: bool) -> dict[str, Any]:
+def _design_row(s: ItemSums, summary: pd.DataFrame, use_mcnemar: bool) -> dict[str, Any]:
     k_mean = float(np.mean(s.answers)) / s.n_items
     reduction = math.nan
     if s.k_max > 1:
@@ -234,7 +240,8 @@ def _design_row(s: ItemSums, summary: pd.DataFrame, mcnemar: bool) -> dict[str, 
             "design_effect": float(np.nanmedian(summary["design_effect"].to_numpy(float)))
             if summary["design_effect"].notna().any() else math.nan,
             "binary": s.binary,
-            "test": "clustered McNemar (Obuchowski)" if mcnemar else "paired difference (CR1)",
+            "test": ("McNemar" if s.n_clusters is None else "clustered McNemar (Obuchowski)")
+            if use_mcnemar else "paired difference (CR1)",
             "variance_reduction": reduction}
 
 
@@ -257,11 +264,15 @@ def _conclusions(task: str, summary: pd.DataFrame, pairs: pd.DataFrame, best: li
         lines.append(f"{where}{top} scores highest ({score:.3f}); {others} "
                      f"{'is' if len(best) == 2 else 'are'} not shown worse after Holm's "
                      f"adjustment at α = {alpha:g}: the best group is {', '.join(best)}.")
-    clusters = (f" in {design['clusters']:,} clusters" if design["clusters"] is not None else "")
-    lines.append(f"{where}{design['items']:,} items{clusters}; clustering multiplies the variance "
-                 f"of a model's mean score by {design['design_effect']:.2f} (median over models). "
-                 f"With these items, a difference of {_pct(float(np.nanmedian(pairs['mde'])))} "
-                 f"points is detected with {POWER:.0%} power (median over pairs).")
+    if design["clusters"] is not None:
+        design_text = (f"{design['items']:,} items in {design['clusters']:,} clusters; clustering "
+                       f"multiplies the variance of a model's mean score by "
+                       f"{design['design_effect']:.2f} (median over models).")
+    else:
+        design_text = (f"{design['items']:,} items, taken as independent (no cluster column).")
+    mde = float(np.nanmedian(pairs["mde"])) if pairs["mde"].notna().any() else math.nan
+    lines.append(f"{where}{design_text} With these items, a difference of {_pct(mde)} points is "
+                 f"detected with {POWER:.0%} power (median over pairs).")
     if margin is not None:
         eq = pairs[pairs["equivalent"]]
         shown = "; ".join(f"{r.model_a} and {r.model_b}" for r in eq.itertuples())

@@ -144,10 +144,15 @@ _PAIR_COLUMNS = ["model_a", "model_b", "test", "estimate", "ci_low", "ci_high", 
 
 
 def _pairs(cmp: ItemComparison) -> str:
-    first = cmp.design.iloc[0]
-    test = ("the clustered McNemar test (Obuchowski 1998) on the items only one model gets right"
-            if first["binary"] and cmp.pairs["test"].str.contains("McNemar").any()
-            else "the paired difference of item scores with a cluster-robust (CR1) z test")
+    used = set(cmp.design["test"])
+    if used == {"clustered McNemar (Obuchowski)"}:
+        test = ("the clustered McNemar test (Obuchowski 1998), which weighs the items only one "
+                "model gets right cluster by cluster")
+    elif used == {"McNemar"}:
+        test = "McNemar's χ² test on the items only one model gets right (items independent)"
+    else:
+        test = ("the paired difference of item scores (the mean of an item's answers) with a "
+                "cluster-robust (CR1) z test")
     intro = (f"<p>Each pair is compared on the same items by {test}; p-values are adjusted by "
              f"Holm's method across the pairs of a task, and <em>reject</em> is the decision at "
              f"α = {cmp.alpha:g}. The estimate is the mean score of A minus that of B with its "

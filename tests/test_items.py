@@ -134,6 +134,16 @@ def test_report_numbers_against_a_hand_computation():
     assert row_test.statistic == pytest.approx(pair.statistic, rel=1e-12)
 
 
+def test_without_clusters_the_pairs_use_mcnemars_chi_square():
+    # b = 2 items only A gets right, c = 1 only B: chi2 = (b - c)^2 / (b + c) = 1/3
+    cmp = compare_items(HAND.drop(columns="passage"))
+    pair = cmp.pairs.iloc[0]
+    assert pair.test == "McNemar χ² (items independent)"
+    assert pair.statistic == pytest.approx(1 / 3, rel=1e-12)
+    assert pair.pvalue == pytest.approx(stats.chi2.sf(1 / 3, 1), rel=1e-12)
+    assert "taken as independent" in cmp.conclusions[1]
+
+
 def test_power_columns_follow_their_formulas():
     cmp = compare_items(HAND, cluster="passage")
     pair = cmp.pairs.iloc[0]
