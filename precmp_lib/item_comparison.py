@@ -276,7 +276,7 @@ def _conclusions(task: str, summary: pd.DataFrame, pairs: pd.DataFrame, best: li
     if margin is not None:
         eq = pairs[pairs["equivalent"]]
         shown = "; ".join(f"{r.model_a} and {r.model_b}" for r in eq.itertuples())
-        lines.append(f"{where}pairs equivalent within ±{margin:g} (TOST at α = {alpha:g}): "
+        lines.append(f"{where}{'p' if where else 'P'}airs equivalent within ±{margin:g} (TOST at α = {alpha:g}): "
                      f"{shown if shown else 'none'}.")
     return lines
 
