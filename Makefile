@@ -56,7 +56,7 @@ test: $(STAMP) $(TORCH) $(SPARK) ## lint, unit tests, doctests, notebooks under 
 	$(PY) -m mypy
 	$(PY) -m pytest -n $(JOBS) --dist loadfile --nbval-lax -p no:cacheprovider tests precmp_lib notebooks
 
-docs: $(STAMP) ## API reference from the docstrings (and docs/coming_from.md) into build/reports/api
+docs: $(STAMP) ## API reference from the docstrings (and docs/coming_from*.md) into build/reports/api
 	$(PY) docs/build_api.py build/reports/api
 
 # Selenium for the real-browser test; the browser and its driver are Debian's chromium and

@@ -3,9 +3,10 @@
 Usage: ``python docs/build_api.py OUTPUT_DIR`` (``make docs`` writes ``build/reports/api``).
 The front page documents the public namespace (the names in ``precmp_lib.__all__``); every
 module has its page, and ``precmp_lib.course`` its own section with one page per course module.
-Those pages, the search index and ``coming_from.html`` (rendered from ``docs/coming_from.md``)
-go into OUTPUT_DIR. pdoc inlines its styles and scripts; the templates
-in ``docs/api_templates`` drop its one outside link, so the pages load nothing from elsewhere.
+Those pages, the search index, ``coming_from.html`` and ``coming_from_evals.html`` (rendered
+from ``docs/coming_from.md`` and ``docs/coming_from_evals.md``) go into OUTPUT_DIR. pdoc inlines
+its styles and scripts; the templates in ``docs/api_templates`` drop its one outside link, so the
+pages load nothing from elsewhere.
 """
 
 from __future__ import annotations
@@ -33,7 +34,8 @@ def modules() -> list[str]:
     found = [m.name for m in pkgutil.walk_packages(precmp_lib.__path__, "precmp_lib.")
              if not any(part.startswith("_") for part in m.name.split("."))]
     return ["precmp_lib", *sorted(found)]
-PAGES = {"coming_from.md": "Coming from mlxtend, statsmodels, scipy or scikit-posthocs"}
+PAGES = {"coming_from.md": "Coming from mlxtend, statsmodels, scipy or scikit-posthocs",
+         "coming_from_evals.md": "Coming from lm-evaluation-harness, inspect or HELM"}
 
 
 def render_markdown_page(source: Path, title: str) -> str:

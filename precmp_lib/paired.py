@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field, replace
+from decimal import Decimal
 from typing import Any
 
 import numpy as np
@@ -147,9 +148,14 @@ def _check_cluster_count(n_clusters: int, name: str) -> None:
                          f"the spread between clusters); got {n_clusters}")
 
 
+# Numbers as engines return their sums: Python and numpy numbers, and the Decimal that DuckDB and
+# Spark give for sums of decimal columns.
+_NUMBER = (int, float, np.integer, np.floating, Decimal)
+
+
 def _whole(value: Any, name: str, minimum: int) -> int:
     """Return ``value`` as an int >= minimum (an int, or a whole float as engines sum)."""
-    if isinstance(value, bool) or not isinstance(value, int | float | np.integer | np.floating):
+    if isinstance(value, bool) or not isinstance(value, _NUMBER):
         raise ValueError(f"{name} must be a whole number >= {minimum}; got {value!r:.60}")
     v = float(value)
     if not math.isfinite(v) or v != round(v) or v < minimum:
@@ -158,7 +164,7 @@ def _whole(value: Any, name: str, minimum: int) -> int:
 
 
 def _finite(value: Any, name: str) -> float:
-    if isinstance(value, bool) or not isinstance(value, int | float | np.integer | np.floating):
+    if isinstance(value, bool) or not isinstance(value, _NUMBER):
         raise ValueError(f"{name} must be a finite number; got {value!r:.60}")
     v = float(value)
     if not math.isfinite(v):

@@ -1743,6 +1743,7 @@ COURSE_MAP_DESIGNS = {  # the choice of the chooser -> the ``data`` column of th
     "one test set": "one test set",
     "resampling": "resampled scores",
     "several data sets": "many datasets",
+    "evaluation items": "evaluation items",
 }
 
 # Each test named in a row of :func:`precmp_lib.course.maps.course_map_table` (its ``test`` column,
@@ -1803,6 +1804,27 @@ _COURSE_MAP_CALLS: dict[str, tuple[str, str, str | None]] = {
         "pc.bayes_signed_rank_test(scores_a, scores_b, rope=0.01)",
         "the probability that one classifier is practically better over data sets, not only a "
         "p-value", None),
+    "clustered McNemar, Holm across pairs": (
+        "pc.clustered_mcnemar(correct_a, correct_b, clusters); pc.adjust_pvalues(pvalues)",
+        "both models answer the same items, and items that share a passage are not independent: "
+        "the test takes its variance from the spread between passages", None),
+    "cluster-robust paired difference": (
+        "pc.paired_difference(scores_a, scores_b, clusters=clusters)",
+        "the mean difference of the item scores with a standard error that allows for the "
+        "items of one passage being alike", None),
+    "cluster-robust paired difference, Holm across pairs": (
+        "pc.paired_difference(scores_a, scores_b, clusters=clusters); pc.adjust_pvalues(pvalues)",
+        "any item score (0/1 or a number) compared pair by pair on the same items, with a "
+        "cluster-robust standard error and a correction for testing many pairs", None),
+    "TOST equivalence": (
+        "pc.equivalence_test(scores_a, scores_b, margin=0.02, clusters=clusters)",
+        "'not significantly different' is not 'the same': two one-sided tests show that the "
+        "difference is smaller than a margin", None),
+    "power and items needed": (
+        "pc.paired_sample_size(difference, sd, cluster_size=m, icc=rho); "
+        "pc.mcnemar_sample_size(p_a_only, p_b_only)",
+        "how many items (and passages) a comparison needs to detect the difference that matters, "
+        "planned before the items are collected", None),
     "Friedman (Iman–Davenport), then Nemenyi or Holm against a control": (
         "pc.iman_davenport(scores); pc.nemenyi(scores) or pc.tests_against_control(scores)",
         "average ranks over data sets, an omnibus test first, then pairwise comparisons "
@@ -1827,9 +1849,10 @@ def course_map_state(compare: str, design: str, n_models: int,
         (F1, AUC, ...). Over several data sets any of them is one score per data set; under
         resampling a score per split is tested like accuracy (the resampling functions take a
         ``scoring``).
-    design : {"one test set", "resampling", "several data sets"}
+    design : {"one test set", "resampling", "several data sets", "evaluation items"}
         Predictions on one test set; resampling or cross-validation of one data set; one
-        score per data set over several data sets.
+        score per data set over several data sets; models scored on the same benchmark items
+        (right/wrong or a number), possibly grouped in passages.
     n_models : int
         Number of classifiers compared: 2, or more than 2.
     across_classes : bool
@@ -1867,6 +1890,12 @@ def course_map_state(compare: str, design: str, n_models: int,
         raise ValueError(f"n_models must be an integer of at least 2; got {n_models!r}")
 
     data = COURSE_MAP_DESIGNS[design]
+    if data == "evaluation items" and compare == "precision":
+        return pd.DataFrame([{
+            "test": "no test in the map", "call": "", "notebook": "",
+            "why": "items scored right or wrong (or with a number) have no predicted class whose "
+                   "precision could be compared; compare the accuracy or the item score"}],
+            columns=_COURSE_MAP_STATE_COLUMNS)
     if data == "one test set" and compare == "scores":
         return pd.DataFrame([{
             "test": "no test in the map", "call": "", "notebook": "",
@@ -1877,6 +1906,8 @@ def course_map_state(compare: str, design: str, n_models: int,
     # under resampling any per-split score is tested like accuracy
     metric = {"many datasets": "any score"}.get(
         data, "accuracy" if compare == "scores" else compare)
+    if data == "evaluation items":
+        metric = "any score" if compare == "scores" else compare
     table = course_map_table()
     wanted = {"two", "two or more"} if n_models == 2 else {"three or more", "two or more"}
     rows = table[(table["data"] == data) & (table["metric"] == metric)
@@ -1940,7 +1971,8 @@ def course_map_explorer(compare: str = "accuracy", design: str = "one test set",
                            value=compare, description="compare")
     how = w.Dropdown(options=[("one test set", "one test set"),
                               ("resampling / cross-validation of one data set", "resampling"),
-                              ("several data sets", "several data sets")],
+                              ("several data sets", "several data sets"),
+                              ("models on the same benchmark items", "evaluation items")],
                      value=design, description="design")
     many = w.ToggleButtons(options=[("2", 2), ("more than 2", 3)],
                            value=2 if n_models == 2 else 3, description="models")
@@ -2110,7 +2142,7 @@ def item_power_figure(curve: pd.DataFrame, *, n_items: int | None = None, power:
     ax.set_ylabel("power of the paired test")
     if title:
         ax.set_title(title, fontsize="medium")
-    ax.legend(fontsize="small", frameon=False, loc="upper left")
+    ax.legend(fontsize="small", frameon=False, loc="center left")
     return fig
 
 

@@ -26,7 +26,8 @@ MAIN_FUNCTIONS = ["mcnemar", "mcnemar_table", "cochrans_q", "friedman", "iman_da
                   "wilcoxon", "nemenyi", "corrected_resampled_ttest", "ttest_5x2cv",
                   "ftest_5x2cv", "gs_test", "gw_test", "rp_test", "compare_precision",
                   "gee_precision", "combine_pvalues", "prevalence_adjusted_precision",
-                  "replicability", "TestResult"]
+                  "replicability", "TestResult", "clustered_mcnemar", "paired_difference",
+                  "equivalence_test", "mcnemar_power", "mcnemar_sample_size"]
 
 # A resource the browser fetches: src= on any tag, href= on <link>, url(...) in styles.
 _EXTERNAL = [
@@ -99,6 +100,16 @@ def test_coming_from_page_is_in_the_reference_and_linked(api):
     assert 'href="precmp_lib.html"' in page
     module_page = (api / "precmp_lib" / "contingency.html").read_text(encoding="utf-8")
     assert 'href="../coming_from.html"' in module_page  # relative to the module's folder
+
+
+def test_page_for_evaluation_tools_is_in_the_reference_and_linked(api):
+    page = (api / "coming_from_evals.html").read_text(encoding="utf-8")
+    source = (ROOT / "docs" / "coming_from_evals.md").read_text(encoding="utf-8")
+    title = source.splitlines()[0].lstrip("# ").strip()
+    assert f"<title>{title}</title>" in page and "lm-evaluation-harness" in title
+    assert "pc.clustered_mcnemar" in page and 'href="precmp_lib.html"' in page
+    module_page = (api / "precmp_lib" / "paired.html").read_text(encoding="utf-8")
+    assert 'href="../coming_from_evals.html"' in module_page
 
 
 def test_pages_load_nothing_from_outside(api):

@@ -954,6 +954,7 @@ SKIPPED: dict[str, str] = {
     "holdout_selection": _COURSE, "nested_cv_scores": _COURSE,
     "power_curve": _COURSE, "replicability_experiment": _COURSE, "score_matrix": _COURSE,
     "simulate_items": _COURSE, "clustered_type1_error": _COURSE,
+    "simulate_answers": _COURSE, "clustered_type1_plot": _DRAWS,
     "swap_combination_type1_error": _COURSE, "type1_error_simulation": _COURSE,
     "course_map_chart": _DRAWS,
     "course_map_table": "takes no argument: the course map is a fixed table",

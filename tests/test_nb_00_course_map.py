@@ -27,7 +27,7 @@ def test_course_map_reports_the_map_and_the_datasets(run_notebook):
 
     res = run_notebook("00_course_map")
     table = course_map_table()
-    assert res["cases"] == len(table) == 11
+    assert res["cases"] == len(table) == 13
     assert res["notebooks_in_map"] == sorted(table["notebook"].unique())
 
     rows = {r["name"]: r for r in res["datasets"]}

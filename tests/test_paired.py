@@ -200,6 +200,19 @@ def test_sums_from_a_grouped_table_equal_the_rows():
     assert from_sums.pvalue == pytest.approx(rows.pvalue, rel=1e-8)
 
 
+def test_sums_may_come_as_numpy_numbers_or_decimals():
+    """DuckDB and Spark return sums of decimal columns as Decimal, numpy engines as numpy."""
+    from decimal import Decimal
+
+    ref = pc.clustered_mcnemar_from_sums(-6, 12, 21, n_items=51)
+    dec = pc.clustered_mcnemar_from_sums(Decimal(-6), Decimal("12.0"), Decimal(21),
+                                         n_items=np.int64(51))
+    assert dec.statistic == ref.statistic and dec.pvalue == ref.pvalue
+    s = PairedSums(n_items=Decimal(4), sum_a=Decimal(3), sum_b=np.float32(1), sum_a2=3, sum_b2=1,
+                   sum_ab=1, n_clusters=np.int32(2), sum_s2=Decimal(4), sum_ns=4.0, sum_n2=8)
+    assert isinstance(s.n_items, int) and s.mean_difference == 0.5
+
+
 def test_one_sided_alternatives():
     a, b, g = _clustered_scores(2, continuous=True)
     two = pc.paired_difference(a, b, clusters=g)

@@ -12,7 +12,7 @@ COURSE = [
     "00_course_map", "01_mcnemar_cochran", "02_cv_ttests", "03_friedman_posthoc",
     "04_precision_gs_gw", "05_relative_precision", "06_combining_pvalues", "07_bayes_update",
     "08_cross_validation", "09_deep_models", "10_replicability", "11_paper_replication",
-    "12_algorithm_selection",
+    "12_algorithm_selection", "13_evaluating_on_items",
 ]  # fmt: skip
 
 
@@ -20,7 +20,8 @@ def test_course_map_table_covers_every_case_once():
     table = course_map_table()
     assert set(table["notebook"]) <= set(COURSE)
     assert not table.duplicated(["data", "metric", "classifiers"]).any()
-    assert set(table["data"]) == {"one test set", "resampled scores", "many datasets"}
+    assert set(table["data"]) == {"one test set", "resampled scores", "many datasets",
+                                  "evaluation items"}
     # each kind of data offers a test for two classifiers and for more than two
     for _, group in table.groupby("data"):
         kinds = set(group["classifiers"])

@@ -87,6 +87,20 @@ def test_precision_of_more_models_and_under_resampling_is_gee():
         wd.course_map_state("accuracy", "one test set", 2))
 
 
+def test_models_on_benchmark_items_use_the_clustered_paired_tests():
+    for n in (2, 3):
+        acc = wd.course_map_state("accuracy", "evaluation items", n)
+        assert "; ".join(acc["test"]) == _row("evaluation items", "accuracy", "two or more")["test"]
+        assert set(acc["notebook"]) == {"13_evaluating_on_items"}
+        assert acc.loc[0, "call"].startswith("pc.clustered_mcnemar(")
+        scores = wd.course_map_state("scores", "evaluation items", n)
+        assert "; ".join(scores["test"]) == _row("evaluation items", "any score",
+                                                 "two or more")["test"]
+        assert scores.loc[0, "call"].startswith("pc.paired_difference(")
+    precision = wd.course_map_state("precision", "evaluation items", 2)
+    assert precision["test"].tolist() == ["no test in the map"]
+
+
 def test_one_score_on_one_test_set_has_no_test():
     state = wd.course_map_state("scores", "one test set", 2)
     assert state["test"].tolist() == ["no test in the map"] and state.loc[0, "notebook"] == ""

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
+from matplotlib.axes import Axes
 
 from .._dist import norm_isf
 from .._typing import RandomStateLike
@@ -28,7 +29,8 @@ from ..contingency import mcnemar
 from ..paired import PairedSums, clustered_mcnemar_from_counts, paired_difference_from_sums
 from ..validation import check_positive_int, check_probability, check_random_state
 
-__all__ = ["CLUSTERED_TESTS", "clustered_type1_error", "simulate_items"]
+__all__ = ["CLUSTERED_TESTS", "clustered_type1_error", "clustered_type1_plot", "simulate_answers",
+           "simulate_items"]
 
 # label of each test in clustered_type1_error -> (uses the clusters, what it assumes)
 CLUSTERED_TESTS = {
@@ -108,18 +110,81 @@ def simulate_items(
                          "correct_b": correct_b.astype(np.int8)})
 
 
-def _draw(rng: np.random.Generator, c: int, m: int, acc: list[float], sds: list[float]
-          ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Correctness of the two models (floats 0/1) and the cluster of each item."""
+def _latent(rng: np.random.Generator, c: int, m: int, acc: list[float], sds: list[float]
+            ) -> tuple[list[np.ndarray], np.ndarray]:
+    """Each model's latent item mean t_m + u_c + w_cm + v_i, and the cluster of each item."""
     scale = np.sqrt(1.0 + sum(s * s for s in sds))
     cluster = np.repeat(np.arange(c), m)
     shared = rng.normal(0, sds[0], c)[cluster] + rng.normal(0, sds[2], c * m)
-    correct = []
-    for a in acc:
-        own = rng.normal(0, sds[1], c)[cluster]
-        latent = -float(norm_isf(a)) * scale + shared + own + rng.normal(0, 1, c * m)
-        correct.append((latent > 0).astype(float))
+    means = [-float(norm_isf(a)) * scale + shared + rng.normal(0, sds[1], c)[cluster]
+             for a in acc]
+    return means, cluster
+
+
+def _draw(rng: np.random.Generator, c: int, m: int, acc: list[float], sds: list[float]
+          ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Correctness of the two models (floats 0/1) and the cluster of each item."""
+    means, cluster = _latent(rng, c, m, acc, sds)
+    correct = [(mu + rng.normal(0, 1, mu.size) > 0).astype(float) for mu in means]
     return correct[0], correct[1], cluster
+
+
+def simulate_answers(
+    n_clusters: int,
+    cluster_size: int,
+    n_answers: int,
+    *,
+    accuracy_a: float = 0.7,
+    accuracy_b: float = 0.7,
+    difficulty_sd: float = 1.0,
+    skill_sd: float = 0.5,
+    item_sd: float = 0.5,
+    random_state: RandomStateLike = None,
+) -> pd.DataFrame:
+    """Draw two models' answers, ``n_answers`` to every item, on items grouped in clusters.
+
+    The model of :func:`simulate_items`, with each item's K answers sharing its latent mean and
+    differing only in the answer noise e (a model sampled at a temperature).
+
+    Parameters
+    ----------
+    n_clusters, cluster_size : int
+        The design, as in :func:`simulate_items`.
+    n_answers : int
+        Answers per item and model (K).
+    accuracy_a, accuracy_b, difficulty_sd, skill_sd, item_sd : float
+        As :func:`simulate_items`.
+    random_state : int, Generator or None
+        Seed.
+
+    Returns
+    -------
+    DataFrame
+        One row per answer, in the long shape of an item file: ``item``, ``cluster``,
+        ``model`` (``"A"``, ``"B"``), ``sample`` (0..K-1) and ``score`` (0/1).
+
+    Examples
+    --------
+    >>> answers = simulate_answers(20, 3, 4, random_state=0)
+    >>> answers.shape, answers.groupby(["model", "item"]).size().unique().tolist()
+    ((480, 5), [4])
+    """
+    c = check_positive_int(n_clusters, "n_clusters", minimum=2)
+    m = check_positive_int(cluster_size, "cluster_size")
+    k = check_positive_int(n_answers, "n_answers")
+    acc = [check_probability(accuracy_a, "accuracy_a"), check_probability(accuracy_b, "accuracy_b")]
+    sds = [_check_sd(difficulty_sd, "difficulty_sd"), _check_sd(skill_sd, "skill_sd"),
+           _check_sd(item_sd, "item_sd")]
+    rng = check_random_state(random_state)
+    means, cluster = _latent(rng, c, m, acc, sds)
+    frames = []
+    for name, mu in zip(("A", "B"), means):
+        score = (mu[:, None] + rng.normal(0, 1, (mu.size, k)) > 0).astype(np.int8)
+        frames.append(pd.DataFrame({"item": np.repeat(np.arange(c * m), k),
+                                    "cluster": np.repeat(cluster, k), "model": name,
+                                    "sample": np.tile(np.arange(k), c * m),
+                                    "score": score.ravel()}))
+    return pd.concat(frames, ignore_index=True)
 
 
 def clustered_type1_error(
@@ -214,3 +279,58 @@ def clustered_type1_error(
         "mc_se": np.sqrt(rate * (1 - rate) / n),
         "mean_design_effect": float(np.mean(deff)) if deff else float("nan"),
     }).rename_axis("test")
+
+
+def clustered_type1_plot(table: pd.DataFrame, *, alpha: float = 0.05, ax: Axes | None = None) -> Axes:
+    """Plot rejection rates under a true null against the model-specific cluster effect.
+
+    Parameters
+    ----------
+    table : DataFrame
+        Rows of :func:`clustered_type1_error` with an added column ``skill_sd`` (one block per
+        setting), as ``pd.concat`` of several runs gives.
+    alpha : float
+        The tests' level, drawn as a dashed line.
+    ax : Axes, optional
+        Where to draw.
+
+    Returns
+    -------
+    Axes
+        One line per test with ±2 Monte Carlo standard errors as bars, the tests set slightly
+        apart along the x axis; solid lines for the tests that use the clusters, dotted for
+        those that do not.
+
+    Examples
+    --------
+    >>> runs = [clustered_type1_error(20, 5, skill_sd=s, n_sim=50, random_state=0)
+    ...         .assign(skill_sd=s) for s in (0.0, 1.0)]
+    >>> ax = clustered_type1_plot(pd.concat(runs))
+    >>> len(ax.get_lines()) >= 4
+    True
+    """
+    import matplotlib.pyplot as plt
+
+    from ..plots import REFERENCE_COLOR
+
+    if "skill_sd" not in table.columns:
+        raise ValueError("table needs a skill_sd column (one block of rows per setting)")
+    if ax is None:
+        _, ax = plt.subplots(figsize=(6.4, 3.6), layout="constrained")
+    colors = dict(zip(CLUSTERED_TESTS, ("#D55E00", "#CC79A7", "#0072B2", "#009E73")))
+    markers = dict(zip(CLUSTERED_TESTS, ("o", "s", "D", "^")))
+    settings = np.sort(table["skill_sd"].unique())
+    step = float(np.min(np.diff(settings))) if len(settings) > 1 else 1.0
+    for i, (test, rows) in enumerate(table.reset_index().groupby("test", sort=False)):
+        rows = rows.sort_values("skill_sd")
+        clustered = bool(rows["clusters_used"].iloc[0])
+        dodge = (i - 1.5) * 0.04 * step  # side by side, so equal rates stay visible
+        ax.errorbar(rows["skill_sd"] + dodge, rows["rejection_rate"], yerr=2 * rows["mc_se"],
+                    color=colors.get(test), ls="-" if clustered else ":",
+                    marker=markers.get(test, "o"), ms=4, capsize=2, label=test)
+    ax.axhline(alpha, color=REFERENCE_COLOR, lw=1, ls="--")
+    ax.set_xlabel("SD of each model's own passage effect (0: differences not clustered)")
+    ax.set_ylabel("rejection rate, equal models")
+    ax.set_ylim(0, None)
+    ax.legend(fontsize="small", frameon=False, loc="upper left")
+    return ax

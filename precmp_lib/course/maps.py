@@ -53,6 +53,12 @@ _COURSE_MAP = (
      "03_friedman_posthoc"),
     ("many datasets", "any score", "three or more",
      "Friedman (Iman–Davenport), then Nemenyi or Holm against a control", "03_friedman_posthoc"),
+    ("evaluation items", "accuracy", "two or more",
+     "clustered McNemar, Holm across pairs; cluster-robust paired difference; TOST equivalence; "
+     "power and items needed", "13_evaluating_on_items"),
+    ("evaluation items", "any score", "two or more",
+     "cluster-robust paired difference, Holm across pairs; TOST equivalence; power and items "
+     "needed", "13_evaluating_on_items"),
 )
 _COURSE_MAP_COLUMNS = ["data", "metric", "classifiers", "test", "notebook"]
 
@@ -63,7 +69,8 @@ def course_map_table() -> pd.DataFrame:
     Returns
     -------
     DataFrame
-        ``data`` (one test set, resampled scores or many datasets), ``metric`` (accuracy,
+        ``data`` (one test set, resampled scores, many datasets or evaluation items: models
+        scored on the same benchmark items, possibly in clusters), ``metric`` (accuracy,
         precision or any score), ``classifiers`` (two, three or more), ``test`` and ``notebook``
         (file stem; the rendered report is ``<notebook>.html``), one row per leaf of
         :func:`course_map_chart`.
@@ -97,8 +104,8 @@ def course_map_chart(table: pd.DataFrame | None = None, *, ax: Axes | None = Non
     Examples
     --------
     >>> ax = course_map_chart()
-    >>> len(ax.patches)  # 1 root + 3 kinds of data + 5 metrics + 11 classifier counts + 11 tests
-    31
+    >>> len(ax.patches)  # 1 root + 4 kinds of data + 7 metrics + 13 classifier counts + 13 tests
+    38
     """
     table = course_map_table() if table is None else table
     missing = [c for c in _COURSE_MAP_COLUMNS if c not in table.columns]
