@@ -52,6 +52,9 @@ static inline uint64_t tail8(const unsigned char *p, int64_t k, int64_t avail) {
     return load8(word);
 }
 
+/* One read of a value another thread may change: the checks and the use see the same value. */
+static inline int64_t read_once(const int64_t *p) { return *(const volatile int64_t *)p; }
+
 typedef struct {
     uint64_t multiplier;
     int shift;
@@ -332,14 +335,14 @@ static PyObject *code_text(PyObject *self, PyObject *args) {
         release_all(&held);
         return PyErr_Format(PyExc_ValueError, "offsets must have %zd entries", n + 1);
     }
-    const int64_t *restrict o = (const int64_t *)offsets->buf;
+    const int64_t *o = (const int64_t *)offsets->buf;
     const unsigned char *restrict bytes = (const unsigned char *)data->buf;
     int64_t size = (int64_t)data->len;
     int8_t *restrict codes = (int8_t *)out->buf;
     int status = CODED;
     Py_BEGIN_ALLOW_THREADS
     for (Py_ssize_t i = 0; i < n; i++) {
-        int64_t start = o[i], end = o[i + 1];
+        int64_t start = read_once(o + i), end = read_once(o + i + 1);
         if (start < 0 || end < start || end - start > 8 || end > size) {
             status = UNPACKABLE;
             break;
@@ -504,36 +507,60 @@ static PyObject *code_texts(PyObject *self, PyObject *args) {
         return NULL;
     }
     Py_ssize_t n = out->len;
-    const int64_t *slot_start = (const int64_t *)starts->buf;
-    const int64_t *slot_length = (const int64_t *)lengths->buf;
-    int bad = starts->len / 8 != size || lengths->len / 8 != size;
-    for (Py_ssize_t s = 0; s < size && !bad; s++) {
-        bad = slot_length[s] >= 0 && (slot_start[s] < 0 || slot_start[s] > labels->len
-                                      || label_room(slot_length[s]) > labels->len - slot_start[s]);
-    }
-    if (bad || offsets->len / 8 != n + 1) {
+    if (starts->len / 8 != size || lengths->len / 8 != size || offsets->len / 8 != n + 1) {
         release_all(&held);
         return PyErr_Format(PyExc_ValueError, "slot_starts and slot_lengths must have %zd "
                             "slots inside labels, offsets %zd entries", size, n + 1);
     }
-    const int64_t *restrict o = (const int64_t *)offsets->buf;
+    /* The slots are copied before they are checked: the loop runs without the GIL, and
+       another thread changing the caller's arrays meanwhile must not move a checked slot
+       outside `labels`. The offsets are read once a row, checked and used as read. */
+    int64_t *slot_start = PyMem_Malloc(2 * (size_t)size * sizeof(int64_t));
+    if (slot_start == NULL) {
+        release_all(&held);
+        return PyErr_NoMemory();
+    }
+    int64_t *slot_length = slot_start + size;
+    memcpy(slot_start, starts->buf, (size_t)size * sizeof(int64_t));
+    memcpy(slot_length, lengths->buf, (size_t)size * sizeof(int64_t));
+    int bad = 0;
+    for (Py_ssize_t s = 0; s < size && !bad; s++) {
+        bad = slot_length[s] >= 0 && (slot_start[s] < 0 || slot_start[s] > labels->len
+                                      || label_room(slot_length[s]) > labels->len - slot_start[s]);
+    }
+    if (bad) {
+        PyMem_Free(slot_start);
+        release_all(&held);
+        return PyErr_Format(PyExc_ValueError, "slot_starts and slot_lengths must have %zd "
+                            "slots inside labels, offsets %zd entries", size, n + 1);
+    }
+    const int64_t *o = (const int64_t *)offsets->buf;
     const unsigned char *restrict bytes = (const unsigned char *)data->buf;
     const unsigned char *restrict label_bytes = (const unsigned char *)labels->buf;
     int8_t *restrict codes = (int8_t *)out->buf;
     int status = CODED;
     Py_BEGIN_ALLOW_THREADS
-    if (!readable(o, n, (int64_t)data->len)) {
+    int64_t size_bytes = (int64_t)data->len;
+    if (!readable(o, n, size_bytes)) { /* no row is coded when some cannot be read ... */
         status = UNPACKABLE;
     }
-    int64_t size_bytes = (int64_t)data->len;
+    int64_t end = n > 0 ? read_once(o) : 0;
     for (Py_ssize_t i = 0; i < n && status == CODED; i++) {
-        int64_t length = o[i + 1] - o[i], avail = size_bytes - o[i];
-        const unsigned char *text = bytes + o[i];
+        /* ... and each is checked again as it is read: another thread may change them */
+        int64_t start = end;
+        end = read_once(o + i + 1);
+        if (start < 0 || end < start || end > size_bytes) {
+            status = UNPACKABLE;
+            break;
+        }
+        int64_t length = end - start, avail = size_bytes - start;
+        const unsigned char *text = bytes + start;
         if (length <= 8 * SHORT_WORDS && avail >= 8 * SHORT_WORDS) {
             int code = short_text_code(text, length, table, slot_start, slot_length,
                                        label_bytes);
             if (code < 0) {
                 status = MISSED;
+                break;
             }
             codes[i] = (int8_t)code;
             continue;
@@ -543,11 +570,12 @@ static PyObject *code_texts(PyObject *self, PyObject *args) {
         if (slot_length[slot] != length
             || !same_text(text, length, avail, label_bytes + slot_start[slot])) {
             status = MISSED;
-        } else {
-            codes[i] = table.positions[slot];
+            break;
         }
+        codes[i] = table.positions[slot];
     }
     Py_END_ALLOW_THREADS
+    PyMem_Free(slot_start);
     release_all(&held);
     return PyLong_FromLong(status);
 }

@@ -17,6 +17,7 @@ import os
 import signal
 import sys
 import time
+import warnings
 from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any, NoReturn
@@ -125,7 +126,8 @@ def build_parser() -> argparse.ArgumentParser:
     rep.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
     rep.add_argument("--out", default="report.html", help="output HTML file (default report.html)")
     rep.add_argument("--json", metavar="PATH", help="also write the comparison as JSON (to_json)")
-    rep.add_argument("--quiet", action="store_true", help="no progress bar and no notes")
+    rep.add_argument("--quiet", action="store_true",
+                     help="print nothing but errors (no progress bar, notes or warnings)")
     items = rep.add_argument_group(
         "evaluation items", "one row per answer (item, model, score): models compared on the same "
         "items, with clustered paired tests")
@@ -404,7 +406,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``precmp`` command."""
     args = build_parser().parse_args(argv)
     try:
-        with exit_on_signals():
+        with exit_on_signals(), warnings.catch_warnings():
+            if getattr(args, "quiet", False):  # nothing but errors: no library's warnings
+                warnings.simplefilter("ignore")
             if args.command == "report" and (args.item or args.eval_log):
                 return _item_report(args)
             if args.command == "report":

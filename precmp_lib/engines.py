@@ -218,6 +218,11 @@ def _shown(columns: Sequence[str]) -> str:
 
 
 def _check_columns(name: str, columns: Sequence[Any]) -> None:
+    unnamed = [i + 1 for i, c in enumerate(columns) if not str(c).strip()]
+    if unnamed:
+        raise PredictionFileError(
+            f"{name}: column {unnamed[0]} of {len(columns)} has no name; give every column a "
+            "name (a table saved with its index has an unnamed first column: save it without)")
     seen: dict[str, int] = {}
     for c in columns:
         seen[str(c)] = seen.get(str(c), 0) + 1
@@ -1212,8 +1217,8 @@ def _csv_header(path: str, name: str) -> list[str]:
 
     opener = gzip.open if path.lower().endswith(".gz") else open
     delim = _delimiter(path)
-    try:
-        with opener(path, "rt", encoding="utf-8", newline="") as fh:
+    try:  # utf-8-sig: a spreadsheet's byte-order mark is not part of the first name
+        with opener(path, "rt", encoding="utf-8-sig", newline="") as fh:
             header = next(csv.reader(fh, delimiter=delim), None)
     except UnicodeDecodeError:
         raise PredictionFileError(f"{name}: cannot be read as CSV (not UTF-8 text)") from None
@@ -1222,6 +1227,28 @@ def _csv_header(path: str, name: str) -> list[str]:
     if not header or all(not h.strip() for h in header):
         raise PredictionFileError(f"{name}: the file has no header line")
     return [h.strip() for h in header]
+
+
+def _line_end(path: str) -> str:
+    """Return the header's line ending (outside quotes), as DuckDB's ``new_line`` spells it.
+
+    DuckDB is told it: with CRLF endings and a quoted newline in the header it would otherwise
+    take the header's end for the end of the file.
+    """
+    import gzip
+
+    opener = gzip.open if path.lower().endswith(".gz") else open
+    with opener(path, "rb") as fh:
+        head = fh.read(1 << 20)
+    quoted = False
+    for i, byte in enumerate(head):
+        if byte == ord('"'):
+            quoted = not quoted
+        elif not quoted and byte == ord("\r"):
+            return "\\r\\n" if head[i + 1:i + 2] == b"\n" else "\\r"
+        elif not quoted and byte == ord("\n"):
+            break
+    return "\\n"
 
 
 def _parquet_columns(files: list[str], name: str) -> list[str]:
@@ -1252,7 +1279,7 @@ def _duckdb_source(con: duckdb.DuckDBPyConnection, kind: str, files: list[str],
     return con.sql(
         f"SELECT * FROM read_csv({lit(files[0])}, header = true, auto_detect = false, "
         f"delim = {lit(delim)}, quote = '\"', escape = '\"', nullstr = '', "
-        f"columns = {{{spec}}})")
+        f"new_line = {lit(_line_end(files[0]))}, columns = {{{spec}}})")
 
 
 def _duckdb_error(name: str, kind: str, exc: Exception, files: list[str]) -> PredictionFileError:
@@ -1448,31 +1475,58 @@ def _spark_model_index(spec: _Spec, roles: SparkDataFrame) -> SparkDataFrame:
     return roles.select(*keep, case.alias("k_model"))
 
 
-def _spark_count(spec: _Spec, df: SparkDataFrame, columns: Sequence[str]) -> Counts:
+def _spark_error(name: str, exc: Exception, files: Sequence[str] = ()) -> PredictionFileError:
+    """One line from a Spark error, never the JVM's stack trace nor a line of the file.
+
+    The innermost error with a Spark error class gives its class and reason
+    (``[MALFORMED_CSV_RECORD] Malformed CSV record``); else the first line.
+    """
+    lines = [ln.strip() for ln in str(exc).splitlines() if ln.strip()]
+    found = [m for m in (re.search(r"(\[[A-Z_.]+\]) ([^:]*)", ln) for ln in lines) if m]
+    text = " ".join(found[-1].groups()).strip() if found else (lines[0] if lines else type(exc).__name__)
+    for f in files:
+        text = text.replace(f"file://{f}", name).replace(f"file:{f}", name).replace(f, name)
+    text = text if len(text) <= 240 else text[:237] + "..."
+    return PredictionFileError(f"{name}: Spark cannot count it ({text})")
+
+
+def _spark_count(spec: _Spec, df: SparkDataFrame, columns: Sequence[str],
+                 files: Sequence[str] = ()) -> Counts:
     import uuid
 
     spark = df.sparkSession
     view, roles_view = (f"precmp_{part}_{uuid.uuid4().hex}" for part in ("src", "roles"))
-    df.createOrReplaceTempView(view)
     try:
-        roles = spark.sql(roles_sql(spec, columns, view))
-        if spec.layout == "long":
-            roles.createOrReplaceTempView(roles_view)
-            _long_models(spec, [str(r[0]) for r in spark.sql(_models_sql(SPARK, roles_view)).collect()
-                                if r[0] is not None])
-            roles = _spark_model_index(spec, roles)
-        roles.createOrReplaceTempView(roles_view)
-        sql = counting_sql(spec, SPARK, roles_view)
-        result = spark.sql(sql).collect()
-        names = spark.sql(sql).columns if not result else list(result[0].asDict())
-        rows = pd.DataFrame([tuple(r) for r in result], columns=names)
-        if len(rows) == 0:
-            rows = pd.DataFrame({c: pd.Series(dtype=object) for c in names})
-        pat, obs = _split_sets(spec, rows)
-        return _finish(spec, pat, obs, "spark", lambda column, what: None)
+        df.createOrReplaceTempView(view)
+        rows = _spark_rows(spec, spark, columns, view, roles_view)
+    except PredictionFileError:
+        raise
+    except Exception as exc:  # a Spark (JVM) error: a file or table Spark cannot read
+        raise _spark_error(spec.name, exc, files) from None
     finally:
         spark.catalog.dropTempView(view)
         spark.catalog.dropTempView(roles_view)
+    pat, obs = _split_sets(spec, rows)
+    return _finish(spec, pat, obs, "spark", lambda column, what: None)
+
+
+def _spark_rows(spec: _Spec, spark: SparkSession, columns: Sequence[str], view: str,
+                roles_view: str) -> pd.DataFrame:
+    """Run the first step and the counting query in Spark; the grouped rows as a DataFrame."""
+    roles = spark.sql(roles_sql(spec, columns, view))
+    if spec.layout == "long":
+        roles.createOrReplaceTempView(roles_view)
+        _long_models(spec, [str(r[0]) for r in spark.sql(_models_sql(SPARK, roles_view)).collect()
+                            if r[0] is not None])
+        roles = _spark_model_index(spec, roles)
+    roles.createOrReplaceTempView(roles_view)
+    sql = counting_sql(spec, SPARK, roles_view)
+    result = spark.sql(sql).collect()
+    names = spark.sql(sql).columns if not result else list(result[0].asDict())
+    rows = pd.DataFrame([tuple(r) for r in result], columns=names)
+    if len(rows) == 0:
+        rows = pd.DataFrame({c: pd.Series(dtype=object) for c in names})
+    return rows
 
 
 # --------------------------------------------------------------------------------------------
@@ -1620,14 +1674,18 @@ def _count_path(path: str | os.PathLike, engine: str, progress: bool, args: _Rol
     spec.text_numbers = kind == "csv"
     spec.rows_are_lines = kind == "csv" and len(files) == 1
     if engine == "numpy":
-        return _numpy_count(spec, _read_frame(kind, files, spec, name))
+        return _numpy_count(spec, _read_frame(kind, files, spec, name, columns))
     if engine == "spark":
         try:
             spark = spark_session()
         except RuntimeError as exc:
             raise PredictionFileError(f"{name}: {exc}") from None
         with _literal_files(files, name) as links:
-            return _spark_count(spec, _spark_read(spark, kind, links), columns)
+            try:
+                df = _spark_read(spark, kind, links)
+            except Exception as exc:  # a Spark (JVM) error while opening the files
+                raise _spark_error(name, exc, links) from None
+            return _spark_count(spec, df, columns, links)
     con = _connect()
     with _literal_files(files, name) as links:
         try:
@@ -1649,15 +1707,25 @@ def _spark_read(spark: SparkSession, kind: str, files: list[str]) -> SparkDataFr
     return reader.parquet(*files)
 
 
-def _read_frame(kind: str, files: list[str], spec: _Spec, name: str) -> pd.DataFrame:
-    """Read the needed columns of a file into memory for the numpy engine (text for CSV)."""
+def _read_frame(kind: str, files: list[str], spec: _Spec, name: str,
+                columns: list[str]) -> pd.DataFrame:
+    """Read the needed columns of a file into memory for the numpy engine (text for CSV).
+
+    CSV columns are taken by position under the names of :func:`_csv_header` (the header as
+    the other engines see it: no byte-order mark, names stripped).
+    """
     cols = [c for c in dict.fromkeys([spec.id, spec.repeat, spec.fold, spec.y,
                                       *(spec.models if spec.layout == "wide"
                                         else [spec.model_col, spec.pred_col])]) if c]
     try:
         if kind == "csv":
-            return pd.read_csv(files[0], usecols=cols, dtype=str, keep_default_na=False,
-                               na_values=[""], sep=_delimiter(files[0]))
+            position = {c: i for i, c in enumerate(columns)}
+            # every column is read (index_col=False): a row with more fields than the header is
+            # an error, as in the other engines, not a shifted row
+            frame = pd.read_csv(files[0], header=0, names=[f"c{i}" for i in range(len(columns))],
+                                index_col=False, dtype=str, keep_default_na=False,
+                                na_values=[""], sep=_delimiter(files[0]))
+            return frame[[f"c{position[c]}" for c in cols]].set_axis(cols, axis=1)
         return pd.concat([pd.read_parquet(f, columns=cols) for f in files], ignore_index=True)
     except Exception as exc:  # any parser failure is a file problem for the user
         raise PredictionFileError(f"{name}: cannot be read as {kind.upper()} "

@@ -215,12 +215,24 @@ def table_html(frame: pd.DataFrame, name: str, *, headers: dict | None = None,
 # --------------------------------------------------------------------------------------------
 
 
-def _mpl(text: Any, width: int = 40) -> str:
-    """Fit plot text on one line of at most ``width`` characters, math mode off.
+# Unicode's bidirectional controls (embeddings, overrides, isolates, marks): in a label they
+# would reverse the rest of a plot's line (the other model's name beside it); the tables keep them.
+_BIDI_CONTROLS = dict.fromkeys([*range(0x202A, 0x202F), *range(0x2066, 0x206A), 0x200E, 0x200F,
+                                0x061C], "\ufffd")
 
-    ``$`` is escaped so matplotlib never reads it as math; the tables carry the full names.
+
+def _mpl(text: Any, width: int = 40) -> str:
+    r"""Fit plot text on one line of at most ``width`` characters, math mode off.
+
+    ``$`` is escaped so matplotlib never reads it as math, and bidirectional controls show as
+    U+FFFD instead of reordering the line; the tables carry the full names.
+
+    Examples
+    --------
+    >>> _mpl("x‮evil vs $a$") == "x�evil vs \$a\$"
+    True
     """
-    text = " ".join(str(text).split())
+    text = " ".join(str(text).translate(_BIDI_CONTROLS).split())
     if len(text) > width:
         text = text[: width - 1] + "…"
     return text.replace("$", r"\$")

@@ -306,3 +306,110 @@ def test_spark_engine_run_prints_only_the_commands_lines(tmp_path):
     assert got["engine"] == "spark" and expected["engine"] == "duckdb"
     assert {k: v for k, v in got.items() if k != "engine"} == \
         {k: v for k, v in expected.items() if k != "engine"}
+
+
+# ---------------------------------------------------------------------------------------------
+# a hostile file cannot run SQL nor make the command read another file
+# ---------------------------------------------------------------------------------------------
+
+SECRET = "SECRET-cafe1234"
+
+
+def _exploit(folder):
+    """The file a security review sent: column names that, under the old counting query (which
+    split each quoted column at " AS "), appended a UNION reading a local file with read_text."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    secret = folder / "secret.txt"
+    secret.write_text(SECRET)
+    evil = (", 2, 3 UNION ALL SELECT s, s, s, s, 1 FROM (SELECT trim(content) s FROM "
+            f"read_text('{secret}')) t -- AS z")
+    truth = ["a", "b", "a", "b", "a", "b"]
+    pq.write_table(pa.table({"y": truth, "a AS b": ["a", "b", "b", "b", "a", "a"],
+                             evil: ["a", "a", "b", "b", "a", "b"], "a, ": truth}),
+                   folder / "evil.parquet")
+    return evil
+
+
+@pytest.mark.parametrize("engine", ["duckdb", "numpy", "spark"])
+def test_column_names_that_inject_sql_are_only_names(tmp_path, capsys, captured, engine):
+    evil = _exploit(tmp_path)
+    code, err = run(["report", tmp_path / "evil.parquet", "--y-true", "y", "--engine", engine,
+                     "--quiet", "--out", tmp_path / "r.html"], capsys)
+    assert code == 0 and err == []
+    cmp = captured["comparison"]
+    assert cmp.classes == ["a", "b"] and cmp.models == ["a AS b", evil, "a, "]
+    assert cmp.n_rows == 6 and SECRET not in cmp.to_json()
+
+
+def test_the_page_of_a_file_that_injects_sql_never_shows_the_secret(tmp_path):
+    work, tmp = tmp_path / "work", tmp_path / "tmp"
+    work.mkdir()
+    tmp.mkdir()
+    _exploit(work)
+    proc = _command(["evil.parquet", "--y-true", "y", "--out", "r.html", "--json", "r.json",
+                     "--quiet"], tmp, cwd=work)
+    _, err = proc.communicate(timeout=600)
+    # counted right (exit 0, the secret nowhere) or refused (exit 2, one line, nothing written)
+    assert proc.returncode in (0, 2), err
+    if proc.returncode == 2:
+        assert len(err.strip().splitlines()) == 1 and not (work / "r.html").exists()
+    else:
+        assert err == ""
+        page, data = (work / "r.html").read_text(), json.loads((work / "r.json").read_text())
+        assert SECRET not in page and SECRET not in json.dumps(data)
+        assert data["classes"] == ["a", "b"] and data["n_rows"] == 6
+
+
+def test_a_literal_path_is_that_file_and_a_pattern_names_its_files(tmp_path, capsys, captured,
+                                                                    monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "run[1].csv").write_text(GOOD)
+    (tmp_path / "run1.csv").write_text("y,lr,rf\nq,q,q\n")
+    code, err = run(["report", "run[1].csv", "--y-true", "y", "--quiet"], capsys)
+    assert code == 0 and err == []
+    assert captured["comparison"].classes == ["bird", "cat", "dog"]
+    for i, text in enumerate([GOOD, GOOD.replace("cat", "cow")]):
+        pd.read_csv(__import__("io").StringIO(text)).to_parquet(tmp_path / f"part{{{i}}}.parquet")
+    code, err = run(["report", "part*.parquet", "--y-true", "y"], capsys)
+    assert code == 0
+    note = "the pattern matched 2 file(s): part{0}.parquet, part{1}.parquet"
+    assert err[0] == f"precmp: part*.parquet: {note}"
+    assert captured["comparison"].settings["notes"][0] == note
+    assert captured["comparison"].n_rows == 8
+
+
+def test_an_unnamed_column_is_refused_in_one_line(tmp_path, capsys, no_kernel):
+    path = tmp_path / "p.csv"
+    path.write_text(",y,lr,rf\n0,a,a,b\n1,b,b,b\n")
+    code, err = run(["report", path, "--y-true", "y", "--out", tmp_path / "r.html"], capsys)
+    assert_refused(code, err, "p.csv: column 1 of 4 has no name", tmp_path, ["p.csv"])
+
+
+# The command, with a warning while each figure is drawn (as matplotlib gives for a layout it
+# cannot fit).
+WARNING_COMMAND = """
+import sys, warnings
+from precmp_lib import report_view
+figure_html = report_view._figure_html
+def warn_then_draw(*args, **kwargs):
+    warnings.warn("a layout that could not be fitted", UserWarning, stacklevel=1)
+    return figure_html(*args, **kwargs)
+report_view._figure_html = warn_then_draw
+from precmp_lib.cli import main
+sys.exit(main(sys.argv[1:]))
+"""
+
+
+def test_quiet_prints_nothing_but_errors(tmp_path):
+    (tmp_path / "p.csv").write_text(GOOD * 3)
+    runs = {}
+    for flag in ([], ["--quiet"]):
+        proc = subprocess.run([sys.executable, "-c", WARNING_COMMAND, "report", "p.csv",
+                               "--y-true", "y", "--out", f"r{len(flag)}.html", *flag],
+                              cwd=tmp_path, capture_output=True, text=True, timeout=600)
+        assert proc.returncode == 0, proc.stderr
+        runs[bool(flag)] = proc.stderr
+    assert "a layout that could not be fitted" in runs[False]  # the warning does reach stderr
+    assert runs[True] == ""

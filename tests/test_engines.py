@@ -421,3 +421,63 @@ def test_spark_reads_the_named_file_only(tmp_path, spark, monkeypatch):
         _check_named_file_only(count_predictions(name, y_true="y", engine="spark"))
     c = count_predictions("r*.parquet", y_true="y", engine="spark")
     assert c.notes[0] == "the pattern matched 2 file(s): r1.parquet, r[1].parquet" and c.n_rows == 4
+
+
+# ---------------------------------------------------------------------------------------------
+# header quirks that spreadsheets write: read, or refused with one line, alike by every engine
+# ---------------------------------------------------------------------------------------------
+
+QUIRKS = {  # file text -> (models, classes, rows) read, or the one-line message
+    "bom-crlf": ("\ufeffy,a,b\r\nx,x,z\r\nz,z,z\r\n", (("a", "b"), ("x", "z"), 2)),
+    "padded names": (" y , a,b \nx,x,z\nz,z,z\n", (("a", "b"), ("x", "z"), 2)),
+    "newline in a quoted name, CRLF": ('y,"a\nA",b\r\nx,x,z\r\nz,z,z\r\n',
+                                      (("a\nA", "b"), ("x", "z"), 2)),
+    "newline in a quoted name, LF": ('y,"a\nA",b\nx,x,z\nz,z,z\n', (("a\nA", "b"), ("x", "z"), 2)),
+    "newline in a quoted label": ('y,a,b\n"x\ny",x,z\nz,z,"x\ny"\n',
+                                  (("a", "b"), ("x", "x\ny", "z"), 2)),
+    "CR only": ("y,a,b\rx,x,z\rz,z,z\r", (("a", "b"), ("x", "z"), 2)),
+    "doubled quotes in a name": ('"y","a ""q""",b\nx,x,z\nz,z,z\n', (('a "q"', "b"), ("x", "z"), 2)),
+    "empty name": ("y,,b\nx,x,z\nz,z,z\n", "q.csv: column 2 of 3 has no name; give every column"),
+    "index column": (",y,a,b\n0,x,x,z\n1,z,z,z\n", "q.csv: column 1 of 4 has no name"),
+    "trailing comma": ("y,a,b,\nx,x,z,\nz,z,z,\n", "q.csv: column 4 of 4 has no name"),
+}
+
+
+def _read_quirk(folder, text, engine):
+    path = folder / "q.csv"
+    path.write_bytes(text.encode("utf-8"))
+    try:
+        c = count_predictions(str(path), y_true="y", engine=engine)
+    except PredictionFileError as exc:
+        assert "\n" not in str(exc)
+        return str(exc)
+    return c.models, c.classes, c.n_rows
+
+
+def _assert_quirk(got, expected):
+    if isinstance(expected, str):
+        assert isinstance(got, str) and got.startswith(expected), got
+    else:
+        assert got == expected
+
+
+@pytest.mark.parametrize("engine", ["numpy", "duckdb"])
+@pytest.mark.parametrize("quirk", list(QUIRKS))
+def test_header_quirks_are_read_or_refused_alike(tmp_path, engine, quirk):
+    text, expected = QUIRKS[quirk]
+    _assert_quirk(_read_quirk(tmp_path, text, engine), expected)
+
+
+def test_header_quirks_are_read_or_refused_alike_by_spark(tmp_path, spark):
+    for text, expected in QUIRKS.values():
+        _assert_quirk(_read_quirk(tmp_path, text, "spark"), expected)
+
+
+def test_a_file_spark_cannot_parse_is_one_line(tmp_path, spark):
+    path = tmp_path / "bad.csv"
+    path.write_text('y,a,b\nx,x,z\n"unclosed,z,z\n')
+    with pytest.raises(PredictionFileError) as err:
+        count_predictions(str(path), y_true="y", engine="spark")
+    message = str(err.value)
+    assert message.startswith("bad.csv: ") and "\n" not in message and len(message) < 400
+    assert "precmp-files-" not in message  # the private link's folder is not shown

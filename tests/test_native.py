@@ -383,3 +383,83 @@ def test_many_labels_are_coded_alike_by_both(n_labels, long):
                  else validation._factorize_arrow_text(pd.Series(y, dtype="str").array))
         assert coded is not None and coded[0].dtype == np.int8
         assert validation._factorize_fixed_rows(y) is not None
+
+
+# Run in a child process: the old loop read freed-up offsets and crashed the process (SIGSEGV).
+CHANGED_MEANWHILE = """
+import sys, threading, time
+import numpy as np
+from precmp_lib import validation
+
+native = validation._native
+labels = sorted(b"label-%02d-" % i + b"x" * (i % 5) for i in range(6))
+offsets_l = np.cumsum([0, *map(len, labels)], dtype=np.int64)
+m, shift, positions, slots = validation._hashed_labels(b"".join(labels), offsets_l)
+words = [b.ljust(max(-(-len(b) // 8), 4) * 8, b"\\0") for b in labels]
+starts = np.zeros(len(positions), dtype=np.int64)
+starts[slots] = np.cumsum([0, *map(len, words[:-1])])
+lengths = np.full(len(positions), -1, dtype=np.int64)
+lengths[slots] = np.diff(offsets_l)
+label_data = np.frombuffer(b"".join(words), dtype=np.uint8)
+rng = np.random.default_rng(0)
+rows = [labels[i] for i in rng.integers(0, len(labels), 500_000)]
+offsets = np.cumsum([0, *map(len, rows)], dtype=np.int64)
+data = np.frombuffer(b"".join(rows), dtype=np.uint8)
+out = np.empty(len(rows), dtype=np.int8)
+good = (offsets.copy(), starts.copy(), lengths.copy())
+go, broke, done = threading.Event(), threading.Event(), threading.Event()
+quit_ = False
+
+def mutate():
+    i = 0
+    while True:
+        go.wait()
+        go.clear()
+        if quit_:
+            return
+        time.sleep(0.0005 * (i % 4))  # the coding loop is under way, its checks passed
+        k = len(offsets) - 1 - i % 1000
+        offsets[k] = [2**40, -2**40, 2**62][i % 3]
+        starts[:] = 2**40
+        lengths[:] = 1 << 20
+        broke.set()
+        i += 1
+
+t = threading.Thread(target=mutate)
+t.start()
+statuses = []
+try:
+    for _ in range(int(sys.argv[1])):
+        offsets[:], starts[:], lengths[:] = good
+        broke.clear()
+        go.set()
+        try:
+            statuses.append(native.code_texts(offsets, data, m, shift, starts, lengths,
+                                              label_data, positions, out))
+        except ValueError:
+            statuses.append("refused")
+        broke.wait()
+finally:
+    quit_ = True
+    go.set()
+    t.join()
+print({s: statuses.count(s) for s in set(statuses)})
+"""
+
+
+@needs_native
+def test_code_texts_survives_another_thread_changing_its_arrays(tmp_path):
+    # code_texts checks its slots and offsets, then releases the GIL: another thread sets an
+    # offset far outside the data and every slot outside the labels while the rows are coded.
+    # The copied slots and the offsets read once a row keep every read inside the buffers: each
+    # call stops at the changed offset (status 1) or is refused at its checks.
+    import subprocess
+    import sys
+
+    script = tmp_path / "changed_meanwhile.py"
+    script.write_text(CHANGED_MEANWHILE)
+    run = subprocess.run([sys.executable, str(script), "30"], capture_output=True, text=True,
+                         timeout=300)
+    assert run.returncode == 0, (run.returncode, run.stderr[-2000:])
+    statuses = eval(run.stdout.strip())  # a dict literal printed by the script
+    assert set(statuses) <= {1, "refused"} and sum(statuses.values()) == 30

@@ -1,0 +1,190 @@
+"""Files built from a grammar of SQL and path fragments are counted as data by every engine.
+
+Column names, model names, labels and file names are drawn from fragments of SQL (quotes of
+every kind, ``AS``, ``UNION``, comments, ``;``, ``read_text``, ``getenv``, ``java_method``) and of
+paths (brackets, braces, ``:``, wildcards). Each file is counted by numpy, DuckDB and Spark; the
+counts must equal an independent tally of the rows written (pandas ``value_counts``), hold no
+class or model that is not in the file, and no file but the one named may be read: decoy files
+that a pattern reading of the name would match, and a secret file named in the fragments, hold
+labels that must never appear.
+"""
+
+from __future__ import annotations
+
+import csv
+import shutil
+import tempfile
+from pathlib import Path
+
+import pandas as pd
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from precmp_lib.engines import count_predictions
+
+SECRET_DIR = Path(tempfile.mkdtemp(prefix="precmp-test-secret-"))
+SECRET = SECRET_DIR / "secret.txt"
+SECRET.write_text("SECRETLABEL")
+DECOY = "DECOYLABEL"
+
+SQL = ['"', "'", "`", '""', "''", "``", " AS ", "AS", " UNION ALL SELECT 1", "UNION", "--", "/*",
+       "*/", ";", ",", "(", ")", " ", f"read_text('{SECRET}')", "getenv('HOME')",
+       "java_method('java.lang.System', 'getProperty', 'user.home')", "\\", "$1", "?", ":", "[",
+       "]", "{", "}", "*", "a", "b", "x", "é", "k_y", "c0", "t.c1", "src", "roles"]
+PATH = ["[1]", "[ab]", "{2}", "{a,b}", ":", "*", "?", "'", '"', "`", " ", ";", "--", "a", "b",
+        "AS", "$HOME", "é"]
+RESERVED = {"id", "model", "y_pred", "repeat", "fold"}
+
+
+def _text(fragments: list[str], max_size: int) -> st.SearchStrategy[str]:
+    return (st.lists(st.sampled_from(fragments), min_size=1, max_size=max_size).map("".join)
+            .map(str.strip).filter(lambda s: s != "" and s not in RESERVED))
+
+
+names = _text(SQL, 5)
+labels = _text(SQL, 3)
+file_names = _text(PATH, 4).map(lambda s: s.replace("/", "_"))
+
+
+@st.composite
+def wide_files(draw):
+    """A wide table: the truth ``y`` and 2-3 models, names and labels from the grammar."""
+    models = draw(st.lists(names, min_size=2, max_size=3, unique=True).filter(
+        lambda m: "y" not in m))
+    pool = draw(st.lists(labels, min_size=1, max_size=4, unique=True))
+    n = draw(st.integers(1, 12))
+    rows = [[draw(st.sampled_from(pool)) for _ in range(1 + len(models))] for _ in range(n)]
+    rows.insert(0, [pool[0]] * (1 + len(models)))  # every model meets the truth once
+    return pd.DataFrame(rows, columns=["y", *models])
+
+
+@st.composite
+def long_files(draw):
+    """A long table: id, model, y, y_pred, with model names and labels from the grammar."""
+    models = draw(st.lists(names, min_size=2, max_size=3, unique=True))
+    pool = draw(st.lists(labels, min_size=1, max_size=3, unique=True))
+    n = draw(st.integers(1, 6))
+    truth = [pool[0], *(draw(st.sampled_from(pool)) for _ in range(n - 1))]
+    rows = [(i, m, truth[i], pool[0] if i == 0 else draw(st.sampled_from(pool)))
+            for i in range(n) for m in models]
+    return pd.DataFrame(rows, columns=["id", "model", "y", "y_pred"])
+
+
+def _write(frame: pd.DataFrame, folder: Path, name: str, kind: str) -> Path:
+    """Write the table as ``name.kind`` and decoys where a pattern reading of the name points."""
+    path = folder / f"{name}.{kind}"
+    decoy = frame.copy()
+    label_columns = ["y", "y_pred"] if "y_pred" in frame else list(frame.columns)
+    decoy[label_columns] = DECOY
+    targets = {name.replace("[1]", "1").replace("[ab]", "a").replace("{2}", "2")
+               .replace("{a,b}", "a").replace("*", "").replace("?", "x"),
+               name.replace("*", "z").replace("?", "z"), name.replace(":", "")}
+    for target in (t for t in targets if t and t != name):
+        _save(decoy, folder / f"{target}.{kind}", kind)
+    _save(frame, path, kind)
+    return path
+
+
+def _save(frame: pd.DataFrame, path: Path, kind: str) -> None:
+    if kind == "parquet":
+        frame.to_parquet(path, index=False)
+    else:
+        path.write_text(frame.to_csv(index=False, quoting=csv.QUOTE_MINIMAL), encoding="utf-8")
+
+
+def _wide_tally(frame: pd.DataFrame) -> dict:
+    """Independent reference: rows per (truth, predictions) tuple, labels stripped as read."""
+    stripped = frame.apply(lambda c: c.str.strip())
+    return {tuple(k): int(v) for k, v in stripped.value_counts(list(frame.columns)).items()}
+
+
+def _long_tally(frame: pd.DataFrame) -> tuple[dict, list[str]]:
+    models = sorted(frame["model"].unique())
+    wide = frame.pivot(index=["id", "y"], columns="model", values="y_pred").reset_index()
+    return _wide_tally(wide[["y", *models]]), models
+
+
+def _decoded(counts) -> dict:
+    out = {}
+    for row in counts.patterns.itertuples(index=False):
+        key = tuple(counts.classes[getattr(row, c)] for c in ["y", *counts.pred_columns])
+        out[key] = out.get(key, 0) + int(row.count)
+    return out
+
+
+def _check(counts, frame: pd.DataFrame, tally: dict, models: list[str]) -> None:
+    written = {str(v).strip() for c in frame.columns if c not in ("id", "model")
+               for v in frame[c]}
+    assert set(counts.classes) <= written  # no class that is not in the file
+    assert DECOY not in counts.classes and "SECRETLABEL" not in counts.classes
+    assert list(counts.models) == models  # no model that is not in the file
+    assert _decoded(counts) == tally
+
+
+def _count_all(path: Path, frame: pd.DataFrame, long: bool, engines: list[str]) -> None:
+    tally, models = _long_tally(frame) if long else (_wide_tally(frame), list(frame.columns[1:]))
+    found = []
+    for engine in engines:
+        counts = count_predictions(str(path), y_true="y", layout="long" if long else "wide",
+                                   engine=engine)
+        _check(counts, frame, tally, models)
+        found.append(counts)
+    for other in found[1:]:  # equal counts, bit for bit
+        assert other.classes == found[0].classes
+        pd.testing.assert_frame_equal(other.patterns, found[0].patterns)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(frame=st.one_of(wide_files(), long_files()), name=file_names,
+       kind=st.sampled_from(["csv", "parquet"]))
+def test_numpy_and_duckdb_count_grammar_files_as_data(frame, name, kind):
+    folder = Path(tempfile.mkdtemp(prefix="precmp-test-"))
+    try:
+        path = _write(frame, folder, name, kind)
+        _count_all(path, frame, "y_pred" in frame, ["numpy", "duckdb"])
+    finally:
+        shutil.rmtree(folder)
+
+
+@pytest.fixture(scope="module")
+def spark():
+    """One local Spark session for the module."""
+    if shutil.which("java") is None:
+        pytest.fail("Spark tests need Java 17: apt-get install openjdk-17-jre-headless")
+    from precmp_lib.engines import spark_session
+
+    session = spark_session()
+    yield session
+    session.stop()
+
+
+@settings(max_examples=6, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@given(frame=st.one_of(wide_files(), long_files()), name=file_names,
+       kind=st.sampled_from(["csv", "parquet"]))
+def test_spark_counts_grammar_files_as_numpy_does(spark, frame, name, kind):
+    folder = Path(tempfile.mkdtemp(prefix="precmp-test-"))
+    try:
+        path = _write(frame, folder, name, kind)
+        _count_all(path, frame, "y_pred" in frame, ["numpy", "spark"])
+    finally:
+        shutil.rmtree(folder)
+
+
+def test_the_grammar_reaches_the_old_faults():
+    # the fragments can spell what broke the old reader: a name with " AS " and a bracketed path
+    frame = pd.DataFrame({"y": ["a", "b"], "p AS q": ["a", "a"], "r, ": ["b", "b"]})
+    folder = Path(tempfile.mkdtemp(prefix="precmp-test-"))
+    try:
+        path = _write(frame, folder, "run[1]", "parquet")
+        assert (folder / "run1.parquet").exists()  # the decoy a glob would have read
+        _count_all(path, frame, False, ["numpy", "duckdb"])
+    finally:
+        shutil.rmtree(folder)
+
+
+def teardown_module() -> None:
+    shutil.rmtree(SECRET_DIR, ignore_errors=True)
+
+
