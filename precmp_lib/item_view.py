@@ -220,6 +220,15 @@ def item_sections(cmp: ItemComparison, versions: dict | None = None) -> Html:
     Returns
     -------
     Html
+
+    Examples
+    --------
+    >>> from precmp_lib import compare_items
+    >>> frame = pd.DataFrame({"item": list(range(6)) * 2, "model": ["<a>"] * 6 + ["b"] * 6,
+    ...                       "score": [1, 1, 1, 0, 1, 0, 1, 0, 0, 0, 1, 1]})
+    >>> page = item_sections(compare_items(frame))
+    >>> "Pairs of models on the same items" in page, "&lt;a&gt;" in page, "<a>" in page
+    (True, True, False)
     """
     body: list[Any] = [_conclusion(cmp), _design(cmp), _scores(cmp), _pairs(cmp), _power(cmp),
                        _details(cmp, versions)]

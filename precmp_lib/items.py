@@ -164,6 +164,17 @@ class ItemSums:
         -------
         PairedSums
             With d = a - b; clustered when the source has clusters.
+
+        Examples
+        --------
+        >>> frame = pd.DataFrame({"item": [1, 2, 3, 4] * 2, "model": ["a"] * 4 + ["b"] * 4,
+        ...                       "score": [1, 1, 0, 1, 1, 0, 0, 0], "doc": ["p", "p", "q", "q"] * 2})
+        >>> [s] = count_items(frame, cluster="doc")
+        >>> p = s.pair(0, 1)
+        >>> p.mean_difference, p.n_clusters, p.sum_s2
+        (0.5, 2, 2.0)
+
+        Per document the differences sum to 1 and 1, so Σ_c S_c² = 2.
         """
         g, h = self.item_gram, self.cluster_gram
         common = (self.n_items, self.sums[a], self.sums[b], g[a, a], g[b, b], g[a, b])
