@@ -28,7 +28,9 @@ EXIT_BAD_INPUT = 2
 
 REPORT_HELP = """\
 The predictions file is CSV (read as text: only empty cells are missing) or Parquet, or a
-quoted glob of Parquet files ('preds/*.parquet') counted as one table.
+quoted glob of Parquet files ('preds/*.parquet') counted as one table. A name that exists is
+that file, whatever it holds ('run[1].csv'); only a name that does not exist and holds * or ?
+is a pattern (* and ? are its only wildcards), and the report names the files it matched.
 
 wide  one row per observation: the truth column and one column per model. A column named
       'id' is taken as the observation id (ids must not repeat); with a 'repeat' column (and

@@ -265,6 +265,16 @@ def test_column_names_cannot_run_sql_in_spark(tmp_path, spark):
     ref = count_predictions(long, y_true="y_true")
     assert_same_counts(ref, count_predictions(spark.createDataFrame(long), y_true="y_true"))
     assert ref.models == ("b", "m') OR ('1'='1")
+    # names Spark's column API would parse (a dot, a backtick) and " AS ", in frames and relations
+    wide = pd.DataFrame({"y": ["a", "b", "a"], "a.b": ["a", "b", "b"], "c`d": ["a", "a", "b"],
+                         "e AS f": ["b", "b", "a"]})
+    ref = count_predictions(wide, y_true="y")
+    assert ref.models == ("a.b", "c`d", "e AS f")
+    assert_same_counts(ref, count_predictions(spark.createDataFrame(wide), y_true="y"))
+    import duckdb
+
+    relation = duckdb.connect().from_df(wide)
+    assert_same_counts(ref, count_predictions(relation, y_true="y"))
 
 
 # ---------------------------------------------------------------------------------------------
