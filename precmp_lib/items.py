@@ -68,6 +68,11 @@ SCORE_WORDS = {"c": 1.0, "correct": 1.0, "true": 1.0, "yes": 1.0,
 
 NO_TASK = ""  # the task of every item when the source has no task column
 
+# DuckDB's memory limit for the item sums unless PRECMP_DUCKDB_MEMORY sets one: every level of
+# the query is a GROUP BY that spills to disk beyond it, and the report around the query
+# (Python, pandas, the plots) needs the rest of a 1 GiB budget.
+ITEM_DUCKDB_MEMORY = "512MB"
+
 
 class ItemFileError(PredictionFileError):
     """A problem with an item file or frame.
@@ -589,43 +594,49 @@ def answers_sql(req: _Request, score_kind: str, text: str, table: str) -> str:
 def sums_sql(m: int, table: str) -> str:
     """Write the item and cluster levels over the per-(item, model) table with model index ``j``.
 
-    One aggregate over that table makes, by ``GROUPING SETS``, one row per item (the models'
-    scores side by side, ``a0`` .. ``a{m-1}``) and one row per model (answers ``kt``,
-    within-item variances ``wt`` and ``vt`` = Σ w / k). The item rows are summed per cluster
-    (``nc``, ``S0`` .., ``P{j}_{k}`` the item products) and then per task, with every sum
-    :class:`ItemSums` holds and the check columns ``incomplete`` (items some model did not
+    The inner level makes one row per item (the models' scores side by side, ``a0`` ..
+    ``a{m-1}``); the middle level one row per cluster (``nc``, ``S0`` .., ``P{j}_{k}`` the item
+    products); the outer level one row per task with every sum :class:`ItemSums` holds over
+    items and clusters, and the check columns ``incomplete`` (items some model did not
     answer), ``moved`` (items whose cluster changes), ``multi`` (items answered more than once
-    by a model), ``bad``, ``nul`` and ``nonbinary`` (item scores other than 0 and 1); the model
-    rows are set side by side per task (``k{j}``, ``w{j}``, ``v{j}``). One query: the rows are
-    read once.
+    by a model), ``bad``, ``nul`` and ``nonbinary`` (item scores other than 0 and 1). Every
+    level is a plain ``GROUP BY``, which DuckDB spills to disk when it outgrows its memory limit.
     """
     pairs = [(a, b) for a in range(m) for b in range(a, m)]
-    wv = "GREATEST(CASE WHEN k > 1 THEN (s2 - s * s / k) / (k - 1) ELSE 0 END, 0)"
     a_cols = [f"SUM(CASE WHEN j = {a} THEN s / k END) AS a{a}" for a in range(m)]
-    w0 = (f"SELECT t, i, j, GROUPING(i) AS gi, MIN(g0) AS g0, MAX(g1) AS g1, COUNT(*) AS nm, "
-          f"MIN(k) AS kmin, MAX(k) AS kmax, SUM(bad) AS bad, SUM(nul) AS nul, "
-          f"SUM(CASE WHEN s / k = 0 OR s / k = 1 THEN 0 ELSE 1 END) AS nonbinary, "
-          f"SUM(k) AS kt, SUM({wv}) AS wt, SUM({wv} / k) AS vt, {', '.join(a_cols)} "
-          f"FROM {table} GROUP BY GROUPING SETS ((t, i), (t, j))")
+    w = (f"SELECT t, i, MIN(g0) AS g0, MAX(g1) AS g1, COUNT(*) AS nm, "
+         f"MIN(k) AS kmin, MAX(k) AS kmax, SUM(bad) AS bad, SUM(nul) AS nul, "
+         f"SUM(CASE WHEN s / k = 0 OR s / k = 1 THEN 0 ELSE 1 END) AS nonbinary, "
+         f"{', '.join(a_cols)} FROM {table} GROUP BY t, i")
     c_cols = ([f"SUM(a{a}) AS S{a}" for a in range(m)]
               + [f"SUM(a{a} * a{b}) AS P{a}_{b}" for a, b in pairs])
     checks = "SUM(bad) AS bad, SUM(nul) AS nul, SUM(nonbinary) AS nonbinary"
     c = (f"SELECT t, g0, COUNT(*) AS nc, SUM(CASE WHEN nm < {m} THEN 1 ELSE 0 END) AS incomplete, "
          f"SUM(CASE WHEN g0 <> g1 THEN 1 ELSE 0 END) AS moved, "
          f"SUM(CASE WHEN kmax > 1 THEN 1 ELSE 0 END) AS multi, MIN(kmin) AS kmin, "
-         f"MAX(kmax) AS kmax, {checks}, {', '.join(c_cols)} FROM w0 WHERE gi = 0 GROUP BY t, g0")
+         f"MAX(kmax) AS kmax, {checks}, {', '.join(c_cols)} FROM w GROUP BY t, g0")
     o_cols = ([f"SUM(S{a}) AS sum{a}" for a in range(m)]
               + [f"SUM(nc * S{a}) AS ns{a}" for a in range(m)]
               + [f"SUM(P{a}_{b}) AS ig{a}_{b}" for a, b in pairs]
               + [f"SUM(S{a} * S{b}) AS cg{a}_{b}" for a, b in pairs])
-    o = (f"SELECT t, COUNT(*) AS nclusters, SUM(nc) AS nitems, SUM(nc * nc) AS n2, "
-         f"SUM(incomplete) AS incomplete, SUM(moved) AS moved, SUM(multi) AS multi, "
-         f"MIN(kmin) AS kmin, MAX(kmax) AS kmax, {checks}, {', '.join(o_cols)} FROM c GROUP BY t")
-    p_cols = [f"SUM(CASE WHEN j = {a} THEN {src} END) AS {dst}{a}"
-              for dst, src in (("k", "kt"), ("w", "wt"), ("v", "vt")) for a in range(m)]
-    p = f"SELECT t AS tp, {', '.join(p_cols)} FROM w0 WHERE gi = 1 GROUP BY t"
-    return (f"WITH w0 AS ({w0}), c AS ({c}), o AS ({o}), p AS ({p}) "
-            f"SELECT * FROM o JOIN p ON o.t = p.tp ORDER BY o.t")
+    return (f"WITH w AS ({w}), c AS ({c}) SELECT t, COUNT(*) AS nclusters, SUM(nc) AS nitems, "
+            f"SUM(nc * nc) AS n2, SUM(incomplete) AS incomplete, SUM(moved) AS moved, "
+            f"SUM(multi) AS multi, MIN(kmin) AS kmin, MAX(kmax) AS kmax, {checks}, "
+            f"{', '.join(o_cols)} FROM c GROUP BY t ORDER BY t")
+
+
+def per_model_sql(m: int, table: str) -> str:
+    """Write the per-model sums over the per-(item, model) table, one row per task.
+
+    Columns ``tp`` (task), ``k{j}`` (answers of model j), ``w{j}`` (Σ over items of the
+    variance, ddof 1, of the model's answers to the item) and ``v{j}`` (Σ w / K).
+    """
+    wv = "GREATEST(CASE WHEN k > 1 THEN (s2 - s * s / k) / (k - 1) ELSE 0 END, 0)"
+    inner = (f"SELECT t, j, SUM(k) AS kt, SUM({wv}) AS wt, SUM({wv} / k) AS vt "
+             f"FROM {table} GROUP BY t, j")
+    cols = [f"SUM(CASE WHEN j = {a} THEN {src} END) AS {dst}{a}"
+            for dst, src in (("k", "kt"), ("w", "wt"), ("v", "vt")) for a in range(m)]
+    return f"WITH q AS ({inner}) SELECT t AS tp, {', '.join(cols)} FROM q GROUP BY t ORDER BY t"
 
 
 _LOCATE = {
@@ -697,6 +708,12 @@ def _sums_from_rows(req: _Request, rows: pd.DataFrame, engine: str) -> list[Item
     return out
 
 
+def _joined(rows: pd.DataFrame, per_model: pd.DataFrame) -> pd.DataFrame:
+    """Set the per-model sums beside the item and cluster sums of the same task."""
+    per_model = per_model.assign(tp=per_model["tp"].astype(str))
+    return rows.assign(tp=rows["t"].astype(str)).merge(per_model, on="tp", how="left")
+
+
 def _score_kind(dtype: str) -> str:
     low = dtype.lower()
     if any(w in low for w in ("int", "double", "float", "decimal", "bool", "real")):
@@ -724,6 +741,7 @@ def _duckdb_sums(req: _Request, relation: duckdb.DuckDBPyRelation, columns: Sequ
         indexed = im.select(*[ColumnExpression(c) for c in im.columns], case.alias("j")).filter(
             "j IS NOT NULL")
         rows = indexed.query("im", sums_sql(len(req.models), "im")).df()
+        per_model = indexed.query("im", per_model_sql(len(req.models), "im")).df()
     except ItemFileError:
         raise
     except Exception as exc:  # duckdb.Error: a parse failure of the user's file
@@ -737,7 +755,7 @@ def _duckdb_sums(req: _Request, relation: duckdb.DuckDBPyRelation, columns: Sequ
                 (ColumnExpression("t") == ConstantExpression(found[0]))
                 & (ColumnExpression("i") == ConstantExpression(found[1]))).select("m").fetchall()]
             raise _problem_message(req, check, found, present)
-    return _sums_from_rows(req, rows, "duckdb")
+    return _sums_from_rows(req, _joined(rows, per_model), "duckdb")
 
 
 def _spark_sums(req: _Request, df: SparkDataFrame, columns: Sequence[str]) -> list[ItemSums]:
@@ -765,6 +783,7 @@ def _spark_sums(req: _Request, df: SparkDataFrame, columns: Sequence[str]) -> li
         indexed = im.select(*[F.col(c) for c in im.columns], case.alias("j")).where(F.col("j").isNotNull())
         indexed.createOrReplaceTempView(im_view)
         rows = _spark_frame(spark.sql(sums_sql(len(req.models), im_view)))
+        per_model = _spark_frame(spark.sql(per_model_sql(len(req.models), im_view)))
         for _, r in rows.iterrows():
             check = _first_problem(req, r)
             if check is not None:  # the error path: find the first item with the problem
@@ -773,7 +792,7 @@ def _spark_sums(req: _Request, df: SparkDataFrame, columns: Sequence[str]) -> li
                 present = [str(x[0]) for x in indexed.where(
                     (F.col("t") == F.lit(hit[0])) & (F.col("i") == F.lit(hit[1]))).select("m").collect()]
                 raise _problem_message(req, check, hit, present)
-        return _sums_from_rows(req, rows, "spark")
+        return _sums_from_rows(req, _joined(rows, per_model), "spark")
     finally:
         for v in (view, roles_view, im_view):
             spark.catalog.dropTempView(v)
@@ -787,6 +806,13 @@ def _spark_frame(sdf: Any) -> pd.DataFrame:
 # --------------------------------------------------------------------------------------------
 # the entry point
 # --------------------------------------------------------------------------------------------
+
+
+def _item_connection() -> duckdb.DuckDBPyConnection:
+    con = _item_connection()
+    if not os.environ.get("PRECMP_DUCKDB_MEMORY"):
+        con.execute(f"SET memory_limit = '{ITEM_DUCKDB_MEMORY}'")
+    return con
 
 
 def _is_spark_frame(source: Any) -> bool:
@@ -871,7 +897,7 @@ def count_items(
         if engine in ("auto", "numpy"):
             return _numpy_sums(_kept(frame, req), req)
         if engine == "duckdb":
-            con = duckdb_connection()
+            con = _item_connection()
             return _duckdb_sums(req, con.from_df(frame), list(frame.columns), con,
                                 lambda exc: duckdb_file_error("DataFrame", "DataFrame", exc, []))
         raise ValueError("engine='spark' reads Spark DataFrames and files; pass a Spark "
@@ -881,7 +907,7 @@ def count_items(
     if _is_duckdb_relation(source):
         req = _request("relation", source.columns, **roles)
         req.models = keep
-        con = duckdb_connection()
+        con = _item_connection()
         return _duckdb_sums(req, source, source.columns, con,
                             lambda exc: duckdb_file_error("relation", "relation", exc, []))
     if _is_spark_frame(source):
@@ -922,7 +948,7 @@ def _count_path(path: str | os.PathLike, engine: str, roles: dict[str, Any],
             except Exception as exc:  # a Spark failure reading the file
                 first = str(exc).strip().splitlines()[0][:200] if str(exc).strip() else type(exc).__name__
                 raise ItemFileError(f"{name}: cannot be read as {kind.upper()} ({first})") from None
-    con = duckdb_connection()
+    con = _item_connection()
     with plain_links(files, name) as links:
         rel = duckdb_table(con, kind, links, columns, name)
         return _duckdb_sums(req, rel, columns, con,
