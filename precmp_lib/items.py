@@ -809,7 +809,7 @@ def _spark_frame(sdf: Any) -> pd.DataFrame:
 
 
 def _item_connection() -> duckdb.DuckDBPyConnection:
-    con = _item_connection()
+    con = duckdb_connection()
     if not os.environ.get("PRECMP_DUCKDB_MEMORY"):
         con.execute(f"SET memory_limit = '{ITEM_DUCKDB_MEMORY}'")
     return con
