@@ -61,6 +61,9 @@ if TYPE_CHECKING:
         load_dataset,
     )
     from .engines import Counts, PredictionFileError, count_predictions
+    from .evallogs import read_eval_logs
+    from .item_comparison import ItemComparison, compare_items
+    from .items import ItemSums, count_items
     from .multiple import adjust_pvalues
     from .paired import (
         PairedSums,
@@ -153,6 +156,11 @@ _EXPORTS = {
     'Counts': 'engines',
     'PredictionFileError': 'engines',
     'count_predictions': 'engines',
+    'read_eval_logs': 'evallogs',
+    'ItemComparison': 'item_comparison',
+    'compare_items': 'item_comparison',
+    'ItemSums': 'items',
+    'count_items': 'items',
     'adjust_pvalues': 'multiple',
     'PairedSums': 'paired',
     'RepeatedAnswers': 'paired',
@@ -233,6 +241,8 @@ __all__ = [
     "Dataset",
     "DatasetUnavailable",
     "GEEPrecisionResult",
+    "ItemComparison",
+    "ItemSums",
     "ModelComparison",
     "NemenyiResult",
     "PairedScores",
@@ -257,12 +267,14 @@ __all__ = [
     "combine_pvalues",
     "combined_precision_table",
     "combined_precision_test",
+    "compare_items",
     "compare_models",
     "compare_precision",
     "compare_updated_precision",
     "corrected_resampled_ttest",
     "corrected_ttest_power",
     "correctness_matrix",
+    "count_items",
     "count_predictions",
     "critical_difference",
     "cross_val_predictions",
@@ -300,6 +312,7 @@ __all__ = [
     "prevalence_adjusted_precision",
     "prevalence_bootstrap",
     "proportions_test",
+    "read_eval_logs",
     "read_predictions",
     "repeated_answers",
     "repeated_answers_from_sums",

@@ -72,6 +72,23 @@ def _alpha(text: str) -> float:
     return a
 
 
+def _margin(text: str) -> float:
+    try:
+        x = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"--margin takes a positive number; got {text!r}") from None
+    if not (x > 0 and math.isfinite(x)):
+        raise argparse.ArgumentTypeError(f"--margin must be a positive number; got {text}")
+    return x
+
+
+def _eval_log(text: str) -> tuple[str, str]:
+    name, sep, path = text.partition("=")
+    if not sep or not name.strip() or not path:
+        raise argparse.ArgumentTypeError(f"--eval-log takes NAME=PATH; got {text!r}")
+    return name.strip(), path
+
+
 def build_parser() -> argparse.ArgumentParser:
     """Build the ``precmp`` argument parser with its ``report`` subcommand.
 
@@ -89,8 +106,9 @@ def build_parser() -> argparse.ArgumentParser:
         "HTML report.",
         epilog=REPORT_HELP, formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    rep.add_argument("predictions", help="CSV or Parquet file, or a quoted glob of Parquet files")
-    rep.add_argument("--y-true", required=True, metavar="COL", help="column with the true labels")
+    rep.add_argument("predictions", nargs="?",
+                     help="CSV or Parquet file, or a quoted glob of Parquet files")
+    rep.add_argument("--y-true", metavar="COL", help="column with the true labels")
     rep.add_argument("--models", nargs="+", metavar="COL",
                      help="wide: model columns (default: all but truth, id, repeat, fold); "
                      "long: models to keep")
@@ -121,6 +139,26 @@ def build_parser() -> argparse.ArgumentParser:
                      "comparison from --json's file, else from PATH with the suffix .json")
     rep.add_argument("--quiet", action="store_true",
                      help="print nothing but errors (no progress bar, notes or warnings)")
+    items = rep.add_argument_group(
+        "evaluation items", "one row per answer (item, model, score): models compared on the same "
+        "items, with clustered paired tests")
+    items.add_argument("--item", metavar="COL", help="item id column (switches to the item report)")
+    items.add_argument("--score", metavar="COL", default="score",
+                       help="score column: 0/1, true/false, C/I/P/N or numbers (default 'score')")
+    items.add_argument("--model-column", metavar="COL", default="model",
+                       help="model column (default 'model')")
+    items.add_argument("--cluster", metavar="COL", help="cluster of each item (passage, document)")
+    items.add_argument("--sample", metavar="COL", help="numbers repeated answers to an item")
+    items.add_argument("--task", metavar="COL", help="task column: per-task and combined results")
+    items.add_argument("--margin", type=_margin, metavar="X",
+                       help="equivalence margin on the score scale (TOST), e.g. 0.02")
+    items.add_argument("--test", choices=("auto", "mcnemar", "difference"), default="auto",
+                       help="auto (default): clustered McNemar for 0/1 item scores, else the "
+                       "clustered paired difference; mcnemar refuses other scores")
+    items.add_argument("--eval-log", action="append", type=_eval_log, metavar="NAME=PATH",
+                       default=[], help="an lm-evaluation-harness samples file or folder, or an "
+                       "inspect log (.json or .eval), for model NAME; repeat per model")
+    items.add_argument("--metric", metavar="NAME", help="eval logs: the metric or scorer to read")
     site = sub.add_parser("build-site", help="render every course notebook and an index.html")
     site.add_argument("--out", default="build/reports")
     site.add_argument("--only", nargs="*", help="notebook names (default: all)")
@@ -389,6 +427,69 @@ def _report(args: argparse.Namespace) -> int:
     return 0
 
 
+def _item_outputs(args: argparse.Namespace) -> None:
+    inputs = [Path(p) for _, p in args.eval_log] if args.eval_log else _inputs(args.predictions)
+    for flag, out in [("--out", Path(args.out))] + ([("--json", Path(args.json))] if args.json else []):
+        if any(_same_file(out, p) for p in inputs):
+            raise _BadInput(f"{flag} {out.name} is an input file itself; choose another output file")
+        if out.is_dir():
+            raise _BadInput(f"{flag} {out.name} is a directory; give a file name")
+    if args.json and _same_file(Path(args.json), Path(args.out)):
+        raise _BadInput("--json and --out name the same file")
+
+
+def _item_source(args: argparse.Namespace) -> tuple[Any, dict[str, Any]]:
+    if args.eval_log:
+        if args.predictions:
+            raise _BadInput("give either an item file or --eval-log, not both")
+        from .evallogs import read_eval_logs
+
+        frame = read_eval_logs(dict(args.eval_log), metric=args.metric)
+        many_epochs = frame.groupby(["task", "item", "model"]).size().max() > 1
+        return frame, {"item": "item", "model": "model", "score": "score", "task": "task",
+                       "sample": "epoch" if many_epochs else None, "cluster": None}
+    if not args.predictions:
+        raise _BadInput("give an item file (with --item) or --eval-log NAME=PATH")
+    return args.predictions, {"item": args.item, "model": args.model_column, "score": args.score,
+                              "cluster": args.cluster, "sample": args.sample, "task": args.task}
+
+
+def _item_report(args: argparse.Namespace) -> int:
+    start = time.perf_counter()
+    from .item_comparison import compare_items
+
+    try:
+        _item_outputs(args)
+        source, roles = _item_source(args)
+        engine = "numpy" if args.eval_log and args.engine == "auto" else args.engine
+        comparison = compare_items(source, **roles, test=args.test, margin=args.margin,
+                                   alpha=args.alpha, engine=engine)
+    except (_BadInput, ValueError) as exc:
+        print(f"precmp: error: {exc}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except ImportError as exc:
+        print(f"precmp: error: --engine {args.engine} needs {exc.name}: pip install -r "
+              "requirements-spark.txt", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    name = comparison.source if not args.eval_log else "eval logs of " + ", ".join(
+        n for n, _ in args.eval_log)
+    _say(args, f"{comparison.n_rows:,} answers, {len(comparison.models)} models from {name} "
+               f"(read by {comparison.engine}); writing the report ...")
+    from ._files import write_atomic
+    from .report import NotebookError, render_report
+
+    out = Path(args.out)
+    try:
+        render_report(comparison, out, quiet=True, source_name=name)
+    except NotebookError as exc:
+        print(f"precmp: error: the report failed: {exc}", file=sys.stderr)
+        return 1
+    if args.json:
+        write_atomic(args.json, comparison.to_json())
+    _say(args, f"wrote {out} in {time.perf_counter() - start:.1f} s")
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``precmp`` command."""
     args = build_parser().parse_args(argv)
@@ -396,7 +497,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         with exit_on_signals(), warnings.catch_warnings():
             if getattr(args, "quiet", False):  # nothing but errors: no library's warnings
                 warnings.simplefilter("ignore")
+            if args.command == "report" and (args.item or args.eval_log):
+                return _item_report(args)
             if args.command == "report":
+                if not args.predictions or not args.y_true:
+                    print("precmp: error: report needs PREDICTIONS and --y-true (or --item / "
+                          "--eval-log for evaluation items)", file=sys.stderr)
+                    return EXIT_BAD_INPUT
                 return _report(args)
             from .site import main as site_main
 

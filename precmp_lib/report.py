@@ -262,11 +262,16 @@ def _kernel_environment(run_dir: Path) -> Iterator[None]:
 # --------------------------------------------------------------------------------------------
 
 
-def report_template() -> Any:
-    """Return the report notebook shipped inside the package (an importlib.resources Traversable)."""
+def report_template(kind: str = "predictions") -> Any:
+    """Return a report notebook shipped inside the package (an importlib.resources Traversable).
+
+    ``kind`` ``"predictions"`` gives the comparison report, ``"items"`` the report of models
+    compared on evaluation items.
+    """
     from importlib.resources import files
 
-    return files("precmp_lib") / "_resources" / "report.ipynb"
+    name = "item_report.ipynb" if kind == "items" else "report.ipynb"
+    return files("precmp_lib") / "_resources" / name
 
 
 def nbconvert_template() -> Path:
@@ -301,8 +306,9 @@ def render_report(
 
     Parameters
     ----------
-    comparison : ModelComparison
-        From :func:`precmp_lib.compare_models`.
+    comparison : ModelComparison or ItemComparison
+        From :func:`precmp_lib.compare_models`, or :func:`precmp_lib.compare_items` (the item
+        report's template).
     out : path
         The HTML file to write.
     quiet : bool
@@ -347,7 +353,8 @@ def render_report(
         data.write_text(comparison.to_json(), encoding="utf-8")
         params = {"comparison_json": str(data),
                   "source_name": str(source_name if source_name is not None else comparison.source)}
-        template = json.loads(report_template().read_text(encoding="utf-8"))
+        kind = getattr(comparison, "kind", "predictions")
+        template = json.loads(report_template(kind).read_text(encoding="utf-8"))
         title = f"precmp report: {params['source_name']}"
         outputs: dict[int, list[str]] = {}
         try:

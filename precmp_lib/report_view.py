@@ -1106,3 +1106,8 @@ def versions() -> dict:
     return {"python": platform.python_version(), "precmp": __version__, "numpy": np.__version__,
             "pandas": pd.__version__, "scipy": scipy.__version__}
 
+
+
+# The plot helpers other report views (the item report) draw with, under public names.
+figure_html = _figure_html
+interval_plot = _interval_plot

@@ -26,11 +26,11 @@ import precmp_lib
 PACKAGE = Path(precmp_lib.__file__).resolve().parent
 
 CORE = ["_dist", "_files", "_tails", "_typing", "accuracy", "bayes", "bayesian", "clusters", "combine",
-        "contingency", "counts", "crossval", "data", "engines", "multiple", "paired", "power",
-        "precision", "predictions", "ranks",
+        "contingency", "counts", "crossval", "data", "engines", "evallogs", "items", "multiple",
+        "paired", "power", "precision", "predictions", "ranks",
         "replicability", "resampling", "results", "selection", "validation"]
-COMPARISON = ["comparison"]
-VIEWS = ["plots", "widgets", "report", "report_view", "cli", "site", "__main__"]
+COMPARISON = ["comparison", "item_comparison"]
+VIEWS = ["plots", "widgets", "report", "report_view", "item_view", "cli", "site", "__main__"]
 COURSE = ["course", *sorted(p.stem for p in (PACKAGE / "course").glob("[!_]*.py"))]
 
 

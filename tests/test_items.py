@@ -1,0 +1,238 @@
+"""Item tables read by the three engines, and the numbers of the item comparison.
+
+Reference values: a six-item example worked by hand below (Obuchowski's statistic and the CR1
+standard error written out), statsmodels' cluster-robust OLS called in the test, and the
+library's own row-level functions (``clustered_mcnemar``, ``paired_difference``) on the same
+items.
+"""
+
+from __future__ import annotations
+
+import math
+import shutil
+
+import numpy as np
+import pandas as pd
+import pytest
+from scipy import stats
+
+from precmp_lib import (
+    PairedSums,
+    clustered_mcnemar,
+    compare_items,
+    count_items,
+    paired_difference,
+    paired_difference_from_sums,
+)
+from precmp_lib.items import ItemFileError, ItemSums, parse_scores
+
+
+def _clustered_items(seed: int = 3, n: int = 48, models: int = 3, samples: int = 2) -> pd.DataFrame:
+    """Answers of ``models`` models, ``samples`` each, to ``n`` items in passages of 4, two tasks.
+
+    Scores are multiples of 1/4 or 0/1 and items are answered twice (item means and
+    within-item variances are then multiples of 1/32), so every sum is exact in binary floating
+    point and the engines must agree bit for bit whatever order they add in.
+    """
+    rng = np.random.default_rng(seed)
+    rows = []
+    for j in range(models):
+        for q in range(samples):
+            rows.append(pd.DataFrame({
+                "question": [f"q{i}" for i in range(n)], "llm": f"model {j}",
+                "score": rng.integers(0, 5, n) / 4 if q % 2 else rng.integers(0, 2, n),
+                "passage": [f"p{i // 4}" for i in range(n)], "draw": q,
+                "bench": np.where(np.arange(n) % 3 == 0, "b1", "b2")}))
+    return pd.concat(rows, ignore_index=True).sample(frac=1.0, random_state=seed)
+
+
+ROLES = {"item": "question", "model": "llm", "score": "score", "cluster": "passage",
+         "sample": "draw", "task": "bench"}
+
+
+def _plain(parts: list[ItemSums]) -> list[dict]:
+    keep = []
+    for p in parts:
+        d = p.to_dict()
+        for k in ("engine", "source", "notes"):
+            d.pop(k)
+        keep.append(d)
+    return keep
+
+
+def test_engines_agree_bit_for_bit_on_clustered_items(tmp_path):
+    frame = _clustered_items()
+    frame.to_csv(tmp_path / "items.csv", index=False)
+    frame.to_parquet(tmp_path / "items.parquet", index=False)
+    reference = _plain(count_items(frame, **ROLES, engine="numpy"))
+    assert [r["task"] for r in reference] == ["b1", "b2"]
+    assert reference[0]["n_clusters"] == 12 and reference[0]["k_max"] == 2
+    for source, engine in [(frame, "duckdb"), (str(tmp_path / "items.csv"), "duckdb"),
+                           (str(tmp_path / "items.parquet"), "duckdb"),
+                           (str(tmp_path / "items.csv"), "numpy")]:
+        assert _plain(count_items(source, **ROLES, engine=engine)) == reference, (engine, source)
+
+
+def test_spark_agrees_bit_for_bit_on_clustered_items(tmp_path):
+    if shutil.which("java") is None:
+        pytest.fail("Spark tests need Java 17: apt-get install openjdk-17-jre-headless (or set "
+                    "JAVA_HOME); they are part of `make test`")
+    frame = _clustered_items(seed=5, n=24)
+    frame.to_csv(tmp_path / "items.csv", index=False)
+    reference = _plain(count_items(frame, **ROLES, engine="numpy"))
+    assert _plain(count_items(str(tmp_path / "items.csv"), **ROLES, engine="spark")) == reference
+
+
+def test_sums_match_the_row_level_functions():
+    frame = _clustered_items(seed=11, n=60, samples=1)
+    frame = frame[frame["bench"] == "b2"]
+    [s] = count_items(frame, item="question", model="llm", cluster="passage")
+    wide = frame.pivot(index="question", columns="llm", values="score")
+    passage = frame.drop_duplicates("question").set_index("question").loc[wide.index, "passage"]
+    a, b = wide["model 0"].to_numpy(), wide["model 2"].to_numpy()
+    rows = paired_difference(a, b, clusters=passage.to_numpy())
+    from_sums = paired_difference_from_sums(s.pair(0, 2))
+    assert s.pair(0, 2) == PairedSums.from_scores(a, b, passage.to_numpy())
+    assert from_sums.details["se"] == pytest.approx(rows.details["se"], rel=1e-12)
+    assert from_sums.statistic == pytest.approx(rows.statistic, rel=1e-12)
+
+
+# --------------------------------------------------------------------------------------------
+# the report's numbers
+# --------------------------------------------------------------------------------------------
+
+HAND = pd.DataFrame({
+    "item": list(range(1, 7)) * 2,
+    "model": ["A"] * 6 + ["B"] * 6,
+    "score": [1, 1, 1, 0, 1, 0, 1, 0, 0, 0, 1, 1],  # A then B
+    "passage": ["p", "p", "q", "q", "r", "r"] * 2,
+})
+
+
+def test_report_numbers_against_a_hand_computation():
+    # d = A - B = [0, 1, 1, 0, 0, -1]; per passage D_c = S_c: p 1, q 1, r -1.
+    # Obuchowski: chi2 = (sum D_c)^2 / [C/(C-1) sum D_c^2] = 1 / (3/2 * 3) = 2/9.
+    # Paired difference: dbar = 1/6; S_c - n_c dbar = 2/3, 2/3, -4/3; sum of squares 8/3;
+    # CR1 variance = 3/2 * (8/3) / 6^2 = 1/9, SE 1/3.
+    # Model A: mean 2/3; S_c - n_c mean = 2/3, -1/3, -1/3; sum of squares 2/3;
+    # variance = 3/2 * (2/3) / 36 = 1/36, SE 1/6.
+    # Flips: A right and B wrong on items 2 and 3; A wrong and B right on item 6.
+    cmp = compare_items(HAND, cluster="passage", alpha=0.05)
+    pair = cmp.pairs.iloc[0]
+    assert (pair.model_a, pair.model_b) == ("A", "B")
+    assert pair.test == "Obuchowski clustered McNemar"
+    assert pair.statistic == pytest.approx(2 / 9, rel=1e-12)
+    assert pair.pvalue == pytest.approx(stats.chi2.sf(2 / 9, 1), rel=1e-12)
+    assert pair.estimate == pytest.approx(1 / 6, rel=1e-12)
+    assert pair.se == pytest.approx(1 / 3, rel=1e-12)
+    z = stats.norm.isf(0.025)
+    assert (pair.ci_low, pair.ci_high) == pytest.approx((1 / 6 - z / 3, 1 / 6 + z / 3), rel=1e-12)
+    assert (pair.a_right_b_wrong, pair.a_wrong_b_right) == (2, 1)
+    a = cmp.summary.set_index("model").loc["A"]
+    assert a.score == pytest.approx(2 / 3) and a.se == pytest.approx(1 / 6, rel=1e-12)
+    assert cmp.best[""] == ["A", "B"]
+    # the same test on the rows
+    row_test = clustered_mcnemar(HAND.score[:6], HAND.score[6:], HAND.passage[:6])
+    assert row_test.statistic == pytest.approx(pair.statistic, rel=1e-12)
+
+
+def test_without_clusters_the_pairs_use_mcnemars_chi_square():
+    # b = 2 items only A gets right, c = 1 only B: chi2 = (b - c)^2 / (b + c) = 1/3
+    cmp = compare_items(HAND.drop(columns="passage"))
+    pair = cmp.pairs.iloc[0]
+    assert pair.test == "McNemar χ² (items independent)"
+    assert pair.statistic == pytest.approx(1 / 3, rel=1e-12)
+    assert pair.pvalue == pytest.approx(stats.chi2.sf(1 / 3, 1), rel=1e-12)
+    assert "taken as independent" in cmp.conclusions[1]
+
+
+def test_power_columns_follow_their_formulas():
+    cmp = compare_items(HAND, cluster="passage")
+    pair = cmp.pairs.iloc[0]
+    # sd of d over items (ddof 1): d = [0, 1, 1, 0, 0, -1], mean 1/6
+    d = np.array([0, 1, 1, 0, 0, -1.0])
+    sd, n = d.std(ddof=1), 6
+    deff = pair.design_effect
+    k = (stats.norm.isf(0.025) + stats.norm.isf(0.2)) ** 2
+    assert pair.design_effect == pytest.approx((1 / 9) / (sd**2 / n), rel=1e-12)
+    assert pair.mde == pytest.approx(math.sqrt(k) * sd * math.sqrt(deff / n), rel=1e-12)
+    assert pair.items_needed == pytest.approx(k * sd**2 * deff / (1 / 6) ** 2, rel=1e-12)
+
+
+def test_cluster_robust_se_equals_statsmodels():
+    sm = pytest.importorskip("statsmodels.api")
+    frame = _clustered_items(seed=2, n=80, samples=1)
+    cmp = compare_items(frame, item="question", model="llm", cluster="passage",
+                        task="bench", test="difference")
+    sub = frame[frame.bench == "b2"].pivot(index="question", columns="llm", values="score")
+    groups = frame.drop_duplicates("question").set_index("question").loc[sub.index, "passage"]
+    d = (sub["model 1"] - sub["model 2"]).to_numpy(float)
+    fit = sm.OLS(d, np.ones_like(d)).fit(cov_type="cluster",
+                                        cov_kwds={"groups": pd.factorize(groups)[0]})
+    row = cmp.pairs[(cmp.pairs.task == "b2") & (cmp.pairs.model_a == "model 1")
+                    & (cmp.pairs.model_b == "model 2")].iloc[0]
+    assert row.se == pytest.approx(float(fit.bse[0]), rel=1e-10)
+    assert row.test == "paired difference, CR1 z"
+
+
+def test_tasks_add_up_to_the_combined_task():
+    frame = _clustered_items(seed=4, n=36, samples=2)
+    cmp = compare_items(frame, **ROLES)
+    assert cmp.tasks == ["b1", "b2", "all tasks"]
+    design = cmp.design.set_index("task")
+    assert design.loc["all tasks", "items"] == design.loc["b1", "items"] + design.loc["b2", "items"]
+    assert design.loc["all tasks", "answers_max"] == 2
+    # not 0/1 item scores: the paired difference is used
+    assert set(cmp.pairs["test"]) == {"paired difference, CR1 z"}
+    with pytest.raises(ValueError, match="mcnemar"):
+        compare_items(frame, **ROLES, test="mcnemar")
+
+
+def test_equivalence_column_when_a_margin_is_given():
+    rng = np.random.default_rng(0)
+    a = (rng.random(800) < 0.7).astype(int)
+    b = np.where(rng.random(800) < 0.95, a, 1 - a)
+    frame = pd.DataFrame({"item": np.tile(np.arange(800), 2), "model": np.repeat(["x", "y"], 800),
+                          "score": np.concatenate([a, b])})
+    cmp = compare_items(frame, margin=0.05)
+    assert bool(cmp.pairs["equivalent"].iloc[0])
+    assert "equivalent within ±0.05" in " ".join(cmp.conclusions)
+
+
+def test_json_round_trip():
+    cmp = compare_items(HAND, cluster="passage", margin=0.1)
+    back = type(cmp).from_json(cmp.to_json())
+    pd.testing.assert_frame_equal(back.pairs, cmp.pairs, check_dtype=False)
+    assert back.best == cmp.best and back.conclusions == cmp.conclusions
+
+
+# --------------------------------------------------------------------------------------------
+# bad input
+# --------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("engine", ["numpy", "duckdb"])
+def test_bad_items_name_the_item_model_or_column(engine):
+    twice = pd.concat([HAND, HAND.iloc[[0]]])
+    with pytest.raises(ItemFileError, match=r"item '?1'? is scored 2 times for model 'A'"):
+        count_items(twice, engine=engine)
+    missing = HAND.drop(index=9)
+    with pytest.raises(ItemFileError, match=r"model 'B' has no score for item '?4'?"):
+        count_items(missing, engine=engine)
+    moved = HAND.copy()
+    moved.loc[7, "passage"] = "z"
+    with pytest.raises(ItemFileError, match=r"column 'passage' changes within item '?2'?"):
+        count_items(moved, cluster="passage", engine=engine)
+    bad = HAND.astype({"score": object})
+    bad.loc[3, "score"] = "maybe"
+    with pytest.raises(ItemFileError, match="score"):
+        count_items(bad, engine=engine)
+
+
+def test_scores_in_words_and_numbers():
+    assert parse_scores(["C", "I", "P", "N", "true", "False", "0.5", 1]).tolist() == \
+        [1.0, 0.0, 0.5, 0.0, 1.0, 0.0, 0.5, 1.0]
+    with pytest.raises(ValueError, match="'maybe' is not a score"):
+        parse_scores(["C", "maybe"])
+    with pytest.raises(ValueError, match="empty value"):
+        parse_scores([1.0, float("nan")])
