@@ -10,6 +10,7 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 from conftest import needs_mirror
+from stated import assert_states
 
 from precmp_lib.course.paper import printed_values
 
@@ -38,6 +39,7 @@ def test_notebook_11_contract(run_notebook):
     _check_table10_naive_bayes_update(results)
     _check_other_tables_have_their_keys(results)
     _check_seed_spread(results)
+    _check_statements(results)
 
 
 def _printed(table: int, quantity: str) -> dict[tuple[str, str], float]:
@@ -152,3 +154,96 @@ def _check_seed_spread(results):
     start = pd.DataFrame(results["widget_start"])
     assert set(start["class"]) == {c for d, c in TABLE5_ROWS if d == "urban_land_cover"}
     assert set(start["quantity"]) == {"precision_nb", "precision_rf", "gs_pvalue", "gw_pvalue"}
+
+
+def _check_statements(results):
+    """Every sentence the notebook wrote states the numbers of results.json, formatted again here,
+    and no other number; its direction words follow the same numbers."""
+    said = results["statements"]
+    assert set(said) == {"naive_bayes", "phishing", "slips", "table10_natural_labels", "table11",
+                         "seed_spread", "closing"}
+    _check_naive_bayes_sentence(results, said["naive_bayes"])
+    _check_phishing_sentence(results, said["phishing"])
+    _check_slips_sentence(results, said["slips"])
+    _check_natural_labels_sentence(results, said["table10_natural_labels"])
+    _check_table11_sentence(results, said["table11"])
+    _check_seed_spread_sentence(results, said["seed_spread"])
+    _check_closing_sentence(results, said["closing"])
+
+
+def _check_naive_bayes_sentence(results, text):
+    printed = _printed(5, "precision_nb")
+    diff = [abs(r["precision_nb"] - printed[(r["dataset"], str(r["class"]))]) for r in results["table5"]]
+    smallest = min(results["n_train"], key=results["n_train"].get)
+    assert smallest in text
+    differs = results["gs_decision_differs"]
+    expected = [5, f"{max(diff):.4f}", sum(d <= 0.005 for d in diff), len(diff),
+                results["n_train"][smallest], 5, *(r["class"] for r in differs)]
+    assert_states(text, expected)
+    assert ("is the printed one in every row" in text) == (not differs)
+
+
+def _check_phishing_sentence(results, text):
+    ours = {r["class"]: r["precision_nb"] for r in results["phishing_gaussian_nb_precision"]}
+    far = all(abs(ours[k] - v) > 0.05 for k, v in {-1: 0.95, 1: 0.92}.items())  # Table 5, NB, Phishing
+    expected = [f"{ours[-1]:.2f}", -1, f"{ours[1]:.2f}", 1, "0.95", "0.92"]
+    expected += [results["phishing_rows"], 4, 2456] if far else ["0.05"]
+    assert_states(text, expected)
+    assert ("far from both" in text) == far
+    t4 = {row["dataset"]: row for row in results["table4"]}
+    assert results["phishing_rows"] == t4["phishing"]["instances"]
+
+
+def _check_slips_sentence(results, text):
+    diab0 = next(r for r in results["table5"]
+                 if r["dataset"] == "diabetic_retinopathy" and r["class"] == 0)
+    wilt_w = next(r for r in results["table8"] if r["dataset"] == "wilt" and r["class"] == "w")
+    expected = [0, f"{diab0['gs_pvalue']:.2g}", f"{wilt_w['precision_svm']:.3f}",
+                f"{wilt_w['defined_models_pvalue']:.3g}"]
+    if wilt_w["pvalue"] is not None:
+        expected.append(f"{wilt_w['pvalue']:.3g}")
+    assert_states(text, expected)
+    assert ("joint Wald test undefined" in text) == (wilt_w["pvalue"] is None)
+
+
+def _check_natural_labels_sentence(results, text):
+    natural = [r for r in results["table10_natural_labels"] if r["model"] == "NB"]
+    assert {r["class"]: r["prevalence"] for r in natural} == {0: 0.7, 1: 0.3}
+    paper_prev = {r["class"]: r["precision_updated"] for r in results["table10"] if r["model"] == "NB"}
+    expected = []
+    for r in natural:
+        expected += [r["class"], f"{r['precision_old']:.3f}", f"{r['precision_updated']:.3f}",
+                     f"{paper_prev[r['class']]:.3f}"]
+        way = "up" if r["precision_updated"] > r["precision_old"] else "down"
+        assert f"{r['precision_updated']:.3f} ({way}," in text
+    assert_states(text, expected)
+
+
+def _check_table11_sentence(results, text):
+    ours = {r["class"]: r["statistic"] for r in results["table11"] if r["cv"] == "10-fold"}
+    assert_states(text, [10, 0, f"{ours[0]:.2f}", 1, f"{ours[1]:.2f}", 0])  # "class 0's is ..."
+    assert ("class 0's is the larger" in text) == (ours[0] > ours[1])
+
+
+def _check_seed_spread_sentence(results, text):
+    spread = results["seed_spread"]
+    total = pd.DataFrame(spread["counts"]).drop(columns="table").sum()
+    expected = [spread["n_seeds"], spread["n_trees"]]
+    expected += [int(total[k]) for k in ("printed numbers", "inside range", "outside range",
+                                         "reproduced", "not reproduced", "undefined")]
+    assert_states(text, expected)
+
+
+def _check_closing_sentence(results, text):
+    agreement = results["table5_agreement"]
+    expected = [5, agreement["n_rows"], f"{agreement['share_precisions_within_0.05']:.0%}", "0.05",
+                f"{agreement['share_gs_decision_agrees']:.0%}", 5, f"{agreement['share_both']:.0%}",
+                agreement["n_agree"], *(r["class"] for r in agreement["rows_not_agreeing"])]
+    for table, share in results["printed_digit_reproduced_by_table"].items():
+        expected += [table, f"{share:.0%}"]
+    expected.append(results["settings"]["n_trees"])
+    differs = results["gs_decision_differs"]
+    expected += [5, len(differs), agreement["n_rows"]] if differs else [5]
+    assert_states(text, expected)
+    assert ("all stay as printed" in text) == (not differs)
+    assert all(r["dataset"] in text for r in differs)
