@@ -940,6 +940,9 @@ _DEEP = "course helper for the deep-learning notebook (needs PyTorch)"
 _PAPER = ("course helper for the paper's replication: fits the paper's models on its data sets "
           "or rearranges the shipped printed tables (argument checks in tests/test_paper.py)")
 _DRAWS = "draws a figure (structure checked in the plot tests)"
+_ITEMS = ("reads an item file or frame through an engine; its bad input (columns, scores, items "
+          "scored twice, models missing items, clusters changing within an item) is checked "
+          "engine by engine in tests/test_items.py and through the command in tests/test_evallogs.py")
 SKIPPED: dict[str, str] = {
     "available_datasets": _IO, "describe_datasets": _IO, "download_datasets": _IO,
     "list_datasets": _IO, "load_dataset": _IO, "read_predictions": _IO,
@@ -958,6 +961,8 @@ SKIPPED: dict[str, str] = {
     "swap_combination_type1_error": _COURSE, "type1_error_simulation": _COURSE,
     "course_map_chart": _DRAWS,
     "course_map_table": "takes no argument: the course map is a fixed table",
+    "read_eval_logs": _IO,
+    **{name: _ITEMS for name in ("compare_items", "count_items")},
     **{name: _PAPER for name in (
         "compare_with_printed", "cv_predictions", "figure3", "fit_paper_models",
         "paper_estimators", "paper_split", "printed_values", "seed_runs", "seed_spread",
