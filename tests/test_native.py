@@ -452,7 +452,9 @@ def test_code_texts_survives_another_thread_changing_its_arrays(tmp_path):
     # code_texts checks its slots and offsets, then releases the GIL: another thread sets an
     # offset far outside the data and every slot outside the labels while the rows are coded.
     # The copied slots and the offsets read once a row keep every read inside the buffers: each
-    # call stops at the changed offset (status 1) or is refused at its checks.
+    # call stops at the changed offset (status 1), is refused at its checks, or (when the other
+    # thread is scheduled late) has coded every row before the change (status 0). The old code
+    # crashed the process (SIGSEGV), which the return code catches.
     import subprocess
     import sys
 
@@ -462,4 +464,4 @@ def test_code_texts_survives_another_thread_changing_its_arrays(tmp_path):
                          timeout=300)
     assert run.returncode == 0, (run.returncode, run.stderr[-2000:])
     statuses = eval(run.stdout.strip())  # a dict literal printed by the script
-    assert set(statuses) <= {1, "refused"} and sum(statuses.values()) == 30
+    assert set(statuses) <= {0, 1, "refused"} and sum(statuses.values()) == 30
