@@ -114,6 +114,10 @@ def build_parser() -> argparse.ArgumentParser:
                      "long: models to keep")
     rep.add_argument("--id", metavar="COL",
                      help="observation id column, wide or long (default: a column named 'id')")
+    rep.add_argument("--common-models", action="store_true",
+                     help="a glob of Parquet files: compare only the model columns every file "
+                          "holds (the page names the ones left out); by default a model "
+                          "missing from some files is an error")
     rep.add_argument("--format", choices=("auto", "wide", "long"), default="auto",
                      help="auto (default): long when the file has 'model' and 'y_pred' columns")
     rep.add_argument("--engine", choices=("auto", "numpy", "duckdb", "spark"), default="auto",
@@ -312,7 +316,7 @@ def _count(args: argparse.Namespace) -> Any:
             args.predictions, y_true=args.y_true, models=args.models, id=args.id,
             layout=args.format, engine=args.engine, progress=not args.quiet,
             # the prevalence bootstrap resamples observations: only then do they come back
-            observations=bool(args.prevalence),
+            observations=bool(args.prevalence), common_models=args.common_models,
         )
     except ValueError as exc:  # PredictionFileError and the engines' other input errors
         raise _BadInput(str(exc)) from None

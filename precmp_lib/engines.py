@@ -1368,12 +1368,17 @@ def _line_end(path: str) -> str:
     return "\\n"
 
 
-def _parquet_columns(files: list[str], name: str) -> list[str]:
+def _parquet_columns(files: list[str], name: str,
+                     optional: Callable[[str], bool] | None = None) -> tuple[list[str], list[str]]:
     """Return the column names of a Parquet file, or of a set of files that must agree.
 
     The files of a glob are read by column name, so they must hold the same columns with the
     same types: a column missing from some files (a model, an extra column) or typed
     differently (text in one file, numbers in another) is an error naming the column and files.
+    A column for which ``optional`` is true may be missing from some files.
+
+    Returns the columns every file holds, in the first file's order, and the optional columns
+    left out because some files lack them.
     """
     try:
         import pyarrow.parquet as pq
@@ -1389,8 +1394,9 @@ def _parquet_columns(files: list[str], name: str) -> list[str]:
             raise PredictionFileError(f"{shown}: cannot be read as PARQUET ({type(exc).__name__})") from None
     first = list(schemas[0].names)
     if len(files) > 1:
-        _check_drift(files, schemas, name)
-    return first
+        partial = _check_drift(files, schemas, name, optional)
+        return [c for c in first if c not in partial], partial
+    return first, []
 
 
 def _type_kind(t: Any) -> str:
@@ -1407,8 +1413,12 @@ def _type_kind(t: Any) -> str:
     return "bool" if pa.types.is_boolean(t) else str(t)
 
 
-def _check_drift(files: list[str], schemas: list[Any], name: str) -> None:
-    """Fail when the files of a glob disagree on a column's presence or type."""
+def _check_drift(files: list[str], schemas: list[Any], name: str,
+                 optional: Callable[[str], bool] | None = None) -> list[str]:
+    """Fail when the files of a glob disagree on a column's presence or type.
+
+    Return the columns missing from some files for which ``optional`` is true (else empty).
+    """
     names = [os.path.basename(f) for f in files]
 
     def listed(idx: list[int]) -> str:
@@ -1416,10 +1426,14 @@ def _check_drift(files: list[str], schemas: list[Any], name: str) -> None:
         return ", ".join(shown) + (f" and {len(idx) - 3} more" if len(idx) > 3 else "")
 
     every = list(dict.fromkeys(c for sch in schemas for c in sch.names))
+    partial = []
     for col in every:
         has = [i for i, sch in enumerate(schemas) if col in sch.names]
         if len(has) < len(schemas):
             lack = [i for i in range(len(schemas)) if i not in has]
+            if optional is not None and optional(col):
+                partial.append(col)
+                continue
             raise PredictionFileError(
                 f"{name}: column {col!r} is in {listed(has)} but not in {listed(lack)}; the files "
                 "of a pattern must hold the same columns")
@@ -1431,10 +1445,40 @@ def _check_drift(files: list[str], schemas: list[Any], name: str) -> None:
                 f"{name}: column {col!r} holds {kinds[0]} ({types[0]}) in {names[has[0]]} but "
                 f"{kinds[other]} ({types[other]}) in {names[has[other]]}; the files of a pattern "
                 "must type each column alike")
+    return partial
 
 
 def _file_columns(kind: str, files: list[str], name: str) -> list[str]:
-    return _csv_header(files[0], name) if kind == "csv" else _parquet_columns(files, name)
+    return _csv_header(files[0], name) if kind == "csv" else _parquet_columns(files, name)[0]
+
+
+def _by_position(frame: Any, keep: Sequence[str], rename: Callable[[Any, list[str]], Any],
+                 select: Callable[[Any, list[str]], Any]) -> Any:
+    """Keep the columns ``keep`` of a DuckDB relation or Spark DataFrame, in that order.
+
+    The columns are found by exact name in the frame's own list and taken by position (renamed
+    ``c0``, ``c1``, ... first), so no column name reaches a query or a name parser: a glob read
+    by name may list its columns in another order than its first file, or hold more.
+    """
+    have = [str(c) for c in frame.columns]
+    if have == list(keep):
+        return frame
+    missing = [c for c in keep if c not in have]
+    if missing:
+        raise PredictionFileError(f"column {missing[0]!r} is not among the columns read: {have}")
+    return select(rename(frame, [f"c{i}" for i in range(len(have))]),
+                  [f"c{have.index(c)}" for c in keep])
+
+
+def _duckdb_keep(rel: duckdb.DuckDBPyRelation, keep: Sequence[str]) -> duckdb.DuckDBPyRelation:
+    def rename(r: Any, names: list[str]) -> Any:
+        return r.query("drifted", f"SELECT * FROM drifted AS t({', '.join(names)})")
+
+    return _by_position(rel, keep, rename, lambda r, cols: r.project(", ".join(cols)))
+
+
+def _spark_keep(df: SparkDataFrame, keep: Sequence[str]) -> SparkDataFrame:
+    return _by_position(df, keep, lambda d, names: d.toDF(*names), lambda d, cols: d.select(*cols))
 
 
 # --------------------------------------------------------------------------------------------
@@ -1881,6 +1925,7 @@ def count_predictions(
     engine: str = "auto",
     progress: bool = False,
     observations: bool = False,
+    common_models: bool = False,
 ) -> Counts:
     """Count the prediction patterns of several models where the data live.
 
@@ -1908,6 +1953,11 @@ def count_predictions(
         Repeated cross-validation: also bring back the pattern counts per observation
         (``Counts.observations``), which a bootstrap over observations needs. Their size grows
         with the number of observations; without them only the cluster sums come back.
+    common_models : bool
+        A glob of Parquet files (wide layout): a model column that some files lack is left out,
+        and a note says so, instead of the error that names the column and the files. The
+        truth, id, repeat and fold columns and the models named in ``models`` must still be in
+        every file.
 
     Returns
     -------
@@ -1955,7 +2005,7 @@ def count_predictions(
     if isinstance(source, pd.DataFrame):
         return _count_frame(source, engine, progress, args)
     if isinstance(source, str | os.PathLike):
-        return _count_path(source, engine, progress, args)
+        return _count_path(source, engine, progress, args, common_models)
     if _is_duckdb_relation(source):
         return _count_relation(source, engine, progress, args)
     if _is_spark_frame(source):
@@ -1999,11 +2049,26 @@ def _count_frame(frame: pd.DataFrame, engine: str, progress: bool, args: _Roles)
                               "DataFrame (spark.createDataFrame) or a path")
 
 
-def _count_path(path: str | os.PathLike, engine: str, progress: bool, args: _Roles) -> Counts:
+def _count_path(path: str | os.PathLike, engine: str, progress: bool, args: _Roles,
+                common_models: bool = False) -> Counts:
     """Count a CSV or Parquet file (or a glob of Parquet files) with DuckDB, Spark or numpy."""
     kind, files, name, matched = _describe_path(path)
-    columns = _file_columns(kind, files, name)
+    left_out: list[str] = []
+    if kind == "parquet" and len(files) > 1:
+        # the truth, the id, repeat and fold columns and the models asked for must be in every
+        # file; with common_models, a model column some files lack is left out
+        needed = {args["y_true"], *(args["models"] or ()), "id", "repeat", "fold", "model",
+                  "y_pred", *(c for c in (args["id"], args["repeat"], args["fold"]) if c)}
+        columns, left_out = _parquet_columns(
+            files, name, (lambda c: c not in needed) if common_models else None)
+    else:
+        columns = _file_columns(kind, files, name)
     spec = _spec(name, columns, **args)
+    if left_out:
+        shown = ", ".join(repr(c) for c in left_out)
+        spec.notes.insert(0, f"{'columns' if len(left_out) > 1 else 'column'} {shown} "
+                             f"{'are' if len(left_out) > 1 else 'is'} not in every file and left "
+                             "out, as asked: only the models every file holds are compared")
     if matched:
         spec.notes.insert(0, matched)
     spec.text_numbers = kind == "csv"
@@ -2018,6 +2083,10 @@ def _count_path(path: str | os.PathLike, engine: str, progress: bool, args: _Rol
         with _literal_files(files, name) as links:
             try:
                 df = _spark_read(spark, kind, links)
+                if kind == "parquet":
+                    df = _spark_keep(df, columns)
+            except PredictionFileError:
+                raise
             except Exception as exc:  # a Spark (JVM) error while opening the files
                 raise _spark_error(name, exc, links) from None
             return _spark_count(spec, df, columns, links)
@@ -2025,6 +2094,10 @@ def _count_path(path: str | os.PathLike, engine: str, progress: bool, args: _Rol
     with _literal_files(files, name) as links:
         try:
             rel = _duckdb_source(con, kind, links, columns)
+            if kind == "parquet":
+                rel = _duckdb_keep(rel, columns)
+        except PredictionFileError:
+            raise
         except Exception as exc:  # duckdb.Error while opening the file
             raise _duckdb_error(name, kind, exc, links) from None
         return _duckdb_count(spec, rel, columns, con, progress,

@@ -49,6 +49,48 @@ def test_a_model_missing_from_one_file(tmp_path):
                     "p0.parquet; the files of a pattern must hold the same columns")
 
 
+@pytest.mark.parametrize("engine", ["duckdb", "numpy", "spark"])
+def test_common_models_leaves_out_a_model_some_files_lack(tmp_path, engine):
+    a, b = _frame(1), _frame(2)
+    a.drop(columns="m3").to_parquet(tmp_path / "p0.parquet", index=False)
+    b[["m3", "y", "m2", "m1"]].assign(note="x").to_parquet(tmp_path / "p1.parquet", index=False)
+    # the reference: the two frames' common model columns, counted in memory
+    ref = count_predictions(pd.concat([a, b], ignore_index=True)[["y", "m1", "m2"]], y_true="y")
+    got = count_predictions(str(tmp_path / "p*.parquet"), y_true="y", engine=engine,
+                            common_models=True)
+    assert got.models == ("m1", "m2")
+    pd.testing.assert_frame_equal(ref.patterns, got.patterns)
+    assert ("columns 'm3', 'note' are not in every file and left out, as asked: only the models "
+            "every file holds are compared") in got.notes
+
+
+@pytest.mark.parametrize("missing", ["y", "id", "m3"])
+def test_common_models_still_needs_the_roles_in_every_file(tmp_path, missing):
+    a, b = _frame(1).assign(id=range(60)), _frame(2).assign(id=range(60, 120))
+    a.to_parquet(tmp_path / "p0.parquet", index=False)
+    b.drop(columns=missing).to_parquet(tmp_path / "p1.parquet", index=False)
+    line = _run(["p*.parquet", "--y-true", "y", "--models", "m1", "m2", "m3", "--common-models"],
+                tmp_path)
+    assert line == (f"precmp: error: p*.parquet: column {missing!r} is in p0.parquet but not in "
+                    "p1.parquet; the files of a pattern must hold the same columns")
+
+
+def test_common_models_from_the_command_names_what_was_left_out(tmp_path):
+    _frame(1).to_parquet(tmp_path / "p1.parquet", index=False)
+    _frame(2).drop(columns="m3").to_parquet(tmp_path / "p0.parquet", index=False)
+    done = subprocess.run([sys.executable, "-m", "precmp_lib", "report", "p*.parquet", "--y-true",
+                           "y", "--common-models", "--out", "r.html", "--json", "r.json",
+                           "--quiet"], cwd=tmp_path, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    page = (tmp_path / "r.html").read_text()
+    assert "column &#x27;m3&#x27; is not in every file and left out, as asked" in page \
+        or "column 'm3' is not in every file and left out, as asked" in page
+    import json
+
+    result = json.loads((tmp_path / "r.json").read_text())
+    assert json.dumps(result).count('"m3"') == 0
+
+
 def test_an_extra_column_in_one_file(tmp_path):
     _frame(1).to_parquet(tmp_path / "p0.parquet", index=False)
     _frame(2).assign(note="x").to_parquet(tmp_path / "p1.parquet", index=False)
@@ -79,7 +121,7 @@ def test_files_listing_columns_in_another_order_are_read_by_name(tmp_path):
     a.to_parquet(tmp_path / "p0.parquet", index=False)
     b[["m3", "y", "m2", "m1"]].to_parquet(tmp_path / "p1.parquet", index=False)
     ref = count_predictions(pd.concat([a, b], ignore_index=True), y_true="y")
-    for engine in ("duckdb", "numpy"):
+    for engine in ("duckdb", "numpy", "spark"):
         got = count_predictions(str(tmp_path / "p*.parquet"), y_true="y", engine=engine)
         pd.testing.assert_frame_equal(ref.patterns, got.patterns)
 
