@@ -391,7 +391,7 @@ def _request(name: str, columns: Sequence[Any], *, item: str, model: str, score:
     used: dict[str, str] = {}
     for arg, col in (("item", item), ("model", model), ("score", score), ("cluster", cluster),
                      ("sample", sample), ("task", task)):
-        if col is None:
+        if col is None and arg in ("cluster", "sample", "task"):
             continue
         if not isinstance(col, str):
             raise TypeError(f"{arg} must be a column name; got {col!r:.60}")
@@ -889,6 +889,8 @@ def count_items(
         raise ValueError(f"engine must be one of {', '.join(ENGINES)}; got {engine!r}")
     roles: dict[str, Any] = {"item": item, "model": model, "score": score, "cluster": cluster,
              "sample": sample, "task": task}
+    if isinstance(models, str) or not (models is None or isinstance(models, Sequence)):
+        raise TypeError(f"models must be a list of model names; got {models!r:.60}")
     keep = tuple(str(m) for m in models) if models else ()
     if isinstance(source, pd.DataFrame):
         req = _request("DataFrame", source.columns, **roles)
@@ -921,7 +923,11 @@ def count_items(
 def _kept(frame: pd.DataFrame, req: _Request) -> pd.DataFrame:
     if not req.models:
         return frame
-    return frame[frame[req.model].astype(str).isin(req.models)]
+    names = frame[req.model].astype(str)
+    kept = frame[names.isin(req.models)]
+    if len(frame) and not len(kept):  # none of the models asked for: name them, not "no rows"
+        _check_models(req, sorted(names.unique()))
+    return kept
 
 
 def _count_path(path: str | os.PathLike, engine: str, roles: dict[str, Any],

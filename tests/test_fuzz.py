@@ -933,6 +933,69 @@ SPECS.update({
          "alpha": _probability(), "alternative": _choice(ALTERNATIVES)}),
 })
 
+
+def _item_frame() -> pd.DataFrame:
+    """One row per answer: 20 items of 10 passages in two tasks, models a, b, c, 0/1 scores."""
+    rows = [{"item": f"q{i}", "model": m, "score": int(right[i]), "passage": i // 2,
+             "task": f"t{i % 2}"}
+            for m, right in (("a", A), ("b", B), ("c", C)) for i in range(20)]
+    return pd.DataFrame(rows)
+
+
+ITEM_FRAME = _item_frame()
+
+
+def _bad_item_frame(base: pd.DataFrame) -> st.SearchStrategy:
+    """Bad answer tables: not a table, no rows, a role column missing, an empty or unreadable
+    score, an item answered twice by one model, a passage changing within an item."""
+    def put(i: int, col: str, value: Any) -> pd.DataFrame:
+        return base.assign(**{col: base[col].astype(object).where(base.index != i, value)})
+
+    n = len(base)
+    return st.one_of(
+        _tagged(WRONG_TYPE, st.sampled_from([5, None, base.to_numpy(), [1, 2]])),
+        _tagged(EMPTY, st.just(base.iloc[0:0])),
+        _tagged(SHAPE, st.sampled_from([base.drop(columns=c) for c in ("item", "model", "score")])),
+        _tagged(NAN, st.tuples(st.integers(0, n - 1), st.sampled_from([None, np.nan])).map(
+            lambda a: put(a[0], "score", a[1]))),
+        _tagged(OUT_OF_RANGE, st.tuples(st.integers(0, n - 1), st.sampled_from(["maybe", "x"])).map(
+            lambda a: put(a[0], "score", a[1]))),
+        _tagged(SHAPE, st.integers(0, n - 1).map(
+            lambda i: pd.concat([base, base.iloc[[i]]], ignore_index=True))),
+        _tagged(OUT_OF_RANGE, st.integers(0, n - 1).filter(lambda i: i % 20 % 2 == 1).map(
+            lambda i: put(i, "passage", 99))),
+    )
+
+
+def _column_role(*, optional: bool) -> st.SearchStrategy:
+    """Bad column names for a role: a name not in the table, not a string."""
+    return st.one_of(_tagged(OUT_OF_RANGE, st.sampled_from(["nope", "Item "])),
+                     _tagged(WRONG_TYPE, st.sampled_from(
+                         [3, ["item"], 1.5] + ([] if optional else [None]))))
+
+
+_ITEM_ROLES = {
+    "source": _bad_item_frame(ITEM_FRAME),
+    "item": _column_role(optional=False), "model": _column_role(optional=False),
+    "score": _column_role(optional=False), "cluster": _column_role(optional=True),
+    "sample": _column_role(optional=True), "task": _column_role(optional=True),
+    "models": st.one_of(_tagged(OUT_OF_RANGE, st.sampled_from([["nope"], ["a", "nope"], ["a"]])),
+                        _tagged(WRONG_TYPE, st.sampled_from(["ab", 3]))),
+    "engine": _choice(("auto", "numpy", "duckdb", "spark")),
+}
+# the errors about the table name the column or the model at fault, as the command's do
+_ITEM_ALIASES = {"source": ("score", "item", "model", "passage", "rows"),
+                 "models": ("model",)}
+SPECS.update({
+    "count_items": Spec({"source": ITEM_FRAME, "cluster": "passage", "task": "task"},
+                        _ITEM_ROLES, _ITEM_ALIASES),
+    "compare_items": Spec(
+        {"source": ITEM_FRAME, "cluster": "passage", "task": "task", "margin": 0.1},
+        {**_ITEM_ROLES, "test": _choice(("auto", "mcnemar", "difference")),
+         "margin": _positive_real(none_ok=True), "alpha": _probability()},
+        _ITEM_ALIASES),
+})
+
 # Public functions not fuzzed here, and why.
 _IO = "reads files or the network (covered by the data and report tests)"
 _COURSE = "course helper that fits models or runs simulations (argument checks in its own tests)"
@@ -940,9 +1003,6 @@ _DEEP = "course helper for the deep-learning notebook (needs PyTorch)"
 _PAPER = ("course helper for the paper's replication: fits the paper's models on its data sets "
           "or rearranges the shipped printed tables (argument checks in tests/test_paper.py)")
 _DRAWS = "draws a figure (structure checked in the plot tests)"
-_ITEMS = ("reads an item file or frame through an engine; its bad input (columns, scores, items "
-          "scored twice, models missing items, clusters changing within an item) is checked "
-          "engine by engine in tests/test_items.py and through the command in tests/test_evallogs.py")
 SKIPPED: dict[str, str] = {
     "available_datasets": _IO, "describe_datasets": _IO, "download_datasets": _IO,
     "list_datasets": _IO, "load_dataset": _IO, "read_predictions": _IO,
@@ -962,7 +1022,6 @@ SKIPPED: dict[str, str] = {
     "course_map_chart": _DRAWS,
     "course_map_table": "takes no argument: the course map is a fixed table",
     "read_eval_logs": _IO,
-    **{name: _ITEMS for name in ("compare_items", "count_items")},
     **{name: _PAPER for name in (
         "compare_with_printed", "cv_predictions", "figure3", "fit_paper_models",
         "paper_estimators", "paper_split", "printed_values", "seed_runs", "seed_spread",
