@@ -56,7 +56,8 @@ class ItemComparison:
         score), ``ci_low``, ``ci_high`` (cluster-robust), ``se``, ``rank`` (1 = best),
         ``best`` (in the best group).
     pairs : DataFrame
-        One row per (task, pair): ``task``, ``model_a``, ``model_b``, ``test``, ``estimate``
+        One row per (task, pair), the better-ranked model as A (so that the estimate is rarely
+        negative): ``task``, ``model_a``, ``model_b``, ``test``, ``estimate``
         (score A - B), ``ci_low``, ``ci_high``, ``statistic``, ``pvalue``, ``pvalue_adjusted``
         (Holm within the task), ``reject``, ``a_right_b_wrong``, ``a_wrong_b_right`` (0/1
         scores), ``se``, ``design_effect``, ``correlation``, ``mde`` (difference detectable
@@ -199,10 +200,13 @@ def _pair_row(s: ItemSums, a: int, b: int, use_mcnemar: bool, level: float, alph
     return row
 
 
-def _pairs(s: ItemSums, test: str, level: float, alpha: float, margin: float | None) -> pd.DataFrame:
+def _pairs(s: ItemSums, summary: pd.DataFrame, test: str, level: float, alpha: float,
+           margin: float | None) -> pd.DataFrame:
+    """Every pair of the task, the better-ranked model as A (ties keep the models' order)."""
     chosen = _use_mcnemar(s, test)
     m = s.n_models
-    rows = [_pair_row(s, a, b, chosen, level, alpha, margin)
+    rank = summary["rank"].to_numpy()
+    rows = [_pair_row(s, *((b, a) if rank[b] < rank[a] else (a, b)), chosen, level, alpha, margin)
             for a in range(m) for b in range(a + 1, m)]
     out = pd.DataFrame(rows)
     out["pvalue_adjusted"] = adjust_pvalues(out["pvalue"].to_numpy(float), "holm")
@@ -366,7 +370,7 @@ def _compare_sums(parts: list[ItemSums], *, test: str, margin: float | None,
         if s.n_items < 2:
             raise ValueError(f"task {s.task!r} has {s.n_items} item(s); at least 2 are needed")
         summary = _summary(s, level)
-        pairs = _pairs(s, test, level, alpha, margin)
+        pairs = _pairs(s, summary, test, level, alpha, margin)
         group = _best(summary, pairs)
         summary["best"] = summary["model"].isin(group)
         design = _design_row(s, summary, _use_mcnemar(s, test))

@@ -156,6 +156,16 @@ _PAIR_COLUMNS = ["model_a", "model_b", "test", "estimate", "ci_low", "ci_high", 
                  "design_effect", "tost_pvalue", "equivalent"]
 
 
+# the decision first; the test's own numbers, the flips and the equivalence test below it, so
+# that no table is wider than the page
+_PAIR_VIEWS = [
+    ("", ["estimate", "ci_low", "ci_high", "pvalue_adjusted", "reject"], False),
+    ("Equivalence (two one-sided tests)", ["tost_pvalue", "equivalent"], False),
+    ("The test and the flips", ["test", "statistic", "pvalue", "a_right_b_wrong",
+                                "a_wrong_b_right", "design_effect"], True),
+]
+
+
 def _pairs(cmp: ItemComparison) -> str:
     used = set(cmp.design["test"])
     if used == {"clustered McNemar (Obuchowski)"}:
@@ -182,7 +192,8 @@ def _pairs(cmp: ItemComparison) -> str:
         if len(p) <= 28:
             out.append(_pairs_plot(p))
         cols = [c for c in _PAIR_COLUMNS if c in p.columns]
-        out.append(table_html(p[cols], f"pairs_{len(out)}"))
+        out.append(table_html(p[cols], f"pairs_{len(out)}", key=["model_a", "model_b"],
+                              views=_PAIR_VIEWS))
     out.append(legend_html(_PAIR_LEGEND))
     return "".join(out)
 
@@ -191,6 +202,7 @@ def _power(cmp: ItemComparison) -> str:
     p = cmp.pairs[["task", "model_a", "model_b", "estimate", "se", "design_effect", "mde",
                    "items_needed"]].copy()
     p["task"] = p["task"].map(_task_label)
+    p["items_needed"] = np.ceil(p["items_needed"])  # a number of items: rounded up
     if len(cmp.tasks) == 1:
         p = p.drop(columns=["task"])
     rows = []

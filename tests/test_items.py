@@ -236,3 +236,40 @@ def test_scores_in_words_and_numbers():
         parse_scores(["C", "maybe"])
     with pytest.raises(ValueError, match="empty value"):
         parse_scores([1.0, float("nan")])
+
+
+def test_pairs_put_the_better_scoring_model_first():
+    # model 2 scores best, model 0 worst (more right answers each), listed in that order of the
+    # models: every pair must come out with the better-ranked model as A and a positive estimate
+    rng = np.random.default_rng(7)
+    y = {f"model {j}": (rng.random(200) < p).astype(int) for j, p in enumerate([0.5, 0.65, 0.8])}
+    frame = pd.DataFrame([{"item": i, "model": m, "score": int(s[i])}
+                          for m, s in y.items() for i in range(200)])
+    cmp = compare_items(frame, models=["model 0", "model 1", "model 2"])
+    rank = cmp.summary.set_index("model")["rank"]
+    assert list(cmp.summary["model"]) == ["model 0", "model 1", "model 2"]
+    assert [(r.model_a, r.model_b) for r in cmp.pairs.itertuples()] == [
+        ("model 1", "model 0"), ("model 2", "model 0"), ("model 2", "model 1")]
+    assert all(rank[r.model_a] < rank[r.model_b] for r in cmp.pairs.itertuples())
+    score = cmp.summary.set_index("model")["score"]
+    for r in cmp.pairs.itertuples():  # the estimate is A's mean score minus B's
+        assert r.estimate == pytest.approx(score[r.model_a] - score[r.model_b], rel=1e-12)
+        assert r.estimate > 0
+
+
+def test_item_page_shows_the_decision_first_and_whole_items_needed():
+    from precmp_lib.item_view import item_sections
+
+    cmp = compare_items(HAND, cluster="passage", margin=0.1)
+    page = str(item_sections(cmp))
+    pairs = page[page.index('id="pi-pairs"'):page.index('id="pi-power"')]
+    first = pairs[pairs.index("<table"):pairs.index("</table>")]
+    assert "reject" in first and "pvalue_adjusted" in first
+    assert "a_right_b_wrong" not in first and "statistic" not in first
+    assert "<summary>The test and the flips</summary>" in pairs
+    assert "Equivalence (two one-sided tests)" in pairs
+    power = page[page.index('id="pi-power"'):]
+    # the formula gives k sd^2 deff / (1/6)^2 items (test_power_columns_follow_their_formulas);
+    # the page shows that number rounded up
+    need = math.ceil(cmp.pairs.items_needed.iloc[0])
+    assert f">{need:,}<" in power.replace(" ", "")
