@@ -308,7 +308,7 @@ def _mpl(text: Any, width: int = 40) -> str:
 
     Examples
     --------
-    >>> _mpl("x‮evil vs $a$") == "x�evil vs \$a\$"
+    >>> _mpl("x‮evil vs $a$") == r"x�evil vs \$a\$"
     True
     """
     text = " ".join(str(text).translate(_BIDI_CONTROLS).split())
