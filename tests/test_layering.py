@@ -25,9 +25,9 @@ import precmp_lib
 
 PACKAGE = Path(precmp_lib.__file__).resolve().parent
 
-CORE = ["_dist", "_files", "_tails", "_typing", "accuracy", "bayes", "bayesian", "clusters", "combine",
+CORE = ["_dist", "_files", "_tails", "_typing", "accuracy", "bayesian", "clusters", "combine",
         "contingency", "counts", "crossval", "data", "engines", "evallogs", "items", "multiple",
-        "paired", "power", "precision", "predictions", "ranks",
+        "paired", "power", "precision", "predictions", "prevalence", "ranks",
         "replicability", "resampling", "results", "selection", "validation"]
 COMPARISON = ["comparison", "item_comparison"]
 VIEWS = ["plots", "widgets", "report", "report_view", "item_view", "cli", "site", "__main__"]
@@ -121,14 +121,14 @@ def _private_imports(path: Path) -> list[str]:
 def test_the_private_import_check_catches_both_forms(tmp_path):
     bad = tmp_path / "bad.py"
     bad.write_text("from .counts import _check\nfrom . import counts as _c\n"
-                   "from .. import bayes\nx = _c._codes(1) + bayes._percentile\n"
+                   "from .. import prevalence\nx = _c._codes(1) + prevalence._percentile\n"
                    "from .results import TestResult\nfrom . import __version__\n"
                    "from precmp_lib import _native\nfrom . import _dist\n"
                    "y = _native.code_keys + _dist._tail\n")
     found = _private_imports(bad)
     assert sorted(f.split(": ")[1] for f in found) == ["_c._codes", "_dist._tail",
-                                                       "bayes._percentile",
-                                                       "from .counts import _check"]
+                                                       "from .counts import _check",
+                                                       "prevalence._percentile"]
 
 
 @pytest.mark.parametrize("path", sorted(PACKAGE.rglob("*.py")),
