@@ -29,13 +29,6 @@ from typing import TYPE_CHECKING, Any
 # as usual, and type checkers read the imports below.
 if TYPE_CHECKING:
     from .accuracy import binomial_test, ftest_looney, proportions_test
-    from .bayes import (
-        PrevalenceBootstrap,
-        bayes_update_precision,
-        compare_updated_precision,
-        prevalence_adjusted_precision,
-        prevalence_bootstrap,
-    )
     from .bayesian import (
         BayesianComparison,
         bayes_correlated_ttest,
@@ -97,6 +90,13 @@ if TYPE_CHECKING:
         wald_test,
     )
     from .predictions import Predictions, read_predictions
+    from .prevalence import (
+        PrevalenceBootstrap,
+        bayes_update_precision,
+        compare_updated_precision,
+        prevalence_adjusted_precision,
+        prevalence_bootstrap,
+    )
     from .ranks import (
         NemenyiResult,
         average_ranks,
@@ -126,11 +126,11 @@ _EXPORTS = {
     'binomial_test': 'accuracy',
     'ftest_looney': 'accuracy',
     'proportions_test': 'accuracy',
-    'PrevalenceBootstrap': 'bayes',
-    'bayes_update_precision': 'bayes',
-    'compare_updated_precision': 'bayes',
-    'prevalence_adjusted_precision': 'bayes',
-    'prevalence_bootstrap': 'bayes',
+    'PrevalenceBootstrap': 'prevalence',
+    'bayes_update_precision': 'prevalence',
+    'compare_updated_precision': 'prevalence',
+    'prevalence_adjusted_precision': 'prevalence',
+    'prevalence_bootstrap': 'prevalence',
     'BayesianComparison': 'bayesian',
     'bayes_correlated_ttest': 'bayesian',
     'bayes_sign_test': 'bayesian',

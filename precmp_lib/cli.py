@@ -163,9 +163,6 @@ def build_parser() -> argparse.ArgumentParser:
                        default=[], help="an lm-evaluation-harness samples file or folder, or an "
                        "inspect log (.json or .eval), for model NAME; repeat per model")
     items.add_argument("--metric", metavar="NAME", help="eval logs: the metric or scorer to read")
-    site = sub.add_parser("build-site", help="render every course notebook and an index.html")
-    site.add_argument("--out", default="build/reports")
-    site.add_argument("--only", nargs="*", help="notebook names (default: all)")
     return parser
 
 
@@ -501,18 +498,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         with exit_on_signals(), warnings.catch_warnings():
             if getattr(args, "quiet", False):  # nothing but errors: no library's warnings
                 warnings.simplefilter("ignore")
-            if args.command == "report" and (args.item or args.eval_log):
+            if args.item or args.eval_log:
                 return _item_report(args)
-            if args.command == "report":
-                if not args.predictions or not args.y_true:
-                    print("precmp: error: report needs PREDICTIONS and --y-true (or --item / "
-                          "--eval-log for evaluation items)", file=sys.stderr)
-                    return EXIT_BAD_INPUT
-                return _report(args)
-            from .site import main as site_main
-
-            return site_main(["build-site", "--out", args.out,
-                          *(["--only", *args.only] if args.only else [])])
+            if not args.predictions or not args.y_true:
+                print("precmp: error: report needs PREDICTIONS and --y-true (or --item / "
+                      "--eval-log for evaluation items)", file=sys.stderr)
+                return EXIT_BAD_INPUT
+            return _report(args)
     except KeyboardInterrupt:
         print("precmp: interrupted; nothing written", file=sys.stderr)
         return 128 + signal.SIGINT

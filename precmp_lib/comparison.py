@@ -31,7 +31,6 @@ import numpy as np
 import pandas as pd
 
 from ._dist import norm_isf
-from .bayes import prevalence_bootstrap_from_patterns
 from .bayesian import bayes_correlated_ttest
 from .clusters import ClusterSums, clustered_accuracy_from_sums
 from .combine import combine_pvalues, combined_precision_test
@@ -48,6 +47,7 @@ from .precision import (
     compare_precision_from_moments,
     gee_precision_from_counts,
 )
+from .prevalence import prevalence_bootstrap_from_patterns
 from .resampling import corrected_resampled_ttest, ftest_5x2cv, ttest_5x2cv
 from .validation import check_positive_int, check_probability, check_random_state
 

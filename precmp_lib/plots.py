@@ -901,7 +901,7 @@ def prevalence_curve_plot(
     Parameters
     ----------
     curve : DataFrame
-        From :meth:`precmp_lib.bayes.PrevalenceBootstrap.curve` (``model``, ``prevalence``,
+        From :meth:`precmp_lib.prevalence.PrevalenceBootstrap.curve` (``model``, ``prevalence``,
         ``precision_updated``, ``ci_low``, ``ci_high``).
     sample_prevalence : float, optional
         The test set's prevalence of the class (where the updated precision equals the test-set

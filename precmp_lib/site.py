@@ -1,9 +1,11 @@
 """The course site (``make report``): every notebook rendered into static pages that work offline.
 
 ``build_site`` runs the course notebooks (and their solutions under ``notebooks/solutions/``)
-side by side in a pool of worker processes, renders each into an HTML page that loads nothing
-from outside the site folder, renders the methods reference ``docs/methods.md`` and the report
-on each shipped example predictions file, and writes an ``index.html`` linking them all.
+side by side in a pool of worker processes (:mod:`precmp_lib.notebook_runner`), renders each
+into an HTML page that loads nothing from outside the site folder, renders the methods reference
+``docs/methods.md`` and the report on each shipped example predictions file (through the
+``precmp report`` command, :mod:`precmp_lib.cli`, which renders it with
+:mod:`precmp_lib.report`), and writes an ``index.html`` linking them all.
 
 A page made by nbconvert would fetch require.js, the widget manager and MathJax from CDNs. Here
 each widget output is replaced by a still of its initial state (the HTML table, the image, the
@@ -33,7 +35,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from ._files import write_atomic
-from .report import NotebookError, notebook_question, render_notebook
+from .notebook_runner import NotebookError, notebook_question, render_notebook
 
 __all__ = [
     "build_site",
@@ -757,7 +759,7 @@ def _run_example(argv: Sequence[str], page: Path, site: Path) -> None:
 
     The page it writes is then made to load nothing from outside the site.
     """
-    from .__main__ import main
+    from .cli import main
 
     page.parent.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(prefix="precmp-example-") as tmp:

@@ -252,7 +252,7 @@ def prevalence_state(
     Parameters
     ----------
     boot : PrevalenceBootstrap
-        From :func:`precmp_lib.bayes.prevalence_bootstrap` (one or two classifiers).
+        From :func:`precmp_lib.prevalence.prevalence_bootstrap` (one or two classifiers).
     prevalence : float
         Population prevalence of the class, in [0, 1].
     cls : label, optional
@@ -268,7 +268,7 @@ def prevalence_state(
 
     Examples
     --------
-    >>> from precmp_lib.bayes import prevalence_bootstrap
+    >>> from precmp_lib.prevalence import prevalence_bootstrap
     >>> boot = prevalence_bootstrap([0, 0, 0, 1, 1, 1, 1, 0], [0, 0, 1, 1, 1, 1, 0, 0],
     ...                             [0, 1, 1, 1, 1, 1, 1, 0], n_resamples=200, random_state=0)
     >>> prevalence_state(boot, 0.5)[["precision", "updated"]].round(3)
@@ -280,7 +280,7 @@ def prevalence_state(
     """
     import numpy as np
 
-    from .bayes import percentile_interval
+    from .prevalence import percentile_interval
     from .validation import check_probability
 
     level = check_probability(confidence_level, "confidence_level")
@@ -322,7 +322,7 @@ def prevalence_explorer(
     Parameters
     ----------
     boot : PrevalenceBootstrap
-        From :func:`precmp_lib.bayes.prevalence_bootstrap`.
+        From :func:`precmp_lib.prevalence.prevalence_bootstrap`.
     cls : label, optional
         The class (default: the second of two classes, else the first).
     prevalence : float, optional

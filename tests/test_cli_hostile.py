@@ -24,6 +24,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
+from precmp_lib import notebook_runner
 from precmp_lib import report as report_module
 from precmp_lib.cli import main
 
@@ -37,7 +38,7 @@ def no_kernel(monkeypatch):
         raise AssertionError("a report was rendered (a kernel would have started)")
 
     monkeypatch.setattr(report_module, "render_report", boom)
-    monkeypatch.setattr(report_module, "render_notebook", boom)
+    monkeypatch.setattr(notebook_runner, "render_notebook", boom)
 
 
 @pytest.fixture

@@ -20,7 +20,6 @@ from scipy import stats
 from statsmodels.stats.multitest import multipletests
 
 import precmp_lib as pc
-from precmp_lib.bayes import prevalence_bootstrap_from_patterns
 from precmp_lib.comparison import ModelComparison, compare_models, format_pvalue, model_pairs
 from precmp_lib.counts import (
     class_cells,
@@ -31,6 +30,7 @@ from precmp_lib.counts import (
 )
 from precmp_lib.engines import count_predictions
 from precmp_lib.precision import compare_precision_from_counts, compare_precision_from_moments
+from precmp_lib.prevalence import prevalence_bootstrap_from_patterns
 
 
 def _noisy(rng, y, acc, k):

@@ -1033,9 +1033,9 @@ SKIPPED: dict[str, str] = {
 # Where public functions live: the top-level namespace, the course subpackage and the modules
 # whose helpers stay out of the top level (the views -- plots, widgets, report, CLI -- are
 # tested in their own files).
-MODULES = ["accuracy", "bayes", "bayesian", "combine", "comparison", "contingency", "counts",
+MODULES = ["accuracy", "bayesian", "combine", "comparison", "contingency", "counts",
            "crossval", "data", "engines", "multiple", "paired", "power", "precision",
-           "predictions", "ranks",
+           "predictions", "prevalence", "ranks",
            "replicability", "resampling", "results", "selection", "validation",
            "course.deep", "course.items", "course.maps", "course.paper", "course.scores", "course.simulate",
            "course.type1"]

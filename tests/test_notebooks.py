@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from precmp_lib.report import notebook_question
+from precmp_lib.notebook_runner import notebook_question
 
 _FOLDER = Path(__file__).resolve().parent.parent / "notebooks"
 # the course notebooks and the solutions of their exercises (notebooks/solutions/NN_<name>.ipynb)
@@ -76,8 +76,8 @@ def test_each_explorer_is_followed_by_its_starting_state(path):
 def test_output_dir_resolves_against_the_notebooks_folder(path):
     """results.json lands under build/results/ of the repository whatever the working folder of
     the run (papermill from the repository root, JupyterLab in notebooks/): the notebook joins
-    `output_dir` to its own folder (precmp_lib.report.NOTEBOOKS, plus solutions/), and the default
-    leads there."""
+    `output_dir` to its own folder (precmp_lib.notebook_runner.NOTEBOOKS, plus solutions/), and
+    the default leads there."""
     nb = json.loads(path.read_text())
     params = next(c for c in nb["cells"] if "parameters" in c.get("metadata", {}).get("tags", []))
     default = next(ast.literal_eval(n.value) for n in ast.parse("".join(params["source"])).body

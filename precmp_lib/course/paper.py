@@ -34,9 +34,9 @@ import pandas as pd
 from scipy import stats
 from sklearn.base import BaseEstimator, ClassifierMixin
 
-from .. import bayes as _bayes
 from .. import combine as _combine
 from .. import precision as _precision
+from .. import prevalence as _prevalence
 from ..data import load_dataset, resource_path
 from ..validation import check_choice, check_positive_int, check_probability
 
@@ -911,7 +911,7 @@ def table10(
     prevalence = TABLE10_PREVALENCE if prevalence is None else prevalence
     frames = []
     for key in ("NB", "RF"):
-        tab = _bayes.bayes_update_precision(
+        tab = _prevalence.bayes_update_precision(
             fit.y_test, fit.predictions[key], prevalence=prevalence, n_resamples=n_resamples,
             random_state=random_state,
         )

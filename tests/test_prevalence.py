@@ -1,4 +1,4 @@
-"""Tests of precmp_lib.bayes (and its widget state): reference values with their provenance."""
+"""Tests of precmp_lib.prevalence (and its widget state): reference values with their provenance."""
 
 from __future__ import annotations
 
