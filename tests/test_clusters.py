@@ -112,15 +112,16 @@ def test_packed_form_equals_numpy(seed):
 def test_packed_form_finds_a_repeated_code_and_refuses_what_it_cannot_sum():
     t = _one_truth(7)
     extra = t.iloc[[0]].copy()  # a second row with the same cluster and repeat code
-    doubled = pd.concat([t, extra], ignore_index=True)
+    con = duckdb.connect()
+    con.register("doubled", pd.concat([t, extra], ignore_index=True))
     for codes in (6, None):
         sql = cluster_sums_sql(3, "doubled", n_classes=4, max_size=6, distinct="r",
                                distinct_codes=codes)
-        rows = duckdb.sql(sql).df()
+        rows = con.sql(sql).df()
         assert int(rows.loc[rows["g"] == 1, "dup"].iloc[0]) > 0
     # a cluster beyond max_size: its fields may overflow, so the sums are refused
-    big = pd.concat([t] + [t.loc[t["cl"] == t["cl"].iloc[0]]] * 3, ignore_index=True)
-    rows = duckdb.sql(cluster_sums_sql(3, "big", n_classes=4, max_size=6)).df()
+    con.register("big", pd.concat([t] + [t.loc[t["cl"] == t["cl"].iloc[0]]] * 3, ignore_index=True))
+    rows = con.sql(cluster_sums_sql(3, "big", n_classes=4, max_size=6)).df()
     with pytest.raises(ValueError, match="more rows than the max_size"):
         cluster_sums_from_rows(rows, 3, 4)
     # two true classes in one cluster: the packed form's class moments would not be exact
