@@ -196,10 +196,9 @@ def cluster_sums_sql(n_models: int, table: str, ctes: str = "", *,
         ``table``; they open the query's ``WITH``.
     n_classes, max_size : int, optional
         ``K``, and a bound the caller knows on the rows of a cluster if all is well (the
-        repeats, when an observation has one row per repeat). With both (and ``max_size``
-        below ``2^PACKED_BITS``) the first level is one ``GROUP BY cl`` of packed counts
-        (see Notes) and the top row also has
-        ``over``, the clusters of more than ``max_size`` rows, whose sums are then not
+        repeats, when an observation has one row per repeat). With both, when
+        :func:`packed_bits` allows it, the first level is one ``GROUP BY cl`` of packed
+        counts (see Notes) and the top row also has ``over``, the clusters of more than ``max_size`` rows, whose sums are then not
         exact (:func:`cluster_sums_from_rows` refuses them). Otherwise the classes are
         found by unpivoting.
     distinct, distinct_codes : str and int, optional
@@ -272,7 +271,7 @@ def cluster_sums_sql(n_models: int, table: str, ctes: str = "", *,
     if distinct is not None:
         check = (", SUM(n) - bit_count(CAST(SUM(dm) AS BIGINT)) AS d" if mask
                  else f", SUM(n) - COUNT(DISTINCT {distinct}) AS d")
-    bits = None if n_classes is None or max_size is None else packed_bits(max_size)
+    bits = None if n_classes is None or max_size is None else packed_bits(max_size, c, n_classes)
     if bits is not None:
         assert n_classes is not None and max_size is not None
         k = check_positive_int(n_classes, "n_classes")
@@ -337,28 +336,36 @@ def cluster_sums_sql(n_models: int, table: str, ctes: str = "", *,
 # the bits of a packed word: words are summed per cluster in double precision, exact below
 # 2^53, which a cluster of at most max_size rows never reaches (larger ones are refused)
 PACKED_BITS = 52
+# the most sums over clusters per class-truth group the packed form writes, K (c + c(c+1)/2);
+# beyond it (many classes) the unpivoting form's text stays short
+PACKED_SUMS_MAX = 2048
 
 
-def packed_bits(max_size: int) -> int | None:
+def packed_bits(max_size: int, n_models: int = 1, n_classes: int = 1) -> int | None:
     """Return the bits of a field of :func:`cluster_sums_sql`'s packed form, or None.
 
     Parameters
     ----------
     max_size : int
         The most rows a cluster has (if all is well); a field holds up to ``max_size``.
+    n_models, n_classes : int
+        ``c`` and ``K``: the packed form writes ``K (c + c(c+1)/2)`` sums per truth group.
 
     Returns
     -------
     int or None
-        ``b = max_size.bit_length()`` (``2^b > max_size``) when ``b <= PACKED_BITS``.
+        ``b = max_size.bit_length()`` (``2^b > max_size``) when ``b <= PACKED_BITS`` and the
+        sums are at most :data:`PACKED_SUMS_MAX`; else None (the unpivoting form is used).
 
     Examples
     --------
-    >>> packed_bits(10), packed_bits(2 ** 60)
-    (4, None)
+    >>> packed_bits(10), packed_bits(2 ** 60), packed_bits(10, n_models=4, n_classes=1000)
+    (4, None, None)
     """
     bits = check_positive_int(max_size, "max_size").bit_length()
-    return bits if bits <= PACKED_BITS else None
+    c = check_positive_int(n_models, "n_models")
+    wide = check_positive_int(n_classes, "n_classes") * (c + c * (c + 1) // 2) > PACKED_SUMS_MAX
+    return bits if bits <= PACKED_BITS and not wide else None
 
 
 def _fields(c: int, k: int) -> list[tuple[int, int | None]]:

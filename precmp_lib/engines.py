@@ -674,7 +674,7 @@ def _clusters_in_engine(spec: _Spec, pat: pd.DataFrame, coded: dict, pcols: list
     for c in raw:
         table[f"c{c}"] = np.asarray(coded[c], dtype=np.int64)
     table = table.drop_duplicates(subset=[f"r{c}" for c in raw]).reset_index(drop=True)
-    if packed_bits(len(reps)) is not None:  # each pattern's packed terms (cluster_sql)
+    if packed_bits(len(reps), len(pcols), n_classes) is not None:  # packed terms (cluster_sql)
         words = packed_terms(table["cy"], table[[f"c{p}" for p in pcols]], n_classes=n_classes,
                              max_size=len(reps))
         for w in range(words.shape[1]):
@@ -1231,7 +1231,7 @@ def cluster_sql(spec: _Spec, table: str = "roles", codes: str = "codes",
     if check:
         join += f" JOIN {reps} q ON e.rep = q.rrep"
     mask = check and n_repeats is not None and n_repeats <= 30
-    bits = None if n_classes is None or n_repeats is None else packed_bits(n_repeats)
+    bits = None if n_classes is None or n_repeats is None else packed_bits(n_repeats, m, n_classes)
     if bits is not None and n_classes is not None and n_repeats is not None:
         # the coded events as they are, with the packed terms the codes table holds:
         # cluster_sums_sql groups them by id

@@ -142,3 +142,16 @@ def test_packed_terms_fields():
     # (field 0 -> 1), model 1 predicts 0 (field 2 + 3 + 0 = 5 -> 2^10)
     assert packed_terms([2], [[2, 0]], n_classes=3, max_size=3).tolist() == [[1 + 2 ** 10]]
     assert packed_bits(3) == 2 and packed_bits(4) == 3
+
+
+def test_many_classes_take_the_unpivoting_form():
+    # 300 classes x (3 + 6) sums per truth group exceed PACKED_SUMS_MAX (2048): the packed form's
+    # text would grow with K; the unpivoting form gives the same sums (reference: numpy)
+    t = _one_truth(8)
+    assert packed_bits(6, 3, 300) is None and packed_bits(6, 3, 4) == 3
+    sql = cluster_sums_sql(3, "t", n_classes=300, max_size=6, distinct="r", distinct_codes=6)
+    assert "GROUP BY cl, k" in sql
+    rows = duckdb.sql(sql).df()
+    ref = cluster_sums(t["cl"], t["y"], t[["p0", "p1", "p2"]], t["n"], n_classes=300)
+    assert ref.equals(cluster_sums_from_rows(rows, 3, 300))
+    assert int(rows.loc[rows["g"] == 1, "dup"].iloc[0]) == 0
