@@ -43,7 +43,7 @@ from .counts import check_pattern_codes, check_pattern_weights
 from .validation import check_positive_int, check_probability
 
 __all__ = ["ClusterSums", "cluster_sums", "cluster_sums_from_rows", "cluster_sums_sql",
-           "clustered_accuracy_from_sums"]
+           "clustered_accuracy_from_sums", "packed_bits", "packed_terms"]
 
 
 @dataclass(frozen=True)
@@ -177,7 +177,10 @@ def cluster_sums(clusters: object, y: object, preds: object, weights: object, *,
         cc=cc, cw=cw, ww=ww, mixed_truth=int((ylo != yhi).sum()))
 
 
-def cluster_sums_sql(n_models: int, table: str, ctes: str = "") -> str:
+def cluster_sums_sql(n_models: int, table: str, ctes: str = "", *,
+                     n_classes: int | None = None, max_size: int | None = None,
+                     distinct: str | None = None, distinct_codes: int | None = None,
+                     packed: bool = False, max_rows: int | None = None) -> str:
     """Write the two-level aggregation of :func:`cluster_sums` as one SQL text.
 
     Parameters
@@ -191,6 +194,31 @@ def cluster_sums_sql(n_models: int, table: str, ctes: str = "") -> str:
     ctes : str
         The caller's common table expressions (``"a AS (...), t AS (...)"``) that define
         ``table``; they open the query's ``WITH``.
+    n_classes, max_size : int, optional
+        ``K``, and a bound the caller knows on the rows of a cluster if all is well (the
+        repeats, when an observation has one row per repeat). With both, when
+        :func:`packed_bits` allows it, the first level is one ``GROUP BY cl`` of packed
+        counts (see Notes) and the top row also has ``over``, the clusters of more than ``max_size`` rows, whose sums are then not
+        exact (:func:`cluster_sums_from_rows` refuses them). Otherwise the classes are
+        found by unpivoting.
+    distinct, distinct_codes : str and int, optional
+        A column of ``table`` (the caller's internal name) that should not repeat within a
+        cluster, and, if it holds codes ``0 .. distinct_codes - 1``, their number; the top
+        row then also has ``dup``, 0 when no value repeats within a cluster and positive
+        otherwise (from a bit mask when there are at most 30 codes: a cluster's sum of
+        ``2^code`` has as many bits set as rows exactly when no code repeats; else from
+        ``COUNT(DISTINCT)``).
+    packed : bool
+        The packed form only: ``table`` already holds each row's words ``v<w>``
+        (:func:`packed_terms` times ``n``) and, with ``distinct``, ``dm`` (``n * 2^code``),
+        as the caller's table of codes can give them at no cost per row; ``p<j>`` are not
+        read.
+    max_rows : int, optional
+        The packed form only: a bound on the rows of ``table`` (the sum of ``n``). When
+        ``max_size * max_rows < 2^53`` every sum over clusters is below ``2^53`` (a sum of
+        products of a cluster's counts is at most ``sum_i m_i^2 <= max_size sum_i m_i``),
+        so the second level sums in double precision, exactly and faster than in integers
+        (DuckDB sums BIGINT into 128-bit integers).
 
     Returns
     -------
@@ -203,7 +231,23 @@ def cluster_sums_sql(n_models: int, table: str, ctes: str = "") -> str:
 
     Notes
     -----
-    The table is unpivoted once against the model index, keeping each row only under the
+    With ``n_classes`` and ``max_size`` (the packed form), the table is read once, grouped
+    by cluster, into a few sums: ``m``, the smallest and largest truth, and words of
+    :data:`PACKED_BITS` bits holding ``b``-bit fields (``2^b > max_size``): per model ``j``
+    its right rows ``r_ij`` and its wrong rows per predicted class ``w_ijk``
+    (:func:`packed_terms`; a row adds ``n * 2^shift`` to each of its fields). A cluster of
+    at most ``max_size`` rows fills no field beyond ``2^b - 1``, so the fields are exact,
+    read back with ``%`` and an exact division by a power of two. In a
+    cluster of one true class ``y``, ``a_ijk`` is ``r_ij`` for ``k = y`` and 0 otherwise,
+    so ``cw`` is 0 and ``cc`` sums ``r_ij r_il`` over the clusters of truth ``k``: the second
+    level groups the clusters by truth, the third sums across the ``K`` groups into one row,
+    which a cross join with the ``K + 1`` row numbers turns into the rows described above
+    (every class has its row). The top row also has ``over`` (clusters beyond
+    ``max_size``); :func:`cluster_sums_from_rows` refuses the sums when it or ``mixed`` is
+    not 0. Nothing groups by pattern or by (cluster, class): one pass over the table and
+    one hash table of ``G`` rows with few columns.
+
+    Without it, the table is unpivoted once against the model index, keeping each row only under the
     first model that predicts each class (``jx.j``; the rows of a (cluster, class) cell are
     then each counted once); the first level groups the unpivoted rows by ``(cl, k)`` and the
     table by ``cl``, the second sums across clusters (by ``k`` for the class moments). Only the
@@ -214,9 +258,35 @@ def cluster_sums_sql(n_models: int, table: str, ctes: str = "") -> str:
     >>> sql = cluster_sums_sql(2, "t0")
     >>> "GROUP BY cl, k" in sql, sql.count("UNION ALL")
     (True, 2)
+    >>> sql = cluster_sums_sql(2, "t0", n_classes=3, max_size=10, distinct="rep",
+    ...                        distinct_codes=10)
+    >>> "GROUP BY cl, k" in sql, "bit_count" in sql
+    (False, True)
     """
     c = check_positive_int(n_models, "n_models")
     js = range(c)
+    mask = distinct is not None and distinct_codes is not None and (
+        check_positive_int(distinct_codes, "distinct_codes") <= 30)
+    check = ""
+    if distinct is not None:
+        check = (", SUM(n) - bit_count(CAST(SUM(dm) AS BIGINT)) AS d" if mask
+                 else f", SUM(n) - COUNT(DISTINCT {distinct}) AS d")
+    bits = None if n_classes is None or max_size is None else packed_bits(max_size, c, n_classes)
+    if bits is not None:
+        assert n_classes is not None and max_size is not None
+        k = check_positive_int(n_classes, "n_classes")
+        if not packed:  # the packed terms of each row, from its codes
+            ctes, table = _terms_cte(c, k, bits, table, ctes, distinct, mask), "pk"
+        in_double = max_rows is not None and max_size * check_positive_int(max_rows, "max_rows") < 2 ** 53
+        unique = None if distinct is None else ("mask" if mask else distinct)
+        return _packed_sql(c, k, bits, max_size, table, ctes, unique, packed, in_double)
+    if packed:
+        raise ValueError(f"packed terms need n_classes and a max_size below 2^{PACKED_BITS}; "
+                         f"got n_classes={n_classes}, max_size={max_size}")
+    if mask:  # the bit mask of each row
+        ctes = (f"{ctes + ', ' if ctes else ''}pk AS (SELECT *, CAST(POWER(2, {distinct}) AS "
+                f"BIGINT) * n AS dm FROM {table})")
+        table = "pk"
     index = " UNION ALL ".join(f"SELECT {j} AS j" for j in js)
     pick = "CASE jx.j " + " ".join(f"WHEN {j} THEN p{j}" for j in js) + " END"
     first = " OR ".join(
@@ -233,9 +303,13 @@ def cluster_sums_sql(n_models: int, table: str, ctes: str = "") -> str:
     per_cluster = ["cl", "CAST(SUM(n) AS BIGINT) AS m", "MIN(y) AS ylo", "MAX(y) AS yhi",
                    *(f"CAST(SUM(CASE WHEN p{j} = y THEN n ELSE 0 END) AS BIGINT) AS r{j}"
                      for j in js)]
+    if distinct is not None:
+        per_cluster.append(check[2:])
     # second level: across clusters; the two parts share one column list (0 where unused)
     top = {"clusters": "COUNT(*)", "s": "SUM(m)", "ss": "SUM(m * m)",
            "mixed": "SUM(CASE WHEN ylo <> yhi THEN 1 ELSE 0 END)"}
+    if distinct is not None:
+        top["dup"] = "SUM(d)"
     cells: dict[str, str] = {}
     for j in js:
         top.update({f"r{j}": f"SUM(r{j})", f"rr{j}": f"SUM(r{j} * r{j})",
@@ -257,6 +331,203 @@ def cluster_sums_sql(n_models: int, table: str, ctes: str = "") -> str:
             f"c1 AS (SELECT {', '.join(per_cluster)} FROM {table} GROUP BY cl) "
             f"SELECT 1 AS g, CAST(NULL AS BIGINT) AS k, {select(top)} FROM c1 "
             f"UNION ALL SELECT 0 AS g, CAST(k AS BIGINT) AS k, {select(cells)} FROM ck GROUP BY k")
+
+
+# the bits of a packed word: words are summed per cluster in double precision, exact below
+# 2^53, which a cluster of at most max_size rows never reaches (larger ones are refused)
+PACKED_BITS = 52
+# the most sums over clusters per class-truth group the packed form writes, K (c + c(c+1)/2);
+# beyond it (many classes) the unpivoting form's text stays short
+PACKED_SUMS_MAX = 2048
+
+
+def packed_bits(max_size: int, n_models: int = 1, n_classes: int = 1) -> int | None:
+    """Return the bits of a field of :func:`cluster_sums_sql`'s packed form, or None.
+
+    Parameters
+    ----------
+    max_size : int
+        The most rows a cluster has (if all is well); a field holds up to ``max_size``.
+    n_models, n_classes : int
+        ``c`` and ``K``: the packed form writes ``K (c + c(c+1)/2)`` sums per truth group.
+
+    Returns
+    -------
+    int or None
+        ``b = max_size.bit_length()`` (``2^b > max_size``) when ``b <= PACKED_BITS`` and the
+        sums are at most :data:`PACKED_SUMS_MAX`; else None (the unpivoting form is used).
+
+    Examples
+    --------
+    >>> packed_bits(10), packed_bits(2 ** 60), packed_bits(10, n_models=4, n_classes=1000)
+    (4, None, None)
+    """
+    bits = check_positive_int(max_size, "max_size").bit_length()
+    c = check_positive_int(n_models, "n_models")
+    wide = check_positive_int(n_classes, "n_classes") * (c + c * (c + 1) // 2) > PACKED_SUMS_MAX
+    return bits if bits <= PACKED_BITS and not wide else None
+
+
+def _fields(c: int, k: int) -> list[tuple[int, int | None]]:
+    """Return the packed fields in order: (model, None), then (model, class) for wrong rows."""
+    return [*((j, None) for j in range(c)), *((j, q) for j in range(c) for q in range(k))]
+
+
+def _position(field: int, bits: int) -> tuple[int, int]:
+    """Return the word of a field and its shift in bits (``PACKED_BITS // bits`` a word)."""
+    per = PACKED_BITS // bits
+    return field // per, bits * (field % per)
+
+
+def packed_terms(y: object, preds: object, *, n_classes: int, max_size: int) -> np.ndarray:
+    """Each row's words of :func:`cluster_sums_sql`'s packed form (``packed=True``), for n = 1.
+
+    Parameters
+    ----------
+    y : array-like of int, shape (P,)
+        True class codes.
+    preds : array-like of int, shape (P, c)
+        Predicted class codes.
+    n_classes, max_size : int
+        ``K`` and the bound on a cluster's rows (:func:`packed_bits`).
+
+    Returns
+    -------
+    ndarray of int64, shape (P, W)
+        Column ``w`` is the term ``v<w>`` of each row: ``2^shift`` for each of its fields
+        (model ``j`` right; model ``j`` wrong with class ``k``) that falls in word ``w``.
+
+    Examples
+    --------
+    Two models, two classes, 4-bit fields: model 0 right (field 0), model 1 wrong with
+    class 0 (field 2 + 2 * 1 + 0 = 4, shift 16):
+
+    >>> packed_terms([1], [[1, 0]], n_classes=2, max_size=10).tolist()
+    [[65537]]
+    """
+    k = check_positive_int(n_classes, "n_classes")
+    yv = check_pattern_codes(y, "y", n_classes=k)
+    p = check_pattern_codes(preds, "preds", n_rows=len(yv), n_classes=k, ndims=(1, 2))
+    p = p.reshape(len(yv), -1)
+    c = p.shape[1]
+    bits = packed_bits(max_size)
+    if bits is None:
+        raise ValueError(f"max_size must be below 2^{PACKED_BITS}; got {max_size}")
+    fields = _fields(c, k)
+    out = np.zeros((len(yv), _position(len(fields) - 1, bits)[0] + 1), dtype=np.int64)
+    for f, (j, q) in enumerate(fields):
+        word, shift = _position(f, bits)
+        on = p[:, j] == yv if q is None else (p[:, j] == q) & (yv != q)
+        out[:, word] += np.where(on, np.int64(1) << shift, 0).astype(np.int64)
+    return out
+
+
+def _terms_cte(c: int, k: int, bits: int, table: str, ctes: str, distinct: str | None,
+               mask: bool) -> str:
+    """Return the CTEs followed by ``pk``: each row's packed words from its codes, times n."""
+    words: dict[int, list[str]] = {}
+    for f, (j, q) in enumerate(_fields(c, k)):
+        word, shift = _position(f, bits)
+        cond = f"p{j} = y" if q is None else f"p{j} = {q} AND y <> {q}"
+        words.setdefault(word, []).append(f"CASE WHEN {cond} THEN {2 ** shift} ELSE 0 END")
+    terms = ["cl", "y", "n", *(f"CAST({' + '.join(v)} AS BIGINT) * n AS v{w}"
+                               for w, v in words.items())]
+    if mask:
+        terms.append(f"CAST(POWER(2, {distinct}) AS BIGINT) * n AS dm")
+    elif distinct is not None:
+        terms.append(distinct)
+    return f"{ctes + ', ' if ctes else ''}pk AS (SELECT {', '.join(terms)} FROM {table})"
+
+
+def _packed_sql(c: int, k: int, bits: int, max_size: int, table: str, ctes: str,
+                unique: str | None, single: bool, in_double: bool) -> str:
+    """Write the one-pass form of :func:`cluster_sums_sql` (packed counts); see its Notes."""
+    js, ks = range(c), range(k)
+    pairs = [(j, i) for j in js for i in js if i >= j]
+    fields = _fields(c, k)
+    n_words = _position(len(fields) - 1, bits)[0] + 1
+    # a row of the caller's packed terms is one row (n = 1): COUNT(*), whose state is smaller
+    # than a sum's; the words and the mask summed in double precision (exact, see PACKED_BITS)
+    first = ["cl", "COUNT(*) AS m" if single else "CAST(SUM(n) AS BIGINT) AS m",
+             "MIN(y) AS ylo", "MAX(y) AS yhi",
+             *(f"SUM(CAST(v{w} AS DOUBLE)) AS v{w}" for w in range(n_words))]
+    if unique == "mask":
+        first.append("SUM(CAST(dm AS DOUBLE)) AS dm")
+    elif unique is not None:
+        first.append(f"{first[1][:-5]} - COUNT(DISTINCT {unique}) AS d")
+    # a cluster beyond max_size (refused) has its words read as 0, never cast out of range
+    big = f"m > {int(max_size)}"
+
+    def field(f: int) -> str:
+        # exact in double precision: a word is an integer below 2^53 and low a power of two
+        word, shift = _position(f, bits)
+        value = f"FLOOR(v{word} / {2 ** shift}) % {2 ** bits}"
+        return value if in_double else f"CAST({value} AS BIGINT)"
+
+    # per cluster: the checks, and the words (0 for a cluster beyond max_size)
+    check = unique is not None
+    guarded = ["m", "ylo", "yhi", *(f"CASE WHEN {big} THEN 0 ELSE v{w} END AS v{w}"
+                                    for w in range(n_words))]
+    if unique == "mask":  # as many bits set as rows when no code repeats
+        guarded.append(f"CASE WHEN {big} THEN m ELSE m - bit_count(CAST(dm AS BIGINT)) END AS d")
+    elif check:
+        guarded.append("d")
+    # the counts unpacked
+    unpacked = ["m", "ylo", "yhi", *(["d"] if check else [])]
+    unpacked += [f"{field(f)} AS {'r' if q is None else 'w'}{j}{'' if q is None else f'_{q}'}"
+                 for f, (j, q) in enumerate(fields)]
+    # per true class of the clusters (ylo): sums over its clusters
+    by_truth = {"clusters": "COUNT(*)", "s": "SUM(m)", "ss": "SUM(m * m)",
+                "mixed": "SUM(CASE WHEN ylo <> yhi THEN 1 ELSE 0 END)",
+                "over": f"SUM(CASE WHEN m > {int(max_size)} THEN 1 ELSE 0 END)",
+                **({"dup": "SUM(d)"} if check else {})}
+    for j in js:
+        by_truth.update({f"r{j}": f"SUM(r{j})", f"rs{j}": f"SUM(r{j} * m)"})
+    by_truth.update({f"rr{j}_{i}": f"SUM(r{j} * r{i})" for j, i in pairs})
+    for q in ks:
+        by_truth.update({f"w{j}_{q}": f"SUM(w{j}_{q})" for j in js})
+        by_truth.update({f"ww{j}_{i}_{q}": f"SUM(w{j}_{q} * w{i}_{q})" for j, i in pairs})
+    if in_double:  # SUM(x) -> SUM(CAST(x AS DOUBLE)): exact below 2^53 (see max_rows)
+        by_truth = {n: f"SUM(CAST({v[4:-1]} AS DOUBLE))" for n, v in by_truth.items()
+                    if v.startswith("SUM(")} | {n: v for n, v in by_truth.items()
+                                               if not v.startswith("SUM(")}
+    second = ["ylo", *(f"{v} AS {n}" for n, v in by_truth.items())]
+    # over the true classes: the top sums, and per class the columns of its row; a cluster
+    # of one true class y has a_ijk = r_ij for k = y and 0 for the others, so cw is 0
+    top = {n: f"SUM({n})" for n in ("clusters", "s", "ss", "mixed", "over",
+                                     *(["dup"] if check else []))}
+    for j in js:
+        top.update({f"r{j}": f"SUM(r{j})", f"rr{j}": f"SUM(rr{j}_{j})", f"rs{j}": f"SUM(rs{j})"})
+    cells: dict[str, list[str]] = {}
+    for j in js:
+        cells[f"a{j}"] = [f"SUM(CASE WHEN ylo = {q} THEN r{j} ELSE 0 END)" for q in ks]
+        cells[f"w{j}"] = [f"SUM(w{j}_{q})" for q in ks]
+    for j, i in pairs:
+        cells[f"aa{j}_{i}"] = [f"SUM(CASE WHEN ylo = {q} THEN rr{j}_{i} ELSE 0 END)" for q in ks]
+        cells[f"ww{j}_{i}"] = [f"SUM(ww{j}_{i}_{q})" for q in ks]
+    third = [f"CAST({v} AS BIGINT) AS t_{n}" for n, v in top.items()]
+    third += [f"CAST({v} AS BIGINT) AS x_{n}_{q}" for n, vs in cells.items()
+              for q, v in enumerate(vs)]
+    names = list(dict.fromkeys([*top, *cells, *(f"aw{j}_{i}" for j in js for i in js)]))
+
+    def column(name: str) -> str:
+        on_top = f"WHEN kx.k < 0 THEN t_{name} " if name in top else ""
+        per_class = (" ".join(f"WHEN kx.k = {q} THEN x_{name}_{q}" for q in ks) + " "
+                     if name in cells else "")
+        if not on_top and not per_class:  # cw: 0 in every row
+            return f"CAST(0 AS BIGINT) AS {name}"
+        return f"CAST(CASE {on_top}{per_class}ELSE 0 END AS BIGINT) AS {name}"
+
+    index = " UNION ALL ".join(f"SELECT {q} AS k" for q in range(-1, k))
+    return (f"WITH {ctes + ', ' if ctes else ''}"
+            f"c1 AS (SELECT {', '.join(first)} FROM {table} GROUP BY cl), "
+            f"cw AS (SELECT {', '.join(guarded)} FROM c1), "
+            f"c2 AS (SELECT {', '.join(unpacked)} FROM cw), "
+            f"s2 AS (SELECT {', '.join(second)} FROM c2 GROUP BY ylo), "
+            f"s3 AS (SELECT {', '.join(third)} FROM s2) "
+            f"SELECT CASE WHEN kx.k < 0 THEN 1 ELSE 0 END AS g, "
+            f"CASE WHEN kx.k < 0 THEN CAST(NULL AS BIGINT) ELSE CAST(kx.k AS BIGINT) END AS k, "
+            f"{', '.join(column(n) for n in names)} FROM s3 CROSS JOIN ({index}) kx")
 
 
 def cluster_sums_from_rows(rows: pd.DataFrame, n_models: int, n_classes: int) -> ClusterSums:
@@ -288,6 +559,12 @@ def cluster_sums_from_rows(rows: pd.DataFrame, n_models: int, n_classes: int) ->
     if len(top) != 1:
         raise ValueError(f"rows must hold one row of per-cluster sums (g = 1); got {len(top)}")
     one = top.iloc[0]
+    if "over" in one and int(one["over"]) > 0:
+        raise ValueError(f"{int(one['over'])} cluster(s) have more rows than the max_size the "
+                         "query was written for: their packed counts are not exact")
+    if "over" in one and int(one["mixed"]) > 0:
+        raise ValueError(f"{int(one['mixed'])} cluster(s) hold more than one true class: the "
+                         "packed form's class moments are not exact for them")
 
     def vec(prefix: str) -> np.ndarray:
         return np.array([int(one[f"{prefix}{j}"]) for j in range(c)], dtype=np.int64)

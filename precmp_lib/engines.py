@@ -92,7 +92,14 @@ from typing import TYPE_CHECKING, Any, TypedDict
 import numpy as np
 import pandas as pd
 
-from .clusters import ClusterSums, cluster_sums, cluster_sums_from_rows, cluster_sums_sql
+from .clusters import (
+    ClusterSums,
+    cluster_sums,
+    cluster_sums_from_rows,
+    cluster_sums_sql,
+    packed_bits,
+    packed_terms,
+)
 
 if TYPE_CHECKING:  # optional at run time: imported where the engine runs
     import duckdb
@@ -106,8 +113,9 @@ REPEATED_CV = "repeated cv"
 ENGINES = ("auto", "numpy", "duckdb", "spark")
 CSV_SUFFIXES = (".csv", ".txt", ".tsv", ".csv.gz", ".tsv.gz")
 PARQUET_SUFFIXES = (".parquet", ".pq")
-# DuckDB's working memory for one count; beyond it, hash tables spill to disk
-DUCKDB_MEMORY = os.environ.get("PRECMP_DUCKDB_MEMORY", "1GB")
+# DuckDB's working memory for one count; beyond it, hash tables spill to disk (512 MB keeps
+# the whole report of a 1e7-row cross-validated file within 1 GiB of RSS)
+DUCKDB_MEMORY = os.environ.get("PRECMP_DUCKDB_MEMORY", "512MB")
 JAVA_HINT = ("the Spark engine needs Java 17: install it (Debian/Ubuntu: "
              "`apt-get install openjdk-17-jre-headless`) or set JAVA_HOME")
 
@@ -571,12 +579,13 @@ def _group_sum(keys: np.ndarray, weights: np.ndarray, names: list[str]) -> pd.Da
 
 def _finish(spec: _Spec, pat: pd.DataFrame, obs: pd.DataFrame | None, engine: str,
             locate: Callable[[str, str], int | None],
-            sums: Callable[[pd.DataFrame], pd.DataFrame] | None = None) -> Counts:
+            sums: Callable[[pd.DataFrame, pd.DataFrame, int, int], pd.DataFrame] | None = None) -> Counts:
     """Turn the grouped raw rows of any engine into :class:`Counts` (label rules, checks).
 
     For repeated cross-validation the cluster sums come from ``obs`` (the per-observation
     rows) when the engine brought them back, else from ``sums``: the engine's run of
-    :func:`cluster_sql` on the table of codes of the distinct raw patterns.
+    :func:`cluster_sql` on the table of codes of the distinct raw patterns, the table of codes
+    of the repeats, the number of classes and the number of rows.
     """
     m = len(spec.models)
     pcols = [f"p{j}" for j in range(m)]
@@ -639,7 +648,9 @@ def _finish(spec: _Spec, pat: pd.DataFrame, obs: pd.DataFrame | None, engine: st
             observations = observations if spec.keep_observations else None
         else:
             assert sums is not None  # an engine without per-observation rows runs cluster_sql
-            clusters = _clusters_in_engine(spec, pat, coded, pcols, len(classes), sums, locate)
+            reps = pd.DataFrame({"rrep": pat["rep"].to_numpy(), "crep": rep})
+            reps = reps.drop_duplicates(subset=["rrep"]).reset_index(drop=True)
+            clusters = _clusters_in_engine(spec, pat, coded, pcols, len(classes), sums, locate, reps)
             n_obs = clusters.n_clusters
     return Counts(
         classes=classes, models=tuple(spec.models), patterns=patterns, observations=observations,
@@ -650,19 +661,34 @@ def _finish(spec: _Spec, pat: pd.DataFrame, obs: pd.DataFrame | None, engine: st
 
 
 def _clusters_in_engine(spec: _Spec, pat: pd.DataFrame, coded: dict, pcols: list[str],
-                        n_classes: int, sums: Callable[[pd.DataFrame], pd.DataFrame],
-                        locate: Callable[[str, str], Any]) -> ClusterSums:
-    """Run the cluster sums where the data live, on the codes of the distinct raw patterns."""
+                        n_classes: int, sums: Callable[[pd.DataFrame, pd.DataFrame, int, int], pd.DataFrame],
+                        locate: Callable[[str, str], Any], reps: pd.DataFrame) -> ClusterSums:
+    """Run the cluster sums where the data live, on the codes of the distinct raw patterns.
+
+    ``reps`` holds each raw repeat (``rrep``) with its code (``crep``). For the wide layout
+    the query also tells whether an (id, repeat) pair comes more than once (the pattern count
+    does not group by id): that is the error of a duplicated pair.
+    """
     raw = ["y", *pcols]
     table = pd.DataFrame({f"r{c}": pat[c].to_numpy() for c in raw})
     for c in raw:
         table[f"c{c}"] = np.asarray(coded[c], dtype=np.int64)
     table = table.drop_duplicates(subset=[f"r{c}" for c in raw]).reset_index(drop=True)
-    rows = sums(table)
-    result = cluster_sums_from_rows(rows, len(pcols), n_classes)
-    if result.mixed_truth:
+    if packed_bits(len(reps), len(pcols), n_classes) is not None:  # packed terms (cluster_sql)
+        words = packed_terms(table["cy"], table[[f"c{p}" for p in pcols]], n_classes=n_classes,
+                             max_size=len(reps))
+        for w in range(words.shape[1]):
+            table[f"v{w}"] = words[:, w]
+    if len(reps) <= 30:
+        reps = reps.assign(dm=np.left_shift(1, reps["crep"].to_numpy().astype(np.int64)))
+    rows = sums(table, reps, n_classes, int(pat["n"].sum()))
+    top = rows.loc[rows["g"] == 1]
+    if "dup" in rows and int(top["dup"].sum()) > 0:
+        raise _duplicated(spec, locate)
+    if int(top["mixed"].sum()) > 0:
         raise spec.fail(f"column {spec.y!r}: an observation has more than one true label"
                         f"{_example(spec, locate, 'two labels')}")
+    result = cluster_sums_from_rows(rows, len(pcols), n_classes)
     if result.size != int(pat["n"].sum()):  # every raw pattern found its codes
         raise spec.fail(f"the cluster sums cover {result.size} of {int(pat['n'].sum())} rows; "
                         "a label value did not compare equal to itself in the engine")
@@ -712,10 +738,7 @@ def _check_grouped(spec: _Spec, pat: pd.DataFrame, locate: Callable[[str, str], 
     largest fold per (id, repeat) (``f0``, ``f1``).
     """
     if "c" in pat and (pat["c"] > 1).any():
-        what = f"({spec.id}, {spec.repeat})" if spec.cv else spec.id
-        raise spec.fail(f"column {spec.id!r}: duplicated {what}{_example(spec, locate, 'duplicate')}; "
-                        "a wide table has one row per observation"
-                        + ("" if spec.cv else " (add a repeat column for repeated cross-validation)"))
+        raise _duplicated(spec, locate)
     for j, name in enumerate(spec.models):
         cj = f"c{j}"
         if cj not in pat:
@@ -728,6 +751,14 @@ def _check_grouped(spec: _Spec, pat: pd.DataFrame, locate: Callable[[str, str], 
                             "observations")
     if "f1" in pat and spec.fold and (pat["f0"].astype(str) != pat["f1"].astype(str)).any():
         raise spec.fail(f"column {spec.fold!r}: an observation has two folds in one repeat")
+
+
+def _duplicated(spec: _Spec, locate: Callable[[str, str], Any]) -> PredictionFileError:
+    """Return the error of a wide table with a repeated id (or (id, repeat) pair)."""
+    what = f"({spec.id}, {spec.repeat})" if spec.cv else spec.id
+    return spec.fail(f"column {spec.id!r}: duplicated {what}{_example(spec, locate, 'duplicate')}; "
+                     "a wide table has one row per observation"
+                     + ("" if spec.cv else " (add a repeat column for repeated cross-validation)"))
 
 
 def _example_at(spec: _Spec, locate: Callable[[str, str], Any], column: str) -> str:
@@ -1043,8 +1074,11 @@ def counting_sql(spec: _Spec, dialect: _Dialect, table: str = "src") -> str:
     id, rows per (id, model), the largest truth and fold); the outer ``GROUP BY`` counts the
     patterns, with ``GROUPING SETS`` adding the per-observation patterns for repeated
     cross-validation when they are asked for (``observations=True``; otherwise
-    :func:`cluster_sql` sums over the observations in the engine). Every result row is a
-    count: nothing of the raw rows comes back.
+    :func:`cluster_sql` sums over the observations in the engine). Wide repeated
+    cross-validation summed in the engine skips the inner ``GROUP BY``: its rows are the
+    events, grouped by pattern at once, and :func:`cluster_sql`, which groups by id anyway,
+    checks that no (id, repeat) pair repeats. Every result row is a count: nothing of the raw
+    rows comes back.
 
     Parameters
     ----------
@@ -1062,7 +1096,9 @@ def counting_sql(spec: _Spec, dialect: _Dialect, table: str = "src") -> str:
         also ``y1`` (the largest truth) and the check columns (``c`` wide, ``c<j>`` long); for
         repeated cross-validation also ``rep`` and, with a fold column, ``f0`` and ``f1``
         (smallest and largest fold), and with the per-observation rows ``g`` (1 on pattern
-        rows, 0 on per-observation rows) and ``id``.
+        rows, 0 on per-observation rows) and ``id``. Wide repeated cross-validation without
+        the per-observation rows has ``rep``, ``f0`` (the fold), ``y``, ``p<j>`` and ``n``
+        only.
 
     Examples
     --------
@@ -1076,6 +1112,13 @@ def counting_sql(spec: _Spec, dialect: _Dialect, table: str = "src") -> str:
     if spec.id is None:
         keys = ["k_y", *(f"k_{p}" for p in pcols)]
         sel = [f"{k} AS {k[2:]}" for k in keys]
+        return f"SELECT {', '.join(sel)}, COUNT(*) AS n FROM {table} GROUP BY {', '.join(keys)}"
+    if spec.cv and spec.layout == "wide" and not spec.keep_observations:
+        # each row is a prediction event; its (id, repeat) pair is checked unique by
+        # cluster_sql, which groups by id anyway: the patterns group the rows directly
+        keys = ["k_rep", *(["k_fold"] if spec.fold else []), "k_y", *(f"k_{p}" for p in pcols)]
+        sel = ["k_rep AS rep", *(["k_fold AS f0"] if spec.fold else []), "k_y AS y",
+               *(f"k_{p} AS {p}" for p in pcols)]
         return f"SELECT {', '.join(sel)}, COUNT(*) AS n FROM {table} GROUP BY {', '.join(keys)}"
     w, first = _events_sql(spec, table)
     if not spec.cv or not spec.keep_observations:
@@ -1118,7 +1161,9 @@ def _events_sql(spec: _Spec, table: str) -> tuple[str, list[str]]:
     return w, first
 
 
-def cluster_sql(spec: _Spec, table: str = "roles", codes: str = "codes") -> str:
+def cluster_sql(spec: _Spec, table: str = "roles", codes: str = "codes",
+                n_classes: int | None = None, n_repeats: int | None = None,
+                reps: str = "reps", n_rows: int | None = None) -> str:
     """Write the query of the cluster sums of repeated cross-validation, one text for both engines.
 
     The prediction events are given their class codes by an equi-join with ``codes`` (the
@@ -1126,6 +1171,17 @@ def cluster_sql(spec: _Spec, table: str = "roles", codes: str = "codes") -> str:
     gave them), counted per observation and coded pattern inside the engine (``t``), and
     summed over observations by :func:`precmp_lib.clusters.cluster_sums_sql`.
     The result has one row per class plus one; nothing per observation comes back.
+
+    With ``n_classes`` and ``n_repeats`` whose packed fields fit
+    (:func:`precmp_lib.clusters.packed_bits`), the coded events go to
+    :func:`precmp_lib.clusters.cluster_sums_sql`'s packed form as they are (one GROUP BY, by
+    observation; an observation has at most one event per repeat, so ``n_repeats`` bounds its
+    rows), with the words ``v<w>`` the codes table then holds
+    (:func:`precmp_lib.clusters.packed_terms`). For the
+    wide layout, given ``n_repeats``, the repeats are coded by a join with ``reps`` (which
+    then also holds each repeat's bit ``dm`` = ``2^crep`` when ``n_repeats <= 30``) and the
+    top row tells whether an (id, repeat) pair comes more than once (``dup`` > 0), the check
+    :func:`counting_sql` leaves to this query.
 
     Parameters
     ----------
@@ -1136,6 +1192,14 @@ def cluster_sql(spec: _Spec, table: str = "roles", codes: str = "codes") -> str:
         model's index in ``k_model``).
     codes : str
         The table of codes: raw columns ``ry``, ``rp0`` .. and code columns ``cy``, ``cp0`` ...
+        (and the packed terms, see above).
+    n_classes, n_repeats : int, optional
+        The number of classes of the label dictionary and of distinct repeats.
+    reps : str
+        The table of repeat codes: the raw repeat ``rrep`` and its code ``crep``
+        (``0 .. n_repeats - 1``).
+    n_rows : int, optional
+        The rows counted (``max_rows`` of :func:`precmp_lib.clusters.cluster_sums_sql`).
 
     Returns
     -------
@@ -1149,22 +1213,45 @@ def cluster_sql(spec: _Spec, table: str = "roles", codes: str = "codes") -> str:
     >>> sql = cluster_sql(spec)
     >>> "JOIN codes k ON e.y = k.ry AND e.p0 = k.rp0" in sql
     True
+    >>> "JOIN reps q ON e.rep = q.rrep" in cluster_sql(spec, n_classes=3, n_repeats=10)
+    True
     """
     m = len(spec.models)
     pcols = [f"p{j}" for j in range(m)]
     keys = ["y", *pcols]
-    if spec.layout == "wide":  # one row per (id, repeat): the rows are the prediction events
-        sel = ["k_id AS id", "k_y AS y", *(f"k_{p} AS {p}" for p in pcols)]
+    wide = spec.layout == "wide"
+    if wide:  # one row per (id, repeat): the rows are the prediction events
+        sel = ["k_id AS id", "k_rep AS rep", "k_y AS y", *(f"k_{p} AS {p}" for p in pcols)]
         events = f"SELECT {', '.join(sel)} FROM {table}"
     else:
         events = _events_sql(spec, table)[0]
+    join = f"FROM e JOIN {codes} k ON {' AND '.join(f'e.{c} = k.r{c}' for c in keys)}"
+    # the wide layout's check of unique (id, repeat) pairs, on the repeats' codes
+    check = wide and n_repeats is not None
+    if check:
+        join += f" JOIN {reps} q ON e.rep = q.rrep"
+    mask = check and n_repeats is not None and n_repeats <= 30
+    bits = None if n_classes is None or n_repeats is None else packed_bits(n_repeats, m, n_classes)
+    if bits is not None and n_classes is not None and n_repeats is not None:
+        # the coded events as they are, with the packed terms the codes table holds:
+        # cluster_sums_sql groups them by id
+        n_words = packed_terms([0], [[0] * m], n_classes=n_classes, max_size=n_repeats).shape[1]
+        cols = ["e.id AS cl", "k.cy AS y", *(f"k.v{w} AS v{w}" for w in range(n_words)),
+                *(["q.crep AS rep"] if check else []), *(["q.dm AS dm"] if mask else []), "1 AS n"]
+        ctes = f"e AS ({events}), t AS (SELECT {', '.join(cols)} {join})"
+        return cluster_sums_sql(m, "t", ctes, n_classes=n_classes, max_size=n_repeats,
+                                distinct="rep" if check else None,
+                                distinct_codes=n_repeats if check else None, packed=True,
+                                max_rows=n_rows)
     # the codes first (a join with a small table), then one GROUP BY on integers
     coded = ", ".join(f"k.c{c}" for c in keys)
+    rep = ", q.crep" if check else ""
     ctes = (f"e AS ({events}), "
-            f"t AS (SELECT e.id AS cl, {', '.join(f'k.c{c} AS {c}' for c in keys)}, COUNT(*) AS n "
-            f"FROM e JOIN {codes} k ON {' AND '.join(f'e.{c} = k.r{c}' for c in keys)} "
-            f"GROUP BY e.id, {coded})")
-    return cluster_sums_sql(m, "t", ctes)
+            f"t AS (SELECT e.id AS cl{rep.replace('q.crep', 'q.crep AS rep')}, "
+            f"{', '.join(f'k.c{c} AS {c}' for c in keys)}, COUNT(*) AS n "
+            f"{join} GROUP BY e.id{rep}, {coded})")
+    return cluster_sums_sql(m, "t", ctes, distinct="rep" if check else None,
+                            distinct_codes=n_repeats if check else None)
 
 
 def _split_sets(spec: _Spec, rows: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame | None]:
@@ -1600,17 +1687,21 @@ def _duckdb_count(spec: _Spec, relation: duckdb.DuckDBPyRelation, columns: Seque
         where = "lines" if spec.rows_are_lines else "rows"
         return f"{key}; {where} {' and '.join(map(str, rows))}"
 
-    def sums(codes: pd.DataFrame) -> pd.DataFrame:
-        # the codes table by name: registered on the engine's own connection, and found by
+    def sums(codes: pd.DataFrame, reps: pd.DataFrame, n_classes: int, n_rows: int) -> pd.DataFrame:
+        # the code tables by name: registered on the engine's own connection, and found by
         # DuckDB's scan of Python variables when the relation belongs to another connection
-        precmp_codes = codes
+        precmp_codes, precmp_reps = codes, reps
         con.register("precmp_codes", precmp_codes)
+        con.register("precmp_reps", precmp_reps)
         try:
-            return table.query("roles", cluster_sql(spec, "roles", "precmp_codes")).df()
+            sql = cluster_sql(spec, "roles", "precmp_codes", n_classes, len(reps), "precmp_reps",
+                              n_rows)
+            return table.query("roles", sql).df()
         except Exception as exc:  # duckdb.Error: out of memory, a file that changed
             raise on_error(exc) from None
         finally:
             con.unregister("precmp_codes")
+            con.unregister("precmp_reps")
 
     return _finish(spec, pat, obs, "duckdb", locate, sums)
 
@@ -1841,7 +1932,8 @@ def _spark_count(spec: _Spec, df: SparkDataFrame, columns: Sequence[str],
         rows = _spark_rows(spec, spark, columns, view, roles_view)
         pat, obs = _split_sets(spec, rows)
         return _finish(spec, pat, obs, "spark", lambda column, what: None,
-                       lambda codes: _spark_cluster_rows(spec, spark, roles_view, codes))
+                       lambda codes, reps, k, n: _spark_cluster_rows(spec, spark, roles_view, codes,
+                                                                     reps, k, n))
     except PredictionFileError:
         raise
     except Exception as exc:  # a Spark (JVM) error: a file or table Spark cannot read
@@ -1852,28 +1944,37 @@ def _spark_count(spec: _Spec, df: SparkDataFrame, columns: Sequence[str],
 
 
 def _spark_cluster_rows(spec: _Spec, spark: SparkSession, roles_view: str,
-                        codes: pd.DataFrame) -> pd.DataFrame:
-    """Run :func:`cluster_sql` in Spark with the table of codes as a temporary view."""
+                        codes: pd.DataFrame, reps: pd.DataFrame, n_classes: int,
+                        n_rows: int) -> pd.DataFrame:
+    """Run :func:`cluster_sql` in Spark with the tables of codes as temporary views."""
     import uuid
 
     from pyspark.sql.types import LongType, StructField, StructType
 
     types = {f.name: f.dataType
              for f in spark.sql(counting_sql(spec, SPARK, roles_view)).schema.fields}
-    raw = [c for c in codes.columns if c.startswith("r")]
-    schema = StructType([*(StructField(c, types[c[1:]]) for c in raw),
-                         *(StructField(c, LongType()) for c in codes.columns
-                           if not c.startswith("r"))])
-    data = [tuple(_native(v) for v in row)
-            for row in codes[[f.name for f in schema.fields]].itertuples(index=False)]
-    table = f"precmp_codes_{uuid.uuid4().hex}"
-    spark.createDataFrame(data, schema).createOrReplaceTempView(table)
+
+    def view(frame: pd.DataFrame, part: str) -> str:
+        # raw columns (r...) in the type the count read them in, codes (c...) as BIGINT
+        raw = [c for c in frame.columns if c.startswith("r")]
+        schema = StructType([*(StructField(c, types[c[1:]]) for c in raw),
+                             *(StructField(c, LongType()) for c in frame.columns
+                               if not c.startswith("r"))])
+        data = [tuple(_native(v) for v in row)
+                for row in frame[[f.name for f in schema.fields]].itertuples(index=False)]
+        name = f"precmp_{part}_{uuid.uuid4().hex}"
+        spark.createDataFrame(data, schema).createOrReplaceTempView(name)
+        return name
+
+    table, rep_table = view(codes, "codes"), view(reps, "reps")
     try:
-        out = spark.sql(cluster_sql(spec, roles_view, table))
+        out = spark.sql(cluster_sql(spec, roles_view, table, n_classes, len(reps), rep_table,
+                                    n_rows))
         got = out.collect()
         return pd.DataFrame([tuple(r) for r in got], columns=out.columns)
     finally:
         spark.catalog.dropTempView(table)
+        spark.catalog.dropTempView(rep_table)
 
 
 def _spark_rows(spec: _Spec, spark: SparkSession, columns: Sequence[str], view: str,

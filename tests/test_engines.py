@@ -525,3 +525,27 @@ def test_a_file_spark_cannot_parse_is_one_line(tmp_path, spark):
     message = str(err.value)
     assert message.startswith("bad.csv: ") and "\n" not in message and len(message) < 400
     assert "precmp-files-" not in message  # the private link's folder is not shown
+
+
+def test_wide_cv_duplicated_pair_found_by_the_cluster_query(tmp_path):
+    """Wide repeated cv counts patterns without grouping by id; the cluster query's bit mask
+    of repeat codes finds the repeated (id, repeat) pair, and the message is numpy's."""
+    n = 40
+    i = np.arange(n)
+    frame = pd.DataFrame({"id": i % 10, "repeat": i // 10, "fold": i % 3, "y": i % 10 % 3,
+                          "a": i % 3, "b": (i * 7) % 3})
+    frame = pd.concat([frame, frame.iloc[[13]]], ignore_index=True)
+    frame.to_parquet(tmp_path / "cv.parquet")
+    expected = ("column 'id': duplicated (id, repeat) (id=3, repeat=1; rows 13 and 40); a wide "
+                "table has one row per observation")
+    with pytest.raises(PredictionFileError) as numpy_error:
+        count_predictions(frame, y_true="y")
+    assert str(numpy_error.value) == f"DataFrame: {expected}"
+    with pytest.raises(PredictionFileError) as duck_error:
+        count_predictions(str(tmp_path / "cv.parquet"), y_true="y", engine="duckdb")
+    assert str(duck_error.value) == f"cv.parquet: {expected}"
+    # without the duplicate the two engines agree, cluster sums included
+    ok = frame.iloc[:n]
+    ok.to_parquet(tmp_path / "ok.parquet")
+    assert_same_counts(count_predictions(ok, y_true="y"),
+                       count_predictions(str(tmp_path / "ok.parquet"), y_true="y", engine="duckdb"))
