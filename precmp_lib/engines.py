@@ -1702,6 +1702,10 @@ def spark_error(exc: BaseException) -> str:
     java = getattr(exc, "java_exception", None)
     text = str(java) if java is not None else str(exc)
     if "OutOfMemoryError" in text or "Java heap space" in text:
+        if type(exc).__module__.startswith("pyspark.errors.exceptions.connect"):
+            # the server's driver ran out: its memory is fixed where the server is started
+            return (f"Spark ran out of memory ({_jvm_line(text)}); give the Spark Connect "
+                    "server's driver more: spark.driver.memory where the server is started")
         return (f"Spark ran out of memory ({_jvm_line(text)}); give the driver more: "
                 "--spark-conf spark.driver.memory=4g")
     return f"Spark failed: {_jvm_line(text)}"

@@ -239,3 +239,29 @@ def test_a_connect_url_in_the_spark_configuration(tmp_path, monkeypatch):
     assert configured_master() == "sc://10.0.0.2:15002"
     (tmp_path / "spark-defaults.conf").write_text("spark.master sc://10.0.0.3:15002\n")
     assert configured_master() == "sc://10.0.0.3:15002"
+
+
+def test_connect_errors_are_read_as_one_line():
+    from pyspark.errors.exceptions.connect import SparkException
+
+    from precmp_lib.engines import _spark_error, spark_error
+
+    oom = SparkException(message="java.lang.OutOfMemoryError: Java heap space")
+    assert spark_error(oom) == (
+        "Spark ran out of memory (java.lang.OutOfMemoryError: Java heap space); give the Spark "
+        "Connect server's driver more: spark.driver.memory where the server is started")
+    # a malformed CSV file as a Spark Connect 4.1.1 server reports it (text taken from a real
+    # server's reply, stack frames shortened): the innermost cause names the error class, and
+    # neither the row nor the private link reaches the line
+    said = SparkException(message=(
+        "[FAILED_READ_FILE.NO_HINT] Encountered error while reading file "
+        "file:///tmp/precmp-files-x/f0.csv.  SQLSTATE: KD001\n\nJVM stacktrace:\n"
+        "org.apache.spark.SparkException\n\tat org.apache.spark.sql.errors.QueryExecutionErrors"
+        "$.cannotReadFilesError(QueryExecutionErrors.scala:911)\n"
+        "Caused by: org.apache.spark.SparkException: [MALFORMED_RECORD_IN_PARSING.WITHOUT_SUGGESTION]"
+        " Malformed records are detected in record parsing: [b,b\n].\n"
+        "Caused by: org.apache.spark.SparkRuntimeException: [MALFORMED_CSV_RECORD] Malformed CSV "
+        'record: "b,b SQLSTATE: KD000\n\tat org.apache.spark.sql.catalyst.csv.UnivocityParser'
+        ".parse(UnivocityParser.scala:457)"))
+    assert str(_spark_error("bad.csv", said, ["/tmp/precmp-files-x/f0.csv"])) == (
+        "bad.csv: Spark cannot count it ([MALFORMED_CSV_RECORD] Malformed CSV record)")
