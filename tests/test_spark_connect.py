@@ -3,8 +3,8 @@
 One server JVM for the module, started with the ``spark-class`` script that pyspark ships
 (Spark's ``SparkConnectServer`` through ``SparkSubmit``, local mode, 512 MiB, loopback only, a
 free port), torn down after. The reports run in a child process with ``SPARK_REMOTE`` set, on
-a small repeated cross-validation Parquet file and on a test-set CSV file whose name holds
-characters Spark takes as a pattern; each must equal DuckDB's report of the same file, and the
+a small repeated cross-validation Parquet file (wide) and on a test-set CSV file (long) whose
+name holds characters Spark takes as a pattern; each must equal DuckDB's report of the same file, and the
 server's log must show that the server read the file (the Parquet file by its own path, the
 CSV file through a link in a private folder, gone after the run). The reference is DuckDB's
 report: the engines share one SQL text, and DuckDB's numbers are checked against numpy and
@@ -113,14 +113,15 @@ def _cv_file(path: Path) -> None:
 
 
 def _test_set_file(path: Path) -> None:
-    """A test set of 400 rows, two classes, three models."""
+    """A test set of 400 observations, two classes, three models, long (one row per model)."""
     rng = np.random.default_rng(11)
     n = 400
     y = rng.choice(["no", "yes"], n, p=[0.7, 0.3])
-    frame = {"y_true": y}
-    for j, m in enumerate(["base", "tuned", "big"]):
-        frame[m] = np.where(rng.random(n) < 0.7 + 0.08 * j, y, rng.choice(["no", "yes"], n))
-    pd.DataFrame(frame).to_csv(path, index=False)
+    parts = [pd.DataFrame({"id": np.arange(n), "model": m, "y_true": y,
+                           "y_pred": np.where(rng.random(n) < 0.7 + 0.08 * j, y,
+                                              rng.choice(["no", "yes"], n))})
+             for j, m in enumerate(["base", "tuned", "big"])]
+    pd.concat(parts, ignore_index=True).sample(frac=1.0, random_state=2).to_csv(path, index=False)
 
 
 def _run(path: Path, out: Path, engine: str, remote: str | None, *extra: str):
@@ -164,6 +165,7 @@ def test_test_set_csv_with_a_pattern_name_on_spark_connect_equals_duckdb(server,
     _test_set_file(path)
     spark = _report(path, tmp_path, "spark", server["url"])
     assert spark == _report(path, tmp_path, "duckdb")
+    assert sorted(spark["models"]) == ["base", "big", "tuned"]  # the long layout, read as such
     # the server read it through a plain link in a private folder, removed after the run
     links = [f for f in _read_by_server(server["log"]) if "/precmp-files-" in f]
     assert links and all(f.endswith("/f0.csv") for f in links), _read_by_server(server["log"])
