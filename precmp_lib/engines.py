@@ -1716,13 +1716,16 @@ def spark_session(master: str | None = None,
     """Return the active Spark session, or start one (local unless a master is configured).
 
     The master is ``master`` if given, else ``SPARK_REMOTE``, else the one the environment
-    configures (:func:`configured_master`), else ``local[2]``. A Spark Connect URL
+    configures (:func:`configured_master`), else ``local[2]``; a session already running in
+    this process is returned when no master is given. A Spark Connect URL
     (``sc://host:port``, as ``SPARK_REMOTE`` holds) connects to that server: no JVM is started
     here and Java is not needed; the server reads the files, so they must be visible to it
     under the same absolute paths (a server on this machine, or a file system it shares with
     this one; a file name holding a character Spark takes as a pattern, such as ``run[1].csv``,
     is read through a link in a private local folder, which only a server on this machine
-    sees). Any other master starts a JVM: a local session runs 2 threads with no UI and 2
+    sees). PySpark allows no Spark Connect session beside a local one in the same process, and
+    marks the process as a Spark Connect one once connected. Any other master starts a JVM
+    (without ``SPARK_REMOTE`` in its environment, which ``spark-submit`` would refuse): a local session runs 2 threads with no UI and 2
     shuffle partitions, logs only errors and keeps the JVM's start-up lines off the caller's
     stderr. When the JVM cannot start or the server cannot be reached, its own message is
     raised, in one line. PySpark's own logging of failed queries is switched off: the errors
@@ -1790,6 +1793,9 @@ def spark_session(master: str | None = None,
     # The JVM's own start-up lines (the incubator-module warning, Spark's default-log-level
     # notice) would land on the caller's stderr; they are kept in a file, and shown (one line)
     # only when the JVM fails.
+    # spark-submit refuses to start a driver while SPARK_REMOTE is set (a master given here, or
+    # SPARK_REMOTE=local): the JVM is started without it
+    remote = os.environ.pop("SPARK_REMOTE", None)
     with tempfile.TemporaryFile("w+", encoding="utf-8", errors="replace") as log:
         try:
             gateway = launch_gateway(spark_conf, popen_kwargs={"stdout": subprocess.DEVNULL,
@@ -1800,6 +1806,9 @@ def spark_session(master: str | None = None,
             said = log.read()
             raise RuntimeError(spark_error(exc) if not said.strip() or hasattr(exc, "java_exception")
                                else f"Spark failed to start: {_jvm_line(said)}") from None
+        finally:
+            if remote is not None:
+                os.environ["SPARK_REMOTE"] = remote
     spark.sparkContext.setLogLevel("ERROR")
     return spark
 
@@ -1823,7 +1832,7 @@ def _active_session() -> SparkSession | None:
         active: Any = ConnectSession.getActiveSession()  # PySpark types it apart from the classic one
         if active is not None:
             return cast("SparkSession", active)
-    if "pyspark.sql" in sys.modules and not os.environ.get("SPARK_REMOTE"):
+    if "pyspark.sql" in sys.modules:
         from pyspark.sql import SparkSession
 
         return SparkSession.getActiveSession()
