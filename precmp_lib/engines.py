@@ -1725,9 +1725,9 @@ def spark_session(master: str | None = None,
     is read through a link in a private local folder, which only a server on this machine
     sees). PySpark allows no Spark Connect session beside a local one in the same process, and
     marks the process as a Spark Connect one once connected. Any other master starts a JVM
-    (without ``SPARK_REMOTE`` in its environment, which ``spark-submit`` would refuse): a local session runs 2 threads with no UI and 2
-    shuffle partitions, logs only errors and keeps the JVM's start-up lines off the caller's
-    stderr. When the JVM cannot start or the server cannot be reached, its own message is
+    (without ``SPARK_REMOTE`` in its environment, which ``spark-submit`` would refuse): a local
+    session runs 2 threads with no UI and 2 shuffle partitions, logs only errors and keeps the
+    JVM's start-up lines off the caller's stderr. When the JVM cannot start or the server cannot be reached, its own message is
     raised, in one line. PySpark's own logging of failed queries is switched off: the errors
     reach the caller as exceptions.
 
@@ -1804,8 +1804,11 @@ def spark_session(master: str | None = None,
         except Exception as exc:  # the JVM did not start, or refused the master or a setting
             log.seek(0)
             said = log.read()
-            raise RuntimeError(spark_error(exc) if not said.strip() or hasattr(exc, "java_exception")
-                               else f"Spark failed to start: {_jvm_line(said)}") from None
+            # the JVM's log names the failure when the JVM refused; else it is PySpark's own
+            jvm = any("Exception" in ln or "Error" in ln for ln in said.splitlines())
+            raise RuntimeError(f"Spark failed to start: {_jvm_line(said)}"
+                               if jvm and not hasattr(exc, "java_exception")
+                               else spark_error(exc)) from None
         finally:
             if remote is not None:
                 os.environ["SPARK_REMOTE"] = remote

@@ -181,8 +181,8 @@ def test_items_through_a_connect_session_in_process(server, tmp_path, monkeypatc
     # PySpark marks the process as a Spark Connect one; the mark goes with the test, and a
     # local session another test file left running in this worker is stopped first (PySpark
     # does not start Spark Connect beside it)
-    monkeypatch.delenv("SPARK_CONNECT_MODE_ENABLED", raising=False)
     monkeypatch.delenv("SPARK_REMOTE", raising=False)
+    marked = os.environ.pop("SPARK_CONNECT_MODE_ENABLED", None)
     leftover = SparkSession.getActiveSession()
     if leftover is not None:
         leftover.stop()
@@ -199,6 +199,9 @@ def test_items_through_a_connect_session_in_process(server, tmp_path, monkeypatc
         got = [p.to_dict() for p in count_items(str(tmp_path / "items.csv"), engine="spark")]
     finally:
         session.stop()
+        os.environ.pop("SPARK_CONNECT_MODE_ENABLED", None)
+        if marked is not None:
+            os.environ["SPARK_CONNECT_MODE_ENABLED"] = marked
     want = [p.to_dict() for p in count_items(frame, engine="numpy")]
     for part in (*got, *want):
         for key in ("engine", "source", "notes"):
