@@ -39,7 +39,8 @@ long  one row per (observation, model): id, model, the truth, y_pred [, repeat, 
       --format auto (the default) reads a file with 'model' and 'y_pred' columns as long.
 
 Counting runs where the data are: DuckDB by default (out of core: files larger than memory
-work), numpy in memory, or Spark in local mode (--engine spark; needs pyspark and Java 17).
+work), numpy in memory, or Spark (--engine spark; local mode with pyspark and Java 17,
+or a cluster: --spark-master, SPARK_REMOTE=sc://HOST:PORT, spark.master).
 Relative paths are resolved from the current folder.
 """
 
@@ -124,8 +125,9 @@ def build_parser() -> argparse.ArgumentParser:
                      help="who counts the rows: auto (DuckDB for files), numpy (in memory), "
                      "duckdb, spark (local mode unless a master is given or configured)")
     rep.add_argument("--spark-master", metavar="URL",
-                     help="--engine spark: the cluster (spark://HOST:PORT ...); default: "
-                     "spark.master of the Spark configuration, else local mode")
+                     help="--engine spark: the cluster (spark://HOST:PORT, or a Spark Connect "
+                     "server sc://HOST:PORT ...); default: SPARK_REMOTE, else spark.master of "
+                     "the Spark configuration, else local mode")
     rep.add_argument("--spark-conf", action="append", type=_spark_conf, default=[],
                      metavar="KEY=VALUE", help="--engine spark: a Spark setting (repeatable), "
                      "e.g. spark.driver.memory=4g")

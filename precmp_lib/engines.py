@@ -87,7 +87,7 @@ import weakref
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypedDict
+from typing import TYPE_CHECKING, Any, TypedDict, cast
 
 import numpy as np
 import pandas as pd
@@ -1389,14 +1389,22 @@ def _delimiter(path: str) -> str:
 
 
 @contextlib.contextmanager
-def _literal_files(files: list[str], name: str) -> Iterator[list[str]]:
+def _literal_files(files: list[str], name: str, own_paths: bool = False) -> Iterator[list[str]]:
     """Give DuckDB and Spark plain names for the files: links ``f0.csv``, ... in a private folder.
 
     Both readers expand glob characters in a path they are given (``run[1].parquet`` would read
     ``run1.parquet``; Hadoop also expands braces and stops at a ``:``), so they get links whose
     names hold no such character; the folder goes when the count is done. Where links cannot be
-    made, the paths themselves are used when they hold none of those characters.
+    made, the paths themselves are used when they hold none of those characters. With
+    ``own_paths`` (a Spark Connect server, which may run elsewhere and not see this machine's
+    private folder) the files' own absolute paths are given whenever they hold none of those
+    characters; links only for the others.
     """
+    if own_paths:
+        paths = [os.path.abspath(f) for f in files]
+        if not any(ch in p for p in paths for ch in "*?[]{}\\:"):
+            yield paths
+            return
     folder = tempfile.mkdtemp(prefix="precmp-files-")
     try:
         try:
@@ -1742,9 +1750,11 @@ def _connect() -> duckdb.DuckDBPyConnection:
 def configured_master() -> str | None:
     """Return the Spark master the environment configures, or None.
 
-    Looked up as ``spark-submit`` does: ``--master`` in ``PYSPARK_SUBMIT_ARGS``, then
-    ``spark.master`` in ``spark-defaults.conf`` (in ``SPARK_CONF_DIR``, else
-    ``SPARK_HOME/conf``).
+    Looked up as ``spark-submit`` does: ``--master`` (or ``--remote``) in
+    ``PYSPARK_SUBMIT_ARGS``, then ``spark.master`` (or ``spark.remote``) in
+    ``spark-defaults.conf`` (in ``SPARK_CONF_DIR``, else ``SPARK_HOME/conf``). A Spark Connect
+    URL (``sc://host:port``) is returned as it is: :func:`spark_session` then connects to that
+    server.
 
     Returns
     -------
@@ -1757,15 +1767,18 @@ def configured_master() -> str | None:
     >>> os.environ["PYSPARK_SUBMIT_ARGS"] = "--master spark://127.0.0.1:7077 pyspark-shell"
     >>> configured_master()
     'spark://127.0.0.1:7077'
+    >>> os.environ["PYSPARK_SUBMIT_ARGS"] = "--remote sc://127.0.0.1:15002 pyspark-shell"
+    >>> configured_master()
+    'sc://127.0.0.1:15002'
     >>> del os.environ["PYSPARK_SUBMIT_ARGS"]
     """
     import shlex
 
     words = shlex.split(os.environ.get("PYSPARK_SUBMIT_ARGS", ""))
     for i, word in enumerate(words):
-        if word == "--master" and i + 1 < len(words):
+        if word in ("--master", "--remote") and i + 1 < len(words):
             return words[i + 1]
-        if word.startswith("--master="):
+        if word.startswith(("--master=", "--remote=")):
             return word.split("=", 1)[1]
     folder = os.environ.get("SPARK_CONF_DIR") or (
         os.path.join(os.environ["SPARK_HOME"], "conf") if os.environ.get("SPARK_HOME") else None)
@@ -1773,17 +1786,33 @@ def configured_master() -> str | None:
         with open(os.path.join(folder, "spark-defaults.conf"), encoding="utf-8") as fh:
             for line in fh:
                 parts = line.strip().split(None, 1)
-                if len(parts) == 2 and parts[0] == "spark.master":
+                if len(parts) == 2 and parts[0] in ("spark.master", "spark.remote"):
                     return parts[1].strip()
     return None
 
 
 def _jvm_line(text: str) -> str:
-    """Return the JVM's own message in one line: its first exception line."""
+    """Return the JVM's own message in one line.
+
+    Spark Connect's errors carry the server's message, then ``JVM stacktrace:`` and the trace
+    (dropped); a gRPC failure (the server cannot be reached) its ``details``. Otherwise the
+    first line that names an error class (``[PATH_NOT_FOUND] ...``) or an exception.
+    """
+    text = _grpc_details(text.split("JVM stacktrace:", 1)[0])
     lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
-    found = [ln for ln in lines if ("Exception" in ln or "Error" in ln) and not ln.startswith("at ")]
+    found = ([ln for ln in lines if re.match(r"\[[A-Z][A-Z0-9_.]*\] ", ln)]
+             or [ln for ln in lines if ("Exception" in ln or "Error" in ln) and not ln.startswith("at ")])
     line = (found[0] if found else (lines[-1] if lines else "no message"))
     return line if len(line) <= 300 else line[:297] + "..."
+
+
+def _grpc_details(text: str) -> str:
+    """Return the ``details`` of a gRPC failure's text (Spark Connect's client), else the text."""
+    if text.startswith(("<_InactiveRpcError", "<_MultiThreadedRendezvous")):
+        found = re.search(r'details = "(.*)"', text)
+        if found:
+            return found.group(1)
+    return text
 
 
 def spark_error(exc: BaseException) -> str:
@@ -1808,6 +1837,10 @@ def spark_error(exc: BaseException) -> str:
     java = getattr(exc, "java_exception", None)
     text = str(java) if java is not None else str(exc)
     if "OutOfMemoryError" in text or "Java heap space" in text:
+        if type(exc).__module__.startswith("pyspark.errors.exceptions.connect"):
+            # the server's driver ran out: its memory is fixed where the server is started
+            return (f"Spark ran out of memory ({_jvm_line(text)}); give the Spark Connect "
+                    "server's driver more: spark.driver.memory where the server is started")
         return (f"Spark ran out of memory ({_jvm_line(text)}); give the driver more: "
                 "--spark-conf spark.driver.memory=4g")
     return f"Spark failed: {_jvm_line(text)}"
@@ -1817,35 +1850,55 @@ def spark_session(master: str | None = None,
                   conf: Mapping[str, str] | None = None) -> SparkSession:
     """Return the active Spark session, or start one (local unless a master is configured).
 
-    A local session runs 2 threads with no UI and 2 shuffle partitions. The master is
-    ``master`` if given, else the one the environment configures (:func:`configured_master`),
-    else ``local[2]``. The session logs only errors and keeps the JVM's start-up lines off the
-    caller's stderr; when the JVM cannot start, its own message is raised, in one line.
+    The master is ``master`` if given, else ``SPARK_REMOTE``, else the one the environment
+    configures (:func:`configured_master`), else ``local[2]``; a session already running in
+    this process is returned when no master is given. A Spark Connect URL
+    (``sc://host:port``, as ``SPARK_REMOTE`` holds) connects to that server: no JVM is started
+    here and Java is not needed; the server reads the files, so they must be visible to it
+    under the same absolute paths (a server on this machine, or a file system it shares with
+    this one; a file name holding a character Spark takes as a pattern, such as ``run[1].csv``,
+    is read through a link in a private local folder, which only a server on this machine
+    sees). PySpark allows no Spark Connect session beside a local one in the same process, and
+    marks the process as a Spark Connect one once connected. Any other master starts a JVM
+    (without ``SPARK_REMOTE`` in its environment, which ``spark-submit`` would refuse): a local
+    session runs 2 threads with no UI and 2 shuffle partitions, logs only errors and keeps the
+    JVM's start-up lines off the caller's stderr. When the JVM cannot start or the server cannot be reached, its own message is
+    raised, in one line. PySpark's own logging of failed queries is switched off: the errors
+    reach the caller as exceptions.
 
     Parameters
     ----------
     master : str, optional
-        A Spark master URL (``spark://host:port``, ``local[4]``, ``yarn`` ...).
+        A Spark master URL (``spark://host:port``, ``local[4]``, ``yarn``, ``sc://host:port``
+        ...).
     conf : mapping of str to str, optional
         Further Spark settings (``spark.executor.memory`` ...); they override the defaults
-        above.
+        above. On a Spark Connect server they are set for this session; a setting the server
+        fixes at its start (``spark.driver.memory`` ...) is refused.
 
     Returns
     -------
     pyspark.sql.SparkSession
-        The session that :func:`count_predictions` uses for paths with ``engine="spark"``.
+        The session that :func:`count_predictions` uses for paths with ``engine="spark"`` (for
+        Spark Connect, a ``pyspark.sql.connect.session.SparkSession``).
 
     Raises
     ------
     RuntimeError
-        When Java is missing (saying how to install Java 17), when ``SPARK_REMOTE`` asks for
-        Spark Connect, or when the JVM or the session fails to start (its message, one line).
+        When Java is missing (saying how to install Java 17), when Spark Connect's client
+        packages are missing (saying how to install them), or when the JVM, the session or the
+        connection fails (its message, one line).
     """
+    _quiet_query_logs()
+    if master is None:
+        active = _active_session()
+        if active is not None:
+            return active
+    master = master or os.environ.get("SPARK_REMOTE") or configured_master() or "local[2]"
+    if master.startswith("sc://"):
+        return _connect_session(master, conf or {})
     if not (os.environ.get("JAVA_HOME") or shutil.which("java")):
         raise RuntimeError(JAVA_HINT)
-    if os.environ.get("SPARK_REMOTE"):
-        raise RuntimeError("SPARK_REMOTE asks for Spark Connect, which the Spark engine does not "
-                           "use; unset it and pass the cluster with --spark-master spark://HOST:PORT")
     from pyspark.sql import SparkSession
 
     os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")  # local mode: no host-name warning
@@ -1858,7 +1911,6 @@ def spark_session(master: str | None = None,
     from pyspark import SparkConf, SparkContext
     from pyspark.java_gateway import launch_gateway
 
-    master = master or configured_master() or "local[2]"
     logging = files("precmp_lib") / "_resources" / "spark-log4j2.properties"
     settings = {
         "spark.master": master,
@@ -1876,6 +1928,9 @@ def spark_session(master: str | None = None,
     # The JVM's own start-up lines (the incubator-module warning, Spark's default-log-level
     # notice) would land on the caller's stderr; they are kept in a file, and shown (one line)
     # only when the JVM fails.
+    # spark-submit refuses to start a driver while SPARK_REMOTE is set (a master given here, or
+    # SPARK_REMOTE=local): the JVM is started without it
+    remote = os.environ.pop("SPARK_REMOTE", None)
     with tempfile.TemporaryFile("w+", encoding="utf-8", errors="replace") as log:
         try:
             gateway = launch_gateway(spark_conf, popen_kwargs={"stdout": subprocess.DEVNULL,
@@ -1884,9 +1939,107 @@ def spark_session(master: str | None = None,
         except Exception as exc:  # the JVM did not start, or refused the master or a setting
             log.seek(0)
             said = log.read()
-            raise RuntimeError(spark_error(exc) if not said.strip() or hasattr(exc, "java_exception")
-                               else f"Spark failed to start: {_jvm_line(said)}") from None
+            # the JVM's log names the failure when the JVM refused; else it is PySpark's own
+            jvm = any("Exception" in ln or "Error" in ln for ln in said.splitlines())
+            raise RuntimeError(f"Spark failed to start: {_jvm_line(said)}"
+                               if jvm and not hasattr(exc, "java_exception")
+                               else spark_error(exc)) from None
+        finally:
+            if remote is not None:
+                os.environ["SPARK_REMOTE"] = remote
     spark.sparkContext.setLogLevel("ERROR")
+    return spark
+
+
+def _quiet_query_logs() -> None:
+    """Switch off PySpark's JSON log of a failed query's context (it goes to stderr).
+
+    The error itself is raised as an exception, which the caller reports in one line.
+    """
+    from pyspark.logger import PySparkLogger
+
+    for name in ("SQLQueryContextLogger", "DataFrameQueryContextLogger"):
+        PySparkLogger.getLogger(name).disabled = True
+
+
+def _active_session() -> SparkSession | None:
+    """Return the Spark session already running in this process (Spark Connect or local), or None."""
+    if "pyspark.sql.connect.session" in sys.modules:
+        from pyspark.sql.connect.session import SparkSession as ConnectSession
+
+        active: Any = ConnectSession.getActiveSession()  # PySpark types it apart from the classic one
+        if active is not None:
+            return cast("SparkSession", active)
+    if "pyspark.sql" in sys.modules:
+        from pyspark.sql import SparkSession
+
+        return SparkSession.getActiveSession()
+    return None
+
+
+def is_spark_connect(spark: Any) -> bool:
+    """Tell whether a Spark session (or DataFrame) talks to a Spark Connect server.
+
+    Parameters
+    ----------
+    spark : SparkSession or DataFrame
+        A session or DataFrame of PySpark; anything else is not one.
+
+    Returns
+    -------
+    bool
+        True for Spark Connect's classes (no JVM in this process: no ``sparkContext``, the
+        server reads the files).
+
+    Examples
+    --------
+    >>> is_spark_connect(object())
+    False
+    """
+    return type(spark).__module__.startswith("pyspark.sql.connect.")
+
+
+def _connect_session(url: str, conf: Mapping[str, str]) -> SparkSession:
+    """Connect to the Spark Connect server at ``url``; one line when it cannot be reached.
+
+    PySpark's own builder is used, which marks the process as a Spark Connect one
+    (``SPARK_CONNECT_MODE_ENABLED``): ``pyspark.sql.functions`` then build Spark Connect
+    columns. The mark is taken back when the connection fails.
+    """
+    import warnings
+
+    shown = re.sub(r"/?;.*", "", url)  # never a token (sc://host:port/;token=...) in a message
+    try:
+        from pyspark.sql import SparkSession
+        from pyspark.sql.connect.client.retries import DefaultPolicy
+        from pyspark.sql.connect.session import SparkSession as ConnectSession  # noqa: F401
+    except ImportError as exc:
+        first = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
+        raise RuntimeError(f"Spark Connect ({shown}) needs the client packages of pyspark's "
+                           f"'connect' extra ({first}): pip install \"precmp[spark]\"") from None
+    marked = "SPARK_CONNECT_MODE_ENABLED" in os.environ
+    spark: Any = None  # a pyspark.sql.connect.session.SparkSession, typed as the classic one
+    try:
+        spark = SparkSession.builder.remote(url).getOrCreate()
+        # a server that cannot be reached fails after a few seconds, not after the client's
+        # ten minutes of retries; the usual retries come back once the server has answered
+        spark.client.set_retry_policies([DefaultPolicy(max_retries=4, max_backoff=2000)])
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # the client's RETRIES_EXCEEDED warning
+            spark.version  # noqa: B018  (the first call to the server)
+        spark.client.set_retry_policies([DefaultPolicy()])
+    except Exception as exc:  # a malformed URL, a refused or failed connection, a local session
+        if spark is not None:  # closed first: no more calls to wait for, now or at exit
+            spark.client.close()
+            spark.stop()
+        if not marked:
+            os.environ.pop("SPARK_CONNECT_MODE_ENABLED", None)
+        raise RuntimeError(f"Spark Connect at {shown} failed: {_jvm_line(str(exc))}") from None
+    for key, value in conf.items():
+        try:
+            spark.conf.set(str(key), str(value))
+        except Exception as exc:  # a setting the server fixes at its start, or a bad value
+            raise RuntimeError(f"Spark Connect at {shown} refused {key}: {_jvm_line(str(exc))}") from None
     return spark
 
 
@@ -1908,11 +2061,14 @@ def _spark_error(name: str, exc: Exception, files: Sequence[str] = ()) -> Predic
     """One line from a Spark error, never the JVM's stack trace nor a line of the file.
 
     The innermost error with a Spark error class gives its class and reason
-    (``[MALFORMED_CSV_RECORD] Malformed CSV record``); else the first line.
+    (``[MALFORMED_CSV_RECORD] Malformed CSV record``); else the first line. A Spark Connect
+    error names its causes in its ``JVM stacktrace:`` part (``Caused by: ...``), read the same
+    way; a gRPC failure (the server went away) gives its ``details``.
     """
     if "OutOfMemoryError" in str(exc) or "Java heap space" in str(exc):
         return PredictionFileError(f"{name}: {spark_error(exc)}")
-    lines = [ln.strip() for ln in str(exc).splitlines() if ln.strip()]
+    said = str(exc)
+    lines = [ln.strip() for ln in _grpc_details(said).splitlines() if ln.strip()]
     found = [m for m in (re.search(r"(\[[A-Z_.]+\]) ([^:]*)", ln) for ln in lines) if m]
     text = " ".join(found[-1].groups()).strip() if found else (lines[0] if lines else type(exc).__name__)
     for f in files:
@@ -2181,7 +2337,7 @@ def _count_path(path: str | os.PathLike, engine: str, progress: bool, args: _Rol
             spark = spark_session()
         except RuntimeError as exc:
             raise PredictionFileError(f"{name}: {exc}") from None
-        with _literal_files(files, name) as links:
+        with _literal_files(files, name, own_paths=is_spark_connect(spark)) as links:
             try:
                 df = _spark_read(spark, kind, links)
                 if kind == "parquet":
@@ -2288,7 +2444,8 @@ def file_columns(kind: str, files: list[str], name: str) -> list[str]:
     return _file_columns(kind, files, name)
 
 
-def plain_links(files: list[str], name: str) -> contextlib.AbstractContextManager[list[str]]:
+def plain_links(files: list[str], name: str,
+                spark: Any = None) -> contextlib.AbstractContextManager[list[str]]:
     """Give DuckDB and Spark plain names for the files while the block runs.
 
     Parameters
@@ -2296,13 +2453,18 @@ def plain_links(files: list[str], name: str) -> contextlib.AbstractContextManage
     files : list of str
     name : str
         The source's name, for messages.
+    spark : SparkSession, optional
+        The Spark session that will read them. For a Spark Connect server the files' own
+        absolute paths are kept when they hold no pattern character (the server may be
+        elsewhere, seeing the same paths on a shared file system, but not this machine's
+        private folder of links).
 
     Returns
     -------
     context manager yielding list of str
-        Links whose names hold no character a file reader takes as a pattern.
+        Paths or links whose names hold no character a file reader takes as a pattern.
     """
-    return _literal_files(files, name)
+    return _literal_files(files, name, own_paths=is_spark_connect(spark))
 
 
 def duckdb_connection() -> duckdb.DuckDBPyConnection:

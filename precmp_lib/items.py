@@ -946,7 +946,7 @@ def _count_path(path: str | os.PathLike, engine: str, roles: dict[str, Any],
             spark = spark_session()
         except RuntimeError as exc:
             raise ItemFileError(f"{name}: {exc}") from None
-        with plain_links(files, name) as links:
+        with plain_links(files, name, spark) as links:
             try:
                 return _spark_sums(req, spark_table(spark, kind, links), columns)
             except ItemFileError:

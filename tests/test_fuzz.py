@@ -1007,8 +1007,8 @@ SKIPPED: dict[str, str] = {
     "available_datasets": _IO, "describe_datasets": _IO, "download_datasets": _IO,
     "list_datasets": _IO, "load_dataset": _IO, "read_predictions": _IO,
     "example_predictions": _IO, "resource_path": _IO, "resource_text": _IO,
-    "spark_session": "takes no argument: starts (or returns) the local Spark session (covered by "
-                     "the engine tests)",
+    "spark_session": "starts (or returns) a Spark session, local or on a cluster: its arguments "
+                     "go to Spark (covered by the engine, cluster and Spark Connect tests)",
     "default_cache_dir": "takes no argument: the folder comes from the environment "
                          "(covered by the data tests)",
     "cnn_predictions": _DEEP, "digits_split": _DEEP, "make_cnn": _DEEP, "predict_cnn": _DEEP,
