@@ -34,8 +34,8 @@ from pathlib import Path
 import pandas as pd
 
 sys.path.insert(0, str(Path(__file__).parent))
-from _timing import best_of
-from bench_report import CLASSES, GIB, make_file, run_tree_stderr
+from _timing import GIB, best_of, run_tree_stderr
+from bench_report import CLASSES, make_file
 
 from precmp_lib.comparison import compare_models
 from precmp_lib.engines import count_predictions, spark_session

@@ -21,11 +21,9 @@ import os
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
-from _timing import best_of
-from bench_report import GIB, run_tree
+from _timing import GIB, best_of, memory_part, run_tree
 
 MODELS, ANSWERS, PASSAGE = 20, 5, 10
 
@@ -90,19 +88,8 @@ def speed(n: int, folder: Path, repeat: int) -> None:
 
 
 def memory(n: int, folder: Path) -> None:
-    path = folder / f"items_{n}.parquet"
-    start = time.perf_counter()
-    make_file(path, n)
-    made = time.perf_counter() - start
-    try:
-        size = path.stat().st_size
-        seconds, peak = run_tree(report_command(path, folder / "report.html"), folder)
-    finally:
-        path.unlink(missing_ok=True)
-    print(f"\n## memory: {n:,} rows ({size / 2**20:,.0f} MiB Parquet, made in {made:.0f} s)")
-    print(f"{'precmp report --item wall time':34}{seconds:>10.1f} s")
-    print(f"{'peak RSS, whole process tree':34}{peak / GIB:>10.2f} GiB   goal <= 1 GiB "
-          f"(ratio {peak / GIB:.2f})  {'met' if peak <= GIB else 'NOT met'}")
+    memory_part("memory", folder / f"items_{n}.parquet", n, make_file, report_command,
+                "precmp report --item", goal_gib=1)
 
 
 def main() -> None:

@@ -34,16 +34,12 @@ import compileall
 import importlib.util
 import os
 import resource
-import subprocess
 import sys
 import tempfile
-import threading
-import time
 from pathlib import Path
 
-from _timing import best_of
+from _timing import GIB, best_of, memory_part, run_tree
 
-GIB = 2**30
 CLASSES = ["cat", "dog", "bird", "fish", "frog"]
 
 
@@ -61,66 +57,6 @@ def make_file(path: Path, n: int) -> None:
     con.execute("SET preserve_insertion_order = false")
     con.execute(f"COPY (SELECT {', '.join(cols)} FROM range({n}) t(i)) TO '{path}' "
                 "(FORMAT parquet, ROW_GROUP_SIZE 1000000)")
-
-
-def _children(pid: int) -> list[int]:
-    kids = []
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry}/stat") as fh:
-                fields = fh.read().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        if int(fields[1]) == pid:
-            kids.append(int(entry))
-    return kids
-
-
-def _tree_rss(pid: int) -> int:
-    """Resident memory (bytes) of ``pid`` and all its descendants, summed."""
-    total, todo = 0, [pid]
-    while todo:
-        p = todo.pop()
-        try:
-            with open(f"/proc/{p}/status") as fh:
-                for line in fh:
-                    if line.startswith("VmRSS:"):
-                        total += int(line.split()[1]) * 1024
-                        break
-        except OSError:
-            continue
-        todo.extend(_children(p))
-    return total
-
-
-def run_tree(cmd: list[str], cwd: Path) -> tuple[float, int]:
-    """Wall time and peak summed RSS of the process tree of ``cmd`` (sampled every 0.2 s)."""
-    seconds, peak, _ = run_tree_stderr(cmd, cwd)
-    return seconds, peak
-
-
-def run_tree_stderr(cmd: list[str], cwd: Path) -> tuple[float, int, str]:
-    """:func:`run_tree`, also returning what the command wrote on stderr."""
-    start = time.perf_counter()
-    proc = subprocess.Popen(cmd, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-    peak = [0]
-    done = threading.Event()
-
-    def sample() -> None:
-        while not done.wait(0.2):
-            peak[0] = max(peak[0], _tree_rss(proc.pid))
-
-    thread = threading.Thread(target=sample, daemon=True)
-    thread.start()
-    _, err = proc.communicate()
-    done.set()
-    thread.join()
-    seconds = time.perf_counter() - start
-    if proc.returncode != 0:
-        raise RuntimeError(f"{' '.join(cmd[:4])} ... failed: {err.strip()[-500:]}")
-    return seconds, peak[0], err
 
 
 def report_command(path: Path, out: Path) -> list[str]:
@@ -249,19 +185,8 @@ def engines(folder: Path, repeat: int, n: int = 10**6) -> None:
 
 
 def memory(n: int, folder: Path, label: str) -> None:
-    path = folder / f"preds_{n}.parquet"
-    start = time.perf_counter()
-    make_file(path, n)
-    made = time.perf_counter() - start
-    try:
-        size = path.stat().st_size
-        seconds, peak = run_tree(report_command(path, folder / "report.html"), folder)
-    finally:
-        path.unlink(missing_ok=True)
-    print(f"\n## {label}: {n:,} rows ({size / 2**20:,.0f} MiB Parquet, made in {made:.0f} s)")
-    print(f"{'precmp report wall time':34}{seconds:>10.1f} s")
-    print(f"{'peak RSS, whole process tree':34}{peak / GIB:>10.2f} GiB   goal <= 2 GiB "
-          f"(ratio {peak / (2 * GIB):.2f})  {'met' if peak <= 2 * GIB else 'NOT met'}")
+    memory_part(label, folder / f"preds_{n}.parquet", n, make_file, report_command,
+                "precmp report", goal_gib=2)
 
 
 def main() -> None:
