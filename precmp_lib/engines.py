@@ -1463,14 +1463,15 @@ def _line_end(path: str) -> str:
     return "\\n"
 
 
-def _parquet_columns(files: list[str], name: str,
-                     optional: Callable[[str], bool] | None = None) -> tuple[list[str], list[str]]:
+def _parquet_columns(files: list[str], name: str, optional: Callable[[str], bool] | None = None,
+                     drop: bool = False) -> tuple[list[str], list[str]]:
     """Return the column names of a Parquet file, or of a set of files that must agree.
 
     The files of a glob are read by column name, so they must hold the same columns with the
     same types: a column missing from some files (a model, an extra column) or typed
     differently (text in one file, numbers in another) is an error naming the column and files.
-    A column for which ``optional`` is true may be missing from some files.
+    A column for which ``optional`` is true (a model column) may be missing from some files
+    when ``drop`` is set; without it, the error says how to compare the other models.
 
     Returns the columns every file holds, in the first file's order, and the optional columns
     left out because some files lack them.
@@ -1489,7 +1490,7 @@ def _parquet_columns(files: list[str], name: str,
             raise PredictionFileError(f"{shown}: cannot be read as PARQUET ({type(exc).__name__})") from None
     first = list(schemas[0].names)
     if len(files) > 1:
-        partial = _check_drift(files, schemas, name, optional)
+        partial = _check_drift(files, schemas, name, optional, drop)
         return [c for c in first if c not in partial], partial
     return first, []
 
@@ -1509,10 +1510,11 @@ def _type_kind(t: Any) -> str:
 
 
 def _check_drift(files: list[str], schemas: list[Any], name: str,
-                 optional: Callable[[str], bool] | None = None) -> list[str]:
+                 optional: Callable[[str], bool] | None = None, drop: bool = False) -> list[str]:
     """Fail when the files of a glob disagree on a column's presence or type.
 
-    Return the columns missing from some files for which ``optional`` is true (else empty).
+    Return the columns missing from some files for which ``optional`` is true, when ``drop`` is
+    set (else an empty list).
     """
     names = [os.path.basename(f) for f in files]
 
@@ -1526,12 +1528,15 @@ def _check_drift(files: list[str], schemas: list[Any], name: str,
         has = [i for i, sch in enumerate(schemas) if col in sch.names]
         if len(has) < len(schemas):
             lack = [i for i in range(len(schemas)) if i not in has]
-            if optional is not None and optional(col):
+            model = optional is not None and optional(col)
+            if model and drop:
                 partial.append(col)
                 continue
             raise PredictionFileError(
                 f"{name}: column {col!r} is in {listed(has)} but not in {listed(lack)}; the files "
-                "of a pattern must hold the same columns")
+                "of a pattern must hold the same columns"
+                + (" (--common-models, or common_models=True, compares the models every file "
+                   "holds)" if model else ""))
         types = [schemas[i].field(col).type for i in has]
         kinds = [_type_kind(t) for t in types]
         if len(set(kinds)) > 1:
@@ -2316,8 +2321,7 @@ def _count_path(path: str | os.PathLike, engine: str, progress: bool, args: _Rol
         # file; with common_models, a model column some files lack is left out
         needed = {args["y_true"], *(args["models"] or ()), "id", "repeat", "fold", "model",
                   "y_pred", *(c for c in (args["id"], args["repeat"], args["fold"]) if c)}
-        columns, left_out = _parquet_columns(
-            files, name, (lambda c: c not in needed) if common_models else None)
+        columns, left_out = _parquet_columns(files, name, lambda c: c not in needed, common_models)
     else:
         columns = _file_columns(kind, files, name)
     spec = _spec(name, columns, **args)

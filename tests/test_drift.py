@@ -46,7 +46,9 @@ def test_a_model_missing_from_one_file(tmp_path):
     _frame(2).drop(columns="m3").to_parquet(tmp_path / "p0.parquet", index=False)
     line = _run(["p*.parquet", "--y-true", "y"], tmp_path)
     assert line == ("precmp: error: p*.parquet: column 'm3' is in p1.parquet but not in "
-                    "p0.parquet; the files of a pattern must hold the same columns")
+                    "p0.parquet; the files of a pattern must hold the same columns "
+                    "(--common-models, or common_models=True, compares the models every file "
+                    "holds)")
 
 
 @pytest.mark.parametrize("engine", ["duckdb", "numpy", "spark"])
