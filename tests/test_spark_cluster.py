@@ -20,9 +20,8 @@ import time
 import urllib.request
 from pathlib import Path
 
-import numpy as np
-import pandas as pd
 import pytest
+from sparkfiles import cv_file
 
 from precmp_lib.engines import configured_master
 
@@ -109,20 +108,6 @@ def cluster(tmp_path_factory):
             fh.close()
 
 
-def _cv_file(path: Path) -> None:
-    rng = np.random.default_rng(20261125)
-    n, repeats, folds = 150, 3, 4
-    y = rng.choice(["cat", "dog", "fox"], n)
-    parts = []
-    for r in range(repeats):
-        fold = rng.permutation(n) % folds
-        part = {"id": np.arange(n), "repeat": r, "fold": fold, "y_true": y}
-        for j, m in enumerate(["lr", "rf", "nb"]):
-            part[m] = np.where(rng.random(n) < 0.6 + 0.1 * j, y, rng.choice(["cat", "dog", "fox"], n))
-        parts.append(pd.DataFrame(part))
-    pd.concat(parts, ignore_index=True).to_parquet(path, index=False)
-
-
 def _report(path: Path, folder: Path, engine: str, *extra: str) -> dict:
     out, js = folder / f"{engine}.html", folder / f"{engine}.json"
     env = {k: v for k, v in os.environ.items() if k not in ("PYSPARK_SUBMIT_ARGS", "SPARK_CONF_DIR")}
@@ -138,7 +123,7 @@ def _report(path: Path, folder: Path, engine: str, *extra: str) -> dict:
 
 def test_report_runs_on_the_cluster_and_equals_duckdb(cluster, tmp_path):
     path = tmp_path / "cv.parquet"
-    _cv_file(path)
+    cv_file(path, seed=20261125)
     spark = _report(path, tmp_path, "spark", "--spark-master", cluster["url"],
                     "--spark-conf", "spark.executor.memory=512m",
                     "--spark-conf", "spark.cores.max=1")
@@ -171,7 +156,7 @@ def test_master_from_the_spark_configuration(tmp_path, monkeypatch):
 
 def test_a_bad_master_is_one_line_and_exit_2(tmp_path):
     path = tmp_path / "cv.parquet"
-    _cv_file(path)
+    cv_file(path, seed=20261125)
     out = tmp_path / "r.html"
     done = subprocess.run(
         [sys.executable, "-m", "precmp_lib", "report", str(path), "--y-true", "y_true",

@@ -27,6 +27,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
+from sparkfiles import cv_file
 
 from precmp_lib.engines import configured_master, is_spark_connect, spark_session
 
@@ -97,21 +98,6 @@ def server(tmp_path_factory):
                 proc.wait(timeout=10)
 
 
-def _cv_file(path: Path) -> None:
-    """3 repeats of 4-fold cross-validation of 150 observations, three models, three classes."""
-    rng = np.random.default_rng(20261126)
-    n, repeats, folds = 150, 3, 4
-    y = rng.choice(["cat", "dog", "fox"], n)
-    parts = []
-    for r in range(repeats):
-        fold = rng.permutation(n) % folds
-        part = {"id": np.arange(n), "repeat": r, "fold": fold, "y_true": y}
-        for j, m in enumerate(["lr", "rf", "nb"]):
-            part[m] = np.where(rng.random(n) < 0.6 + 0.1 * j, y, rng.choice(["cat", "dog", "fox"], n))
-        parts.append(pd.DataFrame(part))
-    pd.concat(parts, ignore_index=True).to_parquet(path, index=False)
-
-
 def _test_set_file(path: Path) -> None:
     """A test set of 400 observations, two classes, three models, long (one row per model)."""
     rng = np.random.default_rng(11)
@@ -152,7 +138,7 @@ def _read_by_server(log: Path) -> list[str]:
 
 def test_cross_validation_parquet_on_spark_connect_equals_duckdb(server, tmp_path):
     path = tmp_path / "cv.parquet"
-    _cv_file(path)
+    cv_file(path, seed=20261126)
     spark = _report(path, tmp_path, "spark", server["url"])
     assert spark == _report(path, tmp_path, "duckdb")
     assert spark["design"]["description"] == "3 × 4 cross-validation of 150 observations"
@@ -211,7 +197,7 @@ def test_items_through_a_connect_session_in_process(server, tmp_path, monkeypatc
 
 def test_a_setting_the_server_fixes_is_one_line_and_exit_2(server, tmp_path):
     path = tmp_path / "cv.parquet"
-    _cv_file(path)
+    cv_file(path, seed=20261126)
     out = tmp_path / "r.html"
     done = _run(path, out, "spark", server["url"], "--spark-conf", "spark.driver.memory=2g")
     assert done.returncode == 2, done.stderr
@@ -224,7 +210,7 @@ def test_a_setting_the_server_fixes_is_one_line_and_exit_2(server, tmp_path):
 
 def test_an_unreachable_server_is_one_line_and_exit_2(tmp_path):
     path = tmp_path / "cv.parquet"
-    _cv_file(path)
+    cv_file(path, seed=20261126)
     out = tmp_path / "r.html"
     port = _free_port()  # nothing listens there
     done = _run(path, out, "spark", f"sc://127.0.0.1:{port}/;token=not-to-be-shown")
