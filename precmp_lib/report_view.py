@@ -182,10 +182,15 @@ def csv_link(frame: pd.DataFrame, filename: str) -> str:
             f'href="data:text/csv;charset=utf-8,{data}">Download CSV ({len(frame):,} rows)</a>')
 
 
+def _valued(frame: pd.DataFrame) -> list[str]:
+    """The columns of ``frame`` with at least one value (not empty, NaN or ``[]``)."""
+    return [c for c in frame.columns
+            if not (frame[c].isna() | frame[c].astype(str).isin(["", "[]"])).all()]
+
+
 def _displayed(frame: pd.DataFrame) -> pd.DataFrame:
     """Keep the columns worth showing: those with at least one value (the CSV keeps them all)."""
-    keep = [c for c in frame.columns
-            if not (frame[c].isna() | frame[c].astype(str).isin(["", "[]"])).all()]
+    keep = _valued(frame)
     return frame[keep] if keep else frame
 
 
@@ -229,6 +234,10 @@ def table_html(frame: pd.DataFrame, name: str, *, headers: dict | None = None,
     ...                views=[("", ["x"], False)])
     >>> t.count("<table"), "<summary>Other columns</summary>" in t
     (2, True)
+    >>> t = table_html(pd.DataFrame({"m": ["a"], "x": [1.0], "note": [""]}), "x", key=["m"],
+    ...                views=[("", ["x"], False), ("Notes", ["note"], True)])
+    >>> t.count("<table"), "Notes" in t
+    (1, False)
     """
     headers = headers or {}
     part = frame if max_rows is None else frame.head(max_rows)
@@ -246,9 +255,9 @@ def table_html(frame: pd.DataFrame, name: str, *, headers: dict | None = None,
            more, link]
     for title, cols, folded in views[1:]:
         cols = [c for c in cols if c in frame.columns]
-        shown = _displayed(part[cols]) if cols else part[[]]
-        if not len(shown.columns):
+        if not _valued(part[cols]):  # a view with nothing in it (no notes, say) is left out
             continue
+        shown = _displayed(part[cols])
         rows = part
         if list(shown.columns) == ["note"]:  # a table of notes lists the rows that have one
             rows = part[part["note"].fillna("").astype(str) != ""]
