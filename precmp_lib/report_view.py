@@ -183,7 +183,7 @@ def csv_link(frame: pd.DataFrame, filename: str) -> str:
 
 
 def _valued(frame: pd.DataFrame) -> list[str]:
-    """The columns of ``frame`` with at least one value (not empty, NaN or ``[]``)."""
+    """Return the columns of ``frame`` with at least one value (not empty, NaN or ``[]``)."""
     return [c for c in frame.columns
             if not (frame[c].isna() | frame[c].astype(str).isin(["", "[]"])).all()]
 
