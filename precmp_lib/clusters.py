@@ -39,7 +39,7 @@ import numpy as np
 import pandas as pd
 
 from ._dist import norm_isf
-from .counts import check_pattern_codes, check_pattern_weights
+from .counts import check_pattern_codes, check_pattern_weights, class_moments
 from .validation import check_positive_int, check_probability
 
 __all__ = ["ClusterSums", "cluster_sums", "cluster_sums_from_rows", "cluster_sums_sql",
@@ -152,29 +152,16 @@ def cluster_sums(clusters: object, y: object, preds: object, weights: object, *,
     cells, inv = np.unique(np.concatenate([g * k + p[:, j] for j in range(c)]),
                            return_inverse=True)
     idx = np.split(inv.ravel(), c)
-    cls = cells % k
     a = [total(w * (yv == p[:, j]), idx[j], len(cells)) for j in range(c)]
     wr = [total(w * (yv != p[:, j]), idx[j], len(cells)) for j in range(c)]
 
-    def per_class(values: np.ndarray) -> np.ndarray:
-        return np.bincount(cls, weights=values, minlength=k).round().astype(np.int64)
-
-    cc = np.empty((k, c, c), dtype=np.int64)
-    cw = np.empty((k, c, c), dtype=np.int64)
-    ww = np.empty((k, c, c), dtype=np.int64)
-    for j in range(c):
-        for i in range(c):
-            cw[:, j, i] = per_class(a[j] * wr[i])
-            cc[:, j, i] = per_class(a[j] * a[i])
-            ww[:, j, i] = per_class(wr[j] * wr[i])
+    n_correct, n_wrong, cc, cw, ww = class_moments(a, wr, cells % k, n_classes=k)
     return ClusterSums(
         n_clusters=n_g, size=int(size.sum()), size_sq=int((size * size).sum()),
         right=np.array([r.sum() for r in right], dtype=np.int64),
         right_sq=np.array([(r * r).sum() for r in right], dtype=np.int64),
         right_size=np.array([(r * size).sum() for r in right], dtype=np.int64),
-        n_correct=np.column_stack([per_class(v) for v in a]).reshape(k, c),
-        n_wrong=np.column_stack([per_class(v) for v in wr]).reshape(k, c),
-        cc=cc, cw=cw, ww=ww, mixed_truth=int((ylo != yhi).sum()))
+        n_correct=n_correct, n_wrong=n_wrong, cc=cc, cw=cw, ww=ww, mixed_truth=int((ylo != yhi).sum()))
 
 
 def cluster_sums_sql(n_models: int, table: str, ctes: str = "", *,

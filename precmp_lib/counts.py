@@ -39,6 +39,7 @@ __all__ = [
     "check_pattern_codes",
     "check_pattern_weights",
     "class_cells",
+    "class_moments",
     "clustered_accuracy",
     "joint_confusion",
     "joint_confusion_or_cells",
@@ -645,7 +646,7 @@ def precision_moments(
         correct = y == enc.preds[:, j]
         a.append(np.bincount(idx[j][correct], minlength=u))
         w.append(np.bincount(idx[j][~correct], minlength=u))
-    n_correct, n_wrong, cc, cw, ww = _class_moments(a, w, cls_u, k)
+    n_correct, n_wrong, cc, cw, ww = class_moments(a, w, cls_u, n_classes=k)
     return PrecisionMoments(
         n_correct=n_correct,
         n_wrong=n_wrong,
@@ -659,17 +660,54 @@ def precision_moments(
     )
 
 
-def _class_moments(
-    a: Sequence[np.ndarray], w: Sequence[np.ndarray], cls_u: np.ndarray, k: int
+def class_moments(
+    right: Any, wrong: Any, classes: Any, *, n_classes: int
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Per-class sums and cross-products of per-(observation, class) counts.
+    """Sum per-(cluster, class) counts and their products over the cells of each class.
 
-    ``a[j]`` and ``w[j]`` hold, for each occupied (observation, class) cell, how many of that
-    observation's rows model j predicts as the cell's class with that truth (right, wrong);
-    ``cls_u`` is each cell's class code. Returns ``n_correct``, ``n_wrong`` (K, c) and ``cc``,
-    ``cw``, ``ww`` (K, c, c), as :class:`PrecisionMoments` holds them.
+    The second level of every clustered precision moment: for each occupied (cluster, class)
+    cell ``u`` of class ``classes[u]``, ``right[j, u]`` rows of that truth that model ``j``
+    predicts as the cell's class and ``wrong[j, u]`` rows of another truth that it predicts
+    as that class. A cluster is an observation (its repeated predictions) or a group of rows.
+
+    Parameters
+    ----------
+    right, wrong : array-like of int, shape (c, U)
+        Whole, non-negative counts per model and cell.
+    classes : array-like of int, shape (U,)
+        Class code (0..K-1) of each cell.
+    n_classes : int
+        K.
+
+    Returns
+    -------
+    tuple of ndarray of int64
+        ``n_correct`` and ``n_wrong`` (K, c): the counts summed per class; ``cc``, ``cw`` and
+        ``ww`` (K, c, c): the sums over a class's cells of ``right[j] * right[i]``,
+        ``right[j] * wrong[i]`` and ``wrong[j] * wrong[i]``, as :class:`PrecisionMoments`
+        holds them.
+
+    Examples
+    --------
+    Two models, two cells of class 1 (two clusters) and one of class 0:
+
+    >>> n_correct, n_wrong, cc, cw, ww = class_moments(
+    ...     [[2, 1, 3], [1, 1, 2]], [[0, 1, 0], [1, 0, 1]], [1, 1, 0], n_classes=2)
+    >>> n_correct.tolist(), cc[1].tolist(), cw[1].tolist()
+    ([[3, 2], [3, 2]], [[5, 3], [3, 2]], [[1, 2], [1, 1]])
+
+    Class 1: model 0 is right 2 + 1 times; ``cc[1][0][1]`` = 2·1 + 1·1 = 3, and
+    ``cw[1][0][0]`` = 2·0 + 1·1 = 1.
     """
-    c = len(a)
+    k = check_positive_int(n_classes, "n_classes")
+    a = check_counts(right, "right")
+    if a.ndim != 2:
+        raise ValueError(f"right must be a table (models, cells); got shape {a.shape}")
+    w = check_counts(wrong, "wrong")
+    if w.shape != a.shape:
+        raise ValueError(f"wrong must have the shape of right {a.shape}; got shape {w.shape}")
+    cls_u = check_pattern_codes(classes, "classes", n_rows=a.shape[1], n_classes=k)
+    c = a.shape[0]
 
     def per_class(values: np.ndarray) -> np.ndarray:
         return np.rint(np.bincount(cls_u, weights=values, minlength=k)).astype(np.int64)
@@ -1009,7 +1047,7 @@ def moments_from_patterns(
         ok = y == p[:, j]
         a_.append(np.bincount(idx[j][ok], weights=w[ok], minlength=u))
         w_.append(np.bincount(idx[j][~ok], weights=w[~ok], minlength=u))
-    n_correct, n_wrong, cc, cw, ww = _class_moments(a_, w_, cls_u, k)
+    n_correct, n_wrong, cc, cw, ww = class_moments(a_, w_, cls_u, n_classes=k)
     return PrecisionMoments(
         n_correct=n_correct, n_wrong=n_wrong, cc=cc, cw=cw, ww=ww, classes=np.asarray(classes, dtype=object), names=tuple(names),
         n_rows=int(w.sum()), n_clusters=len(np.unique(g)),

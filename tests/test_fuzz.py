@@ -77,6 +77,10 @@ WIDE = pd.DataFrame({"y": Y, **PREDS})
 MOMENTS = precision_moments(Y, PREDS)
 # A table of pattern counts (the counting engine's output): class codes of the truth and of two
 # models, the rows with each pattern and the observation (cluster) each row belongs to
+# Per-(cluster, class) cells: counts right and wrong per model (rows) and cell, as
+# precmp_lib.counts.class_moments takes them (its docstring example)
+CELL_RIGHT = np.array([[2, 1, 3], [1, 1, 2]])
+CELL_WRONG = np.array([[0, 1, 0], [1, 0, 1]])
 PAT_Y = np.array([1, 1, 0, 0, 1, 0])
 PAT_P = np.array([[1, 1], [0, 1], [1, 0], [0, 0], [1, 0], [0, 1]])
 PAT_W = np.array([45, 15, 10, 130, 4, 6])
@@ -789,6 +793,11 @@ SPECS: dict[str, Spec] = {
                                 {"values": _codes(PAT_Y, n_classes=2, columns=False).filter(
                                     lambda cv: cv[0] != MISMATCH)},
                                 {"values": ("y",)}),
+    "class_moments": Spec(
+        {"right": CELL_RIGHT, "wrong": CELL_WRONG, "classes": [1, 1, 0], "n_classes": 2},
+        {"right": _counts(CELL_RIGHT), "wrong": _counts(CELL_WRONG),
+         "classes": _codes(np.array([1, 1, 0]), n_classes=2, columns=False),
+         "n_classes": _count_param(1)}),
     "check_pattern_weights": Spec({"weights": PAT_W, "n_rows": len(PAT_W)},
                                   {"weights": _counts(PAT_W)}),
     "combine_pvalue_rows": Spec(
