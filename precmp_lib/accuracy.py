@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from ._dist import stats
+from ._dist import norm_isf, norm_sf, stats
 from ._typing import PredictionsLike
 from .contingency import correctness_matrix
 from .results import TestResult
@@ -185,9 +185,9 @@ def _wald_difference_interval(
 ) -> tuple[float, float]:
     diff = pa - pb
     if alternative == "two-sided":
-        q = stats.norm.isf((1 - level) / 2)
+        q = norm_isf((1 - level) / 2)
         return diff - q * se, diff + q * se
-    q = stats.norm.isf(1 - level)
+    q = norm_isf(1 - level)
     return (diff - q * se, math.inf) if alternative == "greater" else (-math.inf, diff + q * se)
 
 
@@ -283,9 +283,9 @@ def proportions_test(
         )
     z = (pa - pb) / se0
     if alternative == "two-sided":
-        p = 2 * stats.norm.sf(abs(z))
+        p = 2 * norm_sf(abs(z))
     else:
-        p = stats.norm.sf(z if alternative == "greater" else -z)
+        p = norm_sf(z if alternative == "greater" else -z)
     low, high = _wald_difference_interval(pa, pb, se1, alternative, level)
     note = ("both accuracies come from the same test items, which this test treats as independent "
             "samples; prefer McNemar's test") if n_b is None else ""

@@ -37,7 +37,7 @@ import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
-from ._dist import stats
+from ._dist import stats, t_cdf, t_ppf, t_sf
 from ._typing import RandomStateLike
 from .validation import (
     as_paired_scores,
@@ -100,6 +100,10 @@ class StudentPosterior:
     def _dist(self) -> Any:
         return stats.t(self.df, loc=self.loc, scale=self.scale)
 
+    def _standard(self, x: npt.ArrayLike) -> Any:
+        # the standardised value, computed as scipy.stats does, so tails equal its bits
+        return np.asarray((np.asarray(x) - self.loc) / self.scale, dtype=float)
+
     def cdf(self, x: npt.ArrayLike) -> float | np.ndarray:
         """Posterior probability that the mean difference is at most ``x``.
 
@@ -115,7 +119,7 @@ class StudentPosterior:
         """
         if self.scale == 0:
             return _plain(np.where(np.asarray(x) >= self.loc, 1.0, 0.0))
-        return _plain(self._dist().cdf(x))
+        return _plain(t_cdf(self._standard(x), self.df))
 
     def sf(self, x: npt.ArrayLike) -> float | np.ndarray:
         """Posterior probability that the mean difference exceeds ``x``.
@@ -133,7 +137,7 @@ class StudentPosterior:
         """
         if self.scale == 0:
             return _plain(np.where(np.asarray(x) < self.loc, 1.0, 0.0))
-        return _plain(self._dist().sf(x))
+        return _plain(t_sf(self._standard(x), self.df))
 
     def pdf(self, x: npt.ArrayLike) -> float | np.ndarray:
         """Posterior density of the mean difference.
@@ -168,7 +172,9 @@ class StudentPosterior:
         """
         if self.scale == 0:
             return (self.loc, self.loc)
-        low, high = self._dist().interval(level)
+        # as scipy.stats' interval: the quantiles at (1 - level) / 2 and (1 + level) / 2
+        low, high = (t_ppf(q, self.df) * self.scale + self.loc
+                     for q in ((1.0 - level) / 2, (1.0 + level) / 2))
         return float(low), float(high)
 
     def sample(self, size: int, random_state: RandomStateLike = None) -> np.ndarray:

@@ -25,7 +25,7 @@ import pandas as pd
 
 from . import counts as _counts
 from . import precision as _precision
-from ._dist import chi2_isf, chi2_sf, stats
+from ._dist import chi2_isf, chi2_sf, norm_isf, norm_sf, stats
 from ._tails import chi2_logsf, norm_logsf
 from ._typing import RandomStateLike
 from .multiple import adjust_pvalues
@@ -112,8 +112,8 @@ def _transform(weight: float, sides: str) -> np.ndarray:
         log_p = stats.norm.logsf(z) + (math.log(2.0) if sides == "two-sided" else 0.0)
         g = -2.0 * log_p
     else:
-        p = stats.norm.sf(z) * (2.0 if sides == "two-sided" else 1.0)
-        g = stats.chi2.isf(p, weight)
+        p = norm_sf(z) * (2.0 if sides == "two-sided" else 1.0)
+        g = chi2_isf(p, weight)
     g.flags.writeable = False
     return g
 
@@ -252,7 +252,7 @@ def _simes(p: np.ndarray) -> np.ndarray:
 
 def _stouffer_z(p: np.ndarray) -> np.ndarray:
     with np.errstate(divide="ignore"):
-        return stats.norm.isf(p)
+        return norm_isf(p)
 
 
 def _null_covariance(null: np.ndarray, w: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -402,11 +402,11 @@ def combine_pvalue_rows(
     R = np.eye(L) if correlation is None else _check_correlation(correlation, L)
     w = np.full(L, 2.0)
     if method in ("fisher", "lancaster"):
-        return stats.chi2.sf(_lancaster_statistic(p, w), 2.0 * L)
+        return chi2_sf(_lancaster_statistic(p, w), 2.0 * L)
     if method == "simes":
         return _simes(p)
     if method == "stouffer":
-        return stats.norm.sf(_stouffer_z(p).sum(axis=-1) / math.sqrt(R.sum()))
+        return norm_sf(_stouffer_z(p).sum(axis=-1) / math.sqrt(R.sum()))
     V = 4.0 * L + 2.0 * float(_pair_covariance(R, w, sides))
     return _satterthwaite(_lancaster_statistic(p, w), 2.0 * L, V)[2]
 
@@ -656,14 +656,14 @@ def _fisher(p: np.ndarray, opts: _CombineOptions) -> _Combined:
     with np.errstate(divide="ignore"):
         stat = float(-2.0 * np.sum(np.log(p)))  # exact in logs, also for subnormal p-values
     df = 2.0 * p.size
-    return stat, df, float(stats.chi2.sf(stat, df)), chi2_logsf(stat, df), {}
+    return stat, df, float(chi2_sf(stat, df)), chi2_logsf(stat, df), {}
 
 
 def _lancaster(p: np.ndarray, opts: _CombineOptions) -> _Combined:
     assert opts.w is not None  # _combine_options sets weights for every weighted method
     stat = float(_lancaster_statistic(p, opts.w))
     df = float(opts.w.sum())
-    return stat, df, float(stats.chi2.sf(stat, df)), chi2_logsf(stat, df), {}
+    return stat, df, float(chi2_sf(stat, df)), chi2_logsf(stat, df), {}
 
 
 def _simes_combined(p: np.ndarray, opts: _CombineOptions) -> _Combined:
@@ -682,7 +682,7 @@ def _stouffer(p: np.ndarray, opts: _CombineOptions) -> _Combined:
     if spread <= 0:
         raise ValueError(f"w' R w = {spread:.3g} <= 0: the weighted sum has no variance")
     stat = float(np.sum(w * z) / math.sqrt(spread))
-    return stat, None, float(stats.norm.sf(stat)), norm_logsf(stat), {"variance": spread}
+    return stat, None, float(norm_sf(stat)), norm_logsf(stat), {"variance": spread}
 
 
 def _satterthwaite_combined(p: np.ndarray, opts: _CombineOptions) -> _Combined:

@@ -16,7 +16,7 @@ import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
-from ._dist import binom_cdf, binom_logpmf, binom_pmf, norm_isf, stats
+from ._dist import binom_cdf, binom_logpmf, binom_pmf, chi2_sf, norm_isf, stats
 from ._tails import binom_half_logcdf, chi2_logsf
 from ._typing import PredictionsLike
 from .multiple import ADJUST_METHODS, adjust_pvalues
@@ -184,7 +184,7 @@ def _mcnemar_pvalue(method: str, b: float, c: float) -> tuple[float, float, floa
     if method in ("chi2", "chi2_corrected"):
         diff = abs(b - c) if method == "chi2" else max(abs(b - c) - 1.0, 0.0)
         stat = diff**2 / (b + c)
-        return stat, float(stats.chi2.sf(stat, 1)), chi2_logsf(stat, 1)
+        return stat, float(chi2_sf(stat, 1)), chi2_logsf(stat, 1)
     k, m = int(min(b, c)), int(b + c)
     log_cdf = binom_half_logcdf(k, m)
     cdf = binom_cdf(k, m, 0.5)
@@ -421,7 +421,7 @@ def cochrans_q(correct: npt.ArrayLike) -> TestResult:
         )
     q = num / den
     return TestResult(
-        statistic=q, pvalue=float(stats.chi2.sf(q, L - 1)), df=float(L - 1), method=method,
+        statistic=q, pvalue=float(chi2_sf(q, L - 1)), df=float(L - 1), method=method,
         n=n, details=details,
     )
 
@@ -538,8 +538,8 @@ def mcnemar_pvalue_grid(max_b: int, max_c: int | None = None) -> pd.DataFrame:
     out = pd.DataFrame({
         "b": b.astype(int),
         "c": c.astype(int),
-        "chi2": stats.chi2.sf(chi2, 1),
-        "chi2_corrected": stats.chi2.sf(chi2_cc, 1),
+        "chi2": chi2_sf(chi2, 1),
+        "chi2_corrected": chi2_sf(chi2_cc, 1),
         "exact": np.minimum(1.0, 2 * cdf),
         "midp": np.minimum(1.0, 2 * cdf - stats.binom.pmf(k, n, 0.5)),
     })

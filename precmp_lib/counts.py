@@ -1080,7 +1080,7 @@ def clustered_accuracy(
     >>> round(acc, 2), round(lo, 3), round(hi, 3)
     (0.75, 0.26, 1.0)
     """
-    from scipy import stats
+    from ._dist import norm_isf
 
     level = check_probability(confidence_level, "confidence_level")
     c = check_counts(correct, "correct")
@@ -1102,6 +1102,6 @@ def clustered_accuracy(
         raise ValueError(f"correct and size must describe at least 2 clusters; got {g}")
     acc = c.sum() / m.sum()
     var = g / (g - 1) * np.sum((c - acc * m) ** 2) / m.sum() ** 2
-    z = stats.norm.isf((1 - level) / 2)
+    z = norm_isf((1 - level) / 2)
     half = z * np.sqrt(var)
     return float(acc), float(max(acc - half, 0.0)), float(min(acc + half, 1.0))

@@ -22,7 +22,7 @@ from typing import Any, NamedTuple
 import numpy as np
 import pandas as pd
 
-from ._dist import chi2_sf, norm_isf, norm_sf, stats
+from ._dist import chi2_sf, norm_isf, norm_sf
 from .counts import (
     JointConfusion,
     PatternCounts,
@@ -381,7 +381,7 @@ def _wald_parts(cells: Any, confidence_level: float) -> dict[str, np.ndarray]:
     stat, degenerate = _ratio(diff**2, var, scale)
     se = np.sqrt(np.where(degenerate, 0.0, np.maximum(var, 0.0)))
     return {
-        "statistic": stat, "pvalue": stats.chi2.sf(stat, 1), "estimate": diff, "se": se,
+        "statistic": stat, "pvalue": chi2_sf(stat, 1), "estimate": diff, "se": se,
         "ci_low": diff - z * se, "ci_high": diff + z * se, "degenerate": degenerate,
         "undefined": undefined,
     }
@@ -543,7 +543,7 @@ def naive_z_from_cells(cells: Any) -> CellTest:
     stat, degenerate = _ratio((p_a - p_b) ** 2, den, den + (1 / np.where(total > 0, total, 1.0)))
     stat = np.where(undefined, np.nan, stat)
     nan = np.full_like(stat, np.nan)
-    return _cell_test(stat, stats.chi2.sf(stat, 1), p_a - p_b, nan, nan, nan,
+    return _cell_test(stat, chi2_sf(stat, 1), p_a - p_b, nan, nan, nan,
                       degenerate & ~undefined)
 
 
@@ -1629,7 +1629,7 @@ def _chi2_or_degenerate(num: np.ndarray, var: np.ndarray, scale: np.ndarray):
     zero = ~(var > _ZERO_TOL * np.where(scale > 0, scale, 1.0))
     with np.errstate(divide="ignore", invalid="ignore"):
         stat = np.where(zero, 0.0, num**2 / np.where(zero, 1.0, var))
-    return stat, stats.chi2.sf(stat, 1), zero
+    return stat, chi2_sf(stat, 1), zero
 
 
 def _check_pair(moments: Any, a: Any, b: Any) -> None:
@@ -1789,7 +1789,7 @@ def compare_precision_from_moments(
         "rp": np.where(rp_ok, np.exp(log_rp), nan),
         "rp_ci_low": np.where(rp_ok, np.exp(log_rp - z * se), nan),
         "rp_ci_high": np.where(rp_ok, np.exp(log_rp + z * se), nan),
-        "rp_pvalue": np.where(rp_ok, 2 * stats.norm.sf(np.abs(rp_z)), nan),
+        "rp_pvalue": np.where(rp_ok, 2 * norm_sf(np.abs(rp_z)), nan),
         "note": notes,
     })
     return out[_COMPARE_COLUMNS]

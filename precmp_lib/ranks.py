@@ -30,7 +30,7 @@ import numpy as np
 import pandas as pd
 from scipy import special
 
-from ._dist import stats
+from ._dist import norm_isf, norm_sf, stats
 from .multiple import adjust_pvalues
 from .results import TestResult
 from .validation import as_score_matrix, check_choice, check_positive_int, check_probability
@@ -473,10 +473,10 @@ def _normal_approximation(sr: _SignedRanks, n_zero: int, zero_method: str, alter
         cc = {"two-sided": 0.5 * np.sign(diff), "greater": 0.5, "less": -0.5}[alternative]
     z = float((diff - cc) / sigma)
     if alternative == "greater":
-        return z, stats.norm.sf(z)
+        return z, norm_sf(z)
     if alternative == "less":
-        return z, stats.norm.sf(-z)
-    return z, 2.0 * stats.norm.sf(abs(z))
+        return z, norm_sf(-z)
+    return z, 2.0 * norm_sf(abs(z))
 
 
 def _wilcoxon_note(n_nonzero: int, alternative: str, method: str, use_exact: bool) -> str:
@@ -839,7 +839,7 @@ def _q_alpha(k: int, alpha: float, method: str) -> float:
     # it depends only on (k, alpha), so it is computed once per process for each.
     if method == "nemenyi":
         return float(stats.studentized_range.ppf(1 - alpha, k, np.inf) / math.sqrt(2))
-    return float(stats.norm.isf(alpha / (2 * (k - 1))))
+    return float(norm_isf(alpha / (2 * (k - 1))))
 
 
 def critical_difference(
@@ -1049,7 +1049,7 @@ def _pair_statistics(data: RankData) -> tuple[np.ndarray, np.ndarray]:
     """Rank z statistics (R_i - R_j)/SE and their two-sided normal p-values, k x k."""
     r = data.values
     z = (r[:, None] - r[None, :]) / data.se
-    return z, np.minimum(1.0, 2.0 * stats.norm.sf(np.abs(z)))
+    return z, np.minimum(1.0, 2.0 * norm_sf(np.abs(z)))
 
 
 def _nemenyi_pvalues(data: RankData) -> np.ndarray:
@@ -1399,7 +1399,7 @@ def tests_against_control(
     others = np.array([j for j in range(k) if j != c], dtype=int)
     r = data.values
     z = (r[others] - r[c]) / data.se
-    p = np.minimum(1.0, 2.0 * stats.norm.sf(np.abs(z)))
+    p = np.minimum(1.0, 2.0 * norm_sf(np.abs(z)))
     order = np.argsort(p, kind="stable")
     steps = np.empty(k - 1, dtype=int)
     steps[order] = np.arange(1, k)

@@ -26,7 +26,7 @@ import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
-from ._dist import stats
+from ._dist import f_sf, t_isf, t_sf
 from ._typing import RandomStateLike
 from .results import TestResult
 from .validation import (
@@ -89,11 +89,11 @@ def _t_core(d: np.ndarray, factor: Any, scale: Any) -> dict[str, np.ndarray]:
 
 def _t_pvalue(t: Any, df: float, alternative: str) -> np.ndarray:
     if alternative == "two-sided":
-        p = 2.0 * stats.t.sf(np.abs(t), df)
+        p = 2.0 * t_sf(np.abs(t), df)
     elif alternative == "greater":
-        p = stats.t.sf(t, df)
+        p = t_sf(t, df)
     else:
-        p = stats.t.sf(-np.asarray(t), df)
+        p = t_sf(-np.asarray(t), df)
     return np.minimum(p, 1.0)
 
 
@@ -210,7 +210,7 @@ def cv5x2_pvalues(differences: npt.ArrayLike, *, scale: float = 1.0) -> tuple[np
     if d.ndim < 2 or d.shape[-2:] != (5, 2):
         raise ValueError(f"differences must have shape (..., 5, 2); got shape {d.shape}")
     c52 = _core_5x2(d, scale)
-    f_p = np.where(c52["all_zero"], 1.0, stats.f.sf(c52["f"], 10, 5))
+    f_p = np.where(c52["all_zero"], 1.0, f_sf(c52["f"], 10, 5))
     return _t_pvalue(c52["t"], 5, "two-sided"), f_p
 
 
@@ -223,9 +223,9 @@ def _interval(
 ) -> tuple[float, float]:
     alpha = 1.0 - level
     if alternative == "two-sided":
-        q = stats.t.isf(alpha / 2.0, df)
+        q = t_isf(alpha / 2.0, df)
         return mean - q * se, mean + q * se
-    q = stats.t.isf(alpha, df)
+    q = t_isf(alpha, df)
     if alternative == "greater":
         return mean - q * se, math.inf
     return -math.inf, mean + q * se
@@ -596,7 +596,7 @@ def ftest_5x2cv(scores_a: npt.ArrayLike, scores_b: npt.ArrayLike) -> TestResult:
             note="both folds of every replication give the same non-zero difference: the "
             "variance is zero, so F is infinite", **common,
         )
-    return TestResult(statistic=f, pvalue=float(stats.f.sf(f, 10, 5)), method=method, **common)
+    return TestResult(statistic=f, pvalue=float(f_sf(f, 10, 5)), method=method, **common)
 
 
 # --------------------------------------------------------------------------------------------

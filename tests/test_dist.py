@@ -48,6 +48,35 @@ def test_normal_tails():
         assert same(_dist.norm_isf(Q), stats.norm.isf(Q))
 
 
+@pytest.mark.parametrize("df", [1, 2, 4, 5, 7.5, 9, 30, 1000, 1e10, np.inf])
+def test_student_and_f_tails(df):
+    with np.errstate(all="ignore"):
+        assert same(_dist.t_sf(Z, df), stats.t.sf(Z, df))
+        assert same(_dist.t_cdf(Z, df), stats.t.cdf(Z, df))
+        assert same(_dist.t_isf(Q, df), stats.t.isf(Q, df))
+        assert same(_dist.t_ppf(Q, df), stats.t.ppf(Q, df))
+        assert same(_dist.f_sf(STATISTICS, df, 5), stats.f.sf(STATISTICS, df, 5))
+        assert same(_dist.f_sf(STATISTICS, 10, df), stats.f.sf(STATISTICS, 10, df))
+    for ours, theirs in [(_dist.t_sf(1.5, df), stats.t.sf(1.5, df)),
+                         (_dist.t_isf(0.025, df), stats.t.isf(0.025, df)),
+                         (_dist.f_sf(2.5, 10, df), stats.f.sf(2.5, 10, df))]:
+        assert np.ndim(ours) == 0 and same(ours, theirs)
+
+
+@pytest.mark.parametrize(("df", "loc", "scale"), [(9, 0.02, 0.01), (1, -0.3, 2.0),
+                                                  (99, 1e-5, 3e-7), (4.5, 0.0, 1.0)])
+def test_student_posterior_tails_and_interval(df, loc, scale):
+    from precmp_lib.bayesian import StudentPosterior
+
+    post, frozen = StudentPosterior(df=df, loc=loc, scale=scale), stats.t(df, loc=loc, scale=scale)
+    xs = np.concatenate([loc + scale * Z, [loc, 0.0, 1e-300]])
+    with np.errstate(all="ignore"):
+        assert same(post.cdf(xs), frozen.cdf(xs)) and same(post.sf(xs), frozen.sf(xs))
+    assert isinstance(post.sf(0.0), float) and post.sf(0.0) == float(frozen.sf(0.0))
+    for level in (0.0, 1e-9, 0.5, 0.95, 0.998, 1.0):
+        assert post.interval(level) == tuple(float(v) for v in frozen.interval(level)), level
+
+
 @pytest.mark.parametrize("n", [1, 2, 5, 24, 25, 100, 10_001, 2_000_000])
 def test_binomial_tails_at_one_half_and_elsewhere(n):
     ks = sorted({0, 1, n // 3, n // 2, max(0, n - 1), n})
@@ -56,6 +85,24 @@ def test_binomial_tails_at_one_half_and_elsewhere(n):
             assert _dist.binom_cdf(k, n, p) == float(stats.binom.cdf(k, n, p)), (k, n, p)
             assert _dist.binom_pmf(k, n, p) == float(stats.binom.pmf(k, n, p)), (k, n, p)
             assert _dist.binom_logpmf(k, n, p) == float(stats.binom.logpmf(k, n, p)), (k, n, p)
+
+
+def _imports_scipy_stats(args: list[str]) -> bool:
+    code = ("import sys\nfrom precmp_lib.cli import main\n"
+            f"assert main({args!r}) == 0\n"
+            "print('scipy.stats' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() in ("True", "False"), out.stderr
+    return out.stdout.strip() == "True"
+
+
+def test_a_report_on_repeated_cross_validation_does_not_import_scipy_stats(tmp_path):
+    """Its corrected t tests, Bayesian posteriors and clustered precision tests use the tails above."""
+    from sparkfiles import cv_file
+
+    cv_file(tmp_path / "cv.parquet", seed=5)
+    assert not _imports_scipy_stats(["report", str(tmp_path / "cv.parquet"), "--y-true", "y_true",
+                                     "--out", str(tmp_path / "r.html"), "--quiet"])
 
 
 def test_a_report_on_one_test_set_does_not_import_scipy_stats(tmp_path):
