@@ -224,7 +224,7 @@ def cluster_sums_sql(n_models: int, table: str, ctes: str = "", *,
     its right rows ``r_ij`` and its wrong rows per predicted class ``w_ijk``
     (:func:`packed_terms`; a row adds ``n * 2^shift`` to each of its fields). A cluster of
     at most ``max_size`` rows fills no field beyond ``2^b - 1``, so the fields are exact,
-    read back with ``%`` and an exact division by a power of two. In a
+    read back from the word, cast to BIGINT, with a shift and a mask (``(v >> s) & (2^b - 1)``). In a
     cluster of one true class ``y``, ``a_ijk`` is ``r_ij`` for ``k = y`` and 0 otherwise,
     so ``cw`` is 0 and ``cc`` sums ``r_ij r_il`` over the clusters of truth ``k``: the second
     level groups the clusters by truth, the third sums across the ``K`` groups into one row,
@@ -446,14 +446,15 @@ def _packed_sql(c: int, k: int, bits: int, max_size: int, table: str, ctes: str,
     big = f"m > {int(max_size)}"
 
     def field(f: int) -> str:
-        # exact in double precision: a word is an integer below 2^53 and low a power of two
+        # a shift and a mask of the word as a BIGINT (integer operations, cheaper than
+        # dividing and taking remainders in double precision)
         word, shift = _position(f, bits)
-        value = f"FLOOR(v{word} / {2 ** shift}) % {2 ** bits}"
-        return value if in_double else f"CAST({value} AS BIGINT)"
+        return f"((v{word} >> {shift}) & {2 ** bits - 1})"
 
-    # per cluster: the checks, and the words (0 for a cluster beyond max_size)
+    # per cluster: the checks, and the words as BIGINTs (exact: a word's sum is an integer
+    # below 2^53); 0 for a cluster beyond max_size
     check = unique is not None
-    guarded = ["m", "ylo", "yhi", *(f"CASE WHEN {big} THEN 0 ELSE v{w} END AS v{w}"
+    guarded = ["m", "ylo", "yhi", *(f"CAST(CASE WHEN {big} THEN 0 ELSE v{w} END AS BIGINT) AS v{w}"
                                     for w in range(n_words))]
     if unique == "mask":  # as many bits set as rows when no code repeats
         guarded.append(f"CASE WHEN {big} THEN m ELSE m - bit_count(CAST(dm AS BIGINT)) END AS d")
