@@ -549,3 +549,21 @@ def test_wide_cv_duplicated_pair_found_by_the_cluster_query(tmp_path):
     ok.to_parquet(tmp_path / "ok.parquet")
     assert_same_counts(count_predictions(ok, y_true="y"),
                        count_predictions(str(tmp_path / "ok.parquet"), y_true="y", engine="duckdb"))
+
+
+@pytest.mark.parametrize(("rows", "low", "high"), [(5000, 0, 5), (3000, -3, 10**9), (40, 0, 2**40)])
+def test_group_sum_equals_unique_rows(rows, low, high):
+    """Equal key rows are summed in lexicographic order, by the one-key path (small spans) and
+    by numpy's unique over rows (spans whose product passes 2^62); numpy is the reference."""
+    from precmp_lib.engines import _group_sum
+
+    rng = np.random.default_rng(rows)
+    keys = rng.integers(low, high, (rows, 7 if high < 10 else 4)).astype(np.int64)
+    keys[rows // 2:] = keys[: rows - rows // 2]  # every row at least twice
+    weights = rng.integers(1, 5, rows).astype(float)
+    out = _group_sum(keys, weights, [f"k{i}" for i in range(keys.shape[1])])
+    uniq, inv = np.unique(keys, axis=0, return_inverse=True)
+    np.testing.assert_array_equal(out.iloc[:, :-1].to_numpy(), uniq)
+    np.testing.assert_array_equal(out["count"].to_numpy(),
+                                  np.bincount(inv.ravel(), weights=weights).astype(np.int64))
+    assert out["count"].sum() == weights.sum() and (out.dtypes == np.int64).all()
