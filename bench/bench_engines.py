@@ -9,7 +9,7 @@
    4 models, 5 classes, wide, made by DuckDB ``COPY (SELECT ... FROM range(N)) TO ...``):
    ``precmp report`` with DuckDB, its whole process tree's peak RSS (goal <= 1 GiB) and its
    wall time as a ratio to one DuckDB GROUP BY over (observation, repeat, fold) of the same file
-   (goal <= 3); the same report with Spark in local mode and its default 1 GiB driver (it must
+   (goal <= 3), each the best of two runs (the larger peak of the two); the same report with Spark in local mode and its default 1 GiB driver (it must
    complete), with the bytes the driver collected; the two reports' numbers must be equal.
 3. A test-set file (default 1e8 rows): ``precmp report`` with DuckDB, peak RSS of the process
    tree (goal <= 0.5 GiB).
@@ -35,7 +35,7 @@ import pandas as pd
 
 sys.path.insert(0, str(Path(__file__).parent))
 from _timing import GIB, best_of, run_tree_stderr
-from bench_report import CLASSES, make_file
+from bench_report import CLASSES, byte_compile_package, make_file
 
 from precmp_lib.comparison import compare_models
 from precmp_lib.engines import count_predictions, spark_session
@@ -164,7 +164,10 @@ def cv(n_obs: int, folder: Path, with_spark: bool = True) -> None:
         query = (f"SELECT COUNT(*), SUM(n) FROM (SELECT id, repeat, fold, COUNT(*) AS n "
                  f"FROM read_parquet('{path}') GROUP BY id, repeat, fold)")
         group_by = best_of(lambda: duckdb.connect().sql(query).fetchall(), 2)
-        duck_s, duck_peak, duck, _ = run_report(path, folder, "duckdb")
+        byte_compile_package()  # as an installed package starts
+        runs = [run_report(path, folder, "duckdb") for _ in range(2)]
+        duck_s, duck = min(r[0] for r in runs), runs[0][2]
+        duck_peak = max(r[1] for r in runs)
         if with_spark:
             spark_s, spark_peak, spark, collected = run_report(path, folder, "spark")
     finally:

@@ -461,8 +461,13 @@ def _packed_sql(c: int, k: int, bits: int, max_size: int, table: str, ctes: str,
     elif check:
         guarded.append("d")
     # the counts unpacked
-    unpacked = ["m", "ylo", "yhi", *(["d"] if check else [])]
-    unpacked += [f"{field(f)} AS {'r' if q is None else 'w'}{j}{'' if q is None else f'_{q}'}"
+    # (in double precision when the sums are: the products of the next level are then
+    # computed on doubles, with no cast per product)
+    def number(value: str) -> str:
+        return f"CAST({value} AS DOUBLE)" if in_double else value
+
+    unpacked = [f"{number('m')} AS m", "ylo", "yhi", *(["d"] if check else [])]
+    unpacked += [f"{number(field(f))} AS {'r' if q is None else 'w'}{j}{'' if q is None else f'_{q}'}"
                  for f, (j, q) in enumerate(fields)]
     # per true class of the clusters (ylo): sums over its clusters
     by_truth = {"clusters": "COUNT(*)", "s": "SUM(m)", "ss": "SUM(m * m)",
