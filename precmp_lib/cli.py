@@ -520,6 +520,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         with exit_on_signals(), warnings.catch_warnings():
             if getattr(args, "quiet", False):  # nothing but errors: no library's warnings
                 warnings.simplefilter("ignore")
+            # Spark Connect's client warns when it gives up on a server; the error says so
+            warnings.filterwarnings("ignore", message=r"\[RETRIES_EXCEEDED\]")
             if args.item or args.eval_log:
                 return _item_report(args)
             if not args.predictions or not args.y_true:

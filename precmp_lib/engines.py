@@ -119,6 +119,11 @@ PARQUET_SUFFIXES = (".parquet", ".pq")
 # memory: the whole report peaks near 0.6 GiB of RSS. Under 512 MB DuckDB partitions that
 # GROUP BY to spill it, which took three times as long and peaked higher (0.75 GiB).
 DUCKDB_MEMORY = os.environ.get("PRECMP_DUCKDB_MEMORY", "1GB")
+# Spark Connect's retries of a call once the server has answered: waits of 0.05, 0.2, 0.8,
+# 3.2 and 4 s (about 8 s a call), where the client's default waits up to ten minutes for a
+# server that went away in the middle of a count
+CONNECT_RETRIES: dict[str, Any] = {"max_retries": 5, "max_backoff": 4000,
+                                   "max_server_retry_delay": 60000}
 JAVA_HINT = ("the Spark engine needs Java 17: install it (Debian/Ubuntu: "
              "`apt-get install openjdk-17-jre-headless`) or set JAVA_HOME")
 
@@ -2046,12 +2051,13 @@ def _connect_session(url: str, conf: Mapping[str, str]) -> SparkSession:
     try:
         spark = SparkSession.builder.remote(url).getOrCreate()
         # a server that cannot be reached fails after a few seconds, not after the client's
-        # ten minutes of retries; the usual retries come back once the server has answered
+        # ten minutes of retries; once it has answered, calls are retried for about half a
+        # minute (CONNECT_RETRIES)
         spark.client.set_retry_policies([DefaultPolicy(max_retries=4, max_backoff=2000)])
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # the client's RETRIES_EXCEEDED warning
             spark.version  # noqa: B018  (the first call to the server)
-        spark.client.set_retry_policies([DefaultPolicy()])
+        spark.client.set_retry_policies([DefaultPolicy(**CONNECT_RETRIES)])
     except Exception as exc:  # a malformed URL, a refused or failed connection, a local session
         if spark is not None:  # closed first: no more calls to wait for, now or at exit
             spark.client.close()
@@ -2081,6 +2087,40 @@ def _spark_model_index(spec: _Spec, roles: SparkDataFrame) -> SparkDataFrame:
     return roles.select(*keep, case.alias("k_model"))
 
 
+def _server_gone(exc: BaseException) -> bool:
+    """Tell whether a Spark Connect call failed because its server no longer answers.
+
+    gRPC's status UNAVAILABLE on the error or on one of its causes (the client's retries
+    exhausted on a refused or dropped connection).
+    """
+    seen: set[int] = set()
+    cur: BaseException | None = exc
+    while cur is not None and id(cur) not in seen:
+        seen.add(id(cur))
+        code = getattr(cur, "code", None)
+        try:  # a grpc.RpcError's code(); other errors may have a code of another kind
+            status = code() if callable(code) else None
+        except Exception:
+            status = None
+        if getattr(status, "name", None) == "UNAVAILABLE":
+            return True
+        cur = cur.__cause__ or cur.__context__
+    return "failed to connect to all addresses" in str(exc)
+
+
+def _let_go_if_gone(spark: Any, exc: BaseException) -> bool:
+    """Close a Spark Connect session whose server no longer answers; tell whether it was.
+
+    Nothing then waits on that server again, in this count or at exit (PySpark's client calls
+    its server from an exit function, retrying, unless the client is closed).
+    """
+    if not (is_spark_connect(spark) and _server_gone(exc)):
+        return False
+    with contextlib.suppress(Exception):
+        spark.client.close()
+    return True
+
+
 def _spark_error(name: str, exc: Exception, files: Sequence[str] = ()) -> PredictionFileError:
     """One line from a Spark error, never the JVM's stack trace nor a line of the file.
 
@@ -2092,6 +2132,10 @@ def _spark_error(name: str, exc: Exception, files: Sequence[str] = ()) -> Predic
     if "OutOfMemoryError" in str(exc) or "Java heap space" in str(exc):
         return PredictionFileError(f"{name}: {spark_error(exc)}")
     said = str(exc)
+    if _server_gone(exc):
+        detail = (_grpc_details(said).strip().splitlines() or [type(exc).__name__])[0]
+        return PredictionFileError(f"{name}: the Spark Connect server stopped answering while "
+                                   f"counting it ({detail[:200]})")
     lines = [ln.strip() for ln in _grpc_details(said).splitlines() if ln.strip()]
     found = [m for m in (re.search(r"(\[[A-Z_.]+\]) ([^:]*)", ln) for ln in lines) if m]
     text = " ".join(found[-1].groups()).strip() if found else (lines[0] if lines else type(exc).__name__)
@@ -2107,6 +2151,7 @@ def _spark_count(spec: _Spec, df: SparkDataFrame, columns: Sequence[str],
 
     spark = df.sparkSession
     view, roles_view = (f"precmp_{part}_{uuid.uuid4().hex}" for part in ("src", "roles"))
+    gone = False
     try:
         df.createOrReplaceTempView(view)
         rows = _spark_rows(spec, spark, columns, view, roles_view)
@@ -2117,10 +2162,12 @@ def _spark_count(spec: _Spec, df: SparkDataFrame, columns: Sequence[str],
     except PredictionFileError:
         raise
     except Exception as exc:  # a Spark (JVM) error: a file or table Spark cannot read
+        gone = _let_go_if_gone(spark, exc)
         raise _spark_error(spec.name, exc, files) from None
     finally:
-        spark.catalog.dropTempView(view)
-        spark.catalog.dropTempView(roles_view)
+        if not gone:
+            spark.catalog.dropTempView(view)
+            spark.catalog.dropTempView(roles_view)
 
 
 def _spark_cluster_rows(spec: _Spec, spark: SparkSession, roles_view: str,
@@ -2368,6 +2415,7 @@ def _count_path(path: str | os.PathLike, engine: str, progress: bool, args: _Rol
             except PredictionFileError:
                 raise
             except Exception as exc:  # a Spark (JVM) error while opening the files
+                _let_go_if_gone(spark, exc)
                 raise _spark_error(name, exc, links) from None
             return _spark_count(spec, df, columns, links)
     con = _connect()

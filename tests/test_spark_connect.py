@@ -87,15 +87,21 @@ def server(tmp_path_factory):
             if time.monotonic() > end:
                 pytest.fail(f"the Spark Connect server did not listen within {WAIT} s")
             time.sleep(0.5)
-        yield {"url": f"sc://localhost:{port}", "port": port, "log": log_path}
+        yield {"url": f"sc://localhost:{port}", "port": port, "log": log_path,
+               "stop": lambda: _stop(proc)}
     finally:
-        if proc.poll() is None:
-            os.killpg(proc.pid, signal.SIGTERM)
-            try:
-                proc.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                os.killpg(proc.pid, signal.SIGKILL)
-                proc.wait(timeout=10)
+        _stop(proc)
+
+
+def _stop(proc: subprocess.Popen) -> None:
+    """Stop the server's process group: TERM, then KILL after 30 s."""
+    if proc.poll() is None:
+        os.killpg(proc.pid, signal.SIGTERM)
+        try:
+            proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait(timeout=10)
 
 
 def _test_set_file(path: Path) -> None:
@@ -256,3 +262,49 @@ def test_connect_errors_are_read_as_one_line():
         ".parse(UnivocityParser.scala:457)"))
     assert str(_spark_error("bad.csv", said, ["/tmp/precmp-files-x/f0.csv"])) == (
         "bad.csv: Spark cannot count it ([MALFORMED_CSV_RECORD] Malformed CSV record)")
+
+
+# A child that connects as the command does, says so, waits for a line on stdin (the server is
+# stopped meanwhile), then runs the command on the session it holds.
+GONE_CHILD = """
+import sys
+from precmp_lib.engines import spark_session
+from precmp_lib.cli import main
+spark_session(master=sys.argv[1])
+print("connected", flush=True)
+sys.stdin.readline()
+sys.exit(main(sys.argv[2:]))
+"""
+
+
+def test_a_server_gone_after_connecting_is_one_line_and_exit_2_within_a_minute(server, tmp_path):
+    """Last in this file: it stops the module's server. The client's default retries would hold
+    the command for ten minutes; its own retries give up after a few seconds a call."""
+    path = tmp_path / "cv.parquet"
+    cv_file(path, seed=20261127)
+    out = tmp_path / "r.html"
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("PYSPARK_SUBMIT_ARGS", "SPARK_CONF_DIR", "SPARK_REMOTE")}
+    child = subprocess.Popen(
+        [sys.executable, "-c", GONE_CHILD, server["url"], "report", str(path), "--y-true",
+         "y_true", "--engine", "spark", "--out", str(out)],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    assert child.stdout is not None and child.stdin is not None
+    try:
+        assert child.stdout.readline().strip() == "connected"
+        server["stop"]()
+        start = time.monotonic()
+        child.stdin.write("go\n")
+        child.stdin.flush()
+        _, err = child.communicate(timeout=300)
+    finally:
+        if child.poll() is None:
+            child.kill()
+    waited = time.monotonic() - start
+    assert child.returncode == 2, err
+    lines = err.strip().splitlines()
+    assert len(lines) == 1, lines
+    assert lines[0].startswith("precmp: error: cv.parquet: the Spark Connect server stopped "
+                               "answering while counting it ("), lines
+    assert waited < 60, waited
+    assert not out.exists()
