@@ -2051,8 +2051,8 @@ def _connect_session(url: str, conf: Mapping[str, str]) -> SparkSession:
     try:
         spark = SparkSession.builder.remote(url).getOrCreate()
         # a server that cannot be reached fails after a few seconds, not after the client's
-        # ten minutes of retries; once it has answered, calls are retried for about half a
-        # minute (CONNECT_RETRIES)
+        # ten minutes of retries; once it has answered, each call is retried for about eight
+        # seconds (CONNECT_RETRIES)
         spark.client.set_retry_policies([DefaultPolicy(max_retries=4, max_backoff=2000)])
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # the client's RETRIES_EXCEEDED warning
