@@ -39,6 +39,7 @@ from hypothesis import strategies as st
 
 import precmp_lib as pc
 import precmp_lib.course
+from precmp_lib.bayesian import PRIOR_PLACES
 from precmp_lib.combine import COMBINE_METHODS
 from precmp_lib.counts import pattern_counts, precision_moments
 
@@ -449,12 +450,12 @@ SPECS: dict[str, Spec] = {
     "bayes_sign_test": Spec(
         {"x": CV_A, "y": CV_B, "rope": 0.01, "n_samples": 500, "random_state": 0},
         {"x": _paired(CV_A), "y": _paired(CV_B), "rope": _nonnegative_real(),
-         "prior_strength": _nonnegative_real(), "prior_place": _choice(("rope", "left", "right")),
+         "prior_strength": _nonnegative_real(), "prior_place": _choice(PRIOR_PLACES),
          "n_samples": _count_param(1), "random_state": _seed()}),
     "bayes_signed_rank_test": Spec(
         {"x": CV_A, "y": CV_B, "rope": 0.01, "n_samples": 500, "random_state": 0},
         {"x": _paired(CV_A), "y": _paired(CV_B), "rope": _nonnegative_real(),
-         "prior_strength": _nonnegative_real(), "prior_place": _choice(("rope", "left", "right")),
+         "prior_strength": _nonnegative_real(), "prior_place": _choice(PRIOR_PLACES),
          "n_samples": _count_param(1), "random_state": _seed()}),
     "binomial_test": Spec({"n_correct": 87, "n": 100, "reference": 0.8},
                           {"n_correct": _count_param(0), "n": _count_param(1),
