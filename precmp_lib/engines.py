@@ -1642,11 +1642,50 @@ def _duckdb_error(name: str, kind: str, exc: Exception, files: list[str]) -> Pre
     return PredictionFileError(f"{name}: cannot be read as {kind.upper()} ({text})")
 
 
+# DuckDB's whole-number types, which _duckdb_frame reads through Arrow like its text
+_ARROW_INTEGERS = {"TINYINT": "Int8", "SMALLINT": "Int16", "INTEGER": "Int32", "BIGINT": "Int64",
+                   "UTINYINT": "UInt8", "USMALLINT": "UInt16", "UINTEGER": "UInt32",
+                   "UBIGINT": "UInt64"}
+
+
+def _duckdb_frame(relation: duckdb.DuckDBPyRelation) -> pd.DataFrame:
+    """Return a relation's rows as ``relation.df()`` does, reading text through Arrow.
+
+    ``df()`` makes a Python string of every text value before pandas takes it in; through
+    Arrow the text stays in the buffers pandas' own string dtype is made of (on the 159k
+    pattern rows of a 1e7-row cross-validated file, 0.2 s less). Only a result of text and
+    whole-number columns takes that route, each column made to the dtype ``df()`` gives it (a
+    whole-number column with a missing value: pandas' nullable integer); any other result, or
+    a pandas whose strings are not kept in Arrow, goes through ``df()``.
+    """
+    import pyarrow as pa
+
+    types = [str(t) for t in relation.types]
+    text = pd.Series(["a"]).dtype  # pandas' string dtype
+    arrow_text = isinstance(text, pd.StringDtype) and text.storage == "pyarrow"
+    if not arrow_text or any(t != "VARCHAR" and t not in _ARROW_INTEGERS for t in types):
+        return relation.df()
+    table = relation.to_arrow_table()
+    columns: dict[str, Any] = {}
+    for name, column, kind in zip(table.column_names, table.columns, types):
+        if kind == "VARCHAR" and column.null_count == len(column):  # as df(): objects
+            columns[name] = pd.Series([None] * len(column), dtype=object)
+        elif kind == "VARCHAR":
+            column = column.cast(pa.large_string())  # the storage of pandas' str dtype
+            columns[name] = column.to_pandas(types_mapper=lambda t: text)
+        elif column.null_count:
+            nullable = pd.api.types.pandas_dtype(_ARROW_INTEGERS[kind])
+            columns[name] = column.to_pandas(types_mapper=lambda t, d=nullable: d)
+        else:
+            columns[name] = pd.Series(column.to_numpy(), name=name)
+    return pd.DataFrame(columns, columns=table.column_names)
+
+
 def _run_with_progress(con: duckdb.DuckDBPyConnection, sql: str,
                        relation: duckdb.DuckDBPyRelation, progress: bool) -> pd.DataFrame:
     """Run the counting query; with ``progress``, a tqdm bar polls DuckDB's query progress."""
     if not progress or not sys.stderr.isatty():  # a bar only where a person watches
-        return relation.query("roles", sql).df()
+        return _duckdb_frame(relation.query("roles", sql))
     from tqdm.auto import tqdm
 
     done = threading.Event()
@@ -1666,7 +1705,7 @@ def _run_with_progress(con: duckdb.DuckDBPyConnection, sql: str,
     thread = threading.Thread(target=poll, daemon=True)
     thread.start()
     try:
-        return relation.query("roles", sql).df()
+        return _duckdb_frame(relation.query("roles", sql))
     finally:
         done.set()
         thread.join()

@@ -567,3 +567,26 @@ def test_group_sum_equals_unique_rows(rows, low, high):
     np.testing.assert_array_equal(out["count"].to_numpy(),
                                   np.bincount(inv.ravel(), weights=weights).astype(np.int64))
     assert out["count"].sum() == weights.sum() and (out.dtypes == np.int64).all()
+
+
+@pytest.mark.parametrize("query", [
+    "SELECT * FROM (VALUES (1, 'a', 2::INTEGER), (NULL, NULL, 3)) t(a, b, c)",
+    "SELECT 'x'::VARCHAR a, 1::TINYINT b, 2::UBIGINT c, NULL::VARCHAR d",
+    "SELECT * FROM (VALUES ('é', 5::SMALLINT), ('😀', NULL)) t(a, b)",
+    "SELECT range::BIGINT a, (range % 3)::VARCHAR b FROM range(0)",
+    "SELECT range::BIGINT a, CASE WHEN range % 2 = 0 THEN NULL ELSE 'q' END b, "
+    "(range % 3)::UTINYINT c FROM range(10)",
+    "SELECT NULL::VARCHAR d, 'x' e UNION ALL SELECT NULL, 'y'",
+    "SELECT range::INTEGER a, NULL::BIGINT b FROM range(3)",
+    "SELECT ''::VARCHAR a, chr(0) || 'b' b, (-5)::HUGEINT c",  # HUGEINT: through df()
+    "SELECT 1.5::DOUBLE a, 'x' b, TRUE c, DATE '2020-01-01' d, 1::DECIMAL(10, 2) e",
+])
+def test_duckdb_frame_equals_duckdb_df(query):
+    """Text and whole numbers read through Arrow give the frame DuckDB's df() gives (the
+    reference), dtypes included: missing values, all-missing text, no rows, other types."""
+    import duckdb
+
+    from precmp_lib.engines import _duckdb_frame
+
+    con = duckdb.connect()
+    pd.testing.assert_frame_equal(_duckdb_frame(con.sql(query)), con.sql(query).df())
