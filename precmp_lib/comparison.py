@@ -848,6 +848,18 @@ def _precision_bullet(per_class: pd.DataFrame, alpha: float) -> str:
             f"adjustment, GS test; classes: {_names(classes, 6)}.")
 
 
+def _ratio_with_ci(ratio: float, low: float, high: float) -> str:
+    """"1.05, CI 1.02 to 1.08": two decimals, more (up to four) while the ends read the same.
+
+    >>> _ratio_with_ci(1.0512, 1.0498, 1.0527)
+    '1.051, CI 1.050 to 1.053'
+    """
+    d = 2
+    while d < 4 and f"{low:.{d}f}" == f"{high:.{d}f}":
+        d += 1
+    return f"{ratio:.{d}f}, CI {low:.{d}f} to {high:.{d}f}"
+
+
 def _precision_details(per_class: pd.DataFrame, combined: pd.DataFrame, alpha: float) -> list[str]:
     """Per pair (the first four with a difference), the classes that drive it."""
     sig = per_class[per_class["gs_pvalue_adjusted"] <= alpha]
@@ -856,8 +868,8 @@ def _precision_details(per_class: pd.DataFrame, combined: pd.DataFrame, alpha: f
         block = sig[(sig.model_a == r.model_a) & (sig.model_b == r.model_b)]
         top_rows = block.reindex(block["rp"].map(lambda v: abs(math.log(v)) if v and v > 0
                                                  else 0).sort_values(ascending=False).index)
-        cls = [f"{row['class']} RP {row['rp']:.2f}, CI {row['rp_ci_low']:.2f} to "
-               f"{row['rp_ci_high']:.2f}" for _, row in top_rows.head(3).iterrows()]
+        cls = [f"{row['class']} RP {_ratio_with_ci(row['rp'], row['rp_ci_low'], row['rp_ci_high'])}"
+               for _, row in top_rows.head(3).iterrows()]
         more = f"; and {len(block) - 3} more" if len(block) > 3 else ""
         lines.append(f"{r.model_a} / {r.model_b}, precision by class: " + "; ".join(cls)
                      + more + ".")
