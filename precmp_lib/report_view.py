@@ -584,7 +584,8 @@ def precision_heatmap(cmp: ModelComparison) -> Any:
                   rotation_mode="anchor")
     ax.set_yticks(range(k), [_mpl(v) for v in table.index])
     ax.grid(False)
-    fig.colorbar(im, ax=ax, shrink=.9, label="precision, scale from the lowest to the highest")
+    # two short lines: one long label ran past a figure of few classes (5 classes: cut off)
+    fig.colorbar(im, ax=ax, shrink=.9, label="precision\n(scale: lowest to highest)")
     return fig
 
 
