@@ -2147,7 +2147,7 @@ def _server_gone(exc: BaseException) -> bool:
     return "failed to connect to all addresses" in str(exc)
 
 
-def _let_go_if_gone(spark: Any, exc: BaseException) -> bool:
+def let_go_if_server_gone(spark: Any, exc: BaseException) -> bool:
     """Close a Spark Connect session whose server no longer answers; tell whether it was.
 
     Nothing then waits on that server again, in this count or at exit (PySpark's client calls
@@ -2158,6 +2158,12 @@ def _let_go_if_gone(spark: Any, exc: BaseException) -> bool:
     with contextlib.suppress(Exception):
         spark.client.close()
     return True
+
+
+def server_gone_message(name: str, exc: BaseException) -> str:
+    """Return the one line for a count whose Spark Connect server stopped answering."""
+    detail = (_grpc_details(str(exc)).strip().splitlines() or [type(exc).__name__])[0]
+    return f"{name}: the Spark Connect server stopped answering while counting it ({detail[:200]})"
 
 
 def _spark_error(name: str, exc: Exception, files: Sequence[str] = ()) -> PredictionFileError:
@@ -2172,9 +2178,7 @@ def _spark_error(name: str, exc: Exception, files: Sequence[str] = ()) -> Predic
         return PredictionFileError(f"{name}: {spark_error(exc)}")
     said = str(exc)
     if _server_gone(exc):
-        detail = (_grpc_details(said).strip().splitlines() or [type(exc).__name__])[0]
-        return PredictionFileError(f"{name}: the Spark Connect server stopped answering while "
-                                   f"counting it ({detail[:200]})")
+        return PredictionFileError(server_gone_message(name, exc))
     lines = [ln.strip() for ln in _grpc_details(said).splitlines() if ln.strip()]
     found = [m for m in (re.search(r"(\[[A-Z_.]+\]) ([^:]*)", ln) for ln in lines) if m]
     text = " ".join(found[-1].groups()).strip() if found else (lines[0] if lines else type(exc).__name__)
@@ -2201,7 +2205,7 @@ def _spark_count(spec: _Spec, df: SparkDataFrame, columns: Sequence[str],
     except PredictionFileError:
         raise
     except Exception as exc:  # a Spark (JVM) error: a file or table Spark cannot read
-        gone = _let_go_if_gone(spark, exc)
+        gone = let_go_if_server_gone(spark, exc)
         raise _spark_error(spec.name, exc, files) from None
     finally:
         if not gone:
@@ -2454,7 +2458,7 @@ def _count_path(path: str | os.PathLike, engine: str, progress: bool, args: _Rol
             except PredictionFileError:
                 raise
             except Exception as exc:  # a Spark (JVM) error while opening the files
-                _let_go_if_gone(spark, exc)
+                let_go_if_server_gone(spark, exc)
                 raise _spark_error(name, exc, links) from None
             return _spark_count(spec, df, columns, links)
     con = _connect()

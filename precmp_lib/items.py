@@ -47,8 +47,10 @@ from .engines import (
     duckdb_file_error,
     duckdb_table,
     file_columns,
+    let_go_if_server_gone,
     plain_links,
     read_columns,
+    server_gone_message,
     spark_session,
     spark_table,
 )
@@ -767,6 +769,7 @@ def _spark_sums(req: _Request, df: SparkDataFrame, columns: Sequence[str]) -> li
     tag = uuid.uuid4().hex
     view, roles_view, im_view = (f"precmp_{p}_{tag}" for p in ("src", "roles", "im"))
     df.createOrReplaceTempView(view)
+    gone = False
     try:
         roles = spark.sql(roles_sql(req, columns, view))
         kind = _score_kind(dict(roles.dtypes)["k_score"])
@@ -793,9 +796,13 @@ def _spark_sums(req: _Request, df: SparkDataFrame, columns: Sequence[str]) -> li
                     (F.col("t") == F.lit(hit[0])) & (F.col("i") == F.lit(hit[1]))).select("m").collect()]
                 raise _problem_message(req, check, hit, present)
         return _sums_from_rows(req, _joined(rows, per_model), "spark")
+    except Exception as exc:
+        gone = let_go_if_server_gone(spark, exc)  # closed: nothing waits on it again
+        raise
     finally:
-        for v in (view, roles_view, im_view):
-            spark.catalog.dropTempView(v)
+        if not gone:
+            for v in (view, roles_view, im_view):
+                spark.catalog.dropTempView(v)
 
 
 def _spark_frame(sdf: Any) -> pd.DataFrame:
@@ -952,6 +959,8 @@ def _count_path(path: str | os.PathLike, engine: str, roles: dict[str, Any],
             except ItemFileError:
                 raise
             except Exception as exc:  # a Spark failure reading the file
+                if let_go_if_server_gone(spark, exc):
+                    raise ItemFileError(server_gone_message(name, exc)) from None
                 first = str(exc).strip().splitlines()[0][:200] if str(exc).strip() else type(exc).__name__
                 raise ItemFileError(f"{name}: cannot be read as {kind.upper()} ({first})") from None
     con = _item_connection()

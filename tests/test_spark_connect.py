@@ -8,11 +8,13 @@ name holds characters Spark takes as a pattern; each must equal DuckDB's report 
 server's log must show that the server read the file (the Parquet file by its own path, the
 CSV file through a link in a private folder, gone after the run). The reference is DuckDB's
 report: the engines share one SQL text, and DuckDB's numbers are checked against numpy and
-statsmodels in ``test_engines.py`` and ``test_crossval.py``.
+statsmodels in ``test_engines.py`` and ``test_crossval.py``. The tests of a server that goes
+away once the command has connected start a server of their own and stop it.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -48,8 +50,9 @@ def _listening(port: int) -> bool:
         return False
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
+@contextlib.contextmanager
+def _connect_server(root: Path):
+    """Start a Spark Connect server JVM in ``root``; yield its url, port, log and a stop."""
     if shutil.which("java") is None:
         pytest.fail("Spark tests need Java 17: apt-get install openjdk-17-jre-headless "
                     "(or set JAVA_HOME); they are part of `make test`")
@@ -61,7 +64,6 @@ def server(tmp_path_factory):
     import pyspark
 
     home = Path(pyspark.__file__).parent
-    root = tmp_path_factory.mktemp("connect")
     port = _free_port()
     env = {**os.environ, "SPARK_HOME": str(home), "SPARK_LOCAL_IP": "127.0.0.1",
            "SPARK_LOG_DIR": str(root / "logs")}
@@ -91,6 +93,12 @@ def server(tmp_path_factory):
                "stop": lambda: _stop(proc)}
     finally:
         _stop(proc)
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    with _connect_server(tmp_path_factory.mktemp("connect")) as started:
+        yield started
 
 
 def _stop(proc: subprocess.Popen) -> None:
@@ -277,34 +285,50 @@ sys.exit(main(sys.argv[2:]))
 """
 
 
-def test_a_server_gone_after_connecting_is_one_line_and_exit_2_within_a_minute(server, tmp_path):
-    """Last in this file: it stops the module's server. The client's default retries would hold
-    the command for ten minutes; its own retries give up after a few seconds a call."""
-    path = tmp_path / "cv.parquet"
-    cv_file(path, seed=20261127)
+def _items_file(path: Path) -> None:
+    """Twelve items answered by two models (scores 0/1), long."""
+    rng = np.random.default_rng(7)
+    pd.DataFrame({"item": [f"q{i}" for i in range(12)] * 2, "model": ["a"] * 12 + ["b"] * 12,
+                  "score": rng.integers(0, 2, 24)}).to_csv(path, index=False)
+
+
+@pytest.mark.parametrize("what", ["predictions", "items"])
+def test_a_server_gone_after_connecting_is_one_line_and_exit_2_within_a_minute(what, tmp_path):
+    """A server of its own, stopped once the command has connected. The client's default
+    retries would hold the command for ten minutes; its own give up after a few seconds a call."""
+    if what == "predictions":
+        path = tmp_path / "cv.parquet"
+        cv_file(path, seed=20261127)
+        args = ["--y-true", "y_true"]
+    else:
+        path = tmp_path / "items.csv"
+        _items_file(path)
+        args = ["--item", "item"]
     out = tmp_path / "r.html"
     env = {k: v for k, v in os.environ.items()
            if k not in ("PYSPARK_SUBMIT_ARGS", "SPARK_CONF_DIR", "SPARK_REMOTE")}
-    child = subprocess.Popen(
-        [sys.executable, "-c", GONE_CHILD, server["url"], "report", str(path), "--y-true",
-         "y_true", "--engine", "spark", "--out", str(out)],
-        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
-    assert child.stdout is not None and child.stdin is not None
-    try:
-        assert child.stdout.readline().strip() == "connected"
-        server["stop"]()
-        start = time.monotonic()
-        child.stdin.write("go\n")
-        child.stdin.flush()
-        _, err = child.communicate(timeout=300)
-    finally:
-        if child.poll() is None:
-            child.kill()
+    with _connect_server(tmp_path) as server:
+        child = subprocess.Popen(
+            [sys.executable, "-c", GONE_CHILD, server["url"], "report", str(path), *args,
+             "--engine", "spark", "--out", str(out)],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+            env=env)
+        assert child.stdout is not None and child.stdin is not None
+        try:
+            assert child.stdout.readline().strip() == "connected"
+            server["stop"]()
+            start = time.monotonic()
+            child.stdin.write("go\n")
+            child.stdin.flush()
+            _, err = child.communicate(timeout=300)
+        finally:
+            if child.poll() is None:
+                child.kill()
     waited = time.monotonic() - start
     assert child.returncode == 2, err
     lines = err.strip().splitlines()
     assert len(lines) == 1, lines
-    assert lines[0].startswith("precmp: error: cv.parquet: the Spark Connect server stopped "
+    assert lines[0].startswith(f"precmp: error: {path.name}: the Spark Connect server stopped "
                                "answering while counting it ("), lines
     assert waited < 60, waited
     assert not out.exists()
