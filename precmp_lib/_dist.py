@@ -67,11 +67,8 @@ def chi2_sf(x: npt.ArrayLike, df: npt.ArrayLike) -> Any:
 
 def chi2_isf(q: npt.ArrayLike, df: npt.ArrayLike) -> Any:
     """Return the x with P(X > x) = q for X chi-square with ``df`` degrees of freedom (``stats.chi2.isf``)."""
-    q = np.asarray(q, dtype=float)
-    inner = special.chdtri(df, np.clip(q, np.nextafter(0, 1), 1.0))
-    out = np.where(q == 0, np.inf, np.where(q == 1, 0.0, inner))
-    out = np.where((q < 0) | (q > 1) | np.isnan(q), np.nan, out)
-    return out[()] if out.ndim == 0 else out
+    inner = special.chdtri(df, np.clip(np.asarray(q, dtype=float), np.nextafter(0, 1), 1.0))
+    return _in_unit(q, inner, ends=(np.inf, 0.0))
 
 
 def norm_sf(x: npt.ArrayLike) -> Any:
