@@ -314,8 +314,10 @@ def _count(args: argparse.Namespace) -> Any:
         return count_predictions(
             args.predictions, y_true=args.y_true, models=args.models, id=args.id,
             layout=args.format, engine=args.engine, progress=not args.quiet,
-            # the prevalence bootstrap resamples observations: only then do they come back
-            observations=bool(args.prevalence), common_models=args.common_models,
+            # the prevalence bootstrap resamples observations: the engine groups them by their
+            # profile over the classes asked for
+            prevalence_classes=[label for label, _ in args.prevalence] or None,
+            common_models=args.common_models,
         )
     except ValueError as exc:  # PredictionFileError and the engines' other input errors
         raise _BadInput(str(exc)) from None

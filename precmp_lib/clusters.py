@@ -42,8 +42,10 @@ from ._dist import norm_isf
 from .counts import check_pattern_codes, check_pattern_weights, class_moments
 from .validation import check_positive_int, check_probability
 
-__all__ = ["ClusterSums", "cluster_sums", "cluster_sums_from_rows", "cluster_sums_sql",
-           "clustered_accuracy_from_sums", "packed_bits", "packed_terms"]
+__all__ = ["ClassProfiles", "ClusterSums", "class_profiles", "class_profiles_from_rows",
+           "class_profiles_sql", "cluster_sums", "cluster_sums_from_rows", "cluster_sums_sql",
+           "clustered_accuracy_from_sums", "packed_bits", "packed_terms", "profile_columns",
+           "profile_terms"]
 
 
 @dataclass(frozen=True)
@@ -624,3 +626,226 @@ def clustered_accuracy_from_sums(sums: ClusterSums, model: int, *,
     var = g / (g - 1) * (numer / big_m ** 4)
     half = norm_isf((1 - level) / 2) * np.sqrt(var)
     return float(acc), float(max(acc - half, 0.0)), float(min(acc + half, 1.0))
+
+
+# --------------------------------------------------------------------------------------------
+# class profiles: what a bootstrap of clusters needs for a few classes
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ClassProfiles:
+    """Clusters grouped by their profile over a few classes.
+
+    A cluster's profile over the class codes ``classes`` (C of them) is its number of rows and,
+    for each of those classes, its rows of that true class and, per model, its rows predicted
+    as that class and those predicted so rightly. Sensitivity, specificity and precision of
+    those classes are sums of profiles, so a bootstrap that resamples clusters sees the
+    clusters only through their profiles: clusters with the same profile are
+    interchangeable, and each distinct profile is kept once with the number of clusters that
+    have it. The profiles are sorted by ``(size, true, called, hit)`` (read class by class,
+    model by model), so that every route that builds them gives the same arrays.
+
+    Attributes
+    ----------
+    classes : tuple of int
+        The class codes profiled, in the order asked.
+    size : ndarray of int64, shape (G,)
+        Rows of each cluster with the profile.
+    true : ndarray of int64, shape (G, C)
+        Its rows of true class ``classes[c]``.
+    called, hit : ndarray of int64, shape (G, C, m)
+        Its rows that model ``j`` predicts as ``classes[c]``, and those of them truly of it.
+    count : ndarray of int64, shape (G,)
+        Clusters with the profile.
+    """
+
+    classes: tuple[int, ...]
+    size: np.ndarray
+    true: np.ndarray
+    called: np.ndarray
+    hit: np.ndarray
+    count: np.ndarray
+
+    @property
+    def n_clusters(self) -> int:
+        """Clusters counted (the sum of ``count``)."""
+        return int(self.count.sum())
+
+    def equals(self, other: ClassProfiles) -> bool:
+        """Tell whether both hold the same profiles of the same classes.
+
+        Examples
+        --------
+        >>> a = class_profiles([0, 0, 1], [1, 1, 0], [[1], [0], [0]], [1, 1, 1], classes=[1])
+        >>> a.equals(class_profiles([5, 5, 2], [1, 1, 0], [[0], [1], [0]], [1, 1, 1], classes=[1]))
+        True
+        """
+        return (tuple(self.classes) == tuple(other.classes)
+                and all(np.array_equal(getattr(self, n), getattr(other, n))
+                        for n in ("size", "true", "called", "hit", "count")))
+
+
+def _sorted_profiles(classes: tuple[int, ...], table: np.ndarray, n_models: int) -> ClassProfiles:
+    """Build :class:`ClassProfiles` from rows ``(size, true..., called..., hit..., count)``."""
+    order = np.lexsort(table[:, :-1].T[::-1]) if len(table) else np.arange(0)
+    table = table[order]
+    g, c, m = len(table), len(classes), n_models
+    at = 1 + c + c * m
+    return ClassProfiles(classes=classes, size=table[:, 0].copy(), true=table[:, 1:1 + c].copy(),
+                         called=table[:, 1 + c:at].reshape(g, c, m).copy(),
+                         hit=table[:, at:at + c * m].reshape(g, c, m).copy(),
+                         count=table[:, -1].copy())
+
+
+def _profile_classes(classes: object) -> tuple[int, ...]:
+    codes = check_pattern_codes(classes, "classes")
+    if len(codes) == 0:
+        raise ValueError("classes must name at least one class code")
+    if len(np.unique(codes)) != len(codes):
+        raise ValueError(f"classes must not repeat a code; got {codes.tolist()}")
+    return tuple(int(v) for v in codes)
+
+
+def class_profiles(clusters: object, y: object, preds: object, weights: object, *,
+                   classes: object) -> ClassProfiles:
+    """Group the clusters of a table of coded patterns by their profile over ``classes``.
+
+    Parameters
+    ----------
+    clusters : array-like of int >= 0, shape (P,)
+        The cluster of each row of the table.
+    y : array-like of int, shape (P,)
+        True class code of each row.
+    preds : array-like of int, shape (P, m)
+        Each model's predicted class code.
+    weights : array-like of int, shape (P,)
+        Rows with that cluster and pattern.
+    classes : sequence of int
+        The class codes to profile, in order.
+
+    Returns
+    -------
+    ClassProfiles
+
+    Examples
+    --------
+    Three observations predicted twice each, profiled over class 1. Observation 0 (truth 1)
+    has model 0 predict 1 once and model 1 twice; observation 1 (truth 1, its pattern twice)
+    has both predict 1 twice; observation 2 (truth 0) has model 0 predict 1 once:
+
+    >>> p = class_profiles([0, 0, 1, 2, 2], [1, 1, 1, 0, 0], [[1, 1], [0, 1], [1, 1], [0, 0], [1, 0]],
+    ...                    [1, 1, 2, 1, 1], classes=[1])
+    >>> p.size.tolist(), p.true[:, 0].tolist(), p.called[:, 0].tolist(), p.hit[:, 0].tolist()
+    ([2, 2, 2], [0, 2, 2], [[1, 0], [1, 2], [2, 2]], [[0, 0], [1, 2], [2, 2]])
+    >>> p.count.tolist(), p.n_clusters
+    ([1, 1, 1], 3)
+    """
+    yv = check_pattern_codes(y, "y")
+    p = check_pattern_codes(preds, "preds", n_rows=len(yv), ndims=(1, 2)).reshape(len(yv), -1)
+    w = check_pattern_weights(weights, len(yv)).astype(np.int64)
+    g_raw = check_pattern_codes(clusters, "clusters", n_rows=len(yv), what="cluster codes")
+    codes = _profile_classes(classes)
+    m = p.shape[1]
+    _, g = np.unique(g_raw, return_inverse=True)
+    g = g.ravel().astype(np.int64)
+    n_g = int(g.max()) + 1
+
+    def total(values: np.ndarray) -> np.ndarray:
+        return np.bincount(g, weights=values, minlength=n_g).round().astype(np.int64)
+
+    cols = [total(w * 1.0), *(total(w * (yv == code)) for code in codes)]
+    cols += [total(w * (p[:, j] == code)) for code in codes for j in range(m)]
+    cols += [total(w * ((p[:, j] == code) & (yv == code))) for code in codes for j in range(m)]
+    rows, count = np.unique(np.column_stack(cols), axis=0, return_counts=True)
+    return _sorted_profiles(codes, np.column_stack([rows, count]).astype(np.int64), m)
+
+
+def profile_terms(y: object, preds: object, *, classes: object) -> pd.DataFrame:
+    """Return the columns a table of codes carries for :func:`class_profiles_sql`.
+
+    For the ``c``-th class of ``classes`` and model ``j``: ``t{c}`` is 1 when the row's truth
+    is the class, ``u{c}_{j}`` when the model predicts it and ``h{c}_{j}`` when both hold.
+
+    Examples
+    --------
+    >>> profile_terms([1, 0], [[1, 0], [2, 1]], classes=[1]).to_dict("list")
+    {'t0': [1, 0], 'u0_0': [1, 0], 'u0_1': [0, 1], 'h0_0': [1, 0], 'h0_1': [0, 0]}
+    """
+    yv = check_pattern_codes(y, "y")
+    p = check_pattern_codes(preds, "preds", n_rows=len(yv), ndims=(1, 2)).reshape(len(yv), -1)
+    codes = _profile_classes(classes)
+    m = p.shape[1]
+    out = {f"t{i}": (yv == code).astype(np.int64) for i, code in enumerate(codes)}
+    for i, code in enumerate(codes):
+        out.update({f"u{i}_{j}": (p[:, j] == code).astype(np.int64) for j in range(m)})
+    for i, code in enumerate(codes):
+        out.update({f"h{i}_{j}": ((p[:, j] == code) & (yv == code)).astype(np.int64)
+                    for j in range(m)})
+    return pd.DataFrame(out)
+
+
+def profile_columns(n_models: int, n_profiled: int) -> list[str]:
+    """Return the names of the terms of :func:`profile_terms`, in the order of a profile.
+
+    Examples
+    --------
+    >>> profile_columns(2, 1)
+    ['t0', 'u0_0', 'u0_1', 'h0_0', 'h0_1']
+    """
+    c, m = n_profiled, n_models
+    return [*(f"t{i}" for i in range(c)), *(f"u{i}_{j}" for i in range(c) for j in range(m)),
+            *(f"h{i}_{j}" for i in range(c) for j in range(m))]
+
+
+def class_profiles_sql(n_models: int, n_profiled: int, table: str, ctes: str = "") -> str:
+    """Write :func:`class_profiles` as one SQL text: per cluster, then per distinct profile.
+
+    Parameters
+    ----------
+    n_models, n_profiled : int
+        ``m`` and ``C``, the classes profiled.
+    table : str
+        A table (or CTE name, the caller's internal name) with the integer columns ``cl``
+        (the cluster), the terms of :func:`profile_terms` and ``n`` (rows).
+    ctes : str
+        The caller's common table expressions that define ``table``.
+
+    Returns
+    -------
+    str
+        The query: one row per distinct profile with ``sz`` (rows), the sums ``s_<term>`` of
+        the terms and ``k``, the clusters with the profile.
+        :func:`class_profiles_from_rows` reads them.
+
+    Examples
+    --------
+    >>> import duckdb
+    >>> t = pd.DataFrame({"cl": [0, 0, 1, 2, 2], "y": [1, 1, 1, 0, 0], "p0": [1, 0, 1, 0, 1],
+    ...                   "p1": [1, 1, 1, 0, 0], "n": [1, 1, 2, 1, 1]})
+    >>> t = pd.concat([t, profile_terms(t["y"], t[["p0", "p1"]], classes=[1])], axis=1)
+    >>> rows = duckdb.sql(class_profiles_sql(2, 1, "t")).df()
+    >>> class_profiles_from_rows(rows, [1], 2).equals(
+    ...     class_profiles(t["cl"], t["y"], t[["p0", "p1"]], t["n"], classes=[1]))
+    True
+    """
+    terms = profile_columns(check_positive_int(n_models, "n_models"),
+                             check_positive_int(n_profiled, "n_profiled"))
+    sums = ", ".join(f"CAST(SUM({v} * n) AS BIGINT) AS s_{v}" for v in terms)
+    per = f"s AS (SELECT CAST(SUM(n) AS BIGINT) AS sz, {sums} FROM {table} GROUP BY cl)"
+    keys = ", ".join(["sz", *(f"s_{v}" for v in terms)])
+    return (f"WITH {ctes + ', ' if ctes else ''}{per} "
+            f"SELECT {keys}, COUNT(*) AS k FROM s GROUP BY {keys}")
+
+
+def class_profiles_from_rows(rows: pd.DataFrame, classes: object, n_models: int) -> ClassProfiles:
+    """Read the rows of :func:`class_profiles_sql` (in any order) into :class:`ClassProfiles`."""
+    codes = _profile_classes(classes)
+    m = check_positive_int(n_models, "n_models")
+    names = ["sz", *(f"s_{v}" for v in profile_columns(m, len(codes))), "k"]
+    missing = [n for n in names if n not in rows.columns]
+    if missing:
+        raise ValueError(f"rows lack the column(s) {missing} of class_profiles_sql")
+    table = (np.column_stack([rows[n].to_numpy().astype(np.int64) for n in names]) if len(rows)
+             else np.zeros((0, len(names)), np.int64))
+    return _sorted_profiles(codes, table, m)

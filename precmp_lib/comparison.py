@@ -32,7 +32,7 @@ import pandas as pd
 
 from ._dist import norm_isf
 from .bayesian import bayes_correlated_ttest
-from .clusters import ClusterSums, clustered_accuracy_from_sums
+from .clusters import ClassProfiles, ClusterSums, class_profiles, clustered_accuracy_from_sums
 from .combine import combine_pvalues, combined_precision_test
 from .contingency import mcnemar
 from .counts import (
@@ -47,7 +47,7 @@ from .precision import (
     compare_precision_from_moments,
     gee_precision_from_counts,
 )
-from .prevalence import prevalence_bootstrap_from_patterns
+from .prevalence import prevalence_bootstrap_from_patterns, prevalence_bootstrap_from_profiles
 from .resampling import corrected_resampled_ttest, ftest_5x2cv, ttest_5x2cv
 from .validation import check_positive_int, check_probability, check_random_state
 
@@ -572,6 +572,18 @@ def _prevalence_codes(counts: Counts, prevalence: Mapping[Any, float]
     return codes, values
 
 
+def _profiles(counts: Counts, obs: _Observations | None, codes: list[int]) -> ClassProfiles:
+    """Return the observations' profiles over ``codes``: the engine's, or from the table."""
+    if counts.profiles is not None and tuple(counts.profiles.classes) == tuple(codes):
+        return counts.profiles
+    if obs is None:
+        labels = [counts.classes[c] for c in codes]
+        raise ValueError("prevalence on repeated cross-validation resamples observations: count "
+                         f"the predictions with prevalence_classes={labels!r} (or "
+                         "observations=True)")
+    return class_profiles(obs.ids, obs.y, obs.p, obs.w, classes=codes)
+
+
 def _prevalence(counts: Counts, pat: _Arrays, obs: _Observations | None,
                 prevalence: Mapping[Any, float], pairs: list, level: float, n_boot: int,
                 seed: int) -> tuple[pd.DataFrame, pd.DataFrame]:
@@ -581,14 +593,14 @@ def _prevalence(counts: Counts, pat: _Arrays, obs: _Observations | None,
     if not prevalence:
         return pd.DataFrame(columns=cols), pd.DataFrame(columns=rcols)
     codes, values = _prevalence_codes(counts, prevalence)
-    if counts.design == REPEATED_CV and obs is None:
-        raise ValueError("prevalence on repeated cross-validation resamples observations: count "
-                         "the predictions with observations=True")
-    src = obs if obs is not None else pat
-    res = prevalence_bootstrap_from_patterns(
-        src.y, src.p, src.w, classes=codes, prevalence=values,
-        clusters=obs.ids if obs is not None else None,
-        n_resamples=n_boot, confidence_level=level, random_state=seed)
+    if counts.design == REPEATED_CV:
+        res = prevalence_bootstrap_from_profiles(
+            _profiles(counts, obs, codes), prevalence=values, n_resamples=n_boot,
+            confidence_level=level, random_state=seed)
+    else:
+        res = prevalence_bootstrap_from_patterns(
+            pat.y, pat.p, pat.w, classes=codes, prevalence=values, n_resamples=n_boot,
+            confidence_level=level, random_state=seed)
     rows, ratios = [], []
     index = {m: j for j, m in enumerate(counts.models)}
     for c, (code, value) in enumerate(zip(codes, values)):
@@ -957,7 +969,8 @@ def compare_models(
         counts = source
     else:
         counts = _count(source, y_true, models=models, id=id, repeat=repeat, fold=fold,
-                        layout=layout, engine=engine, observations=bool(prevalence))
+                        layout=layout, engine=engine,
+                        prevalence_classes=list(prevalence) if prevalence else None)
     if counts.n_models < 2:
         raise ValueError(f"need at least two models to compare; got {list(counts.models)}")
     _prevalence_codes(counts, prevalence or {})

@@ -94,12 +94,18 @@ import numpy as np
 import pandas as pd
 
 from .clusters import (
+    ClassProfiles,
     ClusterSums,
+    class_profiles,
+    class_profiles_from_rows,
+    class_profiles_sql,
     cluster_sums,
     cluster_sums_from_rows,
     cluster_sums_sql,
     packed_bits,
     packed_terms,
+    profile_columns,
+    profile_terms,
 )
 
 if TYPE_CHECKING:  # optional at run time: imported where the engine runs
@@ -172,6 +178,10 @@ class Counts:
         Repeated cv only: sums over observations (the clusters) of products of
         per-observation counts, which the clustered accuracy intervals and the clustered GS and
         GEE tests use.
+    profiles : ClassProfiles or None
+        Repeated cv counted with ``prevalence_classes`` only: the observations grouped by
+        their profile over those classes (codes in ``profiles.classes``), which a bootstrap
+        over observations resamples (the prevalence update).
     """
 
     classes: tuple
@@ -187,6 +197,7 @@ class Counts:
     source: str = ""
     notes: tuple[str, ...] = field(default=())
     clusters: ClusterSums | None = None
+    profiles: ClassProfiles | None = None
 
     @property
     def n_models(self) -> int:
@@ -225,6 +236,7 @@ class _Spec:
     text_numbers: bool = False  # CSV: all cells are text; numbers are recognised
     rows_are_lines: bool = False  # CSV: row r is on line r + 2
     keep_observations: bool = False  # repeated cv: bring the per-observation table back
+    profile_labels: tuple | None = None  # repeated cv: the classes to profile observations on
     notes: list[str] = field(default_factory=list)
 
     @property
@@ -273,18 +285,20 @@ class _Roles(TypedDict):
     fold: str | None
     layout: str
     observations: bool
+    prevalence_classes: Sequence[Any] | None
 
 
 def _spec(
     name: str, columns: Sequence[Any], *, y_true: str, models: Sequence[str] | None,
     id: str | None, repeat: str | None, fold: str | None, layout: str,
-    observations: bool = False,
+    observations: bool = False, prevalence_classes: Sequence[Any] | None = None,
 ) -> _Spec:
     """Check the columns and decide the layout and the role of each column (one place)."""
     columns = [str(c) for c in columns]
     _check_columns(name, columns)
     spec = _Spec(name=name, layout=_layout(columns, layout), y=str(y_true), models=[],
-                 keep_observations=bool(observations))
+                 keep_observations=bool(observations),
+                 profile_labels=None if prevalence_classes is None else tuple(prevalence_classes))
     _need(spec, columns, spec.y, "true labels", "y_true")
     _key_columns(spec, columns, id=id, repeat=repeat, fold=fold)
     if spec.layout == "long":
@@ -601,13 +615,14 @@ def _group_sum(keys: np.ndarray, weights: np.ndarray, names: list[str]) -> pd.Da
 
 def _finish(spec: _Spec, pat: pd.DataFrame, obs: pd.DataFrame | None, engine: str,
             locate: Callable[[str, str], int | None],
-            sums: Callable[[pd.DataFrame, pd.DataFrame, int, int], pd.DataFrame] | None = None) -> Counts:
+            sums: Callable[..., pd.DataFrame] | None = None) -> Counts:
     """Turn the grouped raw rows of any engine into :class:`Counts` (label rules, checks).
 
-    For repeated cross-validation the cluster sums come from ``obs`` (the per-observation
-    rows) when the engine brought them back, else from ``sums``: the engine's run of
-    :func:`cluster_sql` on the table of codes of the distinct raw patterns, the table of codes
-    of the repeats, the number of classes and the number of rows.
+    For repeated cross-validation the cluster sums (and the profiles the spec asks for) come
+    from ``obs`` (the per-observation rows) when the engine brought them back, else from
+    ``sums(codes, reps, sql)``: the engine registers the table of codes of the distinct raw
+    patterns and the table of codes of the repeats, and runs the query ``sql(roles, codes,
+    reps)`` writes with the names it gave them (:func:`cluster_sql`, :func:`profile_sql`).
     """
     m = len(spec.models)
     pcols = [f"p{j}" for j in range(m)]
@@ -658,7 +673,7 @@ def _finish(spec: _Spec, pat: pd.DataFrame, obs: pd.DataFrame | None, engine: st
     weights = pat["n"].to_numpy().astype(np.float64)
     patterns = _group_sum(np.column_stack(keys).astype(np.int64), weights, names)
     n_rows = int(patterns["count"].sum())
-    observations = clusters = None
+    observations = clusters = profiles = None
     n_obs = n_rows
     if spec.cv:
         repeats = int(patterns["repeat"].nunique())
@@ -667,37 +682,74 @@ def _finish(spec: _Spec, pat: pd.DataFrame, obs: pd.DataFrame | None, engine: st
             observations, n_obs = _observations(spec, obs, label_cols, distinct, codes, pcols)
             clusters = cluster_sums(observations["obs"], observations["y"], observations[pcols],
                                     observations["count"], n_classes=len(classes))
+            wanted = _profile_codes(spec, classes)
+            if wanted:
+                profiles = class_profiles(observations["obs"], observations["y"],
+                                          observations[pcols], observations["count"],
+                                          classes=wanted)
             observations = observations if spec.keep_observations else None
         else:
             assert sums is not None  # an engine without per-observation rows runs cluster_sql
             reps = pd.DataFrame({"rrep": pat["rep"].to_numpy(), "crep": rep})
             reps = reps.drop_duplicates(subset=["rrep"]).reset_index(drop=True)
-            clusters = _clusters_in_engine(spec, pat, coded, pcols, len(classes), sums, locate, reps)
+            codes_table = _codes_table(pat, coded, pcols)
+            clusters = _clusters_in_engine(spec, pat, codes_table, pcols, len(classes), sums,
+                                           locate, reps)
             n_obs = clusters.n_clusters
+            wanted = _profile_codes(spec, classes)
+            if wanted:
+                profiles = _profiles_in_engine(spec, codes_table, pcols, wanted, sums, reps)
     return Counts(
         classes=classes, models=tuple(spec.models), patterns=patterns, observations=observations,
         design=REPEATED_CV if spec.cv else TEST_SET, n_rows=n_rows, n_observations=n_obs,
         repeats=repeats, folds=folds, engine=engine, source=spec.name,
-        notes=tuple(spec.notes) + notes, clusters=clusters,
+        notes=tuple(spec.notes) + notes, clusters=clusters, profiles=profiles,
     )
 
 
-def _clusters_in_engine(spec: _Spec, pat: pd.DataFrame, coded: dict, pcols: list[str],
-                        n_classes: int, sums: Callable[[pd.DataFrame, pd.DataFrame, int, int], pd.DataFrame],
-                        locate: Callable[[str, str], Any], reps: pd.DataFrame) -> ClusterSums:
-    """Run the cluster sums where the data live, on the codes of the distinct raw patterns.
+def _profile_codes(spec: _Spec, classes: tuple) -> list[int]:
+    """Return the codes of the classes ``spec`` asks profiles for, matched by their text."""
+    if not spec.profile_labels:
+        return []
+    by_text = {str(c): code for code, c in enumerate(classes)}
+    return list(dict.fromkeys(by_text[str(v)] for v in spec.profile_labels if str(v) in by_text))
 
-    ``reps`` holds each raw repeat (``rrep``) with its code (``crep``). For the wide layout
-    the query also tells whether an (id, repeat) pair comes more than once (the pattern count
-    does not group by id): that is the error of a duplicated pair.
+
+def _codes_table(pat: pd.DataFrame, coded: dict, pcols: list[str]) -> pd.DataFrame:
+    """Return the first row of each distinct raw pattern: raw columns ``r<c>``, codes ``c<c>``.
+
+    The pattern table also splits by repeat and fold; only these few rows are converted and
+    sent to the engine.
     """
     raw = ["y", *pcols]
-    # the first row of each distinct raw pattern (the pattern table also splits by repeat
-    # and fold): only those few rows are converted and sent to the engine
     first = np.flatnonzero(~pat[raw].duplicated().to_numpy())
     table = pd.DataFrame({f"r{c}": pat[c].iloc[first].to_numpy() for c in raw})
     for c in raw:
         table[f"c{c}"] = np.asarray(coded[c], dtype=np.int64)[first]
+    return table
+
+
+def _profiles_in_engine(spec: _Spec, codes: pd.DataFrame, pcols: list[str], wanted: list[int],
+                        sums: Callable[..., pd.DataFrame], reps: pd.DataFrame) -> ClassProfiles:
+    """Group the observations by their profile over ``wanted`` where the data live."""
+    terms = profile_terms(codes["cy"], codes[[f"c{p}" for p in pcols]], classes=wanted)
+    table = pd.concat([codes[[f"r{c}" for c in ["y", *pcols]]], terms], axis=1)
+    rows = sums(table, reps, lambda roles, codes_name, _reps: profile_sql(
+        spec, roles, codes_name, len(wanted)))
+    return class_profiles_from_rows(rows, wanted, len(pcols))
+
+
+def _clusters_in_engine(spec: _Spec, pat: pd.DataFrame, codes: pd.DataFrame, pcols: list[str],
+                        n_classes: int, sums: Callable[..., pd.DataFrame],
+                        locate: Callable[[str, str], Any], reps: pd.DataFrame) -> ClusterSums:
+    """Run the cluster sums where the data live, on the codes of the distinct raw patterns.
+
+    ``codes`` is :func:`_codes_table`'s table. ``reps`` holds each raw repeat (``rrep``) with
+    its code (``crep``). For the wide layout the query also tells whether an (id, repeat) pair
+    comes more than once (the pattern count does not group by id): that is the error of a
+    duplicated pair.
+    """
+    table = codes.copy()
     if packed_bits(len(reps), len(pcols), n_classes) is not None:  # packed terms (cluster_sql)
         words = packed_terms(table["cy"], table[[f"c{p}" for p in pcols]], n_classes=n_classes,
                              max_size=len(reps))
@@ -705,7 +757,9 @@ def _clusters_in_engine(spec: _Spec, pat: pd.DataFrame, coded: dict, pcols: list
             table[f"v{w}"] = words[:, w]
     if len(reps) <= 30:
         reps = reps.assign(dm=np.left_shift(1, reps["crep"].to_numpy().astype(np.int64)))
-    rows = sums(table, reps, n_classes, int(pat["n"].sum()))
+    n_rows = int(pat["n"].sum())
+    rows = sums(table, reps, lambda roles, codes_name, reps_name: cluster_sql(
+        spec, roles, codes_name, n_classes, len(reps), reps_name, n_rows))
     top = rows.loc[rows["g"] == 1]
     if "dup" in rows and int(top["dup"].sum()) > 0:
         raise _duplicated(spec, locate)
@@ -1244,12 +1298,7 @@ def cluster_sql(spec: _Spec, table: str = "roles", codes: str = "codes",
     pcols = [f"p{j}" for j in range(m)]
     keys = ["y", *pcols]
     wide = spec.layout == "wide"
-    if wide:  # one row per (id, repeat): the rows are the prediction events
-        sel = ["k_id AS id", "k_rep AS rep", "k_y AS y", *(f"k_{p} AS {p}" for p in pcols)]
-        events = f"SELECT {', '.join(sel)} FROM {table}"
-    else:
-        events = _events_sql(spec, table)[0]
-    join = f"FROM e JOIN {codes} k ON {' AND '.join(f'e.{c} = k.r{c}' for c in keys)}"
+    events, join = _coded_events(spec, table, codes)
     # the wide layout's check of unique (id, repeat) pairs, on the repeats' codes
     check = wide and n_repeats is not None
     if check:
@@ -1276,6 +1325,59 @@ def cluster_sql(spec: _Spec, table: str = "roles", codes: str = "codes",
             f"{join} GROUP BY e.id{rep}, {coded})")
     return cluster_sums_sql(m, "t", ctes, distinct="rep" if check else None,
                             distinct_codes=n_repeats if check else None)
+
+
+def _coded_events(spec: _Spec, table: str, codes: str) -> tuple[str, str]:
+    """Return the prediction events of repeated cv (``e``) and their join with ``codes``.
+
+    Wide layout: the rows are the events (one per (id, repeat)); long: the inner query of
+    :func:`counting_sql`. The join matches each event's raw labels with the codes table's.
+    """
+    pcols = [f"p{j}" for j in range(len(spec.models))]
+    if spec.layout == "wide":
+        sel = ["k_id AS id", "k_rep AS rep", "k_y AS y", *(f"k_{p} AS {p}" for p in pcols)]
+        events = f"SELECT {', '.join(sel)} FROM {table}"
+    else:
+        events = _events_sql(spec, table)[0]
+    keys = ["y", *pcols]
+    return events, f"FROM e JOIN {codes} k ON {' AND '.join(f'e.{c} = k.r{c}' for c in keys)}"
+
+
+def profile_sql(spec: _Spec, table: str = "roles", codes: str = "codes",
+                n_profiled: int = 1) -> str:
+    """Write the query of the observations' class profiles, one text for both engines.
+
+    The prediction events are given the profile terms of their pattern by an equi-join with
+    ``codes`` (raw columns ``ry``, ``rp0`` .. and :func:`precmp_lib.clusters.profile_terms`'s
+    ``uy``, ``u<c>_<j>``), summed per observation and grouped by profile
+    (:func:`precmp_lib.clusters.class_profiles_sql`): one row per distinct profile comes back.
+
+    Parameters
+    ----------
+    spec : _Spec
+        The column roles (repeated cross-validation).
+    table, codes : str
+        The table of :func:`roles_sql` and the table of codes (internal names).
+    n_profiled : int
+        The classes profiled.
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> spec = _spec("cv.parquet", ["id", "repeat", "y", "a"], y_true="y", models=None,
+    ...              id=None, repeat=None, fold=None, layout="auto")
+    >>> sql = profile_sql(spec)
+    >>> "JOIN codes k ON e.y = k.ry AND e.p0 = k.rp0" in sql, "GROUP BY cl" in sql
+    (True, True)
+    """
+    m = len(spec.models)
+    events, join = _coded_events(spec, table, codes)
+    terms = [f"k.{v} AS {v}" for v in profile_columns(m, n_profiled)]
+    ctes = f"e AS ({events}), t AS (SELECT e.id AS cl, {', '.join(terms)}, 1 AS n {join})"
+    return class_profiles_sql(m, n_profiled, "t", ctes)
 
 
 def _split_sets(spec: _Spec, rows: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame | None]:
@@ -1763,16 +1865,15 @@ def _duckdb_count(spec: _Spec, relation: duckdb.DuckDBPyRelation, columns: Seque
         where = "lines" if spec.rows_are_lines else "rows"
         return f"{key}; {where} {' and '.join(map(str, rows))}"
 
-    def sums(codes: pd.DataFrame, reps: pd.DataFrame, n_classes: int, n_rows: int) -> pd.DataFrame:
+    def sums(codes: pd.DataFrame, reps: pd.DataFrame,
+             sql: Callable[[str, str, str], str]) -> pd.DataFrame:
         # the code tables by name: registered on the engine's own connection, and found by
         # DuckDB's scan of Python variables when the relation belongs to another connection
         precmp_codes, precmp_reps = codes, reps
         con.register("precmp_codes", precmp_codes)
         con.register("precmp_reps", precmp_reps)
         try:
-            sql = cluster_sql(spec, "roles", "precmp_codes", n_classes, len(reps), "precmp_reps",
-                              n_rows)
-            return table.query("roles", sql).df()
+            return table.query("roles", sql("roles", "precmp_codes", "precmp_reps")).df()
         except Exception as exc:  # duckdb.Error: out of memory, a file that changed
             raise on_error(exc) from None
         finally:
@@ -2200,8 +2301,8 @@ def _spark_count(spec: _Spec, df: SparkDataFrame, columns: Sequence[str],
         rows = _spark_rows(spec, spark, columns, view, roles_view)
         pat, obs = _split_sets(spec, rows)
         return _finish(spec, pat, obs, "spark", lambda column, what: None,
-                       lambda codes, reps, k, n: _spark_cluster_rows(spec, spark, roles_view, codes,
-                                                                     reps, k, n))
+                       lambda codes, reps, sql: _spark_cluster_rows(spec, spark, roles_view, codes,
+                                                                    reps, sql))
     except PredictionFileError:
         raise
     except Exception as exc:  # a Spark (JVM) error: a file or table Spark cannot read
@@ -2214,9 +2315,12 @@ def _spark_count(spec: _Spec, df: SparkDataFrame, columns: Sequence[str],
 
 
 def _spark_cluster_rows(spec: _Spec, spark: SparkSession, roles_view: str,
-                        codes: pd.DataFrame, reps: pd.DataFrame, n_classes: int,
-                        n_rows: int) -> pd.DataFrame:
-    """Run :func:`cluster_sql` in Spark with the tables of codes as temporary views."""
+                        codes: pd.DataFrame, reps: pd.DataFrame,
+                        sql: Callable[[str, str, str], str]) -> pd.DataFrame:
+    """Run ``sql`` in Spark with the tables of codes as temporary views.
+
+    ``sql`` is :func:`cluster_sql` or :func:`profile_sql` given the views' names.
+    """
     import uuid
 
     from pyspark.sql.types import LongType, StructField, StructType
@@ -2238,8 +2342,7 @@ def _spark_cluster_rows(spec: _Spec, spark: SparkSession, roles_view: str,
 
     table, rep_table = view(codes, "codes"), view(reps, "reps")
     try:
-        out = spark.sql(cluster_sql(spec, roles_view, table, n_classes, len(reps), rep_table,
-                                    n_rows))
+        out = spark.sql(sql(roles_view, table, rep_table))
         got = out.collect()
         return pd.DataFrame([tuple(r) for r in got], columns=out.columns)
     finally:
@@ -2297,6 +2400,7 @@ def count_predictions(
     progress: bool = False,
     observations: bool = False,
     common_models: bool = False,
+    prevalence_classes: Sequence[Any] | None = None,
 ) -> Counts:
     """Count the prediction patterns of several models where the data live.
 
@@ -2329,6 +2433,12 @@ def count_predictions(
         and a note says so, instead of the error that names the column and the files. The
         truth, id, repeat and fold columns and the models named in ``models`` must still be in
         every file.
+    prevalence_classes : sequence of labels, optional
+        Repeated cross-validation: also group the observations by their profile over these
+        classes (``Counts.profiles``), all a bootstrap over observations of their precision at
+        a population prevalence needs. The engine groups them where the data live: what comes
+        back is one row per distinct profile, never per observation. Labels match the classes
+        by their text (``"1"`` is class ``1``); one that is not a class is left out.
 
     Returns
     -------
@@ -2370,7 +2480,8 @@ def count_predictions(
     if not isinstance(y_true, str):
         raise TypeError(f"y_true must be the name of the column of true labels; got {y_true!r}")
     args: _Roles = {"y_true": y_true, "models": models, "id": id, "repeat": repeat,
-                    "fold": fold, "layout": layout, "observations": observations}
+                    "fold": fold, "layout": layout, "observations": observations,
+                    "prevalence_classes": prevalence_classes}
     if isinstance(source, Mapping):
         source = pd.DataFrame({str(k): np.asarray(v) for k, v in source.items()})
     if isinstance(source, pd.DataFrame):

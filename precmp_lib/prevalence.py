@@ -22,6 +22,7 @@ import pandas as pd
 
 from . import counts as _counts
 from ._typing import RandomStateLike
+from .clusters import ClassProfiles, class_profiles
 from .validation import (
     as_label_array,
     as_unit_interval,
@@ -41,6 +42,7 @@ __all__ = [
     "prevalence_adjusted_precision",
     "prevalence_bootstrap",
     "prevalence_bootstrap_from_patterns",
+    "prevalence_bootstrap_from_profiles",
 ]
 
 
@@ -751,7 +753,7 @@ class PatternPrevalenceBootstrap:
         return float(lo[0]), est, float(hi[0])
 
 
-def _one_vs_rest(y: np.ndarray, p: np.ndarray, w: np.ndarray, classes: npt.ArrayLike):
+def _one_vs_rest(y: np.ndarray, p: np.ndarray, classes: npt.ArrayLike):
     """Per-row indicators (P, C) of the truth and (P, C, m) of the predictions."""
     codes = np.asarray(classes, dtype=np.int64)
     truth = (y[:, None] == codes[None, :]).astype(float)
@@ -759,16 +761,59 @@ def _one_vs_rest(y: np.ndarray, p: np.ndarray, w: np.ndarray, classes: npt.Array
     return truth, pred
 
 
-def _rates_from_weights(weights: np.ndarray, truth: np.ndarray, pred: np.ndarray):
-    """Se, Sp and precision of every model for every class under row weights (B, P)."""
-    n = weights.sum(axis=1)[:, None, None]
-    pos = (weights @ truth)[:, :, None]
-    flat = pred.reshape(len(pred), -1)
-    called = (weights @ flat).reshape(len(weights), *pred.shape[1:])
-    tp = (weights @ (flat * np.repeat(truth, pred.shape[2], axis=1))).reshape(called.shape)
+def _rates_from_weights(weights: np.ndarray, true: np.ndarray, called: np.ndarray,
+                        hit: np.ndarray, size: np.ndarray):
+    """Se, Sp and precision of every model for every class under unit weights (B, G).
+
+    Unit ``g`` has ``size[g]`` rows, ``true[g, c]`` of true class ``c``, ``called[g, c, j]``
+    predicted as class ``c`` by model ``j`` and ``hit[g, c, j]`` of those truly of it. Every
+    sum is of whole numbers, so it is exact in any order.
+    """
+    n = (weights @ size)[:, None, None]
+    pos = (weights @ true)[:, :, None]
+    shape = (len(weights), *called.shape[1:])
+    c = (weights @ called.reshape(len(called), -1)).reshape(shape)
+    tp = (weights @ hit.reshape(len(hit), -1)).reshape(shape)
     se = _safe_ratio(tp, pos + 0 * tp)
-    sp = _safe_ratio((n - pos) - (called - tp), (n - pos) + 0 * tp)
-    return se, sp, _safe_ratio(tp, called)
+    sp = _safe_ratio((n - pos) - (c - tp), (n - pos) + 0 * tp)
+    return se, sp, _safe_ratio(tp, c)
+
+
+def _unit_bootstrap(true: np.ndarray, called: np.ndarray, hit: np.ndarray, size: np.ndarray,
+                    count: np.ndarray, pi: np.ndarray, b_total: int, level: float,
+                    rng: np.random.Generator) -> PatternPrevalenceBootstrap:
+    """Run the bootstrap of :func:`prevalence_bootstrap_from_patterns` on units and their counts.
+
+    ``count[g]`` units are alike (the sums of :func:`_rates_from_weights`); a resample draws
+    ``sum(count)`` units, each equally likely, as a multinomial draw of the counts.
+    """
+    w = count.astype(float)
+    se, sp, prec = (v[0] for v in _rates_from_weights(w[None, :], true, called, hit, size))
+    adjusted = _ppv(se, sp, pi[:, None])
+    total = int(count.sum())
+    chunk = max(1, int(2e7 // max(len(w), 1)))
+    reps = []
+    for start in range(0, b_total, chunk):
+        draws = rng.multinomial(total, w / total, size=min(chunk, b_total - start)).astype(float)
+        s, q, _ = _rates_from_weights(draws, true, called, hit, size)
+        reps.append(_ppv(s, q, pi[None, :, None]))
+    boot = np.concatenate(reps, axis=0)
+    lo, hi, skipped = percentile_interval(boot, level)
+    notes = []
+    for c in range(len(pi)):
+        row = []
+        for j in range(called.shape[2]):
+            if np.isnan(adjusted[c, j]):
+                row.append("never predicted and never missed: sensitivity 0, specificity 1")
+            elif skipped[c, j]:
+                row.append(f"{int(skipped[c, j])} of {b_total} resamples undefined, skipped")
+            else:
+                row.append("")
+        notes.append(row)
+    test_prev = (w @ true) / (w @ size)
+    return PatternPrevalenceBootstrap(
+        test_prevalence=test_prev, precision=prec, adjusted=adjusted, ci_low=lo, ci_high=hi,
+        notes=notes, boot=boot, confidence_level=level)
 
 
 def prevalence_bootstrap_from_patterns(
@@ -812,7 +857,9 @@ def prevalence_bootstrap_from_patterns(
     -----
     The bootstrap never touches rows: a resample is a multinomial draw of the pattern counts
     (probabilities ``count / n``), or of the observations (each equally likely) when
-    ``clusters`` is given; sensitivity, specificity and the updated precision are recomputed
+    ``clusters`` is given, drawn through the observations' profiles
+    (:func:`prevalence_bootstrap_from_profiles`); sensitivity, specificity and the updated
+    precision are recomputed
     from the resampled counts, paired across models, so the ratio of two models' updated
     precisions has a percentile interval too (docs/methods.md §9).
 
@@ -841,40 +888,70 @@ def prevalence_bootstrap_from_patterns(
     if clusters is not None:
         clusters = _counts.check_pattern_codes(clusters, "clusters", n_rows=len(y),
                                         what="observation codes")
+        profiles = class_profiles(clusters, y, p, w, classes=class_codes)
+        return prevalence_bootstrap_from_profiles(
+            profiles, prevalence=pi, n_resamples=b_total, confidence_level=level,
+            random_state=random_state)
     rng = check_random_state(random_state)
-    truth, pred = _one_vs_rest(y, p, w, class_codes)
-    se, sp, prec = (v[0] for v in _rates_from_weights(w[None, :], truth, pred))
-    adjusted = _ppv(se, sp, pi[:, None])
-    if clusters is not None:
-        g, inverse = np.unique(np.asarray(clusters), return_inverse=True)
-        n_units = len(g)
-    else:
-        n_units = len(w)
-    chunk = max(1, int(2e7 // max(n_units, 1)))
-    reps = []
-    for start in range(0, b_total, chunk):
-        size = min(chunk, b_total - start)
-        if clusters is None:
-            draws = rng.multinomial(int(w.sum()), w / w.sum(), size=size).astype(float)
-        else:
-            units = rng.multinomial(n_units, np.full(n_units, 1.0 / n_units), size=size)
-            draws = units[:, inverse] * w[None, :]
-        s, q, _ = _rates_from_weights(draws, truth, pred)
-        reps.append(_ppv(s, q, pi[None, :, None]))
-    boot = np.concatenate(reps, axis=0)
-    lo, hi, skipped = percentile_interval(boot, level)
-    notes = []
-    for c in range(len(pi)):
-        row = []
-        for j in range(p.shape[1]):
-            if np.isnan(adjusted[c, j]):
-                row.append("never predicted and never missed: sensitivity 0, specificity 1")
-            elif skipped[c, j]:
-                row.append(f"{int(skipped[c, j])} of {b_total} resamples undefined, skipped")
-            else:
-                row.append("")
-        notes.append(row)
-    test_prev = (w @ truth) / w.sum()
-    return PatternPrevalenceBootstrap(
-        test_prevalence=test_prev, precision=prec, adjusted=adjusted, ci_low=lo, ci_high=hi,
-        notes=notes, boot=boot, confidence_level=level)
+    truth, pred = _one_vs_rest(y, p, class_codes)
+    return _unit_bootstrap(truth, pred, pred * truth[:, :, None], np.ones(len(y)), w, pi,
+                           b_total, level, rng)
+
+
+def prevalence_bootstrap_from_profiles(
+    profiles: ClassProfiles,
+    *,
+    prevalence: npt.ArrayLike,
+    n_resamples: int = 1000,
+    confidence_level: float = 0.95,
+    random_state: Any = None,
+) -> PatternPrevalenceBootstrap:
+    """Precision at a population prevalence for m models, resampling clusters by their profiles.
+
+    The cluster bootstrap of :func:`prevalence_bootstrap_from_patterns` (``clusters`` given)
+    from :class:`precmp_lib.clusters.ClassProfiles`, which an engine computes where the data
+    live: a resample draws as many clusters as there are, each equally likely, as a
+    multinomial draw of the profiles' cluster counts (clusters with one profile are
+    interchangeable), so nothing per observation is needed.
+
+    Parameters
+    ----------
+    profiles : ClassProfiles
+        The clusters' profiles over the classes to update.
+    prevalence : sequence of float
+        Population prevalence of each profiled class, in [0, 1].
+    n_resamples : int
+    confidence_level : float
+    random_state : None, int or Generator
+
+    Returns
+    -------
+    PatternPrevalenceBootstrap
+
+    Examples
+    --------
+    Ten observations predicted twice by one model; class 1 at a prevalence of 0.2:
+
+    >>> obs = np.repeat(np.arange(10), 2)
+    >>> y = np.repeat([1] * 4 + [0] * 6, 2)
+    >>> pred = np.array([1, 1, 1, 0, 1, 1, 0, 0] + [0, 0] * 5 + [1, 0])
+    >>> prof = class_profiles(obs, y, pred[:, None], np.ones(20, int), classes=[1])
+    >>> res = prevalence_bootstrap_from_profiles(prof, prevalence=[0.2], random_state=0)
+    >>> # sensitivity 5/8, specificity 11/12: 0.2 * 5/8 / (0.2 * 5/8 + 0.8 / 12)
+    >>> round(float(res.adjusted[0, 0]), 6), round(0.125 / (0.125 + 0.8 / 12), 6)
+    (0.652174, 0.652174)
+    """
+    if not isinstance(profiles, ClassProfiles):
+        raise TypeError(f"profiles must be ClassProfiles; got {type(profiles).__name__}")
+    b_total = check_positive_int(n_resamples, "n_resamples")
+    level = check_probability(confidence_level, "confidence_level")
+    pi = as_unit_interval(prevalence, "prevalence", ndim=1)
+    c = len(profiles.classes)
+    if len(pi) != c:
+        raise ValueError(f"prevalence must hold one value per profiled class ({c}); got {len(pi)}")
+    if not profiles.n_clusters:
+        raise ValueError("profiles must count at least one cluster")
+    rng = check_random_state(random_state)
+    return _unit_bootstrap(profiles.true.astype(float), profiles.called.astype(float),
+                           profiles.hit.astype(float), profiles.size.astype(float),
+                           profiles.count, pi, b_total, level, rng)

@@ -530,3 +530,78 @@ def test_when_no_pair_differs_every_model_is_tied():
     assert not cmp.pairs["reject"].any()
     assert cmp.recommendation == ("All 3 models are tied for best: a, b and c; choose on cost or "
                                   "simplicity.")
+
+
+def _clustered_cv(n=300, repeats=6, seed=11):
+    """Long cv predictions whose repeats of an observation mostly agree (each model keeps an
+    observation's own prediction in 9 of 10 repeats): strongly clustered rows."""
+    rng = np.random.default_rng(seed)
+    names = np.array(["no", "yes", "maybe"])
+    y = rng.choice(3, n, p=[0.6, 0.25, 0.15])
+    rows = []
+    base = {m: _noisy(rng, y, acc, 3) for m, acc in (("a", 0.8), ("b", 0.7))}
+    for r in range(repeats):
+        fold = rng.permutation(np.arange(n) % 5)
+        for m, own in base.items():
+            pred = np.where(rng.random(n) < 0.9, own, rng.integers(0, 3, n))
+            rows.append(pd.DataFrame({"id": np.arange(n), "repeat": r, "fold": fold, "model": m,
+                                      "y_true": names[y], "y_pred": names[pred]}))
+    return pd.concat(rows, ignore_index=True)
+
+
+def _direct_prevalence_bootstrap(frame, label, pi, n_boot, seed, by_row):
+    """Independent reference: resample the observations (or the rows) of the long table with
+    replacement and recompute sensitivity, specificity and the precision at ``pi`` (eq. 28)."""
+    models = ["a", "b"]
+    ids = np.sort(frame["id"].unique())
+    per = {}
+    for m in models:
+        part = frame[frame["model"] == m]
+        truth = (part["y_true"] == label).to_numpy()
+        pred = (part["y_pred"] == label).to_numpy()
+        unit = np.arange(len(part)) if by_row else np.searchsorted(ids, part["id"].to_numpy())
+        n_units = len(part) if by_row else len(ids)
+        per[m] = [np.bincount(unit, weights=v, minlength=n_units)
+                  for v in (truth & pred, truth, pred, np.ones(len(part)))]
+    rng = np.random.default_rng(seed)
+
+    def ppv(weights):
+        out = []
+        for m in models:
+            tp, pos, called, rows = (weights @ v for v in per[m])
+            se, sp = tp / pos, (rows - pos - (called - tp)) / (rows - pos)
+            out.append(se * pi / (se * pi + (1 - sp) * (1 - pi)))
+        return np.array(out)
+
+    n_units = len(per["a"][0])
+    boot = np.array([ppv(np.bincount(rng.integers(0, n_units, n_units), minlength=n_units))
+                     for _ in range(n_boot)])
+    return ppv(np.ones(n_units)), np.percentile(boot, [2.5, 97.5], axis=0)
+
+
+def test_prevalence_on_repeated_cv_resamples_observations(tmp_path):
+    frame = _clustered_cv()
+    cmp = compare_models(frame, y_true="y_true", prevalence={"maybe": 0.05}, n_boot=2000, seed=3)
+    t = cmp.prevalence.set_index("model")
+    est, (low, high) = _direct_prevalence_bootstrap(frame, "maybe", 0.05, 2000, 5, by_row=False)
+    _, (row_low, row_high) = _direct_prevalence_bootstrap(frame, "maybe", 0.05, 2000, 5,
+                                                          by_row=True)
+    for j, m in enumerate(["a", "b"]):
+        assert t.loc[m, "precision_at_prevalence"] == pytest.approx(est[j], rel=1e-12)
+        width = high[j] - low[j]
+        # the same interval as resampling the observations, within Monte Carlo error
+        assert t.loc[m, "ci_low"] == pytest.approx(low[j], abs=0.12 * width)
+        assert t.loc[m, "ci_high"] == pytest.approx(high[j], abs=0.12 * width)
+        # and clearly wider than resampling the rows as if they were independent
+        assert width > 1.5 * (row_high[j] - row_low[j])
+    # DuckDB groups the observations by profile in the engine: the same numbers, bit for bit
+    path = tmp_path / "cv.parquet"
+    frame.to_parquet(path, index=False)
+    counts = count_predictions(str(path), y_true="y_true", prevalence_classes=["maybe"])
+    assert counts.observations is None and counts.profiles is not None
+    in_engine = compare_models(counts, prevalence={"maybe": 0.05}, n_boot=2000, seed=3)
+    pd.testing.assert_frame_equal(in_engine.prevalence, cmp.prevalence)
+    pd.testing.assert_frame_equal(in_engine.prevalence_ratio, cmp.prevalence_ratio)
+    # counts without the profiles of that class say how to count them
+    with pytest.raises(ValueError, match=r"prevalence_classes=\['yes'\]"):
+        compare_models(counts, prevalence={"yes": 0.05})

@@ -40,6 +40,7 @@ from hypothesis import strategies as st
 import precmp_lib as pc
 import precmp_lib.course
 from precmp_lib.bayesian import PRIOR_PLACES
+from precmp_lib.clusters import ClassProfiles, class_profiles
 from precmp_lib.combine import COMBINE_METHODS
 from precmp_lib.counts import pattern_counts, precision_moments
 
@@ -726,6 +727,17 @@ SPECS: dict[str, Spec] = {
          "prevalence": _unit_vector(np.array([0.1])), "clusters": _codes(PAT_G, none_ok=True),
          "n_resamples": _count_param(1), "confidence_level": _probability(),
          "random_state": _seed()}),
+    "prevalence_bootstrap_from_profiles": Spec(
+        {"profiles": class_profiles(PAT_G, PAT_Y, PAT_P, PAT_W, classes=[1]),
+         "prevalence": [0.1], "n_resamples": 20, "random_state": 0},
+        {"profiles": st.one_of(
+            _tagged(WRONG_TYPE, st.sampled_from([5, None, "ab", PAT_W])),
+            _tagged(EMPTY, st.just(ClassProfiles(
+                classes=(1,), size=np.zeros(0, np.int64), true=np.zeros((0, 1), np.int64),
+                called=np.zeros((0, 1, 2), np.int64), hit=np.zeros((0, 1, 2), np.int64),
+                count=np.zeros(0, np.int64))))),
+         "prevalence": _unit_vector(np.array([0.1])), "n_resamples": _count_param(1),
+         "confidence_level": _probability(), "random_state": _seed()}),
     "proportions_test": Spec({"n_correct_a": 85, "n_correct_b": 78, "n": 100},
                              {"n_correct_a": _count_param(0), "n_correct_b": _count_param(0),
                               "n": _count_param(1), "n_b": _count_param(1, none_ok=True),
