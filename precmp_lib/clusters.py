@@ -44,8 +44,7 @@ from .validation import check_positive_int, check_probability
 
 __all__ = ["ClassProfiles", "ClusterSums", "class_profiles", "class_profiles_from_rows",
            "class_profiles_sql", "cluster_sums", "cluster_sums_from_rows", "cluster_sums_sql",
-           "clustered_accuracy_from_sums", "packed_bits", "packed_terms", "profile_columns",
-           "profile_terms"]
+           "clustered_accuracy_from_sums", "packed_bits", "packed_terms", "profile_terms"]
 
 
 @dataclass(frozen=True)
@@ -761,91 +760,140 @@ def class_profiles(clusters: object, y: object, preds: object, weights: object, 
     return _sorted_profiles(codes, np.column_stack([rows, count]).astype(np.int64), m)
 
 
-def profile_terms(y: object, preds: object, *, classes: object) -> pd.DataFrame:
-    """Return the columns a table of codes carries for :func:`class_profiles_sql`.
+def _profile_fields(n_models: int) -> list[str]:
+    """Return the fields of one class's packed profile in order."""
+    return ["size", "true", *(f"called{j}" for j in range(n_models)),
+            *(f"hit{j}" for j in range(n_models))]
 
-    For the ``c``-th class of ``classes`` and model ``j``: ``t{c}`` is 1 when the row's truth
-    is the class, ``u{c}_{j}`` when the model predicts it and ``h{c}_{j}`` when both hold.
+
+def _profile_bits(max_size: int) -> int:
+    bits = packed_bits(max_size)
+    if bits is None:
+        raise ValueError(f"max_size must be below 2^{PACKED_BITS}; got {max_size}")
+    return bits
+
+
+def _profile_words(n_models: int, max_size: int) -> int:
+    """Return the packed words of one class's profile."""
+    return _position(len(_profile_fields(n_models)) - 1, _profile_bits(max_size))[0] + 1
+
+
+def profile_terms(y: object, preds: object, *, classes: object, max_size: int) -> pd.DataFrame:
+    """Return each row's packed words for :func:`class_profiles_sql` (a row counts once).
+
+    For the ``c``-th class of ``classes`` a row's fields are, in order: 1 (its row), whether
+    its truth is the class, for each model whether it predicts the class, and for each model
+    whether both hold. Each field has ``b = max_size.bit_length()`` bits
+    (:func:`packed_bits`), :data:`PACKED_BITS` bits a word, and each class has words of its
+    own (``v<c>_<w>``): summed over a cluster of at most ``max_size`` rows no field overflows
+    into the next, and the words' sums are exact in double precision.
+
+    Returns
+    -------
+    DataFrame
+        Columns ``v0_0``, ``v0_1`` ... then ``v1_0`` ... (int64).
 
     Examples
     --------
-    >>> profile_terms([1, 0], [[1, 0], [2, 1]], classes=[1]).to_dict("list")
-    {'t0': [1, 0], 'u0_0': [1, 0], 'u0_1': [0, 1], 'h0_0': [1, 0], 'h0_1': [0, 0]}
+    One model, class 1, 4-bit fields (size, truth 1, predicts 1, both): a row of truth 1
+    predicted 1 sets all four, a row of truth 0 predicted 1 two of them.
+
+    >>> profile_terms([1, 0], [[1], [1]], classes=[1], max_size=10).to_dict("list")
+    {'v0_0': [4369, 257]}
     """
     yv = check_pattern_codes(y, "y")
     p = check_pattern_codes(preds, "preds", n_rows=len(yv), ndims=(1, 2)).reshape(len(yv), -1)
     codes = _profile_classes(classes)
+    bits = _profile_bits(max_size)
     m = p.shape[1]
-    out = {f"t{i}": (yv == code).astype(np.int64) for i, code in enumerate(codes)}
-    for i, code in enumerate(codes):
-        out.update({f"u{i}_{j}": (p[:, j] == code).astype(np.int64) for j in range(m)})
-    for i, code in enumerate(codes):
-        out.update({f"h{i}_{j}": ((p[:, j] == code) & (yv == code)).astype(np.int64)
-                    for j in range(m)})
+    out = {}
+    for c, code in enumerate(codes):
+        on = [np.ones(len(yv), bool), yv == code, *(p[:, j] == code for j in range(m)),
+              *((p[:, j] == code) & (yv == code) for j in range(m))]
+        words = np.zeros((len(yv), _profile_words(m, max_size)), dtype=np.int64)
+        for f, flag in enumerate(on):
+            word, shift = _position(f, bits)
+            words[:, word] += flag.astype(np.int64) << shift
+        out.update({f"v{c}_{w}": words[:, w] for w in range(words.shape[1])})
     return pd.DataFrame(out)
 
 
-def profile_columns(n_models: int, n_profiled: int) -> list[str]:
-    """Return the names of the terms of :func:`profile_terms`, in the order of a profile.
-
-    Examples
-    --------
-    >>> profile_columns(2, 1)
-    ['t0', 'u0_0', 'u0_1', 'h0_0', 'h0_1']
-    """
-    c, m = n_profiled, n_models
-    return [*(f"t{i}" for i in range(c)), *(f"u{i}_{j}" for i in range(c) for j in range(m)),
-            *(f"h{i}_{j}" for i in range(c) for j in range(m))]
-
-
-def class_profiles_sql(n_models: int, n_profiled: int, table: str, ctes: str = "") -> str:
-    """Write :func:`class_profiles` as one SQL text: per cluster, then per distinct profile.
+def class_profiles_sql(n_models: int, n_profiled: int, table: str, ctes: str = "", *,
+                       max_size: int) -> str:
+    """Write :func:`class_profiles` of each class as one SQL text: per cluster, then per profile.
 
     Parameters
     ----------
     n_models, n_profiled : int
         ``m`` and ``C``, the classes profiled.
     table : str
-        A table (or CTE name, the caller's internal name) with the integer columns ``cl``
-        (the cluster), the terms of :func:`profile_terms` and ``n`` (rows).
+        A table (or CTE name, the caller's internal name) with the integer column ``cl`` (the
+        cluster) and the words ``v<c>_<w>`` of :func:`profile_terms`, one row per row counted.
     ctes : str
         The caller's common table expressions that define ``table``.
+    max_size : int
+        The most rows of a cluster (the caller has checked it): the fields' width.
 
     Returns
     -------
     str
-        The query: one row per distinct profile with ``sz`` (rows), the sums ``s_<term>`` of
-        the terms and ``k``, the clusters with the profile.
+        The query: for each class, one row per distinct profile over that class: the class's
+        packed words (a cluster's sums of its rows' words), ``k``, the clusters with the
+        profile, and ``g<c>``, 0 on the rows of class ``c``.
         :func:`class_profiles_from_rows` reads them.
+
+    Notes
+    -----
+    The first level sums each cluster's words in double precision (exact, and a smaller state
+    than an integer sum); the second groups the clusters by each class's words (``GROUPING
+    SETS``, one pass), which hold the class's whole profile. A class's profiles are bounded by
+    the repeats and the models (each field holds at most ``max_size``), not by the clusters.
 
     Examples
     --------
     >>> import duckdb
-    >>> t = pd.DataFrame({"cl": [0, 0, 1, 2, 2], "y": [1, 1, 1, 0, 0], "p0": [1, 0, 1, 0, 1],
-    ...                   "p1": [1, 1, 1, 0, 0], "n": [1, 1, 2, 1, 1]})
-    >>> t = pd.concat([t, profile_terms(t["y"], t[["p0", "p1"]], classes=[1])], axis=1)
-    >>> rows = duckdb.sql(class_profiles_sql(2, 1, "t")).df()
-    >>> class_profiles_from_rows(rows, [1], 2).equals(
-    ...     class_profiles(t["cl"], t["y"], t[["p0", "p1"]], t["n"], classes=[1]))
-    True
+    >>> t = pd.DataFrame({"cl": [0, 0, 1, 1, 2, 2], "y": [1, 1, 1, 1, 0, 0],
+    ...                   "p0": [1, 0, 1, 1, 0, 1], "p1": [1, 1, 1, 1, 0, 0]})
+    >>> t = pd.concat([t, profile_terms(t["y"], t[["p0", "p1"]], classes=[1, 0], max_size=2)], axis=1)
+    >>> rows = duckdb.sql(class_profiles_sql(2, 2, "t", max_size=2)).df()
+    >>> got = class_profiles_from_rows(rows, [1, 0], 2, max_size=2)
+    >>> [g.equals(class_profiles(t["cl"], t["y"], t[["p0", "p1"]], [1] * 6, classes=[c]))
+    ...  for g, c in zip(got, [1, 0])]
+    [True, True]
     """
-    terms = profile_columns(check_positive_int(n_models, "n_models"),
-                             check_positive_int(n_profiled, "n_profiled"))
-    sums = ", ".join(f"CAST(SUM({v} * n) AS BIGINT) AS s_{v}" for v in terms)
-    per = f"s AS (SELECT CAST(SUM(n) AS BIGINT) AS sz, {sums} FROM {table} GROUP BY cl)"
-    keys = ", ".join(["sz", *(f"s_{v}" for v in terms)])
+    m = check_positive_int(n_models, "n_models")
+    c = check_positive_int(n_profiled, "n_profiled")
+    n_words = _profile_words(m, max_size)
+    words = [[f"v{q}_{w}" for w in range(n_words)] for q in range(c)]
+    flat = [v for group in words for v in group]
+    per = ("s AS (SELECT " + ", ".join(f"CAST(SUM(CAST({v} AS DOUBLE)) AS BIGINT) AS {v}"
+                                        for v in flat) + f" FROM {table} GROUP BY cl)")
+    sets = ", ".join(f"({', '.join(group)})" for group in words)
+    flags = ", ".join(f"GROUPING({group[0]}) AS g{q}" for q, group in enumerate(words))
     return (f"WITH {ctes + ', ' if ctes else ''}{per} "
-            f"SELECT {keys}, COUNT(*) AS k FROM s GROUP BY {keys}")
+            f"SELECT {flags}, {', '.join(flat)}, COUNT(*) AS k FROM s "
+            f"GROUP BY GROUPING SETS ({sets})")
 
 
-def class_profiles_from_rows(rows: pd.DataFrame, classes: object, n_models: int) -> ClassProfiles:
-    """Read the rows of :func:`class_profiles_sql` (in any order) into :class:`ClassProfiles`."""
+def class_profiles_from_rows(rows: pd.DataFrame, classes: object, n_models: int, *,
+                             max_size: int) -> tuple[ClassProfiles, ...]:
+    """Read the rows of :func:`class_profiles_sql` (in any order): each class's profiles."""
     codes = _profile_classes(classes)
     m = check_positive_int(n_models, "n_models")
-    names = ["sz", *(f"s_{v}" for v in profile_columns(m, len(codes))), "k"]
+    bits = _profile_bits(max_size)
+    n_fields, n_words = len(_profile_fields(m)), _profile_words(m, max_size)
+    names = [*(f"g{q}" for q in range(len(codes))),
+             *(f"v{q}_{w}" for q in range(len(codes)) for w in range(n_words)), "k"]
     missing = [n for n in names if n not in rows.columns]
     if missing:
         raise ValueError(f"rows lack the column(s) {missing} of class_profiles_sql")
-    table = (np.column_stack([rows[n].to_numpy().astype(np.int64) for n in names]) if len(rows)
-             else np.zeros((0, len(names)), np.int64))
-    return _sorted_profiles(codes, table, m)
+    out = []
+    for q, code in enumerate(codes):
+        part = rows.loc[rows[f"g{q}"].to_numpy().astype(np.int64) == 0]
+        table = np.zeros((len(part), n_fields + 1), dtype=np.int64)
+        for f in range(n_fields):
+            word, shift = _position(f, bits)
+            table[:, f] = (part[f"v{q}_{word}"].to_numpy().astype(np.int64) >> shift) & (2 ** bits - 1)
+        table[:, -1] = part["k"].to_numpy().astype(np.int64)
+        out.append(_sorted_profiles((code,), table, m))
+    return tuple(out)

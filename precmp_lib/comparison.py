@@ -572,16 +572,21 @@ def _prevalence_codes(counts: Counts, prevalence: Mapping[Any, float]
     return codes, values
 
 
-def _profiles(counts: Counts, obs: _Observations | None, codes: list[int]) -> ClassProfiles:
-    """Return the observations' profiles over ``codes``: the engine's, or from the table."""
-    if counts.profiles is not None and tuple(counts.profiles.classes) == tuple(codes):
-        return counts.profiles
+def _profiles(counts: Counts, obs: _Observations | None,
+              codes: list[int]) -> tuple[ClassProfiles, ...]:
+    """Return the observations' profiles over each class of ``codes``.
+
+    They are the engine's when it counted them, else made from the per-observation table.
+    """
+    have = {q.classes: q for q in counts.profiles or ()}
+    if all((c,) in have for c in codes):
+        return tuple(have[(c,)] for c in codes)
     if obs is None:
         labels = [counts.classes[c] for c in codes]
         raise ValueError("prevalence on repeated cross-validation resamples observations: count "
                          f"the predictions with prevalence_classes={labels!r} (or "
                          "observations=True)")
-    return class_profiles(obs.ids, obs.y, obs.p, obs.w, classes=codes)
+    return tuple(class_profiles(obs.ids, obs.y, obs.p, obs.w, classes=[c]) for c in codes)
 
 
 def _prevalence(counts: Counts, pat: _Arrays, obs: _Observations | None,

@@ -104,7 +104,6 @@ from .clusters import (
     cluster_sums_sql,
     packed_bits,
     packed_terms,
-    profile_columns,
     profile_terms,
 )
 
@@ -178,10 +177,10 @@ class Counts:
         Repeated cv only: sums over observations (the clusters) of products of
         per-observation counts, which the clustered accuracy intervals and the clustered GS and
         GEE tests use.
-    profiles : ClassProfiles or None
-        Repeated cv counted with ``prevalence_classes`` only: the observations grouped by
-        their profile over those classes (codes in ``profiles.classes``), which a bootstrap
-        over observations resamples (the prevalence update).
+    profiles : tuple of ClassProfiles, or None
+        Repeated cv counted with ``prevalence_classes`` only: for each of those classes (in
+        order; its code in ``classes``), the observations grouped by their profile over it,
+        which a bootstrap over observations resamples (the prevalence update).
     """
 
     classes: tuple
@@ -197,7 +196,7 @@ class Counts:
     source: str = ""
     notes: tuple[str, ...] = field(default=())
     clusters: ClusterSums | None = None
-    profiles: ClassProfiles | None = None
+    profiles: tuple[ClassProfiles, ...] | None = None
 
     @property
     def n_models(self) -> int:
@@ -684,9 +683,9 @@ def _finish(spec: _Spec, pat: pd.DataFrame, obs: pd.DataFrame | None, engine: st
                                     observations["count"], n_classes=len(classes))
             wanted = _profile_codes(spec, classes)
             if wanted:
-                profiles = class_profiles(observations["obs"], observations["y"],
-                                          observations[pcols], observations["count"],
-                                          classes=wanted)
+                profiles = tuple(class_profiles(observations["obs"], observations["y"],
+                                                observations[pcols], observations["count"],
+                                                classes=[code]) for code in wanted)
             observations = observations if spec.keep_observations else None
         else:
             assert sums is not None  # an engine without per-observation rows runs cluster_sql
@@ -730,13 +729,16 @@ def _codes_table(pat: pd.DataFrame, coded: dict, pcols: list[str]) -> pd.DataFra
 
 
 def _profiles_in_engine(spec: _Spec, codes: pd.DataFrame, pcols: list[str], wanted: list[int],
-                        sums: Callable[..., pd.DataFrame], reps: pd.DataFrame) -> ClassProfiles:
-    """Group the observations by their profile over ``wanted`` where the data live."""
-    terms = profile_terms(codes["cy"], codes[[f"c{p}" for p in pcols]], classes=wanted)
+                        sums: Callable[..., pd.DataFrame],
+                        reps: pd.DataFrame) -> tuple[ClassProfiles, ...]:
+    """Group the observations by their profile over each class of ``wanted``, in the engine."""
+    # an observation has at most one event per repeat (the cluster query checked it)
+    terms = profile_terms(codes["cy"], codes[[f"c{p}" for p in pcols]], classes=wanted,
+                          max_size=len(reps))
     table = pd.concat([codes[[f"r{c}" for c in ["y", *pcols]]], terms], axis=1)
     rows = sums(table, reps, lambda roles, codes_name, _reps: profile_sql(
-        spec, roles, codes_name, len(wanted)))
-    return class_profiles_from_rows(rows, wanted, len(pcols))
+        spec, roles, codes_name, len(wanted), len(reps)))
+    return class_profiles_from_rows(rows, wanted, len(pcols), max_size=len(reps))
 
 
 def _clusters_in_engine(spec: _Spec, pat: pd.DataFrame, codes: pd.DataFrame, pcols: list[str],
@@ -1344,13 +1346,14 @@ def _coded_events(spec: _Spec, table: str, codes: str) -> tuple[str, str]:
 
 
 def profile_sql(spec: _Spec, table: str = "roles", codes: str = "codes",
-                n_profiled: int = 1) -> str:
+                n_profiled: int = 1, n_repeats: int = 10) -> str:
     """Write the query of the observations' class profiles, one text for both engines.
 
     The prediction events are given the profile terms of their pattern by an equi-join with
-    ``codes`` (raw columns ``ry``, ``rp0`` .. and :func:`precmp_lib.clusters.profile_terms`'s
-    ``uy``, ``u<c>_<j>``), summed per observation and grouped by profile
-    (:func:`precmp_lib.clusters.class_profiles_sql`): one row per distinct profile comes back.
+    ``codes`` (raw columns ``ry``, ``rp0`` .. and the packed words of
+    :func:`precmp_lib.clusters.profile_terms`), summed per observation and grouped by each
+    class's profile (:func:`precmp_lib.clusters.class_profiles_sql`): one row per class and
+    distinct profile comes back.
 
     Parameters
     ----------
@@ -1358,8 +1361,8 @@ def profile_sql(spec: _Spec, table: str = "roles", codes: str = "codes",
         The column roles (repeated cross-validation).
     table, codes : str
         The table of :func:`roles_sql` and the table of codes (internal names).
-    n_profiled : int
-        The classes profiled.
+    n_profiled, n_repeats : int
+        The classes profiled, and the repeats (the most events of an observation).
 
     Returns
     -------
@@ -1375,9 +1378,11 @@ def profile_sql(spec: _Spec, table: str = "roles", codes: str = "codes",
     """
     m = len(spec.models)
     events, join = _coded_events(spec, table, codes)
-    terms = [f"k.{v} AS {v}" for v in profile_columns(m, n_profiled)]
-    ctes = f"e AS ({events}), t AS (SELECT e.id AS cl, {', '.join(terms)}, 1 AS n {join})"
-    return class_profiles_sql(m, n_profiled, "t", ctes)
+    names = profile_terms([0], [[0] * m], classes=list(range(n_profiled)),
+                          max_size=n_repeats).columns
+    words = ", ".join(f"k.{v} AS {v}" for v in names)
+    ctes = f"e AS ({events}), t AS (SELECT e.id AS cl, {words} {join})"
+    return class_profiles_sql(m, n_profiled, "t", ctes, max_size=n_repeats)
 
 
 def _split_sets(spec: _Spec, rows: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame | None]:
@@ -2434,10 +2439,11 @@ def count_predictions(
         truth, id, repeat and fold columns and the models named in ``models`` must still be in
         every file.
     prevalence_classes : sequence of labels, optional
-        Repeated cross-validation: also group the observations by their profile over these
-        classes (``Counts.profiles``), all a bootstrap over observations of their precision at
-        a population prevalence needs. The engine groups them where the data live: what comes
-        back is one row per distinct profile, never per observation. Labels match the classes
+        Repeated cross-validation: also group the observations by their profile over each of
+        these classes (``Counts.profiles``), all a bootstrap over observations of their
+        precision at a population prevalence needs. The engine groups them where the data
+        live: what comes back is one row per class and distinct profile, bounded by the
+        repeats and models, never a row per observation. Labels match the classes
         by their text (``"1"`` is class ``1``); one that is not a class is left out.
 
     Returns

@@ -888,7 +888,7 @@ def prevalence_bootstrap_from_patterns(
     if clusters is not None:
         clusters = _counts.check_pattern_codes(clusters, "clusters", n_rows=len(y),
                                         what="observation codes")
-        profiles = class_profiles(clusters, y, p, w, classes=class_codes)
+        profiles = [class_profiles(clusters, y, p, w, classes=[c]) for c in class_codes]
         return prevalence_bootstrap_from_profiles(
             profiles, prevalence=pi, n_resamples=b_total, confidence_level=level,
             random_state=random_state)
@@ -899,7 +899,7 @@ def prevalence_bootstrap_from_patterns(
 
 
 def prevalence_bootstrap_from_profiles(
-    profiles: ClassProfiles,
+    profiles: ClassProfiles | Sequence[ClassProfiles],
     *,
     prevalence: npt.ArrayLike,
     n_resamples: int = 1000,
@@ -916,8 +916,12 @@ def prevalence_bootstrap_from_profiles(
 
     Parameters
     ----------
-    profiles : ClassProfiles
-        The clusters' profiles over the classes to update.
+    profiles : ClassProfiles, or a sequence of them
+        The clusters' profiles over the classes to update. Given a sequence (one
+        ``ClassProfiles`` a class, as :func:`precmp_lib.count_predictions` returns them), each
+        is resampled on its own, in order, from the one random stream: the result's classes
+        are theirs in turn. A class's profiles are far fewer than those over several classes
+        at once, and nothing the result reports is joint across classes.
     prevalence : sequence of float
         Population prevalence of each profiled class, in [0, 1].
     n_resamples : int
@@ -941,17 +945,36 @@ def prevalence_bootstrap_from_profiles(
     >>> round(float(res.adjusted[0, 0]), 6), round(0.125 / (0.125 + 0.8 / 12), 6)
     (0.652174, 0.652174)
     """
-    if not isinstance(profiles, ClassProfiles):
-        raise TypeError(f"profiles must be ClassProfiles; got {type(profiles).__name__}")
+    parts = [profiles] if isinstance(profiles, ClassProfiles) else profiles
+    if isinstance(parts, str | bytes) or not isinstance(parts, Sequence) or not parts or not all(
+            isinstance(q, ClassProfiles) for q in parts):
+        raise TypeError("profiles must be ClassProfiles or a non-empty sequence of them; got "
+                        f"{type(profiles).__name__}")
     b_total = check_positive_int(n_resamples, "n_resamples")
     level = check_probability(confidence_level, "confidence_level")
     pi = as_unit_interval(prevalence, "prevalence", ndim=1)
-    c = len(profiles.classes)
+    c = sum(len(q.classes) for q in parts)
     if len(pi) != c:
         raise ValueError(f"prevalence must hold one value per profiled class ({c}); got {len(pi)}")
-    if not profiles.n_clusters:
+    if any(q.called.shape[2] != parts[0].called.shape[2] for q in parts):
+        raise ValueError("profiles must all be of the same models")
+    if not all(q.n_clusters for q in parts):
         raise ValueError("profiles must count at least one cluster")
     rng = check_random_state(random_state)
-    return _unit_bootstrap(profiles.true.astype(float), profiles.called.astype(float),
-                           profiles.hit.astype(float), profiles.size.astype(float),
-                           profiles.count, pi, b_total, level, rng)
+    results, at = [], 0
+    for q in parts:
+        k = len(q.classes)
+        results.append(_unit_bootstrap(q.true.astype(float), q.called.astype(float),
+                                       q.hit.astype(float), q.size.astype(float), q.count,
+                                       pi[at:at + k], b_total, level, rng))
+        at += k
+    if len(results) == 1:
+        return results[0]
+    return PatternPrevalenceBootstrap(
+        test_prevalence=np.concatenate([r.test_prevalence for r in results]),
+        precision=np.concatenate([r.precision for r in results]),
+        adjusted=np.concatenate([r.adjusted for r in results]),
+        ci_low=np.concatenate([r.ci_low for r in results]),
+        ci_high=np.concatenate([r.ci_high for r in results]),
+        notes=[row for r in results for row in r.notes],
+        boot=np.concatenate([r.boot for r in results], axis=1), confidence_level=level)
