@@ -190,7 +190,7 @@ def cv(n_obs: int, folder: Path, with_spark: bool = True) -> None:
     print(f"{'precmp report, DuckDB, --prevalence ' + shown:44}{prev_s:>9.2f}"
           f"{prev_s / group_by:>8.2f}{prev_peak / GIB:>10.2f}G   goal: RSS <= 1 GiB "
           f"{'met' if prev_peak <= GIB else 'NOT met'}; "
-          f"{len(prev['prevalence'])} rows of precision at a prevalence")
+          f"{len(prev['prevalence']['records'])} rows of precision at a prevalence")
     if with_spark:
         print(f"{'precmp report, Spark local (1 GiB driver)':44}{spark_s:>9.2f}"
               f"{spark_s / group_by:>8.2f}{spark_peak / GIB:>10.2f}G   completed; the driver "
