@@ -765,7 +765,8 @@ def _recommend_all_pairs(best: list, pairs: pd.DataFrame, level: float) -> str:
     top = best[0]
     if len(best) > 1:
         if len(best) == len(_pairs_models(pairs)):
-            return (f"All {len(best)} models are tied for best: {_names(best)}; choose on cost or "
+            every = "Both" if len(best) == 2 else f"All {len(best)}"
+            return (f"{every} models are tied for best: {_names(best)}; choose on cost or "
                     "simplicity.")
         if len(best) > 4:
             return (f"{len(best)} models are tied for best: {_names(best)}; choose on cost or "

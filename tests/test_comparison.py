@@ -605,3 +605,5 @@ def test_prevalence_on_repeated_cv_resamples_observations(tmp_path):
     # counts without the profiles of that class say how to count them
     with pytest.raises(ValueError, match=r"prevalence_classes=\['yes'\]"):
         compare_models(counts, prevalence={"yes": 0.05})
+    # two models, neither shown more accurate: 'both', not 'all 2'
+    assert cmp.recommendation == "Both models are tied for best: a and b; choose on cost or simplicity."
