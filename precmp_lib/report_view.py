@@ -620,15 +620,24 @@ def rp_forest(cmp: ModelComparison) -> Any:
         The forest plot.
     """
     block = cmp.per_class.dropna(subset=["rp"])
-    several = block[["model_a", "model_b"]].drop_duplicates().shape[0] > 1
-    labels = [f"{c}: {a} / {b}" if several else str(c)
-              for c, a, b in zip(block["class"], block["model_a"], block["model_b"])]
+    pairs = list(zip(block["model_a"], block["model_b"]))
+    several = len(set(pairs)) > 1
+    # with several pairs, each pair is named once, on its first class: the rows below it
+    # are its other classes (a grouped list reads faster than the pair repeated on each row)
+    labels = [f"{a} / {b}: {c}" if several and (i == 0 or pairs[i - 1] != (a, b)) else str(c)
+              for i, (c, (a, b)) in enumerate(zip(block["class"], pairs))]
     shown = rp_colours(block, cmp.alpha)
     pair = "" if several else f" {block['model_a'].iloc[0]} / {block['model_b'].iloc[0]}"
-    return _interval_plot(labels, block["rp"], block["rp_ci_low"], block["rp_ci_high"],
-                          [c for c, _ in shown], legend=_legend_of(shown),
-                          xlabel=f"relative precision{pair}, unadjusted interval", ref=1.0,
-                          ratio=True)
+    fig = _interval_plot(labels, block["rp"], block["rp_ci_low"], block["rp_ci_high"],
+                         [c for c, _ in shown], legend=_legend_of(shown),
+                         xlabel=f"relative precision{pair}, unadjusted interval", ref=1.0,
+                         ratio=True)
+    if several:  # a thin line between the pairs' groups of rows (rows run top to bottom)
+        n = len(labels)
+        for i in range(1, n):
+            if pairs[i] != pairs[i - 1]:
+                fig.axes[0].axhline(n - i - 0.5, color=REFERENCE, lw=.5, alpha=.5)
+    return fig
 
 
 def rp_colours(block: pd.DataFrame, alpha: float) -> list[tuple[str, str]]:

@@ -205,6 +205,15 @@ def test_plots_speak_one_colour_language(reference):
     shown = cmp.per_class.dropna(subset=["rp"])
     assert _points(rp) == ["#8c8c8c" if not p <= cmp.alpha else "#0072b2" if v > 1 else "#d55e00"
                            for p, v in zip(shown["gs_pvalue_adjusted"], shown["rp"])]
+    # each pair named once, on its first class, the others by their class; a line between pairs
+    pairs = list(dict.fromkeys(zip(shown["model_a"], shown["model_b"])))
+    labels = [t.get_text() for t in rp.axes[0].get_yticklabels()]
+    named = [t for t in labels if " / " in t]
+    assert named == [view._mpl(f"{a} / {b}: {c}", 60) for (a, b), c in zip(
+        pairs, shown.drop_duplicates(["model_a", "model_b"])["class"])]
+    assert len(labels) == len(shown)
+    rules = [line for line in rp.axes[0].get_lines() if len(set(line.get_ydata())) == 1]
+    assert len(rules) == len(pairs) - 1
     plt.close("all")
 
 
