@@ -273,7 +273,7 @@ _RENDERERS: tuple[tuple[str, _Renderer], ...] = (
 
 _WIDGET_CSS = """
 .precmp-widget{border:1px solid #d0d7de;border-radius:6px;padding:.6rem .8rem;margin:.4rem 0;
-background:#fbfcfd}
+background:#fbfcfd;max-width:46rem}
 .precmp-widget-note{color:#57606a;font-size:.85em;margin:.5rem 0 0;font-style:italic}
 .precmp-box{display:flex;flex-direction:column;gap:.4rem}.precmp-row{flex-direction:row;gap:1.5rem;
 flex-wrap:wrap}
