@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import gc
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -9,6 +11,19 @@ from hypothesis import strategies as st
 from statsmodels.stats.multitest import multipletests
 
 from precmp_lib import adjust_pvalues
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _frozen_heap():
+    """Freeze the objects alive now, so that statsmodels' Holm stays cheap.
+
+    ``multipletests(method="holm")`` calls ``gc.collect()`` on every call; in a test worker
+    that has run other files, that walks the whole heap each time (83 s for this module's 100
+    examples in a full run, against 7 s alone). Frozen objects are not walked.
+    """
+    gc.freeze()
+    yield
+    gc.unfreeze()
 
 
 @settings(max_examples=100, deadline=None)
