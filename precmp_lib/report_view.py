@@ -347,6 +347,31 @@ MISSING_GLYPHS = ("Some labels hold characters that the plotting font lacks: the
                   "them as boxes, and the tables give them in full.")
 
 
+# Resolution of the page's figures (pixels per inch of their figsize).
+PAGE_DPI = 110
+
+
+def _lay_out_once(fig: Any) -> None:
+    """Fix a constrained layout before the figure is saved, so that it is computed once.
+
+    ``savefig`` of a figure with a layout engine draws it twice (an unrendered draw, then the
+    real one) and lays it out on each: text measured four times over. Laid out here on the
+    canvas that saves it, at the saving resolution, the figure keeps the same positions
+    (the pixels are the same) and is drawn once.
+    """
+    import matplotlib as mpl
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    engine = fig.get_layout_engine()
+    if engine is None:
+        return
+    fig.set_dpi(PAGE_DPI)
+    FigureCanvasAgg(fig)  # one canvas, one renderer: the text measured here is reused
+    engine.execute(fig)
+    with mpl.rc_context({"figure.autolayout": False, "figure.constrained_layout.use": False}):
+        fig.set_layout_engine(None)
+
+
 def _figure_html(fig: Any, alt: str) -> str:
     buf = io.BytesIO()
     # Constrained layout already fits a figure whose axes stretch; only axes of fixed aspect
@@ -354,7 +379,9 @@ def _figure_html(fig: Any, alt: str) -> str:
     tight = any(ax.get_aspect() != "auto" for ax in fig.axes)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        fig.savefig(buf, format="png", dpi=110, bbox_inches="tight" if tight else None)
+        if not tight:
+            _lay_out_once(fig)
+        fig.savefig(buf, format="png", dpi=PAGE_DPI, bbox_inches="tight" if tight else None)
     glyphs = [w for w in caught if "missing from font" in str(w.message)]
     for w in caught:  # any other warning goes on as it came
         if w not in glyphs:

@@ -236,6 +236,39 @@ def test_heat_maps_span_the_data_and_print_each_value():
     assert [t for _, t in _legend(fig)] == ["the pair differs after Holm's adjustment"]
 
 
+def _png_pixels(html_or_bytes):
+    import base64
+    import io
+
+    from PIL import Image
+
+    if isinstance(html_or_bytes, str):
+        data = re.search(r'src="data:image/png;base64,([^"]+)"', html_or_bytes).group(1)
+        html_or_bytes = base64.b64decode(data)
+    return np.asarray(Image.open(io.BytesIO(html_or_bytes)))
+
+
+@pytest.mark.parametrize("plot", ["ranking_plot", "pairs_forest", "precision_heatmap",
+                                  "rp_forest", "pairs_matrix"])
+def test_a_figure_laid_out_once_has_the_pixels_savefig_gives(plot):
+    # the page fixes each constrained layout before saving, so that it is computed once, not
+    # on each of savefig's two draws; the reference is matplotlib's own savefig of the same
+    # figure at the page's resolution, the layout engine left in place
+    import io
+
+    cmp = compare_models(_hostile_frame(), y_true="truth", n_boot=100)
+    ours, theirs = getattr(view, plot)(cmp), getattr(view, plot)(cmp)
+    tight = any(ax.get_aspect() != "auto" for ax in theirs.axes)
+    buf = io.BytesIO()
+    theirs.savefig(buf, format="png", dpi=view.PAGE_DPI, bbox_inches="tight" if tight else None)
+    assert theirs.get_layout_engine() is not None
+    page = view._figure_html(ours, "alt")
+    assert (ours.get_layout_engine() is None) != tight  # laid out once unless cropped
+    expected, got = _png_pixels(buf.getvalue()), _png_pixels(page)
+    assert got.shape == expected.shape
+    assert np.array_equal(got, expected)
+
+
 def test_labels_the_plot_font_cannot_draw_are_noted_not_warned(tmp_path):
     # U+0378 is unassigned in Unicode, so no font has a glyph for it, on any machine; the page
     # says under each such plot that boxes stand for those characters, matplotlib's warning
