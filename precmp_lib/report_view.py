@@ -363,8 +363,8 @@ def _lay_out_once(fig: Any) -> None:
     from matplotlib.backends.backend_agg import FigureCanvasAgg
 
     engine = fig.get_layout_engine()
-    if engine is None:
-        return
+    if engine is None or getattr(fig.canvas, "manager", None) is not None:
+        return  # a figure of pyplot's keeps its canvas; savefig lays it out as usual
     fig.set_dpi(PAGE_DPI)
     FigureCanvasAgg(fig)  # one canvas, one renderer: the text measured here is reused
     engine.execute(fig)

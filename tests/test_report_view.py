@@ -269,6 +269,17 @@ def test_a_figure_laid_out_once_has_the_pixels_savefig_gives(plot):
     assert np.array_equal(got, expected)
 
 
+def test_a_pyplot_figure_keeps_its_canvas_and_layout():
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(layout="constrained")
+    ax.plot([0, 1], [1, 0])
+    canvas = fig.canvas
+    assert 'src="data:image/png;base64,' in view._figure_html(fig, "a line")
+    assert fig.canvas is canvas and fig.get_layout_engine() is not None
+    plt.close(fig)
+
+
 def test_labels_the_plot_font_cannot_draw_are_noted_not_warned(tmp_path):
     # U+0378 is unassigned in Unicode, so no font has a glyph for it, on any machine; the page
     # says under each such plot that boxes stand for those characters, matplotlib's warning
