@@ -112,7 +112,7 @@ def build_parser() -> argparse.ArgumentParser:
     rep.add_argument("--y-true", metavar="COL", help="column with the true labels")
     rep.add_argument("--models", nargs="+", metavar="COL",
                      help="wide: model columns (default: all but truth, id, repeat, fold); "
-                     "long: models to keep")
+                     "long: models to keep; evaluation items: models to keep")
     rep.add_argument("--id", metavar="COL",
                      help="observation id column, wide or long (default: a column named 'id')")
     rep.add_argument("--common-models", action="store_true",
@@ -232,23 +232,33 @@ def _same_file(a: Path, b: Path) -> bool:
         return False
 
 
-def _check_outputs(args: argparse.Namespace) -> None:
-    inputs = _inputs(args.predictions)
+def _outputs(args: argparse.Namespace) -> list[tuple[str, Path]]:
+    """List the files a report writes, each with the option that names it."""
     outs = [("--out", Path(args.out))] + ([("--json", Path(args.json))] if args.json else [])
     if args.notebook:
         outs.append(("--notebook", Path(args.notebook)))
         if not args.json:
             outs.append(("--notebook's .json", _notebook_json(args)))
+    return outs
+
+
+def _distinct(outs: list[tuple[str, Path]]) -> None:
+    for i, (flag, out) in enumerate(outs):
+        for other, path in outs[:i]:
+            if _same_file(out, path):
+                raise _BadInput(f"{other} and {flag} name the same file")
+
+
+def _check_outputs(args: argparse.Namespace) -> None:
+    inputs = _inputs(args.predictions)
+    outs = _outputs(args)
     for flag, out in outs:
         if any(_same_file(out, p) for p in inputs):
             raise _BadInput(f"{flag} {out.name} is the predictions file itself; choose another "
                             "output file")
         if out.is_dir():
             raise _BadInput(f"{flag} {out.name} is a directory; give a file name")
-    for i, (flag, out) in enumerate(outs):
-        for other, path in outs[:i]:
-            if _same_file(out, path):
-                raise _BadInput(f"{other} and {flag} name the same file")
+    _distinct(outs)
     if args.n_resamples < 100:
         raise _BadInput("--n-resamples must be at least 100")
 
@@ -452,13 +462,12 @@ def _report(args: argparse.Namespace) -> int:
 
 def _item_outputs(args: argparse.Namespace) -> None:
     inputs = [Path(p) for _, p in args.eval_log] if args.eval_log else _inputs(args.predictions)
-    for flag, out in [("--out", Path(args.out))] + ([("--json", Path(args.json))] if args.json else []):
+    for flag, out in _outputs(args):
         if any(_same_file(out, p) for p in inputs):
             raise _BadInput(f"{flag} {out.name} is an input file itself; choose another output file")
         if out.is_dir():
             raise _BadInput(f"{flag} {out.name} is a directory; give a file name")
-    if args.json and _same_file(Path(args.json), Path(args.out)):
-        raise _BadInput("--json and --out name the same file")
+    _distinct(_outputs(args))
 
 
 def _item_source(args: argparse.Namespace) -> tuple[Any, dict[str, Any]]:
@@ -485,8 +494,8 @@ def _item_report(args: argparse.Namespace) -> int:
         _item_outputs(args)
         source, roles = _item_source(args)
         engine = "numpy" if args.eval_log and args.engine == "auto" else args.engine
-        comparison = compare_items(source, **roles, test=args.test, margin=args.margin,
-                                   alpha=args.alpha, engine=engine)
+        comparison = compare_items(source, **roles, models=args.models, test=args.test,
+                                   margin=args.margin, alpha=args.alpha, engine=engine)
     except (_BadInput, ValueError) as exc:
         print(f"precmp: error: {exc}", file=sys.stderr)
         return EXIT_BAD_INPUT
@@ -503,14 +512,51 @@ def _item_report(args: argparse.Namespace) -> int:
 
     out = Path(args.out)
     try:
-        render_report(comparison, out, quiet=True, source_name=name)
+        render_report(comparison, out, quiet=True, source_name=name, notebook=args.notebook,
+                      notebook_comparison=_notebook_json(args) if args.notebook else None)
     except NotebookError as exc:
         print(f"precmp: error: the report failed: {exc}", file=sys.stderr)
         return 1
-    if args.json:
-        write_atomic(args.json, comparison.to_json())
+    if args.json or args.notebook:
+        write_atomic(_notebook_json(args), comparison.to_json())
     _say(args, f"wrote {out} in {time.perf_counter() - start:.1f} s")
     return 0
+
+
+# Options that only one of the two reports reads, by their argparse names. Given to the other
+# report, each would be ignored without a word; the command stops and names them instead.
+PREDICTIONS_ONLY = {"y_true": "--y-true", "id": "--id", "common_models": "--common-models",
+                    "format": "--format", "reference": "--reference",
+                    "prevalence": "--prevalence", "n_resamples": "--n-resamples",
+                    "seed": "--seed"}
+ITEMS_ONLY = {"score": "--score", "model_column": "--model-column", "cluster": "--cluster",
+              "sample": "--sample", "task": "--task", "margin": "--margin", "test": "--test",
+              "metric": "--metric"}
+
+
+def _misplaced(args: argparse.Namespace) -> str | None:
+    """Name the options given that the report asked for does not read, or return None.
+
+    An option counts as given when its value differs from its default.
+
+    >>> _misplaced(build_parser().parse_args(["report", "f.csv", "--item", "q", "--seed", "3"]))
+    '--seed applies to predictions files, not to evaluation items (--item, --eval-log)'
+    >>> _misplaced(build_parser().parse_args(["report", "f.csv", "--y-true", "y", "--task", "t"]))
+    '--task applies to evaluation items: give --item COL or --eval-log NAME=PATH'
+    >>> _misplaced(build_parser().parse_args(["report", "f.csv", "--y-true", "y"])) is None
+    True
+    """
+    defaults = vars(build_parser().parse_args(["report"]))
+    items = bool(args.item or args.eval_log)
+    given = [flag for dest, flag in (PREDICTIONS_ONLY if items else ITEMS_ONLY).items()
+             if getattr(args, dest) != defaults[dest]]
+    if not given:
+        return None
+    verb = "applies" if len(given) == 1 else "apply"
+    if items:
+        return f"{', '.join(given)} {verb} to predictions files, not to evaluation items " \
+               "(--item, --eval-log)"
+    return f"{', '.join(given)} {verb} to evaluation items: give --item COL or --eval-log NAME=PATH"
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -524,6 +570,10 @@ def main(argv: Sequence[str] | None = None) -> int:
                 warnings.simplefilter("ignore")
             # Spark Connect's client warns when it gives up on a server; the error says so
             warnings.filterwarnings("ignore", message=r"\[RETRIES_EXCEEDED\]")
+            misplaced = _misplaced(args)
+            if misplaced:
+                print(f"precmp: error: {misplaced}", file=sys.stderr)
+                return EXIT_BAD_INPUT
             if args.item or args.eval_log:
                 return _item_report(args)
             if not args.predictions or not args.y_true:

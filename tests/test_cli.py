@@ -139,3 +139,60 @@ def test_the_command_names_each_count_by_what_it_counts(tmp_path, capsys):
     assert ("3 models, 2 classes, 1,707 predictions per model: 569 observations × 3 repeats"
             in said)
     assert " rows" not in said
+
+
+@pytest.fixture
+def items(tmp_path):
+    path = tmp_path / "items.csv"
+    pd.DataFrame({"q": list(range(30)) * 3, "model": ["x"] * 30 + ["y"] * 30 + ["z"] * 30,
+                  "score": [i % 2 for i in range(30)] + [i % 3 > 0 for i in range(30)] + [1] * 30,
+                  "doc": [i // 3 for i in range(30)] * 3}).to_csv(path, index=False)
+    return path
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["--item", "q", "--reference", "x"],
+     "--reference applies to predictions files, not to evaluation items (--item, --eval-log)"),
+    (["--item", "q", "--y-true", "score", "--prevalence", "a=0.1", "--seed", "3"],
+     "--y-true, --prevalence, --seed apply to predictions files, not to evaluation items"),
+    (["--item", "q", "--n-resamples", "500", "--format", "long"],
+     "--format, --n-resamples apply to predictions files"),
+    (["--y-true", "score", "--cluster", "doc"],
+     "--cluster applies to evaluation items: give --item COL or --eval-log NAME=PATH"),
+    (["--y-true", "score", "--margin", "0.02", "--test", "mcnemar", "--sample", "s"],
+     "--sample, --margin, --test apply to evaluation items"),
+])
+def test_an_option_of_the_other_report_exits_2_and_writes_nothing(args, message, items, capsys):
+    # each would otherwise be read by neither report and ignored without a word
+    out = items.parent / "r.html"
+    code, err = run(["report", str(items), *args, "--out", str(out), "--json",
+                     str(items.parent / "r.json")], capsys)
+    assert code == 2
+    assert len(err) == 1 and err[0].startswith("precmp: error: ") and message in err[0]
+    assert list(items.parent.iterdir()) == [items]
+
+
+def test_the_item_report_writes_its_notebook_and_keeps_the_models_asked_for(items, capsys):
+    import json
+
+    import nbformat
+
+    from precmp_lib.report_view import esc
+
+    nb_path = items.parent / "nb" / "items.ipynb"
+    code, err = run(["report", str(items), "--item", "q", "--cluster", "doc", "--models", "z",
+                     "x", "--out", str(items.parent / "items.html"), "--notebook", str(nb_path),
+                     "--quiet"], capsys)
+    assert code == 0 and err == []
+    saved = json.loads((nb_path.parent / "items.json").read_text(encoding="utf-8"))
+    assert saved["models"] == ["z", "x"]  # in the order asked for
+    assert {(p["model_a"], p["model_b"]) for p in saved["pairs"]} <= {("z", "x"), ("x", "z")}
+    nb = nbformat.read(nb_path, as_version=4)
+    nbformat.validate(nb)
+    injected = [c for c in nb.cells if "injected-parameters" in c.metadata.get("tags", [])]
+    assert len(injected) == 1 and "comparison_json = 'items.json'" in injected[0].source
+    shown = "".join(o["data"]["text/html"] for c in nb.cells if c.cell_type == "code"
+                    for o in c.outputs)
+    page = (items.parent / "items.html").read_text(encoding="utf-8")
+    assert "Pairs of models on the same items" in shown and "Pairs of models on the same items" in page
+    assert esc(saved["conclusions"][0]) in shown and esc(saved["conclusions"][0]) in page
