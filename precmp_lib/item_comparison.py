@@ -73,6 +73,8 @@ class ItemComparison:
         Task -> the models of the best group.
     conclusions : list of str
         Plain sentences.
+    recommendation : str
+        One sentence on what to use, from the best group over all tasks (or the one task).
     tasks : list of str
         The tasks, then ``"all tasks"`` when there are several.
     """
@@ -91,6 +93,7 @@ class ItemComparison:
     n_rows: int = 0
     settings: dict[str, Any] = field(default_factory=dict)
     kind: str = "items"
+    recommendation: str = ""
 
     def to_json(self) -> str:
         """Return the comparison as JSON (tables as lists of records).
@@ -285,6 +288,38 @@ def _conclusions(task: str, summary: pd.DataFrame, pairs: pd.DataFrame, best: li
     return lines
 
 
+def _recommend(task: str, summary: pd.DataFrame, pairs: pd.DataFrame, best: list[str],
+               alpha: float) -> str:
+    """Write what to use in one sentence, from one task's best group (or all tasks').
+
+    >>> summary = pd.DataFrame({"model": ["a", "b", "c"], "score": [.8, .7, .6]})
+    >>> pairs = pd.DataFrame({"model_a": ["a", "a", "b"], "model_b": ["b", "c", "c"],
+    ...                       "estimate": [.1, .2, .1], "mde": [.05, .06, .07]})
+    >>> print(_recommend("", summary, pairs, ["a"], 0.05))
+    Use a: it scores highest (0.800), and every other model is shown worse after Holm's adjustment at α = 0.05.
+    >>> print(_recommend("", summary, pairs, ["a", "b"], 0.05))
+    a and b are tied for best (0.800 and 0.700, not shown to differ after Holm's adjustment); choose on cost or simplicity.
+    >>> print(_recommend("all tasks", summary, pairs, ["a", "b", "c"], 0.05))
+    No model is shown better than another over all tasks: with these items only a difference of about 6.0 points is detected with 80% power; more items would be needed to tell them apart.
+    """
+    from .comparison import _names
+
+    where = " over all tasks" if task == ALL_TASKS else ""
+    score = summary.set_index("model")["score"]
+    top = best[0]
+    if len(best) == 1:
+        return (f"Use {top}: it scores highest{where} ({score[top]:.3f}), and every other model "
+                f"is shown worse after Holm's adjustment at α = {alpha:g}.")
+    if len(best) < len(summary):
+        scores = _names([f"{score[m]:.3f}" for m in best])
+        return (f"{_names(best)} are tied for best{where} ({scores}, not shown to differ after "
+                "Holm's adjustment); choose on cost or simplicity.")
+    mde = float(np.nanmedian(pairs["mde"])) if pairs["mde"].notna().any() else math.nan
+    return (f"No model is shown better than another{where}: with these items only a difference "
+            f"of about {_pct(mde)} points is detected with {POWER:.0%} power; more items would "
+            "be needed to tell them apart.")
+
+
 # --------------------------------------------------------------------------------------------
 # the entry point
 # --------------------------------------------------------------------------------------------
@@ -376,6 +411,7 @@ def _compare_sums(parts: list[ItemSums], *, test: str, margin: float | None,
         design = _design_row(s, summary, _use_mcnemar(s, test))
         best[s.task] = group
         lines += _conclusions(s.task, summary, pairs, group, design, alpha, margin, level)
+        recommendation = _recommend(s.task, summary, pairs, group, alpha)  # the last part's
         summaries.append(summary)
         pair_frames.append(pairs)
         designs.append(design)
@@ -384,6 +420,7 @@ def _compare_sums(parts: list[ItemSums], *, test: str, margin: float | None,
         summary=pd.concat(summaries, ignore_index=True), pairs=pd.concat(pair_frames, ignore_index=True),
         design=pd.DataFrame(designs), best=best, conclusions=lines,
         tasks=[s.task for s in parts], models=list(first.models), alpha=alpha, margin=margin,
+        recommendation=recommendation,
         engine=first.engine, source=first.source, n_rows=int(sum(s.n_rows for s in parts
                                                                  if s.task != ALL_TASKS)),
         settings={"test": test, "power": POWER, "notes": list(first.notes)})

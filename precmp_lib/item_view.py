@@ -89,7 +89,8 @@ def item_toc(cmp: ItemComparison) -> Html:
 
 
 def _conclusion(cmp: ItemComparison) -> str:
-    return _h2("pi-conclusion") + "".join(f"<p>{esc(line)}</p>" for line in cmp.conclusions)
+    rec = f'<p class="rec">{esc(cmp.recommendation)}</p>' if cmp.recommendation else ""
+    return _h2("pi-conclusion") + rec + "".join(f"<p>{esc(line)}</p>" for line in cmp.conclusions)
 
 
 def _design(cmp: ItemComparison) -> str:

@@ -273,3 +273,34 @@ def test_item_page_shows_the_decision_first_and_whole_items_needed():
     # the page shows that number rounded up
     need = math.ceil(cmp.pairs.items_needed.iloc[0])
     assert f">{need:,}<" in power.replace(" ", "")
+
+
+def _three_models(p_right: tuple[float, float, float], n: int = 400, seed: int = 5) -> pd.DataFrame:
+    """0/1 answers of models x, y, z to n independent items, right with the given shares."""
+    rng = np.random.default_rng(seed)
+    return pd.DataFrame({"item": np.tile(np.arange(n), 3), "model": np.repeat(list("xyz"), n),
+                         "score": np.concatenate([(rng.random(n) < p).astype(int)
+                                                  for p in p_right])})
+
+
+@pytest.mark.parametrize(("p_right", "group", "start"), [
+    ((0.9, 0.5, 0.4), ["x"], "Use x: it scores highest"),
+    ((0.8, 0.79, 0.4), ["x", "y"], "{} are tied for best"),  # the higher-scoring first
+    ((0.5, 0.5, 0.5), ["x", "y", "z"], "No model is shown better than another"),
+])
+def test_the_recommendation_follows_the_best_group_and_leads_the_page(p_right, group, start):
+    from precmp_lib.item_view import item_sections
+
+    cmp = compare_items(_three_models(p_right))
+    assert sorted(cmp.best[""]) == group  # one model, some, or all of them
+    assert cmp.recommendation.startswith(start.format(" and ".join(cmp.best[""])))
+    if len(group) == 1:
+        top = cmp.summary.set_index("model").loc["x", "score"]
+        assert f"({top:.3f})" in cmp.recommendation
+    if len(group) == 3:  # the median detectable difference of the pairs, in points
+        assert f"about {100 * float(np.median(cmp.pairs['mde'])):.1f} points" in cmp.recommendation
+    page = str(item_sections(cmp))
+    conclusion = page[page.index('id="pi-conclusion"'):page.index('id="pi-design"')]
+    # the sentence comes first, before the conclusions' paragraphs
+    assert conclusion.index('<p class="rec">') < conclusion.index("<p>")
+    assert type(cmp).from_json(cmp.to_json()).recommendation == cmp.recommendation
