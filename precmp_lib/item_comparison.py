@@ -279,7 +279,7 @@ def _conclusions(task: str, summary: pd.DataFrame, pairs: pd.DataFrame, best: li
         design_text = (f"{design['items']:,} items, taken as independent (no cluster column).")
     mde = float(np.nanmedian(pairs["mde"])) if pairs["mde"].notna().any() else math.nan
     lines.append(f"{where}{design_text} With these items, a difference of {_pct(mde)} points is "
-                 f"detected with {POWER:.0%} power (median over pairs).")
+                 f"detected with {100 * POWER:g} % power (median over pairs).")
     if margin is not None:
         eq = pairs[pairs["equivalent"]]
         shown = "; ".join(f"{r.model_a} and {r.model_b}" for r in eq.itertuples())
@@ -300,7 +300,7 @@ def _recommend(task: str, summary: pd.DataFrame, pairs: pd.DataFrame, best: list
     >>> print(_recommend("", summary, pairs, ["a", "b"], 0.05))
     a and b are tied for best (0.800 and 0.700, not shown to differ after Holm's adjustment); choose on cost or simplicity.
     >>> print(_recommend("all tasks", summary, pairs, ["a", "b", "c"], 0.05))
-    No model is shown better than another over all tasks: with these items only a difference of about 6.0 points is detected with 80% power; more items would be needed to tell them apart.
+    No model is shown better than another over all tasks: with these items only a difference of about 6.0 points is detected with 80 % power; more items would be needed to tell them apart.
     """
     from .comparison import _names
 
@@ -316,7 +316,7 @@ def _recommend(task: str, summary: pd.DataFrame, pairs: pd.DataFrame, best: list
                 "Holm's adjustment); choose on cost or simplicity.")
     mde = float(np.nanmedian(pairs["mde"])) if pairs["mde"].notna().any() else math.nan
     return (f"No model is shown better than another{where}: with these items only a difference "
-            f"of about {_pct(mde)} points is detected with {POWER:.0%} power; more items would "
+            f"of about {_pct(mde)} points is detected with {100 * POWER:g} % power; more items would "
             "be needed to tell them apart.")
 
 
