@@ -714,8 +714,27 @@ def _short_test(test: str) -> str:
     return "corrected t" if test.startswith("corrected") else test
 
 
-def _names(names: Sequence[str], most: int = 6) -> str:
-    """Join names: "a", "a and b", "a, b and c"; beyond ``most``, "a, b, ... and 3 more"."""
+def join_names(names: Sequence[str], most: int = 6) -> str:
+    """Join names for a sentence: "a", "a and b", "a, b and c"; beyond ``most``, "... and 3 more".
+
+    Parameters
+    ----------
+    names : sequence of str
+        At least one name.
+    most : int
+        The most names written out.
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> join_names(["svm"]), join_names(["svm", "rf"]), join_names(["a", "b", "c"])
+    ('svm', 'svm and rf', 'a, b and c')
+    >>> join_names(list("abcdefgh"))
+    'a, b, c, d, e, f and 2 more'
+    """
     names = list(map(str, names))
     if len(names) > most:
         return ", ".join(names[:most]) + f" and {len(names) - most} more"
@@ -766,12 +785,12 @@ def _recommend_all_pairs(best: list, pairs: pd.DataFrame, level: float) -> str:
     if len(best) > 1:
         if len(best) == len(_pairs_models(pairs)):
             every = "Both" if len(best) == 2 else f"All {len(best)}"
-            return (f"{every} models are tied for best: {_names(best)}; choose on cost or "
+            return (f"{every} models are tied for best: {join_names(best)}; choose on cost or "
                     "simplicity.")
         if len(best) > 4:
-            return (f"{len(best)} models are tied for best: {_names(best)}; choose on cost or "
+            return (f"{len(best)} models are tied for best: {join_names(best)}; choose on cost or "
                     "simplicity.")
-        return f"{_names(best)} are tied for best; choose on cost or simplicity."
+        return f"{join_names(best)} are tied for best; choose on cost or simplicity."
     rows = [r for r in pairs.itertuples() if top in (r.model_a, r.model_b)]
     closest = min(rows, key=lambda r: r.estimate)  # the top model is model A of each
     return (f"Use {top}: it is more accurate than every other model by at least "
@@ -788,12 +807,12 @@ def _recommend_reference(reference: str, best: list, pairs: pd.DataFrame, acc: d
                 f"{_points(r.estimate)} points, {100 * level:g} % CI {_points(r.ci_low)} to "
                 f"{_points(r.ci_high)}.")
     if reference not in best:
-        return (f"{_names(others)} are more accurate than the reference {reference}; this page "
+        return (f"{join_names(others)} are more accurate than the reference {reference}; this page "
                 "compares each model with the reference only, so compare them with each other "
                 "on a page of every pair.")
     if others:
         verb = "is" if len(others) == 1 else "are"
-        return (f"Keep the reference {reference} or take {_names(others)}, which {verb} not "
+        return (f"Keep the reference {reference} or take {join_names(others)}, which {verb} not "
                 "shown to differ from it; choose on cost or simplicity.")
     return f"Keep the reference {reference}: every other model is shown less accurate than it."
 
@@ -801,11 +820,11 @@ def _recommend_reference(reference: str, best: list, pairs: pd.DataFrame, acc: d
 def _bullets_all_pairs(best: list, summary: pd.DataFrame, pairs: pd.DataFrame,
                        alpha: float) -> list[str]:
     ranked = summary.sort_values("rank", kind="stable")
-    out = ["Accuracy, best first: " + _names([f"{m} {a:.3f}" for m, a in
+    out = ["Accuracy, best first: " + join_names([f"{m} {a:.3f}" for m, a in
                                               zip(ranked["model"], ranked["accuracy"])], 8) + "."]
     worse = [m for m in ranked["model"] if m not in best]
     if worse:
-        out.append(f"Shown less accurate than {best[0]}: {_names(worse, 8)}.")
+        out.append(f"Shown less accurate than {best[0]}: {join_names(worse, 8)}.")
     k = int(pairs["reject"].sum())
     rest = "" if k == len(pairs) else "; the others are not shown to differ"
     out.append(f"Pairs that differ in accuracy after Holm's adjustment at α = {alpha:g}: {k} "
@@ -816,14 +835,14 @@ def _bullets_all_pairs(best: list, summary: pd.DataFrame, pairs: pd.DataFrame,
 def _bullets_reference(reference: str, summary: pd.DataFrame, pairs: pd.DataFrame,
                        alpha: float) -> list[str]:
     ranked = summary.sort_values("rank", kind="stable")
-    out = ["Accuracy, best first: " + _names([f"{m} {a:.3f}" for m, a in
+    out = ["Accuracy, best first: " + join_names([f"{m} {a:.3f}" for m, a in
                                               zip(ranked["model"], ranked["accuracy"])], 8) + "."]
     groups = [("Shown more accurate than", pairs[pairs.reject & (pairs.estimate > 0)]),
               ("Not shown to differ from", pairs[~pairs.reject]),
               ("Shown less accurate than", pairs[pairs.reject & (pairs.estimate <= 0)])]
     for words, rows in groups:
         if len(rows):
-            out.append(f"{words} the reference {reference}: {_names(list(rows.model_a), 8)}.")
+            out.append(f"{words} the reference {reference}: {join_names(list(rows.model_a), 8)}.")
     out[-1] = out[-1][:-1] + (f"; Holm's adjustment over the {len(pairs)} pairs with the "
                               f"reference, α = {alpha:g}.")
     return out
@@ -863,7 +882,7 @@ def _precision_bullet(per_class: pd.DataFrame, alpha: float) -> str:
                 "comparisons after Holm's adjustment, GS test.")
     classes = list(dict.fromkeys(map(str, sig["class"])))
     return (f"Precision differs in {len(sig)} of {tested} class comparisons after Holm's "
-            f"adjustment, GS test; classes: {_names(classes, 6)}.")
+            f"adjustment, GS test; classes: {join_names(classes, 6)}.")
 
 
 def _ratio_with_ci(ratio: float, low: float, high: float) -> str:

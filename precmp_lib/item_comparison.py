@@ -302,7 +302,7 @@ def _recommend(task: str, summary: pd.DataFrame, pairs: pd.DataFrame, best: list
     >>> print(_recommend("all tasks", summary, pairs, ["a", "b", "c"], 0.05))
     No model is shown better than another over all tasks: with these items only a difference of about 6.0 points is detected with 80 % power; more items would be needed to tell them apart.
     """
-    from .comparison import _names
+    from .comparison import join_names
 
     where = " over all tasks" if task == ALL_TASKS else ""
     score = summary.set_index("model")["score"]
@@ -311,8 +311,8 @@ def _recommend(task: str, summary: pd.DataFrame, pairs: pd.DataFrame, best: list
         return (f"Use {top}: it scores highest{where} ({score[top]:.3f}), and every other model "
                 f"is shown worse after Holm's adjustment at α = {alpha:g}.")
     if len(best) < len(summary):
-        scores = _names([f"{score[m]:.3f}" for m in best])
-        return (f"{_names(best)} are tied for best{where} ({scores}, not shown to differ after "
+        scores = join_names([f"{score[m]:.3f}" for m in best])
+        return (f"{join_names(best)} are tied for best{where} ({scores}, not shown to differ after "
                 "Holm's adjustment); choose on cost or simplicity.")
     mde = float(np.nanmedian(pairs["mde"])) if pairs["mde"].notna().any() else math.nan
     return (f"No model is shown better than another{where}: with these items only a difference "

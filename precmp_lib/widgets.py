@@ -2040,17 +2040,17 @@ def item_power_state(n_items: int, n_clusters: int, icc: float, difference: floa
     DataFrame indexed by ``design`` (``"independent items"``, ``"more clusters of the same
     size"``, ``"more items in the same clusters"``) with ``design_effect``, ``power`` (at
     ``n_items``), ``minimum_detectable_difference`` (at ``n_items``, for ``power``) and
-    ``items_needed`` (to reach ``power`` for ``difference``, growing the design the row names;
-    ``inf`` when the fixed clusters cannot). The two clustered rows differ only in
-    ``items_needed``.
+    ``items_needed`` (whole items, rounded up, to reach ``power`` for ``difference``, growing
+    the design the row names; ``inf`` when the fixed clusters cannot). The two clustered rows
+    differ only in ``items_needed``.
 
     Examples
     --------
     >>> s = item_power_state(2000, 200, 0.1, 0.03)
     >>> s["power"].round(3).tolist()
     [0.765, 0.495, 0.495]
-    >>> s["items_needed"].round(0).tolist()
-    [2180.0, 4142.0, inf]
+    >>> s["items_needed"].tolist()  # paired_sample_size gives 2180.2 and 4142.5 items
+    [2181.0, 4143.0, inf]
 
     Ignoring the 200 passages promises 77 % power; with them it is one chance in two, and no
     number of questions on these 200 passages reaches 80 %.
@@ -2072,10 +2072,12 @@ def item_power_state(n_items: int, n_clusters: int, icc: float, difference: floa
         difference, sd, cluster_size=size, icc=icc, **common))
     rows[_ITEM_DESIGNS[2]] = (deff, clustered_power, mde, paired_sample_size(
         difference, sd, n_clusters=n_clusters, icc=icc, **common))
-    return pd.DataFrame.from_dict(
+    state = pd.DataFrame.from_dict(
         rows, orient="index",
         columns=["design_effect", "power", "minimum_detectable_difference", "items_needed"],
     ).rename_axis("design")
+    state["items_needed"] = np.ceil(state["items_needed"])  # a benchmark holds whole items
+    return state
 
 
 def item_power_curve(n_items: int, n_clusters: int, icc: float, difference: float, *,
