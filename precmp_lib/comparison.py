@@ -636,7 +636,8 @@ def _warnings(counts: Counts, pairs: pd.DataFrame,
     if counts.design != REPEATED_CV:
         few = pairs[(pairs["b"] + pairs["c"]) < SMALL_DISCORDANT]
         if len(few):
-            lines.append(f"{_count_of(len(few), 'pair')} of models disagree on fewer than "
+            verb = "disagrees" if len(few) == 1 else "disagree"
+            lines.append(f"{_count_of(len(few), 'pair')} of models {verb} on fewer than "
                          f"{SMALL_DISCORDANT} observations (b + c < {SMALL_DISCORDANT}): "
                          "McNemar has little power there.")
             items.append([f"{r.model_a} − {r.model_b}: disagree on only {int(r.b + r.c)} "

@@ -832,8 +832,8 @@ def section_conclusion(cmp: ModelComparison) -> Any:
             more = ""
             if which:
                 listed = "".join(f"<li>{esc(w)}</li>" for w in which)
-                more = (f" <details><summary>which ones, {len(which)}</summary><ul>{listed}"
-                        "</ul></details>")
+                label = "which one" if len(which) == 1 else f"which ones ({len(which)})"
+                more = (f" <details><summary>{label}</summary><ul>{listed}</ul></details>")
             lines.append(f"<li>{esc(line)}{more}</li>")
         parts.append(f'<div class="warn"><strong>Small samples</strong><ul>{"".join(lines)}'
                      "</ul></div>")

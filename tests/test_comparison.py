@@ -112,7 +112,7 @@ def test_few_discordant_pairs_use_the_mid_p_and_say_so():
     assert (r.b, r.c) == (7, 2) and r.test == "McNemar mid-p" and "mid-p" in r.note
     midp = 2 * stats.binom.cdf(2, 9, 0.5) - stats.binom.pmf(2, 9, 0.5)  # methods.md §2
     assert r.pvalue == pytest.approx(midp)
-    assert cmp.warnings == ["1 pair of models disagree on fewer than 10 observations "
+    assert cmp.warnings == ["1 pair of models disagrees on fewer than 10 observations "
                             "(b + c < 10): McNemar has little power there."]
     assert cmp.warning_items == [["a − b: disagree on only 9 observations"]]
 
@@ -515,7 +515,7 @@ def test_small_sample_warnings():
     cmp = compare_models(pd.DataFrame({"y": y, "a": a, "b": b}), y_true="y")
     assert cmp.warnings == [
         "Only 20 observations, fewer than 30: every interval and p-value here is rough.",
-        "1 pair of models disagree on fewer than 10 observations (b + c < 10): McNemar has "
+        "1 pair of models disagrees on fewer than 10 observations (b + c < 10): McNemar has "
         "little power there.",
         "1 model predicts some classes fewer than 5 times: their precision there is unreliable."]
     assert cmp.warning_items == [[], ["a − b: disagree on only 3 observations"],

@@ -405,3 +405,23 @@ def test_print_stylesheet_prints_every_row_and_column(hostile_page):
         assert 'download="' in group.split('<div class="tables">')[0]
     per_class = page.split('download="per_class.csv"')[0].rsplit('<div class="tables">', 1)[-1]
     assert per_class.count("<tr>") == 1 + len(cmp.per_class)  # header and every row
+
+
+def test_small_sample_warnings_are_one_line_per_kind_with_the_list_behind_details():
+    # 20 observations; three models that each disagree with the others on few observations
+    y = np.array([0, 1, 2, 0] * 5)
+    frame = pd.DataFrame({"y": y, "a": y, "b": np.where(np.arange(20) < 3, (y + 1) % 3, y),
+                          "c": np.where(np.arange(20) >= 16, (y + 1) % 3, y)})
+    cmp = compare_models(frame, y_true="y", n_boot=100)
+    block = str(view.section_conclusion(cmp))
+    warn = block[block.index('<div class="warn">'):]
+    warn = warn[:warn.index("</div>")]
+    lines = re.findall(r"<ul>(.*)</ul>", warn, flags=re.S)[0]
+    assert lines.count("<details>") == sum(1 for items in cmp.warning_items if items)
+    for line, items in zip(cmp.warnings, cmp.warning_items):
+        assert view.esc(line) in warn
+        label = "which one" if len(items) == 1 else f"which ones ({len(items)})"
+        if items:
+            assert f"<summary>{label}</summary>" in warn
+            assert all(f"<li>{view.esc(w)}</li>" in warn for w in items)
+    assert any(len(items) > 1 for items in cmp.warning_items)  # the plural label was shown
