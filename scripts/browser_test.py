@@ -167,12 +167,23 @@ return (panel.sessionContext.session.kernel.status === 'idle' && !busy) ? 'idle'
 
 def live_widget(drv: Any, url: str, notebook: Path, out: Path, steps: int) -> str:
     """Run the notebook in JupyterLab, move the explorer's slider, require its output to change."""
+    from selenium.common.exceptions import WebDriverException
     from selenium.webdriver.common.by import By
     from selenium.webdriver.common.keys import Keys
 
     drv.get(url.format(path=notebook.name))
     wait_for("the notebook to open", lambda: drv.execute_script(
         "return !!(window.jupyterapp && document.querySelector('.jp-NotebookPanel .jp-Cell'))"), 60)
+    # A click into the notebook, as a person's first, makes it JupyterLab's current widget: the
+    # panel the checks below read and the one "run all cells" runs. A headless browser's window
+    # is not focused on its own (Chromium 150 leaves the current widget unset until a click).
+    def focused() -> bool:
+        # the cells are drawn again while the notebook settles: a click may miss; try again
+        with contextlib.suppress(WebDriverException):
+            drv.find_element(By.CSS_SELECTOR, ".jp-NotebookPanel .jp-Cell").click()
+        return bool(drv.execute_script("return !!window.jupyterapp.shell.currentWidget"))
+
+    wait_for("the notebook to take the focus", focused, 30, 0.5)
     wait_for("the kernel to start", lambda: drv.execute_script(_KERNEL_IDLE) == "idle", 60)
     print(f"browser-test: running all cells of {notebook.name} in JupyterLab ...", flush=True)
     drv.execute_script("window.jupyterapp.commands.execute('notebook:run-all-cells')")
