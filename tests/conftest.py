@@ -78,3 +78,24 @@ def pytest_collection_modifyitems(config, items):
             reasons[path] = missing_requirement(path)
         if reasons[path]:
             item.add_marker(pytest.mark.skip(reason=f"{path.name}: {reasons[path]}"))
+
+
+@pytest.fixture
+def executed_outputs() -> Callable[[Path, str], str]:
+    """Read a notebook that ``precmp report --notebook`` wrote; return the HTML its cells show.
+
+    The notebook must be valid nbformat with one injected-parameters cell that names
+    ``json_name`` as the comparison it reads.
+    """
+    import nbformat
+
+    def read(path: Path, json_name: str) -> str:
+        nb = nbformat.read(path, as_version=4)
+        nbformat.validate(nb)
+        injected = [c for c in nb.cells if "injected-parameters" in c.metadata.get("tags", [])]
+        assert len(injected) == 1 and f"comparison_json = {json_name!r}" in injected[0].source
+        return "".join(o["data"]["text/html"] for c in nb.cells if c.cell_type == "code"
+                       for o in c.outputs)
+
+    return read
+

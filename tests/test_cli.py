@@ -172,10 +172,9 @@ def test_an_option_of_the_other_report_exits_2_and_writes_nothing(args, message,
     assert list(items.parent.iterdir()) == [items]
 
 
-def test_the_item_report_writes_its_notebook_and_keeps_the_models_asked_for(items, capsys):
+def test_the_item_report_writes_its_notebook_and_keeps_the_models_asked_for(items, capsys,
+                                                                            executed_outputs):
     import json
-
-    import nbformat
 
     from precmp_lib.report_view import esc
 
@@ -187,12 +186,7 @@ def test_the_item_report_writes_its_notebook_and_keeps_the_models_asked_for(item
     saved = json.loads((nb_path.parent / "items.json").read_text(encoding="utf-8"))
     assert saved["models"] == ["z", "x"]  # in the order asked for
     assert {(p["model_a"], p["model_b"]) for p in saved["pairs"]} <= {("z", "x"), ("x", "z")}
-    nb = nbformat.read(nb_path, as_version=4)
-    nbformat.validate(nb)
-    injected = [c for c in nb.cells if "injected-parameters" in c.metadata.get("tags", [])]
-    assert len(injected) == 1 and "comparison_json = 'items.json'" in injected[0].source
-    shown = "".join(o["data"]["text/html"] for c in nb.cells if c.cell_type == "code"
-                    for o in c.outputs)
+    shown = executed_outputs(nb_path, "items.json")
     page = (items.parent / "items.html").read_text(encoding="utf-8")
     assert "Pairs of models on the same items" in shown and "Pairs of models on the same items" in page
     assert esc(saved["conclusions"][0]) in shown and esc(saved["conclusions"][0]) in page
