@@ -21,13 +21,17 @@ export MKL_NUM_THREADS ?= 1
 
 # The package is installed editable; with a C compiler present, that also builds the optional
 # label-coding loops (precmp_lib/_native.c, see setup.py) next to their source. The setuptools
-# notice about editable installs is silenced.
-$(STAMP): requirements.txt pyproject.toml setup.py precmp_lib/_native.c
+# notice about editable installs is silenced. JupyterLab's settings overrides turn off its news
+# feed and update check: the lab asks nobody to fetch anything from outside (classrooms may be
+# offline).
+$(STAMP): requirements.txt pyproject.toml setup.py precmp_lib/_native.c scripts/jupyterlab_overrides.json
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -r requirements.txt
 	PYTHONWARNINGS="ignore:Editable installation" $(PY) -m pip install --quiet --no-deps -e .
 	$(PY) -m ipykernel install --sys-prefix --name python3 --display-name "Python 3 (precmp)" >/dev/null
+	@mkdir -p $(VENV)/share/jupyter/lab/settings
+	cp scripts/jupyterlab_overrides.json $(VENV)/share/jupyter/lab/settings/overrides.json
 	@touch $(STAMP)
 
 # Developer tools (tests, lint, type checks, the API reference, the peers the tests call):

@@ -89,3 +89,21 @@ def test_output_dir_resolves_against_the_notebooks_folder(path):
     assert target.is_relative_to(_FOLDER.parent / "build" / "results"), target
     if path.parent != _FOLDER:
         assert target.is_relative_to(_FOLDER.parent / "build" / "results" / "solutions"), target
+
+
+def test_the_labs_settings_overrides_name_settings_jupyterlab_has():
+    # `make venv` copies them into the environment; a key JupyterLab no longer knows would be
+    # ignored without a word, so each is checked against the installed settings schema
+    import sys
+
+    overrides = json.loads((_FOLDER.parent / "scripts" / "jupyterlab_overrides.json").read_text())
+    schemas = Path(sys.prefix) / "share" / "jupyter" / "lab" / "schemas"
+    for plugin, settings in overrides.items():
+        package, name = plugin.split(":")
+        schema = json.loads((schemas / package / f"{name}.json").read_text())
+        for key, value in settings.items():
+            spec = schema["properties"][key]
+            allowed = [c["const"] for c in spec.get("oneOf", [])] or [True, False]
+            assert value in allowed, (plugin, key, value)
+    news = overrides["@jupyterlab/apputils-extension:notification"]
+    assert news == {"fetchNews": "false", "checkForUpdates": False}
