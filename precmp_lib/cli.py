@@ -242,7 +242,14 @@ def _outputs(args: argparse.Namespace) -> list[tuple[str, Path]]:
     return outs
 
 
-def _distinct(outs: list[tuple[str, Path]]) -> None:
+def _check_written(args: argparse.Namespace, inputs: list[Path], what: str) -> None:
+    """Refuse output files that are an input (``what`` names it), a folder, or each other."""
+    outs = _outputs(args)
+    for flag, out in outs:
+        if any(_same_file(out, p) for p in inputs):
+            raise _BadInput(f"{flag} {out.name} is {what} itself; choose another output file")
+        if out.is_dir():
+            raise _BadInput(f"{flag} {out.name} is a directory; give a file name")
     for i, (flag, out) in enumerate(outs):
         for other, path in outs[:i]:
             if _same_file(out, path):
@@ -250,15 +257,7 @@ def _distinct(outs: list[tuple[str, Path]]) -> None:
 
 
 def _check_outputs(args: argparse.Namespace) -> None:
-    inputs = _inputs(args.predictions)
-    outs = _outputs(args)
-    for flag, out in outs:
-        if any(_same_file(out, p) for p in inputs):
-            raise _BadInput(f"{flag} {out.name} is the predictions file itself; choose another "
-                            "output file")
-        if out.is_dir():
-            raise _BadInput(f"{flag} {out.name} is a directory; give a file name")
-    _distinct(outs)
+    _check_written(args, _inputs(args.predictions), "the predictions file")
     if args.n_resamples < 100:
         raise _BadInput("--n-resamples must be at least 100")
 
@@ -462,12 +461,7 @@ def _report(args: argparse.Namespace) -> int:
 
 def _item_outputs(args: argparse.Namespace) -> None:
     inputs = [Path(p) for _, p in args.eval_log] if args.eval_log else _inputs(args.predictions)
-    for flag, out in _outputs(args):
-        if any(_same_file(out, p) for p in inputs):
-            raise _BadInput(f"{flag} {out.name} is an input file itself; choose another output file")
-        if out.is_dir():
-            raise _BadInput(f"{flag} {out.name} is a directory; give a file name")
-    _distinct(_outputs(args))
+    _check_written(args, inputs, "an input file")
 
 
 def _item_source(args: argparse.Namespace) -> tuple[Any, dict[str, Any]]:

@@ -256,6 +256,11 @@ def _pct(x: float) -> str:
     return f"{100 * x:.1f}"
 
 
+def _median_mde(pairs: pd.DataFrame) -> float:
+    """Return the median over pairs of the difference detectable with 80 % power (NaN if none)."""
+    return float(np.nanmedian(pairs["mde"])) if pairs["mde"].notna().any() else math.nan
+
+
 def _conclusions(task: str, summary: pd.DataFrame, pairs: pd.DataFrame, best: list[str],
                  design: dict[str, Any], alpha: float, margin: float | None,
                  level: float) -> list[str]:
@@ -277,7 +282,7 @@ def _conclusions(task: str, summary: pd.DataFrame, pairs: pd.DataFrame, best: li
                        f"{design['design_effect']:.2f} (median over models).")
     else:
         design_text = (f"{design['items']:,} items, taken as independent (no cluster column).")
-    mde = float(np.nanmedian(pairs["mde"])) if pairs["mde"].notna().any() else math.nan
+    mde = _median_mde(pairs)
     lines.append(f"{where}{design_text} With these items, a difference of {_pct(mde)} points is "
                  f"detected with {100 * POWER:g} % power (median over pairs).")
     if margin is not None:
@@ -314,7 +319,7 @@ def _recommend(task: str, summary: pd.DataFrame, pairs: pd.DataFrame, best: list
         scores = join_names([f"{score[m]:.3f}" for m in best])
         return (f"{join_names(best)} are tied for best{where} ({scores}, not shown to differ after "
                 "Holm's adjustment); choose on cost or simplicity.")
-    mde = float(np.nanmedian(pairs["mde"])) if pairs["mde"].notna().any() else math.nan
+    mde = _median_mde(pairs)
     return (f"No model is shown better than another{where}: with these items only a difference "
             f"of about {_pct(mde)} points is detected with {100 * POWER:g} % power; more items would "
             "be needed to tell them apart.")
@@ -411,11 +416,12 @@ def _compare_sums(parts: list[ItemSums], *, test: str, margin: float | None,
         design = _design_row(s, summary, _use_mcnemar(s, test))
         best[s.task] = group
         lines += _conclusions(s.task, summary, pairs, group, design, alpha, margin, level)
-        recommendation = _recommend(s.task, summary, pairs, group, alpha)  # the last part's
         summaries.append(summary)
         pair_frames.append(pairs)
         designs.append(design)
     first = parts[0]
+    # what to use: from the last part, all tasks together when there are several
+    recommendation = _recommend(parts[-1].task, summary, pairs, group, alpha)
     return ItemComparison(
         summary=pd.concat(summaries, ignore_index=True), pairs=pd.concat(pair_frames, ignore_index=True),
         design=pd.DataFrame(designs), best=best, conclusions=lines,
