@@ -20,6 +20,7 @@ from .report_view import (
     NOT_SHOWN,
     WORSE,
     Html,
+    bidi_note,
     esc,
     figure_html,
     interval_plot,
@@ -70,7 +71,8 @@ def item_header(cmp: ItemComparison, source_name: str = "") -> Html:
     tasks = [t for t in cmp.tasks if t != ALL_TASKS]
     task_text = f", {len(tasks)} tasks ({', '.join(esc(t) for t in tasks[:8])})" if len(tasks) > 1 else ""
     return _wrap(CSS + f"<p class='lead'>Evaluation items from <strong>{esc(name)}</strong>: "
-                 f"{len(cmp.models)} models ({models}){task_text}, {cmp.n_rows:,} answers.</p>")
+                 f"{len(cmp.models)} models ({models}){task_text}, {cmp.n_rows:,} answers.</p>"
+                 + bidi_note([name, *cmp.models, *tasks]))
 
 
 def item_toc(cmp: ItemComparison) -> Html:

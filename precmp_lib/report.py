@@ -347,16 +347,16 @@ main code{font-size:.92em;background:#f3f3f3;padding:0 .2em;border-radius:3px}
 
 
 def page_html(title: str, blocks: Sequence[str]) -> str:
-    """One self-contained HTML document: ``blocks`` in order under ``title`` (escaped).
+    """One self-contained HTML document: ``blocks`` in order under ``title`` (escaped as the page's text).
 
     >>> page = page_html("a <b> report", ["<p>hi</p>"])
     >>> "<title>a &lt;b&gt; report</title>" in page and "<p>hi</p>" in page
     True
     """
-    import html
+    from .report_view import esc
 
     body = "\n".join(blocks)
     return ("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
             "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
-            f"<title>{html.escape(title)}</title>\n{PAGE_CSS}\n</head>\n<body>\n<main>\n{body}\n"
+            f"<title>{esc(title)}</title>\n{PAGE_CSS}\n</head>\n<body>\n<main>\n{body}\n"
             "</main>\n</body>\n</html>\n")

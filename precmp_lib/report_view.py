@@ -15,7 +15,7 @@ import io
 import math
 import urllib.parse
 import warnings
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 import numpy as np
@@ -24,8 +24,10 @@ import pandas as pd
 from .comparison import ModelComparison, format_pvalue
 
 __all__ = [
+    "BIDI_NOTE",
     "CSS",
     "Html",
+    "bidi_note",
     "esc",
     "format_pvalue",
     "legend_html",
@@ -113,13 +115,41 @@ SECTIONS = [
 ]
 
 
+# Unicode's bidirectional controls (embeddings, overrides, isolates, marks). Inside a name they
+# would reorder the text after it (the rest of a sentence, the other model of a pair), so that
+# "\u202eA_ledom" would read as "model_A" and a page could seem to recommend one model for
+# another. Pages and plots show each as U+FFFD; the CSV downloads keep the names as they are.
+_BIDI_CONTROLS = dict.fromkeys([*range(0x202A, 0x202F), *range(0x2066, 0x206A), 0x200E, 0x200F,
+                                0x061C], "\ufffd")
+
+BIDI_NOTE = ("Some names or labels hold Unicode direction controls, which would reorder the "
+             "text around them: the page shows each as \ufffd, and the CSV downloads keep them.")
+
+
 def esc(value: Any) -> str:
     """HTML-escape any value's text (quotes too), so user strings never become markup.
 
+    Bidirectional controls show as U+FFFD, so that no string reorders the text around it.
+
     >>> esc('<script>alert(1)</script>')
     '&lt;script&gt;alert(1)&lt;/script&gt;'
+    >>> esc("\u202eA_ledom")
+    '\ufffdA_ledom'
     """
-    return html.escape(str(value), quote=True)
+    return html.escape(str(value).translate(_BIDI_CONTROLS), quote=True)
+
+
+def bidi_note(texts: Iterable[Any]) -> str:
+    """Return a note for the page when any of ``texts`` holds a bidirectional control, else ''.
+
+    >>> bidi_note(["model_a", "\u202eA_ledom"]).startswith('<p class="meta">Some names')
+    True
+    >>> bidi_note(["model_a", "b"])
+    ''
+    """
+    if any(str(t) != str(t).translate(_BIDI_CONTROLS) for t in texts):
+        return f'<p class="meta">{BIDI_NOTE}</p>'
+    return ""
 
 
 class Html(str):
@@ -176,10 +206,17 @@ def csv_link(frame: pd.DataFrame, filename: str) -> str:
     -------
     str
         An ``<a download>`` element.
+
+    Examples
+    --------
+    >>> link = csv_link(pd.DataFrame({"model": ["a"], "accuracy": [0.9]}), "accuracy.csv")
+    >>> link.endswith(">Download CSV (1 row)</a>"), "model%2Caccuracy%0Aa%2C0.9" in link
+    (True, True)
     """
     data = urllib.parse.quote(frame.to_csv(index=False))
+    rows = f"{len(frame):,} row{'' if len(frame) == 1 else 's'}"
     return (f'<a class="csv" download="{esc(filename)}" '
-            f'href="data:text/csv;charset=utf-8,{data}">Download CSV ({len(frame):,} rows)</a>')
+            f'href="data:text/csv;charset=utf-8,{data}">Download CSV ({rows})</a>')
 
 
 def _valued(frame: pd.DataFrame) -> list[str]:
@@ -318,17 +355,12 @@ def _chunks(columns: Sequence[str], size: int = 8) -> list[tuple[str, list[str],
 # --------------------------------------------------------------------------------------------
 
 
-# Unicode's bidirectional controls (embeddings, overrides, isolates, marks): in a label they
-# would reverse the rest of a plot's line (the other model's name beside it); the tables keep them.
-_BIDI_CONTROLS = dict.fromkeys([*range(0x202A, 0x202F), *range(0x2066, 0x206A), 0x200E, 0x200F,
-                                0x061C], "\ufffd")
-
-
 def _mpl(text: Any, width: int = 40) -> str:
     r"""Fit plot text on one line of at most ``width`` characters, math mode off.
 
     ``$`` is escaped so matplotlib never reads it as math, and bidirectional controls show as
-    U+FFFD instead of reordering the line; the tables carry the full names.
+    U+FFFD instead of reordering the line, as on the rest of the page; the tables carry the full
+    names.
 
     Examples
     --------
@@ -780,7 +812,8 @@ def page_header(cmp: ModelComparison, source_name: str = "") -> Any:
         The block, ready for a notebook cell's output.
     """
     name = source_name or cmp.source or "the predictions"
-    return _wrap(CSS + f'<p class="design">{esc(_design_line(cmp, name))}</p>')
+    return _wrap(CSS + f'<p class="design">{esc(_design_line(cmp, name))}</p>'
+                 + bidi_note([name, *cmp.models, *cmp.classes]))
 
 
 def _sections_shown(cmp: ModelComparison) -> list[tuple[str, str]]:

@@ -19,6 +19,7 @@ import stat
 import subprocess
 import sys
 import time
+import urllib.parse
 from pathlib import Path
 
 import pandas as pd
@@ -414,3 +415,48 @@ def test_quiet_prints_nothing_but_errors(tmp_path):
         runs[bool(flag)] = proc.stderr
     assert "a layout that could not be fitted" in runs[False]  # the warning does reach stderr
     assert runs[True] == ""
+
+
+# Unicode's bidirectional embeddings, overrides, isolates and marks.
+BIDI = [chr(c) for c in (*range(0x202A, 0x202F), *range(0x2066, 0x206A), 0x200E, 0x200F, 0x061C)]
+# A right-to-left override: the name below would read "model_A" on a page, and reverse the
+# rest of any sentence it stands in.
+MIRRORED = "\u202eA_ledom"
+
+
+def _bidi_free(page: str) -> bool:
+    return not any(c in page for c in BIDI)
+
+
+@pytest.mark.parametrize("kind", ["predictions", "items"])
+def test_names_with_direction_controls_cannot_reorder_the_page(tmp_path, capsys, kind):
+    rows = ["y,model_A,\"" + MIRRORED + "\",\u2067b\u2069 c"]
+    if kind == "predictions":
+        rows += [f"{y},{y},{y if i % 3 else 'x'},{y if i % 4 else 'x'}"
+                 for i, y in enumerate(["cat", "dog", "x"] * 40)]
+        argv = ["--y-true", "y"]
+    else:  # long: one row per item and model
+        rows = ["item,model,score"] + [f"q{i},\"{m}\",{int((i * (j + 2)) % 5 > j)}"
+                                       for i in range(60)
+                                       for j, m in enumerate(["model_A", MIRRORED])]
+        argv = ["--item", "item", "--model-column", "model", "--score", "score"]
+    (tmp_path / "p.csv").write_text("\n".join(rows) + "\n", encoding="utf-8")
+    code, err = run(["report", tmp_path / "p.csv", *argv, "--quiet",
+                     "--out", tmp_path / "r.html"], capsys)
+    assert code == 0 and err == []
+    page = (tmp_path / "r.html").read_text(encoding="utf-8")
+    # no control reaches the page's text, the names show with U+FFFD in their place, the
+    # page says why, and the CSV downloads keep the names as the file has them
+    assert _bidi_free(page)
+    assert "\ufffdA_ledom" in page and "Unicode direction controls" in page
+    csvs = [urllib.parse.unquote(d) for d in re.findall(r'href="data:text/csv;charset=utf-8,([^"]+)"',
+                                                         page)]
+    assert any(MIRRORED in c for c in csvs)
+
+
+def test_a_page_without_direction_controls_has_no_note(tmp_path, capsys):
+    (tmp_path / "p.csv").write_text(GOOD * 3)
+    code, _ = run(["report", tmp_path / "p.csv", "--y-true", "y", "--quiet",
+                   "--out", tmp_path / "r.html"], capsys)
+    page = (tmp_path / "r.html").read_text(encoding="utf-8")
+    assert code == 0 and "direction controls" not in page and "\ufffd" not in page
