@@ -45,9 +45,31 @@ Relative paths are resolved from the current folder.
 """
 
 
+# What a file's names could carry to a terminal: C0 and C1 controls and DEL (escape sequences
+# move the cursor, recolour or clear the screen; a newline forges a line of its own) and
+# Unicode's direction controls (they reorder the line). Each is written as its escape.
+_TERMINAL_CONTROLS = {c: f"\\x{c:02x}" for c in (*range(0x20), 0x7F, *range(0x80, 0xA0))} | {
+    c: f"\\u{c:04x}" for c in (*range(0x202A, 0x202F), *range(0x2066, 0x206A), 0x200E, 0x200F,
+                               0x061C)}
+
+
+def _line(text: str) -> str:
+    r"""Return one line of the command's output: ``precmp: text``, controls written as escapes.
+
+    >>> _line("error: column 'a\x1b[31m' is missing; columns are: y, \u202eb")
+    "precmp: error: column 'a\\x1b[31m' is missing; columns are: y, \\u202eb"
+    """
+    return f"precmp: {text.translate(_TERMINAL_CONTROLS)}"
+
+
+def _print(text: str) -> None:
+    """Write :func:`_line` of ``text`` to stderr."""
+    print(_line(text), file=sys.stderr, flush=True)
+
+
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:  # one line, status 2, no usage dump
-        self.exit(EXIT_BAD_INPUT, f"precmp: error: {message}\n")
+        self.exit(EXIT_BAD_INPUT, _line(f"error: {message}") + "\n")
 
 
 def _prevalence(text: str) -> tuple[str, float]:
@@ -213,7 +235,7 @@ class _BadInput(Exception):
 
 def _say(args: argparse.Namespace, text: str) -> None:
     if not args.quiet:
-        print(f"precmp: {text}", file=sys.stderr, flush=True)
+        _print(text)
 
 
 def _inputs(pattern: str) -> list[Path]:
@@ -426,7 +448,7 @@ def _report(args: argparse.Namespace) -> int:
         counts = _count(args)
         _check_counts(args, counts)
     except _BadInput as exc:
-        print(f"precmp: error: {exc}", file=sys.stderr)
+        _print(f"error: {exc}")
         return EXIT_BAD_INPUT
     for note in counts.notes:
         _say(args, f"{counts.source}: {note}")
@@ -439,7 +461,7 @@ def _report(args: argparse.Namespace) -> int:
                                     prevalence=dict(args.prevalence), n_boot=args.n_resamples,
                                     seed=args.seed)
     except ValueError as exc:
-        print(f"precmp: error: {counts.source}: {exc}", file=sys.stderr)
+        _print(f"error: {counts.source}: {exc}")
         return EXIT_BAD_INPUT
     from ._files import write_atomic
     from .report import NotebookError, render_report
@@ -451,7 +473,7 @@ def _report(args: argparse.Namespace) -> int:
                       source_name=counts.source, notebook=args.notebook,
                       notebook_comparison=_notebook_json(args) if args.notebook else None)
     except NotebookError as exc:
-        print(f"precmp: error: the report failed: {exc}", file=sys.stderr)
+        _print(f"error: the report failed: {exc}")
         return 1
     if args.json or args.notebook:
         write_atomic(_notebook_json(args), comparison.to_json())
@@ -491,11 +513,11 @@ def _item_report(args: argparse.Namespace) -> int:
         comparison = compare_items(source, **roles, models=args.models, test=args.test,
                                    margin=args.margin, alpha=args.alpha, engine=engine)
     except (_BadInput, ValueError) as exc:
-        print(f"precmp: error: {exc}", file=sys.stderr)
+        _print(f"error: {exc}")
         return EXIT_BAD_INPUT
     except ImportError as exc:
-        print(f"precmp: error: --engine {args.engine} needs {exc.name}: pip install -r "
-              "requirements-spark.txt", file=sys.stderr)
+        _print(f"error: --engine {args.engine} needs {exc.name}: pip install -r "
+               "requirements-spark.txt")
         return EXIT_BAD_INPUT
     name = comparison.source if not args.eval_log else "eval logs of " + ", ".join(
         n for n, _ in args.eval_log)
@@ -509,7 +531,7 @@ def _item_report(args: argparse.Namespace) -> int:
         render_report(comparison, out, quiet=True, source_name=name, notebook=args.notebook,
                       notebook_comparison=_notebook_json(args) if args.notebook else None)
     except NotebookError as exc:
-        print(f"precmp: error: the report failed: {exc}", file=sys.stderr)
+        _print(f"error: the report failed: {exc}")
         return 1
     if args.json or args.notebook:
         write_atomic(_notebook_json(args), comparison.to_json())
@@ -566,18 +588,18 @@ def main(argv: Sequence[str] | None = None) -> int:
             warnings.filterwarnings("ignore", message=r"\[RETRIES_EXCEEDED\]")
             misplaced = _misplaced(args)
             if misplaced:
-                print(f"precmp: error: {misplaced}", file=sys.stderr)
+                _print(f"error: {misplaced}")
                 return EXIT_BAD_INPUT
             if args.item or args.eval_log:
                 return _item_report(args)
             if not args.predictions or not args.y_true:
-                print("precmp: error: report needs PREDICTIONS and --y-true (or --item / "
-                      "--eval-log for evaluation items)", file=sys.stderr)
+                _print("error: report needs PREDICTIONS and --y-true (or --item / "
+                       "--eval-log for evaluation items)")
                 return EXIT_BAD_INPUT
             return _report(args)
     except KeyboardInterrupt:
-        print("precmp: interrupted; nothing written", file=sys.stderr)
+        _print("interrupted; nothing written")
         return 128 + signal.SIGINT
     except Terminated as exc:
-        print(f"precmp: stopped by {signal.Signals(exc.signum).name}; nothing written", file=sys.stderr)
+        _print(f"stopped by {signal.Signals(exc.signum).name}; nothing written")
         return 128 + exc.signum

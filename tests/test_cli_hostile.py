@@ -460,3 +460,23 @@ def test_a_page_without_direction_controls_has_no_note(tmp_path, capsys):
                    "--out", tmp_path / "r.html"], capsys)
     page = (tmp_path / "r.html").read_text(encoding="utf-8")
     assert code == 0 and "direction controls" not in page and "\ufffd" not in page
+
+
+def test_names_reach_the_terminal_as_text_not_as_controls(tmp_path, capsys, no_kernel):
+    # a column name that recolours the terminal, one that forges a line of its own, and one
+    # that reverses the line; the missing --y-true makes the command list the columns
+    names = ["a\x1b[31m", "b\nprecmp: wrote r.html in 0.1 s", "\u202ec", "d\x9b2J"]
+    header = ",".join(f'"{n}"' for n in ["y", *names])
+    (tmp_path / "p.csv").write_text(header + "\ncat,cat,dog,cat,dog\n", encoding="utf-8")
+    code, err = run(["report", tmp_path / "p.csv", "--y-true", "z\x1b[0m", "--out",
+                     tmp_path / "r.html"], capsys)
+    assert code == 2 and len(err) == 1
+    assert err[0].startswith("precmp: error: ") and "'z\\x1b[0m'" in err[0]
+    assert r"a\x1b[31m, b\x0aprecmp: wrote r.html in 0.1 s, \u202ec, d\x9b2J" in err[0]
+    assert not any(c in err[0] for c in "\x1b\x9b\u202e")
+    # the parser's own errors too
+    with pytest.raises(SystemExit) as stop:
+        main(["report", "p.csv", "--engine", "x\x1b[2J"])
+    assert stop.value.code == 2
+    line = capsys.readouterr().err
+    assert "\x1b" not in line and "x\\x1b[2J" in line and line.count("\n") == 1
