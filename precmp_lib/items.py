@@ -473,6 +473,8 @@ def _check_models(req: _Request, models: list[str]) -> None:
             raise req.fail(f"column {req.model!r} has no rows for model(s) {unknown}")
     else:
         req.models = tuple(models)
+    if not models:
+        raise req.fail("no rows")
     if len(req.models) < 2:
         raise req.fail(f"need at least two models to compare; column {req.model!r} has "
                        f"{list(req.models)}")

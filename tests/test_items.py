@@ -227,6 +227,16 @@ def test_bad_items_name_the_item_model_or_column(engine):
     bad.loc[3, "score"] = "maybe"
     with pytest.raises(ItemFileError, match="score"):
         count_items(bad, engine=engine)
+    with pytest.raises(ItemFileError, match=r"^data frame: no rows$|: no rows$"):
+        count_items(HAND.iloc[:0], engine=engine)
+
+
+def test_an_item_file_with_a_header_only_has_no_rows(tmp_path):
+    path = tmp_path / "items.csv"
+    path.write_text("item,model,score\n")
+    for engine in ("numpy", "duckdb"):
+        with pytest.raises(ItemFileError, match=r"^items\.csv: no rows$"):
+            count_items(path, engine=engine)
 
 
 def test_scores_in_words_and_numbers():
