@@ -21,6 +21,7 @@ import json
 import os
 import re
 import zipfile
+import zlib
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
@@ -89,10 +90,7 @@ def _lm_eval_rows(path: Path, metric: str | None) -> Iterator[tuple[Any, ...]]:
             if not line.strip():
                 continue
             where = f"{path.name} line {number}"
-            try:
-                record = json.loads(line)
-            except json.JSONDecodeError as exc:
-                raise ValueError(f"{where}: not JSON ({exc.msg})") from None
+            record = _object(_json(line, where), where)
             if "doc_id" not in record:
                 raise ValueError(f"{where}: no 'doc_id' (not an lm-evaluation-harness samples line)")
             flt = str(record.get("filter", "none"))
@@ -103,8 +101,8 @@ def _lm_eval_rows(path: Path, metric: str | None) -> Iterator[tuple[Any, ...]]:
             value = record[name]
             if isinstance(value, list | dict):
                 raise ValueError(f"{where}: metric {name!r} is not a per-item score "
-                                 f"(got a {type(value).__name__}); choose another with metric=")
-            rows.append((str(record["doc_id"]), value, task, 1))
+                                 f"(got {_kind(value)}); choose another with metric=")
+            rows.append((_item_id(record["doc_id"], where, "doc_id"), value, task, 1))
     if len(filters) > 1:
         raise ValueError(f"{path.name}: the items are scored under several filters "
                          f"{sorted(filters)}; choose one with metric='METRIC,FILTER'")
@@ -125,35 +123,105 @@ def _inspect_value(sample: Mapping[str, Any], metric: str | None, where: str) ->
         if not key:
             raise ValueError(f"{where}: scorer {scorer!r} gives several values {sorted(value)}; "
                              f"choose one with metric='{scorer}/NAME'")
-        value = value.get(key)
+        if key not in value:
+            raise ValueError(f"{where}: scorer {scorer!r} has no value {key!r} "
+                             f"(values: {sorted(value)})")
+        value = value[key]
+    if value is None or isinstance(value, list | Mapping):
+        raise ValueError(f"{where}: scorer {scorer!r} gives {_kind(value)}, not a score")
     return value
 
 
-def _inspect_samples(path: Path) -> tuple[str, list[Mapping[str, Any]]]:
-    if zipfile.is_zipfile(path):
-        with zipfile.ZipFile(path) as z:
-            names = z.namelist()
-            header = json.loads(z.read("header.json")) if "header.json" in names else {}
-            samples = [json.loads(z.read(n)) for n in sorted(names)
-                       if n.startswith("samples/") and n.endswith(".json")]
-        return str((header.get("eval") or {}).get("task", path.stem)), samples
+# The largest member of an .eval archive that is read, by the uncompressed size the archive
+# declares (zipfile stops at that size). A sample's JSON takes kilobytes to a few megabytes; a
+# larger member is refused, not decompressed into memory.
+MAX_MEMBER_BYTES = 1 << 30
+
+
+def _kind(value: Any) -> str:
+    """Name a parsed JSON value's type as the log's reader would say it."""
+    if isinstance(value, bool):
+        return "true/false"
+    kinds = [(Mapping, "an object"), (list, "a list"), (str, "a text"), (int | float, "a number")]
+    return next((name for t, name in kinds if isinstance(value, t)), "null")
+
+
+def _json(text: str | bytes, where: str) -> Any:
+    """Parse JSON, or raise ValueError naming ``where``: bad JSON, not UTF-8, nested too deep."""
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise ValueError(f"{path.name}: not a JSON eval log ({type(exc).__name__})") from None
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"{where}: not JSON ({exc.msg} at line {exc.lineno} column "
+                         f"{exc.colno})") from None
+    except UnicodeDecodeError:
+        raise ValueError(f"{where}: not UTF-8 text") from None
+    except RecursionError:
+        raise ValueError(f"{where}: JSON nested too deeply to read") from None
+
+
+def _object(value: Any, where: str) -> Mapping[str, Any]:
+    if not isinstance(value, Mapping):
+        raise ValueError(f"{where}: not a JSON object (got {_kind(value)})")
+    return value
+
+
+def _item_id(value: Any, where: str, field: str) -> str:
+    if isinstance(value, bool) or not isinstance(value, str | int):
+        raise ValueError(f"{where}: {field!r} is not a text or a whole number (got {_kind(value)})")
+    return str(value)
+
+
+def _task(header: Mapping[str, Any], default: str, where: str) -> str:
+    part = header.get("eval", {})
+    task = _object(part, f"{where}: 'eval'").get("task", default)
+    if not isinstance(task, str):
+        raise ValueError(f"{where}: 'eval.task' is not a text (got {_kind(task)})")
+    return task
+
+
+def _archive_json(z: zipfile.ZipFile, info: zipfile.ZipInfo, where: str) -> Any:
+    if info.file_size > MAX_MEMBER_BYTES:
+        raise ValueError(f"{where}: {info.filename!r} would take {info.file_size:,} bytes; a "
+                         f"sample's JSON is read up to {MAX_MEMBER_BYTES:,}")
+    return _json(z.read(info), f"{where}: {info.filename}")
+
+
+def _inspect_samples(path: Path) -> tuple[str, list[Any]]:
+    if zipfile.is_zipfile(path):
+        try:
+            with zipfile.ZipFile(path) as z:
+                members = {i.filename: i for i in z.infolist()}
+                header: Mapping[str, Any] = {}
+                if "header.json" in members:
+                    header = _object(_archive_json(z, members["header.json"], path.name),
+                                     f"{path.name}: header.json")
+                samples = [_archive_json(z, members[n], path.name) for n in sorted(members)
+                           if n.startswith("samples/") and n.endswith(".json")]
+        except (zipfile.BadZipFile, zlib.error, EOFError, NotImplementedError) as exc:
+            raise ValueError(f"{path.name}: a damaged .eval archive ({exc})") from None
+        except RuntimeError as exc:  # an encrypted member
+            raise ValueError(f"{path.name}: {exc}") from None
+        return _task(header, path.stem, path.name), samples
+    if path.suffix == ".eval":
+        raise ValueError(f"{path.name}: not a zip archive, as .eval logs are (cut short?)")
+    data = _json(path.read_bytes(), path.name)
     if not isinstance(data, Mapping) or not isinstance(data.get("samples"), list):
         raise ValueError(f"{path.name}: no 'samples' list (an inspect log written without samples?)")
-    return str((data.get("eval") or {}).get("task", path.stem)), data["samples"]
+    return _task(data, path.stem, path.name), data["samples"]
 
 
 def _inspect_rows(path: Path, metric: str | None) -> Iterator[tuple[Any, ...]]:
     task, samples = _inspect_samples(path)
-    for n, sample in enumerate(samples):
+    for n, raw in enumerate(samples):
         where = f"{path.name} sample {n}"
+        sample = _object(raw, where)
         if "id" not in sample:
             raise ValueError(f"{where}: no 'id'")
-        yield (str(sample["id"]), _inspect_value(sample, metric, where), task,
-               int(sample.get("epoch", 1)))
+        epoch = sample.get("epoch", 1)
+        if isinstance(epoch, bool) or not isinstance(epoch, int) or epoch < 1:
+            raise ValueError(f"{where}: 'epoch' is not a whole number from 1 (got {epoch!r:.40})")
+        yield (_item_id(sample["id"], where, "id"), _inspect_value(sample, metric, where), task,
+               epoch)
 
 
 def read_eval_logs(logs: Mapping[str, Any], *, metric: str | None = None) -> pd.DataFrame:

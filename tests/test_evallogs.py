@@ -114,6 +114,86 @@ def test_bad_logs_name_the_model_and_file(tmp_path):
         read_eval_logs({"m": _inspect_json(tmp_path / "x.json", [["C"]])}, metric="other")
 
 
+DEEP = "[" * 100_000 + "]" * 100_000  # deeper than Python's JSON reader can follow
+GOOD_SAMPLE = {"id": "s0", "epoch": 1, "scores": {"match": {"value": "C"}}}
+
+
+def _zip(path: Path, members: dict[str, str | bytes]) -> Path:
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as z:
+        for name, data in members.items():
+            z.writestr(name, data)
+    return path
+
+
+def _log(path: Path, text: str) -> Path:
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+# Logs broken or hostile in their shape: each is refused with a ValueError that names the file
+# (and the line or sample); none raises anything else.
+HOSTILE_LOGS = {
+    "deep json": (lambda d: _log(d / "a.json", DEEP), r"^a\.json: JSON nested too deeply"),
+    "deep line": (lambda d: _log(d / "samples_t.jsonl", DEEP + "\n"),
+                  r"^samples_t\.jsonl line 1: JSON nested too deeply"),
+    "deep member": (lambda d: _zip(d / "a.eval", {"samples/s0_epoch_1.json": DEEP}),
+                    r"^a\.eval: samples/s0_epoch_1\.json: JSON nested too deeply"),
+    "line not an object": (lambda d: _log(d / "samples_t.jsonl", "5\n"),
+                           r"line 1: not a JSON object \(got a number\)"),
+    "sample not an object": (lambda d: _log(d / "a.json", json.dumps({"samples": [1]})),
+                             r"^a\.json sample 0: not a JSON object \(got a number\)"),
+    "member not an object": (lambda d: _zip(d / "a.eval", {"samples/x.json": "[1]"}),
+                             r"^a\.eval sample 0: not a JSON object \(got a list\)"),
+    "eval not an object": (lambda d: _log(d / "a.json", json.dumps(
+        {"eval": "x", "samples": [GOOD_SAMPLE]})), r"^a\.json: 'eval': not a JSON object"),
+    "task not a text": (lambda d: _log(d / "a.json", json.dumps(
+        {"eval": {"task": [1]}, "samples": [GOOD_SAMPLE]})), r"'eval\.task' is not a text"),
+    "id an object": (lambda d: _log(d / "a.json", json.dumps(
+        {"samples": [{**GOOD_SAMPLE, "id": {"a": 1}}]})),
+        r"sample 0: 'id' is not a text or a whole number \(got an object\)"),
+    "doc_id a list": (lambda d: _log(d / "samples_t.jsonl", json.dumps(
+        {"doc_id": [1], "metrics": ["acc"], "acc": 1}) + "\n"), r"line 1: 'doc_id' is not a text"),
+    "epoch a word": (lambda d: _log(d / "a.json", json.dumps(
+        {"samples": [{**GOOD_SAMPLE, "epoch": "x"}]})), r"sample 0: 'epoch' is not a whole number"),
+    "value a list": (lambda d: _log(d / "a.json", json.dumps(
+        {"samples": [{**GOOD_SAMPLE, "scores": {"match": {"value": [1, 2]}}}]})),
+        r"sample 0: scorer 'match' gives a list, not a score"),
+    "value missing": (lambda d: _log(d / "a.json", json.dumps(
+        {"samples": [{**GOOD_SAMPLE, "scores": {"match": {"answer": "x"}}}]})),
+        r"sample 0: scorer 'match' gives null, not a score"),
+    "bad header": (lambda d: _zip(d / "a.eval", {"header.json": "{"}),
+                   r"^a\.eval: header\.json: not JSON \(Expecting property name"),
+    "member not utf-8": (lambda d: _zip(d / "a.eval", {"samples/x.json": b"\xff\xfe{"}),
+                         r"^a\.eval: samples/x\.json: not UTF-8 text"),
+    "eval cut short": (lambda d: _log(d / "a.eval", "PK\x03\x04 cut"),
+                       r"^a\.eval: not a zip archive"),
+}
+
+
+@pytest.mark.parametrize("case", HOSTILE_LOGS)
+def test_hostile_logs_are_refused_naming_the_file(tmp_path, case):
+    make, message = HOSTILE_LOGS[case]
+    with pytest.raises(ValueError, match=message):
+        read_eval_logs({"m": make(tmp_path)})
+
+
+def test_a_damaged_archive_and_an_oversized_member_are_refused(tmp_path, monkeypatch):
+    from precmp_lib import evallogs
+
+    path = _zip(tmp_path / "a.eval", {"samples/s0_epoch_1.json": json.dumps(GOOD_SAMPLE) * 50})
+    data = bytearray(path.read_bytes())
+    start = data.index(b"samples/s0_epoch_1.json") + len("samples/s0_epoch_1.json")
+    data[start + 10:start + 30] = b"\0" * 20  # the member's deflated bytes, damaged
+    path.write_bytes(bytes(data))
+    with pytest.raises(ValueError, match=r"^a\.eval: a damaged \.eval archive"):
+        read_eval_logs({"m": path})
+    # a member larger than the reader takes (a zip bomb) is refused before it is inflated
+    _zip(tmp_path / "b.eval", {"samples/s0_epoch_1.json": json.dumps(GOOD_SAMPLE)})
+    monkeypatch.setattr(evallogs, "MAX_MEMBER_BYTES", 20)
+    with pytest.raises(ValueError, match=r"would take \d+ bytes; a sample's JSON is read up to 20"):
+        read_eval_logs({"m": tmp_path / "b.eval"})
+
+
 # --------------------------------------------------------------------------------------------
 # the command
 # --------------------------------------------------------------------------------------------
