@@ -85,7 +85,7 @@ def _lm_eval_rows(path: Path, metric: str | None) -> Iterator[tuple[Any, ...]]:
     task = match.group("task") if match else path.stem
     want_filter = metric.split(",", 1)[1] if metric and "," in metric else None
     rows, filters = [], set()
-    with open(path, encoding="utf-8") as fh:
+    with open(path, "rb") as fh:
         for number, line in enumerate(fh, 1):
             if not line.strip():
                 continue

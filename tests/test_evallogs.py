@@ -125,8 +125,8 @@ def _zip(path: Path, members: dict[str, str | bytes]) -> Path:
     return path
 
 
-def _log(path: Path, text: str) -> Path:
-    path.write_text(text, encoding="utf-8")
+def _log(path: Path, text: str | bytes) -> Path:
+    path.write_bytes(text if isinstance(text, bytes) else text.encode("utf-8"))
     return path
 
 
@@ -165,6 +165,9 @@ HOSTILE_LOGS = {
                    r"^a\.eval: header\.json: not JSON \(Expecting property name"),
     "member not utf-8": (lambda d: _zip(d / "a.eval", {"samples/x.json": b"\xff\xfe{"}),
                          r"^a\.eval: samples/x\.json: not UTF-8 text"),
+    "line not utf-8": (lambda d: _log(d / "samples_t.jsonl", b'{"doc_id": 0, "metrics": ["acc"], '
+                                      b'"acc": 1}\n\xff\xfe\n'),
+                       r"^samples_t\.jsonl line 2: not UTF-8 text"),
     "eval cut short": (lambda d: _log(d / "a.eval", "PK\x03\x04 cut"),
                        r"^a\.eval: not a zip archive"),
 }
