@@ -215,11 +215,12 @@ def _power(cmp: ItemComparison) -> str:
         mde = float(np.nanmedian(q["mde"]))
         where = f"{_task_label(task)}: " if len(cmp.tasks) > 1 else ""
         clusters = "" if pd.isna(d["clusters"]) else f" in {int(d['clusters']):,} clusters"
-        rows.append(f"<p>{esc(where)}with {int(d['items']):,} items{clusters}, a difference of "
+        rows.append(f"<p>{esc(where)}{'with' if where else 'With'} {int(d['items']):,} "
+                    f"items{clusters}, a difference of "
                     f"{100 * mde:.1f} points is detected with 80 % power at α = {cmp.alpha:g} "
                     "(median over pairs, two-sided paired test with the observed spread and "
                     "design effect).</p>")
-    intro = ("<p>mde is the smallest difference of mean scores these items detect with 80 % "
+    intro = ("<p>In the table, mde is the smallest difference of mean scores these items detect with 80 % "
              "power; items_needed is how many items (clusters growing with them, the same design "
              "effect) would detect the observed difference with 80 % power.</p>")
     return _h2("pi-power") + intro + "".join(rows) + table_html(p, "power")

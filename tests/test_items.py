@@ -9,6 +9,7 @@ items.
 from __future__ import annotations
 
 import math
+import re
 import shutil
 
 import numpy as np
@@ -283,6 +284,8 @@ def test_item_page_shows_the_decision_first_and_whole_items_needed():
     # the page shows that number rounded up
     need = math.ceil(cmp.pairs.items_needed.iloc[0])
     assert f">{need:,}<" in power.replace(" ", "")
+    # one task: the sentence of what the items detect starts as a sentence does
+    assert re.search(r"<p>With \d+ items in \d+ clusters, a difference of", power)
 
 
 def _three_models(p_right: tuple[float, float, float], n: int = 400, seed: int = 5) -> pd.DataFrame:
