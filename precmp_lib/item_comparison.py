@@ -37,10 +37,12 @@ from .paired import (
 )
 from .power import minimum_detectable_difference, paired_sample_size
 
-__all__ = ["ALL_TASKS", "ITEM_TESTS", "ItemComparison", "compare_items"]
+__all__ = ["ALL_TASKS", "ALL_TASKS_LINE", "ITEM_TESTS", "ItemComparison", "compare_items"]
 
 ITEM_TESTS = ("auto", "mcnemar", "difference")
 ALL_TASKS = "all tasks"
+# How each conclusion about all tasks together begins (a task's own begin with its name).
+ALL_TASKS_LINE = "All tasks together: "
 POWER = 0.8
 _FRAMES = ("summary", "pairs", "design")
 
@@ -264,7 +266,7 @@ def _median_mde(pairs: pd.DataFrame) -> float:
 def _conclusions(task: str, summary: pd.DataFrame, pairs: pd.DataFrame, best: list[str],
                  design: dict[str, Any], alpha: float, margin: float | None,
                  level: float) -> list[str]:
-    where = "All tasks together: " if task == ALL_TASKS else (f"{task}: " if task else "")
+    where = ALL_TASKS_LINE if task == ALL_TASKS else (f"{task}: " if task else "")
     top = best[0]
     score = float(summary.set_index("model").loc[top, "score"])
     lines = []

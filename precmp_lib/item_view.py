@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .item_comparison import ALL_TASKS, ItemComparison
+from .item_comparison import ALL_TASKS, ALL_TASKS_LINE, ItemComparison
 from .report_view import (
     BETTER,
     CSS,
@@ -91,8 +91,18 @@ def item_toc(cmp: ItemComparison) -> Html:
 
 
 def _conclusion(cmp: ItemComparison) -> str:
-    rec = f'<p class="rec">{esc(cmp.recommendation)}</p>' if cmp.recommendation else ""
-    return _h2("pi-conclusion") + rec + "".join(f"<p>{esc(line)}</p>" for line in cmp.conclusions)
+    """Render the recommendation, then the conclusions that do not say it again.
+
+    The recommendation is made from the best group of the last task (all tasks together when
+    there are several), whose own line would say the same again; that line is left out.
+    """
+    lines = list(cmp.conclusions)
+    rec = ""
+    if cmp.recommendation:
+        rec = f'<p class="rec">{esc(cmp.recommendation)}</p>'
+        prefix = ALL_TASKS_LINE if len(cmp.tasks) > 1 else ""
+        lines.pop(next(i for i, line in enumerate(lines) if line.startswith(prefix)))
+    return _h2("pi-conclusion") + rec + "".join(f"<p>{esc(line)}</p>" for line in lines)
 
 
 def _design(cmp: ItemComparison) -> str:

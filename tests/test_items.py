@@ -26,6 +26,7 @@ from precmp_lib import (
     paired_difference_from_sums,
 )
 from precmp_lib.items import ItemFileError, ItemSums, parse_scores
+from precmp_lib.report_view import esc
 
 
 def _clustered_items(seed: int = 3, n: int = 48, models: int = 3, samples: int = 2) -> pd.DataFrame:
@@ -314,6 +315,25 @@ def test_the_recommendation_follows_the_best_group_and_leads_the_page(p_right, g
         assert f"about {100 * float(np.median(cmp.pairs['mde'])):.1f} points" in cmp.recommendation
     page = str(item_sections(cmp))
     conclusion = page[page.index('id="pi-conclusion"'):page.index('id="pi-design"')]
-    # the sentence comes first, before the conclusions' paragraphs
+    # the sentence comes first, before the conclusions' paragraphs, which do not say it again:
+    # the best group's line is left out, the design's line is shown
     assert conclusion.index('<p class="rec">') < conclusion.index("<p>")
+    assert "scores highest" not in conclusion.split('<p class="rec">')[1].split("</p>", 1)[1]
+    shown = [line for line in cmp.conclusions if f"<p>{esc(line)}</p>" in conclusion]
+    assert shown == cmp.conclusions[1:]
     assert type(cmp).from_json(cmp.to_json()).recommendation == cmp.recommendation
+
+
+def test_with_several_tasks_the_line_of_all_tasks_is_the_one_left_out():
+    from precmp_lib.item_view import item_sections
+
+    frame = pd.concat([_three_models((0.9, 0.5, 0.4)).assign(task="t1"),
+                       _three_models((0.8, 0.6, 0.4), seed=6).assign(task="t2")])
+    cmp = compare_items(frame, task="task")
+    page = str(item_sections(cmp))
+    conclusion = page[page.index('id="pi-conclusion"'):page.index('id="pi-design"')]
+    gone = [line for line in cmp.conclusions if f"<p>{esc(line)}</p>" not in conclusion]
+    assert len(gone) == 1 and gone[0].startswith("All tasks together: x scores highest")
+    assert cmp.recommendation.startswith("Use x: it scores highest over all tasks")
+    assert sum(line.startswith(("t1: x scores highest", "t2: x scores highest"))
+               for line in cmp.conclusions if line not in gone) == 2
