@@ -253,6 +253,29 @@ class _Spec:
     def label_columns(self) -> list[str]:
         return [self.y, *self.models] if self.layout == "wide" else [self.y, self.pred_col]
 
+    def role_columns(self) -> list[str]:
+        """Every column the count reads: labels, the model column of a long file, the keys."""
+        long = [self.model_col] if self.layout == "long" else []
+        keys = [c for c in (self.id, self.repeat, self.fold) if c is not None]
+        return [*self.label_columns(), *long, *keys]
+
+    def check_flat(self, columns: Sequence[str], nested: Sequence[bool]) -> None:
+        """Refuse a column the count reads whose type is nested (a struct, list or map).
+
+        ``nested`` says it of each of ``columns`` (by position), from the engine's own schema:
+        DuckDB and Spark would group by such values and numpy could not hash them, but none of
+        them is a label, a model's name or an id.
+        """
+        flags = dict(zip(columns, nested, strict=True))
+        for column in self.role_columns():
+            if flags.get(column):
+                raise self.not_values(column)
+
+    def not_values(self, column: str) -> PredictionFileError:
+        """Return the error for a column of nested values (a Parquet struct, list or map)."""
+        return self.fail(f"column {column!r} holds nested values (a struct, list or map); "
+                         "labels, model names and ids are single values")
+
 
 def _shown(columns: Sequence[str]) -> str:
     cols = [str(c) for c in columns]
@@ -878,11 +901,14 @@ def _overlap(spec: _Spec, coded: dict, pcols: list[str], n: np.ndarray, classes:
 # --------------------------------------------------------------------------------------------
 
 
-def _factorize(s: pd.Series) -> tuple[np.ndarray, np.ndarray]:
-    """Codes (-1 for NaN/None) and distinct values of one column."""
+def _factorize(s: pd.Series, spec: _Spec) -> tuple[np.ndarray, np.ndarray]:
+    """Codes (-1 for NaN/None) and distinct values of one column (named ``s.name``)."""
     if isinstance(s.dtype, pd.CategoricalDtype):
         return s.cat.codes.to_numpy().astype(np.int64), np.asarray(s.cat.categories, dtype=object)
-    codes, uniq = pd.factorize(s, sort=False)
+    try:
+        codes, uniq = pd.factorize(s, sort=False)
+    except TypeError:  # unhashable values: dicts and arrays of a nested Parquet column
+        raise spec.not_values(str(s.name)) from None
     return codes.astype(np.int64), np.asarray(uniq, dtype=object)
 
 
@@ -939,9 +965,9 @@ def _numpy_rows(spec: _Spec, frame: pd.DataFrame) -> tuple[pd.DataFrame, pd.Data
         cols = _long_to_wide(spec, frame)
         pcols = [f"p{j}" for j in range(len(spec.models))]
     else:
-        cols = {"y": _factorize(frame[spec.y])}
+        cols = {"y": _factorize(frame[spec.y], spec)}
         for j, m in enumerate(spec.models):
-            cols[f"p{j}"] = _factorize(frame[m])
+            cols[f"p{j}"] = _factorize(frame[m], spec)
         for c, col in zip(["y", *pcols], [spec.y, *spec.models]):
             bad = np.flatnonzero(cols[c][0] < 0)
             if len(bad):
@@ -949,9 +975,9 @@ def _numpy_rows(spec: _Spec, frame: pd.DataFrame) -> tuple[pd.DataFrame, pd.Data
         if spec.id is not None:
             _check_unique_ids(spec, frame)
         if spec.cv:
-            cols.update({"id": _factorize(frame[spec.id]), "rep": _factorize(frame[spec.repeat])})
+            cols.update({"id": _factorize(frame[spec.id], spec), "rep": _factorize(frame[spec.repeat], spec)})
             if spec.fold:
-                cols["f0"] = _factorize(frame[spec.fold])
+                cols["f0"] = _factorize(frame[spec.fold], spec)
     n = len(cols["y"][0])
     truth = ["y", *(["y1"] if "y1" in cols else [])]
     if not spec.cv:
@@ -1020,8 +1046,8 @@ def _long_to_wide(spec: _Spec, frame: pd.DataFrame) -> dict[str, tuple[np.ndarra
         cell = int(np.flatnonzero(per == 0)[0])
         raise spec.fail(f"column {spec.model_col!r}: model {spec.models[cell % m]!r} lacks "
                         "predictions for some observations")
-    y_codes, y_uniq = _factorize(frame[spec.y])
-    p_codes, p_uniq = _factorize(frame[spec.pred_col])
+    y_codes, y_uniq = _factorize(frame[spec.y], spec)
+    p_codes, p_uniq = _factorize(frame[spec.pred_col], spec)
     for codes, col in ((y_codes, spec.y), (p_codes, spec.pred_col)):
         if (codes < 0).any():
             raise spec.fail(f"column {col!r} has a missing label{spec.where(int(np.flatnonzero(codes < 0)[0]))}")
@@ -1034,10 +1060,10 @@ def _long_to_wide(spec: _Spec, frame: pd.DataFrame) -> dict[str, tuple[np.ndarra
     for j in range(m):
         out[f"p{j}"] = (preds[:, j], p_uniq)
     if spec.cv:
-        out["id"] = _factorize(frame[spec.id].iloc[first].reset_index(drop=True))
-        out["rep"] = _factorize(frame[spec.repeat].iloc[first].reset_index(drop=True))
+        out["id"] = _factorize(frame[spec.id].iloc[first].reset_index(drop=True), spec)
+        out["rep"] = _factorize(frame[spec.repeat].iloc[first].reset_index(drop=True), spec)
         if spec.fold:
-            out["f0"] = _factorize(frame[spec.fold].iloc[first].reset_index(drop=True))
+            out["f0"] = _factorize(frame[spec.fold].iloc[first].reset_index(drop=True), spec)
     return out
 
 
@@ -1048,6 +1074,11 @@ def _max_per_key(codes: np.ndarray, key: np.ndarray, n_keys: int, uniq: np.ndarr
 
 
 def _numpy_count(spec: _Spec, frame: pd.DataFrame) -> Counts:
+    # a column of dicts, lists or arrays, by its first value (one further on: _factorize)
+    roles = spec.role_columns()
+    firsts = [frame[c].iloc[int(frame[c].notna().to_numpy().argmax())]
+              if frame[c].dtype == object and len(frame) else None for c in roles]
+    spec.check_flat(roles, [isinstance(v, dict | list | set | np.ndarray) for v in firsts])
     pat, obs = _numpy_rows(spec, frame)
 
     def locate(column: str, what: str) -> Any:
@@ -1837,6 +1868,8 @@ def _duckdb_model_index(spec: _Spec, roles: duckdb.DuckDBPyRelation) -> duckdb.D
 def _duckdb_count(spec: _Spec, relation: duckdb.DuckDBPyRelation, columns: Sequence[str],
                   con: duckdb.DuckDBPyConnection, progress: bool,
                   on_error: Callable[[Exception], PredictionFileError]) -> Counts:
+    spec.check_flat(columns, [t.id in ("struct", "list", "map", "array", "union")
+                              for t in relation.types])
     try:
         roles = relation.query("src", roles_sql(spec, columns))
         table = roles
@@ -2302,6 +2335,10 @@ def _spark_count(spec: _Spec, df: SparkDataFrame, columns: Sequence[str],
     view, roles_view = (f"precmp_{part}_{uuid.uuid4().hex}" for part in ("src", "roles"))
     gone = False
     try:
+        from pyspark.sql.types import ArrayType, MapType, StructType
+
+        spec.check_flat(columns, [isinstance(f.dataType, ArrayType | MapType | StructType)
+                                  for f in df.schema.fields])
         df.createOrReplaceTempView(view)
         rows = _spark_rows(spec, spark, columns, view, roles_view)
         pat, obs = _split_sets(spec, rows)

@@ -669,3 +669,64 @@ def test_duckdb_frame_equals_duckdb_df(query):
 
     con = duckdb.connect()
     pd.testing.assert_frame_equal(_duckdb_frame(con.sql(query)), con.sql(query).df())
+
+
+# Parquet files whose role columns hold nested values (DuckDB SQL writes them): a struct model,
+# a map model, a list model, a struct truth, a struct id of repeated CV and a list model column
+# of a long file. Each is refused by every engine, naming the column, before anything is counted.
+NESTED = {
+    "struct model": ("SELECT ['a','b'][1 + i % 2] AS y, {'x': i} AS m1, 'a' AS m2", "m1"),
+    "map model": ("SELECT ['a','b'][1 + i % 2] AS y, 'a' AS m1, MAP {'k': i} AS m2", "m2"),
+    "list model": ("SELECT ['a','b'][1 + i % 2] AS y, 'a' AS m1, ['a', 'b'] AS m2", "m2"),
+    "struct truth": ("SELECT {'x': i % 2} AS y, 'a' AS m1, 'b' AS m2", "y"),
+    "struct id": ("SELECT {'k': i % 20} AS id, i // 20 AS repeat, i % 5 AS fold, "
+                  "['a','b'][1 + i % 2] AS y, 'a' AS m1, 'b' AS m2", "id"),
+    "list model column": ("SELECT ['a','b'][1 + (i // 2) % 2] AS y, [['x','z'][1 + i % 2]] AS model, "
+                          "'a' AS y_pred, i // 2 AS id", "model"),
+}
+
+
+@pytest.fixture(scope="module")
+def nested_files(tmp_path_factory):
+    import duckdb
+
+    folder = tmp_path_factory.mktemp("nested")
+    out = {}
+    for case, (select, column) in NESTED.items():
+        path = folder / f"{case.replace(' ', '_')}.parquet"
+        duckdb.sql(f"COPY ({select} FROM range(40) t(i)) TO '{path}' (FORMAT parquet)")
+        out[case] = (path, column)
+    return out
+
+
+def _refused_as_nested(count, column):
+    with pytest.raises(PredictionFileError, match=rf": column '{column}' holds nested values "
+                                                  r"\(a struct, list or map\)"):
+        count()
+
+
+@pytest.mark.parametrize("case", NESTED)
+@pytest.mark.parametrize("engine", ["numpy", "duckdb"])
+def test_nested_columns_are_refused_by_name(nested_files, case, engine):
+    import duckdb
+
+    path, column = nested_files[case]
+    _refused_as_nested(lambda: count_predictions(path, y_true="y", engine=engine), column)
+    if engine == "duckdb":  # a DuckDB relation
+        _refused_as_nested(lambda: count_predictions(duckdb.read_parquet(str(path)), y_true="y"),
+                           column)
+    # the file read into a DataFrame by pandas, counted by the engine
+    _refused_as_nested(lambda: count_predictions(pd.read_parquet(path), y_true="y", engine=engine),
+                       column)
+
+
+def test_nested_columns_are_refused_by_spark(nested_files, spark):
+    for path, column in nested_files.values():
+        _refused_as_nested(lambda: count_predictions(str(path), y_true="y", engine="spark"), column)
+        _refused_as_nested(lambda: count_predictions(spark.read.parquet(str(path)), y_true="y"),
+                           column)
+
+
+def test_a_list_further_down_a_frame_column_is_refused_too():
+    frame = pd.DataFrame({"y": ["a", "b", "a"], "m1": ["a", "a", ["b"]], "m2": ["a", "b", "b"]})
+    _refused_as_nested(lambda: count_predictions(frame, y_true="y"), "m1")
