@@ -216,15 +216,23 @@ class ModelComparison:
             value = data.get(f.name)
             if f.name in _FRAMES:
                 table = value
-                value = _numeric_nulls(pd.DataFrame.from_records(table["records"],
+                value = numeric_nulls(pd.DataFrame.from_records(table["records"],
                                                                  columns=table["columns"]))
                 value.attrs.update(table.get("attrs", {}))
             kwargs[f.name] = value
         return cls(**kwargs)
 
 
-def _numeric_nulls(frame: pd.DataFrame) -> pd.DataFrame:
-    """Columns of numbers and nulls (JSON's stand-in for NaN) back to float with NaN."""
+def numeric_nulls(frame: pd.DataFrame) -> pd.DataFrame:
+    """Turn columns of numbers and nulls (JSON's stand-in for NaN) back to float with NaN.
+
+    A column of nulls only becomes NaN too: JSON keeps no type for it.
+
+    >>> records = [{"mde": None, "p": 1, "note": "a"}, {"mde": None, "p": None, "note": None}]
+    >>> frame = numeric_nulls(pd.DataFrame.from_records(records))
+    >>> [str(frame[c].dtype) for c in ("mde", "p")], frame["note"].tolist()
+    (['float64', 'float64'], ['a', nan])
+    """
     for c in frame.columns:
         col = frame[c]
         if col.dtype == object and col.isna().any():

@@ -124,9 +124,11 @@ class ItemComparison:
         -------
         ItemComparison
         """
+        from .comparison import numeric_nulls
+
         data = json.loads(text)
         for k in _FRAMES:
-            data[k] = pd.DataFrame.from_records(data[k])
+            data[k] = numeric_nulls(pd.DataFrame.from_records(data[k]))
         return cls(**data)
 
 
@@ -258,9 +260,29 @@ def _pct(x: float) -> str:
     return f"{100 * x:.1f}"
 
 
-def _median_mde(pairs: pd.DataFrame) -> float:
-    """Return the median over pairs of the difference detectable with 80 % power (NaN if none)."""
+def median_mde(pairs: pd.DataFrame) -> float:
+    """Return the median over pairs of the difference detectable with 80 % power (NaN if none).
+
+    A pair has none when its items give nothing to plan from (:func:`no_plan`).
+
+    >>> median_mde(pd.DataFrame({"mde": [0.05, math.nan, 0.07]})), median_mde(pd.DataFrame({"mde": [math.nan]}))
+    (0.06, nan)
+    """
     return float(np.nanmedian(pairs["mde"])) if pairs["mde"].notna().any() else math.nan
+
+
+def no_plan(clustered: bool) -> str:
+    """Say why no detectable difference is given: the score differences do not vary.
+
+    Either the two models differ by the same amount on every item (on none, mostly), or their
+    differences cancel within every cluster; either way the spread a plan needs is zero.
+
+    >>> no_plan(True)
+    'the score differences of these items do not vary from one cluster to another, so the difference they could detect cannot be estimated'
+    """
+    unit = "cluster" if clustered else "item"
+    return (f"the score differences of these items do not vary from one {unit} to another, so "
+            "the difference they could detect cannot be estimated")
 
 
 def _conclusions(task: str, summary: pd.DataFrame, pairs: pd.DataFrame, best: list[str],
@@ -284,9 +306,13 @@ def _conclusions(task: str, summary: pd.DataFrame, pairs: pd.DataFrame, best: li
                        f"{design['design_effect']:.2f} (median over models).")
     else:
         design_text = (f"{design['items']:,} items, taken as independent (no cluster column).")
-    mde = _median_mde(pairs)
-    lines.append(f"{where}{design_text} With these items, a difference of {_pct(mde)} points is "
-                 f"detected with {100 * POWER:g} % power (median over pairs).")
+    mde = median_mde(pairs)
+    if math.isnan(mde):
+        plan = no_plan(design["clusters"] is not None)
+        lines.append(f"{where}{design_text} No difference is planned: {plan}.")
+    else:
+        lines.append(f"{where}{design_text} With these items, a difference of {_pct(mde)} points "
+                     f"is detected with {100 * POWER:g} % power (median over pairs).")
     if margin is not None:
         eq = pairs[pairs["equivalent"]]
         shown = "; ".join(f"{r.model_a} and {r.model_b}" for r in eq.itertuples())
@@ -296,7 +322,7 @@ def _conclusions(task: str, summary: pd.DataFrame, pairs: pd.DataFrame, best: li
 
 
 def _recommend(task: str, summary: pd.DataFrame, pairs: pd.DataFrame, best: list[str],
-               alpha: float) -> str:
+               alpha: float, clustered: bool = False) -> str:
     """Write what to use in one sentence, from one task's best group (or all tasks').
 
     >>> summary = pd.DataFrame({"model": ["a", "b", "c"], "score": [.8, .7, .6]})
@@ -308,6 +334,8 @@ def _recommend(task: str, summary: pd.DataFrame, pairs: pd.DataFrame, best: list
     a and b are tied for best (0.800 and 0.700, not shown to differ after Holm's adjustment); choose on cost or simplicity.
     >>> print(_recommend("all tasks", summary, pairs, ["a", "b", "c"], 0.05))
     No model is shown better than another over all tasks: with these items only a difference of about 6.0 points is detected with 80 % power; more items would be needed to tell them apart.
+    >>> print(_recommend("", summary, pairs.assign(mde=math.nan), ["a", "b", "c"], 0.05))
+    No model is shown better than another: the score differences of these items do not vary from one item to another, so the difference they could detect cannot be estimated.
     """
     from .comparison import join_names
 
@@ -321,7 +349,9 @@ def _recommend(task: str, summary: pd.DataFrame, pairs: pd.DataFrame, best: list
         scores = join_names([f"{score[m]:.3f}" for m in best])
         return (f"{join_names(best)} are tied for best{where} ({scores}, not shown to differ after "
                 "Holm's adjustment); choose on cost or simplicity.")
-    mde = _median_mde(pairs)
+    mde = median_mde(pairs)
+    if math.isnan(mde):
+        return f"No model is shown better than another{where}: {no_plan(clustered)}."
     return (f"No model is shown better than another{where}: with these items only a difference "
             f"of about {_pct(mde)} points is detected with {100 * POWER:g} % power; more items would "
             "be needed to tell them apart.")
@@ -423,7 +453,8 @@ def _compare_sums(parts: list[ItemSums], *, test: str, margin: float | None,
         designs.append(design)
     first = parts[0]
     # what to use: from the last part, all tasks together when there are several
-    recommendation = _recommend(parts[-1].task, summary, pairs, group, alpha)
+    recommendation = _recommend(parts[-1].task, summary, pairs, group, alpha,
+                                clustered=parts[-1].n_clusters is not None)
     return ItemComparison(
         summary=pd.concat(summaries, ignore_index=True), pairs=pd.concat(pair_frames, ignore_index=True),
         design=pd.DataFrame(designs), best=best, conclusions=lines,

@@ -8,12 +8,13 @@ URIs with escaped alt text, and each table carries its own CSV.
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from .item_comparison import ALL_TASKS, ALL_TASKS_LINE, ItemComparison
+from .item_comparison import ALL_TASKS, ALL_TASKS_LINE, ItemComparison, median_mde, no_plan
 from .report_view import (
     BETTER,
     CSS,
@@ -222,14 +223,17 @@ def _power(cmp: ItemComparison) -> str:
     for task in cmp.tasks:
         d = cmp.design[cmp.design["task"] == task].iloc[0]
         q = cmp.pairs[cmp.pairs["task"] == task]
-        mde = float(np.nanmedian(q["mde"]))
+        mde = median_mde(q)
         where = f"{_task_label(task)}: " if len(cmp.tasks) > 1 else ""
         clusters = "" if pd.isna(d["clusters"]) else f" in {int(d['clusters']):,} clusters"
-        rows.append(f"<p>{esc(where)}{'with' if where else 'With'} {int(d['items']):,} "
-                    f"items{clusters}, a difference of "
-                    f"{100 * mde:.1f} points is detected with 80 % power at α = {cmp.alpha:g} "
-                    "(median over pairs, two-sided paired test with the observed spread and "
-                    "design effect).</p>")
+        items = f"{'with' if where else 'With'} {int(d['items']):,} items{clusters}"
+        if math.isnan(mde):
+            said = f"{items}, no difference is planned: {no_plan(not pd.isna(d['clusters']))}."
+        else:
+            said = (f"{items}, a difference of {100 * mde:.1f} points is detected with 80 % power "
+                    f"at α = {cmp.alpha:g} (median over pairs, two-sided paired test with the "
+                    "observed spread and design effect).")
+        rows.append(f"<p>{esc(where + said)}</p>")
     intro = ("<p>In the table, mde is the smallest difference of mean scores these items detect with 80 % "
              "power; items_needed is how many items (clusters growing with them, the same design "
              "effect) would detect the observed difference with 80 % power.</p>")

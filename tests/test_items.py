@@ -337,3 +337,29 @@ def test_with_several_tasks_the_line_of_all_tasks_is_the_one_left_out():
     assert cmp.recommendation.startswith("Use x: it scores highest over all tasks")
     assert sum(line.startswith(("t1: x scores highest", "t2: x scores highest"))
                for line in cmp.conclusions if line not in gone) == 2
+
+
+def test_items_whose_differences_cancel_in_every_cluster_still_make_a_page(tmp_path):
+    """Each cluster holds as many items right for a only as for b only: the clustered variance of
+    the difference is 0, so no detectable difference can be planned (mde is NaN)."""
+    from precmp_lib.cli import main
+
+    i = np.arange(40)
+    frame = pd.DataFrame({"item": i // 2, "model": np.where(i % 2, "b", "a"),
+                          "score": (i % 3 == 0).astype(int), "passage": i // 6})
+    cmp = compare_items(frame, cluster="passage")
+    pair = cmp.pairs.iloc[0]
+    assert pair["a_right_b_wrong"] == pair["a_wrong_b_right"] == 7 and pair["se"] == 0
+    assert math.isnan(pair["mde"]) and math.isnan(pair["items_needed"])
+    said = "do not vary from one cluster to another, so the difference they could detect cannot"
+    assert said in cmp.recommendation and said in cmp.conclusions[1]
+    assert not any("nan" in line for line in [cmp.recommendation, *cmp.conclusions])
+    # JSON keeps no type for a column of nulls: it comes back as floats, as it went
+    back = type(cmp).from_json(cmp.to_json())
+    assert back.pairs["mde"].dtype == float and back.pairs["items_needed"].dtype == float
+    # the command renders the page from that JSON (it failed in its power section)
+    frame.to_csv(tmp_path / "items.csv", index=False)
+    assert main(["report", str(tmp_path / "items.csv"), "--item", "item", "--cluster", "passage",
+                 "--quiet", "--out", str(tmp_path / "r.html")]) == 0
+    page = (tmp_path / "r.html").read_text(encoding="utf-8")
+    assert "nan points" not in page and "no difference is planned" in page
