@@ -259,22 +259,44 @@ class _Spec:
         keys = [c for c in (self.id, self.repeat, self.fold) if c is not None]
         return [*self.label_columns(), *long, *keys]
 
-    def check_flat(self, columns: Sequence[str], nested: Sequence[bool]) -> None:
-        """Refuse a column the count reads whose type is nested (a struct, list or map).
-
-        ``nested`` says it of each of ``columns`` (by position), from the engine's own schema:
-        DuckDB and Spark would group by such values and numpy could not hash them, but none of
-        them is a label, a model's name or an id.
-        """
-        flags = dict(zip(columns, nested, strict=True))
-        for column in self.role_columns():
-            if flags.get(column):
-                raise self.not_values(column)
-
     def not_values(self, column: str) -> PredictionFileError:
         """Return the error for a column of nested values (a Parquet struct, list or map)."""
         return self.fail(f"column {column!r} holds nested values (a struct, list or map); "
                          "labels, model names and ids are single values")
+
+
+def nested_column(columns: Sequence[str], source: Any, used: Sequence[str]) -> str | None:
+    """Return the first of ``used`` whose values are nested (a struct, list or map), else None.
+
+    ``source`` is a DuckDB relation or a Spark DataFrame, whose own schema says it of each of
+    ``columns`` (its columns, by position), or a pandas DataFrame, whose column's first value
+    does. DuckDB and Spark would group by such values and numpy could not hash them, yet none
+    is a label, a name or an id: the counters refuse them before counting anything.
+
+    >>> frame = pd.DataFrame({"y": ["a"], "m": [{"x": 1}]})
+    >>> nested_column(["y", "m"], frame, ["y", "m"]), nested_column(["y"], frame, ["y"])
+    ('m', None)
+    """
+    if isinstance(source, pd.DataFrame):
+        def first(c: str) -> Any:
+            s = source[c]
+            return s.iloc[int(s.notna().to_numpy().argmax())] if s.dtype == object and len(s) else None
+        flags = {c: isinstance(first(c), dict | list | set | np.ndarray) for c in used}
+    elif _is_spark_frame(source):
+        from pyspark.sql.types import ArrayType, MapType, StructType
+
+        flags = dict(zip(columns, [isinstance(f.dataType, ArrayType | MapType | StructType)
+                                   for f in source.schema.fields], strict=True))
+    else:
+        flags = dict(zip(columns, [t.id in ("struct", "list", "map", "array", "union")
+                                   for t in source.types], strict=True))
+    return next((c for c in used if flags.get(c)), None)
+
+
+def _check_flat(spec: _Spec, columns: Sequence[str], source: Any) -> None:
+    column = nested_column(columns, source, spec.role_columns())
+    if column is not None:
+        raise spec.not_values(column)
 
 
 def _shown(columns: Sequence[str]) -> str:
@@ -1075,10 +1097,7 @@ def _max_per_key(codes: np.ndarray, key: np.ndarray, n_keys: int, uniq: np.ndarr
 
 def _numpy_count(spec: _Spec, frame: pd.DataFrame) -> Counts:
     # a column of dicts, lists or arrays, by its first value (one further on: _factorize)
-    roles = spec.role_columns()
-    firsts = [frame[c].iloc[int(frame[c].notna().to_numpy().argmax())]
-              if frame[c].dtype == object and len(frame) else None for c in roles]
-    spec.check_flat(roles, [isinstance(v, dict | list | set | np.ndarray) for v in firsts])
+    _check_flat(spec, list(frame.columns), frame)
     pat, obs = _numpy_rows(spec, frame)
 
     def locate(column: str, what: str) -> Any:
@@ -1868,8 +1887,7 @@ def _duckdb_model_index(spec: _Spec, roles: duckdb.DuckDBPyRelation) -> duckdb.D
 def _duckdb_count(spec: _Spec, relation: duckdb.DuckDBPyRelation, columns: Sequence[str],
                   con: duckdb.DuckDBPyConnection, progress: bool,
                   on_error: Callable[[Exception], PredictionFileError]) -> Counts:
-    spec.check_flat(columns, [t.id in ("struct", "list", "map", "array", "union")
-                              for t in relation.types])
+    _check_flat(spec, columns, relation)
     try:
         roles = relation.query("src", roles_sql(spec, columns))
         table = roles
@@ -2335,10 +2353,7 @@ def _spark_count(spec: _Spec, df: SparkDataFrame, columns: Sequence[str],
     view, roles_view = (f"precmp_{part}_{uuid.uuid4().hex}" for part in ("src", "roles"))
     gone = False
     try:
-        from pyspark.sql.types import ArrayType, MapType, StructType
-
-        spec.check_flat(columns, [isinstance(f.dataType, ArrayType | MapType | StructType)
-                                  for f in df.schema.fields])
+        _check_flat(spec, columns, df)
         df.createOrReplaceTempView(view)
         rows = _spark_rows(spec, spark, columns, view, roles_view)
         pat, obs = _split_sets(spec, rows)

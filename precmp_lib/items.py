@@ -48,6 +48,7 @@ from .engines import (
     duckdb_table,
     file_columns,
     let_go_if_server_gone,
+    nested_column,
     plain_links,
     read_columns,
     server_gone_message,
@@ -382,6 +383,13 @@ class _Request:
                 pairs.append((fixed, col))
         return pairs
 
+    def check_flat(self, columns: Sequence[str], source: Any) -> None:
+        """Refuse a role column of nested values (:func:`~precmp_lib.engines.nested_column`)."""
+        column = nested_column(columns, source, [col for _, col in self.roles()])
+        if column is not None:
+            raise self.fail(f"column {column!r} holds nested values (a struct, list or map); "
+                            "items, models, scores, clusters, samples and tasks are single values")
+
 
 def _request(name: str, columns: Sequence[Any], *, item: str, model: str, score: str,
              cluster: str | None, sample: str | None, task: str | None) -> _Request:
@@ -431,6 +439,7 @@ def _numpy_codes(frame: pd.DataFrame, req: _Request) -> dict[str, np.ndarray]:
 def _numpy_sums(frame: pd.DataFrame, req: _Request) -> list[ItemSums]:
     if len(frame) == 0:
         raise req.fail("no rows")
+    req.check_flat(list(frame.columns), frame)
     keys = _numpy_codes(frame, req)
     try:
         x = parse_scores(frame[req.score], req.score)
@@ -729,6 +738,7 @@ def _duckdb_sums(req: _Request, relation: duckdb.DuckDBPyRelation, columns: Sequ
                  con: duckdb.DuckDBPyConnection, on_error: Any) -> list[ItemSums]:
     from duckdb import CaseExpression, ColumnExpression, ConstantExpression
 
+    req.check_flat(columns, relation)
     try:
         roles = relation.query("src", roles_sql(req, columns, "src"))
         kind = _score_kind(str(dict(zip(roles.columns, roles.types))["k_score"]))
@@ -767,6 +777,7 @@ def _spark_sums(req: _Request, df: SparkDataFrame, columns: Sequence[str]) -> li
 
     from pyspark.sql import functions as F
 
+    req.check_flat(columns, df)
     spark = df.sparkSession
     tag = uuid.uuid4().hex
     view, roles_view, im_view = (f"precmp_{p}_{tag}" for p in ("src", "roles", "im"))

@@ -699,10 +699,10 @@ def nested_files(tmp_path_factory):
     return out
 
 
-def _refused_as_nested(count, column):
+def _refused_as_nested(column, source, **kwargs):
     with pytest.raises(PredictionFileError, match=rf": column '{column}' holds nested values "
                                                   r"\(a struct, list or map\)"):
-        count()
+        count_predictions(source, y_true="y", **kwargs)
 
 
 @pytest.mark.parametrize("case", NESTED)
@@ -711,22 +711,19 @@ def test_nested_columns_are_refused_by_name(nested_files, case, engine):
     import duckdb
 
     path, column = nested_files[case]
-    _refused_as_nested(lambda: count_predictions(path, y_true="y", engine=engine), column)
+    _refused_as_nested(column, path, engine=engine)
     if engine == "duckdb":  # a DuckDB relation
-        _refused_as_nested(lambda: count_predictions(duckdb.read_parquet(str(path)), y_true="y"),
-                           column)
+        _refused_as_nested(column, duckdb.read_parquet(str(path)))
     # the file read into a DataFrame by pandas, counted by the engine
-    _refused_as_nested(lambda: count_predictions(pd.read_parquet(path), y_true="y", engine=engine),
-                       column)
+    _refused_as_nested(column, pd.read_parquet(path), engine=engine)
 
 
 def test_nested_columns_are_refused_by_spark(nested_files, spark):
     for path, column in nested_files.values():
-        _refused_as_nested(lambda: count_predictions(str(path), y_true="y", engine="spark"), column)
-        _refused_as_nested(lambda: count_predictions(spark.read.parquet(str(path)), y_true="y"),
-                           column)
+        _refused_as_nested(column, str(path), engine="spark")
+        _refused_as_nested(column, spark.read.parquet(str(path)))
 
 
 def test_a_list_further_down_a_frame_column_is_refused_too():
     frame = pd.DataFrame({"y": ["a", "b", "a"], "m1": ["a", "a", ["b"]], "m2": ["a", "b", "b"]})
-    _refused_as_nested(lambda: count_predictions(frame, y_true="y"), "m1")
+    _refused_as_nested("m1", frame)

@@ -241,6 +241,37 @@ def test_an_item_file_with_a_header_only_has_no_rows(tmp_path):
             count_items(path, engine=engine)
 
 
+# Item files whose role columns hold nested values (written by DuckDB SQL): each is refused by
+# every engine, naming the column. (DuckDB took a list of models as the model "[a]", numpy as
+# "['a']"; a list of scores failed in a cast.)
+NESTED_ITEMS = {
+    "item": "{'q': i // 2} AS item, ['a','b'][1 + i % 2] AS model, (i % 3 = 0)::INT AS score, "
+            "i // 6 AS passage",
+    "model": "i // 2 AS item, [['a','b'][1 + i % 2]] AS model, (i % 3 = 0)::INT AS score, "
+             "i // 6 AS passage",
+    "score": "i // 2 AS item, ['a','b'][1 + i % 2] AS model, [1] AS score, i // 6 AS passage",
+    "passage": "i // 2 AS item, ['a','b'][1 + i % 2] AS model, (i % 3 = 0)::INT AS score, "
+               "MAP {'k': i // 6} AS passage",
+}
+
+
+@pytest.mark.parametrize("column", NESTED_ITEMS)
+def test_nested_item_columns_are_refused_by_name(tmp_path, column):
+    import duckdb
+
+    path = tmp_path / "items.parquet"
+    duckdb.sql(f"COPY (SELECT {NESTED_ITEMS[column]} FROM range(40) t(i)) TO '{path}'")
+    message = rf"^items\.parquet: column '{column}' holds nested values \(a struct, list or map\)"
+    engines = ["numpy", "duckdb", *(["spark"] if column == "model" else [])]  # Spark: once
+    for engine in engines:
+        with pytest.raises(ItemFileError, match=message):
+            count_items(path, cluster="passage", engine=engine)
+    with pytest.raises(ItemFileError, match=rf"^DataFrame: column '{column}' holds nested"):
+        count_items(pd.read_parquet(path), cluster="passage")
+    with pytest.raises(ItemFileError, match=rf"^relation: column '{column}' holds nested"):
+        count_items(duckdb.read_parquet(str(path)), cluster="passage")
+
+
 def test_scores_in_words_and_numbers():
     assert parse_scores(["C", "I", "P", "N", "true", "False", "0.5", 1]).tolist() == \
         [1.0, 0.0, 0.5, 0.0, 1.0, 0.0, 0.5, 1.0]
