@@ -680,7 +680,11 @@ def _finish(spec: _Spec, pat: pd.DataFrame, obs: pd.DataFrame | None, engine: st
     distinct: dict[str, np.ndarray] = {}
     inverse: dict[str, np.ndarray] = {}
     for c in label_cols:
-        inv, uniq = pd.factorize(pat[c], use_na_sentinel=False)
+        values = pat[c]
+        if values.dtype == object and len(values) and isinstance(values.iloc[0], bytearray):
+            # BLOB labels: DuckDB gives bytearrays (unhashable), numpy and Spark bytes
+            values = values.map(lambda v: bytes(v) if isinstance(v, bytearray) else v)
+        inv, uniq = pd.factorize(values, use_na_sentinel=False)
         distinct[c], inverse[c] = np.asarray(uniq, dtype=object), inv
     # one dictionary over the distinct values: name each column by its source column
     named: dict[str, list[np.ndarray]] = {}

@@ -727,3 +727,17 @@ def test_nested_columns_are_refused_by_spark(nested_files, spark):
 def test_a_list_further_down_a_frame_column_is_refused_too():
     frame = pd.DataFrame({"y": ["a", "b", "a"], "m1": ["a", "a", ["b"]], "m2": ["a", "b", "b"]})
     _refused_as_nested("m1", frame)
+
+
+def test_binary_labels_are_counted_alike_by_every_engine(tmp_path, spark):
+    """Parquet BINARY labels (DuckDB BLOB; old writers store text so): DuckDB gives bytearrays,
+    which it could not count; numpy and Spark bytes."""
+    import duckdb
+
+    path = tmp_path / "blob.parquet"
+    duckdb.sql("COPY (SELECT (['cat','dog'][1 + i % 2])::BLOB AS y, (['cat','dog'][1 + i % 3 % 2])"
+               f"::BLOB AS m1, 'cat'::BLOB AS m2 FROM range(50) t(i)) TO '{path}'")
+    ref = count_predictions(path, y_true="y", engine="numpy")
+    assert ref.classes == ("cat", "dog") and ref.n_rows == 50
+    for engine in ("duckdb", "spark"):
+        assert_same_counts(ref, count_predictions(path, y_true="y", engine=engine))
