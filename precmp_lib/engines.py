@@ -680,11 +680,7 @@ def _finish(spec: _Spec, pat: pd.DataFrame, obs: pd.DataFrame | None, engine: st
     distinct: dict[str, np.ndarray] = {}
     inverse: dict[str, np.ndarray] = {}
     for c in label_cols:
-        values = pat[c]
-        if values.dtype == object and len(values) and isinstance(values.iloc[0], bytearray):
-            # BLOB labels: DuckDB gives bytearrays (unhashable), numpy and Spark bytes
-            values = values.map(lambda v: bytes(v) if isinstance(v, bytearray) else v)
-        inv, uniq = pd.factorize(values, use_na_sentinel=False)
+        inv, uniq = pd.factorize(pat[c], use_na_sentinel=False)
         distinct[c], inverse[c] = np.asarray(uniq, dtype=object), inv
     # one dictionary over the distinct values: name each column by its source column
     named: dict[str, list[np.ndarray]] = {}
@@ -1817,7 +1813,8 @@ def _duckdb_frame(relation: duckdb.DuckDBPyRelation) -> pd.DataFrame:
     pattern rows of a 1e7-row cross-validated file, 0.2 s less). Only a result of text and
     whole-number columns takes that route, each column made to the dtype ``df()`` gives it (a
     whole-number column with a missing value: pandas' nullable integer); any other result, or
-    a pandas whose strings are not kept in Arrow, goes through ``df()``.
+    a pandas whose strings are not kept in Arrow, goes through ``df()``, its BLOB values as
+    bytes (``df()`` gives bytearrays, which cannot be counted; numpy and Spark give bytes).
     """
     import pyarrow as pa
 
@@ -1825,7 +1822,11 @@ def _duckdb_frame(relation: duckdb.DuckDBPyRelation) -> pd.DataFrame:
     text = pd.Series(["a"]).dtype  # pandas' string dtype
     arrow_text = isinstance(text, pd.StringDtype) and text.storage == "pyarrow"
     if not arrow_text or any(t != "VARCHAR" and t not in _ARROW_INTEGERS for t in types):
-        return relation.df()
+        frame = relation.df()
+        for name, kind in zip(frame.columns, types):
+            if kind == "BLOB":
+                frame[name] = frame[name].map(lambda v: bytes(v) if isinstance(v, bytearray) else v)
+        return frame
     table = relation.to_arrow_table()
     columns: dict[str, Any] = {}
     for name, column, kind in zip(table.column_names, table.columns, types):
