@@ -4,7 +4,12 @@ For each case, simulated predictions on one test set of 5,000 observations are c
 ``compare_models`` and rendered with ``render_report``; the table gives both times and the
 page size, with the ratio of the whole to the smallest case (3 models, 2 classes).
 
-    python bench/bench_compare.py            # models 3, 10, 30 at 10 classes; classes 2, 10, 200 at 3 models
+The comparison's work grows with the pairs of models (every pair is tested, class by class), so
+its time per pair should not grow with them. Goal: the time per pair of ``compare_models`` at
+60 models (1,770 pairs) within 2 x its time per pair at 30 models (435 pairs). (Up to 45 pairs
+each pair also draws Dai–Cui's swap permutations, so smaller cases cost more per pair.)
+
+    python bench/bench_compare.py            # models 3, 10, 30, 60 at 10 classes; classes 2, 10, 200 at 3 models
     python bench/bench_compare.py --quick    # compare_models only (no HTML)
 """
 
@@ -22,7 +27,7 @@ from precmp_lib.comparison import compare_models
 from precmp_lib.report import render_report
 
 N = 5_000
-CASES = [(3, 2), (3, 10), (3, 200), (10, 10), (30, 10)]
+CASES = [(3, 2), (3, 10), (3, 200), (10, 10), (30, 10), (60, 10)]
 
 
 def simulate(n_models: int, n_classes: int, n: int = N, seed: int = 0) -> pd.DataFrame:
@@ -58,8 +63,13 @@ def main(argv: list[str]) -> None:
                          "total_s": compare_s + (0 if quick else render_s), "page_MB": size})
     table = pd.DataFrame(rows)
     table["ratio"] = table["total_s"] / table["total_s"].iloc[0]
+    table["compare_ms_per_pair"] = 1000 * table["compare_s"] / table["pairs"]
     print(f"compare_models + render_report, one test set of {N:,} observations")
     print(table.to_string(index=False, float_format=lambda v: f"{v:.2f}"))
+    per_pair = table.set_index("models")["compare_ms_per_pair"]
+    growth = per_pair[60] / per_pair[30]
+    print(f"\ncompare_models per pair, 60 models against 30: {growth:.2f}   goal <= 2.00  "
+          f"{'met' if growth <= 2 else 'NOT met'}")
 
 
 if __name__ == "__main__":

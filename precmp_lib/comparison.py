@@ -473,10 +473,12 @@ def _per_class(counts: Counts, pat: _Arrays, moments: Any, pairs: list,
                                              n_classes=counts.n_classes)
             tab = compare_precision_from_counts(cells, classes=list(counts.classes),
                                                 confidence_level=level)
-        tab.insert(0, "model_b", b)
-        tab.insert(0, "model_a", a)
         frames.append(tab)
     out = pd.concat(frames, ignore_index=True)
+    # each pair's names beside its rows, set once (two inserts per pair cost more than its test)
+    sizes = [len(tab) for tab in frames]
+    out.insert(0, "model_b", np.repeat([b for _, b in pairs], sizes))
+    out.insert(0, "model_a", np.repeat([a for a, _ in pairs], sizes))
     out["gs_pvalue_adjusted"] = adjust_pvalues(out["gs_pvalue"].to_numpy(float), "holm")
     out.attrs["adjustment"] = "holm"
     return out
@@ -494,22 +496,28 @@ def _combined(counts: Counts, pat: _Arrays, per_class: pd.DataFrame, pairs: list
     permute = (counts.design != REPEATED_CV and 2 <= k <= DAI_CUI_MAX_CLASSES
                and len(pairs) <= DAI_CUI_MAX_PAIRS)
     rng = np.random.default_rng(seed)
+    # each pair's rows of the per-class table, found once (a mask per pair costs pairs x rows)
+    rows_of = per_class.groupby(["model_a", "model_b"], sort=False).indices
+    none = np.zeros(0, dtype=np.intp)
+    gs = per_class["gs_pvalue"].to_numpy(float)
+    gs_adjusted = per_class["gs_pvalue_adjusted"].to_numpy(float)
+    classes = per_class["class"].to_numpy(object)
     rows = []
     for a, b in pairs:
-        block = per_class[(per_class.model_a == a) & (per_class.model_b == b)]
-        p = block["gs_pvalue"].dropna().to_numpy(float)
+        at = rows_of.get((a, b), none)
+        p = gs[at][~np.isnan(gs[at])]
         simes = combine_pvalues(p, method="simes").pvalue if len(p) else np.nan
         dai = np.nan
         if permute and len(p):
             table = _joint_table(pat, index[a], index[b], k)
             dai = combined_precision_test(None, table=table, method="dai_cui",
                                           n_resamples=n_boot, random_state=rng).pvalue
-        driving = block[block["gs_pvalue_adjusted"] <= alpha]
+        driving = classes[at][gs_adjusted[at] <= alpha]
         rows.append({"model_a": a, "model_b": b,
                      "method": "Dai–Cui (swap permutations)" if np.isfinite(dai) else "Simes",
                      "pvalue": dai if np.isfinite(dai) else simes, "simes_pvalue": simes,
                      "dai_cui_pvalue": dai, "n_classes": len(p),
-                     "classes_driving": [_scalar(c) for c in driving["class"]]})
+                     "classes_driving": [_scalar(c) for c in driving]})
     out = pd.DataFrame(rows, columns=["model_a", "model_b", "method", "pvalue", "simes_pvalue",
                                       "dai_cui_pvalue", "n_classes", "classes_driving"])
     out.insert(4, "pvalue_adjusted", adjust_pvalues(out["pvalue"].to_numpy(float), "holm"))
@@ -524,9 +532,10 @@ def _scalar(v: Any) -> Any:
 def _class_tables(counts: Counts, pat: _Arrays, moments: Any) -> tuple[pd.DataFrame, pd.DataFrame]:
     k = counts.n_classes
     cc = pd.DataFrame({"class": list(counts.classes),
-                       "n_true": np.bincount(pat.y, weights=pat.w, minlength=k).astype(np.int64)})
-    for j in range(counts.n_models):
-        cc[f"n_pred_{j}"] = np.bincount(pat.p[:, j], weights=pat.w, minlength=k).astype(np.int64)
+                       "n_true": np.bincount(pat.y, weights=pat.w, minlength=k).astype(np.int64),
+                       **{f"n_pred_{j}": np.bincount(pat.p[:, j], weights=pat.w,
+                                                     minlength=k).astype(np.int64)
+                          for j in range(counts.n_models)}})
     tp, fp = moments.n_correct.astype(float), moments.n_wrong.astype(float)
     with np.errstate(divide="ignore", invalid="ignore"):
         prec = np.where(tp + fp > 0, tp / (tp + fp), np.nan)
