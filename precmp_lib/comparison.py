@@ -663,7 +663,7 @@ def _warnings(counts: Counts, pairs: pd.DataFrame,
     for j, name in enumerate(counts.models):
         low = class_counts.loc[class_counts[f"n_pred_{j}"] < SMALL_PREDICTED, "class"].tolist()
         if low:
-            shown = ", ".join(map(str, low[:8])) + (f" and {len(low) - 8} more" if len(low) > 8 else "")
+            shown = ", ".join(map(str, low[:8])) + (f" and {len(low) - 8:,} more" if len(low) > 8 else "")
             rare.append(f"{name} predicts {_count_of(len(low), 'class')} fewer than "
                         f"{SMALL_PREDICTED} times: {shown}")
     if rare:
@@ -755,7 +755,7 @@ def join_names(names: Sequence[str], most: int = 6) -> str:
     """
     names = list(map(str, names))
     if len(names) > most:
-        return ", ".join(names[:most]) + f" and {len(names) - most} more"
+        return ", ".join(names[:most]) + f" and {len(names) - most:,} more"
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + f" and {names[-1]}"
 
 
@@ -802,11 +802,11 @@ def _recommend_all_pairs(best: list, pairs: pd.DataFrame, level: float) -> str:
     top = best[0]
     if len(best) > 1:
         if len(best) == len(_pairs_models(pairs)):
-            every = "Both" if len(best) == 2 else f"All {len(best)}"
+            every = "Both" if len(best) == 2 else f"All {len(best):,}"
             return (f"{every} models are tied for best: {join_names(best)}; choose on cost or "
                     "simplicity.")
         if len(best) > 4:
-            return (f"{len(best)} models are tied for best: {join_names(best)}; choose on cost or "
+            return (f"{len(best):,} models are tied for best: {join_names(best)}; choose on cost or "
                     "simplicity.")
         return f"{join_names(best)} are tied for best; choose on cost or simplicity."
     rows = [r for r in pairs.itertuples() if top in (r.model_a, r.model_b)]
@@ -845,8 +845,8 @@ def _bullets_all_pairs(best: list, summary: pd.DataFrame, pairs: pd.DataFrame,
         out.append(f"Shown less accurate than {best[0]}: {join_names(worse, 8)}.")
     k = int(pairs["reject"].sum())
     rest = "" if k == len(pairs) else "; the others are not shown to differ"
-    out.append(f"Pairs that differ in accuracy after Holm's adjustment at α = {alpha:g}: {k} "
-               f"of {len(pairs)}{rest}.")
+    out.append(f"Pairs that differ in accuracy after Holm's adjustment at α = {alpha:g}: {k:,} "
+               f"of {len(pairs):,}{rest}.")
     return out
 
 
@@ -861,7 +861,7 @@ def _bullets_reference(reference: str, summary: pd.DataFrame, pairs: pd.DataFram
     for words, rows in groups:
         if len(rows):
             out.append(f"{words} the reference {reference}: {join_names(list(rows.model_a), 8)}.")
-    out[-1] = out[-1][:-1] + (f"; Holm's adjustment over the {len(pairs)} pairs with the "
+    out[-1] = out[-1][:-1] + (f"; Holm's adjustment over the {len(pairs):,} pairs with the "
                               f"reference, α = {alpha:g}.")
     return out
 
@@ -896,10 +896,10 @@ def _precision_bullet(per_class: pd.DataFrame, alpha: float) -> str:
     sig = per_class[per_class["gs_pvalue_adjusted"] <= alpha]
     tested = len(per_class.dropna(subset=["gs_pvalue"]))
     if not len(sig):
-        return (f"Precision: no class differs between the compared pairs, 0 of {tested} class "
+        return (f"Precision: no class differs between the compared pairs, 0 of {tested:,} class "
                 "comparisons after Holm's adjustment, GS test.")
     classes = list(dict.fromkeys(map(str, sig["class"])))
-    return (f"Precision differs in {len(sig)} of {tested} class comparisons after Holm's "
+    return (f"Precision differs in {len(sig):,} of {tested:,} class comparisons after Holm's "
             f"adjustment, GS test; classes: {join_names(classes, 6)}.")
 
 
@@ -925,7 +925,7 @@ def _precision_details(per_class: pd.DataFrame, combined: pd.DataFrame, alpha: f
                                                  else 0).sort_values(ascending=False).index)
         cls = [f"{row['class']} RP {_ratio_with_ci(row['rp'], row['rp_ci_low'], row['rp_ci_high'])}"
                for _, row in top_rows.head(3).iterrows()]
-        more = f"; and {len(block) - 3} more" if len(block) > 3 else ""
+        more = f"; and {len(block) - 3:,} more" if len(block) > 3 else ""
         lines.append(f"{r.model_a} / {r.model_b}, precision by class: " + "; ".join(cls)
                      + more + ".")
     return lines

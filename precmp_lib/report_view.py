@@ -792,7 +792,7 @@ def _design_line(cmp: ModelComparison, name: str) -> str:
     per = f"{cmp.n_rows:,} predictions per model"
     if cmp.design["design"] == "repeated cv":
         per += ", one per observation and repeat"
-    return (f"{name} · {cmp.design['description']} · {len(cmp.models)} models: {models} · "
+    return (f"{name} · {cmp.design['description']} · {len(cmp.models):,} models: {models} · "
             f"{len(cmp.classes):,} classes · {per}")
 
 
@@ -837,6 +837,10 @@ def table_of_contents(cmp: ModelComparison) -> Any:
     return _wrap(f'<nav class="toc"><strong>Contents</strong><ol>{links}</ol></nav>')
 
 
+# The lines "In detail" shows before folding the rest behind a <details>.
+DETAIL_LINES = 12
+
+
 def section_conclusion(cmp: ModelComparison) -> Any:
     """Render the first screen: the recommendation, at most five points, the warnings, details.
 
@@ -865,23 +869,29 @@ def section_conclusion(cmp: ModelComparison) -> Any:
             more = ""
             if which:
                 listed = "".join(f"<li>{esc(w)}</li>" for w in which)
-                label = "which one" if len(which) == 1 else f"which ones ({len(which)})"
+                label = "which one" if len(which) == 1 else f"which ones ({len(which):,})"
                 more = (f" <details><summary>{label}</summary><ul>{listed}</ul></details>")
             lines.append(f"<li>{esc(line)}{more}</li>")
         parts.append(f'<div class="warn"><strong>Small samples</strong><ul>{"".join(lines)}'
                      "</ul></div>")
     if cmp.details:
-        detail = "".join(f"<li>{esc(line)}</li>" for line in cmp.details)
-        parts.append(f"<h3>In detail</h3><ul>{detail}</ul>")
+        shown, rest = cmp.details[:DETAIL_LINES], cmp.details[DETAIL_LINES:]
+        detail = "".join(f"<li>{esc(line)}</li>" for line in shown)
+        more = ""
+        if rest:  # many models: the first lines, the others folded (the tables have them all)
+            folded = "".join(f"<li>{esc(line)}</li>" for line in rest)
+            more = (f'<details class="more"><summary>{len(rest):,} more lines</summary>'
+                    f"<ul>{folded}</ul></details>")
+        parts.append(f"<h3>In detail</h3><ul>{detail}</ul>{more}")
     return _wrap("".join(parts))
 
 
 def _family(cmp: ModelComparison) -> str:
     m = len(cmp.models)
     if cmp.reference is None:
-        return (f"every pair of the {m} models, {len(cmp.pairs)} pairs, the better-ranked model "
+        return (f"every pair of the {m} models, {len(cmp.pairs):,} pairs, the better-ranked model "
                 "first")
-    return (f"each model against the reference {cmp.reference}, {len(cmp.pairs)} pairs; pairs "
+    return (f"each model against the reference {cmp.reference}, {len(cmp.pairs):,} pairs; pairs "
             "without the reference are not tested on this page")
 
 
@@ -1036,7 +1046,7 @@ def section_per_class(cmp: ModelComparison) -> Any:
     else:
         shown = list(dict.fromkeys(sig["class"]))[:40] if k > 40 else list(cmp.classes)
         if shown:
-            note = ("" if k <= 40 else f"<p class='meta'>The {len(shown)} classes of {k} with at "
+            note = ("" if k <= 40 else f"<p class='meta'>The {len(shown):,} classes of {k:,} with at "
                     "least one adjusted difference.</p>")
             parts.append(note + _figure_html(rp_matrix(cmp, shown), "Relative precision per "
                                              "class and pair; dots mark adjusted differences"))

@@ -425,3 +425,24 @@ def test_small_sample_warnings_are_one_line_per_kind_with_the_list_behind_detail
             assert f"<summary>{label}</summary>" in warn
             assert all(f"<li>{view.esc(w)}</li>" in warn for w in items)
     assert any(len(items) > 1 for items in cmp.warning_items)  # the plural label was shown
+
+
+def test_many_models_fold_the_detail_lines_and_group_digits():
+    """46 models, 1,035 pairs: counts carry thousands separators, and "In detail" shows its first
+    lines with the others folded (the best model's pair with each of 45 others)."""
+    rng = np.random.default_rng(8)
+    y = rng.integers(0, 3, 300)
+    frame = pd.DataFrame({"y": y})
+    for j in range(46):
+        frame[f"m{j:02d}"] = np.where(rng.random(300) < 0.55 + 0.009 * j, y, rng.integers(0, 3, 300))
+    cmp = compare_models(frame, y_true="y", n_boot=200)
+    assert len(cmp.pairs) == 1035
+    html = str(view.section_conclusion(cmp))
+    assert any(" of 1,035" in line for line in cmp.conclusions)
+    assert "1035" not in html and "1,035" in html
+    detail = html.split("<h3>In detail</h3>", 1)[1]
+    first, folded = detail.split('<details class="more">', 1)
+    assert first.count("<li>") == view.DETAIL_LINES
+    assert folded.count("<li>") == len(cmp.details) - view.DETAIL_LINES > 0
+    assert f"<summary>{len(cmp.details) - view.DETAIL_LINES:,} more lines</summary>" in folded
+    assert "every pair of the 46 models, 1,035 pairs" in str(view.section_pairs(cmp))
