@@ -844,7 +844,8 @@ def _bullets_all_pairs(best: list, summary: pd.DataFrame, pairs: pd.DataFrame,
     if worse:
         out.append(f"Shown less accurate than {best[0]}: {join_names(worse, 8)}.")
     k = int(pairs["reject"].sum())
-    rest = "" if k == len(pairs) else "; the others are not shown to differ"
+    rest = ("" if k in (0, len(pairs)) else "; the other is not shown to differ"
+            if len(pairs) - k == 1 else "; the others are not shown to differ")
     out.append(f"Pairs that differ in accuracy after Holm's adjustment at α = {alpha:g}: {k:,} "
                f"of {len(pairs):,}{rest}.")
     return out
@@ -896,10 +897,10 @@ def _precision_bullet(per_class: pd.DataFrame, alpha: float) -> str:
     sig = per_class[per_class["gs_pvalue_adjusted"] <= alpha]
     tested = len(per_class.dropna(subset=["gs_pvalue"]))
     if not len(sig):
-        return (f"Precision: no class differs between the compared pairs, 0 of {tested:,} class "
-                "comparisons after Holm's adjustment, GS test.")
+        return (f"Precision: no class differs between the compared pairs, 0 of "
+                f"{_count_of(tested, 'class comparison')} after Holm's adjustment, GS test.")
     classes = list(dict.fromkeys(map(str, sig["class"])))
-    return (f"Precision differs in {len(sig):,} of {tested:,} class comparisons after Holm's "
+    return (f"Precision differs in {len(sig):,} of {_count_of(tested, 'class comparison')} after Holm's "
             f"adjustment, GS test; classes: {join_names(classes, 6)}.")
 
 

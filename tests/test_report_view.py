@@ -446,3 +446,27 @@ def test_many_models_fold_the_detail_lines_and_group_digits():
     assert folded.count("<li>") == len(cmp.details) - view.DETAIL_LINES > 0
     assert f"<summary>{len(cmp.details) - view.DETAIL_LINES:,} more lines</summary>" in folded
     assert "every pair of the 46 models, 1,035 pairs" in str(view.section_pairs(cmp))
+
+
+def test_first_screen_counts_read_as_sentences():
+    """One pair that does not differ and one class compared: "0 of 1." and "1 class comparison";
+    of three pairs, two differing name the other, one differing the others."""
+    one = compare_models(pd.DataFrame({"y": ["x", "x", "x"], "a": ["x", "x", "x"],
+                                       "b": ["x", "x", "z"]}), y_true="y", n_boot=200)
+    lines = " ".join(one.conclusions)
+    assert "at α = 0.05: 0 of 1." in lines
+    assert "0 of 1 class comparison after Holm's adjustment" in lines
+    rng = np.random.default_rng(3)
+    y = rng.integers(0, 2, 400)
+    frame = pd.DataFrame({"y": y, "a": y, "b": np.where(rng.random(400) < 0.7, y, 1 - y),
+                          "c": np.where(rng.random(400) < 0.72, y, 1 - y)})
+    three = " ".join(compare_models(frame, y_true="y", n_boot=200).conclusions)
+    assert "0.05: 2 of 3; the other is not shown to differ." in three
+    assert "of 6 class comparisons after" in three
+    from precmp_lib.comparison import _bullets_all_pairs
+
+    summary = pd.DataFrame({"model": ["a", "b", "c"], "rank": [1, 2, 3], "accuracy": [.9, .8, .7]})
+    pairs = pd.DataFrame({"model_a": ["a", "a", "b"], "model_b": ["b", "c", "c"],
+                          "reject": [False, True, False]})
+    one_of_three = " ".join(_bullets_all_pairs(["a", "b"], summary, pairs, 0.05))
+    assert "0.05: 1 of 3; the others are not shown to differ." in one_of_three
