@@ -459,7 +459,8 @@ def _report(args: argparse.Namespace) -> int:
     try:
         comparison = compare_models(counts, reference=args.reference, alpha=args.alpha,
                                     prevalence=dict(args.prevalence), n_boot=args.n_resamples,
-                                    seed=args.seed)
+                                    seed=args.seed,
+                                    progress=not args.quiet and sys.stderr.isatty())
     except ValueError as exc:
         _print(f"error: {counts.source}: {exc}")
         return EXIT_BAD_INPUT

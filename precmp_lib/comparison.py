@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import json
 import math
+import sys
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from itertools import combinations
@@ -461,10 +462,10 @@ def _bayesian_columns(pairs: pd.DataFrame, scores: pd.DataFrame, counts: Counts,
 
 
 def _per_class(counts: Counts, pat: _Arrays, moments: Any, pairs: list,
-               level: float) -> pd.DataFrame:
+               level: float, progress: bool = False) -> pd.DataFrame:
     index = {m: j for j, m in enumerate(counts.models)}
     frames = []
-    for a, b in pairs:
+    for a, b in _bar(pairs, "pairs, class by class", progress):
         i, j = index[a], index[b]
         if counts.design == REPEATED_CV:
             tab = compare_precision_from_moments(moments, a=i, b=j, confidence_level=level)
@@ -482,6 +483,15 @@ def _per_class(counts: Counts, pat: _Arrays, moments: Any, pairs: list,
     out["gs_pvalue_adjusted"] = adjust_pvalues(out["gs_pvalue"].to_numpy(float), "holm")
     out.attrs["adjustment"] = "holm"
     return out
+
+
+def _bar(items: list, desc: str, progress: bool) -> Any:
+    """Return ``items``, behind a tqdm bar on stderr when ``progress`` (shown after a second)."""
+    if not progress:
+        return items
+    from tqdm.auto import tqdm
+
+    return tqdm(items, desc=desc, delay=1.0, leave=False, file=sys.stderr)
 
 
 def _joint_table(pat: _Arrays, i: int, j: int, k: int) -> np.ndarray:
@@ -952,6 +962,7 @@ def compare_models(
     engine: str = "auto",
     n_boot: int = 1000,
     seed: int = 0,
+    progress: bool = False,
 ) -> ModelComparison:
     """Compare several classifiers' predictions of the same observations.
 
@@ -971,6 +982,9 @@ def compare_models(
         Bootstrap resamples (prevalence intervals) and swap permutations (Dai–Cui); at least 2.
     seed : int
         Random seed of those resamples.
+    progress : bool
+        A progress bar on stderr over the pairs' class-by-class tests, shown when they take
+        more than a second (many models: 200 take about half a minute).
 
     Returns
     -------
@@ -1019,7 +1033,7 @@ def compare_models(
         raise ValueError(f"need at least two models to compare; got {list(counts.models)}")
     _prevalence_codes(counts, prevalence or {})
     return _compare_counts(counts, reference=reference, alpha=alpha, prevalence=prevalence or {},
-                           n_boot=n_boot, seed=seed)
+                           n_boot=n_boot, seed=seed, progress=progress)
 
 
 def _checked_options(alpha: float, n_boot: int, seed: int,
@@ -1065,7 +1079,8 @@ def _count(source: Any, y_true: str | None, **kwargs: Any) -> Counts:
 
 
 def _compare_counts(counts: Counts, *, reference: str | None, alpha: float,
-                    prevalence: Mapping[Any, float], n_boot: int, seed: int) -> ModelComparison:
+                    prevalence: Mapping[Any, float], n_boot: int, seed: int,
+                    progress: bool = False) -> ModelComparison:
     """Compute every table of a :class:`ModelComparison` from checked counts and options."""
     level = 1 - alpha
     pairs = model_pairs(counts.models, reference)
@@ -1091,7 +1106,7 @@ def _compare_counts(counts: Counts, *, reference: str | None, alpha: float,
     if scores is not None:
         pair_table = _bayesian_columns(pair_table, scores, counts,
                                        pair_table.attrs.get("test_train_ratio", np.nan))
-    per_class = _per_class(counts, pat, moments, pairs, level)
+    per_class = _per_class(counts, pat, moments, pairs, level, progress)
     gee = gee_precision_from_counts(moments, reference=reference or counts.models[0],
                                     confidence_level=level)
     joint = gee.joint.copy()

@@ -470,3 +470,25 @@ def test_first_screen_counts_read_as_sentences():
                           "reject": [False, True, False]})
     one_of_three = " ".join(_bullets_all_pairs(["a", "b"], summary, pairs, 0.05))
     assert "0.05: 1 of 3; the others are not shown to differ." in one_of_three
+
+
+def test_progress_goes_over_the_pairs_and_changes_nothing(monkeypatch):
+    """compare_models(progress=True) runs the class-by-class tests behind a tqdm bar on stderr
+    (shown after a second), and gives the same comparison as without it."""
+    import sys
+
+    import tqdm.auto
+
+    seen = []
+
+    def recording_bar(items, **kwargs):
+        seen.append((len(items), kwargs))
+        return items
+
+    monkeypatch.setattr(tqdm.auto, "tqdm", recording_bar)
+    frame = _hostile_frame()
+    quiet = compare_models(frame, y_true="truth", n_boot=200)
+    shown = compare_models(frame, y_true="truth", n_boot=200, progress=True)
+    assert shown.to_json() == quiet.to_json()
+    assert [n for n, _ in seen] == [len(quiet.pairs)]
+    assert seen[0][1]["delay"] == 1.0 and seen[0][1]["file"] is sys.stderr
