@@ -22,6 +22,8 @@ from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any, NoReturn
 
+from ._text import DIRECTION_CONTROLS
+
 __all__ = ["build_parser", "main", "report_parameters"]
 
 EXIT_BAD_INPUT = 2
@@ -49,8 +51,7 @@ Relative paths are resolved from the current folder.
 # move the cursor, recolour or clear the screen; a newline forges a line of its own) and
 # Unicode's direction controls (they reorder the line). Each is written as its escape.
 _TERMINAL_CONTROLS = {c: f"\\x{c:02x}" for c in (*range(0x20), 0x7F, *range(0x80, 0xA0))} | {
-    c: f"\\u{c:04x}" for c in (*range(0x202A, 0x202F), *range(0x2066, 0x206A), 0x200E, 0x200F,
-                               0x061C)}
+    c: f"\\u{c:04x}" for c in DIRECTION_CONTROLS}
 
 
 def _line(text: str) -> str:

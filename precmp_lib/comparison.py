@@ -664,7 +664,7 @@ def _warnings(counts: Counts, pairs: pd.DataFrame,
         few = pairs[(pairs["b"] + pairs["c"]) < SMALL_DISCORDANT]
         if len(few):
             verb = "disagrees" if len(few) == 1 else "disagree"
-            lines.append(f"{_count_of(len(few), 'pair')} of models {verb} on fewer than "
+            lines.append(f"{count_of(len(few), 'pair')} of models {verb} on fewer than "
                          f"{SMALL_DISCORDANT} observations (b + c < {SMALL_DISCORDANT}): "
                          "McNemar has little power there.")
             items.append([f"{r.model_a} − {r.model_b}: disagree on only {int(r.b + r.c)} "
@@ -674,18 +674,22 @@ def _warnings(counts: Counts, pairs: pd.DataFrame,
         low = class_counts.loc[class_counts[f"n_pred_{j}"] < SMALL_PREDICTED, "class"].tolist()
         if low:
             shown = ", ".join(map(str, low[:8])) + (f" and {len(low) - 8:,} more" if len(low) > 8 else "")
-            rare.append(f"{name} predicts {_count_of(len(low), 'class')} fewer than "
+            rare.append(f"{name} predicts {count_of(len(low), 'class')} fewer than "
                         f"{SMALL_PREDICTED} times: {shown}")
     if rare:
         verb = "predicts" if len(rare) == 1 else "predict"
-        lines.append(f"{_count_of(len(rare), 'model')} {verb} some classes fewer than "
+        lines.append(f"{count_of(len(rare), 'model')} {verb} some classes fewer than "
                      f"{SMALL_PREDICTED} times: their precision there is unreliable.")
         items.append(rare)
     return lines, items
 
 
-def _count_of(n: int, noun: str) -> str:
-    """``n`` and the noun, plural when ``n`` is not one ("1 pair", "3 classes")."""
+def count_of(n: int, noun: str) -> str:
+    """Return ``n`` and the noun, plural when ``n`` is not one, the digits grouped.
+
+    >>> count_of(1, "pair"), count_of(3, "class"), count_of(1200, "row")
+    ('1 pair', '3 classes', '1,200 rows')
+    """
     plural = noun + ("es" if noun.endswith("s") else "s")
     return f"{n:,} {noun if n == 1 else plural}"
 
@@ -908,9 +912,9 @@ def _precision_bullet(per_class: pd.DataFrame, alpha: float) -> str:
     tested = len(per_class.dropna(subset=["gs_pvalue"]))
     if not len(sig):
         return (f"Precision: no class differs between the compared pairs, 0 of "
-                f"{_count_of(tested, 'class comparison')} after Holm's adjustment, GS test.")
+                f"{count_of(tested, 'class comparison')} after Holm's adjustment, GS test.")
     classes = list(dict.fromkeys(map(str, sig["class"])))
-    return (f"Precision differs in {len(sig):,} of {_count_of(tested, 'class comparison')} after Holm's "
+    return (f"Precision differs in {len(sig):,} of {count_of(tested, 'class comparison')} after Holm's "
             f"adjustment, GS test; classes: {join_names(classes, 6)}.")
 
 

@@ -102,7 +102,9 @@ def _conclusion(cmp: ItemComparison) -> str:
     if cmp.recommendation:
         rec = f'<p class="rec">{esc(cmp.recommendation)}</p>'
         prefix = ALL_TASKS_LINE if len(cmp.tasks) > 1 else ""
-        lines.pop(next(i for i, line in enumerate(lines) if line.startswith(prefix)))
+        said = next((i for i, line in enumerate(lines) if line.startswith(prefix)), None)
+        if said is not None:
+            lines.pop(said)
     return _h2("pi-conclusion") + rec + "".join(f"<p>{esc(line)}</p>" for line in lines)
 
 

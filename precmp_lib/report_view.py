@@ -21,7 +21,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .comparison import ModelComparison, format_pvalue
+from ._text import DIRECTION_CONTROLS
+from .comparison import ModelComparison, count_of, format_pvalue
 
 __all__ = [
     "BIDI_NOTE",
@@ -115,12 +116,10 @@ SECTIONS = [
 ]
 
 
-# Unicode's bidirectional controls (embeddings, overrides, isolates, marks). Inside a name they
-# would reorder the text after it (the rest of a sentence, the other model of a pair), so that
-# "\u202eA_ledom" would read as "model_A" and a page could seem to recommend one model for
+# Unicode's direction controls inside a name would reorder the text after it (the rest of a
+# sentence, the other model of a pair), so that a page could seem to recommend one model for
 # another. Pages and plots show each as U+FFFD; the CSV downloads keep the names as they are.
-_BIDI_CONTROLS = dict.fromkeys([*range(0x202A, 0x202F), *range(0x2066, 0x206A), 0x200E, 0x200F,
-                                0x061C], "\ufffd")
+_BIDI_CONTROLS = dict.fromkeys(DIRECTION_CONTROLS, "\ufffd")
 
 BIDI_NOTE = ("Some names or labels hold Unicode direction controls, which would reorder the "
              "text around them: the page shows each as \ufffd, and the CSV downloads keep them.")
@@ -214,9 +213,8 @@ def csv_link(frame: pd.DataFrame, filename: str) -> str:
     (True, True)
     """
     data = urllib.parse.quote(frame.to_csv(index=False))
-    rows = f"{len(frame):,} row{'' if len(frame) == 1 else 's'}"
     return (f'<a class="csv" download="{esc(filename)}" '
-            f'href="data:text/csv;charset=utf-8,{data}">Download CSV ({rows})</a>')
+            f'href="data:text/csv;charset=utf-8,{data}">Download CSV ({count_of(len(frame), "row")})</a>')
 
 
 def _valued(frame: pd.DataFrame) -> list[str]:

@@ -380,7 +380,14 @@ def test_items_whose_differences_cancel_in_every_cluster_still_make_a_page(tmp_p
                           "score": (i % 3 == 0).astype(int), "passage": i // 6})
     cmp = compare_items(frame, cluster="passage")
     pair = cmp.pairs.iloc[0]
-    assert pair["a_right_b_wrong"] == pair["a_wrong_b_right"] == 7 and pair["se"] == 0
+    # the flips tallied from the frame itself, and per cluster: as many each way
+    wide = frame.pivot(index="item", columns="model", values="score").join(
+        frame.groupby("item")["passage"].first())
+    only = pd.DataFrame({"a": (wide.a == 1) & (wide.b == 0), "b": (wide.a == 0) & (wide.b == 1),
+                         "passage": wide.passage}).groupby("passage").sum()
+    assert (only.a == only.b).all() and only.a.sum() > 0
+    assert pair["a_right_b_wrong"] == pair["a_wrong_b_right"] == only.a.sum()
+    assert pair["se"] == 0
     assert math.isnan(pair["mde"]) and math.isnan(pair["items_needed"])
     said = "do not vary from one cluster to another, so the difference they could detect cannot"
     assert said in cmp.recommendation and said in cmp.conclusions[1]

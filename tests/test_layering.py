@@ -30,7 +30,7 @@ import precmp_lib
 
 PACKAGE = Path(precmp_lib.__file__).resolve().parent
 
-CORE = ["_dist", "_files", "_tails", "_typing", "accuracy", "bayesian", "clusters", "combine",
+CORE = ["_dist", "_files", "_tails", "_text", "_typing", "accuracy", "bayesian", "clusters", "combine",
         "contingency", "counts", "crossval", "data", "engines", "evallogs", "items", "multiple",
         "paired", "power", "precision", "predictions", "prevalence", "ranks",
         "replicability", "resampling", "results", "selection", "validation"]
