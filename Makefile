@@ -20,11 +20,11 @@ export OPENBLAS_NUM_THREADS ?= 1
 export MKL_NUM_THREADS ?= 1
 
 # The package is installed editable; with a C compiler present, that also builds the optional
-# label-coding loops (precmp_lib/_native.c, see setup.py) next to their source. The setuptools
+# label-coding loops (precmp_lib/engine/_native.c, see setup.py) next to their source. The setuptools
 # notice about editable installs is silenced. JupyterLab's settings overrides turn off its news
 # feed and update check: the lab asks nobody to fetch anything from outside (classrooms may be
 # offline).
-$(STAMP): requirements.txt pyproject.toml setup.py precmp_lib/_native.c scripts/jupyterlab_overrides.json
+$(STAMP): requirements.txt pyproject.toml setup.py precmp_lib/engine/_native.c scripts/jupyterlab_overrides.json
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -r requirements.txt
@@ -60,7 +60,7 @@ help: ## list the targets
 venv: $(STAMP) ## create .venv from requirements.txt (done by every target that needs it)
 
 report: $(STAMP) ## run every notebook (JOBS at a time) and render build/reports/index.html
-	$(PY) -m precmp_lib.site build-site --out build/reports --jobs $(JOBS)
+	$(PY) -m precmp_lib.course.site build-site --out build/reports --jobs $(JOBS)
 
 test: $(DEV) $(TORCH) $(SPARK) ## lint, unit tests, doctests, notebooks under nbval and papermill contract tests
 	$(PY) -m ruff check .
@@ -83,7 +83,7 @@ lab: $(STAMP) ## open the notebooks in JupyterLab
 	$(VENV)/bin/jupyter lab notebooks
 
 data: $(STAMP) ## download the UCI datasets into the user cache (PRECMP_DATA, else ~/.cache/precmp)
-	$(PY) -W "ignore::RuntimeWarning:runpy" -m precmp_lib.data download
+	$(PY) -W "ignore::RuntimeWarning:runpy" -m precmp_lib.sources.datasets download
 
 bench: $(STAMP) ## benchmarks: tables of speed ratios
 	@for f in bench/bench_*.py; do echo "== $$f"; $(PY) $$f; done

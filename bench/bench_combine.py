@@ -14,9 +14,9 @@ import time
 
 import numpy as np
 
-from precmp_lib.combine import swap_permutation_null
-from precmp_lib.counts import class_cells, joint_confusion
-from precmp_lib.precision import gs_from_cells
+from precmp_lib.engine.counts import class_cells, joint_confusion
+from precmp_lib.stats.combine import swap_permutation_null
+from precmp_lib.stats.precision_cells import gs_from_cells
 
 N, K, B = 1_000_000, 3, 1000
 ROW_RESAMPLES = 5

@@ -23,8 +23,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from precmp_lib.comparison import compare_models
-from precmp_lib.report import render_report
+from precmp_lib.compare.models import compare_models
+from precmp_lib.report.render import render_report
 
 N = 5_000
 CASES = [(3, 2), (3, 10), (3, 200), (10, 10), (30, 10), (60, 10)]

@@ -11,7 +11,7 @@ from __future__ import annotations
 import statistics
 import time
 
-import precmp_lib.data as data
+import precmp_lib.sources.datasets as data
 
 
 def _median_seconds(fn, repeat: int) -> float:

@@ -32,8 +32,8 @@ import pandas as pd
 from _timing import best_of
 
 import precmp_lib as pc
-from precmp_lib import validation
-from precmp_lib.counts import pattern_counts
+from precmp_lib.engine import factorize as validation
+from precmp_lib.engine.counts import pattern_counts
 
 K = 5
 NAMES = np.array(["asphalt", "building", "car", "grass", "tree"])

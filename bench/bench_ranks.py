@@ -23,7 +23,7 @@ from _timing import best_of
 from scipy import stats
 
 import precmp_lib as pc
-from precmp_lib import ranks
+from precmp_lib.stats import posthoc as ranks
 
 SHAPES = [(14, 4), (30, 10), (100, 50), (100, 200)]
 

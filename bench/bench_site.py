@@ -2,7 +2,7 @@
 
 Builds the same site twice into temporary folders, first with one worker (notebooks one after
 another in this process), then with ``--jobs`` workers, and prints the wall times and their
-ratio. Each build runs in its own process (``python -m precmp_lib.site``), as `make report` does.
+ratio. Each build runs in its own process (``python -m precmp_lib.course.site``), as `make report` does.
 The parallel build starts from the serial build's timings.json, as a second `make report` does,
 so it hands out the longest notebooks first.
 
@@ -22,7 +22,7 @@ from pathlib import Path
 
 
 def build(out: Path, jobs: int, only: list[str]) -> float:
-    cmd = [sys.executable, "-m", "precmp_lib.site", "build-site", "--out", str(out),
+    cmd = [sys.executable, "-m", "precmp_lib.course.site", "build-site", "--out", str(out),
            "--jobs", str(jobs), "--no-examples"]
     if only:
         cmd += ["--only", *only]

@@ -2,7 +2,9 @@
 
 Usage: ``python docs/build_api.py OUTPUT_DIR`` (``make docs`` writes ``build/reports/api``).
 The front page documents the public namespace (the names in ``precmp_lib.__all__``); every
-module has its page, and ``precmp_lib.course`` its own section with one page per course module.
+subpackage has its page (``precmp_lib.engine``, ``precmp_lib.stats``, ``precmp_lib.sources``,
+``precmp_lib.compare``, ``precmp_lib.report``, ``precmp_lib.course``), which lists its modules, and
+every module its own page below it, so the reference reads by layer.
 Those pages, the search index, ``coming_from.html`` and ``coming_from_evals.html`` (rendered
 from ``docs/coming_from.md`` and ``docs/coming_from_evals.md``) go into OUTPUT_DIR. pdoc inlines
 its styles and scripts; the templates in ``docs/api_templates`` drop its one outside link, so the
@@ -23,8 +25,9 @@ import precmp_lib
 
 DOCS = Path(__file__).resolve().parent
 TEMPLATES = DOCS / "api_templates"
-# Implementation details and the command-line entry point are not part of the reference.
-EXCLUDED = ("!precmp_lib._tails", "!precmp_lib._typing", "!precmp_lib.__main__")
+# Implementation details (``precmp_lib._lib``) and the command-line entry point are not part of
+# the reference.
+EXCLUDED = ("!precmp_lib._lib", "!precmp_lib.__main__")
 
 
 def modules() -> list[str]:

@@ -1,9 +1,9 @@
 """The ``precmp`` command (also ``python -m precmp_lib``).
 
 ``precmp report PREDICTIONS --y-true COL ... --out report.html`` counts the predictions once,
-through the engine (:func:`precmp_lib.engines.count_predictions`: DuckDB by default, numpy or
-Spark on request), compares the models (:func:`precmp_lib.comparison.compare_models`) and renders
-one self-contained HTML page (:func:`precmp_lib.report.render_report`). A bad file, column,
+through the engine (:func:`precmp_lib.engine.counting.count_predictions`: DuckDB by default, numpy or
+Spark on request), compares the models (:func:`precmp_lib.compare.models.compare_models`) and renders
+one self-contained HTML page (:func:`precmp_lib.report.render.render_report`). A bad file, column,
 label or option exits with status 2 and one line naming the file, the column and the problem,
 before the page is made; nothing is written.
 """
@@ -22,7 +22,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any, NoReturn
 
-from ._text import DIRECTION_CONTROLS
+from ._lib.text import DIRECTION_CONTROLS
 
 __all__ = ["build_parser", "main", "report_parameters"]
 
@@ -241,7 +241,7 @@ def _say(args: argparse.Namespace, text: str) -> None:
 
 def _inputs(pattern: str) -> list[Path]:
     """List the files the predictions argument names (a pattern may name several), from the cwd."""
-    from .engines import resolve_path
+    from .engine.files import resolve_path
 
     return [Path(p) for p in resolve_path(pattern)[0]]
 
@@ -329,7 +329,7 @@ def _start_spark(args: argparse.Namespace) -> None:
             raise _BadInput("--spark-master and --spark-conf need --engine spark")
         return
     try:
-        from .engines import spark_session
+        from .engine.spark_engine import spark_session
 
         spark_session(master=args.spark_master, conf=dict(args.spark_conf))
     except ImportError as exc:
@@ -339,7 +339,7 @@ def _start_spark(args: argparse.Namespace) -> None:
 
 
 def _count(args: argparse.Namespace) -> Any:
-    from .engines import count_predictions
+    from .engine.counting import count_predictions
 
     _start_spark(args)
     try:
@@ -455,7 +455,7 @@ def _report(args: argparse.Namespace) -> int:
         _say(args, f"{counts.source}: {note}")
     _say(args, f"{counts.source}: {_counted(counts)}, counted by {counts.engine}; running the "
                "report ...")
-    from .comparison import compare_models
+    from .compare.models import compare_models
 
     try:
         comparison = compare_models(counts, reference=args.reference, alpha=args.alpha,
@@ -465,8 +465,8 @@ def _report(args: argparse.Namespace) -> int:
     except ValueError as exc:
         _print(f"error: {counts.source}: {exc}")
         return EXIT_BAD_INPUT
-    from ._files import write_atomic
-    from .report import NotebookError, render_report
+    from ._lib.atomic import write_atomic
+    from .report.render import NotebookError, render_report
 
     out = Path(args.out)
     try:
@@ -492,7 +492,7 @@ def _item_source(args: argparse.Namespace) -> tuple[Any, dict[str, Any]]:
     if args.eval_log:
         if args.predictions:
             raise _BadInput("give either an item file or --eval-log, not both")
-        from .evallogs import read_eval_logs
+        from .sources.evallogs import read_eval_logs
 
         frame = read_eval_logs(dict(args.eval_log), metric=args.metric)
         many_epochs = frame.groupby(["task", "item", "model"]).size().max() > 1
@@ -506,7 +506,7 @@ def _item_source(args: argparse.Namespace) -> tuple[Any, dict[str, Any]]:
 
 def _item_report(args: argparse.Namespace) -> int:
     start = time.perf_counter()
-    from .item_comparison import compare_items
+    from .compare.items import compare_items
 
     try:
         _item_outputs(args)
@@ -525,8 +525,8 @@ def _item_report(args: argparse.Namespace) -> int:
         n for n, _ in args.eval_log)
     _say(args, f"{comparison.n_rows:,} answers, {len(comparison.models)} models from {name} "
                f"(read by {comparison.engine}); writing the report ...")
-    from ._files import write_atomic
-    from .report import NotebookError, render_report
+    from ._lib.atomic import write_atomic
+    from .report.render import NotebookError, render_report
 
     out = Path(args.out)
     try:

@@ -260,7 +260,7 @@ def static_page(drv: Any, page: Path, out: Path) -> str:
 def build_page(notebook: Path, folder: Path) -> Path:
     """The site's page of ``notebook`` (a course notebook), built into ``folder``."""
     sys.path.insert(0, str(ROOT))
-    from precmp_lib.site import build_site
+    from precmp_lib.course.site import build_site
 
     print(f"browser-test: building the site page of {notebook.name} ...", flush=True)
     build_site(folder, notebooks=[notebook.stem], jobs=1, examples=False)

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pandas as pd
 
-from precmp_lib.comparison import compare_models
-from precmp_lib.data import resource_path
+from precmp_lib.compare.models import compare_models
+from precmp_lib.sources.datasets import resource_path
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -15,7 +15,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from precmp_lib.item_comparison import compare_items
+from precmp_lib.compare.items import compare_items
 
 ROOT = Path(__file__).resolve().parent.parent
 MODELS = {"alpha": 1.1, "bravo": 0.9, "charlie": 0.5, "delta": 0.2}  # log-odds of a right answer

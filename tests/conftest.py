@@ -67,7 +67,7 @@ def run_notebook(tmp_path: Path) -> Callable[..., dict[str, Any]]:
 def pytest_collection_modifyitems(config, items):
     """Notebooks that need the UCI datasets (metadata ``precmp.requires = "uci"``) are skipped
     under nbval when the data are not available here, as `make report` skips rendering them."""
-    from precmp_lib.site import missing_requirement
+    from precmp_lib.course.site import missing_requirement
 
     reasons: dict[Path, str] = {}
     for item in items:

@@ -337,7 +337,7 @@ def test_result_object():
     assert "P(A better)" in str(res) and "P(A better)" in res._repr_html_()
     assert res.decision(0.999, names=("svm", "tree")).startswith("undecided")
     with pytest.raises(ValueError, match="p_a_better must lie in"):
-        pc.BayesianComparison(1.5, 0.0, 0.0, rope=0.0, method="m", n=1)
+        pc.stats.bayesian.BayesianComparison(1.5, 0.0, 0.0, rope=0.0, method="m", n=1)
 
 
 # --------------------------------------------------------------------------------------------
@@ -346,7 +346,7 @@ def test_result_object():
 
 
 def test_posterior_plot_regions():
-    import precmp_lib.plots as plots
+    import precmp_lib.report.plots as plots
 
     a, b = _fold_scores(3)
     res = pc.bayes_correlated_ttest(a, b, rope=0.01)
@@ -365,7 +365,7 @@ def test_posterior_plot_regions():
 
 
 def test_simplex_plot_points_and_labels():
-    import precmp_lib.plots as plots
+    import precmp_lib.report.plots as plots
 
     res = pc.bayes_sign_test(A12, B12, rope=0.01, n_samples=3000, random_state=0)
     ax = plots.bayesian_simplex_plot(res, max_points=1000)

@@ -106,7 +106,7 @@ def test_report_parameters_from_registry_row():
 
 def test_a_glob_of_parquet_files_and_every_engine_give_one_comparison(tmp_path, capsys, monkeypatch):
     # the command counts a folder of Parquet parts as one table; numpy and DuckDB agree on it
-    from precmp_lib import report
+    from precmp_lib.report import render as report
 
     seen = []
     monkeypatch.setattr(report, "render_report", lambda cmp, out, **kw: seen.append(cmp) or out)
@@ -128,7 +128,7 @@ def test_a_glob_of_parquet_files_and_every_engine_give_one_comparison(tmp_path, 
 
 
 def test_the_command_names_each_count_by_what_it_counts(tmp_path, capsys):
-    from precmp_lib.data import resource_path
+    from precmp_lib.sources.datasets import resource_path
 
     # 3 x 5-fold cv of 569 observations, 3 models, long layout: 5,121 rows of the file,
     # 1,707 predictions per model (scripts/make_example_predictions.py)
@@ -176,7 +176,7 @@ def test_the_item_report_writes_its_notebook_and_keeps_the_models_asked_for(item
                                                                             executed_outputs):
     import json
 
-    from precmp_lib.report_view import esc
+    from precmp_lib.report.html import esc
 
     nb_path = items.parent / "nb" / "items.ipynb"
     code, err = run(["report", str(items), "--item", "q", "--cluster", "doc", "--models", "z",

@@ -25,9 +25,9 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from precmp_lib import notebook_runner
-from precmp_lib import report as report_module
 from precmp_lib.cli import main
+from precmp_lib.report import notebooks as notebook_runner
+from precmp_lib.report import render as report_module
 
 GOOD = "y,lr,rf\ncat,cat,dog\ndog,dog,dog\nbird,cat,bird\ndog,dog,cat\n"
 
@@ -238,8 +238,8 @@ def test_a_real_run_writes_a_safe_page_quietly_with_umask_modes_and_leaves_no_te
     page = (work / "r.html").read_text()
     assert "<script>alert(1)</script>" not in page and "<img src=x onerror" not in page
     # --json holds exactly the comparison's to_json(), as compare_models gives it from the file
-    from precmp_lib.comparison import compare_models
-    from precmp_lib.engines import count_predictions
+    from precmp_lib.compare.models import compare_models
+    from precmp_lib.engine.counting import count_predictions
 
     expected = compare_models(count_predictions(work / "p.csv", y_true="y")).to_json()
     assert (work / "r.json").read_text() == expected
@@ -253,7 +253,7 @@ def test_a_real_run_writes_a_safe_page_quietly_with_umask_modes_and_leaves_no_te
 # arrives while the page is being made.
 SLOW_COMMAND = """
 import sys, time
-from precmp_lib import report
+from precmp_lib.report import render as report
 run_cell = report._run_cell
 report._run_cell = lambda *args: (time.sleep(0.5), run_cell(*args))[1]
 from precmp_lib.cli import main
@@ -299,8 +299,8 @@ def test_spark_engine_run_prints_only_the_commands_lines(tmp_path):
     lines = err.strip().splitlines()
     assert all(line.startswith("precmp: ") for line in lines), lines
     assert any("counted by spark" in line for line in lines), lines
-    from precmp_lib.comparison import compare_models
-    from precmp_lib.engines import count_predictions
+    from precmp_lib.compare.models import compare_models
+    from precmp_lib.engine.counting import count_predictions
 
     # the same comparison as DuckDB's count of the same file (the engines count alike)
     expected = json.loads(compare_models(count_predictions(work / "p.csv", y_true="y")).to_json())
@@ -393,7 +393,7 @@ def test_an_unnamed_column_is_refused_in_one_line(tmp_path, capsys, no_kernel):
 # cannot fit).
 WARNING_COMMAND = """
 import sys, warnings
-from precmp_lib import report_view
+from precmp_lib.report import sections as report_view
 figure_html = report_view._figure_html
 def warn_then_draw(*args, **kwargs):
     warnings.warn("a layout that could not be fitted", UserWarning, stacklevel=1)

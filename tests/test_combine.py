@@ -1,4 +1,4 @@
-"""Tests of precmp_lib.combine: every reference value says where it comes from."""
+"""Tests of precmp_lib.stats.combine: every reference value says where it comes from."""
 
 from __future__ import annotations
 
@@ -12,11 +12,15 @@ from scipy import special, stats
 from statsmodels.stats.multitest import multipletests
 
 import precmp_lib as pc
-import precmp_lib.plots  # the plot tests below reach it as pc.plots
-from precmp_lib.combine import _hermite_coefficients, lancaster_covariance, swap_permutation_null
-from precmp_lib.counts import class_cells, joint_confusion
+import precmp_lib.report.plots  # the plot tests below reach it as pc.report.plots
 from precmp_lib.course.type1 import combination_type1_error, swap_combination_type1_error
-from precmp_lib.precision import gs_from_cells
+from precmp_lib.engine.counts import class_cells, joint_confusion
+from precmp_lib.stats.combine import (
+    _hermite_coefficients,
+    lancaster_covariance,
+    swap_permutation_null,
+)
+from precmp_lib.stats.precision_cells import gs_from_cells
 
 P4 = [0.01, 0.02, 0.3, 0.5]  # docs/methods.md §8, worked example 1
 
@@ -450,7 +454,7 @@ def test_swap_null_preserves_truth_and_agreement():
 
 def test_swap_null_tables_keep_pair_totals():
     # the permuted tables themselves: diagonal cells fixed, n[y,a,b] + n[y,b,a] fixed
-    from precmp_lib import combine
+    from precmp_lib.stats import combine
 
     rng = np.random.default_rng(2)
     t = rng.integers(0, 25, size=(3, 3, 3))
@@ -663,7 +667,7 @@ def test_combined_precision_table_columns_and_values():
     y3 = rng.integers(0, 3, 400)
     a3 = np.where(rng.random(400) < 0.7, y3, rng.integers(0, 3, 400))
     b3 = np.where(rng.random(400) < 0.5, a3, rng.integers(0, 3, 400))
-    tab = pc.combined_precision_table({"dr": (y, a, b), "toy": (y3, a3, b3)},
+    tab = pc.stats.combine.combined_precision_table({"dr": (y, a, b), "toy": (y3, a3, b3)},
                                       methods=("dai_cui", "fisher", "simes", "brown"),
                                       n_resamples=300, random_state=0)
     assert list(tab.columns) == ["dataset", "class", "precision_a", "precision_b", "gs_statistic",
@@ -680,9 +684,9 @@ def test_combined_precision_table_columns_and_values():
         simes = pc.combined_precision_test(yy, aa, bb, method="simes").pvalue
         assert tab[tab.dataset == name].simes_pvalue.iloc[0] == pytest.approx(simes)
     with pytest.raises(ValueError, match="methods must be one of"):
-        pc.combined_precision_table({"dr": (y, a, b)}, methods=("stouffer",))
+        pc.stats.combine.combined_precision_table({"dr": (y, a, b)}, methods=("stouffer",))
     with pytest.raises(ValueError, match="must be"):
-        pc.combined_precision_table({"dr": (y, a)})
+        pc.stats.combine.combined_precision_table({"dr": (y, a)})
 
 
 # --------------------------------------------------------------------------------------------
@@ -694,42 +698,42 @@ def test_null_dependence_plot():
     from matplotlib.axes import Axes
 
     res = pc.combined_precision_test(None, table=GONDARA, n_resamples=300, random_state=0)
-    ax = pc.plots.null_dependence_plot(res.details["null_pvalues"],
+    ax = pc.report.plots.null_dependence_plot(res.details["null_pvalues"],
                                        pvalues=res.details["class_pvalues"], classes=[0, 1])
     assert isinstance(ax, Axes)
     assert len(ax.collections) == 2  # the null cloud and the observed point
     assert "correlation 0." in ax.get_title()
     with pytest.raises(ValueError, match="pair must name two different tests"):
-        pc.plots.null_dependence_plot(res.details["null_pvalues"], pair=(0, 0))
+        pc.report.plots.null_dependence_plot(res.details["null_pvalues"], pair=(0, 0))
     with pytest.raises(ValueError, match="shape"):
-        pc.plots.null_dependence_plot(np.ones(5))
+        pc.report.plots.null_dependence_plot(np.ones(5))
 
 
 def test_combined_pvalues_plot():
     y, a, b = _expand(GONDARA)
-    tab = pc.combined_precision_table({"dr": (y, a, b), "dr again": (y, b, a)},
+    tab = pc.stats.combine.combined_precision_table({"dr": (y, a, b), "dr again": (y, b, a)},
                                       n_resamples=100, random_state=0)
-    ax = pc.plots.combined_pvalues_plot(tab)
+    ax = pc.report.plots.combined_pvalues_plot(tab)
     assert len(ax.collections) == 3  # dai_cui, fisher, simes
     assert [t.get_text() for t in ax.get_yticklabels()] == ["dr", "dr again"]
     assert len(ax.lines) == 1  # the alpha line
     with pytest.raises(ValueError, match="brown_pvalue"):
-        pc.plots.combined_pvalues_plot(tab, methods=["brown"])
+        pc.report.plots.combined_pvalues_plot(tab, methods=["brown"])
 
 
 def test_covariance_and_type1_plots():
-    ax = pc.plots.covariance_curves_plot()
+    ax = pc.report.plots.covariance_curves_plot()
     assert len(ax.lines) == 4  # two exact curves, the polynomial, the zero line
     two_sided = ax.lines[0].get_ydata()
     assert two_sided.min() >= -1e-9  # never negative for two-sided p-values
     gauss = combination_type1_error([0.0, 0.5], n_sim=500, random_state=0)
-    ax2 = pc.plots.type1_error_plot(gauss)
+    ax2 = pc.report.plots.type1_error_plot(gauss)
     assert len(ax2.lines) == 4  # three methods and the alpha line
     swap = swap_combination_type1_error(n_sim=20, n_resamples=30, random_state=0)
-    ax3 = pc.plots.type1_error_plot(swap)
+    ax3 = pc.report.plots.type1_error_plot(swap)
     assert len(ax3.patches) == 3
     with pytest.raises(ValueError, match="mc_se"):
-        pc.plots.type1_error_plot(swap.drop(columns="mc_se"))
+        pc.report.plots.type1_error_plot(swap.drop(columns="mc_se"))
 
 
 # --------------------------------------------------------------------------------------------
@@ -794,7 +798,7 @@ def _quadrature_chi2_logsf(x, df):
 @pytest.mark.parametrize(("x", "df"), [(2000.0, 3.7), (3000.0, 1.0), (2855.2, 4.0),
                                        (5000.0, 300.5), (1500.0, 7.25)])
 def test_chi2_log_tail_matches_quadrature(x, df):
-    from precmp_lib._tails import chi2_logsf
+    from precmp_lib._lib.tails import chi2_logsf
 
     assert stats.chi2.sf(x, df) < 1e-300  # where scipy's own logsf gives -inf
     assert chi2_logsf(x, df) == pytest.approx(_quadrature_chi2_logsf(x, df), rel=1e-10)

@@ -20,17 +20,18 @@ from scipy import stats
 from statsmodels.stats.multitest import multipletests
 
 import precmp_lib as pc
-from precmp_lib.comparison import ModelComparison, compare_models, format_pvalue, model_pairs
-from precmp_lib.counts import (
+from precmp_lib.compare.models import ModelComparison, compare_models, format_pvalue, model_pairs
+from precmp_lib.engine.counting import count_predictions
+from precmp_lib.engine.counts import (
     class_cells,
     joint_confusion,
     moments_from_patterns,
     pair_cells_from_patterns,
     precision_moments,
 )
-from precmp_lib.engines import count_predictions
-from precmp_lib.precision import compare_precision_from_counts, compare_precision_from_moments
-from precmp_lib.prevalence import prevalence_bootstrap_from_patterns
+from precmp_lib.stats.precision import compare_precision_from_counts
+from precmp_lib.stats.precision_gee import compare_precision_from_moments
+from precmp_lib.stats.prevalence import prevalence_bootstrap_from_patterns
 
 
 def _noisy(rng, y, acc, k):
@@ -348,7 +349,7 @@ def test_corrected_repeated_kfold_t_from_per_fold_accuracies():
         assert (r.ci_low, r.ci_high) == pytest.approx((d.mean() - half, d.mean() + half))
     np.testing.assert_allclose(cmp.pairs["pvalue_adjusted"],
                                multipletests(cmp.pairs["pvalue"], method="holm")[1])
-    # Bayesian correlated t on the same per-fold accuracies (precmp_lib.bayesian, tested there
+    # Bayesian correlated t on the same per-fold accuracies (precmp_lib.stats.bayesian, tested there
     # against baycomp's formulas), with the region of practical equivalence of one point
     r = cmp.pairs.iloc[0]
     bayes = pc.bayes_correlated_ttest(acc[r.model_a].to_numpy(), acc[r.model_b].to_numpy(),

@@ -16,15 +16,15 @@ from statsmodels.stats.contingency_tables import cochrans_q as sm_cochrans_q
 from statsmodels.stats.contingency_tables import mcnemar as sm_mcnemar
 
 import precmp_lib as pc
-from precmp_lib.combine import swap_permutation_null
-from precmp_lib.contingency import mcnemar_pvalue_grid
-from precmp_lib.counts import cells_from_tab_paired
-from precmp_lib.precision import (
+from precmp_lib.engine.counts import cells_from_tab_paired
+from precmp_lib.stats.combine import swap_permutation_null
+from precmp_lib.stats.contingency import mcnemar_pvalue_grid
+from precmp_lib.stats.precision import precision_test_from_cells
+from precmp_lib.stats.precision_cells import (
     gs_from_cells,
     gw_from_cells,
     naive_rp_from_cells,
     naive_z_from_cells,
-    precision_test_from_cells,
     rp_from_cells,
     wald_from_cells,
 )
@@ -174,7 +174,7 @@ def test_mcnemar_bad_input():
         pc.mcnemar([[1, -2], [3, 4]])
     with pytest.raises(ValueError, match="whole-number counts"):
         pc.mcnemar([[1, 2.5], [3, 4]], method="exact")
-    for method in pc.contingency.MCNEMAR_METHODS:  # every variant, chi-square included
+    for method in pc.stats.contingency.MCNEMAR_METHODS:  # every variant, chi-square included
         with pytest.raises(ValueError, match=r"table must hold whole-number counts; got 2.5"):
             pc.mcnemar([[1, 2.5], [3, 4]], method=method)
     with pytest.raises(ValueError, match="table must hold finite counts"):
@@ -205,7 +205,7 @@ def mlxtend_example() -> np.ndarray:
 
 def test_cochrans_q_mlxtend_user_guide_example():
     y, preds = mlxtend_example()
-    correct = pc.correctness_matrix(y, preds)
+    correct = pc.stats.contingency.correctness_matrix(y, preds)
     r = pc.cochrans_q(correct)
     # docs/methods.md §3: Q = 7.529412, p = 0.023174 (mlxtend doc: "Q: 7.529, p: 0.023")
     assert r.statistic == pytest.approx(7.529412, rel=1e-6)
@@ -234,7 +234,7 @@ def test_pairwise_mlxtend_example_holm_and_bonferroni():
     np.testing.assert_allclose(ex["pvalue"], [0.038574, 0.076813, 1.0], rtol=1e-4)
     np.testing.assert_allclose(ex["pvalue_adjusted"], [0.115723, 0.153625, 1.0], rtol=1e-4)
     # The lesson: the omnibus rejects while no adjusted pair does.
-    assert pc.cochrans_q(pc.correctness_matrix(y, preds)).pvalue < 0.05
+    assert pc.cochrans_q(pc.stats.contingency.correctness_matrix(y, preds)).pvalue < 0.05
     assert not ex["reject"].any()
 
 
@@ -303,7 +303,7 @@ def test_cochrans_q_bad_input():
 
 
 def test_correctness_matrix_string_labels():
-    m = pc.correctness_matrix(["a", "b", "c"], pd.DataFrame({"x": ["a", "b", "b"], "y": ["c", "b", "c"]}))
+    m = pc.stats.contingency.correctness_matrix(["a", "b", "c"], pd.DataFrame({"x": ["a", "b", "b"], "y": ["c", "b", "c"]}))
     assert m.columns.tolist() == ["x", "y"]
     assert m.to_numpy().tolist() == [[1, 0], [1, 1], [0, 1]]
 
@@ -447,7 +447,7 @@ _HALF = np.array([[[5, 2], [3, 9]], [[4, 1], [2.5, 7]]])  # one cell 2.5
     lambda: naive_rp_from_cells(_HALF),
     lambda: precision_test_from_cells(_HALF),
     lambda: cells_from_tab_paired(30, 4, 10, 6, 5, 3, 8.5, 60),
-    lambda: pc.counts.PatternCounts.from_patterns({"11": 5.5}, {"01": 3}),
+    lambda: pc.engine.counts.PatternCounts.from_patterns({"11": 5.5}, {"01": 3}),
     lambda: swap_permutation_null(np.full((2, 2, 2), 1.5)),
 ])
 def test_count_functions_refuse_non_integer_counts_alike(call):

@@ -15,7 +15,7 @@ from sklearn.preprocessing import StandardScaler
 from sklearn.tree import DecisionTreeClassifier
 
 import precmp_lib as pc
-from precmp_lib.crossval import LONG_COLUMNS, clustering_comparison, to_wide
+from precmp_lib.compare.crossval import LONG_COLUMNS, clustering_comparison, to_wide
 
 
 @pytest.fixture(scope="module")

@@ -28,9 +28,14 @@ from conftest import DATA_MIRROR, needs_mirror
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import precmp_lib.data as data
-from precmp_lib import DatasetUnavailable, download_datasets, list_datasets, load_dataset
-from precmp_lib.data import ChecksumMismatch, DownloadError, describe_datasets
+import precmp_lib.sources.datasets as data
+from precmp_lib import DatasetUnavailable, list_datasets, load_dataset
+from precmp_lib.sources.datasets import (
+    ChecksumMismatch,
+    DownloadError,
+    describe_datasets,
+    download_datasets,
+)
 
 UCI_NAMES = ["wilt", "diabetic_retinopathy", "phishing", "banknote", "magic", "urban_land_cover"]
 SKLEARN_NAMES = ["breast_cancer", "digits", "wine", "iris"]
@@ -924,7 +929,7 @@ def test_a_cache_inside_the_package_is_refused(no_mirror, monkeypatch):
 def test_shipped_resources_are_inside_the_package(name):
     path = data.resource_path(name)
     assert path.is_file()
-    assert path.resolve().is_relative_to(Path(data.__file__).resolve().parent / "_resources")
+    assert path.resolve().is_relative_to(Path(data.__file__).resolve().parents[1] / "_resources")
     assert data.resource_text(name) == path.read_text(encoding="utf-8")
 
 

@@ -11,7 +11,7 @@ import pytest
 from sklearn.datasets import load_digits
 
 from precmp_lib.course import deep
-from precmp_lib.data import resource_path
+from precmp_lib.sources.datasets import resource_path
 
 needs_torch = pytest.mark.skipif(not deep.torch_available(), reason="PyTorch is not installed")
 

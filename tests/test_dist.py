@@ -1,4 +1,4 @@
-"""The distribution tails of precmp_lib._dist equal scipy.stats bit for bit.
+"""The distribution tails of precmp_lib._lib.dist equal scipy.stats bit for bit.
 
 The reference is scipy.stats itself, evaluated on the same inputs: random values over each
 function's range plus its edges (0, 1, infinities, NaN, negative statistics).
@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from precmp_lib import _dist
+from precmp_lib._lib import dist as _dist
 
 RNG = np.random.default_rng(20261123)
 STATISTICS = np.concatenate([RNG.exponential(3.0, 400), RNG.exponential(200.0, 100),
@@ -66,7 +66,7 @@ def test_student_and_f_tails(df):
 @pytest.mark.parametrize(("df", "loc", "scale"), [(9, 0.02, 0.01), (1, -0.3, 2.0),
                                                   (99, 1e-5, 3e-7), (4.5, 0.0, 1.0)])
 def test_student_posterior_tails_and_interval(df, loc, scale):
-    from precmp_lib.bayesian import StudentPosterior
+    from precmp_lib.stats.bayesian import StudentPosterior
 
     post, frozen = StudentPosterior(df=df, loc=loc, scale=scale), stats.t(df, loc=loc, scale=scale)
     xs = np.concatenate([loc + scale * Z, [loc, 0.0, 1e-300]])

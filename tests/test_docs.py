@@ -52,14 +52,26 @@ def api(tmp_path_factory) -> Path:
 
 
 def public_modules() -> list[str]:
-    return sorted(m.name for m in pkgutil.iter_modules(precmp_lib.__path__)
-                  if not m.name.startswith("_"))
+    """Every public subpackage and module, dotted (``precmp_lib.stats.paired``)."""
+    return sorted(m.name for m in pkgutil.walk_packages(precmp_lib.__path__, "precmp_lib.")
+                  if not any(part.startswith("_") for part in m.name.split(".")))
 
 
 def test_every_public_module_has_a_page(api):
     assert (api / "index.html").is_file() and (api / "precmp_lib.html").is_file()
-    missing = [m for m in public_modules() if not (api / "precmp_lib" / f"{m}.html").is_file()]
+    assert {"precmp_lib.engine", "precmp_lib.stats", "precmp_lib.sources", "precmp_lib.compare",
+            "precmp_lib.report", "precmp_lib.course"} <= set(public_modules())
+    missing = [m for m in public_modules()
+               if not (api / Path(*m.split("."))).with_suffix(".html").is_file()]
     assert not missing, f"no API page for modules {missing}"
+
+
+def test_subpackage_pages_group_their_modules(api):
+    # each subpackage's page lists its modules, so the reference reads by layer
+    for sub in ("engine", "stats", "sources", "compare", "report"):
+        page = (api / "precmp_lib" / f"{sub}.html").read_text(encoding="utf-8")
+        mods = [m for m in public_modules() if m.startswith(f"precmp_lib.{sub}.")]
+        assert mods and all(f'{m.rsplit(".", 1)[1]}.html' in page for m in mods), sub
 
 
 def test_front_page_documents_the_public_namespace(api):
@@ -80,7 +92,7 @@ def test_course_modules_have_their_pages(api):
 
 
 def test_main_functions_are_documented_with_numpydoc_sections(api):
-    pages = {p: p.read_text(encoding="utf-8") for p in (api / "precmp_lib").glob("*.html")}
+    pages = {p: p.read_text(encoding="utf-8") for p in (api / "precmp_lib").rglob("*.html")}
     for name in MAIN_FUNCTIONS:
         hits = [p for p, text in pages.items() if f'<section id="{name}">' in text]
         assert hits, f"{name} has no entry in the API reference"
@@ -98,8 +110,8 @@ def test_coming_from_page_is_in_the_reference_and_linked(api):
     title = source.splitlines()[0].lstrip("# ").strip()
     assert f"<title>{title}</title>" in page
     assert 'href="precmp_lib.html"' in page
-    module_page = (api / "precmp_lib" / "contingency.html").read_text(encoding="utf-8")
-    assert 'href="../coming_from.html"' in module_page  # relative to the module's folder
+    module_page = (api / "precmp_lib" / "stats" / "contingency.html").read_text(encoding="utf-8")
+    assert 'href="../../coming_from.html"' in module_page  # relative to the module's folder
 
 
 def test_page_for_evaluation_tools_is_in_the_reference_and_linked(api):
@@ -108,8 +120,8 @@ def test_page_for_evaluation_tools_is_in_the_reference_and_linked(api):
     title = source.splitlines()[0].lstrip("# ").strip()
     assert f"<title>{title}</title>" in page and "lm-evaluation-harness" in title
     assert "pc.clustered_mcnemar" in page and 'href="precmp_lib.html"' in page
-    module_page = (api / "precmp_lib" / "paired.html").read_text(encoding="utf-8")
-    assert 'href="../coming_from_evals.html"' in module_page
+    module_page = (api / "precmp_lib" / "stats" / "paired.html").read_text(encoding="utf-8")
+    assert 'href="../../coming_from_evals.html"' in module_page
 
 
 def test_pages_load_nothing_from_outside(api):

@@ -13,18 +13,10 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from precmp_lib.engines import (
-    DUCKDB,
-    SPARK,
-    Counts,
-    PredictionFileError,
-    _spec,
-    cluster_sql,
-    count_predictions,
-    counting_sql,
-    label_dictionary,
-    roles_sql,
-)
+from precmp_lib.engine.base import Counts, PredictionFileError, _spec
+from precmp_lib.engine.counting import count_predictions
+from precmp_lib.engine.dictionary import label_dictionary
+from precmp_lib.engine.sql import DUCKDB, SPARK, cluster_sql, counting_sql, roles_sql
 
 RNG_SEED = 20261123
 
@@ -273,7 +265,7 @@ def spark():
     if shutil.which("java") is None:
         pytest.fail("Spark tests need Java 17: apt-get install openjdk-17-jre-headless "
                     "(or set JAVA_HOME); they are part of `make test`")
-    from precmp_lib.engines import spark_session
+    from precmp_lib.engine.spark_engine import spark_session
 
     session = spark_session()
     yield session
@@ -634,7 +626,7 @@ def test_wide_cv_duplicated_pair_found_by_the_cluster_query(tmp_path):
 def test_group_sum_equals_unique_rows(rows, low, high):
     """Equal key rows are summed in lexicographic order, by the one-key path (small spans) and
     by numpy's unique over rows (spans whose product passes 2^62); numpy is the reference."""
-    from precmp_lib.engines import _group_sum
+    from precmp_lib.engine.finish import _group_sum
 
     rng = np.random.default_rng(rows)
     keys = rng.integers(low, high, (rows, 7 if high < 10 else 4)).astype(np.int64)
@@ -665,7 +657,7 @@ def test_duckdb_frame_equals_duckdb_df(query):
     reference), dtypes included: missing values, all-missing text, no rows, other types."""
     import duckdb
 
-    from precmp_lib.engines import _duckdb_frame
+    from precmp_lib.engine.duckdb_engine import _duckdb_frame
 
     con = duckdb.connect()
     pd.testing.assert_frame_equal(_duckdb_frame(con.sql(query)), con.sql(query).df())

@@ -181,7 +181,7 @@ def test_hostile_logs_are_refused_naming_the_file(tmp_path, case):
 
 
 def test_a_damaged_archive_and_an_oversized_member_are_refused(tmp_path, monkeypatch):
-    from precmp_lib import evallogs
+    from precmp_lib.sources import evallogs
 
     path = _zip(tmp_path / "a.eval", {"samples/s0_epoch_1.json": json.dumps(GOOD_SAMPLE) * 50})
     data = bytearray(path.read_bytes())

@@ -2,7 +2,7 @@
 
 The public functions are those of the ``precmp_lib`` namespace, of ``precmp_lib.course`` and
 every name in the ``__all__`` of a core or course module (the helpers that stay in their
-modules, such as ``precmp_lib.validation.check_probability``). For each there is one valid
+modules, such as ``precmp_lib._lib.checks.check_probability``). For each there is one valid
 call (checked to succeed), and
 for each of its data and parameter arguments a kind of value (labels, counts, a probability,
 a method name, ...). Hypothesis draws bad values of that kind, in categories (wrong type,
@@ -39,10 +39,10 @@ from hypothesis import strategies as st
 
 import precmp_lib as pc
 import precmp_lib.course
-from precmp_lib.bayesian import PRIOR_PLACES
-from precmp_lib.clusters import ClassProfiles, class_profiles
-from precmp_lib.combine import COMBINE_METHODS
-from precmp_lib.counts import pattern_counts, precision_moments
+from precmp_lib.engine.clusters import ClassProfiles, class_profiles
+from precmp_lib.engine.counts import pattern_counts, precision_moments
+from precmp_lib.stats.bayesian import PRIOR_PLACES
+from precmp_lib.stats.combine import COMBINE_METHODS
 
 # --------------------------------------------------------------------------------------------
 # Valid data the calls start from
@@ -61,7 +61,7 @@ CV_A = np.array([0.81, 0.83, 0.79, 0.85, 0.80, 0.82, 0.84, 0.78, 0.83, 0.81])
 CV_B = np.array([0.79, 0.80, 0.78, 0.82, 0.80, 0.79, 0.81, 0.77, 0.80, 0.80])
 FIVE_A = CV_A.reshape(5, 2)
 FIVE_B = CV_B.reshape(5, 2)
-CORRECT = pc.correctness_matrix(Y, PREDS).to_numpy()
+CORRECT = pc.stats.contingency.correctness_matrix(Y, PREDS).to_numpy()
 
 
 def _long_table() -> pd.DataFrame:
@@ -80,7 +80,7 @@ MOMENTS = precision_moments(Y, PREDS)
 # A table of pattern counts (the counting engine's output): class codes of the truth and of two
 # models, the rows with each pattern and the observation (cluster) each row belongs to
 # Per-(cluster, class) cells: counts right and wrong per model (rows) and cell, as
-# precmp_lib.counts.class_moments takes them (its docstring example)
+# precmp_lib.engine.counts.class_moments takes them (its docstring example)
 CELL_RIGHT = np.array([[2, 1, 3], [1, 1, 2]])
 CELL_WRONG = np.array([[0, 1, 0], [1, 0, 1]])
 PAT_Y = np.array([1, 1, 0, 0, 1, 0])
@@ -418,7 +418,7 @@ PRED_NAMES = ("a", "b", "c")
 LONG_WORDS = ("y_true", "y_pred", "model", " id")  # a long table's errors name its column
 LABEL_ARGS = {"y_true": _labels(Y), "y_pred_a": _labels(A), "y_pred_b": _labels(B)}
 METHODS_MC = ("exact", "midp", "chi2", "chi2_corrected")
-ADJUST_METHODS = ("holm", "bonferroni", "fdr_bh", "none")  # precmp_lib.multiple.ADJUST_METHODS
+ADJUST_METHODS = ("holm", "bonferroni", "fdr_bh", "none")  # precmp_lib.stats.multiple.ADJUST_METHODS
 ALTERNATIVES = ("two-sided", "greater", "less")
 
 SPECS: dict[str, Spec] = {
@@ -848,13 +848,13 @@ SPECS: dict[str, Spec] = {
 }
 
 
-# Paired comparisons on evaluation items and power (precmp_lib.paired, precmp_lib.power)
+# Paired comparisons on evaluation items and power (precmp_lib.stats.paired, precmp_lib.stats.power)
 ITEM_A = A.astype(float)
 ITEM_B = B.astype(float)
 ITEM_CLUSTERS = np.arange(40) % 10
 ANSWER_ITEMS = np.repeat(np.arange(20), 2)
 ONLY_A, ONLY_B, SIZES = np.array([2, 0, 1, 3]), np.array([0, 1, 1, 0]), np.array([4, 3, 2, 5])
-PAIRED_SUMS = pc.PairedSums.from_scores(ITEM_A, ITEM_B, ITEM_CLUSTERS)
+PAIRED_SUMS = pc.stats.paired.PairedSums.from_scores(ITEM_A, ITEM_B, ITEM_CLUSTERS)
 
 
 def _real_number(*, none_ok: bool = False) -> st.SearchStrategy:
@@ -1026,6 +1026,8 @@ _PAPER = ("course helper for the paper's replication: fits the paper's models on
           "or rearranges the shipped printed tables (argument checks in tests/test_paper.py)")
 _DRAWS = "draws a figure (structure checked in the plot tests)"
 SKIPPED: dict[str, str] = {
+    "describe_value": "words for any value inside another check's error message: every input is "
+                      "valid and nothing is refused (its doctest shows what it says)",
     "available_datasets": _IO, "describe_datasets": _IO, "download_datasets": _IO,
     "list_datasets": _IO, "load_dataset": _IO, "read_predictions": _IO,
     "example_predictions": _IO, "resource_path": _IO, "resource_text": _IO,
@@ -1055,12 +1057,15 @@ SKIPPED: dict[str, str] = {
 # Where public functions live: the top-level namespace, the course subpackage and the modules
 # whose helpers stay out of the top level (the views -- plots, widgets, report, CLI -- are
 # tested in their own files).
-MODULES = ["accuracy", "bayesian", "combine", "comparison", "contingency", "counts",
-           "crossval", "data", "engines", "multiple", "paired", "power", "precision",
-           "predictions", "prevalence", "ranks",
-           "replicability", "resampling", "results", "selection", "validation",
-           "course.deep", "course.items", "course.maps", "course.paper", "course.scores", "course.simulate",
-           "course.type1"]
+MODULES = ["stats.accuracy", "stats.bayesian", "stats.combine", "compare.models",
+           "stats.contingency", "engine.counts", "compare.crossval", "sources.datasets",
+           "engine.base", "engine.counting", "engine.spark_engine", "stats.multiple",
+           "stats.paired", "stats.power", "stats.precision_cells", "stats.precision",
+           "stats.precision_gee", "sources.predictions", "stats.prevalence", "stats.ranks",
+           "stats.posthoc", "stats.replicability", "stats.resampling", "stats.results",
+           "stats.selection", "_lib.checks", "engine.labels",
+           "course.deep", "course.items_simulation", "course.maps", "course.paper",
+           "course.scores", "course.simulate", "course.type1"]
 
 
 def _public_functions() -> dict[str, Callable]:

@@ -21,7 +21,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from precmp_lib.engines import count_predictions
+from precmp_lib.engine.counting import count_predictions
 
 SECRET_DIR = Path(tempfile.mkdtemp(prefix="precmp-test-secret-"))
 SECRET = SECRET_DIR / "secret.txt"
@@ -152,7 +152,7 @@ def spark():
     """One local Spark session for the module."""
     if shutil.which("java") is None:
         pytest.fail("Spark tests need Java 17: apt-get install openjdk-17-jre-headless")
-    from precmp_lib.engines import spark_session
+    from precmp_lib.engine.spark_engine import spark_session
 
     session = spark_session()
     yield session

@@ -17,16 +17,10 @@ import pandas as pd
 import pytest
 from scipy import stats
 
-from precmp_lib import (
-    PairedSums,
-    clustered_mcnemar,
-    compare_items,
-    count_items,
-    paired_difference,
-    paired_difference_from_sums,
-)
-from precmp_lib.items import ItemFileError, ItemSums, parse_scores
-from precmp_lib.report_view import esc
+from precmp_lib import clustered_mcnemar, compare_items, count_items, paired_difference
+from precmp_lib.engine.items import ItemFileError, ItemSums, parse_scores
+from precmp_lib.report.html import esc
+from precmp_lib.stats.paired import PairedSums, paired_difference_from_sums
 
 
 def _clustered_items(seed: int = 3, n: int = 48, models: int = 3, samples: int = 2) -> pd.DataFrame:
@@ -93,8 +87,8 @@ def test_sums_match_the_row_level_functions():
     passage = frame.drop_duplicates("question").set_index("question").loc[wide.index, "passage"]
     a, b = wide["model 0"].to_numpy(), wide["model 2"].to_numpy()
     rows = paired_difference(a, b, clusters=passage.to_numpy())
-    from_sums = paired_difference_from_sums(s.pair(0, 2))
-    assert s.pair(0, 2) == PairedSums.from_scores(a, b, passage.to_numpy())
+    from_sums = paired_difference_from_sums(PairedSums.from_items(s, 0, 2))
+    assert PairedSums.from_items(s, 0, 2) == PairedSums.from_scores(a, b, passage.to_numpy())
     assert from_sums.details["se"] == pytest.approx(rows.details["se"], rel=1e-12)
     assert from_sums.statistic == pytest.approx(rows.statistic, rel=1e-12)
 
@@ -301,7 +295,7 @@ def test_pairs_put_the_better_scoring_model_first():
 
 
 def test_item_page_shows_the_decision_first_and_whole_items_needed():
-    from precmp_lib.item_view import item_sections
+    from precmp_lib.report.item_sections import item_sections
 
     cmp = compare_items(HAND, cluster="passage", margin=0.1)
     page = str(item_sections(cmp))
@@ -334,7 +328,7 @@ def _three_models(p_right: tuple[float, float, float], n: int = 400, seed: int =
     ((0.5, 0.5, 0.5), ["x", "y", "z"], "No model is shown better than another"),
 ])
 def test_the_recommendation_follows_the_best_group_and_leads_the_page(p_right, group, start):
-    from precmp_lib.item_view import item_sections
+    from precmp_lib.report.item_sections import item_sections
 
     cmp = compare_items(_three_models(p_right))
     assert sorted(cmp.best[""]) == group  # one model, some, or all of them
@@ -356,7 +350,7 @@ def test_the_recommendation_follows_the_best_group_and_leads_the_page(p_right, g
 
 
 def test_with_several_tasks_the_line_of_all_tasks_is_the_one_left_out():
-    from precmp_lib.item_view import item_sections
+    from precmp_lib.report.item_sections import item_sections
 
     frame = pd.concat([_three_models((0.9, 0.5, 0.4)).assign(task="t1"),
                        _three_models((0.8, 0.6, 0.4), seed=6).assign(task="t2")])

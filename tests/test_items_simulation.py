@@ -1,10 +1,10 @@
-"""Simulated clustered evaluation items (precmp_lib/course/items.py) and the power widget's logic.
+"""Simulated clustered evaluation items (precmp_lib/course/items_simulation.py) and the power widget's logic.
 
 The simulation's claims are checked against what it is built from: with equal accuracies the
 models are exchangeable (mean difference 0); the accuracy it is asked for comes out; without a
 model-specific cluster effect the independent-item tests keep their level; with one, the
 clustered tests keep it and the others do not. The widget's numbers are those of
-precmp_lib.power, called here.
+precmp_lib.stats.power, called here.
 """
 
 from __future__ import annotations
@@ -16,8 +16,8 @@ import numpy as np
 import pytest
 
 import precmp_lib as pc
-from precmp_lib import widgets
-from precmp_lib.course.items import clustered_type1_error, simulate_items
+from precmp_lib.course import widgets
+from precmp_lib.course.items_simulation import clustered_type1_error, simulate_items
 
 
 def test_simulated_items_have_the_asked_accuracy_and_design():

@@ -1,19 +1,17 @@
-"""The package's layers (DESIGN.md, "Data flow"): each imports only the ones below it.
+"""The package's layers (DESIGN.md, "Modules"): the folders follow the data flow.
 
-core (checks, counts, engines, the tests, data readers) -> comparison (``compare_models``) ->
-views (plots, widgets, the report renderer, the course-notebook runner, the CLI, the site); the
-course helpers (``precmp_lib.course``) sit beside the views. Importing a core module, or
-``precmp_lib`` itself (which every submodule import runs first, and which offers
-``compare_models``), must load no view and nothing of the course; ``comparison`` loads core
-modules only. Each import runs in a fresh interpreter, so what another test imported does not
-count.
+``_lib`` (private helpers) -> ``engine`` (a file or frame becomes counts) -> ``stats`` (tests, pure
+functions of counts) -> ``sources`` (readers that are not engines) -> ``compare`` (every number a
+page shows) -> ``report`` (the pages, figures and plots); ``course`` and the command (``cli``,
+``__main__``) sit on top and may use everything. A module imports only its own layer and the
+ones below it, anywhere in its source (an import inside a function is still a dependency), and
+importing any module of a layer loads nothing above it.
 
-No import circles, not even through an import inside a function: the command (``cli``,
-``__main__``) and the course site (``site``) sit on top, and the report renderer (``report``)
-and the course-notebook runner (``notebook_runner``) import neither of them.
+No import circles, not even through an import inside a function.
 
-And no module reaches into another for a private name (``from .x import _y`` or ``x._y``):
-a helper two modules share is public and documented in the module it belongs to.
+Private names (``_x``) are shared only inside a subpackage: a module never reaches into another
+subpackage's module for one (``from ..engine.base import _Spec``); a helper two subpackages
+share is public and documented in the module it belongs to.
 """
 
 from __future__ import annotations
@@ -30,75 +28,102 @@ import precmp_lib
 
 PACKAGE = Path(precmp_lib.__file__).resolve().parent
 
-CORE = ["_dist", "_files", "_tails", "_text", "_typing", "accuracy", "bayesian", "clusters", "combine",
-        "contingency", "counts", "crossval", "data", "engines", "evallogs", "items", "multiple",
-        "paired", "power", "precision", "predictions", "prevalence", "ranks",
-        "replicability", "resampling", "results", "selection", "validation"]
-COMPARISON = ["comparison", "item_comparison"]
-VIEWS = ["plots", "widgets", "report", "report_view", "item_view", "notebook_runner", "cli", "site",
-         "__main__"]
-COURSE = ["course", *sorted(p.stem for p in (PACKAGE / "course").glob("[!_]*.py"))]
+# bottom to top; each layer may import itself and those before it
+LAYERS = ["_lib", "engine", "stats", "sources", "compare", "report"]
+TOP = {"course", "cli", "__main__"}  # may import everything
 
 
-def _loaded_after_import(module: str) -> list[str]:
-    """The ``precmp_lib`` modules in ``sys.modules`` after importing ``module`` afresh."""
-    code = (f"import importlib, json, sys; importlib.import_module({module!r}); "
+def _layer_of(module: str) -> str:
+    parts = module.split(".")
+    return parts[1] if len(parts) > 1 else "precmp_lib"
+
+
+def _modules() -> list[str]:
+    return sorted(_module_name(p) for p in PACKAGE.rglob("*.py"))
+
+
+def test_every_module_sits_in_a_layer():
+    homeless = [m for m in _modules() if m != "precmp_lib"
+                and _layer_of(m) not in {*LAYERS, *TOP}]
+    assert not homeless, f"modules outside the layers: {homeless}"
+    top_level = sorted(p.stem for p in PACKAGE.glob("*.py"))
+    assert top_level == ["__init__", "__main__", "cli"], top_level
+
+
+def test_no_module_imports_a_layer_above_its_own():
+    graph = _import_graph()
+    wrong = []
+    for module, targets in graph.items():
+        layer = _layer_of(module)
+        if layer in TOP:
+            continue
+        allowed = set(LAYERS[:LAYERS.index(layer) + 1])
+        wrong += [f"{module} -> {t}" for t in sorted(targets) if _layer_of(t) not in allowed]
+    assert not wrong, "imports that run up the layers: " + "; ".join(wrong)
+
+
+def test_the_layer_check_sees_an_upward_import(tmp_path):
+    # a planted upward import, inside a function: stats -> report
+    package = tmp_path / "precmp_lib"
+    for sub in ("stats", "report"):
+        (package / sub).mkdir(parents=True)
+        (package / sub / "__init__.py").write_text("")
+    (package / "__init__.py").write_text("")
+    (package / "stats" / "t.py").write_text("def f():\n    from ..report import v\n    return v\n")
+    (package / "report" / "v.py").write_text("from ..stats import t\n")
+    graph = _import_graph(package)
+    assert "precmp_lib.report.v" in graph["precmp_lib.stats.t"]
+    assert _layer_of("precmp_lib.report.v") not in LAYERS[:LAYERS.index("stats") + 1]
+
+
+def _loaded_after_import(modules: list[str]) -> list[str]:
+    """The ``precmp_lib`` modules in ``sys.modules`` after importing ``modules`` afresh."""
+    code = (f"import importlib, json, sys\nfor m in {modules!r}: importlib.import_module(m)\n"
             "print(json.dumps(sorted(m for m in sys.modules if m.startswith('precmp_lib'))))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True, cwd=PACKAGE.parent)
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
-def _layer(name: str) -> str:
-    parts = name.split(".")
-    if len(parts) == 1:
-        return "top"
-    if parts[1] == "course":
-        return "course"
-    if parts[1] in VIEWS:
-        return "view"
-    if parts[1] in COMPARISON:
-        return "comparison"
-    return "core"
+@pytest.mark.parametrize("layer", LAYERS)
+def test_importing_a_layer_loads_nothing_above_it(layer):
+    # every module of the layer in one fresh interpreter: what they load together is the union
+    # of what each loads alone
+    modules = [m for m in _modules() if _layer_of(m) == layer]
+    loaded = _loaded_after_import(modules)
+    allowed = {"precmp_lib", *LAYERS[:LAYERS.index(layer) + 1]}
+    above = [m for m in loaded if _layer_of(m) not in allowed]
+    assert not above, f"importing precmp_lib.{layer} loads {above}"
+    assert set(modules) <= set(loaded)
 
 
-def test_the_lists_cover_every_module():
-    modules = {p.stem for p in PACKAGE.glob("*.py")} - {"__init__"}
-    listed = set(CORE) | set(COMPARISON) | set(VIEWS)
-    assert modules == listed, f"unlisted: {sorted(modules - listed)}, gone: {sorted(listed - modules)}"
-    assert {"paper", "deep", "type1"} <= set(COURSE)
-
-
-@pytest.mark.parametrize("module", ["precmp_lib", *(f"precmp_lib.{m}" for m in CORE)])
-def test_core_loads_no_view_and_no_course(module):
-    loaded = _loaded_after_import(module)
-    above = [m for m in loaded if _layer(m) in ("view", "course")]
-    assert not above, f"importing {module} loads {above}"
-
-
-def test_comparison_loads_core_only():
-    loaded = _loaded_after_import("precmp_lib.comparison")
-    above = [m for m in loaded if _layer(m) in ("view", "course")]
-    assert not above, f"importing precmp_lib.comparison loads {above}"
-    assert "precmp_lib.comparison" in loaded
-
-
-def test_course_is_imported_explicitly():
-    loaded = _loaded_after_import("precmp_lib.course")
+def test_the_course_is_imported_explicitly():
+    assert not [m for m in _loaded_after_import(["precmp_lib"]) if m != "precmp_lib"]
+    loaded = _loaded_after_import(["precmp_lib.course"])
     assert {"precmp_lib.course.paper", "precmp_lib.course.type1"} <= set(loaded)
 
 
-# The package's private modules (``_dist``, the C module built from ``_native.c``): the package's
-# own modules may import them whole; their private names stay theirs.
+# The package's private modules (the C module built from ``_native.c``) and private package
+# (``_lib``): the package's own modules may import them whole; their private names stay theirs.
 PRIVATE_MODULES = {p.stem for p in [*PACKAGE.rglob("*.py"), *PACKAGE.rglob("*.c")]
-                   if p.stem.startswith("_") and not p.stem.startswith("__")}
+                   if p.stem.startswith("_") and not p.stem.startswith("__")} | {"_lib"}
 
 
-def _private_imports(path: Path) -> list[str]:
-    """``from <precmp_lib module> import _name`` and ``<precmp_lib module alias>._name``.
+def _subpackage(dotted: str) -> str:
+    """The subpackage a dotted module name lies in (``precmp_lib`` for top-level modules)."""
+    return dotted.rpartition(".")[0] if dotted.count(".") >= 2 else "precmp_lib"
 
-    Importing a private module of the package whole (``from . import _dist``) is allowed.
+
+def _private_imports(path: Path, module: str | None = None) -> list[str]:
+    """``from <module of another subpackage> import _name`` and ``<its alias>._name``.
+
+    Importing a private module of the package whole (``from . import _native``) is allowed, and
+    so is a private name of a module in the same subpackage (the parts of one room share their
+    helpers).
     """
+    here = module.split(".") if module else ["precmp_lib", "x"]
+    if path.name == "__init__.py":
+        here = [*here, "__init__"]
     tree = ast.parse(path.read_text(encoding="utf-8"))
     module_aliases: set[str] = set()
     found = []
@@ -108,13 +133,23 @@ def _private_imports(path: Path) -> list[str]:
         ours = node.level > 0 or (node.module or "").startswith("precmp_lib")
         if not ours:
             continue
+        if node.level:
+            target = ".".join([*here[:len(here) - node.level], *filter(None, [node.module])])
+        else:
+            target = node.module or ""
         for alias in node.names:
-            if alias.name in PRIVATE_MODULES and node.module in (None, "precmp_lib"):
+            full = f"{target}.{alias.name}"
+            is_module = (PACKAGE.parent / Path(*full.split("."))).with_suffix(".py").exists() \
+                or (PACKAGE.parent / Path(*full.split("."))).is_dir() or alias.name == "_native"
+            same_room = _subpackage(full if is_module else target) == _subpackage(".".join(here))
+            if alias.name in PRIVATE_MODULES and not same_room:
                 module_aliases.add(alias.asname or alias.name)
             elif alias.name.startswith("_") and not alias.name.startswith("__"):
-                found.append(f"line {node.lineno}: from {'.' * node.level}{node.module or ''} "
-                             f"import {alias.name}")
-            elif node.module is None or alias.name in {p.stem for p in PACKAGE.rglob("*.py")}:
+                if not same_room:
+                    found.append(f"line {node.lineno}: from {'.' * node.level}{node.module or ''} "
+                                 f"import {alias.name}")
+            elif not same_room and (node.module is None
+                                    or alias.name in {p.stem for p in PACKAGE.rglob("*.py")}):
                 module_aliases.add(alias.asname or alias.name)
     for node in ast.walk(tree):
         if (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)
@@ -126,34 +161,30 @@ def _private_imports(path: Path) -> list[str]:
 
 def test_the_private_import_check_catches_both_forms(tmp_path):
     bad = tmp_path / "bad.py"
-    bad.write_text("from .counts import _check\nfrom . import counts as _c\n"
-                   "from .. import prevalence\nx = _c._codes(1) + prevalence._percentile\n"
-                   "from .results import TestResult\nfrom . import __version__\n"
-                   "from precmp_lib import _native\nfrom . import _dist\n"
-                   "y = _native.code_keys + _dist._tail\n")
-    found = _private_imports(bad)
-    assert sorted(f.split(": ")[1] for f in found) == ["_c._codes", "_dist._tail",
-                                                       "from .counts import _check",
+    bad.write_text("from ..engine.counts import _check\nfrom ..engine import counts as _c\n"
+                   "from ..stats import prevalence\nx = _c._codes(1) + prevalence._percentile\n"
+                   "from .results import TestResult\nfrom .results import _fmt\n"
+                   "from .. import __version__\nfrom ..engine import _native\n"
+                   "y = _native.code_keys + _native._tail\n")
+    found = _private_imports(bad, "precmp_lib.compare.bad")
+    assert sorted(f.split(": ")[1] for f in found) == ["_c._codes", "_native._tail",
+                                                       "from ..engine.counts import _check",
                                                        "prevalence._percentile"]
 
 
 @pytest.mark.parametrize("path", sorted(PACKAGE.rglob("*.py")),
                          ids=lambda p: str(p.relative_to(PACKAGE)))
-def test_no_private_name_is_imported_across_modules(path):
-    found = _private_imports(path)
-    assert not found, f"{path.relative_to(PACKAGE)} uses private names of other modules: {found}"
+def test_no_private_name_is_imported_across_subpackages(path):
+    found = _private_imports(path, _module_name(path))
+    assert not found, f"{path.relative_to(PACKAGE)} uses private names of other subpackages: {found}"
 
 
 def test_the_package_imports_each_public_name_on_first_use():
-    # `import precmp_lib` loads no analysis module but the one whose function shares its name;
-    # each public name still resolves to its object, also after its submodule was imported
-    loaded = _loaded_after_import("precmp_lib")
-    assert set(loaded) <= {"precmp_lib", "precmp_lib.replicability", "precmp_lib.precision",
-                           "precmp_lib.validation", "precmp_lib.results", "precmp_lib._dist",
-                           "precmp_lib._tails", "precmp_lib._typing", "precmp_lib._native",
-                           "precmp_lib._files", "precmp_lib.counts", "precmp_lib.multiple"}, loaded
+    # `import precmp_lib` loads nothing else; each public name still resolves to its object,
+    # also after its module was imported, and none is a module
+    assert _loaded_after_import(["precmp_lib"]) == ["precmp_lib"]
     code = ("import importlib, types, precmp_lib as pc\n"
-            f"for m in {CORE!r}: importlib.import_module('precmp_lib.' + m)\n"
+            "for m in sorted(set(pc._EXPORTS.values())): importlib.import_module('precmp_lib.' + m)\n"
             "bad = [n for n in pc.__all__ if isinstance(getattr(pc, n), types.ModuleType)]\n"
             "missing = [n for n in pc.__all__ if n not in dir(pc)]\n"
             "print(bad, missing)")
@@ -162,15 +193,41 @@ def test_the_package_imports_each_public_name_on_first_use():
     assert out.stdout.strip() == "[] []"
 
 
-def test_the_report_command_loads_what_the_report_needs_only():
-    code = ("import json, sys, precmp_lib.__main__, precmp_lib.comparison, precmp_lib.report, "
-            "precmp_lib.report_view\n"
-            "print(json.dumps(sorted(m for m in sys.modules if m.startswith('precmp_lib'))))")
+def test_the_curated_namespace_is_small_and_every_name_has_an_example():
+    names = [n for n in precmp_lib.__all__ if n != "__version__"]
+    assert len(names) <= 70, len(names)
+    no_example = [n for n in names if ">>>" not in (getattr(precmp_lib, n).__doc__ or "")]
+    assert not no_example, f"public names without a docstring example: {no_example}"
+
+
+def test_subpackages_reach_their_modules_on_first_use():
+    code = ("import precmp_lib as pc\n"
+            "print(pc.stats.paired.__name__, pc.report.plots.__name__, pc.engine.sql.__name__)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True, cwd=PACKAGE.parent)
-    loaded = json.loads(out.stdout.strip().splitlines()[-1])
-    for unneeded in ("accuracy", "crossval", "data", "predictions", "ranks", "selection",
-                     "plots", "widgets", "site", "course"):
+    assert out.stdout.split() == ["precmp_lib.stats.paired", "precmp_lib.report.plots",
+                                  "precmp_lib.engine.sql"]
+
+
+def test_every_subpackage_says_what_it_owns_and_may_import():
+    for init in sorted(PACKAGE.glob("*/__init__.py")):
+        doc = ast.get_docstring(ast.parse(init.read_text(encoding="utf-8"))) or ""
+        if init.parent.name.startswith("_resources"):
+            continue
+        assert "import" in doc.lower() and len(doc) > 200, init
+
+
+def test_no_module_is_over_1200_lines():
+    long = {str(p.relative_to(PACKAGE)): n for p in PACKAGE.rglob("*.py")
+            if (n := len(p.read_text(encoding="utf-8").splitlines())) > 1200}
+    assert not long, long
+
+
+def test_the_report_command_loads_what_the_report_needs_only():
+    loaded = _loaded_after_import(["precmp_lib.__main__", "precmp_lib.compare.models",
+                                   "precmp_lib.report.render", "precmp_lib.report.sections"])
+    for unneeded in ("stats.accuracy", "compare.crossval", "sources.predictions", "stats.ranks",
+                     "stats.posthoc", "stats.selection", "report.plots", "course"):
         assert f"precmp_lib.{unneeded}" not in loaded, unneeded
 
 
@@ -220,7 +277,9 @@ def _import_graph(package: Path = PACKAGE) -> dict[str, set[str]]:
             for target in filter(None, map(ours, targets)):
                 parts = target.split(".")
                 found.update(".".join(parts[:k]) for k in range(2, len(parts) + 1))
-        graph[name] = found - {name, package.name}
+        # a module's own packages ran before it: importing from them closes no circle
+        ancestors = {".".join(name.split(".")[:k]) for k in range(1, name.count(".") + 1)}
+        graph[name] = found - {name, package.name} - ancestors
     return graph
 
 
@@ -275,18 +334,18 @@ def test_no_module_imports_one_that_imports_it_back():
     assert not circles, "import circles: " + "; ".join(" -> ".join(c) for c in circles)
 
 
-@pytest.mark.parametrize("module", ["report", "notebook_runner"])
+@pytest.mark.parametrize("module", ["report.render", "report.notebooks"])
 def test_the_renderer_and_the_runner_sit_under_the_commands(module):
     # the report renderer and the course-notebook runner are used by the command and the site,
     # never the other way round, whatever path the imports take
     reached = _reached(_import_graph(), f"precmp_lib.{module}")
-    above = sorted(reached & {"precmp_lib.cli", "precmp_lib.site", "precmp_lib.__main__"})
+    above = sorted(reached & {"precmp_lib.cli", "precmp_lib.course.site", "precmp_lib.__main__"})
     assert not above, f"precmp_lib.{module} imports {above}"
 
 
 def test_the_site_and_the_command_use_the_renderer_and_the_runner():
     # course pages through the runner; report pages through the command, which renders them
     graph = _import_graph()
-    assert "precmp_lib.notebook_runner" in graph["precmp_lib.site"]
-    assert "precmp_lib.report" in graph["precmp_lib.cli"]
-    assert "precmp_lib.cli" in graph["precmp_lib.site"] and "precmp_lib.cli" in graph["precmp_lib.__main__"]
+    assert "precmp_lib.report.notebooks" in graph["precmp_lib.course.site"]
+    assert "precmp_lib.report.render" in graph["precmp_lib.cli"]
+    assert "precmp_lib.cli" in graph["precmp_lib.course.site"] and "precmp_lib.cli" in graph["precmp_lib.__main__"]

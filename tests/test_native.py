@@ -1,7 +1,7 @@
 """The optional C label-coding loops (precmp_lib/_native.c) against the numpy kernels.
 
 Every label column is coded twice, by the C loops and with them switched off (the numpy kernels
-in ``validation``), and both must equal the reference: the same labels as Python strings in an
+in ``precmp_lib.engine.factorize``), and both must equal the reference: the same labels as Python strings in an
 object array, coded by ``pd.factorize``. The C functions are also called directly with broken
 arguments, which must raise or stop, never read outside their buffers.
 """
@@ -19,12 +19,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from precmp_lib import validation
-from precmp_lib.validation import encode_labels
+from precmp_lib.engine import factorize
+from precmp_lib.engine.labels import encode_labels
 
 pa = pytest.importorskip("pyarrow")
 
-native = validation._native
+native = factorize._native
 needs_native = pytest.mark.skipif(native is None, reason="precmp_lib._native was not built "
                                   "(no C compiler when the package was installed)")
 
@@ -45,12 +45,12 @@ def test_the_c_loops_are_built_where_a_compiler_is():
 @contextlib.contextmanager
 def numpy_kernels():
     """Code labels with the numpy kernels only, as where the C module is not built."""
-    saved = validation._native
-    validation._native = None
+    saved = factorize._native
+    factorize._native = None
     try:
         yield
     finally:
-        validation._native = saved
+        factorize._native = saved
 
 
 def _both(y, preds):
@@ -120,7 +120,7 @@ def test_a_character_above_u00ff_in_any_row_is_found(width, where):
     labels = np.array(["a" * width, "é" * width, "b" * max(width - 1, 1)])
     y = labels[rng.integers(0, 3, 50_000)]
     row = {"second": 1, "middle": 25_001, "last": 49_999}[where]
-    assert row not in validation._sample_rows(len(y))
+    assert row not in factorize._sample_rows(len(y))
     y[row] = "c" * (width - 1) + "日"
     with_c, without = _both(y, {"m": y[::-1]})
     codes, uniques = pd.factorize(y, sort=True)
@@ -141,7 +141,7 @@ def test_characters_past_a_short_rows_end_are_not_read_as_its_own(width):
     chars[0::2] = ord("a")
     chars[1::2] = ord("b")
     keys = [int.from_bytes(c * width, "little") for c in (b"a", b"b")]
-    m, shift, positions, table = validation._key_table(np.array(keys, dtype=np.uint64))
+    m, shift, positions, table = factorize._key_table(np.array(keys, dtype=np.uint64))
     out = np.full(20, -1, dtype=np.int8)
     assert native.code_ucs4(chars, width, int(m), int(shift), table, positions, out) == 0
     assert out.tolist() == [0, 1] * 10
@@ -156,7 +156,7 @@ def test_characters_past_a_short_rows_end_are_not_read_as_its_own(width):
 
 def _table(labels: list[bytes]):
     keys = np.array(sorted(int.from_bytes(b, "little") for b in labels), dtype=np.uint64)
-    m, shift, positions, table = validation._key_table(keys)
+    m, shift, positions, table = factorize._key_table(keys)
     return int(m), int(shift), table, positions
 
 
@@ -245,15 +245,15 @@ def test_code_keys_matches_the_numpy_kernel_on_many_rows():
     five = np.array([3, 10**6, 2**40, 2**63 + 5, 77], dtype=np.uint64)
     keys = five[rng.integers(0, 5, 300_000)]
     guess = np.sort(five)
-    m, shift, positions, table = validation._key_table(guess)
+    m, shift, positions, table = factorize._key_table(guess)
     out = np.empty(len(keys), dtype=np.int8)
     assert native.code_keys(keys, int(m), int(shift), table, positions, out) == 0
-    expected = validation._code_blocks(len(keys), guess, lambda lo, hi: keys[lo:hi])
+    expected = factorize._code_blocks(len(keys), guess, lambda lo, hi: keys[lo:hi])
     np.testing.assert_array_equal(out, expected)
     np.testing.assert_array_equal(guess[out], keys)
     keys[-1] = 4
     assert native.code_keys(keys, int(m), int(shift), table, positions, out) == 2
-    assert validation._code_blocks(len(keys), guess, lambda lo, hi: keys[lo:hi]) is None
+    assert factorize._code_blocks(len(keys), guess, lambda lo, hi: keys[lo:hi]) is None
 
 
 # --------------------------------------------------------------------------------------------
@@ -323,7 +323,7 @@ def test_two_labels_with_the_same_key_fall_back_to_the_binary_search():
                                                                        dtype=np.uint8), keys)
     assert keys[0] == keys[1]
     y = pair[np.random.default_rng(0).integers(0, 2, 20_000)]
-    assert validation._factorize_fixed_rows(y) is None
+    assert factorize._factorize_fixed_rows(y) is None
     enc = encode_labels(y, {"m": y[::-1].copy()})
     codes, uniques = pd.factorize(y, sort=True)
     assert enc.classes.tolist() == uniques.tolist()
@@ -377,24 +377,24 @@ def test_many_labels_are_coded_alike_by_both(n_labels, long):
         _assert_equal(with_c, reference)
         _assert_equal(without, reference)
     if native is not None and n_labels <= 50:  # the C table was used, not the fallbacks
-        text = validation._ArrowText.of(validation._arrow_text_chunks(pd.Series(y, dtype="str")
+        text = factorize._ArrowText.of(factorize._arrow_text_chunks(pd.Series(y, dtype="str")
                                                                       .array))
-        coded = (validation._factorize_long_text(text, len(y)) if long
-                 else validation._factorize_arrow_text(pd.Series(y, dtype="str").array))
+        coded = (factorize._factorize_long_text(text, len(y)) if long
+                 else factorize._factorize_arrow_text(pd.Series(y, dtype="str").array))
         assert coded is not None and coded[0].dtype == np.int8
-        assert validation._factorize_fixed_rows(y) is not None
+        assert factorize._factorize_fixed_rows(y) is not None
 
 
 # Run in a child process: the old loop read freed-up offsets and crashed the process (SIGSEGV).
 CHANGED_MEANWHILE = """
 import sys, threading, time
 import numpy as np
-from precmp_lib import validation
+from precmp_lib.engine import factorize
 
-native = validation._native
+native = factorize._native
 labels = sorted(b"label-%02d-" % i + b"x" * (i % 5) for i in range(6))
 offsets_l = np.cumsum([0, *map(len, labels)], dtype=np.int64)
-m, shift, positions, slots = validation._hashed_labels(b"".join(labels), offsets_l)
+m, shift, positions, slots = factorize._hashed_labels(b"".join(labels), offsets_l)
 words = [b.ljust(max(-(-len(b) // 8), 4) * 8, b"\\0") for b in labels]
 starts = np.zeros(len(positions), dtype=np.int64)
 starts[slots] = np.cumsum([0, *map(len, words[:-1])])

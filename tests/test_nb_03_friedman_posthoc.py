@@ -23,7 +23,7 @@ UCI_SETS = ["wilt", "diabetic_retinopathy", "phishing", "banknote", "magic", "ur
 
 
 def _uci_loaders_available() -> bool:
-    from precmp_lib.data import load_dataset
+    from precmp_lib.sources.datasets import load_dataset
 
     try:
         load_dataset("banknote")

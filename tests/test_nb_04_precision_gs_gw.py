@@ -21,7 +21,7 @@ from stated import assert_states
 from statsmodels.stats.multitest import multipletests
 
 import precmp_lib as pc
-from precmp_lib.counts import class_cells, joint_confusion
+from precmp_lib.engine.counts import class_cells, joint_confusion
 
 PARAMS = {"seed": 1, "n_trees": 20, "n_sim": 120, "test_size": 0.6}
 
@@ -101,7 +101,7 @@ def check_gee_section(results):
 
 
 def check_the_widget_start_is_its_state_function(results):
-    from precmp_lib.widgets import gs_power_state
+    from precmp_lib.course.widgets.one_test_set import gs_power_state
 
     start = gs_power_state(0.5, 1000, n_sim=1000)
     saved = {float(k): v for k, v in results["widget_start_power"].items()}

@@ -66,7 +66,7 @@ def test_notebook_contract(run_notebook):
 
 
 def check_widget_start_is_the_state_function(results):
-    from precmp_lib.widgets import rp_correlation_state
+    from precmp_lib.course.widgets import rp_correlation_state
 
     start = rp_correlation_state(0.5, n=1000).reset_index()
     saved = results["widget_start"]
@@ -89,7 +89,7 @@ def test_notebook_runs_on_string_labels(run_notebook):
 def test_solutions_05(run_notebook):
     """Widths from the widget's state function; at both levels the interval excludes 1 exactly
     when the RP test rejects (the same z, docs/methods.md §6.5); fewer exclusions at 99 %."""
-    from precmp_lib.widgets import rp_correlation_state
+    from precmp_lib.course.widgets import rp_correlation_state
 
     res = run_notebook("solutions/05_relative_precision", dataset="wine", other_dataset="iris", n_trees=20)
     for row in res["ex1"]:

@@ -14,7 +14,7 @@ import pytest
 
 import precmp_lib as pc
 from precmp_lib.__main__ import main
-from precmp_lib.data import resource_path
+from precmp_lib.sources.datasets import resource_path
 
 pytestmark = pytest.mark.notebook
 
@@ -84,8 +84,8 @@ def test_the_notebook_route_runs_again_and_converts_without_loading_anything(tmp
     import papermill as pm
     from nbconvert import HTMLExporter
 
-    from precmp_lib.report import nbconvert_template
-    from precmp_lib.report_view import esc
+    from precmp_lib.report.html import esc
+    from precmp_lib.report.render import nbconvert_template
 
     src = resource_path("examples/breast_cancer_cv_long.csv")
     nb_path, page = tmp_path / "out" / "cv.ipynb", tmp_path / "cv.html"

@@ -10,7 +10,7 @@ import pandas as pd
 import pytest
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
 
-from precmp_lib import notebook_runner
+from precmp_lib.report import notebooks as notebook_runner
 
 
 def tiny_notebook(path, body="print(f'value is {value * 2}')"):

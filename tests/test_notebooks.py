@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from precmp_lib.notebook_runner import notebook_question
+from precmp_lib.report.notebooks import notebook_question
 
 _FOLDER = Path(__file__).resolve().parent.parent / "notebooks"
 # the course notebooks and the solutions of their exercises (notebooks/solutions/NN_<name>.ipynb)
@@ -64,7 +64,7 @@ def test_states_its_question(path):
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.relative_to(_FOLDER).with_suffix("").as_posix())
 def test_each_explorer_is_followed_by_its_starting_state(path):
     """The site shows an explorer's controls only and its starting state once, from the next code
-    cell, which must carry the tag `widget-start` (precmp_lib.site.static_widgets)."""
+    cell, which must carry the tag `widget-start` (precmp_lib.course.site.static_widgets)."""
     code = [c for c in json.loads(path.read_text())["cells"] if c["cell_type"] == "code"]
     for cell, nxt in zip(code, [*code[1:], None]):
         if "_explorer(" in "".join(cell["source"]):
@@ -76,7 +76,7 @@ def test_each_explorer_is_followed_by_its_starting_state(path):
 def test_output_dir_resolves_against_the_notebooks_folder(path):
     """results.json lands under build/results/ of the repository whatever the working folder of
     the run (papermill from the repository root, JupyterLab in notebooks/): the notebook joins
-    `output_dir` to its own folder (precmp_lib.notebook_runner.NOTEBOOKS, plus solutions/), and
+    `output_dir` to its own folder (precmp_lib.report.notebooks.NOTEBOOKS, plus solutions/), and
     the default leads there."""
     nb = json.loads(path.read_text())
     params = next(c for c in nb["cells"] if "parameters" in c.get("metadata", {}).get("tags", []))

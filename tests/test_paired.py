@@ -1,4 +1,4 @@
-"""Clustered paired tests on evaluation items (precmp_lib/paired.py).
+"""Clustered paired tests on evaluation items (precmp_lib/stats/paired.py).
 
 Reference values: Obuchowski's (1998) thyroid example as printed (McNemar χ² 4.50, Obuchowski
 χ² 2.86) and Durkalski's statistic on it worked out by hand; the CR1 standard error from
@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from scipy import stats
 
 import precmp_lib as pc
-from precmp_lib.paired import PairedSums
+from precmp_lib.stats.paired import PairedSums
 
 # Obuchowski (1998), Stat Med 17:1495, thyroid example: glands per patient (21 patients), PET
 # right and SPECT wrong in one gland of patient 9, SPECT right and PET wrong in 2, 1, 1, 2, 1
@@ -83,16 +83,16 @@ def test_rows_counts_and_sums_give_the_same_result():
     only_b = [SPECT_ONLY.get(p, 0) for p in range(1, 22)]
     for method in ("obuchowski", "durkalski"):
         rows = pc.clustered_mcnemar(pet, spect, patient, method=method)
-        counts = pc.clustered_mcnemar_from_counts(only_a, only_b, GLANDS, method=method)
-        sums = pc.clustered_mcnemar_from_sums(rows.details["sum_d"], rows.details["sum_d2"], 21,
+        counts = pc.stats.paired.clustered_mcnemar_from_counts(only_a, only_b, GLANDS, method=method)
+        sums = pc.stats.paired.clustered_mcnemar_from_sums(rows.details["sum_d"], rows.details["sum_d2"], 21,
                                               n_items=51, method=method,
                                               difference=rows.estimate)
         assert rows.statistic == counts.statistic == sums.statistic
         assert rows.pvalue == counts.pvalue == sums.pvalue
         assert rows.confidence_interval() == counts.confidence_interval()
     # Obuchowski's estimate follows from the sums alone; Durkalski's needs it given
-    assert pc.clustered_mcnemar_from_sums(-6, 12, 21, n_items=51).estimate == pytest.approx(-6 / 51)
-    assert math.isnan(pc.clustered_mcnemar_from_sums(-13 / 6, 73 / 36, 21, n_items=51,
+    assert pc.stats.paired.clustered_mcnemar_from_sums(-6, 12, 21, n_items=51).estimate == pytest.approx(-6 / 51)
+    assert math.isnan(pc.stats.paired.clustered_mcnemar_from_sums(-13 / 6, 73 / 36, 21, n_items=51,
                                                      method="durkalski").estimate)
 
 
@@ -193,7 +193,7 @@ def test_sums_from_a_grouped_table_equal_the_rows():
                       sum_ab=(frame.a * frame.b).sum(), n_clusters=len(per),
                       sum_s2=(per.s ** 2).sum(), sum_ns=(per.n * per.s).sum(),
                       sum_n2=(per.n ** 2).sum())
-    from_sums = pc.paired_difference_from_sums(sums)
+    from_sums = pc.stats.paired.paired_difference_from_sums(sums)
     rows = pc.paired_difference(a, b, clusters=g)
     assert from_sums.estimate == pytest.approx(rows.estimate, rel=1e-12)
     assert from_sums.details["se"] == pytest.approx(rows.details["se"], rel=1e-10)
@@ -204,8 +204,8 @@ def test_sums_may_come_as_numpy_numbers_or_decimals():
     """DuckDB and Spark return sums of decimal columns as Decimal, numpy engines as numpy."""
     from decimal import Decimal
 
-    ref = pc.clustered_mcnemar_from_sums(-6, 12, 21, n_items=51)
-    dec = pc.clustered_mcnemar_from_sums(Decimal(-6), Decimal("12.0"), Decimal(21),
+    ref = pc.stats.paired.clustered_mcnemar_from_sums(-6, 12, 21, n_items=51)
+    dec = pc.stats.paired.clustered_mcnemar_from_sums(Decimal(-6), Decimal("12.0"), Decimal(21),
                                          n_items=np.int64(51))
     assert dec.statistic == ref.statistic and dec.pvalue == ref.pvalue
     s = PairedSums(n_items=Decimal(4), sum_a=Decimal(3), sum_b=np.float32(1), sum_a2=3, sum_b2=1,
@@ -320,20 +320,20 @@ def test_length_mismatch_nan_and_a_single_cluster(func):
 
 def test_inconsistent_counts_and_sums_are_refused():
     with pytest.raises(ValueError, match="size must be at least only_a \\+ only_b"):
-        pc.clustered_mcnemar_from_counts([2, 0], [1, 0], [2, 3])
+        pc.stats.paired.clustered_mcnemar_from_counts([2, 0], [1, 0], [2, 3])
     with pytest.raises(ValueError, match="size must count at least 1 item"):
-        pc.clustered_mcnemar_from_counts([0, 0], [0, 0], [0, 3])
+        pc.stats.paired.clustered_mcnemar_from_counts([0, 0], [0, 0], [0, 3])
     with pytest.raises(ValueError, match="at least 2 clusters"):
-        pc.clustered_mcnemar_from_counts([1], [0], [3])
+        pc.stats.paired.clustered_mcnemar_from_counts([1], [0], [3])
     with pytest.raises(ValueError, match="sum_d2 must be at least sum_d\\*\\*2 / n_clusters"):
-        pc.clustered_mcnemar_from_sums(-6, 1, 21, n_items=51)
+        pc.stats.paired.clustered_mcnemar_from_sums(-6, 1, 21, n_items=51)
     with pytest.raises(ValueError, match="n_clusters must not exceed n_items"):
-        pc.clustered_mcnemar_from_sums(-6, 12, 21, n_items=10)
+        pc.stats.paired.clustered_mcnemar_from_sums(-6, 12, 21, n_items=10)
     with pytest.raises(ValueError, match="sum_n2 must lie between"):
         PairedSums(n_items=10, sum_a=5, sum_b=4, sum_a2=5, sum_b2=4, sum_ab=3, n_clusters=2,
                    sum_s2=1, sum_ns=5, sum_n2=20)
     with pytest.raises(TypeError, match="sums must be a PairedSums"):
-        pc.paired_difference_from_sums({"n_items": 10})
+        pc.stats.paired.paired_difference_from_sums({"n_items": 10})
 
 
 def test_bad_margin_and_alpha():

@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 from matplotlib.image import AxesImage
 
-from precmp_lib import plots
-from precmp_lib.contingency import mcnemar_pvalue_grid
+from precmp_lib.report import plots
+from precmp_lib.stats.contingency import mcnemar_pvalue_grid
 
 
 def test_deviation_heatmap_structure():

@@ -9,8 +9,9 @@ import pytest
 from matplotlib.collections import LineCollection, PathCollection
 
 from precmp_lib.course.simulate import power_curve
-from precmp_lib.plots import NEUTRAL_COLOR, SIGNIFICANT_COLOR, forest_plot, power_plot
-from precmp_lib.precision import compare_precision, gee_precision
+from precmp_lib.report.plots import NEUTRAL_COLOR, SIGNIFICANT_COLOR, forest_plot, power_plot
+from precmp_lib.stats.precision import compare_precision
+from precmp_lib.stats.precision_gee import gee_precision
 
 
 def rp_table():

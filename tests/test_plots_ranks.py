@@ -8,8 +8,8 @@ import pandas as pd
 import pytest
 from matplotlib.axes import Axes
 
-from precmp_lib import plots
-from precmp_lib.ranks import critical_difference, nemenyi, pairwise_rank_tests, rank_cliques
+from precmp_lib.report import plots
+from precmp_lib.stats.posthoc import critical_difference, nemenyi, pairwise_rank_tests, rank_cliques
 
 # Demšar (2006) §3.2.2: published average ranks of four C4.5 variants, N = 14.
 DEMSAR_RANKS = pd.Series({"C4.5": 3.143, "C4.5+m": 2.000, "C4.5+cf": 2.893, "C4.5+m+cf": 1.964})

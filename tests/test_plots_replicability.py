@@ -7,7 +7,7 @@ import pandas as pd
 import pytest
 from matplotlib.image import AxesImage
 
-from precmp_lib import plots
+from precmp_lib.report import plots
 
 
 @pytest.fixture

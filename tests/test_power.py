@@ -1,4 +1,4 @@
-"""Power and sample size (precmp_lib/power.py).
+"""Power and sample size (precmp_lib/stats/power.py).
 
 Reference values: Connor's (1987, Biometrics 43:207) sample size and power formulas written out
 here with scipy's normal quantiles; the exact power by enumerating every 2 x 2 table of n items

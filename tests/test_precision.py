@@ -1,4 +1,4 @@
-"""Tests for precmp_lib.precision.
+"""Tests for precmp_lib.stats.precision, precision_cells and precision_gee.
 
 Provenance of reference values:
 - "docs/methods.md §6.6(x)" / "docs/methods.md §7 ex. n": worked examples of the methods reference, recomputed with
@@ -26,8 +26,7 @@ from statsmodels.genmod.cov_struct import Independence
 from statsmodels.genmod.generalized_estimating_equations import GEE
 from statsmodels.stats.proportion import proportions_ztest
 
-from precmp_lib.combine import adjust_pvalues
-from precmp_lib.counts import (
+from precmp_lib.engine.counts import (
     PatternCounts,
     _cells_direct,
     cells_from_tab_paired,
@@ -36,24 +35,26 @@ from precmp_lib.counts import (
     pattern_counts,
     precision_moments,
 )
-from precmp_lib.precision import (
-    CellTest,
+from precmp_lib.stats.combine import adjust_pvalues
+from precmp_lib.stats.precision import (
     compare_precision,
     compare_precision_from_counts,
-    gee_precision,
-    gee_precision_from_counts,
-    gs_from_cells,
     gs_test,
-    gw_from_cells,
     gw_test,
-    naive_rp_from_cells,
-    naive_z_from_cells,
     precision_test_from_cells,
-    rp_from_cells,
     rp_test,
-    wald_from_cells,
     wald_test,
 )
+from precmp_lib.stats.precision_cells import (
+    CellTest,
+    gs_from_cells,
+    gw_from_cells,
+    naive_rp_from_cells,
+    naive_z_from_cells,
+    rp_from_cells,
+    wald_from_cells,
+)
+from precmp_lib.stats.precision_gee import gee_precision, gee_precision_from_counts
 
 # ---- the worked examples of docs/methods.md §6.6, as canonical cells n[d][a][b] -------------------
 

@@ -6,7 +6,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from precmp_lib.predictions import PredictionFileError, read_predictions
+from precmp_lib.sources.predictions import PredictionFileError, read_predictions
 
 
 @pytest.fixture

@@ -1,4 +1,4 @@
-"""Tests of precmp_lib.prevalence (and its widget state): reference values with their provenance."""
+"""Tests of precmp_lib.stats.prevalence (and its widget state): reference values with their provenance."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from matplotlib.axes import Axes
 
 import precmp_lib as pc
-from precmp_lib.widgets import prevalence_state
+from precmp_lib.course.widgets.one_test_set import prevalence_state
 
 SE, SP = 0.75, 130 / 140  # docs/methods.md §9, worked example 1: TP 45, FN 15, FP 10, TN 130
 CONFUSION = [[130, 10], [15, 45]]  # rows true (0, 1), columns predicted; class 1 is "positive"
@@ -345,7 +345,7 @@ def test_prevalence_explorer_builds():
     pytest.importorskip("ipywidgets")
     y, a, b = _expand(GONDARA)
     boot = pc.prevalence_bootstrap(y, a, b, n_resamples=50, random_state=0)
-    box = pc.widgets.prevalence_explorer(boot, cls=0)
+    box = pc.course.widgets.prevalence_explorer(boot, cls=0)
     slider, table, image = box.children
     assert slider.value == pytest.approx(round(165 / 346, 2))
     assert "A / B" in table.value and image.value[:4] == b"\x89PNG"
@@ -358,13 +358,13 @@ def test_prevalence_explorer_builds():
 def test_prevalence_curve_plot():
     y, a, b = _expand(GONDARA)
     boot = pc.prevalence_bootstrap(y, a, b, names=("NB", "RF"), n_resamples=100, random_state=0)
-    ax = pc.plots.prevalence_curve_plot(boot.curve(0), sample_prevalence=0.477, prevalence=0.3)
+    ax = pc.report.plots.prevalence_curve_plot(boot.curve(0), sample_prevalence=0.477, prevalence=0.3)
     assert isinstance(ax, Axes)
     assert len(ax.lines) == 4  # two curves and two markers
     assert len(ax.collections) == 2  # two bands
     assert [t.get_text() for t in ax.get_legend().get_texts()][:2] == ["NB", "RF"]
     with pytest.raises(ValueError, match="ci_low"):
-        pc.plots.prevalence_curve_plot(boot.curve(0).drop(columns="ci_low"))
+        pc.report.plots.prevalence_curve_plot(boot.curve(0).drop(columns="ci_low"))
 
 
 def test_ratio_curve_limits_and_order():

@@ -1,4 +1,4 @@
-"""Tests for precmp_lib.ranks: Wilcoxon, Friedman, Iman–Davenport, Nemenyi, control and Shaffer.
+"""Tests for precmp_lib.stats.ranks and precmp_lib.stats.posthoc: Wilcoxon, Friedman, Iman–Davenport, Nemenyi, control and Shaffer.
 
 Reference values come from docs/methods.md §5 (worked examples and q tables), Demšar (2006)
 Tables 2, 5 and 6, R's help-page examples (printed output), and scipy/statsmodels called here.
@@ -18,20 +18,16 @@ from hypothesis import strategies as st
 from scipy import stats
 from statsmodels.stats.multitest import multipletests
 
-from precmp_lib import ranks as rk
-from precmp_lib.ranks import (
-    average_ranks,
+from precmp_lib.stats import ranks as rk
+from precmp_lib.stats.posthoc import (
     critical_difference,
-    friedman,
-    iman_davenport,
     nemenyi,
     pairwise_rank_tests,
     rank_cliques,
-    rank_matrix,
     shaffer_true_hypotheses,
     tests_against_control,
-    wilcoxon,
 )
+from precmp_lib.stats.ranks import average_ranks, friedman, iman_davenport, rank_matrix, wilcoxon
 
 # Demšar (2006) Table 6: AUC of C4.5, C4.5+m, C4.5+cf, C4.5+m+cf on 14 UCI data sets, as printed.
 DEMSAR_NAMES = ["C4.5", "C4.5+m", "C4.5+cf", "C4.5+m+cf"]

@@ -17,9 +17,10 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from precmp_lib import report_view as view
-from precmp_lib.comparison import compare_models
-from precmp_lib.report import render_report, report_template
+from precmp_lib.compare.models import compare_models
+from precmp_lib.report import figures, sections
+from precmp_lib.report import html as html_kit
+from precmp_lib.report.render import render_report, report_template
 
 HOSTILE_LABEL = "<script>alert(1)</script>"
 HOSTILE_MODEL = '"><img src=x onerror=alert(1)>'
@@ -48,7 +49,7 @@ def test_template_contains_no_analysis_calls():
     """Only the view module's display functions, reading the JSON back and nothing else."""
     nb = json.loads(report_template().read_text(encoding="utf-8"))
     allowed_calls = {"Path", "read_text", "from_json"}
-    allowed_imports = {"pathlib", "precmp_lib.comparison", "precmp_lib"}
+    allowed_imports = {"pathlib", "precmp_lib.compare.models", "precmp_lib.report"}
     code = [("".join(c["source"])) for c in nb["cells"] if c["cell_type"] == "code"]
     seen_view = 0
     for source in code:
@@ -56,14 +57,14 @@ def test_template_contains_no_analysis_calls():
             if isinstance(node, ast.ImportFrom):
                 assert node.module in allowed_imports, node.module
                 names = {a.name for a in node.names}
-                assert names <= {"Path", "ModelComparison", "report_view"}, names
+                assert names <= {"Path", "ModelComparison", "sections"}, names
             elif isinstance(node, ast.Import):
                 pytest.fail(f"the template imports {[a.name for a in node.names]}")
             elif isinstance(node, ast.Call):
                 func = node.func
                 if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) \
                         and func.value.id == "view":
-                    assert func.attr in view.__all__ or func.attr == "versions", func.attr
+                    assert func.attr in sections.__all__ or func.attr == "versions", func.attr
                     seen_view += 1
                 else:
                     name = func.attr if isinstance(func, ast.Attribute) else func.id
@@ -127,7 +128,7 @@ def test_page_structure(hostile_page):
 
 
 def test_cv_report_renders(tmp_path):
-    from precmp_lib.data import resource_path
+    from precmp_lib.sources.datasets import resource_path
 
     long = pd.read_csv(resource_path("examples/breast_cancer_cv_long.csv"))
     cmp = compare_models(long, y_true="y_true", n_boot=200)
@@ -140,7 +141,7 @@ def test_cv_report_renders(tmp_path):
 def test_table_html_escapes_and_formats():
     frame = pd.DataFrame({"model": ["<b>x</b>"], "pvalue": [3e-9], "p2_pvalue": [0.38298],
                           "n": [12345], "note": ["a & b"]})
-    t = view.table_html(frame, "x")
+    t = html_kit.table_html(frame, "x")
     assert "<b>x</b>" not in t and "&lt;b&gt;x&lt;/b&gt;" in t
     assert "&lt; 0.0001" in t and "0.3830" in t and "12,345" in t and "a &amp; b" in t
     assert 'download="x.csv"' in t
@@ -186,7 +187,7 @@ def test_plots_speak_one_colour_language(reference):
     import matplotlib.pyplot as plt
 
     cmp = compare_models(_hostile_frame(), y_true="truth", n_boot=100, reference=reference)
-    ranking, forest, rp = view.ranking_plot(cmp), view.pairs_forest(cmp), view.rp_forest(cmp)
+    ranking, forest, rp = figures.ranking_plot(cmp), figures.pairs_forest(cmp), figures.rp_forest(cmp)
     _speaks_the_language([ranking, forest, rp])
     colours = dict(zip(cmp.summary["model"], _points(ranking)))
     if reference is None:
@@ -209,7 +210,7 @@ def test_plots_speak_one_colour_language(reference):
     pairs = list(dict.fromkeys(zip(shown["model_a"], shown["model_b"])))
     labels = [t.get_text() for t in rp.axes[0].get_yticklabels()]
     named = [t for t in labels if " / " in t]
-    assert named == [view._mpl(f"{a} / {b}: {c}", 60) for (a, b), c in zip(
+    assert named == [figures._mpl(f"{a} / {b}: {c}", 60) for (a, b), c in zip(
         pairs, shown.drop_duplicates(["model_a", "model_b"])["class"])]
     assert len(labels) == len(shown)
     rules = [line for line in rp.axes[0].get_lines() if len(set(line.get_ydata())) == 1]
@@ -219,7 +220,7 @@ def test_plots_speak_one_colour_language(reference):
 
 def test_heat_maps_span_the_data_and_print_each_value():
     cmp = compare_models(_hostile_frame(), y_true="truth", n_boot=100)
-    fig = view.precision_heatmap(cmp)
+    fig = figures.precision_heatmap(cmp)
     ax = fig.axes[0]
     values = cmp.precision.drop(columns="class").to_numpy(float)
     (image,) = ax.get_images()
@@ -227,7 +228,7 @@ def test_heat_maps_span_the_data_and_print_each_value():
     assert image.norm.vmax == pytest.approx(np.nanmax(values))
     texts = [t.get_text() for t in ax.texts]
     assert texts == [f"{v:.2f}" for v in values.ravel()]
-    fig = view.pairs_matrix(cmp)
+    fig = figures.pairs_matrix(cmp)
     ax = fig.axes[0]
     (image,) = ax.get_images()
     lim = cmp.pairs["estimate"].abs().max()
@@ -257,12 +258,12 @@ def test_a_figure_laid_out_once_has_the_pixels_savefig_gives(plot):
     import io
 
     cmp = compare_models(_hostile_frame(), y_true="truth", n_boot=100)
-    ours, theirs = getattr(view, plot)(cmp), getattr(view, plot)(cmp)
+    ours, theirs = getattr(figures, plot)(cmp), getattr(figures, plot)(cmp)
     tight = any(ax.get_aspect() != "auto" for ax in theirs.axes)
     buf = io.BytesIO()
-    theirs.savefig(buf, format="png", dpi=view.PAGE_DPI, bbox_inches="tight" if tight else None)
+    theirs.savefig(buf, format="png", dpi=figures.PAGE_DPI, bbox_inches="tight" if tight else None)
     assert theirs.get_layout_engine() is not None
-    page = view._figure_html(ours, "alt")
+    page = figures._figure_html(ours, "alt")
     assert (ours.get_layout_engine() is None) != tight  # laid out once unless cropped
     expected, got = _png_pixels(buf.getvalue()), _png_pixels(page)
     assert got.shape == expected.shape
@@ -275,7 +276,7 @@ def test_a_pyplot_figure_keeps_its_canvas_and_layout():
     fig, ax = plt.subplots(layout="constrained")
     ax.plot([0, 1], [1, 0])
     canvas = fig.canvas
-    assert 'src="data:image/png;base64,' in view._figure_html(fig, "a line")
+    assert 'src="data:image/png;base64,' in figures._figure_html(fig, "a line")
     assert fig.canvas is canvas and fig.get_layout_engine() is not None
     plt.close(fig)
 
@@ -296,12 +297,12 @@ def test_labels_the_plot_font_cannot_draw_are_noted_not_warned(tmp_path):
         render_report(cmp, tmp_path / "odd.html", quiet=True)
     assert not [w for w in caught if "missing from font" in str(w.message)]
     page = (tmp_path / "odd.html").read_text(encoding="utf-8")
-    assert view.MISSING_GLYPHS in page
+    assert figures.MISSING_GLYPHS in page
     assert "odd \u0378 class</td>" in page  # a table cell
 
 
 def test_a_page_whose_labels_every_font_draws_has_no_glyph_note(hostile_page):
-    assert view.MISSING_GLYPHS not in hostile_page[1]
+    assert figures.MISSING_GLYPHS not in hostile_page[1]
 
 
 class _Outline(__import__("html.parser").parser.HTMLParser):
@@ -341,7 +342,7 @@ def _first_screen(page):
 
 @pytest.mark.parametrize("kind", ["every pair", "reference", "cv"])
 def test_first_screen_is_design_recommendation_and_five_points(kind, tmp_path):
-    from precmp_lib.data import resource_path
+    from precmp_lib.sources.datasets import resource_path
 
     if kind == "cv":
         frame = pd.read_csv(resource_path("examples/breast_cancer_cv_long.csv"))
@@ -413,17 +414,17 @@ def test_small_sample_warnings_are_one_line_per_kind_with_the_list_behind_detail
     frame = pd.DataFrame({"y": y, "a": y, "b": np.where(np.arange(20) < 3, (y + 1) % 3, y),
                           "c": np.where(np.arange(20) >= 16, (y + 1) % 3, y)})
     cmp = compare_models(frame, y_true="y", n_boot=100)
-    block = str(view.section_conclusion(cmp))
+    block = str(sections.section_conclusion(cmp))
     warn = block[block.index('<div class="warn">'):]
     warn = warn[:warn.index("</div>")]
     lines = re.findall(r"<ul>(.*)</ul>", warn, flags=re.S)[0]
     assert lines.count("<details>") == sum(1 for items in cmp.warning_items if items)
     for line, items in zip(cmp.warnings, cmp.warning_items):
-        assert view.esc(line) in warn
+        assert html_kit.esc(line) in warn
         label = "which one" if len(items) == 1 else f"which ones ({len(items)})"
         if items:
             assert f"<summary>{label}</summary>" in warn
-            assert all(f"<li>{view.esc(w)}</li>" in warn for w in items)
+            assert all(f"<li>{html_kit.esc(w)}</li>" in warn for w in items)
     assert any(len(items) > 1 for items in cmp.warning_items)  # the plural label was shown
 
 
@@ -437,15 +438,15 @@ def test_many_models_fold_the_detail_lines_and_group_digits():
         frame[f"m{j:02d}"] = np.where(rng.random(300) < 0.55 + 0.009 * j, y, rng.integers(0, 3, 300))
     cmp = compare_models(frame, y_true="y", n_boot=200)
     assert len(cmp.pairs) == 46 * 45 // 2 == 1035
-    html = str(view.section_conclusion(cmp))
+    html = str(sections.section_conclusion(cmp))
     assert any(" of 1,035" in line for line in cmp.conclusions)
     assert "1035" not in html and "1,035" in html
     detail = html.split("<h3>In detail</h3>", 1)[1]
     first, folded = detail.split('<details class="more">', 1)
-    assert first.count("<li>") == view.DETAIL_LINES
-    assert folded.count("<li>") == len(cmp.details) - view.DETAIL_LINES > 0
-    assert f"<summary>{len(cmp.details) - view.DETAIL_LINES:,} more lines</summary>" in folded
-    assert "every pair of the 46 models, 1,035 pairs" in str(view.section_pairs(cmp))
+    assert first.count("<li>") == sections.DETAIL_LINES
+    assert folded.count("<li>") == len(cmp.details) - sections.DETAIL_LINES > 0
+    assert f"<summary>{len(cmp.details) - sections.DETAIL_LINES:,} more lines</summary>" in folded
+    assert "every pair of the 46 models, 1,035 pairs" in str(sections.section_pairs(cmp))
 
 
 def test_first_screen_counts_read_as_sentences():
@@ -463,7 +464,7 @@ def test_first_screen_counts_read_as_sentences():
     three = " ".join(compare_models(frame, y_true="y", n_boot=200).conclusions)
     assert "0.05: 2 of 3; the other is not shown to differ." in three
     assert "of 6 class comparisons after" in three  # 3 pairs x 2 classes
-    from precmp_lib.comparison import _bullets_all_pairs
+    from precmp_lib.compare.models import _bullets_all_pairs
 
     summary = pd.DataFrame({"model": ["a", "b", "c"], "rank": [1, 2, 3], "accuracy": [.9, .8, .7]})
     pairs = pd.DataFrame({"model_a": ["a", "a", "b"], "model_b": ["b", "c", "c"],

@@ -33,10 +33,10 @@ from sklearn.utils.validation import check_is_fitted
 from threadpoolctl import threadpool_limits
 
 import precmp_lib as pc
-from precmp_lib import resampling
 from precmp_lib.course.type1 import type1_error_simulation
-from precmp_lib.plots import resampling_type1_plot
-from precmp_lib.resampling import (
+from precmp_lib.report.plots import resampling_type1_plot
+from precmp_lib.stats import resampling
+from precmp_lib.stats.resampling import (
     ALTERNATIVES,
     cv5x2_pvalues,
     paired_ttest_kfold,

@@ -15,7 +15,6 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from scipy import stats
 
-from precmp_lib.counts import joint_confusion
 from precmp_lib.course.simulate import (
     bivariate_normal_cdf,
     correlated_predictions,
@@ -24,7 +23,8 @@ from precmp_lib.course.simulate import (
     prediction_correlation,
     simulate_cells,
 )
-from precmp_lib.precision import gs_from_cells
+from precmp_lib.engine.counts import joint_confusion
+from precmp_lib.stats.precision_cells import gs_from_cells
 
 
 @settings(max_examples=150, deadline=None)

@@ -12,7 +12,7 @@ import nbformat
 import pytest
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook, new_output
 
-from precmp_lib import site
+from precmp_lib.course import site
 
 # A loading tag (script, link, img) whose src/href is an absolute URL: written independently of
 # site.external_references so that the tests do not trust the function they check.

@@ -23,7 +23,7 @@ from pathlib import Path
 import pytest
 from sparkfiles import cv_file
 
-from precmp_lib.engines import configured_master
+from precmp_lib.engine.spark_engine import configured_master
 
 WAIT = 90  # seconds: the longest wait for a JVM to come up or an application to be listed
 

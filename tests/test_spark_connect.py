@@ -31,7 +31,7 @@ import pandas as pd
 import pytest
 from sparkfiles import cv_file
 
-from precmp_lib.engines import configured_master, is_spark_connect, spark_session
+from precmp_lib.engine.spark_engine import configured_master, is_spark_connect, spark_session
 
 WAIT = 120  # seconds: the longest wait for the server to listen
 
@@ -249,7 +249,7 @@ def test_a_connect_url_in_the_spark_configuration(tmp_path, monkeypatch):
 def test_connect_errors_are_read_as_one_line():
     from pyspark.errors.exceptions.connect import SparkException
 
-    from precmp_lib.engines import _spark_error, spark_error
+    from precmp_lib.engine.spark_engine import _spark_error, spark_error
 
     oom = SparkException(message="java.lang.OutOfMemoryError: Java heap space")
     assert spark_error(oom) == (
@@ -276,7 +276,7 @@ def test_connect_errors_are_read_as_one_line():
 # stopped meanwhile), then runs the command on the session it holds.
 GONE_CHILD = """
 import sys
-from precmp_lib.engines import spark_session
+from precmp_lib.engine.spark_engine import spark_session
 from precmp_lib.cli import main
 spark_session(master=sys.argv[1])
 print("connected", flush=True)

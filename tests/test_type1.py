@@ -49,7 +49,7 @@ def test_simulation_shows_inflation_and_control():
     and repeated-CV t reject far above alpha, the corrected tests near or below it."""
     sim = type1_error_simulation(n_simulations=300, random_state=0, progress=False)
     assert sim.pvalues.shape == (300, 8)
-    assert list(sim.pvalues.columns) == list(pc.resampling_test_guide().index)
+    assert list(sim.pvalues.columns) == list(pc.stats.resampling.resampling_test_guide().index)
     rates = sim.rates.set_index("key")
     assert rates["rejection_rate"].between(0, 1).all()
     assert rates.loc["resampled_t", "rejection_rate"] > 0.3
@@ -95,13 +95,13 @@ def test_simulation_bad_inputs():
 
 def test_guide_carries_measured_rates():
     sim = type1_error_simulation(n_simulations=50, random_state=2, progress=False)
-    guide = pc.resampling_test_guide(sim.rates)
+    guide = pc.stats.resampling.resampling_test_guide(sim.rates)
     assert {"test", "call", "splits", "df", "use_when", "type1_error", "ci_low",
             "ci_high"} <= set(guide.columns)
     assert guide.loc["ftest_5x2cv", "df"] == "(10, 5)"
     np.testing.assert_allclose(guide["type1_error"].to_numpy(),
                                sim.rates["rejection_rate"].to_numpy())
-    both = pc.resampling_test_guide({"null": sim.rates, "again": sim.rates})
+    both = pc.stats.resampling.resampling_test_guide({"null": sim.rates, "again": sim.rates})
     np.testing.assert_allclose(both["null"], both["again"])
 
 

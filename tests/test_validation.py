@@ -10,14 +10,16 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from precmp_lib import validation
-from precmp_lib.validation import (
-    as_label_array,
+from precmp_lib._lib.checks import (
     as_score_matrix,
     check_choice,
     check_counts,
     check_positive_int,
     check_probability,
+)
+from precmp_lib.engine import factorize as validation
+from precmp_lib.engine.labels import (
+    as_label_array,
     encode_label_columns,
     encode_labels,
     label_columns,
@@ -526,7 +528,7 @@ def test_integer_labels_of_two_types_share_one_class_list(ta, tb):
 
 
 def test_joint_counts_of_integer_labels_of_every_width():
-    from precmp_lib.counts import joint_confusion
+    from precmp_lib.engine.counts import joint_confusion
 
     # int8 [-128, 127], uint32 >= 2**31, uint64 >= 2**63, int64 with uint64: counted exactly
     for y, a in [(np.array([-128, 127, 127], np.int8), np.array([127, -128, 127], np.int8)),

@@ -104,7 +104,7 @@ def test_installed_package_loads_data_and_shipped_files_from_any_folder(installe
         wine = pc.load_dataset("wine")
         reg = pc.list_datasets()
         tables = paper.printed_values()
-        examples = pc.example_predictions()
+        examples = pc.sources.datasets.example_predictions()
         digits = pd.read_csv(examples.set_index("name").loc["digits_wide", "predictions"])
         print(json.dumps({
             "module": pc.__file__,
@@ -123,7 +123,7 @@ def test_installed_package_loads_data_and_shipped_files_from_any_folder(installe
     assert got["registry"] == precmp_lib.list_datasets()["name"].tolist()
     assert got["tables"] == list(range(4, 12))  # the paper's Tables 4-11
     assert all(Path(p).resolve().is_relative_to(site) for p in got["examples"])
-    shipped = precmp_lib.example_predictions().set_index("name")
+    shipped = precmp_lib.sources.datasets.example_predictions().set_index("name")
     import pandas as pd
 
     checkout = pd.read_csv(shipped.loc["digits_wide", "predictions"])
@@ -135,7 +135,7 @@ def test_installed_command_renders_the_report_of_a_shipped_example(installed):
     out_file = installed["base"] / "report.html"
     example = _run(installed, """
         import precmp_lib as pc
-        print(pc.example_predictions().set_index("name").loc["digits_wide", "predictions"])
+        print(pc.sources.datasets.example_predictions().set_index("name").loc["digits_wide", "predictions"])
     """).strip()
     _run(installed, "", "-m", "precmp_lib", "report", example, "--y-true", "digit", "--id", "id",
          "--out", str(out_file), "--quiet")
@@ -152,13 +152,13 @@ def test_make_data_from_the_installed_package_writes_to_the_user_cache_only(inst
     shutil.copy2(Path(DATA_MIRROR) / "banknote_authentication" / remote.name, remote)
     xdg = installed["base"] / "xdg"
     before = _package_files(installed["site"])
-    out = _run(installed, "", "-m", "precmp_lib.data", "download", "banknote", "--base-url",
+    out = _run(installed, "", "-m", "precmp_lib.sources.datasets", "download", "banknote", "--base-url",
                site.as_uri(), "--no-progress", XDG_CACHE_HOME=str(xdg))
     assert out.startswith("banknote: downloaded, 1372 rows x 4 features, checked: ")
     assert (xdg / "precmp" / "banknote" / remote.name).read_bytes() == remote.read_bytes()
     shape = _run(installed, """
         import precmp_lib as pc
-        from precmp_lib.data import default_cache_dir
+        from precmp_lib.sources.datasets import default_cache_dir
         print(default_cache_dir(), pc.load_dataset("banknote").X.shape)
     """, XDG_CACHE_HOME=str(xdg))
     assert shape.strip() == f"{xdg / 'precmp'} (1372, 4)"
@@ -208,7 +208,7 @@ def test_a_fresh_venv_reads_parquet_and_runs_the_report_template_with_its_defaul
         import pandas as pd
         import precmp_lib
         from precmp_lib import count_predictions
-        from precmp_lib.report import report_template
+        from precmp_lib.report.render import report_template
 
         pd.DataFrame({"y": [0, 1, 1, 0, 1], "a": [0, 1, 0, 0, 1], "b": [1, 1, 1, 0, 1]}).to_parquet(
             "p.parquet", index=False)

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 import precmp_lib as pc
-from precmp_lib import widgets
+from precmp_lib.course import widgets
 
 A = [0.81, 0.84, 0.80, 0.83, 0.82, 0.85, 0.80, 0.83, 0.84, 0.82]
 B = [0.80, 0.82, 0.80, 0.81, 0.80, 0.83, 0.79, 0.82, 0.82, 0.80]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from precmp_lib import widgets
+from precmp_lib.course import widgets
 
 
 def test_state_matches_methods_table():

@@ -17,9 +17,9 @@ from sklearn.datasets import load_breast_cancer
 from sklearn.naive_bayes import GaussianNB
 from sklearn.tree import DecisionTreeClassifier
 
-from precmp_lib import widgets as wd
-from precmp_lib.crossval import cross_val_predictions
-from precmp_lib.precision import compare_precision
+from precmp_lib.compare.crossval import cross_val_predictions
+from precmp_lib.course import widgets as wd
+from precmp_lib.stats.precision import compare_precision
 
 # ---- 06 --------------------------------------------------------------------------------------
 

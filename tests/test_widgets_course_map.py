@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from precmp_lib import widgets as wd
+from precmp_lib.course import widgets as wd
 from precmp_lib.course.maps import course_map_table
 
 

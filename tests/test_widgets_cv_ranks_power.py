@@ -16,7 +16,7 @@ import pytest
 from scipy import stats
 
 import precmp_lib as pc
-from precmp_lib import widgets
+from precmp_lib.course import widgets
 from precmp_lib.course.simulate import power_curve
 
 

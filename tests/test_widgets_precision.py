@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 
 from precmp_lib.course.simulate import paired_cell_probabilities
-from precmp_lib.precision import naive_rp_from_cells, rp_from_cells
-from precmp_lib.widgets import rp_correlation_explorer, rp_correlation_state
+from precmp_lib.course.widgets import rp_correlation_explorer, rp_correlation_state
+from precmp_lib.stats.precision_cells import naive_rp_from_cells, rp_from_cells
 
 
 def test_state_equals_kernels_on_expected_counts():

@@ -1,8 +1,12 @@
-"""What only the course notebooks need: the paper's replication, deep models, simulations.
+"""What only the course needs: widgets, the site, the paper's replication, deep models, simulations.
 
 Nothing here is imported by ``import precmp_lib``; import it explicitly,
 ``from precmp_lib import course`` or ``from precmp_lib.course import paper``. The modules:
 
+* :mod:`~precmp_lib.course.widgets`: the notebooks' widgets; each update is a plain function the
+  tests call.
+* :mod:`~precmp_lib.course.site`: the course site (``make report``): every notebook rendered, the
+  example reports, an index.
 * :mod:`~precmp_lib.course.paper`: Gondara's Tables 4-11 and Figures 1-3 recomputed next to the
   printed values (notebook 11).
 * :mod:`~precmp_lib.course.deep`: small convolutional networks on the digits for the
@@ -15,15 +19,16 @@ Nothing here is imported by ``import precmp_lib``; import it explicitly,
   sets (notebook 03).
 * :mod:`~precmp_lib.course.maps`: the course map, which test answers which question
   (notebook 00).
-* :mod:`~precmp_lib.course.items`: simulated evaluation items in clusters and the type-I error
-  of paired tests that ignore the clusters (notebook 13).
+* :mod:`~precmp_lib.course.items_simulation`: simulated evaluation items in clusters and the
+  type-I error of paired tests that ignore the clusters (notebook 13).
 
 The names below are the ones the notebooks call; each module lists the rest of its public
-names in its own ``__all__``.
+names in its own ``__all__``. May import: everything in the package (it sits on top, beside the
+command); nothing below imports it.
 """
 
 from .deep import cnn_predictions, torch_available, train_digits_cnns
-from .items import clustered_type1_error, simulate_items
+from .items_simulation import clustered_type1_error, simulate_items
 from .maps import course_map_chart, course_map_table
 from .paper import fit_paper_models, printed_values, side_by_side
 from .scores import score_matrix

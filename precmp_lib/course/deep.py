@@ -22,8 +22,8 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pandas as pd
 
-from ..data import resource_path
-from ..validation import check_positive_int, check_probability
+from .._lib.checks import check_positive_int, check_probability
+from ..sources.datasets import resource_path
 
 if TYPE_CHECKING:  # optional at run time: imported inside the functions that train
     from torch import nn
@@ -419,7 +419,7 @@ def cnn_predictions(
     ----------
     predictions_file : str
         A predictions file (wide layout: a truth column and one column per model; see
-        :func:`precmp_lib.predictions.read_predictions`). When given, nothing is trained.
+        :func:`precmp_lib.sources.predictions.read_predictions`). When given, nothing is trained.
     y_true : str
         The truth column of ``predictions_file``.
     id_column : str, optional
@@ -442,7 +442,7 @@ def cnn_predictions(
     Raises
     ------
     ValueError
-        As :func:`precmp_lib.predictions.read_predictions` for a bad file, or as
+        As :func:`precmp_lib.sources.predictions.read_predictions` for a bad file, or as
         :func:`train_digits_cnns` when training.
 
     Examples
@@ -451,7 +451,7 @@ def cnn_predictions(
     >>> run.source, run.models, len(run.predictions)
     ('shipped', ['cnn_dropout_0.5', 'cnn_dropout_0.7'], 899)
     """
-    from ..predictions import read_predictions
+    from ..sources.predictions import read_predictions
 
     if predictions_file:
         preds = read_predictions(predictions_file, y_true=y_true, id_column=id_column or None,

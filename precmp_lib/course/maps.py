@@ -1,7 +1,7 @@
 """The course map: which test answers which question, and the notebook that shows it.
 
 Notebook 00 opens the course with this table and its decision chart; the test chooser in
-:mod:`precmp_lib.widgets` filters the same table.
+:mod:`precmp_lib.course.widgets` filters the same table.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ import pandas as pd
 from matplotlib.axes import Axes
 from matplotlib.patches import FancyBboxPatch
 
-from ..plots import REFERENCE_COLOR
+from ..report.plots import REFERENCE_COLOR
 
 __all__ = ["course_map_chart", "course_map_table"]
 

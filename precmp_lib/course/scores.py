@@ -1,7 +1,7 @@
 """Score matrices: the cross-validated score of several classifiers on several data sets.
 
 Notebook 03 builds the N data sets x k classifiers matrix that the rank tests of
-:mod:`precmp_lib.ranks` (Friedman, Nemenyi, Wilcoxon) take, from the registry's data sets.
+:mod:`precmp_lib.stats.ranks` (Friedman, Nemenyi, Wilcoxon) take, from the registry's data sets.
 """
 
 from __future__ import annotations
@@ -12,13 +12,13 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..validation import check_bool, check_positive_int
+from .._lib.checks import check_bool, check_positive_int
 
 __all__ = ["score_matrix"]
 
 
 def _dataset_arrays(name: str, source: Any) -> tuple[np.ndarray, np.ndarray]:
-    from ..data import Dataset, load_dataset
+    from ..sources.datasets import Dataset, load_dataset
 
     if source is None:
         source = load_dataset(name)
@@ -74,7 +74,7 @@ def score_matrix(
     estimators : mapping name -> scikit-learn estimator
         The classifiers to compare (cloned before each fit).
     datasets : sequence of registry names, or mapping name -> Dataset or (X, y)
-        Names are loaded with :func:`precmp_lib.data.load_dataset`.
+        Names are loaded with :func:`precmp_lib.sources.datasets.load_dataset`.
     cv : int
         Number of stratified folds (shuffled with ``random_state``). Every estimator sees the
         same folds of a data set, so the scores are paired.

@@ -20,20 +20,20 @@ import numpy.typing as npt
 import pandas as pd
 from scipy import special
 
-from .._typing import RandomStateLike
-from ..precision import (
-    gs_from_cells,
-    gw_from_cells,
-    naive_z_from_cells,
-    rp_from_cells,
-    wald_from_cells,
-)
-from ..validation import (
+from .._lib.aliases import RandomStateLike
+from .._lib.checks import (
     check_choice,
     check_counts,
     check_positive_int,
     check_probability,
     check_random_state,
+)
+from ..stats.precision_cells import (
+    gs_from_cells,
+    gw_from_cells,
+    naive_z_from_cells,
+    rp_from_cells,
+    wald_from_cells,
 )
 
 __all__ = [

@@ -6,8 +6,8 @@ tests on resampled scores (notebook 02): two equally good learners scored on the
 so the uncorrected t-tests reject far more often than alpha. :func:`combination_type1_error`
 and :func:`swap_combination_type1_error` do it for combinations of dependent p-values
 (notebook 06). The tests are the library's, run on whole batches of simulated data sets at
-once (:func:`precmp_lib.resampling.resampled_t_pvalues`,
-:func:`precmp_lib.combine.combine_pvalue_rows`).
+once (:func:`precmp_lib.stats.resampling.resampled_t_pvalues`,
+:func:`precmp_lib.stats.combine.combine_pvalue_rows`).
 """
 
 from __future__ import annotations
@@ -22,17 +22,8 @@ import numpy.typing as npt
 import pandas as pd
 from scipy import stats
 
-from .._typing import RandomStateLike
-from ..combine import (
-    COMBINE_METHODS,
-    COMBINED_PRECISION_METHODS,
-    SwapPermutationNull,
-    combine_pvalue_rows,
-    combined_precision_test,
-    swap_permutation_null,
-)
-from ..resampling import cv5x2_pvalues, resampled_t_pvalues, resampling_test_guide
-from ..validation import (
+from .._lib.aliases import RandomStateLike
+from .._lib.checks import (
     as_unit_interval,
     check_choice,
     check_choices,
@@ -40,6 +31,15 @@ from ..validation import (
     check_probability,
     check_random_state,
 )
+from ..stats.combine import (
+    COMBINE_METHODS,
+    COMBINED_PRECISION_METHODS,
+    SwapPermutationNull,
+    combine_pvalue_rows,
+    combined_precision_test,
+    swap_permutation_null,
+)
+from ..stats.resampling import cv5x2_pvalues, resampled_t_pvalues, resampling_test_guide
 
 __all__ = [
     "Type1ErrorSimulation",
@@ -62,7 +62,7 @@ class Type1ErrorSimulation:
     ----------
     pvalues : DataFrame
         One row per simulated data set, one column per test key (see
-        :func:`precmp_lib.resampling.resampling_test_guide`).
+        :func:`precmp_lib.stats.resampling.resampling_test_guide`).
     alpha : float
         Level at which a p-value counts as a rejection.
     settings : dict
@@ -376,7 +376,7 @@ def combination_type1_error(
     n_tests : int
         L, the number of p-values combined.
     methods : sequence of str
-        Methods of :func:`precmp_lib.combine.combine_pvalues`.
+        Methods of :func:`precmp_lib.stats.combine.combine_pvalues`.
     n_sim : int
         Simulated data sets per correlation.
     alpha : float
@@ -465,7 +465,7 @@ def swap_combination_type1_error(
     Each simulated test set has ``n`` observations whose joint (truth, A, B) labels are drawn
     from a distribution that is symmetric in A and B, so the two classifiers have equal
     precision on every class; the per-class GS p-values are combined by
-    :func:`precmp_lib.combine.combined_precision_test` (swap-permutation covariance for
+    :func:`precmp_lib.stats.combine.combined_precision_test` (swap-permutation covariance for
     ``"dai_cui"``), each test set with its slice of one batched swap-permutation null.
 
     Parameters
@@ -480,7 +480,7 @@ def swap_combination_type1_error(
         Probability that the two classifiers share one prediction; it drives the dependence
         between the per-class tests.
     methods : sequence of str
-        Methods of :func:`precmp_lib.combine.combined_precision_test`.
+        Methods of :func:`precmp_lib.stats.combine.combined_precision_test`.
     n_sim : int
         Simulated test sets.
     n_resamples : int

@@ -1,0 +1,13 @@
+"""Private helpers that every layer may use.
+
+Argument checks, distribution tails, text, atomic writes, typing aliases and lazy submodule
+access.
+
+Owns: :mod:`.checks` (every ``ValueError`` that names an argument), :mod:`.dist` and
+:mod:`.tails` (survival functions and log tails, scipy imported on first use), :mod:`.text`
+(direction controls), :mod:`.atomic` (private outputs written whole or not at all),
+:mod:`.aliases` (typing aliases) and :mod:`.lazy`.
+May import: the standard library, numpy and pandas; nothing else of the package.
+"""
+
+__all__: list[str] = []

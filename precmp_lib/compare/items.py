@@ -1,0 +1,476 @@
+"""Several models compared on the same evaluation items: every number the item report shows.
+
+:func:`compare_items` reads an item table once (:func:`precmp_lib.engine.items.count_items`) and, per
+task and for all tasks together, computes from the returned sums
+
+- each model's mean score with a cluster-robust (CR1) interval;
+- every pair by the clustered McNemar test (Obuchowski) when every item score is 0 or 1, else by
+  the cluster-robust paired difference, Holm-adjusted across the pairs of the task; the
+  difference with its CR1 interval; the flips (items right for A and wrong for B, and the
+  reverse); TOST equivalence at a margin when one is given;
+- the minimum difference detectable with 80 % power by these items and clusters, and the items
+  the observed difference would need;
+- the best group: the models not shown worse than the top one after Holm's adjustment.
+
+The result, :class:`ItemComparison`, holds plain tables and sentences; the report only shows
+them.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from ..engine.items import ItemSums, count_items
+from ..stats.contingency import mcnemar
+from ..stats.multiple import adjust_pvalues
+from ..stats.paired import (
+    PairedSums,
+    clustered_mcnemar_from_sums,
+    equivalence_test_from_sums,
+    paired_difference_from_sums,
+)
+from ..stats.power import minimum_detectable_difference, paired_sample_size
+
+__all__ = ["ALL_TASKS", "ALL_TASKS_LINE", "ITEM_TESTS", "ItemComparison", "compare_items"]
+
+ITEM_TESTS = ("auto", "mcnemar", "difference")
+ALL_TASKS = "all tasks"
+# How each conclusion about all tasks together begins (a task's own begin with its name).
+ALL_TASKS_LINE = "All tasks together: "
+POWER = 0.8
+_FRAMES = ("summary", "pairs", "design")
+
+
+@dataclass(frozen=True)
+class ItemComparison:
+    """The comparison of several models on the same evaluation items.
+
+    Attributes
+    ----------
+    summary : DataFrame
+        One row per (task, model): ``task``, ``model``, ``n`` (items), ``score`` (mean item
+        score), ``ci_low``, ``ci_high`` (cluster-robust), ``se``, ``rank`` (1 = best),
+        ``best`` (in the best group).
+    pairs : DataFrame
+        One row per (task, pair), the better-ranked model as A (so that the estimate is rarely
+        negative): ``task``, ``model_a``, ``model_b``, ``test``, ``estimate``
+        (score A - B), ``ci_low``, ``ci_high``, ``statistic``, ``pvalue``, ``pvalue_adjusted``
+        (Holm within the task), ``reject``, ``a_right_b_wrong``, ``a_wrong_b_right`` (0/1
+        scores), ``se``, ``design_effect``, ``correlation``, ``mde`` (difference detectable
+        with 80 % power), ``items_needed`` (items that would detect the observed difference
+        with 80 % power), ``tost_pvalue`` and ``equivalent`` (with a margin).
+    design : DataFrame
+        One row per task: ``task``, ``items``, ``clusters``, ``answers_min``, ``answers_max``
+        (answers per item and model), ``answers_mean``, ``design_effect`` (median over models of
+        the variance of the mean score over its value for independent items), ``binary``,
+        ``test``, ``variance_reduction`` (mean over models: the share of the variance of the
+        mean score removed by answering each item several times).
+    best : dict
+        Task -> the models of the best group.
+    conclusions : list of str
+        Plain sentences.
+    recommendation : str
+        One sentence on what to use, from the best group over all tasks (or the one task).
+    tasks : list of str
+        The tasks, then ``"all tasks"`` when there are several.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from precmp_lib import compare_items
+    >>> frame = pd.DataFrame({"item": list(range(8)) * 2, "model": ["a"] * 8 + ["b"] * 8,
+    ...                       "score": [1, 1, 1, 0, 1, 1, 1, 0, 0, 1, 0, 0, 1, 0, 1, 0]})
+    >>> cmp = compare_items(frame)
+    >>> cmp.models
+    ['a', 'b']
+    """
+
+    summary: pd.DataFrame
+    pairs: pd.DataFrame
+    design: pd.DataFrame
+    best: dict[str, list[str]]
+    conclusions: list[str]
+    tasks: list[str]
+    models: list[str]
+    alpha: float = 0.05
+    margin: float | None = None
+    engine: str = "numpy"
+    source: str = ""
+    n_rows: int = 0
+    settings: dict[str, Any] = field(default_factory=dict)
+    kind: str = "items"
+    recommendation: str = ""
+
+    def to_json(self) -> str:
+        """Return the comparison as JSON (tables as lists of records).
+
+        Returns
+        -------
+        str
+        """
+        out: dict[str, Any] = {}
+        for k in self.__dataclass_fields__:
+            v = getattr(self, k)
+            if isinstance(v, pd.DataFrame):
+                v = json.loads(v.to_json(orient="records"))
+            out[k] = v
+        return json.dumps(out, allow_nan=False, default=_plain)
+
+    @classmethod
+    def from_json(cls, text: str) -> ItemComparison:
+        """Rebuild a comparison from :meth:`to_json`.
+
+        Parameters
+        ----------
+        text : str
+
+        Returns
+        -------
+        ItemComparison
+        """
+        from .models import numeric_nulls
+
+        data = json.loads(text)
+        for k in _FRAMES:
+            data[k] = numeric_nulls(pd.DataFrame.from_records(data[k]))
+        return cls(**data)
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, np.generic):
+        return value.item()
+    raise TypeError(f"not JSON: {type(value).__name__}")
+
+
+def _finite(x: float) -> float | None:
+    return float(x) if x is not None and math.isfinite(x) else None
+
+
+# --------------------------------------------------------------------------------------------
+# the pieces
+# --------------------------------------------------------------------------------------------
+
+
+def _summary(s: ItemSums, level: float) -> pd.DataFrame:
+    rows = []
+    for a, name in enumerate(s.models):
+        res = paired_difference_from_sums(PairedSums.from_items(s, a), confidence_level=level)
+        rows.append({"task": s.task, "model": name, "n": s.n_items, "score": res.estimate,
+                     "ci_low": res.ci_low, "ci_high": res.ci_high, "se": res.details["se"],
+                     "design_effect": res.details["design_effect"]})
+    out = pd.DataFrame(rows)
+    out["rank"] = out["score"].rank(ascending=False, method="min").astype(int)
+    return out
+
+
+def _use_mcnemar(s: ItemSums, test: str) -> bool:
+    if test == "mcnemar" and not s.binary:
+        raise ValueError("test 'mcnemar' needs every item score to be 0 or 1 (one right/wrong "
+                         "answer per item); these scores are not: use the paired difference")
+    return test == "mcnemar" or (test == "auto" and s.binary)
+
+
+def _pair_row(s: ItemSums, a: int, b: int, use_mcnemar: bool, level: float, alpha: float,
+              margin: float | None) -> dict[str, Any]:
+    ps = PairedSums.from_items(s, a, b)
+    diff = paired_difference_from_sums(ps, confidence_level=level)
+    d = diff.details
+    row: dict[str, Any] = {"task": s.task, "model_a": s.models[a], "model_b": s.models[b]}
+    if use_mcnemar and s.n_clusters is not None:
+        test = clustered_mcnemar_from_sums(float(ps.sum_a - ps.sum_b), s.cluster_sum_d2(a, b),
+                                           s.n_clusters, n_items=s.n_items)
+        row["test"] = "Obuchowski clustered McNemar"
+        stat, p = test.statistic, test.pvalue
+    elif use_mcnemar:  # independent items: McNemar's chi-square on the discordant items
+        only_a, only_b = s.flips(a, b)
+        both = float(ps.sum_ab)
+        test = mcnemar([[both, only_a], [only_b, s.n_items - both - only_a - only_b]],
+                       method="chi2")
+        row["test"] = "McNemar χ² (items independent)"
+        stat, p = test.statistic, test.pvalue
+    else:
+        row["test"] = ("paired difference, CR1 z" if s.n_clusters is not None
+                       else "paired difference z")
+        stat, p = diff.statistic, diff.pvalue
+    flips = s.flips(a, b) if s.binary else (math.nan, math.nan)
+    sd = math.sqrt(ps.variance_unclustered() * s.n_items) if s.n_items > 1 else math.nan
+    deff = d["design_effect"] if math.isfinite(d["design_effect"]) else 1.0
+    # no spread of the differences (or none between clusters): nothing to plan from
+    plan = sd > 0 and deff > 0
+    mde = (minimum_detectable_difference(s.n_items, sd, design_effect=deff, power=POWER, alpha=alpha)
+           if plan else math.nan)
+    need = (paired_sample_size(diff.estimate, sd, design_effect=deff, power=POWER, alpha=alpha)
+            if plan and diff.estimate != 0 else math.nan)
+    row.update({"estimate": diff.estimate, "ci_low": diff.ci_low, "ci_high": diff.ci_high,
+                "statistic": stat, "pvalue": p, "a_right_b_wrong": flips[0],
+                "a_wrong_b_right": flips[1], "se": d["se"], "design_effect": d["design_effect"],
+                "correlation": d["correlation"], "mde": mde, "items_needed": need})
+    if margin is not None:
+        eq = equivalence_test_from_sums(ps, margin=margin, alpha=alpha)
+        row.update({"tost_pvalue": eq.pvalue, "equivalent": bool(eq.details["equivalent"])})
+    return row
+
+
+def _pairs(s: ItemSums, summary: pd.DataFrame, test: str, level: float, alpha: float,
+           margin: float | None) -> pd.DataFrame:
+    """Every pair of the task, the better-ranked model as A (ties keep the models' order)."""
+    chosen = _use_mcnemar(s, test)
+    m = s.n_models
+    rank = summary["rank"].to_numpy()
+    rows = [_pair_row(s, *((b, a) if rank[b] < rank[a] else (a, b)), chosen, level, alpha, margin)
+            for a in range(m) for b in range(a + 1, m)]
+    out = pd.DataFrame(rows)
+    out["pvalue_adjusted"] = adjust_pvalues(out["pvalue"].to_numpy(float), "holm")
+    out["reject"] = out["pvalue_adjusted"] < alpha
+    return out
+
+
+def _best(summary: pd.DataFrame, pairs: pd.DataFrame) -> list[str]:
+    top = str(summary.sort_values(["score", "model"], ascending=[False, True])["model"].iloc[0])
+    best = [top]
+    for model in summary.sort_values("score", ascending=False)["model"]:
+        if model == top:
+            continue
+        hit = pairs[((pairs.model_a == top) & (pairs.model_b == model))
+                    | ((pairs.model_a == model) & (pairs.model_b == top))]
+        if not bool(hit["reject"].iloc[0]):
+            best.append(str(model))
+    return best
+
+
+def _design_row(s: ItemSums, summary: pd.DataFrame, use_mcnemar: bool) -> dict[str, Any]:
+    k_mean = float(np.mean(s.answers)) / s.n_items
+    reduction = math.nan
+    if s.k_max > 1:
+        shares = []
+        for a in range(s.n_models):
+            ps = PairedSums.from_items(s, a)
+            var = ps.variance_unclustered() * s.n_items
+            within, sampling = s.within[a] / s.n_items, s.within_over_k[a] / s.n_items
+            one = max(var - sampling + within, var)
+            shares.append(1 - var / one if one > 0 else 0.0)
+        reduction = float(np.mean(shares))
+    return {"task": s.task, "items": s.n_items, "clusters": s.n_clusters,
+            "answers_min": s.k_min, "answers_max": s.k_max, "answers_mean": k_mean,
+            "design_effect": float(np.nanmedian(summary["design_effect"].to_numpy(float)))
+            if summary["design_effect"].notna().any() else math.nan,
+            "binary": s.binary,
+            "test": ("McNemar" if s.n_clusters is None else "clustered McNemar (Obuchowski)")
+            if use_mcnemar else "paired difference (CR1)",
+            "variance_reduction": reduction}
+
+
+def _pct(x: float) -> str:
+    return f"{100 * x:.1f}"
+
+
+def median_mde(pairs: pd.DataFrame) -> float:
+    """Return the median over pairs of the difference detectable with 80 % power (NaN if none).
+
+    A pair has none when its items give nothing to plan from (:func:`no_plan`).
+
+    >>> median_mde(pd.DataFrame({"mde": [0.05, math.nan, 0.07]})), median_mde(pd.DataFrame({"mde": [math.nan]}))
+    (0.06, nan)
+    """
+    return float(np.nanmedian(pairs["mde"])) if pairs["mde"].notna().any() else math.nan
+
+
+def no_plan(clustered: bool) -> str:
+    """Say why no detectable difference is given: the score differences do not vary.
+
+    Either the two models differ by the same amount on every item (on none, mostly), or their
+    differences cancel within every cluster; either way the spread a plan needs is zero.
+
+    >>> no_plan(True)
+    'the score differences of these items do not vary from one cluster to another, so the difference they could detect cannot be estimated'
+    """
+    unit = "cluster" if clustered else "item"
+    return (f"the score differences of these items do not vary from one {unit} to another, so "
+            "the difference they could detect cannot be estimated")
+
+
+def _conclusions(task: str, summary: pd.DataFrame, pairs: pd.DataFrame, best: list[str],
+                 design: dict[str, Any], alpha: float, margin: float | None,
+                 level: float) -> list[str]:
+    where = ALL_TASKS_LINE if task == ALL_TASKS else (f"{task}: " if task else "")
+    top = best[0]
+    score = float(summary.set_index("model").loc[top, "score"])
+    lines = []
+    if len(best) == 1:
+        lines.append(f"{where}{top} scores highest ({score:.3f}) and every other model is shown "
+                     f"worse after Holm's adjustment at α = {alpha:g}.")
+    else:
+        others = ", ".join(best[1:])
+        lines.append(f"{where}{top} scores highest ({score:.3f}); {others} "
+                     f"{'is' if len(best) == 2 else 'are'} not shown worse after Holm's "
+                     f"adjustment at α = {alpha:g}: the best group is {', '.join(best)}.")
+    if design["clusters"] is not None:
+        design_text = (f"{design['items']:,} items in {design['clusters']:,} clusters; clustering "
+                       f"multiplies the variance of a model's mean score by "
+                       f"{design['design_effect']:.2f} (median over models).")
+    else:
+        design_text = (f"{design['items']:,} items, taken as independent (no cluster column).")
+    mde = median_mde(pairs)
+    if math.isnan(mde):
+        plan = no_plan(design["clusters"] is not None)
+        lines.append(f"{where}{design_text} No difference is planned: {plan}.")
+    else:
+        lines.append(f"{where}{design_text} With these items, a difference of {_pct(mde)} points "
+                     f"is detected with {100 * POWER:g} % power (median over pairs).")
+    if margin is not None:
+        eq = pairs[pairs["equivalent"]]
+        shown = "; ".join(f"{r.model_a} and {r.model_b}" for r in eq.itertuples())
+        lines.append(f"{where}{'p' if where else 'P'}airs equivalent within ±{margin:g} (TOST at α = {alpha:g}): "
+                     f"{shown if shown else 'none'}.")
+    return lines
+
+
+def _recommend(task: str, summary: pd.DataFrame, pairs: pd.DataFrame, best: list[str],
+               alpha: float, clustered: bool = False) -> str:
+    """Write what to use in one sentence, from one task's best group (or all tasks').
+
+    >>> summary = pd.DataFrame({"model": ["a", "b", "c"], "score": [.8, .7, .6]})
+    >>> pairs = pd.DataFrame({"model_a": ["a", "a", "b"], "model_b": ["b", "c", "c"],
+    ...                       "estimate": [.1, .2, .1], "mde": [.05, .06, .07]})
+    >>> print(_recommend("", summary, pairs, ["a"], 0.05))
+    Use a: it scores highest (0.800), and every other model is shown worse after Holm's adjustment at α = 0.05.
+    >>> print(_recommend("", summary, pairs, ["a", "b"], 0.05))
+    a and b are tied for best (0.800 and 0.700, not shown to differ after Holm's adjustment); choose on cost or simplicity.
+    >>> print(_recommend("all tasks", summary, pairs, ["a", "b", "c"], 0.05))
+    No model is shown better than another over all tasks: with these items only a difference of about 6.0 points is detected with 80 % power; more items would be needed to tell them apart.
+    >>> print(_recommend("", summary, pairs.assign(mde=math.nan), ["a", "b", "c"], 0.05))
+    No model is shown better than another: the score differences of these items do not vary from one item to another, so the difference they could detect cannot be estimated.
+    """
+    from .models import join_names
+
+    where = " over all tasks" if task == ALL_TASKS else ""
+    score = summary.set_index("model")["score"]
+    top = best[0]
+    if len(best) == 1:
+        return (f"Use {top}: it scores highest{where} ({score[top]:.3f}), and every other model "
+                f"is shown worse after Holm's adjustment at α = {alpha:g}.")
+    if len(best) < len(summary):
+        scores = join_names([f"{score[m]:.3f}" for m in best])
+        return (f"{join_names(best)} are tied for best{where} ({scores}, not shown to differ after "
+                "Holm's adjustment); choose on cost or simplicity.")
+    mde = median_mde(pairs)
+    if math.isnan(mde):
+        return f"No model is shown better than another{where}: {no_plan(clustered)}."
+    return (f"No model is shown better than another{where}: with these items only a difference "
+            f"of about {_pct(mde)} points is detected with {100 * POWER:g} % power; more items would "
+            "be needed to tell them apart.")
+
+
+# --------------------------------------------------------------------------------------------
+# the entry point
+# --------------------------------------------------------------------------------------------
+
+
+def compare_items(
+    source: Any,
+    *,
+    item: str = "item",
+    model: str = "model",
+    score: str = "score",
+    cluster: str | None = None,
+    sample: str | None = None,
+    task: str | None = None,
+    models: Sequence[str] | None = None,
+    test: str = "auto",
+    margin: float | None = None,
+    alpha: float = 0.05,
+    engine: str = "auto",
+) -> ItemComparison:
+    """Compare several models on the same evaluation items, per task and for all tasks.
+
+    Parameters
+    ----------
+    source : DataFrame, path, glob, DuckDB relation, Spark DataFrame, or list of ItemSums
+        One row per answer (see :func:`precmp_lib.engine.items.count_items`), or sums already read.
+    item, model, score, cluster, sample, task : str
+        Column roles (see :func:`precmp_lib.engine.items.count_items`).
+    models : sequence of str, optional
+        Models to keep.
+    test : {"auto", "mcnemar", "difference"}
+        ``"auto"``: the clustered McNemar test when every item score is 0 or 1 (one right/wrong
+        answer per item), else the cluster-robust paired difference. ``"mcnemar"`` with other
+        scores is an error; ``"difference"`` always uses the paired difference.
+    margin : float, optional
+        Equivalence margin on the score scale (TOST), e.g. 0.02.
+    alpha : float
+        Level of the tests; intervals are at 1 - alpha.
+    engine : {"auto", "numpy", "duckdb", "spark"}
+        Who reads the rows.
+
+    Returns
+    -------
+    ItemComparison
+
+    Examples
+    --------
+    Three models on 40 items in 8 passages:
+
+    >>> rng = np.random.default_rng(0)
+    >>> frame = pd.DataFrame({"item": np.tile(np.arange(40), 3),
+    ...                       "model": np.repeat(["a", "b", "c"], 40),
+    ...                       "score": (rng.random(120) < np.repeat([0.9, 0.6, 0.5], 40)).astype(int),
+    ...                       "passage": np.tile(np.arange(40) // 5, 3)})
+    >>> cmp = compare_items(frame, cluster="passage")
+    >>> cmp.best[""], cmp.pairs["test"].iloc[0]
+    (['a', 'b'], 'Obuchowski clustered McNemar')
+
+    With 40 items in 8 passages, b is not shown worse than a after Holm's adjustment: both are
+    in the best group.
+    """
+    if test not in ITEM_TESTS:
+        raise ValueError(f"test must be one of {', '.join(ITEM_TESTS)}; got {test!r}")
+    if not (isinstance(alpha, float | int) and 0 < alpha < 0.5):
+        raise ValueError(f"alpha must lie in (0, 0.5); got {alpha!r}")
+    if margin is not None and not (isinstance(margin, float | int) and 0 < margin and math.isfinite(margin)):
+        raise ValueError(f"margin must be a positive number; got {margin!r}")
+    if isinstance(source, list) and source and isinstance(source[0], ItemSums):
+        parts = source
+    else:
+        parts = count_items(source, item=item, model=model, score=score, cluster=cluster,
+                            sample=sample, task=task, models=models, engine=engine)
+    if len(parts) > 1:
+        parts = [*parts, ItemSums.combine(parts, ALL_TASKS)]
+    return _compare_sums(parts, test=test, margin=margin, alpha=float(alpha))
+
+
+def _compare_sums(parts: list[ItemSums], *, test: str, margin: float | None,
+                  alpha: float) -> ItemComparison:
+    level = 1 - alpha
+    summaries, pair_frames, designs, best, lines = [], [], [], {}, []
+    for s in parts:
+        if s.n_items < 2:
+            raise ValueError(f"task {s.task!r} has {s.n_items} item(s); at least 2 are needed")
+        summary = _summary(s, level)
+        pairs = _pairs(s, summary, test, level, alpha, margin)
+        group = _best(summary, pairs)
+        summary["best"] = summary["model"].isin(group)
+        design = _design_row(s, summary, _use_mcnemar(s, test))
+        best[s.task] = group
+        lines += _conclusions(s.task, summary, pairs, group, design, alpha, margin, level)
+        summaries.append(summary)
+        pair_frames.append(pairs)
+        designs.append(design)
+    first = parts[0]
+    # what to use: from the last part, all tasks together when there are several
+    recommendation = _recommend(parts[-1].task, summary, pairs, group, alpha,
+                                clustered=parts[-1].n_clusters is not None)
+    return ItemComparison(
+        summary=pd.concat(summaries, ignore_index=True), pairs=pd.concat(pair_frames, ignore_index=True),
+        design=pd.DataFrame(designs), best=best, conclusions=lines,
+        tasks=[s.task for s in parts], models=list(first.models), alpha=alpha, margin=margin,
+        recommendation=recommendation,
+        engine=first.engine, source=first.source, n_rows=int(sum(s.n_rows for s in parts
+                                                                 if s.task != ALL_TASKS)),
+        settings={"test": test, "power": POWER, "notes": list(first.notes)})

@@ -1,0 +1,1161 @@
+"""``compare_models``: every number a comparison report shows, computed from counts.
+
+The raw predictions are counted once (:func:`precmp_lib.engine.counting.count_predictions`, or a
+:class:`~precmp_lib.engine.base.Counts` passed in); every table below is a pure function of those
+pattern counts, through the count-taking functions of the core modules. The result,
+:class:`ModelComparison`, is frozen and round-trips through JSON, which is what the report
+template receives: the report only displays it.
+
+Two designs are recognised from the counts:
+
+one test set of n observations
+    accuracy with Wilson intervals; exact McNemar per pair (mid-p when b + c < 25); per-class
+    GS, weighted GS, GEE Wald and relative precision from each pair's joint cells.
+r x k cross-validation of n observations
+    accuracy with intervals clustered on the observation; the corrected repeated k-fold t-test
+    (Nadeau & Bengio with Bouckaert & Frank's r x k form) on per-fold accuracy differences, and
+    the 5 x 2cv t and F when the design is 5 x 2; the per-class tests clustered on the
+    observation (docs/methods.md §7, Algorithm 2).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import sys
+from collections.abc import Hashable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, fields
+from itertools import combinations
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from .._lib.checks import check_positive_int, check_probability, check_random_state
+from .._lib.dist import norm_isf
+from ..engine.base import REPEATED_CV, Counts
+from ..engine.clusters import (
+    ClassProfiles,
+    ClusterSums,
+    class_profiles,
+    clustered_accuracy_from_sums,
+)
+from ..engine.counting import count_predictions
+from ..engine.counts import PrecisionMoments, moments_from_patterns, pair_cells_from_patterns
+from ..stats.bayesian import bayes_correlated_ttest
+from ..stats.combine import combine_pvalues, combined_precision_test
+from ..stats.contingency import mcnemar
+from ..stats.multiple import adjust_pvalues
+from ..stats.precision import compare_precision_from_counts
+from ..stats.precision_gee import compare_precision_from_moments, gee_precision_from_counts
+from ..stats.prevalence import (
+    prevalence_bootstrap_from_patterns,
+    prevalence_bootstrap_from_profiles,
+)
+from ..stats.resampling import corrected_resampled_ttest, ftest_5x2cv, ttest_5x2cv
+
+__all__ = ["ModelComparison", "compare_models", "model_pairs"]
+
+# Exact McNemar is conservative with few discordant pairs; below this the mid-p is used.
+MIDP_BELOW = 25
+# Warnings: fewer observations, discordant pairs or predictions of a class than these.
+SMALL_N, SMALL_DISCORDANT, SMALL_PREDICTED = 30, 10, 5
+# Region of practical equivalence of the Bayesian correlated t: one point of accuracy.
+ROPE = 0.01
+# Dai–Cui's swap-permutation null needs the K^3 joint table of a pair: up to this many classes.
+DAI_CUI_MAX_CLASSES = 30
+# ... and each pair draws its own permutations: beyond this many pairs, Simes alone (the
+# permutations of 435 pairs of 30 models would dominate the run time).
+DAI_CUI_MAX_PAIRS = 45
+
+_FRAMES = ("summary", "pairs", "per_class", "gee", "gee_pairwise", "gee_coefficients", "combined",
+           "prevalence",
+           "prevalence_ratio", "class_counts", "precision", "fold_scores")
+
+
+@dataclass(frozen=True)
+class ModelComparison:
+    """Everything a comparison of several classifiers on one data set shows.
+
+    Attributes
+    ----------
+    summary : DataFrame
+        ``model``, ``n`` (predictions), ``n_observations``, ``accuracy``, ``ci_low``,
+        ``ci_high``, ``rank`` (1 = most accurate), ``best`` (in the best group); one row per
+        model in the order of the data (or of ``models``).
+    pairs : DataFrame
+        ``model_a``, ``model_b``, ``test``, ``estimate`` (accuracy A - B), ``ci_low``,
+        ``ci_high``, ``statistic``, ``df``, ``pvalue``, ``pvalue_adjusted`` (Holm across pairs),
+        ``reject``, ``b``, ``c`` (test set: only A right, only B right), ``note``; for a 5 x 2
+        design also ``t5x2_statistic``, ``t5x2_pvalue``, ``f5x2_statistic``, ``f5x2_pvalue``;
+        for repeated cv with the Bayesian correlated t, ``p_a_better``, ``p_rope``,
+        ``p_b_better``. One family: every pair, the better-ranked model as A; or, with a
+        reference, each model against the reference (the reference as B).
+    per_class : DataFrame
+        The columns of :func:`precmp_lib.stats.precision.compare_precision` with ``model_a``,
+        ``model_b`` in front and ``gs_pvalue_adjusted`` (Holm across classes x pairs).
+    gee, gee_pairwise, gee_coefficients : DataFrame
+        Joint Wald test of equal precision of all models per class (``class``, ``statistic``,
+        ``df``, ``pvalue``, ``pvalue_adjusted`` (Holm across classes), ``note``), the GEE
+        pairwise table (:attr:`precmp_lib.stats.precision_gee.GEEPrecisionResult.pairwise`, whose
+        ``pvalue_holm`` keeps the name the public API gives it) and each model's precision
+        odds ratio against the reference (the first model by default).
+    combined : DataFrame
+        One p-value per pair across classes: ``model_a``, ``model_b``, ``method``, ``pvalue``,
+        ``pvalue_adjusted``, ``simes_pvalue``, ``dai_cui_pvalue``, ``n_classes``, ``classes_driving``.
+    prevalence, prevalence_ratio : DataFrame
+        Precision at a given population prevalence with bootstrap intervals, and the ratio
+        between models (empty when no prevalence is given).
+    class_counts, precision : DataFrame
+        Per class: ``n_true`` and ``n_pred_<j>`` counts; precision of every model per class.
+    fold_scores : DataFrame
+        Repeated cv: ``repeat``, ``fold``, ``n_test`` and one accuracy column per model.
+    best : list of str
+        The recommended group, most accurate first, decided by the pairs table alone: with
+        every pair, the most accurate model and the models not shown worse than it at
+        ``alpha`` after Holm's adjustment; against a reference, the models shown more accurate
+        than the reference or, when none is, the reference and the models not shown to differ
+        from it.
+    recommendation : str
+        One sentence saying what to use (or that the best are tied).
+    conclusions : list of str
+        At most five short points behind the recommendation.
+    details : list of str
+        Longer lines: each quoted pair with its difference, interval and adjusted p-value
+        (the pair named first, as the pairs table writes it), the classes that drive a
+        precision difference, precision at the given prevalence.
+    warnings : list of str
+        Small-sample warnings, one line per kind.
+    warning_items : list of list of str
+        For each warning, the pairs or models it is about (empty when it is about the data).
+    design : dict
+        ``design`` ("test set" or "repeated cv"), ``repeats``, ``folds``, ``observations``,
+        ``rows``, ``description``.
+
+    Notes
+    -----
+    Every table with an adjusted p-value (``pairs``, ``per_class``, ``gee``, ``combined``)
+    names the adjustment in ``attrs["adjustment"]`` (``"holm"``); :meth:`to_json` keeps a
+    table's ``attrs`` and :meth:`from_json` restores them.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from precmp_lib import compare_models
+    >>> df = pd.DataFrame({"y": [0, 1] * 20, "a": [0, 1] * 20, "b": [0, 0] * 20})
+    >>> cmp = compare_models(df, y_true="y")
+    >>> cmp.summary[["model", "accuracy"]].to_dict("list")
+    {'model': ['a', 'b'], 'accuracy': [1.0, 0.5]}
+    >>> cmp.best
+    ['a']
+
+    Model ``a`` is right on all 40 rows and ``b`` on half of them: only ``a`` is recommended.
+    """
+
+    models: list
+    classes: list
+    design: dict
+    engine: str
+    n_rows: int
+    source: str
+    alpha: float
+    reference: str | None
+    summary: pd.DataFrame
+    pairs: pd.DataFrame
+    per_class: pd.DataFrame
+    gee: pd.DataFrame
+    gee_pairwise: pd.DataFrame
+    gee_coefficients: pd.DataFrame
+    combined: pd.DataFrame
+    prevalence: pd.DataFrame
+    prevalence_ratio: pd.DataFrame
+    class_counts: pd.DataFrame
+    precision: pd.DataFrame
+    fold_scores: pd.DataFrame
+    best: list = field(default_factory=list)
+    recommendation: str = ""
+    conclusions: list = field(default_factory=list)
+    details: list = field(default_factory=list)
+    warnings: list = field(default_factory=list)
+    warning_items: list = field(default_factory=list)
+    settings: dict = field(default_factory=dict)
+
+    def to_json(self) -> str:
+        """Write the comparison as strict JSON: NaN as null, tables as lists of records.
+
+        Returns
+        -------
+        str
+            One JSON object with a key per attribute; a table is an object with ``columns``
+            and ``records`` (and ``attrs`` when the frame has any, such as
+            ``attrs["adjustment"]``), everything else is written as it is. The ``precmp report``
+            command's ``--json`` writes exactly this text.
+
+        Examples
+        --------
+        >>> import pandas as pd
+        >>> df = pd.DataFrame({"y": [0, 1] * 20, "a": [0, 1] * 20, "b": [1, 1] * 20})
+        >>> text = compare_models(df, y_true="y").to_json()
+        >>> ModelComparison.from_json(text).best
+        ['a']
+        """
+        out = {}
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if isinstance(value, pd.DataFrame):
+                table = {"columns": [str(c) for c in value.columns],
+                         "records": value.to_dict(orient="records")}
+                if value.attrs:
+                    table["attrs"] = dict(value.attrs)
+                value = table
+            out[f.name] = value
+        return json.dumps(_plain(out), allow_nan=False)
+
+    @classmethod
+    def from_json(cls, text: str) -> ModelComparison:
+        """Rebuild a comparison from :meth:`to_json`'s text.
+
+        Parameters
+        ----------
+        text : str
+            What :meth:`to_json` wrote.
+
+        Returns
+        -------
+        ModelComparison
+            The same comparison; a table column of numbers with nulls comes back as floats
+            with NaN.
+        """
+        data = json.loads(text)
+        kwargs = {}
+        for f in fields(cls):
+            value = data.get(f.name)
+            if f.name in _FRAMES:
+                table = value
+                value = numeric_nulls(pd.DataFrame.from_records(table["records"],
+                                                                 columns=table["columns"]))
+                value.attrs.update(table.get("attrs", {}))
+            kwargs[f.name] = value
+        return cls(**kwargs)
+
+
+def numeric_nulls(frame: pd.DataFrame) -> pd.DataFrame:
+    """Turn columns of numbers and nulls (JSON's stand-in for NaN) back to float with NaN.
+
+    A column of nulls only becomes NaN too: JSON keeps no type for it.
+
+    >>> records = [{"mde": None, "p": 1, "note": "a"}, {"mde": None, "p": None, "note": None}]
+    >>> frame = numeric_nulls(pd.DataFrame.from_records(records))
+    >>> [str(frame[c].dtype) for c in ("mde", "p")], frame["note"].tolist()
+    (['float64', 'float64'], ['a', nan])
+    """
+    for c in frame.columns:
+        col = frame[c]
+        if col.dtype == object and col.isna().any():
+            rest = col.dropna()
+            if all(isinstance(v, int | float) and not isinstance(v, bool) for v in rest):
+                frame[c] = col.astype(float)
+    return frame
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, Mapping):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_plain(v) for v in value]
+    if isinstance(value, np.ndarray):
+        return [_plain(v) for v in value.tolist()]
+    if isinstance(value, np.generic):
+        value = value.item()
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    if value is pd.NA or value is pd.NaT:
+        return None
+    return value
+
+
+def model_pairs(models: Sequence[str], reference: str | None = None) -> list[tuple[str, str]]:
+    """List every pair of models, or each model against ``reference``.
+
+    Parameters
+    ----------
+    models : sequence of str
+        At least two model names, each once.
+    reference : str, optional
+        One of ``models``: pair every other model with it.
+
+    Returns
+    -------
+    list of (str, str)
+        The pairs (model A, model B) in the order of ``models``; against a reference, the
+        reference is always model B.
+
+    Raises
+    ------
+    ValueError
+        When ``models`` is not a sequence of at least two distinct names, or ``reference`` is
+        not one of them.
+
+    Examples
+    --------
+    >>> model_pairs(["a", "b", "c"])
+    [('a', 'b'), ('a', 'c'), ('b', 'c')]
+    >>> model_pairs(["a", "b", "c"], reference="b")
+    [('a', 'b'), ('c', 'b')]
+    """
+    if isinstance(models, str | bytes) or not isinstance(models, Iterable):
+        raise ValueError(f"models must be a sequence of model names; got {models!r:.80}")
+    models = list(models)
+    if len(models) < 2 or len(set(models)) != len(models):
+        raise ValueError(f"models must name at least two models, each once; got {models!r:.80}")
+    if reference is None:
+        return list(combinations(models, 2))
+    if reference not in models:
+        raise ValueError(f"reference must be one of the models {models}; got {reference!r}")
+    return [(m, reference) for m in models if m != reference]
+
+
+# --------------------------------------------------------------------------------------------
+# the pieces, each a function of the counts
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Arrays:
+    """The pattern table as arrays: truth, predictions (P x m), counts."""
+
+    y: np.ndarray
+    p: np.ndarray
+    w: np.ndarray
+
+    @classmethod
+    def of(cls, table: pd.DataFrame, m: int) -> _Arrays:
+        """Read the columns ``y``, ``p0`` .. ``p{m-1}`` and ``count`` of a pattern table."""
+        return cls(y=table["y"].to_numpy(np.int64),
+                   p=table[[f"p{j}" for j in range(m)]].to_numpy(np.int64).reshape(len(table), m),
+                   w=table["count"].to_numpy(np.int64))
+
+
+@dataclass(frozen=True)
+class _Observations(_Arrays):
+    """The per-observation pattern table (repeated cv) as arrays, with each row's observation."""
+
+    ids: np.ndarray
+
+    @classmethod
+    def of(cls, table: pd.DataFrame, m: int) -> _Observations:
+        """Read a per-observation table: the pattern columns and ``obs``."""
+        base = _Arrays.of(table, m)
+        return cls(y=base.y, p=base.p, w=base.w, ids=table["obs"].to_numpy(np.int64))
+
+
+def _design(counts: Counts) -> dict:
+    n = counts.n_observations
+    if counts.design == REPEATED_CV:
+        text = f"{counts.repeats} × {counts.folds} cross-validation of {n:,} observations"
+        return {"design": REPEATED_CV, "repeats": counts.repeats, "folds": counts.folds,
+                "observations": n, "rows": counts.n_rows, "description": text}
+    return {"design": "test set", "repeats": None, "folds": None, "observations": n,
+            "rows": counts.n_rows, "description": f"one test set of {n:,} observations"}
+
+
+def _wilson(x: float, n: float, level: float) -> tuple[float, float]:
+    z = norm_isf((1 - level) / 2)
+    p = x / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return max(centre - half, 0.0), min(centre + half, 1.0)
+
+
+def _summary(counts: Counts, pat: _Arrays, sums: ClusterSums | None,
+             level: float) -> pd.DataFrame:
+    rows = []
+    for j, name in enumerate(counts.models):
+        right = int(pat.w[pat.p[:, j] == pat.y].sum())
+        if sums is None:
+            acc = right / counts.n_rows
+            lo, hi = _wilson(right, counts.n_rows, level)
+        else:
+            acc, lo, hi = clustered_accuracy_from_sums(sums, j, confidence_level=level)
+        rows.append({"model": name, "n": counts.n_rows, "n_observations": counts.n_observations,
+                     "accuracy": acc, "ci_low": lo, "ci_high": hi})
+    out = pd.DataFrame(rows)
+    out["rank"] = out["accuracy"].rank(ascending=False, method="min").astype(int)
+    return out  # models in the order of the data (or of ``models``)
+
+
+def _fold_scores(counts: Counts, pat: _Arrays) -> pd.DataFrame:
+    t = counts.patterns
+    key = t["repeat"].to_numpy(np.int64) * (counts.folds or 1) + t["fold"].to_numpy(np.int64)
+    uniq, inv = np.unique(key, return_inverse=True)
+    size = np.bincount(inv, weights=pat.w)
+    out = pd.DataFrame({"repeat": uniq // (counts.folds or 1), "fold": uniq % (counts.folds or 1),
+                        "n_test": size.astype(np.int64)})
+    for j, name in enumerate(counts.models):
+        out[name] = np.bincount(inv, weights=pat.w * (pat.p[:, j] == pat.y)) / size
+    return out
+
+
+def _test_set_pair(pat: _Arrays, i: int, j: int, level: float) -> dict:
+    ri, rj = pat.p[:, i] == pat.y, pat.p[:, j] == pat.y
+    both, only_a = int(pat.w[ri & rj].sum()), int(pat.w[ri & ~rj].sum())
+    only_b, neither = int(pat.w[~ri & rj].sum()), int(pat.w[~ri & ~rj].sum())
+    small = only_a + only_b < MIDP_BELOW
+    res = mcnemar([[both, only_a], [only_b, neither]], method="midp" if small else "exact",
+                  confidence_level=level)
+    note = res.note
+    if small and only_a + only_b:
+        note = (f"b + c = {only_a + only_b} < {MIDP_BELOW}: mid-p (the exact test is "
+                "conservative with few discordant pairs)")
+    test = "McNemar mid-p" if small else "McNemar exact"
+    return {"test": test, "estimate": res.estimate, "ci_low": res.ci_low, "ci_high": res.ci_high,
+            "statistic": res.statistic, "df": np.nan, "pvalue": res.pvalue, "b": only_a,
+            "c": only_b, "note": note}
+
+
+def _cv_pair(scores: pd.DataFrame, a: str, b: str, ratio: float, counts: Counts,
+             level: float) -> dict:
+    res = corrected_resampled_ttest(scores[a].to_numpy(), scores[b].to_numpy(),
+                                    test_train_ratio=ratio, confidence_level=level)
+    row = {"test": f"corrected repeated k-fold t ({counts.repeats} × {counts.folds})",
+           "estimate": res.estimate, "ci_low": res.ci_low, "ci_high": res.ci_high,
+           "statistic": res.statistic, "df": res.df, "pvalue": res.pvalue, "b": np.nan,
+           "c": np.nan, "note": res.note}
+    if counts.repeats == 5 and counts.folds == 2:
+        sa = scores[a].to_numpy().reshape(5, 2)
+        sb = scores[b].to_numpy().reshape(5, 2)
+        t5, f5 = ttest_5x2cv(sa, sb), ftest_5x2cv(sa, sb)
+        row.update(t5x2_statistic=t5.statistic, t5x2_pvalue=t5.pvalue,
+                   f5x2_statistic=f5.statistic, f5x2_pvalue=f5.pvalue)
+    return row
+
+
+def _test_train_ratio(scores: pd.DataFrame, n_obs: int) -> float:
+    n_test = scores["n_test"].to_numpy(float)
+    per_repeat = scores.groupby("repeat")["n_test"].transform("sum").to_numpy(float)
+    return float(n_test.mean() / (per_repeat - n_test).mean())
+
+
+def _pairs(counts: Counts, pat: _Arrays, scores: pd.DataFrame | None, pairs: list, alpha: float,
+           level: float) -> pd.DataFrame:
+    index = {m: j for j, m in enumerate(counts.models)}
+    ratio: float | None = None
+    if scores is None:
+        rows = [{"model_a": a, "model_b": b, **_test_set_pair(pat, index[a], index[b], level)}
+                for a, b in pairs]
+    else:
+        ratio = _test_train_ratio(scores, counts.n_observations)
+        rows = [{"model_a": a, "model_b": b, **_cv_pair(scores, a, b, ratio, counts, level)}
+                for a, b in pairs]
+    out = pd.DataFrame(rows)
+    out["pvalue_adjusted"] = adjust_pvalues(out["pvalue"].to_numpy(float), "holm")
+    out["reject"] = out["pvalue_adjusted"] <= alpha
+    out.attrs["adjustment"] = "holm"
+    if ratio is not None:
+        out.attrs["test_train_ratio"] = ratio
+    first = ["model_a", "model_b", "test", "estimate", "ci_low", "ci_high", "statistic", "df",
+             "pvalue", "pvalue_adjusted", "reject", "b", "c", "note"]
+    return out[first + [c for c in out.columns if c not in first]]
+
+
+def _bayesian_columns(pairs: pd.DataFrame, scores: pd.DataFrame, counts: Counts,
+                      ratio: float) -> pd.DataFrame:
+    """Add P(A better), P(practically equivalent) and P(B better) to the pair table.
+
+    From the Bayesian correlated t-test on the per-fold accuracies (Corani & Benavoli 2015);
+    practically equivalent means ``|difference| <= ROPE``.
+    """
+    assert counts.repeats is not None  # repeated cv: count_predictions sets the repeats
+    cols: dict[str, list[float]] = {"p_a_better": [], "p_rope": [], "p_b_better": []}
+    for a, b in zip(pairs["model_a"], pairs["model_b"]):
+        res = bayes_correlated_ttest(scores[a].to_numpy(), scores[b].to_numpy(), rope=ROPE,
+                                     runs=counts.repeats, test_train_ratio=ratio)
+        cols["p_a_better"].append(res.p_a_better)
+        cols["p_rope"].append(res.p_rope)
+        cols["p_b_better"].append(res.p_b_better)
+    return pairs.assign(**cols)
+
+
+def _per_class(counts: Counts, pat: _Arrays, moments: Any, pairs: list,
+               level: float, progress: bool = False) -> pd.DataFrame:
+    index = {m: j for j, m in enumerate(counts.models)}
+    frames = []
+    for a, b in _bar(pairs, "pairs, class by class", progress):
+        i, j = index[a], index[b]
+        if counts.design == REPEATED_CV:
+            tab = compare_precision_from_moments(moments, a=i, b=j, confidence_level=level)
+        else:
+            cells = pair_cells_from_patterns(pat.y, pat.p[:, i], pat.p[:, j], pat.w,
+                                             n_classes=counts.n_classes)
+            tab = compare_precision_from_counts(cells, classes=list(counts.classes),
+                                                confidence_level=level)
+        frames.append(tab)
+    out = pd.concat(frames, ignore_index=True)
+    # each pair's names beside its rows, set once (two inserts per pair cost more than its test)
+    sizes = [len(tab) for tab in frames]
+    out.insert(0, "model_b", np.repeat([b for _, b in pairs], sizes))
+    out.insert(0, "model_a", np.repeat([a for a, _ in pairs], sizes))
+    out["gs_pvalue_adjusted"] = adjust_pvalues(out["gs_pvalue"].to_numpy(float), "holm")
+    out.attrs["adjustment"] = "holm"
+    return out
+
+
+def _bar(items: list, desc: str, progress: bool) -> Any:
+    """Return ``items``, behind a tqdm bar on stderr when ``progress`` (shown after a second)."""
+    if not progress:
+        return items
+    from tqdm.auto import tqdm
+
+    return tqdm(items, desc=desc, delay=1.0, leave=False, file=sys.stderr)
+
+
+def _joint_table(pat: _Arrays, i: int, j: int, k: int) -> np.ndarray:
+    code = (pat.y * k + pat.p[:, i]) * k + pat.p[:, j]
+    return np.bincount(code, weights=pat.w, minlength=k**3).round().astype(np.int64).reshape(k, k, k)
+
+
+def _combined(counts: Counts, pat: _Arrays, per_class: pd.DataFrame, pairs: list, alpha: float,
+              n_boot: int, seed: int) -> pd.DataFrame:
+    index = {m: j for j, m in enumerate(counts.models)}
+    k = counts.n_classes
+    permute = (counts.design != REPEATED_CV and 2 <= k <= DAI_CUI_MAX_CLASSES
+               and len(pairs) <= DAI_CUI_MAX_PAIRS)
+    rng = np.random.default_rng(seed)
+    # each pair's rows of the per-class table, found once (a mask per pair costs pairs x rows)
+    rows_of = per_class.groupby(["model_a", "model_b"], sort=False).indices
+    none = np.zeros(0, dtype=np.intp)
+    gs = per_class["gs_pvalue"].to_numpy(float)
+    gs_adjusted = per_class["gs_pvalue_adjusted"].to_numpy(float)
+    classes = per_class["class"].to_numpy(object)
+    rows = []
+    for a, b in pairs:
+        at = rows_of.get((a, b), none)
+        p = gs[at][~np.isnan(gs[at])]
+        simes = combine_pvalues(p, method="simes").pvalue if len(p) else np.nan
+        dai = np.nan
+        if permute and len(p):
+            table = _joint_table(pat, index[a], index[b], k)
+            dai = combined_precision_test(None, table=table, method="dai_cui",
+                                          n_resamples=n_boot, random_state=rng).pvalue
+        driving = classes[at][gs_adjusted[at] <= alpha]
+        rows.append({"model_a": a, "model_b": b,
+                     "method": "Dai–Cui (swap permutations)" if np.isfinite(dai) else "Simes",
+                     "pvalue": dai if np.isfinite(dai) else simes, "simes_pvalue": simes,
+                     "dai_cui_pvalue": dai, "n_classes": len(p),
+                     "classes_driving": [_scalar(c) for c in driving]})
+    out = pd.DataFrame(rows, columns=["model_a", "model_b", "method", "pvalue", "simes_pvalue",
+                                      "dai_cui_pvalue", "n_classes", "classes_driving"])
+    out.insert(4, "pvalue_adjusted", adjust_pvalues(out["pvalue"].to_numpy(float), "holm"))
+    out.attrs["adjustment"] = "holm"
+    return out
+
+
+def _scalar(v: Any) -> Any:
+    return v.item() if isinstance(v, np.generic) else v
+
+
+def _class_tables(counts: Counts, pat: _Arrays, moments: Any) -> tuple[pd.DataFrame, pd.DataFrame]:
+    k = counts.n_classes
+    cc = pd.DataFrame({"class": list(counts.classes),
+                       "n_true": np.bincount(pat.y, weights=pat.w, minlength=k).astype(np.int64),
+                       **{f"n_pred_{j}": np.bincount(pat.p[:, j], weights=pat.w,
+                                                     minlength=k).astype(np.int64)
+                          for j in range(counts.n_models)}})
+    tp, fp = moments.n_correct.astype(float), moments.n_wrong.astype(float)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        prec = np.where(tp + fp > 0, tp / (tp + fp), np.nan)
+    precision = pd.DataFrame(prec, columns=list(counts.models))
+    precision.insert(0, "class", list(counts.classes))
+    return cc, precision
+
+
+def _best(summary: pd.DataFrame, pairs: pd.DataFrame, reference: str | None) -> list:
+    """Return the recommended group, from the page's one family of pairs.
+
+    Every pair: the most accurate model and every model not shown worse than it after Holm.
+    Against a reference: the models shown more accurate than the reference, most accurate
+    first, or, when none is, the reference and the models not shown to differ from it. No pair
+    outside the table is tested.
+    """
+    acc = dict(zip(summary["model"], summary["accuracy"]))
+    by_accuracy = sorted(acc, key=lambda m: -acc[m])  # stable: ties keep the models' order
+    if reference is None:
+        top = by_accuracy[0]
+        worse = {r.model_b if r.model_a == top else r.model_a for r in pairs.itertuples()
+                 if r.reject and top in (r.model_a, r.model_b)}
+        return [m for m in by_accuracy if m not in worse]
+    better = [r.model_a for r in pairs.itertuples() if r.reject and r.estimate > 0]
+    if better:
+        return [m for m in by_accuracy if m in better]
+    worse = {r.model_a for r in pairs.itertuples() if r.reject}
+    return [m for m in by_accuracy if m not in worse]
+
+
+def _oriented(pairs: list, summary: pd.DataFrame) -> list:
+    """Put the better-ranked model of each pair first (ties keep the models' order)."""
+    rank = dict(zip(summary["model"], summary["rank"]))
+    return [(a, b) if rank[a] <= rank[b] else (b, a) for a, b in pairs]
+
+
+def _prevalence_codes(counts: Counts, prevalence: Mapping[Any, float]
+                      ) -> tuple[list[int], list[float]]:
+    """Return the class code and the value of each entry of ``prevalence``.
+
+    A class the data do not hold is a ValueError.
+    """
+    by_text = {str(c): code for code, c in enumerate(counts.classes)}
+    codes, values = [], []
+    for label, value in prevalence.items():
+        if str(label) not in by_text:
+            raise ValueError(f"prevalence: {label!r} is not one of the classes "
+                             f"{[str(c) for c in counts.classes]}")
+        codes.append(by_text[str(label)])
+        values.append(float(value))
+    return codes, values
+
+
+def _profiles(counts: Counts, obs: _Observations | None,
+              codes: list[int]) -> tuple[ClassProfiles, ...]:
+    """Return the observations' profiles over each class of ``codes``.
+
+    They are the engine's when it counted them, else made from the per-observation table.
+    """
+    have = {q.classes: q for q in counts.profiles or ()}
+    if all((c,) in have for c in codes):
+        return tuple(have[(c,)] for c in codes)
+    if obs is None:
+        labels = [counts.classes[c] for c in codes]
+        raise ValueError("prevalence on repeated cross-validation resamples observations: count "
+                         f"the predictions with prevalence_classes={labels!r} (or "
+                         "observations=True)")
+    return tuple(class_profiles(obs.ids, obs.y, obs.p, obs.w, classes=[c]) for c in codes)
+
+
+def _prevalence(counts: Counts, pat: _Arrays, obs: _Observations | None,
+                prevalence: Mapping[Any, float], pairs: list, level: float, n_boot: int,
+                seed: int) -> tuple[pd.DataFrame, pd.DataFrame]:
+    cols = ["class", "model", "prevalence", "test_set_prevalence", "precision_test_set",
+            "precision_at_prevalence", "ci_low", "ci_high", "note"]
+    rcols = ["class", "model_a", "model_b", "ratio", "ci_low", "ci_high"]
+    if not prevalence:
+        return pd.DataFrame(columns=cols), pd.DataFrame(columns=rcols)
+    codes, values = _prevalence_codes(counts, prevalence)
+    if counts.design == REPEATED_CV:
+        res = prevalence_bootstrap_from_profiles(
+            _profiles(counts, obs, codes), prevalence=values, n_resamples=n_boot,
+            confidence_level=level, random_state=seed)
+    else:
+        res = prevalence_bootstrap_from_patterns(
+            pat.y, pat.p, pat.w, classes=codes, prevalence=values, n_resamples=n_boot,
+            confidence_level=level, random_state=seed)
+    rows, ratios = [], []
+    index = {m: j for j, m in enumerate(counts.models)}
+    for c, (code, value) in enumerate(zip(codes, values)):
+        label = counts.classes[code]
+        for j, name in enumerate(counts.models):
+            rows.append({"class": label, "model": name, "prevalence": value,
+                         "test_set_prevalence": res.test_prevalence[c],
+                         "precision_test_set": res.precision[c, j],
+                         "precision_at_prevalence": res.adjusted[c, j],
+                         "ci_low": res.ci_low[c, j], "ci_high": res.ci_high[c, j],
+                         "note": res.notes[c][j]})
+        for a, b in pairs:
+            lo, est, hi = res.ratio(c, index[a], index[b])
+            ratios.append({"class": label, "model_a": a, "model_b": b, "ratio": est,
+                           "ci_low": lo, "ci_high": hi})
+    return pd.DataFrame(rows, columns=cols), pd.DataFrame(ratios, columns=rcols)
+
+
+def _warnings(counts: Counts, pairs: pd.DataFrame,
+              class_counts: pd.DataFrame) -> tuple[list[str], list[list[str]]]:
+    """Small-sample warnings, one line per kind, and the pairs or models each line is about."""
+    lines: list[str] = []
+    items: list[list[str]] = []
+    if counts.n_observations < SMALL_N:
+        lines.append(f"Only {counts.n_observations} observations, fewer than {SMALL_N}: every "
+                     "interval and p-value here is rough.")
+        items.append([])
+    if counts.design != REPEATED_CV:
+        few = pairs[(pairs["b"] + pairs["c"]) < SMALL_DISCORDANT]
+        if len(few):
+            verb = "disagrees" if len(few) == 1 else "disagree"
+            lines.append(f"{count_of(len(few), 'pair')} of models {verb} on fewer than "
+                         f"{SMALL_DISCORDANT} observations (b + c < {SMALL_DISCORDANT}): "
+                         "McNemar has little power there.")
+            items.append([f"{r.model_a} − {r.model_b}: disagree on only {int(r.b + r.c)} "
+                          "observations" for r in few.itertuples()])
+    rare = []
+    for j, name in enumerate(counts.models):
+        low = class_counts.loc[class_counts[f"n_pred_{j}"] < SMALL_PREDICTED, "class"].tolist()
+        if low:
+            shown = ", ".join(map(str, low[:8])) + (f" and {len(low) - 8:,} more" if len(low) > 8 else "")
+            rare.append(f"{name} predicts {count_of(len(low), 'class')} fewer than "
+                        f"{SMALL_PREDICTED} times: {shown}")
+    if rare:
+        verb = "predicts" if len(rare) == 1 else "predict"
+        lines.append(f"{count_of(len(rare), 'model')} {verb} some classes fewer than "
+                     f"{SMALL_PREDICTED} times: their precision there is unreliable.")
+        items.append(rare)
+    return lines, items
+
+
+def count_of(n: int, noun: str) -> str:
+    """Return ``n`` and the noun, plural when ``n`` is not one, the digits grouped.
+
+    >>> count_of(1, "pair"), count_of(3, "class"), count_of(1200, "row")
+    ('1 pair', '3 classes', '1,200 rows')
+    """
+    plural = noun + ("es" if noun.endswith("s") else "s")
+    return f"{n:,} {noun if n == 1 else plural}"
+
+
+# --------------------------------------------------------------------------------------------
+# conclusions in words
+# --------------------------------------------------------------------------------------------
+
+
+def format_pvalue(p: float | None) -> str:
+    """Format a p-value for reports: ``< 0.0001`` below 1e-4, else 4 significant digits.
+
+    Parameters
+    ----------
+    p : float or None
+        The p-value.
+
+    Returns
+    -------
+    str
+        The text; empty for a missing value (None or NaN).
+
+    Examples
+    --------
+    >>> format_pvalue(3.2e-7), format_pvalue(0.012345), format_pvalue(0.38298)
+    ('< 0.0001', '0.01235', '0.3830')
+    """
+    if p is None or not np.isfinite(p):
+        return ""
+    if p < 1e-4:
+        return "< 0.0001"
+    return f"{p:#.4g}"
+
+
+def _p(p: float) -> str:
+    text = format_pvalue(p)
+    return f"p {text}" if text.startswith("<") else f"p = {text}"
+
+
+def _points(x: float) -> str:
+    """Write an accuracy difference in percentage points, one decimal."""
+    return f"{100 * x:.1f}"
+
+
+def _pair_sentence(r: Any, level: float) -> str:
+    """One pair's accuracy difference, the pair named first: "a − b: +0.0120, 95 % CI ..."."""
+    pct = f"{100 * level:g} %"
+    return (f"{r.model_a} − {r.model_b}: difference {r.estimate:+.4f}, {pct} CI "
+            f"{r.ci_low:+.4f} to {r.ci_high:+.4f} unadjusted; {_short_test(r.test)} "
+            f"{_p(r.pvalue_adjusted)} after Holm.")
+
+
+def _short_test(test: str) -> str:
+    return "corrected t" if test.startswith("corrected") else test
+
+
+def join_names(names: Sequence[str], most: int = 6) -> str:
+    """Join names for a sentence: "a", "a and b", "a, b and c"; beyond ``most``, "... and 3 more".
+
+    Parameters
+    ----------
+    names : sequence of str
+        At least one name.
+    most : int
+        The most names written out.
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> join_names(["svm"]), join_names(["svm", "rf"]), join_names(["a", "b", "c"])
+    ('svm', 'svm and rf', 'a, b and c')
+    >>> join_names(list("abcdefgh"))
+    'a, b, c, d, e, f and 2 more'
+    """
+    names = list(map(str, names))
+    if len(names) > most:
+        return ", ".join(names[:most]) + f" and {len(names) - most:,} more"
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + f" and {names[-1]}"
+
+
+def _conclusions(cmp: dict, level: float) -> tuple[str, list[str], list[str]]:
+    """Write the recommendation (one sentence), at most five short bullets and the details.
+
+    Every p-value quoted is the Holm-adjusted p-value of a row of the page's pairs table, and
+    every pair is written as that row writes it (model A − model B).
+    """
+    summary, pairs, best = cmp["summary"], cmp["pairs"], cmp["best"]
+    acc = dict(zip(summary["model"], summary["accuracy"]))
+    reference = cmp["reference"]
+    if reference is None:
+        recommendation = _recommend_all_pairs(best, pairs, level)
+        bullets = _bullets_all_pairs(best, summary, pairs, cmp["alpha"])
+        top = best[0]
+        details = [_pair_sentence(r, level) for r in pairs.itertuples()
+                   if top in (r.model_a, r.model_b)]
+    else:
+        recommendation = _recommend_reference(reference, best, pairs, acc, level)
+        bullets = _bullets_reference(reference, summary, pairs, cmp["alpha"])
+        details = [_pair_sentence(r, level) for r in pairs.itertuples()]
+    if "p_rope" in pairs and len(best) > 1 and reference is None:
+        bullets += _bayesian_bullet(best, pairs)
+    bullets.append(_precision_bullet(cmp["per_class"], cmp["alpha"]))
+    details += _precision_details(cmp["per_class"], cmp["combined"], cmp["alpha"])
+    details += _prevalence_sentences(cmp["prevalence"], level)
+    return recommendation, bullets[:5], details
+
+
+def _row(pairs: pd.DataFrame, a: str, b: str) -> Any:
+    """Return the table's row of the pair {a, b} as the table writes it; None if absent."""
+    hit = pairs[((pairs.model_a == a) & (pairs.model_b == b))
+                | ((pairs.model_a == b) & (pairs.model_b == a))]
+    return hit.iloc[0] if len(hit) else None
+
+
+def _pairs_models(pairs: pd.DataFrame) -> set:
+    """Return the models that appear in a pairs table."""
+    return set(pairs["model_a"]) | set(pairs["model_b"])
+
+
+def _recommend_all_pairs(best: list, pairs: pd.DataFrame, level: float) -> str:
+    top = best[0]
+    if len(best) > 1:
+        if len(best) == len(_pairs_models(pairs)):
+            every = "Both" if len(best) == 2 else f"All {len(best):,}"
+            return (f"{every} models are tied for best: {join_names(best)}; choose on cost or "
+                    "simplicity.")
+        if len(best) > 4:
+            return (f"{len(best):,} models are tied for best: {join_names(best)}; choose on cost or "
+                    "simplicity.")
+        return f"{join_names(best)} are tied for best; choose on cost or simplicity."
+    rows = [r for r in pairs.itertuples() if top in (r.model_a, r.model_b)]
+    closest = min(rows, key=lambda r: r.estimate)  # the top model is model A of each
+    return (f"Use {top}: it is more accurate than every other model by at least "
+            f"{_points(closest.estimate)} points, {100 * level:g} % CI {_points(closest.ci_low)} "
+            f"to {_points(closest.ci_high)} against {closest.model_b}.")
+
+
+def _recommend_reference(reference: str, best: list, pairs: pd.DataFrame, acc: dict,
+                         level: float) -> str:
+    others = [m for m in best if m != reference]
+    if reference not in best and len(others) == 1:
+        r = _row(pairs, others[0], reference)
+        return (f"Use {others[0]}: it is more accurate than the reference {reference} by "
+                f"{_points(r.estimate)} points, {100 * level:g} % CI {_points(r.ci_low)} to "
+                f"{_points(r.ci_high)}.")
+    if reference not in best:
+        return (f"{join_names(others)} are more accurate than the reference {reference}; this page "
+                "compares each model with the reference only, so compare them with each other "
+                "on a page of every pair.")
+    if others:
+        verb = "is" if len(others) == 1 else "are"
+        return (f"Keep the reference {reference} or take {join_names(others)}, which {verb} not "
+                "shown to differ from it; choose on cost or simplicity.")
+    return f"Keep the reference {reference}: every other model is shown less accurate than it."
+
+
+def _bullets_all_pairs(best: list, summary: pd.DataFrame, pairs: pd.DataFrame,
+                       alpha: float) -> list[str]:
+    ranked = summary.sort_values("rank", kind="stable")
+    out = ["Accuracy, best first: " + join_names([f"{m} {a:.3f}" for m, a in
+                                              zip(ranked["model"], ranked["accuracy"])], 8) + "."]
+    worse = [m for m in ranked["model"] if m not in best]
+    if worse:
+        out.append(f"Shown less accurate than {best[0]}: {join_names(worse, 8)}.")
+    k = int(pairs["reject"].sum())
+    rest = ("" if k in (0, len(pairs)) else "; the other is not shown to differ"
+            if len(pairs) - k == 1 else "; the others are not shown to differ")
+    out.append(f"Pairs that differ in accuracy after Holm's adjustment at α = {alpha:g}: {k:,} "
+               f"of {len(pairs):,}{rest}.")
+    return out
+
+
+def _bullets_reference(reference: str, summary: pd.DataFrame, pairs: pd.DataFrame,
+                       alpha: float) -> list[str]:
+    ranked = summary.sort_values("rank", kind="stable")
+    out = ["Accuracy, best first: " + join_names([f"{m} {a:.3f}" for m, a in
+                                              zip(ranked["model"], ranked["accuracy"])], 8) + "."]
+    groups = [("Shown more accurate than", pairs[pairs.reject & (pairs.estimate > 0)]),
+              ("Not shown to differ from", pairs[~pairs.reject]),
+              ("Shown less accurate than", pairs[pairs.reject & (pairs.estimate <= 0)])]
+    for words, rows in groups:
+        if len(rows):
+            out.append(f"{words} the reference {reference}: {join_names(list(rows.model_a), 8)}.")
+    out[-1] = out[-1][:-1] + (f"; Holm's adjustment over the {len(pairs):,} pairs with the "
+                              f"reference, α = {alpha:g}.")
+    return out
+
+
+def _bayesian_bullet(best: list, pairs: pd.DataFrame) -> list[str]:
+    """State the Bayesian correlated t's probabilities for the top model and the next one."""
+    r = _row(pairs, best[0], best[1])
+    if r is None or not np.isfinite(r.get("p_rope", np.nan)):
+        return []
+    return [f"{r.model_a} − {r.model_b}, Bayesian correlated t on the per-fold accuracies: "
+            f"P({r.model_a} better) = {r.p_a_better:.2f}, P(within ±{ROPE:g}) = "
+            f"{r.p_rope:.2f}, P({r.model_b} better) = {r.p_b_better:.2f}."]
+
+
+def _prevalence_sentences(prev: pd.DataFrame, level: float) -> list[str]:
+    """State each class's precision at the given prevalence (the four highest models)."""
+    lines = []
+    for label in dict.fromkeys(prev["class"]) if len(prev) else []:
+        block = prev[prev["class"] == label].dropna(subset=["precision_at_prevalence"])
+        block = block.sort_values("precision_at_prevalence", ascending=False).head(4)
+        if len(block):
+            parts = [f"{r.model} {r.precision_at_prevalence:.3f}, {100 * level:g} % CI "
+                     f"{r.ci_low:.3f} to {r.ci_high:.3f}" for r in block.itertuples()]
+            lines.append(f"Class {label} at a prevalence of {block['prevalence'].iloc[0]:g}, "
+                         f"against {block['test_set_prevalence'].iloc[0]:.3f} in these data: "
+                         "precision would be " + "; ".join(parts) + ".")
+    return lines
+
+
+def _precision_bullet(per_class: pd.DataFrame, alpha: float) -> str:
+    """Say in one line whether precision differs per class."""
+    sig = per_class[per_class["gs_pvalue_adjusted"] <= alpha]
+    tested = len(per_class.dropna(subset=["gs_pvalue"]))
+    if not len(sig):
+        return (f"Precision: no class differs between the compared pairs, 0 of "
+                f"{count_of(tested, 'class comparison')} after Holm's adjustment, GS test.")
+    classes = list(dict.fromkeys(map(str, sig["class"])))
+    return (f"Precision differs in {len(sig):,} of {count_of(tested, 'class comparison')} after Holm's "
+            f"adjustment, GS test; classes: {join_names(classes, 6)}.")
+
+
+def _ratio_with_ci(ratio: float, low: float, high: float) -> str:
+    """"1.05, CI 1.02 to 1.08": two decimals, more (up to four) while the ends read the same.
+
+    >>> _ratio_with_ci(1.0512, 1.0498, 1.0527)
+    '1.051, CI 1.050 to 1.053'
+    """
+    d = 2
+    while d < 4 and f"{low:.{d}f}" == f"{high:.{d}f}":
+        d += 1
+    return f"{ratio:.{d}f}, CI {low:.{d}f} to {high:.{d}f}"
+
+
+def _precision_details(per_class: pd.DataFrame, combined: pd.DataFrame, alpha: float) -> list[str]:
+    """Per pair (the first four with a difference), the classes that drive it."""
+    sig = per_class[per_class["gs_pvalue_adjusted"] <= alpha]
+    lines = []
+    for r in combined[combined["classes_driving"].map(len) > 0].head(4).itertuples():
+        block = sig[(sig.model_a == r.model_a) & (sig.model_b == r.model_b)]
+        top_rows = block.reindex(block["rp"].map(lambda v: abs(math.log(v)) if v and v > 0
+                                                 else 0).sort_values(ascending=False).index)
+        cls = [f"{row['class']} RP {_ratio_with_ci(row['rp'], row['rp_ci_low'], row['rp_ci_high'])}"
+               for _, row in top_rows.head(3).iterrows()]
+        more = f"; and {len(block) - 3:,} more" if len(block) > 3 else ""
+        lines.append(f"{r.model_a} / {r.model_b}, precision by class: " + "; ".join(cls)
+                     + more + ".")
+    return lines
+
+
+# --------------------------------------------------------------------------------------------
+# the entry point
+# --------------------------------------------------------------------------------------------
+
+
+def compare_models(
+    source: Any,
+    *,
+    y_true: str | None = None,
+    models: Sequence[str] | None = None,
+    id: str | None = None,
+    repeat: str | None = None,
+    fold: str | None = None,
+    layout: str = "auto",
+    reference: str | None = None,
+    alpha: float = 0.05,
+    prevalence: Mapping[Any, float] | None = None,
+    engine: str = "auto",
+    n_boot: int = 1000,
+    seed: int = 0,
+    progress: bool = False,
+) -> ModelComparison:
+    """Compare several classifiers' predictions of the same observations.
+
+    Parameters
+    ----------
+    source : Counts, or anything :func:`precmp_lib.engine.counting.count_predictions` takes
+        The predictions, or their counts (then nothing is read again).
+    y_true, models, id, repeat, fold, layout, engine
+        Passed to :func:`~precmp_lib.engine.counting.count_predictions` (ignored for ``Counts``).
+    reference : str, optional
+        Compare every model with this one instead of every pair.
+    alpha : float
+        Level for decisions; intervals are at ``1 - alpha``.
+    prevalence : mapping class -> float, optional
+        Population prevalences for the prevalence-adjusted precision.
+    n_boot : int
+        Bootstrap resamples (prevalence intervals) and swap permutations (Dai–Cui); at least 2.
+    seed : int
+        Random seed of those resamples.
+    progress : bool
+        A progress bar on stderr over the pairs' class-by-class tests, shown when they take
+        more than a second (many models: 200 take about half a minute).
+
+    Returns
+    -------
+    ModelComparison
+        Every table and sentence of the comparison (see its attributes).
+
+    Raises
+    ------
+    ValueError
+        For an option out of range, a ``y_true`` that is not a column, fewer than two models,
+        a ``reference`` that is not a model or a ``prevalence`` class the data do not hold.
+    PredictionFileError
+        (a ValueError) from :func:`~precmp_lib.engine.counting.count_predictions` for predictions that
+        cannot be counted.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> df = pd.DataFrame({"y": [0, 1] * 50, "a": [0, 1] * 45 + [1, 0] * 5, "b": [0, 1] * 50})
+    >>> cmp = compare_models(df, y_true="y")
+    >>> cmp.design["description"], cmp.best
+    ('one test set of 100 observations', ['b'])
+    >>> cmp.pairs[["model_a", "model_b", "test", "b", "c"]]
+      model_a model_b           test   b  c
+    0       b       a  McNemar mid-p  10  0
+
+    Model b is right on the ten observations where they disagree; with so few discordant
+    pairs the mid-p McNemar test is used, and it shows b more accurate. The pair reads b − a:
+    the better-ranked model comes first.
+
+    >>> r = cmp.pairs.iloc[0]
+    >>> cmp.recommendation == (f"Use b: it is more accurate than every other model by at least "
+    ...                        f"10.0 points, 95 % CI {100 * r.ci_low:.1f} to "
+    ...                        f"{100 * r.ci_high:.1f} against a.")
+    True
+
+    """
+    alpha, n_boot = _checked_options(alpha, n_boot, seed, prevalence)
+    if isinstance(source, Counts):
+        counts = source
+    else:
+        counts = _count(source, y_true, models=models, id=id, repeat=repeat, fold=fold,
+                        layout=layout, engine=engine,
+                        prevalence_classes=list(prevalence) if prevalence else None)
+    if counts.n_models < 2:
+        raise ValueError(f"need at least two models to compare; got {list(counts.models)}")
+    _prevalence_codes(counts, prevalence or {})
+    return _compare_counts(counts, reference=reference, alpha=alpha, prevalence=prevalence or {},
+                           n_boot=n_boot, seed=seed, progress=progress)
+
+
+def _checked_options(alpha: float, n_boot: int, seed: int,
+                     prevalence: Mapping[Any, float] | None) -> tuple[float, int]:
+    """Check the options of :func:`compare_models`; return ``alpha`` and ``n_boot`` as checked."""
+    alpha = check_probability(alpha, "alpha")
+    # at least 2: the swap permutations of Dai–Cui's test need two
+    n_boot = check_positive_int(n_boot, "n_boot", minimum=2)
+    check_random_state(seed, "seed")
+    if prevalence is not None:
+        if not isinstance(prevalence, Mapping):
+            raise ValueError(f"prevalence must be a mapping class -> prevalence; "
+                             f"got {type(prevalence).__name__}")
+        for label, value in prevalence.items():
+            check_probability(value, f"prevalence[{label!r}]", low_open=False, high_open=False)
+    return alpha, n_boot
+
+
+def _cluster_sums(counts: Counts) -> ClusterSums:
+    """Return the cluster sums of repeated-cv counts (from the per-observation table if need be)."""
+    if counts.clusters is not None:
+        return counts.clusters
+    if counts.observations is None:
+        raise ValueError("repeated cross-validation counts need their cluster sums "
+                         "(Counts.clusters) or the per-observation table; count them with "
+                         "count_predictions")
+    from ..engine.clusters import cluster_sums
+
+    t = counts.observations
+    return cluster_sums(t["obs"], t["y"], t[[f"p{j}" for j in range(counts.n_models)]],
+                        t["count"], n_classes=counts.n_classes)
+
+
+def _count(source: Any, y_true: str | None, **kwargs: Any) -> Counts:
+    """Count the predictions with :func:`~precmp_lib.engine.counting.count_predictions`."""
+    if y_true is None:
+        raise ValueError("y_true (the column of true labels) is required unless source is Counts")
+    if isinstance(source, pd.DataFrame) and (not isinstance(y_true, Hashable)
+                                             or y_true not in source.columns):
+        raise ValueError(f"y_true={y_true!r} is not a column of the data; columns are: "
+                         f"{', '.join(map(str, source.columns))}")
+    return count_predictions(source, y_true=y_true, **kwargs)
+
+
+def _compare_counts(counts: Counts, *, reference: str | None, alpha: float,
+                    prevalence: Mapping[Any, float], n_boot: int, seed: int,
+                    progress: bool = False) -> ModelComparison:
+    """Compute every table of a :class:`ModelComparison` from checked counts and options."""
+    level = 1 - alpha
+    pairs = model_pairs(counts.models, reference)
+    m = counts.n_models
+    pat = _Arrays.of(counts.patterns, m)
+    cv = counts.design == REPEATED_CV
+    obs = (_Observations.of(counts.observations, m)
+           if cv and counts.observations is not None else None)
+    sums = _cluster_sums(counts) if cv else None
+    if sums is None:
+        moments = moments_from_patterns(pat.y, pat.p, pat.w, classes=list(counts.classes),
+                                        names=list(counts.models))
+    else:
+        moments = PrecisionMoments(
+            n_correct=sums.n_correct, n_wrong=sums.n_wrong, cc=sums.cc, cw=sums.cw, ww=sums.ww,
+            classes=np.asarray(counts.classes, dtype=object), names=tuple(counts.models),
+            n_rows=int(sums.size), n_clusters=int(sums.n_clusters))
+    summary = _summary(counts, pat, sums, level)
+    if reference is None:
+        pairs = _oriented(pairs, summary)
+    scores = _fold_scores(counts, pat) if cv else None
+    pair_table = _pairs(counts, pat, scores, pairs, alpha, level)
+    if scores is not None:
+        pair_table = _bayesian_columns(pair_table, scores, counts,
+                                       pair_table.attrs.get("test_train_ratio", np.nan))
+    per_class = _per_class(counts, pat, moments, pairs, level, progress)
+    gee = gee_precision_from_counts(moments, reference=reference or counts.models[0],
+                                    confidence_level=level)
+    joint = gee.joint.copy()
+    joint.insert(4, "pvalue_adjusted", adjust_pvalues(joint["pvalue"].to_numpy(float), "holm"))
+    joint.attrs["adjustment"] = "holm"
+    combined = _combined(counts, pat, per_class, pairs, alpha, int(n_boot), seed)
+    best = _best(summary, pair_table, reference)
+    summary["best"] = summary["model"].isin(best)
+    class_counts, precision = _class_tables(counts, pat, moments)
+    prev, prev_ratio = _prevalence(counts, pat, obs, prevalence, pairs, level, int(n_boot), seed)
+    design = _design(counts)
+    parts = {"summary": summary, "pairs": pair_table, "best": best, "reference": reference,
+             "per_class": per_class, "combined": combined, "design": design, "alpha": alpha,
+             "prevalence": prev}
+    recommendation, bullets, details = _conclusions(parts, level)
+    warning_lines, warning_items = _warnings(counts, pair_table, class_counts)
+    return ModelComparison(
+        models=list(counts.models), classes=[_scalar(c) for c in counts.classes], design=design,
+        engine=counts.engine, n_rows=int(counts.n_rows), source=str(counts.source), alpha=alpha,
+        reference=reference, summary=summary, pairs=pair_table, per_class=per_class, gee=joint,
+        gee_pairwise=gee.pairwise, gee_coefficients=gee.coefficients, combined=combined,
+        prevalence=prev, prevalence_ratio=prev_ratio, class_counts=class_counts,
+        precision=precision,
+        fold_scores=scores if scores is not None else pd.DataFrame(columns=["repeat", "fold",
+                                                                            "n_test"]),
+        best=best, recommendation=recommendation, conclusions=bullets, details=details,
+        warnings=warning_lines, warning_items=warning_items,
+        settings={"alpha": alpha, "reference": reference, "n_boot": int(n_boot), "seed": seed,
+                  "rope": ROPE if cv else None,
+                  "prevalence": {str(k): float(v) for k, v in prevalence.items()},
+                  "test_train_ratio": pair_table.attrs.get("test_train_ratio"),
+                  "notes": list(counts.notes)},
+    )

@@ -1,0 +1,349 @@
+"""The counting engine: every comparison starts from counts of prediction patterns.
+
+One pass over the rows produces the sufficient statistics of a comparison of m models:
+
+* ``patterns``: the number of rows with each observed pattern ``(y, p0, ..., p{m-1})`` of the
+  true class code and the models' predicted class codes; for cross-validated predictions the
+  same per ``(repeat, fold)``;
+* ``clusters`` (cross-validated predictions only): the sums over observations of products of
+  per-observation counts (:class:`~precmp_lib.engine.clusters.ClusterSums`), which every statistic
+  clustered on the observation needs. A second query computes them where the data live, from
+  the class codes of the first, so what comes back is bounded by the patterns, models and
+  folds, never by the observations;
+* ``observations`` (only on request, ``observations=True``): the pattern counts per
+  observation, which a bootstrap over observations resamples.
+
+Every test precmp runs on a comparison is a function of these tables, so the raw rows are read
+where they live, and only counts come back. Three engines count:
+
+numpy
+    DataFrames and arrays in memory: each column is factorised once, the codes are combined
+    into one mixed-radix key and counted with ``bincount`` (or ``unique`` for wide keys).
+duckdb
+    The default for paths (CSV, Parquet, a glob of Parquet files) and for DuckDB relations:
+    embedded, out of core, no server. Only the grouped rows come back.
+spark
+    Spark DataFrames, and paths with ``engine="spark"`` (a local session).
+
+DuckDB and Spark run the same SQL text. Its first step (:func:`roles_sql`) renames the source's
+columns by position and keeps the ones the count reads under fixed names (``k_y``, ``k_p0`` ...);
+in the long layout the engines' expression APIs then turn each model name into its index. The
+counting query (:func:`counting_sql`, one GROUP BY, GROUPING SETS for cross-validation) reads
+those fixed names, so no query text holds a column name, model name or label of the source;
+file paths reach DuckDB as string literals. The numpy engine builds the same grouped table
+of raw values. All three then pass through one schema check and one label dictionary
+(:func:`label_dictionary`), so the same data give the same :class:`Counts`, bit for bit.
+
+Label rules (the same for every engine)
+---------------------------------------
+* Only truly empty cells (NULL, NaN, empty or blank text) are missing; "NA", "None" and "null"
+  are labels like any other.
+* Integral floats equal ints: 1.0 is the label 1, so int truth and float predictions agree.
+* In a CSV file every cell is text; when every label of the file reads as a number, the labels
+  are numbers ("1" and "1.0" are the label 1), otherwise they are all text.
+* In typed data (DataFrames, Parquet) a column that mixes text and numbers ("1" and 1) is an
+  error naming both forms; so are text labels in one column and numbers in another.
+* Classes are sorted numerically when all are numbers, else as text. Models keep the order
+  of the file: wide, the order of the columns; long, the order of each model's first row
+  (or, either way, the order of ``models``).
+* Duplicated column names, duplicated ids in a wide table and an id with two true labels are
+  errors naming them. A model none of whose labels occurs in the truth is an error; labels the
+  truth never has are a note.
+
+Layouts
+-------
+wide
+    One row per prediction event: the truth column and one column per model (optionally an id,
+    and for repeated cross-validation a repeat and a fold column).
+long
+    One row per (observation, model[, repeat]): ``id``, ``model``, the truth, ``y_pred`` and,
+    for repeated cross-validation, ``repeat`` and ``fold``.
+
+Examples
+--------
+>>> import pandas as pd
+>>> df = pd.DataFrame({"y": ["a", "b", "b", "a"], "m1": ["a", "b", "a", "a"],
+...                    "m2": ["a", "b", "b", "b"]})
+>>> c = count_predictions(df, y_true="y")
+>>> c.classes, c.models, c.n_rows
+(('a', 'b'), ('m1', 'm2'), 4)
+>>> c.patterns.sort_values(["y", "p0", "p1"]).to_dict("list")
+{'y': [0, 0, 1, 1], 'p0': [0, 0, 0, 1], 'p1': [0, 1, 1, 1], 'count': [1, 1, 1, 1]}
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import pandas as pd
+
+if TYPE_CHECKING:  # optional at run time: imported where the engine runs
+    import duckdb
+    from pyspark.sql import DataFrame as SparkDataFrame
+
+from .base import (
+    ENGINES,
+    Counts,
+    PredictionFileError,
+    _is_duckdb_relation,
+    _is_spark_frame,
+    _Roles,
+    _Spec,
+    _spec,
+)
+from .duckdb_engine import _connect, _duckdb_count, _duckdb_error, _duckdb_source
+from .files import (
+    _delimiter,
+    _describe_path,
+    _duckdb_keep,
+    _file_columns,
+    _literal_files,
+    _parquet_columns,
+    _spark_keep,
+)
+from .numpy_engine import _numpy_count
+from .spark_engine import (
+    _spark_count,
+    _spark_error,
+    _spark_read,
+    is_spark_connect,
+    let_go_if_server_gone,
+    spark_session,
+)
+
+__all__ = ['count_predictions']
+
+
+# --------------------------------------------------------------------------------------------
+# the entry point
+# --------------------------------------------------------------------------------------------
+
+
+def count_predictions(
+    source: Any,
+    *,
+    y_true: str,
+    models: Sequence[str] | None = None,
+    id: str | None = None,
+    repeat: str | None = None,
+    fold: str | None = None,
+    layout: str = "auto",
+    engine: str = "auto",
+    progress: bool = False,
+    observations: bool = False,
+    common_models: bool = False,
+    prevalence_classes: Sequence[Any] | None = None,
+) -> Counts:
+    """Count the prediction patterns of several models where the data live.
+
+    Parameters
+    ----------
+    source : DataFrame, mapping of arrays, path, glob, DuckDB relation or Spark DataFrame
+        The predictions, wide or long. A path is a CSV (read as text) or Parquet file; a glob
+        (``"preds/*.parquet"``) is a set of Parquet files counted as one table.
+    y_true : str
+        Column with the true labels.
+    models : sequence of str, optional
+        Wide: the model columns (default all but truth, id, repeat, fold). Long: models to keep.
+    id, repeat, fold : str, optional
+        Observation id, repeat and fold columns. A column named ``id`` is the id by default (a
+        note says so); ``repeat`` and ``fold`` default to those names when present. A wide
+        table with a repeat column is repeated cross-validation (one row per id and repeat).
+    layout : {"auto", "wide", "long"}
+        ``"auto"``: long when the table has ``model`` and ``y_pred`` columns.
+    engine : {"auto", "numpy", "duckdb", "spark"}
+        ``"auto"``: numpy for in-memory data, DuckDB for paths and relations, Spark for Spark
+        DataFrames.
+    progress : bool
+        Show a progress bar on stderr while DuckDB counts a large file.
+    observations : bool
+        Repeated cross-validation: also bring back the pattern counts per observation
+        (``Counts.observations``), which a bootstrap over observations needs. Their size grows
+        with the number of observations; without them only the cluster sums come back.
+    common_models : bool
+        A glob of Parquet files (wide layout): a model column that some files lack is left out,
+        and a note says so, instead of the error that names the column and the files. The
+        truth, id, repeat and fold columns and the models named in ``models`` must still be in
+        every file.
+    prevalence_classes : sequence of labels, optional
+        Repeated cross-validation: also group the observations by their profile over each of
+        these classes (``Counts.profiles``), all a bootstrap over observations of their
+        precision at a population prevalence needs. The engine groups them where the data
+        live: what comes back is one row per class and distinct profile, bounded by the
+        repeats and models, never a row per observation. Labels match the classes
+        by their text (``"1"`` is class ``1``); one that is not a class is left out.
+
+    Returns
+    -------
+    Counts
+        The pattern counts (and for repeated cross-validation the cluster sums), the classes,
+        the models, the design and the engine that counted.
+
+    Raises
+    ------
+    PredictionFileError
+        (a ValueError) naming the file, the column, the line or row where possible, and the
+        problem.
+    TypeError
+        For a source of an unknown kind, or a ``y_true`` that is not a column name.
+
+    Examples
+    --------
+    Two models predict three observations in each of two repeats of 3-fold cross-validation
+    (the long layout: one row per observation, model and repeat):
+
+    >>> long = pd.DataFrame({
+    ...     "id": [1, 2, 3] * 4, "repeat": [0] * 6 + [1] * 6,
+    ...     "fold": [0, 1, 2] * 2 + [2, 0, 1] * 2, "model": (["a"] * 3 + ["b"] * 3) * 2,
+    ...     "y_true": ["x", "y", "y"] * 4, "y_pred": ["x", "y", "x", "x", "x", "y"] * 2})
+    >>> c = count_predictions(long, y_true="y_true", observations=True)
+    >>> c.design, c.repeats, c.folds, c.n_rows, c.n_observations
+    ('repeated cv', 2, 3, 6, 3)
+    >>> c.observations.to_dict("list")
+    {'obs': [0, 1, 2], 'y': [0, 1, 1], 'p0': [0, 1, 0], 'p1': [0, 0, 1], 'count': [2, 2, 2]}
+    >>> c.clusters.right.tolist(), c.clusters.right_sq.tolist()
+    ([4, 4], [8, 8])
+
+    Each observation has one pattern, seen in both repeats. The tests that cluster on the
+    observation use the cluster sums: each model is right 4 times, twice on each of two
+    observations (2² + 2² = 8).
+    """
+    if engine not in ENGINES:
+        raise PredictionFileError(f"engine must be one of {', '.join(ENGINES)}; got {engine!r}")
+    if not isinstance(y_true, str):
+        raise TypeError(f"y_true must be the name of the column of true labels; got {y_true!r}")
+    args: _Roles = {"y_true": y_true, "models": models, "id": id, "repeat": repeat,
+                    "fold": fold, "layout": layout, "observations": observations,
+                    "prevalence_classes": prevalence_classes}
+    if isinstance(source, Mapping):
+        source = pd.DataFrame({str(k): np.asarray(v) for k, v in source.items()})
+    if isinstance(source, pd.DataFrame):
+        return _count_frame(source, engine, progress, args)
+    if isinstance(source, str | os.PathLike):
+        return _count_path(source, engine, progress, args, common_models)
+    if _is_duckdb_relation(source):
+        return _count_relation(source, engine, progress, args)
+    if _is_spark_frame(source):
+        return _count_spark_frame(source, engine, args)
+    raise TypeError("source must be a DataFrame, a mapping of arrays, a path or glob, a DuckDB "
+                    f"relation or a Spark DataFrame; got {type(source).__name__}")
+
+
+def _count_relation(relation: duckdb.DuckDBPyRelation, engine: str, progress: bool,
+                    args: _Roles) -> Counts:
+    """Count a DuckDB relation with DuckDB."""
+    if engine not in ("auto", "duckdb"):
+        raise PredictionFileError(f"a DuckDB relation is counted by DuckDB; got engine={engine!r}")
+    spec = _spec("relation", relation.columns, **args)
+    con = _connect()
+    return _duckdb_count(spec, relation, relation.columns, con, progress,
+                         lambda exc: _duckdb_error("relation", "relation", exc, []))
+
+
+def _count_spark_frame(df: SparkDataFrame, engine: str, args: _Roles) -> Counts:
+    """Count a Spark DataFrame with Spark."""
+    if engine not in ("auto", "spark"):
+        raise PredictionFileError(f"a Spark DataFrame is counted by Spark; got engine={engine!r}")
+    return _spark_count(_spec("Spark DataFrame", df.columns, **args), df, df.columns)
+
+
+def _count_frame(frame: pd.DataFrame, engine: str, progress: bool, args: _Roles) -> Counts:
+    """Count a pandas DataFrame with numpy (the default) or DuckDB."""
+    spec = _spec("DataFrame", frame.columns, **args)
+    frame = frame.rename(columns=str)
+    if engine in ("auto", "numpy"):
+        if len(frame) == 0:
+            raise spec.fail("no rows")
+        return _numpy_count(spec, frame)
+    if engine == "duckdb":
+        con = _connect()
+        rel = con.from_df(frame)
+        return _duckdb_count(spec, rel, list(frame.columns), con, progress,
+                             lambda exc: _duckdb_error("DataFrame", "DataFrame", exc, []))
+    raise PredictionFileError("engine='spark' counts Spark DataFrames and files; pass a Spark "
+                              "DataFrame (spark.createDataFrame) or a path")
+
+
+def _count_path(path: str | os.PathLike, engine: str, progress: bool, args: _Roles,
+                common_models: bool = False) -> Counts:
+    """Count a CSV or Parquet file (or a glob of Parquet files) with DuckDB, Spark or numpy."""
+    kind, files, name, matched = _describe_path(path)
+    left_out: list[str] = []
+    if kind == "parquet" and len(files) > 1:
+        # the truth, the id, repeat and fold columns and the models asked for must be in every
+        # file; with common_models, a model column some files lack is left out
+        needed = {args["y_true"], *(args["models"] or ()), "id", "repeat", "fold", "model",
+                  "y_pred", *(c for c in (args["id"], args["repeat"], args["fold"]) if c)}
+        columns, left_out = _parquet_columns(files, name, lambda c: c not in needed, common_models)
+    else:
+        columns = _file_columns(kind, files, name)
+    spec = _spec(name, columns, **args)
+    if left_out:
+        shown = ", ".join(repr(c) for c in left_out)
+        spec.notes.insert(0, f"{'columns' if len(left_out) > 1 else 'column'} {shown} "
+                             f"{'are' if len(left_out) > 1 else 'is'} not in every file and left "
+                             "out, as asked: only the models every file holds are compared")
+    if matched:
+        spec.notes.insert(0, matched)
+    spec.text_numbers = kind == "csv"
+    spec.rows_are_lines = kind == "csv" and len(files) == 1
+    if engine == "numpy":
+        return _numpy_count(spec, _read_frame(kind, files, spec, name, columns))
+    if engine == "spark":
+        try:
+            spark = spark_session()
+        except RuntimeError as exc:
+            raise PredictionFileError(f"{name}: {exc}") from None
+        with _literal_files(files, name, own_paths=is_spark_connect(spark)) as links:
+            try:
+                df = _spark_read(spark, kind, links)
+                if kind == "parquet":
+                    df = _spark_keep(df, columns)
+            except PredictionFileError:
+                raise
+            except Exception as exc:  # a Spark (JVM) error while opening the files
+                let_go_if_server_gone(spark, exc)
+                raise _spark_error(name, exc, links) from None
+            return _spark_count(spec, df, columns, links)
+    con = _connect()
+    with _literal_files(files, name) as links:
+        try:
+            rel = _duckdb_source(con, kind, links, columns)
+            if kind == "parquet":
+                rel = _duckdb_keep(rel, columns)
+        except PredictionFileError:
+            raise
+        except Exception as exc:  # duckdb.Error while opening the file
+            raise _duckdb_error(name, kind, exc, links) from None
+        return _duckdb_count(spec, rel, columns, con, progress,
+                             lambda exc: _duckdb_error(name, kind, exc, links))
+
+
+def _read_frame(kind: str, files: list[str], spec: _Spec, name: str,
+                columns: list[str]) -> pd.DataFrame:
+    """Read the needed columns of a file into memory for the numpy engine (text for CSV).
+
+    CSV columns are taken by position under the names of :func:`_csv_header` (the header as
+    the other engines see it: no byte-order mark, names stripped).
+    """
+    cols = [c for c in dict.fromkeys([spec.id, spec.repeat, spec.fold, spec.y,
+                                      *(spec.models if spec.layout == "wide"
+                                        else [spec.model_col, spec.pred_col])]) if c]
+    try:
+        if kind == "csv":
+            position = {c: i for i, c in enumerate(columns)}
+            # every column is read (index_col=False): a row with more fields than the header is
+            # an error, as in the other engines, not a shifted row
+            frame = pd.read_csv(files[0], header=0, names=[f"c{i}" for i in range(len(columns))],
+                                index_col=False, dtype=str, keep_default_na=False,
+                                na_values=[""], sep=_delimiter(files[0]))
+            return frame[[f"c{position[c]}" for c in cols]].set_axis(cols, axis=1)
+        return pd.concat([pd.read_parquet(f, columns=cols) for f in files], ignore_index=True)
+    except Exception as exc:  # any parser failure is a file problem for the user
+        raise PredictionFileError(f"{name}: cannot be read as {kind.upper()} "
+                                  f"({type(exc).__name__})") from None
+
+

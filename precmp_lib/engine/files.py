@@ -1,0 +1,305 @@
+"""Files the engines read: paths and patterns, CSV headers, Parquet schemas and drift."""
+
+from __future__ import annotations
+
+import contextlib
+import csv
+import glob
+import os
+import shutil
+import tempfile
+from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # optional at run time: imported where the engine runs
+    import duckdb
+    from pyspark.sql import DataFrame as SparkDataFrame
+
+from .base import CSV_SUFFIXES, PARQUET_SUFFIXES, PredictionFileError
+
+
+def resolve_path(path: str | os.PathLike) -> tuple[list[str], bool]:
+    """Return the files a path argument names, and whether it was read as a pattern.
+
+    A name that exists is that file, whatever characters it holds (``run[1].parquet`` is the
+    file of that name). Only a name that does not exist and holds ``*`` or ``?`` is a pattern;
+    in it ``*`` and ``?`` are the only wildcards (brackets are themselves).
+
+    Parameters
+    ----------
+    path : str or PathLike
+        The argument as given.
+
+    Returns
+    -------
+    files : list of str
+        The file (one) or the files the pattern matches, sorted (possibly none).
+    pattern : bool
+        True when the argument was expanded as a pattern.
+
+    Examples
+    --------
+    >>> d = Path(tempfile.mkdtemp())
+    >>> for name in ["run[1].parquet", "run1.parquet", "run2.parquet"]:
+    ...     _ = (d / name).write_bytes(b"PAR1")
+    >>> [Path(f).name for f in resolve_path(d / "run[1].parquet")[0]]
+    ['run[1].parquet']
+    >>> [Path(f).name for f in resolve_path(d / "run?.parquet")[0]]
+    ['run1.parquet', 'run2.parquet']
+    """
+    text = os.fspath(path)
+    if os.path.lexists(text) or not any(ch in text for ch in "*?"):
+        return [text], False
+    return sorted(glob.glob(text.replace("[", "[[]"))), True
+
+
+def _describe_path(path: str | os.PathLike) -> tuple[str, list[str], str, str | None]:
+    """Return the file kind, the files, the name used in messages and, for a pattern, a note."""
+    files, pattern = resolve_path(path)
+    if pattern:
+        text = os.fspath(path)
+        if not files:
+            raise PredictionFileError(f"{text}: no file matches this pattern")
+        if not all(f.lower().endswith(PARQUET_SUFFIXES) for f in files):
+            raise PredictionFileError(f"{text}: a pattern must match Parquet files only")
+        shown = ", ".join(Path(f).name for f in files[:20]) + (" ..." if len(files) > 20 else "")
+        for f in files:
+            _check_file(Path(f), Path(f).name, "parquet")
+        return "parquet", files, text, f"the pattern matched {len(files)} file(s): {shown}"
+    p = Path(files[0])
+    name = p.name
+    if not p.exists():
+        raise PredictionFileError(f"{name}: no such file")
+    if p.is_dir():
+        raise PredictionFileError(f"{name}: is a directory, not a predictions file")
+    low = name.lower()
+    if low.endswith(PARQUET_SUFFIXES):
+        kind = "parquet"
+    elif low.endswith(CSV_SUFFIXES):
+        kind = "csv"
+    else:
+        raise PredictionFileError(f"{name}: unknown file type {p.suffix!r}; expected .csv or .parquet")
+    _check_file(p, name, kind)
+    return kind, [str(p)], name, None
+
+
+def _check_file(p: Path, name: str, kind: str) -> None:
+    """Refuse an unreadable or empty file, and a Parquet file without the Parquet header."""
+    try:
+        with open(p, "rb") as fh:
+            head = fh.read(4)
+    except PermissionError:
+        raise PredictionFileError(f"{name}: permission denied (the file cannot be read)") from None
+    except OSError as exc:
+        raise PredictionFileError(f"{name}: cannot be opened ({exc.strerror})") from None
+    if not head:
+        raise PredictionFileError(f"{name}: the file is empty")
+    if kind == "parquet" and head != b"PAR1":
+        raise PredictionFileError(f"{name}: cannot be read as PARQUET (no Parquet header)")
+
+
+def _suffix(path: str) -> str:
+    """Return the file-type suffix of a path (``.csv.gz``, ``.parquet``, ...), as readers see it."""
+    low = path.lower()
+    return next(s for s in (*CSV_SUFFIXES, *PARQUET_SUFFIXES)[::-1] if low.endswith(s))
+
+
+def _delimiter(path: str) -> str:
+    """Tab for ``.tsv`` and ``.tsv.gz`` files, else a comma."""
+    return "\t" if _suffix(path).startswith(".tsv") else ","
+
+
+@contextlib.contextmanager
+def _literal_files(files: list[str], name: str, own_paths: bool = False) -> Iterator[list[str]]:
+    """Give DuckDB and Spark plain names for the files: links ``f0.csv``, ... in a private folder.
+
+    Both readers expand glob characters in a path they are given (``run[1].parquet`` would read
+    ``run1.parquet``; Hadoop also expands braces and stops at a ``:``), so they get links whose
+    names hold no such character; the folder goes when the count is done. Where links cannot be
+    made, the paths themselves are used when they hold none of those characters. With
+    ``own_paths`` (a Spark Connect server, which may run elsewhere and not see this machine's
+    private folder) the files' own absolute paths are given whenever they hold none of those
+    characters; links only for the others.
+    """
+    if own_paths:
+        paths = [os.path.abspath(f) for f in files]
+        if not any(ch in p for p in paths for ch in "*?[]{}\\:"):
+            yield paths
+            return
+    folder = tempfile.mkdtemp(prefix="precmp-files-")
+    try:
+        try:
+            links = []
+            for i, f in enumerate(files):
+                link = os.path.join(folder, f"f{i}{_suffix(f)}")
+                os.symlink(os.path.abspath(f), link)
+                links.append(link)
+        except OSError:
+            links = [os.path.abspath(f) for f in files]
+        if any(ch in link for link in links for ch in "*?[]{}\\:"):
+            raise PredictionFileError(f"{name}: the path holds characters the file readers take as "
+                                      "a pattern (*?[]{}\\:) and no plain link to it can be made; "
+                                      "rename the file or count it with --engine numpy")
+        yield links
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def _csv_header(path: str, name: str) -> list[str]:
+    import gzip
+
+    opener = gzip.open if path.lower().endswith(".gz") else open
+    delim = _delimiter(path)
+    try:  # utf-8-sig: a spreadsheet's byte-order mark is not part of the first name
+        with opener(path, "rt", encoding="utf-8-sig", newline="") as fh:
+            header = next(csv.reader(fh, delimiter=delim), None)
+    except UnicodeDecodeError:
+        raise PredictionFileError(f"{name}: cannot be read as CSV (not UTF-8 text)") from None
+    except csv.Error as exc:
+        raise PredictionFileError(f"{name}: cannot be read as CSV ({exc})") from None
+    if not header or all(not h.strip() for h in header):
+        raise PredictionFileError(f"{name}: the file has no header line")
+    return [h.strip() for h in header]
+
+
+def _line_end(path: str) -> str:
+    """Return the header's line ending (outside quotes), as DuckDB's ``new_line`` spells it.
+
+    DuckDB is told it: with CRLF endings and a quoted newline in the header it would otherwise
+    take the header's end for the end of the file.
+    """
+    import gzip
+
+    opener = gzip.open if path.lower().endswith(".gz") else open
+    with opener(path, "rb") as fh:
+        head = fh.read(1 << 20)
+    quoted = False
+    for i, byte in enumerate(head):
+        if byte == ord('"'):
+            quoted = not quoted
+        elif not quoted and byte == ord("\r"):
+            return "\\r\\n" if head[i + 1:i + 2] == b"\n" else "\\r"
+        elif not quoted and byte == ord("\n"):
+            break
+    return "\\n"
+
+
+def _parquet_columns(files: list[str], name: str, optional: Callable[[str], bool] | None = None,
+                     drop: bool = False) -> tuple[list[str], list[str]]:
+    """Return the column names of a Parquet file, or of a set of files that must agree.
+
+    The files of a glob are read by column name, so they must hold the same columns with the
+    same types: a column missing from some files (a model, an extra column) or typed
+    differently (text in one file, numbers in another) is an error naming the column and files.
+    A column for which ``optional`` is true (a model column) may be missing from some files
+    when ``drop`` is set; without it, the error says how to compare the other models.
+
+    Returns the columns every file holds, in the first file's order, and the optional columns
+    left out because some files lack them.
+    """
+    try:
+        import pyarrow.parquet as pq
+    except ImportError:
+        raise PredictionFileError(f"{name}: reading Parquet needs pyarrow: pip install pyarrow") from None
+
+    schemas = []
+    for f in files:
+        try:
+            schemas.append(pq.read_schema(f))
+        except Exception as exc:  # any parser failure is a file problem for the user
+            shown = os.path.basename(f) if len(files) > 1 else name
+            raise PredictionFileError(f"{shown}: cannot be read as PARQUET ({type(exc).__name__})") from None
+    first = list(schemas[0].names)
+    if len(files) > 1:
+        partial = _check_drift(files, schemas, name, optional, drop)
+        return [c for c in first if c not in partial], partial
+    return first, []
+
+
+def _type_kind(t: Any) -> str:
+    """Text, number or bool for an Arrow type (widths and dictionary encoding aside)."""
+    import pyarrow as pa
+
+    if pa.types.is_dictionary(t):
+        t = t.value_type
+    if pa.types.is_string(t) or pa.types.is_large_string(t) or pa.types.is_binary(t) \
+            or pa.types.is_large_binary(t) or str(t) == "string_view":
+        return "text"
+    if pa.types.is_integer(t) or pa.types.is_floating(t) or pa.types.is_decimal(t):
+        return "number"
+    return "bool" if pa.types.is_boolean(t) else str(t)
+
+
+def _check_drift(files: list[str], schemas: list[Any], name: str,
+                 optional: Callable[[str], bool] | None = None, drop: bool = False) -> list[str]:
+    """Fail when the files of a glob disagree on a column's presence or type.
+
+    Return the columns missing from some files for which ``optional`` is true, when ``drop`` is
+    set (else an empty list).
+    """
+    names = [os.path.basename(f) for f in files]
+
+    def listed(idx: list[int]) -> str:
+        shown = [names[i] for i in idx[:3]]
+        return ", ".join(shown) + (f" and {len(idx) - 3} more" if len(idx) > 3 else "")
+
+    every = list(dict.fromkeys(c for sch in schemas for c in sch.names))
+    partial = []
+    for col in every:
+        has = [i for i, sch in enumerate(schemas) if col in sch.names]
+        if len(has) < len(schemas):
+            lack = [i for i in range(len(schemas)) if i not in has]
+            model = optional is not None and optional(col)
+            if model and drop:
+                partial.append(col)
+                continue
+            raise PredictionFileError(
+                f"{name}: column {col!r} is in {listed(has)} but not in {listed(lack)}; the files "
+                "of a pattern must hold the same columns"
+                + (" (--common-models, or common_models=True, compares the models every file "
+                   "holds)" if model else ""))
+        types = [schemas[i].field(col).type for i in has]
+        kinds = [_type_kind(t) for t in types]
+        if len(set(kinds)) > 1:
+            other = next(i for i, k in enumerate(kinds) if k != kinds[0])
+            raise PredictionFileError(
+                f"{name}: column {col!r} holds {kinds[0]} ({types[0]}) in {names[has[0]]} but "
+                f"{kinds[other]} ({types[other]}) in {names[has[other]]}; the files of a pattern "
+                "must type each column alike")
+    return partial
+
+
+def _file_columns(kind: str, files: list[str], name: str) -> list[str]:
+    return _csv_header(files[0], name) if kind == "csv" else _parquet_columns(files, name)[0]
+
+
+def _by_position(frame: Any, keep: Sequence[str], rename: Callable[[Any, list[str]], Any],
+                 select: Callable[[Any, list[str]], Any]) -> Any:
+    """Keep the columns ``keep`` of a DuckDB relation or Spark DataFrame, in that order.
+
+    The columns are found by exact name in the frame's own list and taken by position (renamed
+    ``c0``, ``c1``, ... first), so no column name reaches a query or a name parser: a glob read
+    by name may list its columns in another order than its first file, or hold more.
+    """
+    have = [str(c) for c in frame.columns]
+    if have == list(keep):
+        return frame
+    missing = [c for c in keep if c not in have]
+    if missing:
+        raise PredictionFileError(f"column {missing[0]!r} is not among the columns read: {have}")
+    return select(rename(frame, [f"c{i}" for i in range(len(have))]),
+                  [f"c{have.index(c)}" for c in keep])
+
+
+def _duckdb_keep(rel: duckdb.DuckDBPyRelation, keep: Sequence[str]) -> duckdb.DuckDBPyRelation:
+    def rename(r: Any, names: list[str]) -> Any:
+        return r.query("drifted", f"SELECT * FROM drifted AS t({', '.join(names)})")
+
+    return _by_position(rel, keep, rename, lambda r, cols: r.project(", ".join(cols)))
+
+
+def _spark_keep(df: SparkDataFrame, keep: Sequence[str]) -> SparkDataFrame:
+    return _by_position(df, keep, lambda d, names: d.toDF(*names), lambda d, cols: d.select(*cols))
+
+

@@ -1,0 +1,926 @@
+"""Evaluation items read where they live: the sums that the clustered paired tests need.
+
+A long item file has one row per answer: the ``item``, the ``model`` that answered it, its
+``score`` (0/1, true/false, inspect's "C"/"I"/"P"/"N", or any number) and, optionally, the
+item's ``cluster`` (a passage, a source document), a ``sample`` column numbering repeated
+answers to the same item, and a ``task``. :func:`count_items` reads it with numpy (a pandas
+DataFrame in memory), DuckDB (CSV or Parquet files, a DataFrame or a relation; out of core) or
+Spark, and returns :class:`ItemSums`: per task, sums over items and second-level sums over
+clusters, never rows. Their size is bounded by models², whatever the number of items or
+clusters.
+
+With ``a_j`` the score of model j on an item (the mean of its answers when the item was
+answered several times), ``S_cj`` the sum of ``a_j`` over the items of cluster c, ``n_c`` the
+items of c and C the clusters, the sums are
+
+- ``n``, C, Σ n_c²;
+- Σ a_j and the item Gram matrix Σ a_j a_k (both models right, for 0/1 scores);
+- Σ_c n_c S_cj and the cluster Gram matrix Σ_c S_cj S_ck;
+- per model, the answers Σ K_i and the within-item variances Σ w_i and Σ w_i / K_i.
+
+Every paired statistic of two models (the clustered McNemar test, the cluster-robust paired
+difference, TOST) and every model's clustered mean is a function of these
+(:meth:`precmp_lib.stats.paired.PairedSums.from_items` takes one pair or one model). Sums over disjoint sets of
+items add up, so tasks combine by adding (:meth:`ItemSums.combine`).
+
+The SQL engines read the source's columns by position under fixed names (``k_item``,
+``k_model``, ...): no name or value from the source is ever part of the query text; model names
+are compared as constants of the engines' expression APIs.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import pandas as pd
+
+from .base import ENGINES, PredictionFileError, nested_column
+from .readers import (
+    describe_path,
+    duckdb_connection,
+    duckdb_file_error,
+    duckdb_table,
+    file_columns,
+    plain_links,
+    read_columns,
+    spark_table,
+)
+from .spark_engine import let_go_if_server_gone, server_gone_message, spark_session
+
+if TYPE_CHECKING:  # optional at run time
+    import duckdb
+    from pyspark.sql import DataFrame as SparkDataFrame
+
+__all__ = ["SCORE_WORDS", "ItemFileError", "ItemSums", "count_items", "parse_scores"]
+
+# Words a score column may hold instead of a number (compared trimmed, in lower case):
+# right/wrong words, and inspect_ai's "P" (partial credit, 0.5) and "N" (no answer, 0).
+SCORE_WORDS = {"c": 1.0, "correct": 1.0, "true": 1.0, "yes": 1.0,
+               "i": 0.0, "incorrect": 0.0, "false": 0.0, "no": 0.0, "n": 0.0,
+               "p": 0.5, "partial": 0.5}
+
+NO_TASK = ""  # the task of every item when the source has no task column
+
+# DuckDB's memory limit for the item sums unless PRECMP_DUCKDB_MEMORY sets one: every level of
+# the query is a GROUP BY that spills to disk beyond it, and the report around the query
+# (Python, pandas, the plots) needs the rest of a 1 GiB budget.
+ITEM_DUCKDB_MEMORY = "512MB"
+
+
+class ItemFileError(PredictionFileError):
+    """A problem with an item file or frame.
+
+    The message names the source, the column, the item or model, and the problem. A subclass of
+    ``ValueError``.
+    """
+
+
+# --------------------------------------------------------------------------------------------
+# the result
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ItemSums:
+    """Sums over items and clusters of several models' item scores, for one task.
+
+    Attributes
+    ----------
+    task : str
+        The task (``""`` without a task column; ``"all tasks"`` after :meth:`combine`).
+    models : tuple of str
+        Model names, sorted; index j of the arrays is ``models[j]``.
+    n_items : int
+        Items every model answered.
+    n_clusters : int or None
+        Clusters; None when the source has no cluster column (every item its own cluster).
+    sum_n2 : float
+        Σ_c n_c² (``n_items`` without clusters).
+    sums : ndarray (m,)
+        Σ_i a_ij, the sum of model j's item scores.
+    item_gram : ndarray (m, m)
+        Σ_i a_ij a_ik.
+    cluster_ns : ndarray (m,)
+        Σ_c n_c S_cj.
+    cluster_gram : ndarray (m, m)
+        Σ_c S_cj S_ck.
+    answers : ndarray (m,)
+        Answers per model (Σ_i K_ij).
+    within : ndarray (m,)
+        Σ_i w_ij, w the variance (ddof 1) of an item's answers (items answered once add 0).
+    within_over_k : ndarray (m,)
+        Σ_i w_ij / K_ij.
+    k_min, k_max : int
+        Fewest and most answers of one model to one item.
+    binary : bool
+        Every item score is 0 or 1 (one answer per item, scored right or wrong).
+    engine : str
+        Who read the rows: ``"numpy"``, ``"duckdb"`` or ``"spark"``.
+    source : str
+        What was read, for messages and reports.
+    n_rows : int
+        Rows (answers) read.
+    """
+
+    task: str
+    models: tuple[str, ...]
+    n_items: int
+    n_clusters: int | None
+    sum_n2: float
+    sums: np.ndarray
+    item_gram: np.ndarray
+    cluster_ns: np.ndarray
+    cluster_gram: np.ndarray
+    answers: np.ndarray
+    within: np.ndarray
+    within_over_k: np.ndarray
+    k_min: int
+    k_max: int
+    binary: bool
+    engine: str = "numpy"
+    source: str = ""
+    n_rows: int = 0
+    notes: tuple[str, ...] = field(default=())
+
+    @property
+    def n_models(self) -> int:
+        """Number of models."""
+        return len(self.models)
+
+    def _c(self) -> int | None:
+        return self.n_clusters
+
+    def flips(self, a: int, b: int) -> tuple[float, float]:
+        """Items only ``a`` gets right and items only ``b`` gets right (0/1 scores).
+
+        Parameters
+        ----------
+        a, b : int
+            Model indices.
+
+        Returns
+        -------
+        (float, float)
+            Σ a (1 - b) and Σ b (1 - a): going from A to B, the items that flip from right to
+            wrong and from wrong to right.
+        """
+        g = self.item_gram
+        return float(self.sums[a] - g[a, b]), float(self.sums[b] - g[a, b])
+
+    def cluster_sum_d2(self, a: int, b: int) -> float:
+        """Σ_c D_c² with D_c = S_ca - S_cb (Obuchowski's denominator for 0/1 scores).
+
+        Parameters
+        ----------
+        a, b : int
+            Model indices.
+
+        Returns
+        -------
+        float
+        """
+        h = self.cluster_gram
+        if self.n_clusters is None:
+            g = self.item_gram
+            return float(max(g[a, a] - 2 * g[a, b] + g[b, b], 0.0))
+        return float(max(h[a, a] - 2 * h[a, b] + h[b, b], 0.0))
+
+    @staticmethod
+    def combine(parts: Sequence[ItemSums], task: str = "all tasks") -> ItemSums:
+        """Add the sums of disjoint sets of items (tasks), model by model.
+
+        Parameters
+        ----------
+        parts : sequence of ItemSums
+            With the same models; either all clustered or none.
+        task : str
+            The combined task's name.
+
+        Returns
+        -------
+        ItemSums
+        """
+        first = parts[0]
+        clustered = first.n_clusters is not None
+        if any(p.models != first.models or (p.n_clusters is not None) != clustered for p in parts):
+            raise ValueError("parts must have the same models and all or none clustered")
+
+        def add(name: str) -> Any:
+            return sum((getattr(p, name) for p in parts[1:]), getattr(first, name))
+
+        return replace(first, task=task, n_items=add("n_items"),
+                       n_clusters=add("n_clusters") if clustered else None,
+                       sum_n2=add("sum_n2"), sums=add("sums"), item_gram=add("item_gram"),
+                       cluster_ns=add("cluster_ns"), cluster_gram=add("cluster_gram"),
+                       answers=add("answers"), within=add("within"),
+                       within_over_k=add("within_over_k"),
+                       k_min=min(p.k_min for p in parts), k_max=max(p.k_max for p in parts),
+                       binary=all(p.binary for p in parts), n_rows=add("n_rows"))
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return the sums as plain lists and numbers (JSON-ready).
+
+        Returns
+        -------
+        dict
+        """
+        out: dict[str, Any] = {}
+        for k in self.__dataclass_fields__:
+            v = getattr(self, k)
+            out[k] = v.tolist() if isinstance(v, np.ndarray) else (list(v) if isinstance(v, tuple) else v)
+        return out
+
+
+# --------------------------------------------------------------------------------------------
+# scores
+# --------------------------------------------------------------------------------------------
+
+
+def _parse_one(value: Any) -> float:
+    if value is None or isinstance(value, bool | np.bool_):
+        return math.nan if value is None else float(value)
+    if isinstance(value, int | float | np.integer | np.floating):
+        return float(value)
+    text = str(value).strip().lower()
+    if text in SCORE_WORDS:
+        return SCORE_WORDS[text]
+    try:
+        return float(text) if text else math.nan
+    except ValueError:
+        return math.nan
+
+
+def parse_scores(values: Any, column: str = "score") -> np.ndarray:
+    """Read a score column as numbers: numbers, booleans or the words of :data:`SCORE_WORDS`.
+
+    Parameters
+    ----------
+    values : array-like
+        The column.
+    column : str
+        Its name, for messages.
+
+    Returns
+    -------
+    ndarray of float
+
+    Raises
+    ------
+    ValueError
+        For a missing, non-finite or unreadable score, naming the column and the value.
+
+    Examples
+    --------
+    >>> parse_scores(["C", "I", " true", "0.25", "P"]).tolist()
+    [1.0, 0.0, 1.0, 0.25, 0.5]
+    """
+    s = pd.Series(values)
+    if pd.api.types.is_bool_dtype(s) or pd.api.types.is_numeric_dtype(s):
+        out = s.to_numpy(dtype=float, na_value=np.nan)
+        raw = s
+    else:
+        codes, uniques = pd.factorize(s, use_na_sentinel=True)
+        parsed = np.array([_parse_one(u) for u in uniques] + [math.nan], dtype=float)
+        out = parsed[codes]
+        raw = s
+    bad = np.flatnonzero(~np.isfinite(out))
+    if len(bad):
+        v = raw.iloc[int(bad[0])]
+        shown = "an empty value" if v is None or (isinstance(v, float) and math.isnan(v)) or \
+            (isinstance(v, str) and not v.strip()) else f"{v!r:.40}"
+        raise ValueError(f"column {column!r}: {shown} is not a score (expected a finite number, "
+                         "true/false or C/I/P/N)")
+    return out
+
+
+# --------------------------------------------------------------------------------------------
+# the request
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass
+class _Request:
+    name: str
+    item: str
+    model: str
+    score: str
+    cluster: str | None = None
+    sample: str | None = None
+    task: str | None = None
+    models: tuple[str, ...] = ()
+    notes: list[str] = field(default_factory=list)
+
+    def fail(self, message: str) -> ItemFileError:
+        return ItemFileError(f"{self.name}: {message}")
+
+    def roles(self) -> list[tuple[str, str]]:
+        pairs = [("k_item", self.item), ("k_model", self.model), ("k_score", self.score)]
+        for fixed, col in (("k_cluster", self.cluster), ("k_sample", self.sample),
+                           ("k_task", self.task)):
+            if col is not None:
+                pairs.append((fixed, col))
+        return pairs
+
+    def check_flat(self, columns: Sequence[str], source: Any) -> None:
+        """Refuse a role column of nested values (:func:`~precmp_lib.engine.base.nested_column`)."""
+        column = nested_column(columns, source, [col for _, col in self.roles()])
+        if column is not None:
+            raise self.fail(f"column {column!r} holds nested values (a struct, list or map); "
+                            "items, models, scores, clusters, samples and tasks are single values")
+
+
+def _request(name: str, columns: Sequence[Any], *, item: str, model: str, score: str,
+             cluster: str | None, sample: str | None, task: str | None) -> _Request:
+    cols = [str(c) for c in columns]
+    dup = sorted({c for c in cols if cols.count(c) > 1})
+    if dup:
+        raise ItemFileError(f"{name}: duplicated column name(s) {dup}; each column needs its own name")
+    req = _Request(name, item, model, score, cluster, sample, task)
+    used: dict[str, str] = {}
+    for arg, col in (("item", item), ("model", model), ("score", score), ("cluster", cluster),
+                     ("sample", sample), ("task", task)):
+        if col is None and arg in ("cluster", "sample", "task"):
+            continue
+        if not isinstance(col, str):
+            raise TypeError(f"{arg} must be a column name; got {col!r:.60}")
+        if col not in cols:
+            raise req.fail(f"no column {col!r} for {arg} (columns: {', '.join(cols[:12])}"
+                           f"{' ...' if len(cols) > 12 else ''})")
+        if col in used:
+            raise req.fail(f"column {col!r} is given as both {used[col]} and {arg}")
+        used[col] = arg
+    return req
+
+
+def _shown(value: Any) -> str:
+    return repr(value.item() if isinstance(value, np.generic) else value)
+
+
+# --------------------------------------------------------------------------------------------
+# numpy
+# --------------------------------------------------------------------------------------------
+
+
+def _numpy_codes(frame: pd.DataFrame, req: _Request) -> dict[str, np.ndarray]:
+    out = {}
+    for fixed, col in req.roles():
+        if fixed == "k_score":
+            continue
+        s = frame[col]
+        missing = np.flatnonzero(s.isna().to_numpy())
+        if len(missing):
+            raise req.fail(f"column {col!r} is empty in row {int(missing[0])}")
+        out[fixed] = s.astype(str).to_numpy()
+    return out
+
+
+def _numpy_sums(frame: pd.DataFrame, req: _Request) -> list[ItemSums]:
+    if len(frame) == 0:
+        raise req.fail("no rows")
+    req.check_flat(list(frame.columns), frame)
+    keys = _numpy_codes(frame, req)
+    try:
+        x = parse_scores(frame[req.score], req.score)
+    except ValueError as exc:
+        raise req.fail(str(exc)) from None
+    task = keys.get("k_task", np.full(len(frame), NO_TASK, dtype=object))
+    models = sorted(pd.unique(keys["k_model"]))
+    _check_models(req, models)
+    j = pd.Categorical(keys["k_model"], categories=req.models).codes
+    ti = pd.MultiIndex.from_arrays([task, keys["k_item"]])
+    item_code, item_keys = pd.factorize(ti)
+    n_items, m = len(item_keys), len(req.models)
+    cell = item_code.astype(np.int64) * m + j
+    k = np.bincount(cell, minlength=n_items * m)
+    if req.sample is None:
+        _check_once(req, k, item_keys, m)
+    _check_complete(req, k.reshape(n_items, m) > 0, item_keys)
+    s = np.bincount(cell, weights=x, minlength=n_items * m)
+    s2 = np.bincount(cell, weights=x * x, minlength=n_items * m)
+    kk = k.reshape(n_items, m).astype(float)
+    a = s.reshape(n_items, m) / kk
+    with np.errstate(invalid="ignore", divide="ignore"):
+        w = np.where(kk > 1, (s2.reshape(n_items, m) - s.reshape(n_items, m) ** 2 / kk) / (kk - 1), 0.0)
+    w = np.maximum(w, 0.0)
+    clusters = _numpy_clusters(req, keys, item_code, item_keys)
+    item_task = np.asarray([t for t, _ in item_keys], dtype=object)
+    out = []
+    for t in sorted(pd.unique(item_task)):
+        sel = item_task == t
+        out.append(_sums_from_matrix(req, str(t), a[sel], kk[sel], w[sel],
+                                     None if clusters is None else clusters[sel],
+                                     int(kk[sel].sum()), "numpy"))
+    return out
+
+
+def _check_models(req: _Request, models: list[str]) -> None:
+    if req.models:
+        unknown = sorted(set(req.models) - set(models))
+        if unknown:
+            raise req.fail(f"column {req.model!r} has no rows for model(s) {unknown}")
+    else:
+        req.models = tuple(models)
+    if not models:
+        raise req.fail("no rows")
+    if len(req.models) < 2:
+        raise req.fail(f"need at least two models to compare; column {req.model!r} has "
+                       f"{list(req.models)}")
+
+
+def _check_once(req: _Request, k: np.ndarray, item_keys: Any, m: int) -> None:
+    twice = np.flatnonzero(k > 1)
+    if len(twice):
+        i, j = divmod(int(twice[0]), m)
+        raise req.fail(f"item {_shown(item_keys[i][1])} is scored {int(k[twice[0]])} times for model "
+                       f"{req.models[j]!r}; give the column that numbers repeated answers "
+                       "(--sample) or keep one row per item and model")
+
+
+def _check_complete(req: _Request, present: np.ndarray, item_keys: Any) -> None:
+    missing = np.argwhere(~present)
+    if len(missing):
+        i, j = (int(v) for v in missing[0])
+        raise req.fail(f"model {req.models[j]!r} has no score for item {_shown(item_keys[i][1])}: "
+                       "every model must answer every item (models are matched by item)")
+
+
+def _numpy_clusters(req: _Request, keys: dict, item_code: np.ndarray, item_keys: Any) -> np.ndarray | None:
+    if req.cluster is None:
+        return None
+    cl = keys["k_cluster"]
+    pair = pd.factorize(pd.MultiIndex.from_arrays([item_code, cl]))[0]
+    first = np.full(pair.max() + 1, -1, dtype=np.int64)
+    first[pair[::-1]] = np.arange(len(pair))[::-1]
+    per_item = np.bincount(item_code[first], minlength=len(item_keys))
+    changes = np.flatnonzero(per_item > 1)
+    if len(changes):
+        raise req.fail(f"column {req.cluster!r} changes within item {_shown(item_keys[changes[0]][1])}: "
+                       "an item belongs to one cluster")
+    task_of = np.asarray([t for t, _ in item_keys], dtype=object)
+    cluster_of = np.empty(len(item_keys), dtype=object)
+    cluster_of[item_code[first]] = cl[first]
+    return pd.factorize(pd.MultiIndex.from_arrays([task_of, cluster_of]))[0]
+
+
+def _sums_from_matrix(req: _Request, task: str, a: np.ndarray, k: np.ndarray, w: np.ndarray,
+                      clusters: np.ndarray | None, n_rows: int, engine: str) -> ItemSums:
+    n, m = a.shape
+    if clusters is None:
+        c, n2, ns, hg = None, float(n), a.sum(axis=0), a.T @ a
+    else:
+        codes, _ = pd.factorize(clusters)
+        c = int(codes.max()) + 1
+        size = np.bincount(codes, minlength=c).astype(float)
+        s = np.zeros((c, m))
+        np.add.at(s, codes, a)
+        n2, ns, hg = float(size @ size), size @ s, s.T @ s
+    binary = bool(np.all((a == 0) | (a == 1)))
+    return ItemSums(task=task, models=req.models, n_items=n, n_clusters=c, sum_n2=n2,
+                    sums=a.sum(axis=0), item_gram=a.T @ a, cluster_ns=ns, cluster_gram=hg,
+                    answers=k.sum(axis=0), within=w.sum(axis=0), within_over_k=(w / k).sum(axis=0),
+                    k_min=int(k.min()), k_max=int(k.max()), binary=binary, engine=engine,
+                    source=req.name, n_rows=n_rows, notes=tuple(req.notes))
+
+
+# --------------------------------------------------------------------------------------------
+# SQL (DuckDB and Spark): one text over fixed names
+# --------------------------------------------------------------------------------------------
+
+
+def roles_sql(req: _Request, columns: Sequence[str], table: str) -> str:
+    """Write the first step: the columns the count reads, renamed by position to fixed names.
+
+    Parameters
+    ----------
+    req : _Request
+        The column roles.
+    columns : sequence of str
+        The source's columns, in order.
+    table : str
+        The table (a fixed view name).
+
+    Returns
+    -------
+    str
+        ``SELECT t.c<i> AS k_item, ... FROM table AS t(c0, c1, ...)``: numbers and fixed names
+        only.
+    """
+    position = {str(c): i for i, c in enumerate(columns)}
+    select = ", ".join(f"t.c{position[col]} AS {fixed}" for fixed, col in req.roles())
+    names = ", ".join(f"c{i}" for i in range(len(columns)))
+    return f"SELECT {select} FROM {table} AS t({names})"
+
+
+def _score_sql(kind: str, text: str) -> str:
+    """Write the score as DOUBLE: numbers and booleans cast; text read as a number or a score word."""
+    if kind != "text":
+        return "CAST(k_score AS DOUBLE)"
+    v = f"LOWER(TRIM(CAST(k_score AS {text})))"
+    words = " ".join(f"WHEN '{w}' THEN {x!r}" for w, x in SCORE_WORDS.items())
+    return f"CASE {v} {words} ELSE TRY_CAST({v} AS DOUBLE) END"
+
+
+def answers_sql(req: _Request, score_kind: str, text: str, table: str) -> str:
+    """Write the first aggregate: one row per (task, item, model), from the answers.
+
+    Columns ``t`` (task), ``i`` (item), ``m`` (model, as text), ``k`` (answers), ``s``, ``s2``
+    (sums of the score and its square), ``g0``, ``g1`` (smallest and largest cluster), ``bad``
+    (answers with a missing, unreadable or non-finite score) and ``nul`` (answers with a
+    missing key). Items and clusters keep the source's type: they are only grouped and compared.
+    """
+    x = _score_sql(score_kind, text)
+    t = f"CAST(k_task AS {text})" if req.task else "''"
+    g = "k_cluster" if req.cluster else "0"
+    keys = ["k_item", "k_model", *(["k_cluster"] if req.cluster else []),
+            *(["k_sample"] if req.sample else []), *(["k_task"] if req.task else [])]
+    nul = " OR ".join(f"{k} IS NULL" for k in keys)
+    return (f"WITH r AS (SELECT {t} AS t, k_item AS i, CAST(k_model AS {text}) AS m, {g} AS g, "
+            f"{x} AS x, CASE WHEN {nul} THEN 1 ELSE 0 END AS nul FROM {table}) "
+            f"SELECT t, i, m, COUNT(*) AS k, SUM(x) AS s, SUM(x * x) AS s2, "
+            f"MIN(g) AS g0, MAX(g) AS g1, "
+            f"SUM(CASE WHEN x IS NULL OR NOT (x - x = 0) THEN 1 ELSE 0 END) AS bad, "
+            f"SUM(nul) AS nul FROM r GROUP BY t, i, m")
+
+
+def sums_sql(m: int, table: str) -> str:
+    """Write the item and cluster levels over the per-(item, model) table with model index ``j``.
+
+    The inner level makes one row per item (the models' scores side by side, ``a0`` ..
+    ``a{m-1}``); the middle level one row per cluster (``nc``, ``S0`` .., ``P{j}_{k}`` the item
+    products); the outer level one row per task with every sum :class:`ItemSums` holds over
+    items and clusters, and the check columns ``incomplete`` (items some model did not
+    answer), ``moved`` (items whose cluster changes), ``multi`` (items answered more than once
+    by a model), ``bad``, ``nul`` and ``nonbinary`` (item scores other than 0 and 1). Every
+    level is a plain ``GROUP BY``, which DuckDB spills to disk when it outgrows its memory limit.
+    """
+    pairs = [(a, b) for a in range(m) for b in range(a, m)]
+    a_cols = [f"SUM(CASE WHEN j = {a} THEN s / k END) AS a{a}" for a in range(m)]
+    w = (f"SELECT t, i, MIN(g0) AS g0, MAX(g1) AS g1, COUNT(*) AS nm, "
+         f"MIN(k) AS kmin, MAX(k) AS kmax, SUM(bad) AS bad, SUM(nul) AS nul, "
+         f"SUM(CASE WHEN s / k = 0 OR s / k = 1 THEN 0 ELSE 1 END) AS nonbinary, "
+         f"{', '.join(a_cols)} FROM {table} GROUP BY t, i")
+    c_cols = ([f"SUM(a{a}) AS S{a}" for a in range(m)]
+              + [f"SUM(a{a} * a{b}) AS P{a}_{b}" for a, b in pairs])
+    checks = "SUM(bad) AS bad, SUM(nul) AS nul, SUM(nonbinary) AS nonbinary"
+    c = (f"SELECT t, g0, COUNT(*) AS nc, SUM(CASE WHEN nm < {m} THEN 1 ELSE 0 END) AS incomplete, "
+         f"SUM(CASE WHEN g0 <> g1 THEN 1 ELSE 0 END) AS moved, "
+         f"SUM(CASE WHEN kmax > 1 THEN 1 ELSE 0 END) AS multi, MIN(kmin) AS kmin, "
+         f"MAX(kmax) AS kmax, {checks}, {', '.join(c_cols)} FROM w GROUP BY t, g0")
+    o_cols = ([f"SUM(S{a}) AS sum{a}" for a in range(m)]
+              + [f"SUM(nc * S{a}) AS ns{a}" for a in range(m)]
+              + [f"SUM(P{a}_{b}) AS ig{a}_{b}" for a, b in pairs]
+              + [f"SUM(S{a} * S{b}) AS cg{a}_{b}" for a, b in pairs])
+    return (f"WITH w AS ({w}), c AS ({c}) SELECT t, COUNT(*) AS nclusters, SUM(nc) AS nitems, "
+            f"SUM(nc * nc) AS n2, SUM(incomplete) AS incomplete, SUM(moved) AS moved, "
+            f"SUM(multi) AS multi, MIN(kmin) AS kmin, MAX(kmax) AS kmax, {checks}, "
+            f"{', '.join(o_cols)} FROM c GROUP BY t ORDER BY t")
+
+
+def per_model_sql(m: int, table: str) -> str:
+    """Write the per-model sums over the per-(item, model) table, one row per task.
+
+    Columns ``tp`` (task), ``k{j}`` (answers of model j), ``w{j}`` (Σ over items of the
+    variance, ddof 1, of the model's answers to the item) and ``v{j}`` (Σ w / K).
+    """
+    wv = "GREATEST(CASE WHEN k > 1 THEN (s2 - s * s / k) / (k - 1) ELSE 0 END, 0)"
+    inner = (f"SELECT t, j, SUM(k) AS kt, SUM({wv}) AS wt, SUM({wv} / k) AS vt "
+             f"FROM {table} GROUP BY t, j")
+    cols = [f"SUM(CASE WHEN j = {a} THEN {src} END) AS {dst}{a}"
+            for dst, src in (("k", "kt"), ("w", "wt"), ("v", "vt")) for a in range(m)]
+    return f"WITH q AS ({inner}) SELECT t AS tp, {', '.join(cols)} FROM q GROUP BY t ORDER BY t"
+
+
+_LOCATE = {
+    "bad": "SELECT t, i, m FROM {im} WHERE bad > 0 ORDER BY t, i, m LIMIT 1",
+    "nul": "SELECT t, i, m FROM {im} WHERE nul > 0 ORDER BY t, i, m LIMIT 1",
+    "multi": "SELECT t, i, m, k FROM {im} WHERE k > 1 ORDER BY t, i, m LIMIT 1",
+    "moved": ("SELECT t, i, MIN(g0), MAX(g1) FROM {im} GROUP BY t, i HAVING MIN(g0) <> MAX(g1) "
+              "ORDER BY t, i LIMIT 1"),
+    "incomplete": ("SELECT t, i, COUNT(*) FROM {im} GROUP BY t, i HAVING COUNT(*) < {m} "
+                   "ORDER BY t, i LIMIT 1"),
+}
+
+
+def _first_problem(req: _Request, row: Mapping[str, Any]) -> str | None:
+    for check in ("nul", "bad", "multi", "moved", "incomplete"):
+        if row[check] and (check != "multi" or req.sample is None):
+            return check
+    return None
+
+
+def _problem_message(req: _Request, check: str, found: Sequence[Any],
+                     present: Sequence[str]) -> ItemFileError:
+    item = _shown(found[1])
+    if check == "nul":
+        return req.fail(f"item {item}, model {found[2]!r}: a key column ({req.item!r}, "
+                        f"{req.model!r}{', ' + repr(req.cluster) if req.cluster else ''}"
+                        f"{', ' + repr(req.sample) if req.sample else ''}) is empty")
+    if check == "bad":
+        return req.fail(f"column {req.score!r}: item {item}, model {found[2]!r} has a score that "
+                        "is missing or not a finite number, true/false or C/I/P/N")
+    if check == "multi":
+        return req.fail(f"item {item} is scored {int(found[3])} times for model {found[2]!r}; give "
+                        "the column that numbers repeated answers (--sample) or keep one row per "
+                        "item and model")
+    if check == "moved":
+        return req.fail(f"column {req.cluster!r} changes within item {item} ({found[2]!r} and "
+                        f"{found[3]!r}): an item belongs to one cluster")
+    missing = [mm for mm in req.models if mm not in set(present)]
+    who = repr(missing[0]) if missing else "a model"
+    return req.fail(f"model {who} has no score for item {item}: every model must answer every "
+                    "item (models are matched by item)")
+
+
+def _sums_from_rows(req: _Request, rows: pd.DataFrame, engine: str) -> list[ItemSums]:
+    m = len(req.models)
+    out = []
+    for _, r in rows.iterrows():
+        ig, cg = np.zeros((m, m)), np.zeros((m, m))
+        for a in range(m):
+            for b in range(a, m):
+                ig[a, b] = ig[b, a] = float(r[f"ig{a}_{b}"])
+                cg[a, b] = cg[b, a] = float(r[f"cg{a}_{b}"])
+
+        def vector(prefix: str, row: Any = r) -> np.ndarray:
+            return np.array([float(row[f"{prefix}{a}"]) for a in range(m)])
+
+        clustered = req.cluster is not None
+        answers = vector("k")
+        out.append(ItemSums(
+            task=str(r["t"]), models=req.models, n_items=int(r["nitems"]),
+            n_clusters=int(r["nclusters"]) if clustered else None,
+            sum_n2=float(r["n2"]) if clustered else float(r["nitems"]),
+            sums=vector("sum"), item_gram=ig,
+            cluster_ns=vector("ns") if clustered else vector("sum"),
+            cluster_gram=cg if clustered else ig.copy(), answers=answers,
+            within=vector("w"), within_over_k=vector("v"), k_min=int(r["kmin"]),
+            k_max=int(r["kmax"]), binary=int(r["nonbinary"]) == 0, engine=engine,
+            source=req.name, n_rows=int(answers.sum()), notes=tuple(req.notes)))
+    return out
+
+
+def _joined(rows: pd.DataFrame, per_model: pd.DataFrame) -> pd.DataFrame:
+    """Set the per-model sums beside the item and cluster sums of the same task."""
+    per_model = per_model.assign(tp=per_model["tp"].astype(str))
+    return rows.assign(tp=rows["t"].astype(str)).merge(per_model, on="tp", how="left")
+
+
+def _score_kind(dtype: str) -> str:
+    low = dtype.lower()
+    if any(w in low for w in ("int", "double", "float", "decimal", "bool", "real")):
+        return "number"
+    return "text"
+
+
+def _duckdb_sums(req: _Request, relation: duckdb.DuckDBPyRelation, columns: Sequence[str],
+                 con: duckdb.DuckDBPyConnection, on_error: Any) -> list[ItemSums]:
+    from duckdb import CaseExpression, ColumnExpression, ConstantExpression
+
+    req.check_flat(columns, relation)
+    try:
+        roles = relation.query("src", roles_sql(req, columns, "src"))
+        kind = _score_kind(str(dict(zip(roles.columns, roles.types))["k_score"]))
+        models = sorted(str(r[0]) for r in roles.query(
+            "roles", "SELECT DISTINCT CAST(k_model AS VARCHAR) FROM roles").fetchall()
+            if r[0] is not None)
+        _check_models(req, models)
+        im = roles.query("roles", answers_sql(req, kind, "VARCHAR", "roles"))
+        case = None
+        for j, model in enumerate(req.models):
+            cond, value = ColumnExpression("m") == ConstantExpression(model), ConstantExpression(j)
+            case = CaseExpression(cond, value) if case is None else case.when(cond, value)
+        assert case is not None
+        indexed = im.select(*[ColumnExpression(c) for c in im.columns], case.alias("j")).filter(
+            "j IS NOT NULL")
+        rows = indexed.query("im", sums_sql(len(req.models), "im")).df()
+        per_model = indexed.query("im", per_model_sql(len(req.models), "im")).df()
+    except ItemFileError:
+        raise
+    except Exception as exc:  # duckdb.Error: a parse failure of the user's file
+        raise on_error(exc) from None
+    for _, r in rows.iterrows():
+        check = _first_problem(req, r)
+        if check is not None:  # the error path: find the first item with the problem
+            sql = _LOCATE[check].format(im="im", m=len(req.models))
+            found = indexed.query("im", sql).fetchone() or ("", "?", "?", "?")
+            present = [str(x[0]) for x in indexed.filter(
+                (ColumnExpression("t") == ConstantExpression(found[0]))
+                & (ColumnExpression("i") == ConstantExpression(found[1]))).select("m").fetchall()]
+            raise _problem_message(req, check, found, present)
+    return _sums_from_rows(req, _joined(rows, per_model), "duckdb")
+
+
+def _spark_sums(req: _Request, df: SparkDataFrame, columns: Sequence[str]) -> list[ItemSums]:
+    import uuid
+
+    from pyspark.sql import functions as F
+
+    req.check_flat(columns, df)
+    spark = df.sparkSession
+    tag = uuid.uuid4().hex
+    view, roles_view, im_view = (f"precmp_{p}_{tag}" for p in ("src", "roles", "im"))
+    df.createOrReplaceTempView(view)
+    gone = False
+    try:
+        roles = spark.sql(roles_sql(req, columns, view))
+        kind = _score_kind(dict(roles.dtypes)["k_score"])
+        roles.createOrReplaceTempView(roles_view)
+        models = sorted(str(r[0]) for r in roles.select(F.col("k_model").cast("string")).distinct()
+                        .collect() if r[0] is not None)
+        _check_models(req, models)
+        im = spark.sql(answers_sql(req, kind, "STRING", roles_view))
+        case = None
+        for j, model in enumerate(req.models):
+            cond, value = F.col("m") == F.lit(model), F.lit(j)
+            case = F.when(cond, value) if case is None else case.when(cond, value)
+        assert case is not None
+        indexed = im.select(*[F.col(c) for c in im.columns], case.alias("j")).where(F.col("j").isNotNull())
+        indexed.createOrReplaceTempView(im_view)
+        rows = _spark_frame(spark.sql(sums_sql(len(req.models), im_view)))
+        per_model = _spark_frame(spark.sql(per_model_sql(len(req.models), im_view)))
+        for _, r in rows.iterrows():
+            check = _first_problem(req, r)
+            if check is not None:  # the error path: find the first item with the problem
+                found = spark.sql(_LOCATE[check].format(im=im_view, m=len(req.models))).collect()
+                hit = tuple(found[0]) if found else ("", "?", "?", "?")
+                present = [str(x[0]) for x in indexed.where(
+                    (F.col("t") == F.lit(hit[0])) & (F.col("i") == F.lit(hit[1]))).select("m").collect()]
+                raise _problem_message(req, check, hit, present)
+        return _sums_from_rows(req, _joined(rows, per_model), "spark")
+    except Exception as exc:
+        gone = let_go_if_server_gone(spark, exc)  # closed: nothing waits on it again
+        raise
+    finally:
+        if not gone:
+            for v in (view, roles_view, im_view):
+                spark.catalog.dropTempView(v)
+
+
+def _spark_frame(sdf: Any) -> pd.DataFrame:
+    result = sdf.collect()
+    return pd.DataFrame([r.asDict() for r in result], columns=sdf.columns)
+
+
+# --------------------------------------------------------------------------------------------
+# the entry point
+# --------------------------------------------------------------------------------------------
+
+
+def _item_connection() -> duckdb.DuckDBPyConnection:
+    con = duckdb_connection()
+    if not os.environ.get("PRECMP_DUCKDB_MEMORY"):
+        con.execute(f"SET memory_limit = '{ITEM_DUCKDB_MEMORY}'")
+    return con
+
+
+def _is_spark_frame(source: Any) -> bool:
+    return type(source).__module__.startswith("pyspark.sql") and hasattr(source, "createOrReplaceTempView")
+
+
+def _is_duckdb_relation(source: Any) -> bool:
+    return "duckdb" in type(source).__module__ and hasattr(source, "query")
+
+
+def count_items(
+    source: Any,
+    *,
+    item: str = "item",
+    model: str = "model",
+    score: str = "score",
+    cluster: str | None = None,
+    sample: str | None = None,
+    task: str | None = None,
+    models: Sequence[str] | None = None,
+    engine: str = "auto",
+) -> list[ItemSums]:
+    """Read a long item table once, where it lives, into per-task sums over items and clusters.
+
+    Parameters
+    ----------
+    source : DataFrame, path, glob, DuckDB relation or Spark DataFrame
+        One row per answer. A path is a CSV (read as text) or Parquet file; a glob of Parquet
+        files is one table.
+    item, model, score : str
+        Columns: the item id, the model name, the score (0/1, true/false, C/I/P/N, or a number).
+    cluster : str, optional
+        The cluster of each item (a passage, a document); constant within an item.
+    sample : str, optional
+        Marks rows as repeated answers of a model to an item (an epoch or sample number); the
+        item's score is the mean of its answers. Its values are not read further (a sample
+        number given twice is two answers). Without it, an item answered twice by one model is
+        an error.
+    task : str, optional
+        Items of different tasks are different items; sums come back per task.
+    models : sequence of str, optional
+        Models to keep (default: all, sorted).
+    engine : {"auto", "numpy", "duckdb", "spark"}
+        ``"auto"``: numpy for DataFrames, DuckDB for paths and relations, Spark for Spark
+        DataFrames.
+
+    Returns
+    -------
+    list of ItemSums
+        One per task, in task order.
+
+    Raises
+    ------
+    ItemFileError
+        (a ValueError) naming the source, the column and the item or model: an item scored
+        twice for one model without a sample column, a model missing an item, a cluster that
+        changes within an item, a score that is not a number.
+
+    Examples
+    --------
+    Two models on four items in two passages:
+
+    >>> frame = pd.DataFrame({"item": [1, 2, 3, 4] * 2, "model": ["a"] * 4 + ["b"] * 4,
+    ...                       "score": [1, 1, 0, 1, 1, 0, 0, 0],
+    ...                       "passage": ["p", "p", "q", "q"] * 2})
+    >>> [s] = count_items(frame, cluster="passage")
+    >>> s.n_items, s.n_clusters, s.sums.tolist(), s.flips(0, 1)
+    (4, 2, [3.0, 1.0], (2.0, 0.0))
+
+    Model a is right on three items and b on one; going from a to b, two items flip from right
+    to wrong and none from wrong to right.
+    """
+    if engine not in ENGINES:
+        raise ValueError(f"engine must be one of {', '.join(ENGINES)}; got {engine!r}")
+    roles: dict[str, Any] = {"item": item, "model": model, "score": score, "cluster": cluster,
+             "sample": sample, "task": task}
+    if isinstance(models, str) or not (models is None or isinstance(models, Sequence)):
+        raise TypeError(f"models must be a list of model names; got {models!r:.60}")
+    keep = tuple(str(m) for m in models) if models else ()
+    if isinstance(source, pd.DataFrame):
+        req = _request("DataFrame", source.columns, **roles)
+        req.models = keep
+        frame = source.rename(columns=str)
+        if engine in ("auto", "numpy"):
+            return _numpy_sums(_kept(frame, req), req)
+        if engine == "duckdb":
+            con = _item_connection()
+            return _duckdb_sums(req, con.from_df(frame), list(frame.columns), con,
+                                lambda exc: duckdb_file_error("DataFrame", "DataFrame", exc, []))
+        raise ValueError("engine='spark' reads Spark DataFrames and files; pass a Spark "
+                         "DataFrame or a path")
+    if isinstance(source, str | os.PathLike):
+        return _count_path(source, engine, roles, keep)
+    if _is_duckdb_relation(source):
+        req = _request("relation", source.columns, **roles)
+        req.models = keep
+        con = _item_connection()
+        return _duckdb_sums(req, source, source.columns, con,
+                            lambda exc: duckdb_file_error("relation", "relation", exc, []))
+    if _is_spark_frame(source):
+        req = _request("Spark DataFrame", source.columns, **roles)
+        req.models = keep
+        return _spark_sums(req, source, source.columns)
+    raise TypeError("source must be a DataFrame, a path or glob, a DuckDB relation or a Spark "
+                    f"DataFrame; got {type(source).__name__}")
+
+
+def _kept(frame: pd.DataFrame, req: _Request) -> pd.DataFrame:
+    if not req.models:
+        return frame
+    names = frame[req.model].astype(str)
+    kept = frame[names.isin(req.models)]
+    if len(frame) and not len(kept):  # none of the models asked for: name them, not "no rows"
+        _check_models(req, sorted(names.unique()))
+    return kept
+
+
+def _count_path(path: str | os.PathLike, engine: str, roles: dict[str, Any],
+                keep: tuple[str, ...]) -> list[ItemSums]:
+    kind, files, name, matched = describe_path(path)
+    columns = file_columns(kind, files, name)
+    req = _request(name, columns, **roles)
+    req.models = keep
+    if matched:
+        req.notes.append(matched)
+    if engine == "numpy":
+        frame = read_columns(kind, files, [c for _, c in req.roles()], name)
+        return _numpy_sums(_kept(frame, req), req)
+    if engine == "spark":
+        try:
+            spark = spark_session()
+        except RuntimeError as exc:
+            raise ItemFileError(f"{name}: {exc}") from None
+        with plain_links(files, name, spark) as links:
+            try:
+                return _spark_sums(req, spark_table(spark, kind, links), columns)
+            except ItemFileError:
+                raise
+            except Exception as exc:  # a Spark failure reading the file
+                if let_go_if_server_gone(spark, exc):
+                    raise ItemFileError(server_gone_message(name, exc)) from None
+                first = str(exc).strip().splitlines()[0][:200] if str(exc).strip() else type(exc).__name__
+                raise ItemFileError(f"{name}: cannot be read as {kind.upper()} ({first})") from None
+    con = _item_connection()
+    with plain_links(files, name) as links:
+        rel = duckdb_table(con, kind, links, columns, name)
+        return _duckdb_sums(req, rel, columns, con,
+                            lambda exc: duckdb_file_error(name, kind, exc, links))

@@ -1,0 +1,269 @@
+"""The item report as HTML: display only, from an :class:`ItemComparison`.
+
+Every function formats what :func:`precmp_lib.compare_items` computed; none runs a test. It
+keeps the comparison report's page style (:mod:`precmp_lib.report_view`): user strings (model
+and task names, file names) go through :func:`~precmp_lib.report.html.esc`, plots are PNG data
+URIs with escaped alt text, and each table carries its own CSV.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from ..compare.items import ALL_TASKS, ALL_TASKS_LINE, ItemComparison, median_mde, no_plan
+from .html import BETTER, CSS, NOT_SHOWN, WORSE, Html, bidi_note, esc, table_html
+from .sections import figure_html, interval_plot, legend_html
+
+__all__ = ["ITEM_SECTIONS", "item_header", "item_sections", "item_toc"]
+
+ITEM_SECTIONS = [
+    ("pi-conclusion", "Conclusion"),
+    ("pi-design", "Design: items, clusters, answers"),
+    ("pi-scores", "Mean score per model"),
+    ("pi-pairs", "Pairs of models on the same items"),
+    ("pi-power", "Power: what these items can detect"),
+    ("pi-details", "Data and settings"),
+]
+
+
+def _wrap(body: str) -> Html:
+    return Html(f'<div class="pcr">{body}</div>')
+
+
+def _h2(key: str, suffix: str = "") -> str:
+    return f'<h2 id="{key}">{esc(dict(ITEM_SECTIONS)[key] + suffix)}</h2>'
+
+
+def _task_label(task: str) -> str:
+    return "all tasks together" if task == ALL_TASKS else (task or "")
+
+
+def item_header(cmp: ItemComparison, source_name: str = "") -> Html:
+    """Render what was compared, in one paragraph.
+
+    Parameters
+    ----------
+    cmp : ItemComparison
+    source_name : str
+        How the page names the source.
+
+    Returns
+    -------
+    Html
+    """
+    name = source_name or cmp.source or "the items"
+    models = ", ".join(esc(m) for m in cmp.models[:12]) + (
+        f" and {len(cmp.models) - 12} more" if len(cmp.models) > 12 else "")
+    tasks = [t for t in cmp.tasks if t != ALL_TASKS]
+    task_text = f", {len(tasks)} tasks ({', '.join(esc(t) for t in tasks[:8])})" if len(tasks) > 1 else ""
+    return _wrap(CSS + f"<p class='lead'>Evaluation items from <strong>{esc(name)}</strong>: "
+                 f"{len(cmp.models)} models ({models}){task_text}, {cmp.n_rows:,} answers.</p>"
+                 + bidi_note([name, *cmp.models, *tasks]))
+
+
+def item_toc(cmp: ItemComparison) -> Html:
+    """Render the table of contents.
+
+    Parameters
+    ----------
+    cmp : ItemComparison
+
+    Returns
+    -------
+    Html
+    """
+    links = "".join(f'<li><a href="#{k}">{esc(t)}</a></li>' for k, t in ITEM_SECTIONS)
+    return _wrap(f'<nav class="toc"><strong>Contents</strong><ol>{links}</ol></nav>')
+
+
+def _conclusion(cmp: ItemComparison) -> str:
+    """Render the recommendation, then the conclusions that do not say it again.
+
+    The recommendation is made from the best group of the last task (all tasks together when
+    there are several), whose own line would say the same again; that line is left out.
+    """
+    lines = list(cmp.conclusions)
+    rec = ""
+    if cmp.recommendation:
+        rec = f'<p class="rec">{esc(cmp.recommendation)}</p>'
+        prefix = ALL_TASKS_LINE if len(cmp.tasks) > 1 else ""
+        said = next((i for i, line in enumerate(lines) if line.startswith(prefix)), None)
+        if said is not None:
+            lines.pop(said)
+    return _h2("pi-conclusion") + rec + "".join(f"<p>{esc(line)}</p>" for line in lines)
+
+
+def _design(cmp: ItemComparison) -> str:
+    d = cmp.design.copy()
+    d["task"] = d["task"].map(_task_label)
+    intro = ("<p>Models are compared on the same items (a paired design: item difficulty cancels). "
+             "Items that share a cluster are not independent: the intervals and tests below are "
+             "cluster-robust (CR1), and the design effect says how much clustering widened the "
+             "variance of a model's mean score. An item answered several times is scored by the "
+             "mean of its answers; variance_reduction is the share of the variance of the mean "
+             "score that the repeated answers removed.</p>")
+    return _h2("pi-design") + intro + table_html(d, "design")
+
+
+_SCORE_LEGEND = [(BETTER, "best group: the top model and those not shown worse than it"),
+                 (WORSE, "shown worse than the top model after Holm's adjustment")]
+_PAIR_LEGEND = [(BETTER, "the first model is shown better after Holm's adjustment"),
+                (NOT_SHOWN, "not shown to differ after Holm's adjustment"),
+                (WORSE, "the first model is shown worse after Holm's adjustment")]
+
+
+def _pair_colour(reject: bool, estimate: float) -> str:
+    if not reject:
+        return NOT_SHOWN
+    return BETTER if estimate > 0 else WORSE
+
+
+def _scores_plot(summary: pd.DataFrame, alpha: float) -> str:
+    s = summary.sort_values("score", ascending=False)
+    colors = [BETTER if b else WORSE for b in s["best"]]
+    fig = interval_plot(list(s["model"]), s["score"], s["ci_low"], s["ci_high"], colors,
+                        xlabel=f"mean item score with {100 * (1 - alpha):g} % cluster-robust interval",
+                        legend=_SCORE_LEGEND)
+    return figure_html(fig, "Mean score of each model with its interval; best group: "
+                       + ", ".join(s.loc[s["best"], "model"]))
+
+
+def _scores(cmp: ItemComparison) -> str:
+    out = [_h2("pi-scores"), "<p>The mean item score of each model with its cluster-robust "
+           "interval; the best group (blue) holds the models not shown worse than the top one "
+           "after Holm's adjustment.</p>"]
+    for task in cmp.tasks:
+        s = cmp.summary[cmp.summary["task"] == task]
+        if len(cmp.tasks) > 1:
+            out.append(f"<h3>{esc(_task_label(task))}</h3>")
+        out.append(_scores_plot(s, cmp.alpha))
+    out.append(legend_html(_SCORE_LEGEND))
+    out.append(table_html(cmp.summary.drop(columns=["task"]) if len(cmp.tasks) == 1 else cmp.summary,
+                          "scores"))
+    return "".join(out)
+
+
+def _pairs_plot(pairs: pd.DataFrame) -> str:
+    labels = [f"{a} − {b}" for a, b in zip(pairs["model_a"], pairs["model_b"])]
+    colors = [_pair_colour(bool(r), float(e)) for r, e in zip(pairs["reject"], pairs["estimate"])]
+    fig = interval_plot(labels, pairs["estimate"], pairs["ci_low"], pairs["ci_high"], colors,
+                        xlabel="score A − B with its cluster-robust interval", ref=0.0,
+                        legend=[(c, t) for c, t in _PAIR_LEGEND if c in set(colors)])
+    return figure_html(fig, "Differences of each pair, coloured by the Holm-adjusted decision")
+
+
+_PAIR_COLUMNS = ["model_a", "model_b", "test", "estimate", "ci_low", "ci_high", "statistic",
+                 "pvalue", "pvalue_adjusted", "reject", "a_right_b_wrong", "a_wrong_b_right",
+                 "design_effect", "tost_pvalue", "equivalent"]
+
+
+# the decision first; the test's own numbers, the flips and the equivalence test below it, so
+# that no table is wider than the page
+_PAIR_VIEWS = [
+    ("", ["estimate", "ci_low", "ci_high", "pvalue_adjusted", "reject"], False),
+    ("Equivalence (two one-sided tests)", ["tost_pvalue", "equivalent"], False),
+    ("The test and the flips", ["test", "statistic", "pvalue", "a_right_b_wrong",
+                                "a_wrong_b_right", "design_effect"], True),
+]
+
+
+def _pairs(cmp: ItemComparison) -> str:
+    used = set(cmp.design["test"])
+    if used == {"clustered McNemar (Obuchowski)"}:
+        test = ("the clustered McNemar test (Obuchowski 1998), which weighs the items only one "
+                "model gets right cluster by cluster")
+    elif used == {"McNemar"}:
+        test = "McNemar's χ² test on the items only one model gets right (items independent)"
+    else:
+        test = ("the paired difference of item scores (the mean of an item's answers) with a "
+                "cluster-robust (CR1) z test")
+    intro = (f"<p>Each pair is compared on the same items by {test}; p-values are adjusted by "
+             f"Holm's method across the pairs of a task, and <em>reject</em> is the decision at "
+             f"α = {cmp.alpha:g}. The estimate is the mean score of A minus that of B with its "
+             "cluster-robust interval (unadjusted). Flips: a_right_b_wrong counts the items A gets "
+             "right and B wrong (right → wrong going from A to B); a_wrong_b_right the reverse.")
+    if cmp.margin is not None:
+        intro += (f" Equivalence: two one-sided tests at ±{cmp.margin:g}; equivalent only when "
+                  "the TOST p-value is below α.")
+    out = [_h2("pi-pairs"), intro + "</p>"]
+    for task in cmp.tasks:
+        p = cmp.pairs[cmp.pairs["task"] == task]
+        if len(cmp.tasks) > 1:
+            out.append(f"<h3>{esc(_task_label(task))}</h3>")
+        if len(p) <= 28:
+            out.append(_pairs_plot(p))
+        cols = [c for c in _PAIR_COLUMNS if c in p.columns]
+        out.append(table_html(p[cols], f"pairs_{len(out)}", key=["model_a", "model_b"],
+                              views=_PAIR_VIEWS))
+    out.append(legend_html(_PAIR_LEGEND))
+    return "".join(out)
+
+
+def _power(cmp: ItemComparison) -> str:
+    p = cmp.pairs[["task", "model_a", "model_b", "estimate", "se", "design_effect", "mde",
+                   "items_needed"]].copy()
+    p["task"] = p["task"].map(_task_label)
+    p["items_needed"] = np.ceil(p["items_needed"])  # a number of items: rounded up
+    if len(cmp.tasks) == 1:
+        p = p.drop(columns=["task"])
+    rows = []
+    for task in cmp.tasks:
+        d = cmp.design[cmp.design["task"] == task].iloc[0]
+        q = cmp.pairs[cmp.pairs["task"] == task]
+        mde = median_mde(q)
+        where = f"{_task_label(task)}: " if len(cmp.tasks) > 1 else ""
+        clusters = "" if pd.isna(d["clusters"]) else f" in {int(d['clusters']):,} clusters"
+        items = f"{'with' if where else 'With'} {int(d['items']):,} items{clusters}"
+        if math.isnan(mde):
+            said = f"{items}, no difference is planned: {no_plan(not pd.isna(d['clusters']))}."
+        else:
+            said = (f"{items}, a difference of {100 * mde:.1f} points is detected with 80 % power "
+                    f"at α = {cmp.alpha:g} (median over pairs, two-sided paired test with the "
+                    "observed spread and design effect).")
+        rows.append(f"<p>{esc(where + said)}</p>")
+    intro = ("<p>In the table, mde is the smallest difference of mean scores these items detect with 80 % "
+             "power; items_needed is how many items (clusters growing with them, the same design "
+             "effect) would detect the observed difference with 80 % power.</p>")
+    return _h2("pi-power") + intro + "".join(rows) + table_html(p, "power")
+
+
+def _details(cmp: ItemComparison, versions: dict | None) -> str:
+    rows = {"source": cmp.source, "engine": cmp.engine, "answers read": f"{cmp.n_rows:,}",
+            "alpha": cmp.alpha, "test": cmp.settings.get("test"),
+            "equivalence margin": cmp.margin if cmp.margin is not None else "(none)"}
+    for i, note in enumerate(cmp.settings.get("notes") or []):
+        rows[f"note {i + 1}"] = note
+    rows.update(versions or {})
+    frame = pd.DataFrame({"setting": list(rows), "value": [str(v) for v in rows.values()]})
+    return _h2("pi-details") + table_html(frame, "settings")
+
+
+def item_sections(cmp: ItemComparison, versions: dict | None = None) -> Html:
+    """Render every section of the item report, in order.
+
+    Parameters
+    ----------
+    cmp : ItemComparison
+    versions : dict, optional
+        Extra rows for the settings table (library versions).
+
+    Returns
+    -------
+    Html
+
+    Examples
+    --------
+    >>> from precmp_lib import compare_items
+    >>> frame = pd.DataFrame({"item": list(range(6)) * 2, "model": ["<a>"] * 6 + ["b"] * 6,
+    ...                       "score": [1, 1, 1, 0, 1, 0, 1, 0, 0, 0, 1, 1]})
+    >>> page = item_sections(compare_items(frame))
+    >>> "Pairs of models on the same items" in page, "&lt;a&gt;" in page, "<a>" in page
+    (True, True, False)
+    """
+    body: list[Any] = [_conclusion(cmp), _design(cmp), _scores(cmp), _pairs(cmp), _power(cmp),
+                       _details(cmp, versions)]
+    return _wrap("".join(body))

@@ -1,0 +1,494 @@
+"""The comparison report as HTML: display only, from a :class:`ModelComparison`.
+
+Every function here formats what :func:`precmp_lib.compare.models.compare_models` computed; none
+runs a test. Every user-supplied string (labels, model and column names, file names) goes
+through :func:`esc` before it reaches the page, plot labels are drawn into PNG images (never
+live SVG text) and their alt text is escaped. The page loads nothing from outside itself:
+plots are data: URIs, and each table carries its own CSV as a data: URI.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from ..compare.models import ModelComparison
+from .figures import (
+    _figure_html,
+    _interval_plot,
+    model_colours,
+    pairs_forest,
+    pairs_matrix,
+    precision_heatmap,
+    ranking_plot,
+    rp_forest,
+    rp_matrix,
+)
+from .html import CSS, SECTIONS, _chunks, _html, bidi_note, esc, table_html
+
+__all__ = ['legend_html', 'page_header', 'section_accuracy', 'section_combined', 'section_conclusion', 'section_cv_folds', 'section_details', 'section_gee', 'section_pairs', 'section_per_class', 'section_prevalence', 'table_of_contents']
+
+
+# sections
+# --------------------------------------------------------------------------------------------
+
+
+def legend_html(items: Sequence[tuple[str, str]]) -> str:
+    """Return a caption saying what each plot colour means.
+
+    Parameters
+    ----------
+    items : sequence of (str, str)
+        ``(colour, meaning)`` pairs; the meanings are escaped.
+
+    Returns
+    -------
+    str
+        A ``<p class="legend">`` element.
+    """
+    parts = [f'<span style="color:{c}">●</span> {esc(text)}' for c, text in items]
+    return f'<p class="legend">Legend: {"; ".join(parts)}.</p>'
+
+
+def _h2(key: str) -> str:
+    title = dict(SECTIONS)[key]
+    return f'<h2 id="{key}">{esc(title)}</h2>'
+
+
+def _wrap(body: str) -> Any:
+    return _html(f'<div class="pcr">{body}</div>')
+
+
+def _design_line(cmp: ModelComparison, name: str) -> str:
+    """Write the design in one line: file, design, models, classes, what the counts count."""
+    models = ", ".join(cmp.models[:8]) + (
+        f" and {len(cmp.models) - 8} more" if len(cmp.models) > 8 else "")
+    per = f"{cmp.n_rows:,} predictions per model"
+    if cmp.design["design"] == "repeated cv":
+        per += ", one per observation and repeat"
+    return (f"{name} · {cmp.design['description']} · {len(cmp.models):,} models: {models} · "
+            f"{len(cmp.classes):,} classes · {per}")
+
+
+def page_header(cmp: ModelComparison, source_name: str = "") -> Any:
+    """Render the page's style and the design in one line.
+
+    Parameters
+    ----------
+    cmp : ModelComparison
+        The comparison to show.
+    source_name : str
+        How the page names the predictions (default: the comparison's source).
+
+    Returns
+    -------
+    Html
+        The block, ready for a notebook cell's output.
+    """
+    name = source_name or cmp.source or "the predictions"
+    return _wrap(CSS + f'<p class="design">{esc(_design_line(cmp, name))}</p>'
+                 + bidi_note([name, *cmp.models, *cmp.classes]))
+
+
+def _sections_shown(cmp: ModelComparison) -> list[tuple[str, str]]:
+    return [(k, t) for k, t in SECTIONS if k != "pc-prevalence" or len(cmp.prevalence)]
+
+
+def table_of_contents(cmp: ModelComparison) -> Any:
+    """Render the table of contents, with links to the sections shown.
+
+    Parameters
+    ----------
+    cmp : ModelComparison
+        The comparison to show.
+
+    Returns
+    -------
+    Html
+        The section, ready for a notebook cell's output.
+    """
+    links = "".join(f'<li><a href="#{k}">{esc(t)}</a></li>' for k, t in _sections_shown(cmp))
+    return _wrap(f'<nav class="toc"><strong>Contents</strong><ol>{links}</ol></nav>')
+
+
+# The lines "In detail" shows before folding the rest behind a <details>.
+DETAIL_LINES = 12
+
+
+def section_conclusion(cmp: ModelComparison) -> Any:
+    """Render the first screen: the recommendation, at most five points, the warnings, details.
+
+    The recommendation is one sentence; the points are short; each kind of small-sample
+    warning is one line, with the pairs or models it is about in a list behind a
+    ``<details>``; the lines with every quoted difference, interval and adjusted p-value
+    follow under "In detail".
+
+    Parameters
+    ----------
+    cmp : ModelComparison
+        The comparison to show.
+
+    Returns
+    -------
+    Html
+        The section, ready for a notebook cell's output.
+    """
+    parts = [_h2("pc-conclusion"), f'<p class="rec">{esc(cmp.recommendation)}</p>']
+    points = "".join(f"<li>{esc(line)}</li>" for line in cmp.conclusions[:5])
+    parts.append(f'<ul class="points">{points}</ul>')
+    if cmp.warnings:
+        items = list(cmp.warning_items) + [[]] * (len(cmp.warnings) - len(cmp.warning_items))
+        lines = []
+        for line, which in zip(cmp.warnings, items):
+            more = ""
+            if which:
+                listed = "".join(f"<li>{esc(w)}</li>" for w in which)
+                label = "which one" if len(which) == 1 else f"which ones ({len(which):,})"
+                more = (f" <details><summary>{label}</summary><ul>{listed}</ul></details>")
+            lines.append(f"<li>{esc(line)}{more}</li>")
+        parts.append(f'<div class="warn"><strong>Small samples</strong><ul>{"".join(lines)}'
+                     "</ul></div>")
+    if cmp.details:
+        shown, rest = cmp.details[:DETAIL_LINES], cmp.details[DETAIL_LINES:]
+        detail = "".join(f"<li>{esc(line)}</li>" for line in shown)
+        more = ""
+        if rest:  # many models: the first lines, the others folded (the tables have them all)
+            folded = "".join(f"<li>{esc(line)}</li>" for line in rest)
+            more = (f'<details class="more"><summary>{len(rest):,} more lines</summary>'
+                    f"<ul>{folded}</ul></details>")
+        parts.append(f"<h3>In detail</h3><ul>{detail}</ul>{more}")
+    return _wrap("".join(parts))
+
+
+def _family(cmp: ModelComparison) -> str:
+    m = len(cmp.models)
+    if cmp.reference is None:
+        return (f"every pair of the {m} models, {len(cmp.pairs):,} pairs, the better-ranked model "
+                "first")
+    return (f"each model against the reference {cmp.reference}, {len(cmp.pairs):,} pairs; pairs "
+            "without the reference are not tested on this page")
+
+
+def section_accuracy(cmp: ModelComparison) -> Any:
+    """Render the accuracy section: plot and table of each model's accuracy with its interval.
+
+    Parameters
+    ----------
+    cmp : ModelComparison
+        The comparison to show.
+
+    Returns
+    -------
+    Html
+        The section, ready for a notebook cell's output.
+    """
+    cv = cmp.design["design"] == "repeated cv"
+    how = ("clustered on the observation: each observation's repeated predictions form one "
+           "cluster" if cv else "Wilson score intervals")
+    if cmp.reference is None:
+        colours = ("Blue: the best group, the most accurate model and those not shown less "
+                   "accurate than it; vermillion: shown less accurate than it.")
+    else:
+        colours = (f"Black: the reference {cmp.reference}; blue, grey, vermillion: shown more "
+                   "accurate, not shown to differ, shown less accurate than it.")
+    intro = (f"<p>The share of predictions each model gets right, with {100 * (1 - cmp.alpha):g} % "
+             f"intervals, {how}. Models are in the order of the data. {esc(colours)} Decisions "
+             "are Holm-adjusted over the pairs of the next section.</p>")
+    plot = _figure_html(ranking_plot(cmp), "Accuracy of each model with its interval; best "
+                        "group: " + ", ".join(cmp.best))
+    table = cmp.summary.copy()
+    if cmp.reference is not None:
+        meaning = {m: text for m, (_, text) in model_colours(cmp).items()}
+        table["against_reference"] = [meaning[m] for m in table["model"]]
+    first = ["model", "rank", "accuracy", "ci_low", "ci_high", "best", "against_reference"]
+    table = table[[c for c in first if c in table] + [c for c in table if c not in first]]
+    return _wrap(_h2("pc-accuracy") + intro + plot + table_html(
+        table, "accuracy", headers={"n": "predictions", "n_observations": "observations"}))
+
+
+PAIR_VIEWS = [("", ["estimate", "ci_low", "ci_high", "pvalue_adjusted", "reject", "test"], False),
+              ("5 × 2cv t and F tests of the same pairs, unadjusted",
+               ["t5x2_statistic", "t5x2_pvalue", "f5x2_statistic", "f5x2_pvalue"], False),
+              ("Bayesian correlated t: posterior probabilities",
+               ["p_a_better", "p_rope", "p_b_better"], False),
+              ("Test statistics and unadjusted p-values",
+               ["statistic", "df", "pvalue", "b", "c"], True),
+              ("Notes", ["note"], True)]
+
+
+def section_pairs(cmp: ModelComparison) -> Any:
+    """Render the pairwise accuracy tests, Holm-adjusted, as a plot and tables.
+
+    Parameters
+    ----------
+    cmp : ModelComparison
+        The comparison to show.
+
+    Returns
+    -------
+    Html
+        The section, ready for a notebook cell's output.
+    """
+    cv = cmp.design["design"] == "repeated cv"
+    if cv:
+        intro = ("<p>Each pair is compared by the corrected repeated k-fold t-test, Nadeau & "
+                 "Bengio's correction in Bouckaert & Frank's r × k form, on the per-fold accuracy "
+                 "differences; n_test / n_train comes from the fold sizes: "
+                 f"{cmp.settings.get('test_train_ratio') or float('nan'):.4f}. ")
+        if "t5x2_pvalue" in cmp.pairs:
+            intro += "The 5 × 2cv t and F tests are given as well. "
+        if "p_a_better" in cmp.pairs:
+            intro += ("The Bayesian correlated t of Corani & Benavoli gives the posterior "
+                      "probabilities that A is better, that the two are practically equivalent "
+                      f"with accuracies within ±{cmp.settings.get('rope') or 0:g}, and that B is "
+                      "better: p_a_better, p_rope, p_b_better. ")
+        intro += "</p>"
+    else:
+        intro = ("<p>Each pair is compared by McNemar's exact test on the observations where "
+                 "exactly one model is right, b: only A, c: only B; when b + c is below 25 the "
+                 "mid-p version is used and the table says so. The estimate is accuracy A − B "
+                 "with Newcombe's interval.</p>")
+    intro += (f"<p>The family: {esc(_family(cmp))}. p-values are adjusted with Holm's method "
+              "across this family; colour and <em>reject</em> mark the adjusted decision at "
+              f"α = {cmp.alpha:g}. Intervals are unadjusted.</p>")
+    m = len(cmp.models)
+    if len(cmp.pairs) <= 21 or cmp.reference is not None:
+        plot = _figure_html(pairs_forest(cmp), "Accuracy differences of each pair, coloured by "
+                            "the Holm-adjusted decision")
+    else:
+        plot = _figure_html(pairs_matrix(cmp), f"Matrix of accuracy differences of {m} models; "
+                            "dots mark pairs that differ after Holm's adjustment")
+    return _wrap(_h2("pc-pairs") + intro + plot + table_html(
+        cmp.pairs, "pairs", key=["model_a", "model_b"], views=PAIR_VIEWS))
+
+
+def _class_counts_named(cmp: ModelComparison) -> pd.DataFrame:
+    out = cmp.class_counts.copy()
+    out.columns = ["class", "n_true"] + [f"n_pred {m}" for m in cmp.models]
+    return out
+
+
+PER_CLASS_VIEWS = [("", ["precision_a", "precision_b", "rp", "rp_ci_low", "rp_ci_high",
+                         "gs_pvalue_adjusted"], False),
+                   ("Test statistics and unadjusted p-values",
+                    ["n_pred_a", "n_pred_b", "gs_statistic", "gs_pvalue", "wgs_statistic",
+                     "wgs_pvalue", "gw_statistic", "gw_pvalue", "rp_pvalue"], True),
+                   ("Notes", ["note"], True)]
+
+
+def section_per_class(cmp: ModelComparison) -> Any:
+    """Render the per-class precision section: precisions, counts and paired tests.
+
+    Parameters
+    ----------
+    cmp : ModelComparison
+        The comparison to show.
+
+    Returns
+    -------
+    Html
+        The section, ready for a notebook cell's output.
+    """
+    k = len(cmp.classes)
+    parts = [_h2("pc-precision"),
+             "<p>Precision is the share of a model's predictions of a class that are right. For "
+             "each pair of the page's family and each class: the generalized score test GS, "
+             "Kosinski's weighted score test WGS, the GEE Wald test on the logit scale GW and "
+             "the relative precision RP = precision A / precision B with its interval. "
+             "<em>gs_pvalue_adjusted</em> is Holm's adjustment across all classes × pairs; "
+             "colours in the plots mark that decision. A test that does not exist for a class "
+             "is blank, with the reason in <em>note</em>.</p>"]
+    if cmp.design["design"] == "repeated cv":
+        parts.append("<p>With repeated cross-validation every test is clustered on the "
+                     "observation: an observation's repeated predictions count once in the "
+                     "variance.</p>")
+    if k <= 60:
+        parts.append(_figure_html(precision_heatmap(cmp), "Precision of every model per class"))
+    models = [c for c in cmp.precision.columns if c != "class"]
+    parts.append("<h3>Precision per class and model</h3>")
+    parts.append(table_html(cmp.precision, "precision", key=["class"], views=_chunks(models)))
+    parts.append("<h3>How often each class is true and predicted</h3>")
+    counted = _class_counts_named(cmp)
+    parts.append(table_html(counted, "class_counts", key=["class", "n_true"],
+                            views=_chunks([c for c in counted.columns if c.startswith("n_pred ")])))
+    parts.append("<h3>Paired tests per class</h3>")
+    pairs = list(dict.fromkeys(zip(cmp.per_class.model_a, cmp.per_class.model_b)))
+    sig = cmp.per_class[cmp.per_class.gs_pvalue_adjusted <= cmp.alpha]
+    if len(pairs) * k <= 40:
+        parts.append(_figure_html(rp_forest(cmp), "Relative precision per class and pair, "
+                                  "coloured by the adjusted decision"))
+    else:
+        shown = list(dict.fromkeys(sig["class"]))[:40] if k > 40 else list(cmp.classes)
+        if shown:
+            note = ("" if k <= 40 else f"<p class='meta'>The {len(shown):,} classes of {k:,} with at "
+                    "least one adjusted difference.</p>")
+            parts.append(note + _figure_html(rp_matrix(cmp, shown), "Relative precision per "
+                                             "class and pair; dots mark adjusted differences"))
+        else:
+            parts.append("<p>No class shows a precision difference after Holm's adjustment.</p>")
+    parts.append(table_html(cmp.per_class, "per_class", max_rows=2000,
+                            key=["model_a", "model_b", "class"], views=PER_CLASS_VIEWS))
+    return _wrap("".join(parts))
+
+
+def section_gee(cmp: ModelComparison) -> Any:
+    """Render the GEE section: joint test per class, odds ratios and pairwise tests.
+
+    The odds ratios against the reference appear only on a page with a reference; on such a
+    page the pairwise GEE tests of every pair are a separate family, and say so.
+
+    Parameters
+    ----------
+    cmp : ModelComparison
+        The comparison to show.
+
+    Returns
+    -------
+    Html
+        The section, ready for a notebook cell's output.
+    """
+    intro = ("<p>For each class, a logistic GEE model of “this prediction is right” on the model, "
+             "clustered on the observation, in closed form: Gondara's Algorithms 1 and 2. The "
+             "joint Wald test asks whether all models have the same precision for that class; "
+             "<em>pvalue_adjusted</em> is Holm across classes.</p>")
+    parts = [_h2("pc-gee"), intro, table_html(cmp.gee, "gee_joint")]
+    if cmp.reference is not None:
+        parts.append("<h3>Precision odds ratios against the reference</h3><p>The odds of a "
+                     "prediction being right, each model over the reference model "
+                     f"{esc(cmp.reference)}: an odds ratio, not a ratio of precisions.</p>"
+                     + table_html(cmp.gee_coefficients, "gee_coefficients", max_rows=2000,
+                                  key=["class", "model"],
+                                  views=[("", ["odds_ratio", "ci_low", "ci_high", "pvalue"],
+                                          False)]))
+        parts.append("<h3>Beyond the reference: pairwise GEE Wald tests of every pair</h3><p>A "
+                     "separate family from the rest of this page: every pair of models, not "
+                     "only those with the reference. <em>pvalue_holm</em> is Holm's adjustment "
+                     "across the pairs of each class.</p>")
+    else:
+        parts.append("<h3>Pairwise GEE Wald tests</h3><p><em>pvalue_holm</em> is Holm's "
+                     "adjustment across the pairs of each class.</p>")
+    parts.append(table_html(cmp.gee_pairwise, "gee_pairwise", max_rows=2000))
+    return _wrap("".join(parts))
+
+
+def section_combined(cmp: ModelComparison) -> Any:
+    """Render the one-p-value-per-pair combination across classes.
+
+    Parameters
+    ----------
+    cmp : ModelComparison
+        The comparison to show.
+
+    Returns
+    -------
+    Html
+        The section, ready for a notebook cell's output.
+    """
+    intro = ("<p>One p-value per pair across all classes. The per-class p-values come from the "
+             "same observations and are dependent, so Fisher's method (which assumes "
+             "independence) is not used. On one test set with at most 30 classes and 45 pairs "
+             "the combination is Dai, Leeder & Cui's with the dependence estimated from "
+             "classifier-swap permutations; otherwise Simes' test, valid under positive "
+             "dependence. <em>pvalue_adjusted</em> is Holm's adjustment across pairs; "
+             "<em>classes_driving</em> lists the classes whose GS test differs after "
+             "adjustment.</p>")
+    return _wrap(_h2("pc-combined") + intro + table_html(
+        cmp.combined, "combined", key=["model_a", "model_b"],
+        views=[("", ["method", "pvalue", "pvalue_adjusted", "n_classes", "classes_driving"],
+                False)]))
+
+
+def section_prevalence(cmp: ModelComparison) -> Any:
+    """Render precision at the population's prevalence, if any was given.
+
+    Parameters
+    ----------
+    cmp : ModelComparison
+        The comparison to show.
+
+    Returns
+    -------
+    Html
+        The section, ready for a notebook cell's output.
+    """
+    if not len(cmp.prevalence):
+        return _wrap("")
+    intro = ("<p>Precision changes with the class mix; sensitivity and specificity do not. Given "
+             "the population prevalence, Bayes' rule gives the precision each model would have "
+             "there. Intervals are percentile bootstrap intervals from multinomial resamples of "
+             "the counts (of observations, for cross-validation); the ratio compares two "
+             "models on the same resamples.</p>")
+    return _wrap(_h2("pc-prevalence") + intro + table_html(cmp.prevalence, "prevalence")
+                 + "<h3>Ratio between models</h3>"
+                 + table_html(cmp.prevalence_ratio, "prevalence_ratio"))
+
+
+def section_cv_folds(cmp: ModelComparison) -> Any:
+    """Render the per-fold accuracies (repeated cross-validation only).
+
+    Parameters
+    ----------
+    cmp : ModelComparison
+        The comparison to show.
+
+    Returns
+    -------
+    Html
+        The section, ready for a notebook cell's output.
+    """
+    if cmp.design["design"] != "repeated cv":
+        return _wrap("")
+    models = [c for c in cmp.fold_scores.columns if c not in ("repeat", "fold", "n_test")]
+    return _wrap("<h3>Accuracy per fold</h3><p>The per-fold accuracies the t-tests use.</p>"
+                 + table_html(cmp.fold_scores, "fold_scores", key=["repeat", "fold", "n_test"],
+                              views=_chunks(models)))
+
+
+def section_details(cmp: ModelComparison, versions: dict | None = None) -> Any:
+    """Render the data and settings the comparison used, for the record.
+
+    Parameters
+    ----------
+    cmp : ModelComparison
+        The comparison to show.
+    versions : dict, optional
+        Extra rows, e.g. library versions from :func:`versions`.
+
+    Returns
+    -------
+    Html
+        The section, ready for a notebook cell's output.
+    """
+    rows = {"source": cmp.source, "engine": cmp.engine, "predictions per model": f"{cmp.n_rows:,}",
+            "observations": f"{cmp.design['observations']:,}",
+            "design": cmp.design["description"], "alpha": cmp.alpha,
+            "reference": cmp.reference or "(every pair)",
+            "bootstrap resamples": cmp.settings.get("n_boot"), "seed": cmp.settings.get("seed"),
+            "prevalence": ", ".join(f"{k} = {v}" for k, v in
+                                    (cmp.settings.get("prevalence") or {}).items()) or "(none)"}
+    for i, note in enumerate(cmp.settings.get("notes") or []):
+        rows[f"note {i + 1}" if i else "note"] = note
+    rows.update(versions or {})
+    frame = pd.DataFrame({"setting": list(rows), "value": [str(v) for v in rows.values()]})
+    return _wrap(_h2("pc-details") + table_html(frame, "settings"))
+
+
+def versions() -> dict:
+    """Versions of Python and the main libraries, for the record."""
+    import platform
+
+    import scipy
+
+    from .. import __version__
+
+    return {"python": platform.python_version(), "precmp": __version__, "numpy": np.__version__,
+            "pandas": pd.__version__, "scipy": scipy.__version__}
+
+
+
+# The plot helpers other report views (the item report) draw with, under public names.
+figure_html = _figure_html
+interval_plot = _interval_plot

@@ -1,0 +1,17 @@
+"""Statistical tests: pure functions of counts, cluster sums or score matrices.
+
+Each module is one topic: :mod:`.contingency` (McNemar, Cochran's Q), :mod:`.accuracy`,
+:mod:`.precision_cells`, :mod:`.precision` and :mod:`.precision_gee` (GS, GW, Wald, RP, GEE),
+:mod:`.paired` (clustered paired tests on items), :mod:`.resampling` (corrected and 5x2cv
+t-tests), :mod:`.ranks` and :mod:`.posthoc` (Wilcoxon, Friedman, Nemenyi), :mod:`.bayesian`,
+:mod:`.combine`, :mod:`.prevalence`, :mod:`.power`, :mod:`.replicability`, :mod:`.selection`,
+:mod:`.multiple` (adjusted p-values) and :mod:`.results` (``TestResult``). No file reading, no
+plotting.
+
+May import: :mod:`precmp_lib._lib` and :mod:`precmp_lib.engine` (the count types and label
+coding the tests start from), numpy, scipy, pandas.
+"""
+
+from .._lib.lazy import submodule_access
+
+__getattr__, __dir__ = submodule_access(__name__, ['accuracy', 'bayesian', 'combine', 'contingency', 'multiple', 'paired', 'posthoc', 'power', 'precision', 'precision_cells', 'precision_gee', 'prevalence', 'ranks', 'replicability', 'resampling', 'results', 'selection'])
