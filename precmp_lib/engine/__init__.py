@@ -9,7 +9,7 @@ module ``_native``), :mod:`.sql` (every query's text, with no user text in it),
 :mod:`.numpy_engine`, :mod:`.duckdb_engine` and :mod:`.spark_engine`, :mod:`.finish` (rows to
 :class:`~precmp_lib.engine.base.Counts`), :mod:`.counting` (``count_predictions``, which engine
 for which source), :mod:`.counts` and :mod:`.clusters` (pattern counts, moments and cluster
-sums) and :mod:`.items` (evaluation items: ``count_items``, ``ItemSums``, ``PairedSums``).
+sums) and :mod:`.items` (evaluation items: ``count_items``, ``ItemSums``).
 
 May import: :mod:`precmp_lib._lib`, numpy, pandas, and DuckDB and pyspark where they run;
 never a test, a comparison, a view or the course.
