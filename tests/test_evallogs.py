@@ -154,13 +154,13 @@ HOSTILE_LOGS = {
     "doc_id a list": (lambda d: _log(d / "samples_t.jsonl", json.dumps(
         {"doc_id": [1], "metrics": ["acc"], "acc": 1}) + "\n"), r"line 1: 'doc_id' is not a text"),
     "epoch a word": (lambda d: _log(d / "a.json", json.dumps(
-        {"samples": [{**GOOD_SAMPLE, "epoch": "x"}]})), r"sample 0: 'epoch' is not a whole number"),
+        {"samples": [{**GOOD_SAMPLE, "epoch": "x"}]})), r"sample 's0': 'epoch' is not a whole number"),
     "value a list": (lambda d: _log(d / "a.json", json.dumps(
         {"samples": [{**GOOD_SAMPLE, "scores": {"match": {"value": [1, 2]}}}]})),
-        r"sample 0: scorer 'match' gives a list, not a score"),
+        r"sample 's0' epoch 1: scorer 'match' gives a list, not a score"),
     "value missing": (lambda d: _log(d / "a.json", json.dumps(
         {"samples": [{**GOOD_SAMPLE, "scores": {"match": {"answer": "x"}}}]})),
-        r"sample 0: scorer 'match' gives null, not a score"),
+        r"sample 's0' epoch 1: scorer 'match' gives null, not a score"),
     "bad header": (lambda d: _zip(d / "a.eval", {"header.json": "{"}),
                    r"^a\.eval: header\.json: not JSON \(Expecting property name"),
     "member not utf-8": (lambda d: _zip(d / "a.eval", {"samples/x.json": b"\xff\xfe{"}),
@@ -178,6 +178,52 @@ def test_hostile_logs_are_refused_naming_the_file(tmp_path, case):
     make, message = HOSTILE_LOGS[case]
     with pytest.raises(ValueError, match=message):
         read_eval_logs({"m": make(tmp_path)})
+
+
+def test_stored_members_and_errored_samples(tmp_path):
+    failed = {"id": "s1", "epoch": 2, "scores": None, "error": {"message": "boom"}}
+    samples = [GOOD_SAMPLE, {**GOOD_SAMPLE, "epoch": 2}, {**GOOD_SAMPLE, "id": "s1"}, failed]
+    with zipfile.ZipFile(tmp_path / "a.eval", "w", zipfile.ZIP_STORED) as z:
+        z.writestr("header.json", json.dumps({"eval": {"task": "t", "model": "p/m"}}))
+        for n, s in enumerate(samples):
+            z.writestr(f"samples/{n}.json", json.dumps(s))
+    frame = read_eval_logs({"m": tmp_path / "a.eval"})
+    assert frame[["item", "epoch"]].values.tolist() == [["s0", 1], ["s0", 2], ["s1", 1]]
+    assert frame.attrs["eval_logs"]["errored"] == {"m: t": ["s1 epoch 2"]}
+    # a sample without scores that did not fail is still an error
+    _log(tmp_path / "b.json", json.dumps({"samples": [{**GOOD_SAMPLE, "scores": None}]}))
+    with pytest.raises(ValueError, match=r"sample 's0' epoch 1: the sample has no scores"):
+        read_eval_logs({"m": tmp_path / "b.json"})
+
+
+def test_only_inspect_logs_are_taken_from_a_folder(tmp_path):
+    log = {"version": 2, "status": "success", "eval": {"task": "t", "model": "p/m"},
+           "samples": [GOOD_SAMPLE]}
+    _log(tmp_path / "run.json", json.dumps(log, indent=2))
+    # an eval-set's index and other JSON that mention "eval" and "samples" are not logs
+    _log(tmp_path / "logs.json", json.dumps({"run.json": {"eval": {"task": "t"}, "samples": []}}))
+    _log(tmp_path / "notes.json", json.dumps({"eval": {"task": "t"}, "samples": [1]}))
+    frame = read_eval_logs({"m": tmp_path})
+    assert frame["item"].tolist() == ["s0"]
+
+
+def test_metric_per_task_and_content_hashes(tmp_path):
+    _lm_eval(tmp_path / "m1", "arc", [1, 0, 1])
+    _lm_eval(tmp_path / "m1", "gsm8k", [1, 1, 0], filters=("strict-match", "flexible"))
+    frame = read_eval_logs({"m1": tmp_path / "m1"}, metric="acc_norm;gsm8k=acc,flexible")
+    by_task = frame.groupby("task")["score"].apply(list).to_dict()
+    assert by_task == {"arc": [0.0, 1.0, 0.0], "gsm8k": [1.0, 1.0, 0.0]}
+    assert frame.attrs["eval_logs"]["scoring"] == {"arc": "metric acc_norm, filter none",
+                                                   "gsm8k": "metric acc, filter flexible"}
+    for model, question in [("a", "q1"), ("b", "another q1")]:
+        line = {"doc_id": 1, "doc_hash": question, "filter": "none", "metrics": ["acc"],
+                "acc": 1.0}
+        (tmp_path / model).mkdir()
+        _log(tmp_path / model / "samples_t.jsonl", json.dumps(line) + "\n")
+    with pytest.raises(ValueError, match=r"task 't' item '1': models 'a' and 'b' were given "
+                                         "different content"):
+        read_eval_logs({"a": tmp_path / "a" / "samples_t.jsonl",
+                        "b": tmp_path / "b" / "samples_t.jsonl"})
 
 
 def test_a_damaged_archive_and_an_oversized_member_are_refused(tmp_path, monkeypatch):
