@@ -297,3 +297,29 @@ def test_bad_item_files_exit_2_with_one_line_and_write_nothing(tmp_path, change,
     lines = done.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("precmp: error: ") and message in lines[0], lines
     assert not (tmp_path / "report.html").exists() and not (tmp_path / "c.json").exists()
+
+
+def test_eval_logs_named_by_their_model_clustered_and_scoring_on_the_page(tmp_path):
+    for model, wrong in [("p/one", {1, 4}), ("p/two", {0, 1, 2, 5, 6})]:
+        samples = [{"id": f"s{i}", "epoch": 1, "input": f"question {i}",
+                    "metadata": {"passage": f"p{i // 2}"},
+                    "scores": {"match": {"value": "I" if i in wrong else "C"}}} for i in range(8)]
+        log = {"version": 2, "status": "success", "eval": {"task": "quiz", "model": model},
+               "samples": samples}
+        _log(tmp_path / f"{model[2:]}.json", json.dumps(log))
+    done = _run(["--eval-logs", ".", "--cluster", "metadata.passage", "--json", "c.json"],
+                tmp_path)
+    assert done.returncode == 0, done.stderr
+    data = json.loads((tmp_path / "c.json").read_text(encoding="utf-8"))
+    assert sorted(data["models"]) == ["p/one", "p/two"]
+    # 8 questions in 4 passages; scores 6/8 and 3/8 from the samples above
+    assert data["design"][0]["clusters"] == 4
+    assert {r["model"]: r["score"] for r in data["summary"]} == {"p/one": 0.75, "p/two": 0.375}
+    scoring = data["settings"]["eval_logs"]["scoring"]["quiz"]
+    assert scoring.startswith("scorer match (C 1, P 0.5, I 0, N 0")
+    page = (tmp_path / "report.html").read_text(encoding="utf-8")
+    assert "Read from the eval logs: quiz: scorer match" in page
+    for args, message in [(["--task", "t"], "--task does not apply to eval logs"),
+                          (["--cluster", "passage"], "name the cluster 'metadata.<key>'")]:
+        done = _run(["--eval-logs", ".", *args], tmp_path / ".")
+        assert done.returncode == 2 and message in done.stderr, done.stderr

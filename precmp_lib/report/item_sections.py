@@ -106,7 +106,30 @@ def _design(cmp: ItemComparison) -> str:
              "variance of a model's mean score. An item answered several times is scored by the "
              "mean of its answers; variance_reduction is the share of the variance of the mean "
              "score that the repeated answers removed.</p>")
-    return _h2("pi-design") + intro + table_html(d, "design")
+    return _h2("pi-design") + intro + _log_scoring(cmp.settings.get("eval_logs")) + \
+        table_html(d, "design")
+
+
+def _log_scoring(logs: dict | None) -> str:
+    """Say what the eval logs were read as: each task's scoring, errored samples, logs left out.
+
+    >>> print(_log_scoring({"scoring": {"race": "scorer match, 3 epochs"},
+    ...                     "errored": {"a: race": ["q3 epoch 2"]}, "left_out": []}))
+    <p>Read from the eval logs: race: scorer match, 3 epochs.</p><p>Errored samples, skipped: a: race: 1 (q3 epoch 2).</p>
+    """
+    if not logs:
+        return ""
+    out = ["<p>Read from the eval logs: " + esc("; ".join(
+        f"{_task_label(task)}: {how}" for task, how in logs.get("scoring", {}).items())) + ".</p>"]
+    errored = logs.get("errored") or {}
+    if errored:
+        out.append("<p>Errored samples, skipped: " + esc("; ".join(
+            f"{where}: {len(ids)} ({', '.join(ids[:5])}{', …' if len(ids) > 5 else ''})"
+            for where, ids in errored.items())) + ".</p>")
+    if logs.get("left_out"):
+        out.append("<p>Older logs of the same model and task, left out (--latest): "
+                   + esc(", ".join(logs["left_out"])) + ".</p>")
+    return "".join(out)
 
 
 _SCORE_LEGEND = [(BETTER, "best group: the top model and those not shown worse than it"),
