@@ -323,3 +323,25 @@ def test_eval_logs_named_by_their_model_clustered_and_scoring_on_the_page(tmp_pa
                           (["--cluster", "passage"], "name the cluster 'metadata.<key>'")]:
         done = _run(["--eval-logs", ".", *args], tmp_path / ".")
         assert done.returncode == 2 and message in done.stderr, done.stderr
+
+
+def test_tasks_on_different_scales_are_not_pooled_and_mde_is_points_only_on_0_1(tmp_path):
+    # a judge task scored 0-10 and a 0-1 task: item scores written out, means by hand
+    judge = {"a": [8, 6, 9, 7, 5, 8, 9, 6], "b": [7, 6, 8, 5, 5, 7, 9, 4]}
+    f1 = {"a": [1, .5, .8, 1, 0, .6, .9, .7], "b": [.9, .5, .7, 1, .1, .4, .9, .6]}
+    rows = [(i, m, v, t) for t, table in [("judge", judge), ("f1", f1)]
+            for m, values in table.items() for i, v in enumerate(values)]
+    frame = pd.DataFrame(rows, columns=["item", "model", "score", "task"])
+    cmp = compare_items(frame, task="task")
+    assert cmp.tasks == ["f1", "judge"]  # no "all tasks": 0-10 and 0-1 are not averaged
+    assert cmp.design.set_index("task")["unit"].to_dict() == {"f1": True, "judge": False}
+    assert cmp.summary.set_index(["task", "model"])["score"].loc[("judge", "a")] == 58 / 8
+    assert cmp.recommendation.startswith("No answer over all tasks: the scores of judge")
+    assert any(n.startswith("Tasks not pooled") for n in cmp.settings["notes"])
+    plan = {line.split(":")[0]: line for line in cmp.conclusions if "power" in line}
+    assert "in score units" in plan["judge"] and "points" not in plan["judge"]
+    assert "points" in plan["f1"]
+    # tasks all on 0-1 are still pooled
+    both = compare_items(frame[frame.task == "f1"].assign(task=lambda d: "g").pipe(
+        lambda g: pd.concat([frame[frame.task == "f1"], g])), task="task")
+    assert both.tasks == ["f1", "g", "all tasks"]

@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..compare.items import ALL_TASKS, ALL_TASKS_LINE, ItemComparison, median_mde, no_plan
+from ..compare.items import ALL_TASKS, ALL_TASKS_LINE, ItemComparison, amount, median_mde, no_plan
 from .html import BETTER, CSS, NOT_SHOWN, WORSE, Html, bidi_note, esc, table_html
 from .sections import figure_html, interval_plot, legend_html
 
@@ -244,7 +244,8 @@ def _power(cmp: ItemComparison) -> str:
         if math.isnan(mde):
             said = f"{items}, no difference is planned: {no_plan(not pd.isna(d['clusters']))}."
         else:
-            said = (f"{items}, a difference of {100 * mde:.1f} points is detected with 80 % power "
+            said = (f"{items}, a difference of {amount(mde, bool(d.get('unit', True)))} is "
+                    "detected with 80 % power "
                     f"at α = {cmp.alpha:g} (median over pairs, two-sided paired test with the "
                     "observed spread and design effect).")
         rows.append(f"<p>{esc(where + said)}</p>")
