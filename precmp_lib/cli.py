@@ -113,6 +113,15 @@ def _eval_log(text: str) -> tuple[str, str]:
     return name.strip(), path
 
 
+class _EvalLogs(argparse.Action):
+    """``--eval-logs PATH ...``: entries of ``--eval-log`` whose model is named by the logs."""
+
+    def __call__(self, parser: Any, namespace: argparse.Namespace, values: Any,
+                 option_string: str | None = None) -> None:
+        entries = list(getattr(namespace, self.dest) or [])
+        setattr(namespace, self.dest, entries + [(None, v) for v in values])
+
+
 def build_parser() -> argparse.ArgumentParser:
     """Build the ``precmp`` argument parser with its ``report`` subcommand.
 
@@ -187,7 +196,14 @@ def build_parser() -> argparse.ArgumentParser:
     items.add_argument("--eval-log", action="append", type=_eval_log, metavar="NAME=PATH",
                        default=[], help="an lm-evaluation-harness samples file or folder, or an "
                        "inspect log (.json or .eval), for model NAME; repeat per model")
-    items.add_argument("--metric", metavar="NAME", help="eval logs: the metric or scorer to read")
+    items.add_argument("--eval-logs", nargs="+", action=_EvalLogs, dest="eval_log", metavar="PATH",
+                       help="log files or folders of several models (an eval-set folder, an "
+                       "lm-evaluation-harness output folder): each model named from its logs")
+    items.add_argument("--latest", action="store_true",
+                       help="eval logs: of two logs of one model and task, read the newest "
+                       "(default: refuse them)")
+    items.add_argument("--metric", metavar="NAME", help="eval logs: the metric or scorer to read; "
+                       "TASK=METRIC for one task, several joined by ';'")
     return parser
 
 
@@ -492,12 +508,24 @@ def _item_source(args: argparse.Namespace) -> tuple[Any, dict[str, Any]]:
     if args.eval_log:
         if args.predictions:
             raise _BadInput("give either an item file or --eval-log, not both")
-        from .sources.evallogs import read_eval_logs
+        from .sources.evallogs import logs_by_model, read_eval_logs
 
-        frame = read_eval_logs(dict(args.eval_log), metric=args.metric)
+        for flag in ("task", "sample"):
+            if getattr(args, flag):
+                raise _BadInput(f"--{flag} does not apply to eval logs: the logs name the "
+                                f"{'task' if flag == 'task' else 'epoch'} of each answer")
+        logs: dict[str, Any] = dict(e for e in args.eval_log if e[0] is not None)
+        unnamed = [p for name, p in args.eval_log if name is None]
+        for model, files in (logs_by_model(unnamed) if unnamed else {}).items():
+            if model in logs:
+                raise _BadInput(f"model {model!r} is named twice: by --eval-log and by its logs")
+            logs[model] = files
+        frame = read_eval_logs(logs, metric=args.metric, cluster=args.cluster,
+                               latest=args.latest)
         many_epochs = frame.groupby(["task", "item", "model"]).size().max() > 1
         return frame, {"item": "item", "model": "model", "score": "score", "task": "task",
-                       "sample": "epoch" if many_epochs else None, "cluster": None}
+                       "sample": "epoch" if many_epochs else None,
+                       "cluster": "cluster" if args.cluster else None}
     if not args.predictions:
         raise _BadInput("give an item file (with --item) or --eval-log NAME=PATH")
     return args.predictions, {"item": args.item, "model": args.model_column, "score": args.score,
@@ -521,8 +549,10 @@ def _item_report(args: argparse.Namespace) -> int:
         _print(f"error: --engine {args.engine} needs {exc.name}: pip install -r "
                "requirements-spark.txt")
         return EXIT_BAD_INPUT
-    name = comparison.source if not args.eval_log else "eval logs of " + ", ".join(
-        n for n, _ in args.eval_log)
+    name = comparison.source
+    if args.eval_log:
+        name = "eval logs of " + ", ".join(comparison.models)
+        comparison.settings["eval_logs"] = source.attrs.get("eval_logs")
     _say(args, f"{comparison.n_rows:,} answers, {len(comparison.models)} models from {name} "
                f"(read by {comparison.engine}); writing the report ...")
     from ._lib.atomic import write_atomic
@@ -549,7 +579,7 @@ PREDICTIONS_ONLY = {"y_true": "--y-true", "id": "--id", "common_models": "--comm
                     "seed": "--seed"}
 ITEMS_ONLY = {"score": "--score", "model_column": "--model-column", "cluster": "--cluster",
               "sample": "--sample", "task": "--task", "margin": "--margin", "test": "--test",
-              "metric": "--metric"}
+              "metric": "--metric", "latest": "--latest"}
 
 
 def _misplaced(args: argparse.Namespace) -> str | None:

@@ -154,13 +154,13 @@ HOSTILE_LOGS = {
     "doc_id a list": (lambda d: _log(d / "samples_t.jsonl", json.dumps(
         {"doc_id": [1], "metrics": ["acc"], "acc": 1}) + "\n"), r"line 1: 'doc_id' is not a text"),
     "epoch a word": (lambda d: _log(d / "a.json", json.dumps(
-        {"samples": [{**GOOD_SAMPLE, "epoch": "x"}]})), r"sample 0: 'epoch' is not a whole number"),
+        {"samples": [{**GOOD_SAMPLE, "epoch": "x"}]})), r"sample 's0': 'epoch' is not a whole number"),
     "value a list": (lambda d: _log(d / "a.json", json.dumps(
         {"samples": [{**GOOD_SAMPLE, "scores": {"match": {"value": [1, 2]}}}]})),
-        r"sample 0: scorer 'match' gives a list, not a score"),
+        r"sample 's0' epoch 1: scorer 'match' gives a list, not a score"),
     "value missing": (lambda d: _log(d / "a.json", json.dumps(
         {"samples": [{**GOOD_SAMPLE, "scores": {"match": {"answer": "x"}}}]})),
-        r"sample 0: scorer 'match' gives null, not a score"),
+        r"sample 's0' epoch 1: scorer 'match' gives null, not a score"),
     "bad header": (lambda d: _zip(d / "a.eval", {"header.json": "{"}),
                    r"^a\.eval: header\.json: not JSON \(Expecting property name"),
     "member not utf-8": (lambda d: _zip(d / "a.eval", {"samples/x.json": b"\xff\xfe{"}),
@@ -178,6 +178,52 @@ def test_hostile_logs_are_refused_naming_the_file(tmp_path, case):
     make, message = HOSTILE_LOGS[case]
     with pytest.raises(ValueError, match=message):
         read_eval_logs({"m": make(tmp_path)})
+
+
+def test_stored_members_and_errored_samples(tmp_path):
+    failed = {"id": "s1", "epoch": 2, "scores": None, "error": {"message": "boom"}}
+    samples = [GOOD_SAMPLE, {**GOOD_SAMPLE, "epoch": 2}, {**GOOD_SAMPLE, "id": "s1"}, failed]
+    with zipfile.ZipFile(tmp_path / "a.eval", "w", zipfile.ZIP_STORED) as z:
+        z.writestr("header.json", json.dumps({"eval": {"task": "t", "model": "p/m"}}))
+        for n, s in enumerate(samples):
+            z.writestr(f"samples/{n}.json", json.dumps(s))
+    frame = read_eval_logs({"m": tmp_path / "a.eval"})
+    assert frame[["item", "epoch"]].values.tolist() == [["s0", 1], ["s0", 2], ["s1", 1]]
+    assert frame.attrs["eval_logs"]["errored"] == {"m: t": ["s1 epoch 2"]}
+    # a sample without scores that did not fail is still an error
+    _log(tmp_path / "b.json", json.dumps({"samples": [{**GOOD_SAMPLE, "scores": None}]}))
+    with pytest.raises(ValueError, match=r"sample 's0' epoch 1: the sample has no scores"):
+        read_eval_logs({"m": tmp_path / "b.json"})
+
+
+def test_only_inspect_logs_are_taken_from_a_folder(tmp_path):
+    log = {"version": 2, "status": "success", "eval": {"task": "t", "model": "p/m"},
+           "samples": [GOOD_SAMPLE]}
+    _log(tmp_path / "run.json", json.dumps(log, indent=2))
+    # an eval-set's index and other JSON that mention "eval" and "samples" are not logs
+    _log(tmp_path / "logs.json", json.dumps({"run.json": {"eval": {"task": "t"}, "samples": []}}))
+    _log(tmp_path / "notes.json", json.dumps({"eval": {"task": "t"}, "samples": [1]}))
+    frame = read_eval_logs({"m": tmp_path})
+    assert frame["item"].tolist() == ["s0"]
+
+
+def test_metric_per_task_and_content_hashes(tmp_path):
+    _lm_eval(tmp_path / "m1", "arc", [1, 0, 1])
+    _lm_eval(tmp_path / "m1", "gsm8k", [1, 1, 0], filters=("strict-match", "flexible"))
+    frame = read_eval_logs({"m1": tmp_path / "m1"}, metric="acc_norm;gsm8k=acc,flexible")
+    by_task = frame.groupby("task")["score"].apply(list).to_dict()
+    assert by_task == {"arc": [0.0, 1.0, 0.0], "gsm8k": [1.0, 1.0, 0.0]}
+    assert frame.attrs["eval_logs"]["scoring"] == {"arc": "metric acc_norm, filter none",
+                                                   "gsm8k": "metric acc, filter flexible"}
+    for model, question in [("a", "q1"), ("b", "another q1")]:
+        line = {"doc_id": 1, "doc_hash": question, "filter": "none", "metrics": ["acc"],
+                "acc": 1.0}
+        (tmp_path / model).mkdir()
+        _log(tmp_path / model / "samples_t.jsonl", json.dumps(line) + "\n")
+    with pytest.raises(ValueError, match=r"task 't' item '1': models 'a' and 'b' were given "
+                                         "different content"):
+        read_eval_logs({"a": tmp_path / "a" / "samples_t.jsonl",
+                        "b": tmp_path / "b" / "samples_t.jsonl"})
 
 
 def test_a_damaged_archive_and_an_oversized_member_are_refused(tmp_path, monkeypatch):
@@ -251,3 +297,51 @@ def test_bad_item_files_exit_2_with_one_line_and_write_nothing(tmp_path, change,
     lines = done.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("precmp: error: ") and message in lines[0], lines
     assert not (tmp_path / "report.html").exists() and not (tmp_path / "c.json").exists()
+
+
+def test_eval_logs_named_by_their_model_clustered_and_scoring_on_the_page(tmp_path):
+    for model, wrong in [("p/one", {1, 4}), ("p/two", {0, 1, 2, 5, 6})]:
+        samples = [{"id": f"s{i}", "epoch": 1, "input": f"question {i}",
+                    "metadata": {"passage": f"p{i // 2}"},
+                    "scores": {"match": {"value": "I" if i in wrong else "C"}}} for i in range(8)]
+        log = {"version": 2, "status": "success", "eval": {"task": "quiz", "model": model},
+               "samples": samples}
+        _log(tmp_path / f"{model[2:]}.json", json.dumps(log))
+    done = _run(["--eval-logs", ".", "--cluster", "metadata.passage", "--json", "c.json"],
+                tmp_path)
+    assert done.returncode == 0, done.stderr
+    data = json.loads((tmp_path / "c.json").read_text(encoding="utf-8"))
+    assert sorted(data["models"]) == ["p/one", "p/two"]
+    # 8 questions in 4 passages; scores 6/8 and 3/8 from the samples above
+    assert data["design"][0]["clusters"] == 4
+    assert {r["model"]: r["score"] for r in data["summary"]} == {"p/one": 0.75, "p/two": 0.375}
+    scoring = data["settings"]["eval_logs"]["scoring"]["quiz"]
+    assert scoring.startswith("scorer match (C 1, P 0.5, I 0, N 0")
+    page = (tmp_path / "report.html").read_text(encoding="utf-8")
+    assert "Read from the eval logs: quiz: scorer match" in page
+    for args, message in [(["--task", "t"], "--task does not apply to eval logs"),
+                          (["--cluster", "passage"], "name the cluster 'metadata.<key>'")]:
+        done = _run(["--eval-logs", ".", *args], tmp_path / ".")
+        assert done.returncode == 2 and message in done.stderr, done.stderr
+
+
+def test_tasks_on_different_scales_are_not_pooled_and_mde_is_points_only_on_0_1(tmp_path):
+    # a judge task scored 0-10 and a 0-1 task: item scores written out, means by hand
+    judge = {"a": [8, 6, 9, 7, 5, 8, 9, 6], "b": [7, 6, 8, 5, 5, 7, 9, 4]}
+    f1 = {"a": [1, .5, .8, 1, 0, .6, .9, .7], "b": [.9, .5, .7, 1, .1, .4, .9, .6]}
+    rows = [(i, m, v, t) for t, table in [("judge", judge), ("f1", f1)]
+            for m, values in table.items() for i, v in enumerate(values)]
+    frame = pd.DataFrame(rows, columns=["item", "model", "score", "task"])
+    cmp = compare_items(frame, task="task")
+    assert cmp.tasks == ["f1", "judge"]  # no "all tasks": 0-10 and 0-1 are not averaged
+    assert cmp.design.set_index("task")["unit"].to_dict() == {"f1": True, "judge": False}
+    assert cmp.summary.set_index(["task", "model"])["score"].loc[("judge", "a")] == 58 / 8
+    assert cmp.recommendation.startswith("No answer over all tasks: the scores of judge")
+    assert any(n.startswith("Tasks not pooled") for n in cmp.settings["notes"])
+    plan = {line.split(":")[0]: line for line in cmp.conclusions if "power" in line}
+    assert "in score units" in plan["judge"] and "points" not in plan["judge"]
+    assert "points" in plan["f1"]
+    # tasks all on 0-1 are still pooled
+    both = compare_items(frame[frame.task == "f1"].assign(task=lambda d: "g").pipe(
+        lambda g: pd.concat([frame[frame.task == "f1"], g])), task="task")
+    assert both.tasks == ["f1", "g", "all tasks"]

@@ -21,7 +21,7 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -261,7 +261,7 @@ def _design_row(s: ItemSums, summary: pd.DataFrame, use_mcnemar: bool) -> dict[s
             "answers_min": s.k_min, "answers_max": s.k_max, "answers_mean": k_mean,
             "design_effect": float(np.nanmedian(summary["design_effect"].to_numpy(float)))
             if summary["design_effect"].notna().any() else math.nan,
-            "binary": s.binary,
+            "binary": s.binary, "unit": s.unit,
             "test": ("McNemar" if s.n_clusters is None else "clustered McNemar (Obuchowski)")
             if use_mcnemar else "paired difference (CR1)",
             "variance_reduction": reduction}
@@ -269,6 +269,15 @@ def _design_row(s: ItemSums, summary: pd.DataFrame, use_mcnemar: bool) -> dict[s
 
 def _pct(x: float) -> str:
     return f"{100 * x:.1f}"
+
+
+def amount(x: float, unit: bool) -> str:
+    """Say a difference of mean scores: in points on a 0-1 scale, else in score units.
+
+    >>> amount(0.0673, True), amount(2.42, False)
+    ('6.7 points', '2.42 in score units')
+    """
+    return f"{_pct(x)} points" if unit else f"{x:.3g} in score units"
 
 
 def median_mde(pairs: pd.DataFrame) -> float:
@@ -322,8 +331,8 @@ def _conclusions(task: str, summary: pd.DataFrame, pairs: pd.DataFrame, best: li
         plan = no_plan(design["clusters"] is not None)
         lines.append(f"{where}{design_text} No difference is planned: {plan}.")
     else:
-        lines.append(f"{where}{design_text} With these items, a difference of {_pct(mde)} points "
-                     f"is detected with {100 * POWER:g} % power (median over pairs).")
+        lines.append(f"{where}{design_text} With these items, a difference of "
+                     f"{amount(mde, design['unit'])} is detected with {100 * POWER:g} % power (median over pairs).")
     if margin is not None:
         eq = pairs[pairs["equivalent"]]
         shown = "; ".join(f"{r.model_a} and {r.model_b}" for r in eq.itertuples())
@@ -333,7 +342,7 @@ def _conclusions(task: str, summary: pd.DataFrame, pairs: pd.DataFrame, best: li
 
 
 def _recommend(task: str, summary: pd.DataFrame, pairs: pd.DataFrame, best: list[str],
-               alpha: float, clustered: bool = False) -> str:
+               alpha: float, clustered: bool = False, unit: bool = True) -> str:
     """Write what to use in one sentence, from one task's best group (or all tasks').
 
     >>> summary = pd.DataFrame({"model": ["a", "b", "c"], "score": [.8, .7, .6]})
@@ -364,7 +373,7 @@ def _recommend(task: str, summary: pd.DataFrame, pairs: pd.DataFrame, best: list
     if math.isnan(mde):
         return f"No model is shown better than another{where}: {no_plan(clustered)}."
     return (f"No model is shown better than another{where}: with these items only a difference "
-            f"of about {_pct(mde)} points is detected with {100 * POWER:g} % power; more items would "
+            f"of about {amount(mde, unit)} is detected with {100 * POWER:g} % power; more items would "
             "be needed to tell them apart.")
 
 
@@ -440,9 +449,18 @@ def compare_items(
     else:
         parts = count_items(source, item=item, model=model, score=score, cluster=cluster,
                             sample=sample, task=task, models=models, engine=engine)
-    if len(parts) > 1:
+    if len(parts) > 1 and all(p.unit for p in parts):
         parts = [*parts, ItemSums.combine(parts, ALL_TASKS)]
-    return _compare_sums(parts, test=test, margin=margin, alpha=float(alpha))
+    out = _compare_sums(parts, test=test, margin=margin, alpha=float(alpha))
+    if len(parts) > 1 and not all(p.unit for p in parts):
+        other = ", ".join(p.task for p in parts if not p.unit)
+        out.settings["notes"].append(
+            f"Tasks not pooled: the scores of {other} lie outside 0 to 1, so an average over "
+            "tasks would mix scales; each task is compared on its own")
+        out = replace(out, recommendation=(
+            f"No answer over all tasks: the scores of {other} lie outside 0 to 1, and tasks on "
+            "different scales are not averaged; each task's answer is below."))
+    return out
 
 
 def _compare_sums(parts: list[ItemSums], *, test: str, margin: float | None,
@@ -465,7 +483,7 @@ def _compare_sums(parts: list[ItemSums], *, test: str, margin: float | None,
     first = parts[0]
     # what to use: from the last part, all tasks together when there are several
     recommendation = _recommend(parts[-1].task, summary, pairs, group, alpha,
-                                clustered=parts[-1].n_clusters is not None)
+                                clustered=parts[-1].n_clusters is not None, unit=parts[-1].unit)
     return ItemComparison(
         summary=pd.concat(summaries, ignore_index=True), pairs=pd.concat(pair_frames, ignore_index=True),
         design=pd.DataFrame(designs), best=best, conclusions=lines,

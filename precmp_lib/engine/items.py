@@ -125,6 +125,10 @@ class ItemSums:
         What was read, for messages and reports.
     n_rows : int
         Rows (answers) read.
+    notes : tuple of str
+        Notes of the reader.
+    unit : bool
+        Every item score lies between 0 and 1 (a difference of means reads as points).
     """
 
     task: str
@@ -146,6 +150,7 @@ class ItemSums:
     source: str = ""
     n_rows: int = 0
     notes: tuple[str, ...] = field(default=())
+    unit: bool = True
 
     @property
     def n_models(self) -> int:
@@ -220,7 +225,8 @@ class ItemSums:
                        answers=add("answers"), within=add("within"),
                        within_over_k=add("within_over_k"),
                        k_min=min(p.k_min for p in parts), k_max=max(p.k_max for p in parts),
-                       binary=all(p.binary for p in parts), n_rows=add("n_rows"))
+                       binary=all(p.binary for p in parts), unit=all(p.unit for p in parts),
+                       n_rows=add("n_rows"))
 
     def to_dict(self) -> dict[str, Any]:
         """Return the sums as plain lists and numbers (JSON-ready).
@@ -480,11 +486,12 @@ def _sums_from_matrix(req: _Request, task: str, a: np.ndarray, k: np.ndarray, w:
         np.add.at(s, codes, a)
         n2, ns, hg = float(size @ size), size @ s, s.T @ s
     binary = bool(np.all((a == 0) | (a == 1)))
+    unit = bool(np.all((a >= 0) & (a <= 1)))
     return ItemSums(task=task, models=req.models, n_items=n, n_clusters=c, sum_n2=n2,
                     sums=a.sum(axis=0), item_gram=a.T @ a, cluster_ns=ns, cluster_gram=hg,
                     answers=k.sum(axis=0), within=w.sum(axis=0), within_over_k=(w / k).sum(axis=0),
                     k_min=int(k.min()), k_max=int(k.max()), binary=binary, engine=engine,
-                    source=req.name, n_rows=n_rows, notes=tuple(req.notes))
+                    source=req.name, n_rows=n_rows, notes=tuple(req.notes), unit=unit)
 
 
 # --------------------------------------------------------------------------------------------
@@ -555,7 +562,8 @@ def sums_sql(m: int, table: str) -> str:
     products); the outer level one row per task with every sum :class:`ItemSums` holds over
     items and clusters, and the check columns ``incomplete`` (items some model did not
     answer), ``moved`` (items whose cluster changes), ``multi`` (items answered more than once
-    by a model), ``bad``, ``nul`` and ``nonbinary`` (item scores other than 0 and 1). Every
+    by a model), ``bad``, ``nul``, ``nonbinary`` (item scores other than 0 and 1) and ``offunit``
+    (item scores outside 0 to 1). Every
     level is a plain ``GROUP BY``, which DuckDB spills to disk when it outgrows its memory limit.
     """
     pairs = [(a, b) for a in range(m) for b in range(a, m)]
@@ -563,10 +571,12 @@ def sums_sql(m: int, table: str) -> str:
     w = (f"SELECT t, i, MIN(g0) AS g0, MAX(g1) AS g1, COUNT(*) AS nm, "
          f"MIN(k) AS kmin, MAX(k) AS kmax, SUM(bad) AS bad, SUM(nul) AS nul, "
          f"SUM(CASE WHEN s / k = 0 OR s / k = 1 THEN 0 ELSE 1 END) AS nonbinary, "
+         f"SUM(CASE WHEN s / k >= 0 AND s / k <= 1 THEN 0 ELSE 1 END) AS offunit, "
          f"{', '.join(a_cols)} FROM {table} GROUP BY t, i")
     c_cols = ([f"SUM(a{a}) AS S{a}" for a in range(m)]
               + [f"SUM(a{a} * a{b}) AS P{a}_{b}" for a, b in pairs])
-    checks = "SUM(bad) AS bad, SUM(nul) AS nul, SUM(nonbinary) AS nonbinary"
+    checks = ("SUM(bad) AS bad, SUM(nul) AS nul, SUM(nonbinary) AS nonbinary, "
+              "SUM(offunit) AS offunit")
     c = (f"SELECT t, g0, COUNT(*) AS nc, SUM(CASE WHEN nm < {m} THEN 1 ELSE 0 END) AS incomplete, "
          f"SUM(CASE WHEN g0 <> g1 THEN 1 ELSE 0 END) AS moved, "
          f"SUM(CASE WHEN kmax > 1 THEN 1 ELSE 0 END) AS multi, MIN(kmin) AS kmin, "
@@ -660,7 +670,8 @@ def _sums_from_rows(req: _Request, rows: pd.DataFrame, engine: str) -> list[Item
             cluster_gram=cg if clustered else ig.copy(), answers=answers,
             within=vector("w"), within_over_k=vector("v"), k_min=int(r["kmin"]),
             k_max=int(r["kmax"]), binary=int(r["nonbinary"]) == 0, engine=engine,
-            source=req.name, n_rows=int(answers.sum()), notes=tuple(req.notes)))
+            source=req.name, n_rows=int(answers.sum()), notes=tuple(req.notes),
+            unit=int(r["offunit"]) == 0))
     return out
 
 

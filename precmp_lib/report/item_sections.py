@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..compare.items import ALL_TASKS, ALL_TASKS_LINE, ItemComparison, median_mde, no_plan
+from ..compare.items import ALL_TASKS, ALL_TASKS_LINE, ItemComparison, amount, median_mde, no_plan
 from .html import BETTER, CSS, NOT_SHOWN, WORSE, Html, bidi_note, esc, table_html
 from .sections import figure_html, interval_plot, legend_html
 
@@ -106,7 +106,30 @@ def _design(cmp: ItemComparison) -> str:
              "variance of a model's mean score. An item answered several times is scored by the "
              "mean of its answers; variance_reduction is the share of the variance of the mean "
              "score that the repeated answers removed.</p>")
-    return _h2("pi-design") + intro + table_html(d, "design")
+    return _h2("pi-design") + intro + _log_scoring(cmp.settings.get("eval_logs")) + \
+        table_html(d, "design")
+
+
+def _log_scoring(logs: dict | None) -> str:
+    """Say what the eval logs were read as: each task's scoring, errored samples, logs left out.
+
+    >>> print(_log_scoring({"scoring": {"race": "scorer match, 3 epochs"},
+    ...                     "errored": {"a: race": ["q3 epoch 2"]}, "left_out": []}))
+    <p>Read from the eval logs: race: scorer match, 3 epochs.</p><p>Errored samples, skipped: a: race: 1 (q3 epoch 2).</p>
+    """
+    if not logs:
+        return ""
+    out = ["<p>Read from the eval logs: " + esc("; ".join(
+        f"{_task_label(task)}: {how}" for task, how in logs.get("scoring", {}).items())) + ".</p>"]
+    errored = logs.get("errored") or {}
+    if errored:
+        out.append("<p>Errored samples, skipped: " + esc("; ".join(
+            f"{where}: {len(ids)} ({', '.join(ids[:5])}{', …' if len(ids) > 5 else ''})"
+            for where, ids in errored.items())) + ".</p>")
+    if logs.get("left_out"):
+        out.append("<p>Older logs of the same model and task, left out (--latest): "
+                   + esc(", ".join(logs["left_out"])) + ".</p>")
+    return "".join(out)
 
 
 _SCORE_LEGEND = [(BETTER, "best group: the top model and those not shown worse than it"),
@@ -221,7 +244,8 @@ def _power(cmp: ItemComparison) -> str:
         if math.isnan(mde):
             said = f"{items}, no difference is planned: {no_plan(not pd.isna(d['clusters']))}."
         else:
-            said = (f"{items}, a difference of {100 * mde:.1f} points is detected with 80 % power "
+            said = (f"{items}, a difference of {amount(mde, bool(d.get('unit', True)))} is "
+                    "detected with 80 % power "
                     f"at α = {cmp.alpha:g} (median over pairs, two-sided paired test with the "
                     "observed spread and design effect).")
         rows.append(f"<p>{esc(where + said)}</p>")

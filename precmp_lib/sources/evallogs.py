@@ -1,28 +1,38 @@
 """Per-item scores from evaluation logs: lm-evaluation-harness and inspect_ai.
 
 :func:`read_eval_logs` turns the per-sample logs of two common evaluation tools into one tidy
-item table (``item``, ``model``, ``score``, ``task``, ``epoch``) that
-:func:`precmp_lib.compare_items` reads; models are matched by item id.
+item table (``item``, ``model``, ``score``, ``task``, ``epoch``, and ``cluster`` when asked)
+that :func:`precmp_lib.compare_items` reads; models are matched by item id, and by the item's
+content hash where the log has one.
 
 - lm-evaluation-harness, run with ``--log_samples``, writes one JSON-lines file per task,
   ``samples_<task>_<timestamp>.jsonl``. Each line is one document: ``doc_id`` (the item),
-  ``filter`` (the answer filter, e.g. ``"none"`` or ``"strict-match"``), ``metrics`` (the
-  metric names) and one field per metric holding the document's score (``"acc": 1.0``).
+  ``doc`` (the document's fields), ``doc_hash`` (a hash of the document), ``filter`` (the
+  answer filter, e.g. ``"none"`` or ``"strict-match"``), ``metrics`` (the metric names) and
+  one field per metric holding the document's score (``"acc": 1.0``).
 - inspect_ai writes an eval log as JSON (``samples`` a list) or as an ``.eval`` zip archive
-  (``header.json`` and one ``samples/<id>_epoch_<n>.json`` per sample). Each sample has ``id``,
-  ``epoch`` and ``scores``, a mapping scorer -> ``{"value": ...}``, the value a number, a
-  boolean or a letter (C correct, I incorrect, P partial, N no answer); the task is
-  ``eval.task``.
+  (``header.json``, ``reductions.json`` and one ``samples/<id>_epoch_<n>.json`` per sample;
+  the members are zstd-compressed by default, deflated or stored otherwise). Each sample has
+  ``id``, ``epoch``, ``input``, ``metadata`` and ``scores``, a mapping scorer ->
+  ``{"value": ...}``, the value a number, a boolean or a letter (C correct, I incorrect,
+  P partial, N no answer); a sample that failed has ``error`` and no scores. The task is
+  ``eval.task``; with several epochs, ``eval.config.epochs_reducer`` names how the epochs of
+  an item are combined and ``reductions`` holds the combined values.
+- An ``eval-set`` folder holds the ``.eval`` logs and two files that are not logs,
+  ``logs.json`` (an index of the logs' headers) and ``eval-set.json``.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import re
+import struct
 import zipfile
 import zlib
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -31,12 +41,31 @@ import pandas as pd
 from ..engine.files import resolve_path
 from ..engine.items import parse_scores
 
-__all__ = ["read_eval_logs"]
+__all__ = ["logs_by_model", "read_eval_logs"]
 
-_LM_EVAL_NAME = re.compile(r"^samples_(?P<task>.+?)(_\d{4}-\d{2}-\d{2}T[0-9.:\-]+)?\.jsonl$")
+_LM_EVAL_NAME = re.compile(r"^samples_(?P<task>.+?)(_(?P<stamp>\d{4}-\d{2}-\d{2}T[0-9.:\-]+))?"
+                           r"\.jsonl$")
+# files of an eval-set folder (and of lm-evaluation-harness) that sit beside the logs
+_NOT_LOGS = {"logs.json", "eval-set.json"}
+ZIP_ZSTANDARD = 93  # the zip compression method inspect_ai writes its .eval members with
+COLUMNS = ["item", "model", "score", "task", "epoch"]
+
+
+@dataclass
+class _Log:
+    """One log file read: its rows and how they were scored."""
+
+    path: Path
+    task: str
+    stamp: str
+    rows: list[tuple[Any, ...]]
+    scoring: str
+    errored: list[str] = field(default_factory=list)
 
 
 def _files(model: str, path: Any) -> list[Path]:
+    if isinstance(path, list | tuple):
+        return [f for p in path for f in _files(model, p)]
     text = os.fspath(path)
     files, pattern = resolve_path(text)
     if pattern and not files:
@@ -57,15 +86,92 @@ def _files(model: str, path: Any) -> list[Path]:
     return out
 
 
+def _model_of(path: Path) -> str:
+    """Return the model a log names.
+
+    inspect: ``eval.model``; lm-evaluation-harness: ``model_name`` in the
+    ``results_<timestamp>.json`` beside the samples.
+    """
+    if path.name.endswith(".jsonl"):
+        match = _LM_EVAL_NAME.match(path.name)
+        results = path.with_name(f"results_{match.group('stamp')}.json") if match and \
+            match.group("stamp") else None
+        if results is None or not results.is_file():
+            raise ValueError(f"{path.name}: no results_<timestamp>.json beside it to name its "
+                             "model; name the model with --eval-log NAME=PATH")
+        name = _object(_json(results.read_bytes(), results.name), results.name).get("model_name")
+    else:
+        header = _inspect_parts(path, header_only=True)[0]
+        name = header.get("eval", {}).get("model") if isinstance(header.get("eval"),
+                                                                 Mapping) else None
+    if not isinstance(name, str) or not name:
+        raise ValueError(f"{path.name}: the log names no model; name it with --eval-log "
+                         "NAME=PATH")
+    return name
+
+
+def logs_by_model(paths: Any) -> dict[str, list[Path]]:
+    """Group the logs under some paths by the model each log names.
+
+    Parameters
+    ----------
+    paths : path or sequence of paths
+        Log files, folders (read recursively) or globs.
+
+    Returns
+    -------
+    dict
+        Model name -> its log files, in the order found.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> d = Path(tempfile.mkdtemp())
+    >>> for model in ["m1", "m2"]:
+    ...     log = {"version": 2, "status": "success", "eval": {"task": "t", "model": model},
+    ...            "samples": []}
+    ...     _ = (d / f"{model}.json").write_text(json.dumps(log))
+    >>> sorted(logs_by_model(d))
+    ['m1', 'm2']
+    """
+    out: dict[str, list[Path]] = {}
+    for f in _files("logs", list(paths) if isinstance(paths, list | tuple) else [paths]):
+        out.setdefault(_model_of(f), []).append(f)
+    return out
+
+
+_INSPECT_HEAD = re.compile(rb'^\s*\{\s*"version"\s*:\s*\d+\s*,\s*"status"\s*:')
+
+
 def _is_inspect_json(p: Path) -> bool:
-    if p.name.startswith("results"):
+    """Whether a .json file found in a folder is an inspect log.
+
+    inspect writes its JSON logs with ``version`` then ``status`` first; an eval-set's index
+    (``logs.json``), lm-evaluation-harness's ``results_*.json`` and other JSON files are not
+    logs, even when they mention "eval".
+    """
+    if p.name in _NOT_LOGS or p.name.startswith("results"):
         return False
     try:
-        with open(p, encoding="utf-8") as fh:
+        with open(p, "rb") as fh:
             head = fh.read(4096)
     except OSError:
         return False
-    return '"samples"' in head or '"eval"' in head
+    return bool(_INSPECT_HEAD.match(head))
+
+
+def _split_metric(metric: str | None, task: str) -> str | None:
+    """Return the metric for one task: ``"METRIC"`` for every task, ``"TASK=METRIC"`` for one."""
+    if metric is None:
+        return None
+    chosen = None
+    for part in metric.split(";"):
+        name, sep, value = part.partition("=")
+        if not sep:
+            chosen = chosen or part
+        elif name == task:
+            return value
+    return chosen
 
 
 def _metric_of(record: Mapping[str, Any], metric: str | None, where: str) -> str:
@@ -80,11 +186,30 @@ def _metric_of(record: Mapping[str, Any], metric: str | None, where: str) -> str
     return str(names[0])
 
 
-def _lm_eval_rows(path: Path, metric: str | None) -> Iterator[tuple[Any, ...]]:
+def _field(record: Mapping[str, Any], path: str | None, where: str) -> Any:
+    """Return the value at ``doc.KEY`` / ``metadata.KEY`` of a line or sample (None without a path)."""
+    if path is None:
+        return None
+    value: Any = record
+    for key in path.split("."):
+        if not isinstance(value, Mapping) or key not in value:
+            raise ValueError(f"{where}: no field {path!r} for the cluster")
+        value = value[key]
+    if isinstance(value, bool) or not isinstance(value, str | int | float):
+        raise ValueError(f"{where}: the cluster {path!r} is {_kind(value)}, not a text or number")
+    return str(value)
+
+
+def _lm_eval_log(path: Path, metric: str | None, cluster: str | None) -> _Log:
     match = _LM_EVAL_NAME.match(path.name)
     task = match.group("task") if match else path.stem
+    stamp = (match.group("stamp") or "") if match else ""
+    metric = _split_metric(metric, task)
     want_filter = metric.split(",", 1)[1] if metric and "," in metric else None
-    rows, filters = [], set()
+    if cluster is not None and not cluster.startswith("doc."):
+        raise ValueError(f"{path.name}: lm-evaluation-harness lines carry the document as "
+                         f"'doc'; name the cluster 'doc.<key>' (got {cluster!r})")
+    rows, filters, names = [], set(), set()
     with open(path, "rb") as fh:
         for number, line in enumerate(fh, 1):
             if not line.strip():
@@ -94,31 +219,48 @@ def _lm_eval_rows(path: Path, metric: str | None) -> Iterator[tuple[Any, ...]]:
             if "doc_id" not in record:
                 raise ValueError(f"{where}: no 'doc_id' (not an lm-evaluation-harness samples line)")
             flt = str(record.get("filter", "none"))
+            filters.add(flt)
             if want_filter is not None and flt != want_filter:
                 continue
-            filters.add(flt)
             name = _metric_of(record, metric, where)
+            names.add(name)
             value = record[name]
             if isinstance(value, list | dict):
                 raise ValueError(f"{where}: metric {name!r} is not a per-item score "
                                  f"(got {_kind(value)}); choose another with metric=")
-            rows.append((_item_id(record["doc_id"], where, "doc_id"), value, task, 1))
-    if len(filters) > 1:
+            digest = record.get("doc_hash")
+            rows.append((_item_id(record["doc_id"], where, "doc_id"), value, task, 1,
+                         _field(record, cluster, where),
+                         digest if isinstance(digest, str) else None, flt))
+    kept = {r[6] for r in rows}
+    if want_filter is not None and not rows:
+        raise ValueError(f"{path.name}: no line has the filter {want_filter!r} (filters: "
+                         f"{sorted(filters)}); for a suite name the metric per task, "
+                         "metric='TASK=METRIC,FILTER'")
+    if len(kept) > 1:
         raise ValueError(f"{path.name}: the items are scored under several filters "
-                         f"{sorted(filters)}; choose one with metric='METRIC,FILTER'")
-    yield from rows
+                         f"{sorted(kept)}; choose one with metric='METRIC,FILTER'")
+    scoring = f"metric {', '.join(sorted(names))}, filter {', '.join(sorted(kept)) or 'none'}"
+    return _Log(path, task, stamp, [r[:6] for r in rows], scoring)
 
 
 def _inspect_value(sample: Mapping[str, Any], metric: str | None, where: str) -> Any:
     scores = sample.get("scores") or {}
     if not isinstance(scores, Mapping) or not scores:
         raise ValueError(f"{where}: the sample has no scores")
-    scorer, _, key = (metric or "").partition("/")
-    if not scorer:
-        scorer = next(iter(scores))
+    scorer, key = _scorer_of(scores, metric)
     if scorer not in scores:
         raise ValueError(f"{where}: no scorer {scorer!r} (scorers: {sorted(scores)})")
     value = scores[scorer].get("value") if isinstance(scores[scorer], Mapping) else None
+    return _pick_value(value, scorer, key, where)
+
+
+def _scorer_of(scores: Mapping[str, Any], metric: str | None) -> tuple[str, str]:
+    scorer, _, key = (metric or "").partition("/")
+    return scorer or next(iter(scores)), key
+
+
+def _pick_value(value: Any, scorer: str, key: str, where: str) -> Any:
     if isinstance(value, Mapping):
         if not key:
             raise ValueError(f"{where}: scorer {scorer!r} gives several values {sorted(value)}; "
@@ -179,14 +321,46 @@ def _task(header: Mapping[str, Any], default: str, where: str) -> str:
     return task
 
 
+def _zstd_member(z: zipfile.ZipFile, info: zipfile.ZipInfo) -> bytes:
+    """Read a zstd-compressed member (zip method 93), which Python's zipfile does not inflate.
+
+    The member's bytes start after its local header (30 bytes, then the name and the extra
+    field, whose lengths the header gives); they are decompressed up to the size the archive
+    declares and checked against the archive's CRC-32.
+    """
+    import zstandard
+
+    fp = z.fp
+    if fp is None:
+        raise ValueError("the archive is closed")
+    fp.seek(info.header_offset)
+    head = fp.read(30)
+    if len(head) != 30 or head[:4] != b"PK\x03\x04":
+        raise zipfile.BadZipFile(f"no local header for {info.filename!r}")
+    name_len, extra_len = struct.unpack("<HH", head[26:30])
+    fp.seek(info.header_offset + 30 + name_len + extra_len)
+    raw = fp.read(info.compress_size)
+    try:
+        reader = zstandard.ZstdDecompressor().stream_reader(raw)
+        data = reader.read(info.file_size + 1)
+    except zstandard.ZstdError as exc:
+        raise zipfile.BadZipFile(f"{info.filename}: {exc}") from None
+    if len(data) != info.file_size or zlib.crc32(data) != info.CRC:
+        raise zipfile.BadZipFile(f"Bad CRC-32 or size for file {info.filename!r}")
+    return data
+
+
 def _archive_json(z: zipfile.ZipFile, info: zipfile.ZipInfo, where: str) -> Any:
     if info.file_size > MAX_MEMBER_BYTES:
         raise ValueError(f"{where}: {info.filename!r} would take {info.file_size:,} bytes; a "
                          f"sample's JSON is read up to {MAX_MEMBER_BYTES:,}")
-    return _json(z.read(info), f"{where}: {info.filename}")
+    data = _zstd_member(z, info) if info.compress_type == ZIP_ZSTANDARD else z.read(info)
+    return _json(data, f"{where}: {info.filename}")
 
 
-def _inspect_samples(path: Path) -> tuple[str, list[Any]]:
+def _inspect_parts(path: Path, header_only: bool = False
+                   ) -> tuple[Mapping[str, Any], list[Any], Any]:
+    """Return the header, the samples and the reductions (None when absent) of an inspect log."""
     if zipfile.is_zipfile(path):
         try:
             with zipfile.ZipFile(path) as z:
@@ -195,89 +369,236 @@ def _inspect_samples(path: Path) -> tuple[str, list[Any]]:
                 if "header.json" in members:
                     header = _object(_archive_json(z, members["header.json"], path.name),
                                      f"{path.name}: header.json")
+                if header_only:
+                    return header, [], None
+                reductions = (_archive_json(z, members["reductions.json"], path.name)
+                              if "reductions.json" in members else None)
                 samples = [_archive_json(z, members[n], path.name) for n in sorted(members)
                            if n.startswith("samples/") and n.endswith(".json")]
         except (zipfile.BadZipFile, zlib.error, EOFError, NotImplementedError) as exc:
             raise ValueError(f"{path.name}: a damaged .eval archive ({exc})") from None
         except RuntimeError as exc:  # an encrypted member
             raise ValueError(f"{path.name}: {exc}") from None
-        return _task(header, path.stem, path.name), samples
+        return header, samples, reductions
     if path.suffix == ".eval":
         raise ValueError(f"{path.name}: not a zip archive, as .eval logs are (cut short?)")
     data = _json(path.read_bytes(), path.name)
     if not isinstance(data, Mapping) or not isinstance(data.get("samples"), list):
         raise ValueError(f"{path.name}: no 'samples' list (an inspect log written without samples?)")
-    return _task(data, path.stem, path.name), data["samples"]
+    return data, data["samples"], data.get("reductions")
 
 
-def _inspect_rows(path: Path, metric: str | None) -> Iterator[tuple[Any, ...]]:
-    task, samples = _inspect_samples(path)
+def _epochs(header: Mapping[str, Any]) -> tuple[int, str]:
+    """Return the epochs of an inspect log and its epoch reducer (``"mean"`` unless it names one)."""
+    config = header.get("eval", {}).get("config") if isinstance(header.get("eval"), Mapping) else {}
+    config = config if isinstance(config, Mapping) else {}
+    epochs = config.get("epochs")
+    reducers = config.get("epochs_reducer") or ["mean"]
+    reducer = reducers[0] if isinstance(reducers, list) and reducers else "mean"
+    return (epochs if isinstance(epochs, int) else 1), str(reducer)
+
+
+def _content_hash(sample: Mapping[str, Any]) -> str:
+    text = json.dumps(sample.get("input"), sort_keys=True, default=str)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def _inspect_log(path: Path, metric: str | None, cluster: str | None) -> _Log:
+    header, samples, reductions = _inspect_parts(path)
+    task = _task(header, path.stem, path.name)
+    metric = _split_metric(metric, task)
+    if cluster is not None and not cluster.startswith("metadata."):
+        raise ValueError(f"{path.name}: inspect samples carry their fields in 'metadata'; name "
+                         f"the cluster 'metadata.<key>' (got {cluster!r})")
+    rows, errored, scorers = [], [], set()
     for n, raw in enumerate(samples):
-        where = f"{path.name} sample {n}"
-        sample = _object(raw, where)
+        sample = _object(raw, f"{path.name} sample {n}")
         if "id" not in sample:
-            raise ValueError(f"{where}: no 'id'")
+            raise ValueError(f"{path.name} sample {n}: no 'id'")
         epoch = sample.get("epoch", 1)
+        item = _item_id(sample["id"], f"{path.name} sample {n}", "id")
+        where = f"{path.name} sample {item!r}"
         if isinstance(epoch, bool) or not isinstance(epoch, int) or epoch < 1:
             raise ValueError(f"{where}: 'epoch' is not a whole number from 1 (got {epoch!r:.40})")
-        yield (_item_id(sample["id"], where, "id"), _inspect_value(sample, metric, where), task,
-               epoch)
+        where += f" epoch {epoch}"
+        if sample.get("error") and not sample.get("scores"):
+            errored.append(f"{item} epoch {epoch}")
+            continue
+        scorers.add(_scorer_of(sample.get("scores") or {"": None}, metric)[0])
+        rows.append((item, _inspect_value(sample, metric, where), task, epoch,
+                     _field(sample, cluster, where), _content_hash(sample)))
+    epochs, reducer = _epochs(header)
+    scorer = ", ".join(sorted(scorers))
+    if epochs > 1 and reducer != "mean" and rows:
+        rows = _reduced(rows, reductions, scorer, reducer, metric, path.name)
+        said = f"{epochs} epochs reduced by {reducer} (the log's reductions)"
+    else:
+        said = f"{epochs} epochs, the mean of an item's answers" if epochs > 1 else "1 epoch"
+    scoring = f"scorer {scorer} (C 1, P 0.5, I 0, N 0; true 1, false 0), {said}"
+    return _Log(path, task, str(header.get("eval", {}).get("created", "")), rows, scoring,
+                errored)
 
 
-def read_eval_logs(logs: Mapping[str, Any], *, metric: str | None = None) -> pd.DataFrame:
+def _reduced(rows: list[tuple[Any, ...]], reductions: Any, scorer: str, reducer: str,
+             metric: str | None, name: str) -> list[tuple[Any, ...]]:
+    """One row per item: the value inspect's epoch reducer gave it (``reductions``)."""
+    found = [r for r in reductions or [] if isinstance(r, Mapping)
+             and r.get("scorer") == scorer and r.get("reducer", reducer) == reducer]
+    if not found:
+        raise ValueError(f"{name}: the log names the epoch reducer {reducer!r} but holds no "
+                         f"reductions for scorer {scorer!r}")
+    first = {r[0]: r for r in rows}
+    key = (metric or "").partition("/")[2]
+    out = []
+    for s in found[0].get("samples") or []:
+        item = _item_id(_object(s, f"{name}: reductions").get("sample_id"), f"{name}: "
+                        "reductions", "sample_id")
+        if item in first:
+            value = _pick_value(s.get("value"), scorer, key, f"{name}: reductions {item!r}")
+            out.append((item, value, *first[item][2:3], 1, *first[item][4:]))
+    return out
+
+
+def _one_per_task(model: str, read: list[_Log], latest: bool, dropped: list[str]) -> list[_Log]:
+    """One log per task: a second log of a task (a re-run) is refused, or the newest kept."""
+    by_task: dict[str, list[_Log]] = {}
+    for log in read:
+        by_task.setdefault(log.task, []).append(log)
+    out = []
+    for task, found in by_task.items():
+        found.sort(key=lambda log: (log.stamp, log.path.name))
+        if len(found) > 1 and not latest:
+            raise ValueError(_two_logs(model, task, found[0].path, found[1].path))
+        dropped += [f"{model}: {log.path.name}" for log in found[:-1]]
+        out.append(found[-1])
+    return out
+
+
+def _two_logs(model: str, task: str, a: Path, b: Path) -> str:
+    try:
+        names = sorted({_model_of(a), _model_of(b)})
+    except ValueError:
+        names = []
+    if len(names) > 1:
+        return (f"logs[{model!r}]: logs of several models ({', '.join(names)}) for task {task!r}, "
+                f"{a.name} and {b.name}; name each model's logs, or read the folder with "
+                "--eval-logs (logs_by_model) to take the models' names from the logs")
+    return (f"logs[{model!r}]: two logs of task {task!r}, {a.name} and {b.name} (a re-run?); "
+            "keep one, or take the newest with latest=True (--latest)")
+
+
+def _check_hashes(frame: pd.DataFrame) -> None:
+    """Refuse an item whose content hash differs between models (another dataset revision)."""
+    known = frame.dropna(subset=["hash"])
+    counts = known.groupby(["task", "item"], sort=False)["hash"].nunique()
+    if (counts > 1).any():
+        task, item = counts[counts > 1].index[0]
+        rows = known[(known["task"] == task) & (known["item"] == item)]
+        a, b = rows.drop_duplicates("hash")["model"].iloc[:2]
+        raise ValueError(f"task {task!r} item {item!r}: models {a!r} and {b!r} were given "
+                         "different content under that id (the logs' hashes differ); compare "
+                         "logs of the same dataset revision")
+
+
+def _read_model(model: str, path: Any, metric: str | None, cluster: str | None,
+                latest: bool, dropped: list[str]) -> tuple[pd.DataFrame, list[_Log]]:
+    read = [(_lm_eval_log if f.name.endswith(".jsonl") else _inspect_log)(f, metric, cluster)
+            for f in _files(model, path)]
+    read = _one_per_task(model, read, latest, dropped)
+    rows = [row for log in read for row in log.rows]
+    if not rows:
+        raise ValueError(f"logs[{model!r}]: the logs hold no samples")
+    frame = pd.DataFrame(rows, columns=["item", "score", "task", "epoch", "cluster", "hash"])
+    try:
+        frame["score"] = parse_scores(frame["score"].astype(object), "score")
+    except ValueError as exc:
+        raise ValueError(f"logs[{model!r}]: {exc}") from None
+    frame.insert(1, "model", model)
+    return frame, read
+
+
+def _settings(read: dict[str, list[_Log]], dropped: list[str]) -> dict[str, Any]:
+    """How each task was scored, the errored samples skipped and the logs left out."""
+    scoring: dict[str, dict[str, str]] = {}
+    for model, logs in read.items():
+        for log in logs:
+            scoring.setdefault(log.task, {})[model] = log.scoring
+    for task, by_model in scoring.items():
+        if len(set(by_model.values())) > 1:
+            raise ValueError(f"task {task!r} is scored differently in the models' logs: "
+                             + "; ".join(f"{m}: {s}" for m, s in by_model.items()))
+    errored = {f"{model}: {log.task}": log.errored for model, logs in read.items()
+               for log in logs if log.errored}
+    return {"scoring": {task: next(iter(s.values())) for task, s in scoring.items()},
+            "errored": errored, "left_out": dropped}
+
+
+def read_eval_logs(logs: Mapping[str, Any], *, metric: str | None = None,
+                   cluster: str | None = None, latest: bool = False) -> pd.DataFrame:
     r"""Read lm-evaluation-harness and inspect_ai per-sample logs into one item table.
 
     Parameters
     ----------
     logs : mapping of str to path
         Model name -> a file (``samples_<task>_*.jsonl``, an inspect ``.json`` or ``.eval``
-        log), a folder holding such files, or a glob (only a name that does not exist and holds
-        ``*`` or ``?`` is a pattern).
+        log), a folder holding such files (an ``eval-set`` folder too), or a glob (only a name
+        that does not exist and holds ``*`` or ``?`` is a pattern).
     metric : str, optional
         lm-evaluation-harness: the metric field (default: the first of the line's ``metrics``);
         ``"METRIC,FILTER"`` picks one filter when the items are scored under several. inspect:
         the scorer (default: the first), ``"SCORER/NAME"`` for a scorer with several values.
+        ``"TASK=METRIC"`` names the metric of one task; several are joined by ``;``
+        (``"arc=acc_norm;gsm8k=exact_match,strict-match"``), a part without ``=`` is for the
+        other tasks.
+    cluster : str, optional
+        The field of a sample that names its cluster: ``"doc.<key>"`` (lm-evaluation-harness)
+        or ``"metadata.<key>"`` (inspect); adds a ``cluster`` column.
+    latest : bool
+        Two logs of one task for one model (a re-run) are refused; with True the newest is
+        read (by the log's time stamp) and the others are listed in ``attrs``.
 
     Returns
     -------
     DataFrame
         Columns ``item`` (str), ``model``, ``score`` (float: C 1, I 0, P 0.5, N 0, true 1,
-        false 0), ``task``, ``epoch`` (1 for lm-evaluation-harness).
+        false 0), ``task``, ``epoch`` (1 for lm-evaluation-harness, and for inspect logs whose
+        epochs were combined by a reducer other than the mean), and ``cluster`` when asked.
+        ``attrs["eval_logs"]`` says how each task was scored (``scoring``), which samples
+        failed and were skipped (``errored``, by id and epoch) and which logs were left out
+        (``left_out``).
 
     Raises
     ------
     ValueError
         Naming the model, file and line or sample: a missing file, a line that is not JSON, a
-        missing metric, several filters, a score that is not a number.
+        missing metric, several filters, a score that is not a number, two logs of one task,
+        an item whose content differs between models.
 
     Examples
     --------
     >>> import tempfile
     >>> d = Path(tempfile.mkdtemp())
-    >>> lines = [{"doc_id": i, "filter": "none", "metrics": ["acc"], "acc": float(i % 2)}
-    ...          for i in range(4)]
+    >>> lines = [{"doc_id": i, "filter": "none", "metrics": ["acc"], "acc": float(i % 2),
+    ...           "doc": {"passage": f"p{i // 2}"}} for i in range(4)]
     >>> _ = (d / "samples_arc_easy_2024-05-13T14-32-10.123456.jsonl").write_text(
     ...     "\n".join(json.dumps(x) for x in lines))
-    >>> frame = read_eval_logs({"m1": d})
-    >>> frame[["item", "score", "task"]].values.tolist()[:2]
-    [['0', 0.0, 'arc_easy'], ['1', 1.0, 'arc_easy']]
+    >>> frame = read_eval_logs({"m1": d}, cluster="doc.passage")
+    >>> frame[["item", "score", "task", "cluster"]].values.tolist()[:2]
+    [['0', 0.0, 'arc_easy', 'p0'], ['1', 1.0, 'arc_easy', 'p0']]
+    >>> frame.attrs["eval_logs"]["scoring"]
+    {'arc_easy': 'metric acc, filter none'}
     """
     if not isinstance(logs, Mapping) or not logs:
         raise ValueError(f"logs must be a mapping model -> path with at least one model; got "
                          f"{logs!r:.60}")
-    parts = []
+    parts: list[pd.DataFrame] = []
+    read: dict[str, list[_Log]] = {}
+    dropped: list[str] = []
     for model, path in logs.items():
-        rows: list[tuple[Any, ...]] = []
-        for f in _files(str(model), path):
-            reader = _lm_eval_rows if f.name.endswith(".jsonl") else _inspect_rows
-            rows += list(reader(f, metric))
-        if not rows:
-            raise ValueError(f"logs[{model!r}]: the logs hold no samples")
-        frame = pd.DataFrame(rows, columns=["item", "score", "task", "epoch"])
-        try:
-            frame["score"] = parse_scores(frame["score"].astype(object), "score")
-        except ValueError as exc:
-            raise ValueError(f"logs[{model!r}]: {exc}") from None
-        frame.insert(1, "model", str(model))
+        frame, read[str(model)] = _read_model(str(model), path, metric, cluster, latest, dropped)
         parts.append(frame)
-    return pd.concat(parts, ignore_index=True)[["item", "model", "score", "task", "epoch"]]
+    out = pd.concat(parts, ignore_index=True)
+    _check_hashes(out)
+    out = out[[*COLUMNS, "cluster"] if cluster is not None else COLUMNS]
+    out.attrs["eval_logs"] = _settings(read, dropped)
+    return out

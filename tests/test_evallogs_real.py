@@ -1,0 +1,209 @@
+"""Eval logs written by the real tools (inspect_ai, lm-evaluation-harness), read by the command.
+
+The logs are made once per test run, offline, by ``real_eval_logs.py`` (what it writes is
+described there): inspect's default ``.eval`` archives (zstd members) and the same logs as
+JSON, an ``eval-set`` folder, lm-evaluation-harness samples with two metrics and two filters,
+a re-run and a reordered dataset. Reference values come from the tools themselves: inspect's
+``read_eval_log`` (its reductions, errors and metadata) and lm-evaluation-harness's own
+aggregate in ``results_*.json``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib.util
+import io
+import json
+import os
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from precmp_lib import read_eval_logs
+from precmp_lib.cli import main
+from precmp_lib.sources.evallogs import logs_by_model
+
+MAKER = Path(__file__).with_name("real_eval_logs.py")
+INSTALL = "pip install -r requirements-dev.txt (inspect_ai and lm_eval are pinned there)"
+
+
+@pytest.fixture(scope="session")
+def real_logs(tmp_path_factory) -> Path:
+    missing = [m for m in ("inspect_ai", "lm_eval") if importlib.util.find_spec(m) is None]
+    if missing:
+        pytest.fail(f"{', '.join(missing)} not installed: {INSTALL}")
+    out = tmp_path_factory.mktemp("real_logs")
+    home = out / "home"
+    env = {**os.environ, "HF_DATASETS_OFFLINE": "1", "HF_HUB_OFFLINE": "1",
+           "HF_HOME": str(home / "hf"), "XDG_DATA_HOME": str(home / "data"),
+           "XDG_CACHE_HOME": str(home / "cache"), "INSPECT_LOG_DIR": str(out / "inspect_default")}
+    done = subprocess.run([sys.executable, str(MAKER), str(out)], env=env, capture_output=True,
+                          text=True, timeout=600)
+    assert done.returncode == 0, done.stderr[-3000:]
+    return out
+
+
+def _report(args: list[str], cwd: Path) -> subprocess.CompletedProcess:
+    """Run ``precmp report`` in this process (a fresh one per call costs seconds of imports)."""
+    err = io.StringIO()
+    with contextlib.chdir(cwd), contextlib.redirect_stderr(err):
+        code = main(["report", *args, "--quiet", "--json", "c.json"])
+    return subprocess.CompletedProcess(args, code, "", err.getvalue())
+
+
+def _ok(args: list[str], cwd: Path) -> tuple[dict, str]:
+    done = _report(args, cwd)
+    assert done.returncode == 0, done.stderr
+    page = (cwd / "report.html").read_text(encoding="utf-8")
+    return json.loads((cwd / "c.json").read_text(encoding="utf-8")), page
+
+
+def _refused(args: list[str], cwd: Path) -> str:
+    done = _report(args, cwd)
+    lines = done.stderr.strip().splitlines()
+    assert done.returncode == 2 and len(lines) == 1, done.stderr
+    assert not (cwd / "report.html").exists()
+    return lines[0]
+
+
+def _scores(data: dict, task: str) -> dict[str, float]:
+    return {r["model"]: r["score"] for r in data["summary"] if r["task"] == task}
+
+
+def _inspect_truth(folder: Path) -> dict[str, dict]:
+    """Per model, from inspect's own reader: reduced values, errored samples, passages."""
+    from inspect_ai.log import read_eval_log
+
+    out = {}
+    for path in sorted(folder.glob("*.eval")):
+        log = read_eval_log(str(path))
+        (reduction,) = log.reductions
+        out[log.eval.model] = {
+            "reducer": reduction.reducer, "values": [s.value for s in reduction.samples],
+            "errored": sorted(f"{s.id} epoch {s.epoch}" for s in log.samples if s.error),
+            "passages": {s.metadata["passage"] for s in log.samples}}
+    return out
+
+
+def test_inspect_eval_archives_read_with_clusters_reducer_and_errors(real_logs, tmp_path):
+    folder = real_logs / "inspect" / "set"
+    archive = next(folder.glob("*.eval"))
+    with zipfile.ZipFile(archive) as z:  # inspect's default: zstd members (zip method 93)
+        assert {i.compress_type for i in z.infolist()} == {93}
+    assert (folder / "logs.json").exists()  # an eval-set folder: the index is not a log
+    truth = _inspect_truth(folder)
+    data, page = _ok(["--eval-logs", str(folder), "--cluster", "metadata.passage"], tmp_path)
+    assert sorted(data["models"]) == sorted(truth) == ["mockllm/alpha", "mockllm/beta"]
+    # each item scored by inspect's own epoch reduction (at_least_1), not the mean of epochs
+    for model, t in truth.items():
+        assert t["reducer"] == "at_least_1"
+        assert _scores(data, "race")[model] == pytest.approx(sum(t["values"]) / len(t["values"]))
+    (design,) = data["design"]
+    assert design["clusters"] == len(truth["mockllm/alpha"]["passages"]) == 4
+    assert design["test"] == "clustered McNemar (Obuchowski)"
+    logs = data["settings"]["eval_logs"]
+    assert "includes" in logs["scoring"]["race"] and "at_least_1" in logs["scoring"]["race"]
+    for model, t in truth.items():
+        assert t["errored"] == ["q3 epoch 2"]
+        assert logs["errored"][f"{model}: race"] == t["errored"]
+    assert "Errored samples, skipped" in page and "q3 epoch 2" in page
+    assert "reduced by at_least_1" in page
+
+
+def test_inspect_json_logs_give_the_comparison_of_the_archives(real_logs, tmp_path):
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    from_eval, _ = _ok(["--eval-logs", str(real_logs / "inspect" / "set"), "--cluster",
+                        "metadata.passage"], tmp_path / "a")
+    from_json, _ = _ok(["--eval-logs", str(real_logs / "inspect" / "json"), "--cluster",
+                        "metadata.passage"], tmp_path / "b")
+    for key in ("summary", "pairs", "design", "models"):
+        assert from_json[key] == from_eval[key]
+    assert from_json["settings"]["eval_logs"] == from_eval["settings"]["eval_logs"]
+
+
+def test_an_eval_set_folder_given_one_name_is_refused_naming_its_models(real_logs, tmp_path):
+    folder = real_logs / "inspect" / "set"
+    line = _refused(["--eval-log", f"a={folder}", "--eval-log",
+                     f"b={real_logs / 'inspect' / 'json' / 'beta.json'}"], tmp_path)
+    assert "mockllm/alpha" in line and "mockllm/beta" in line and "--eval-logs" in line
+    # the index and the eval-set description are not taken for logs
+    found = [p.name for files in logs_by_model(folder).values() for p in files]
+    assert sorted(found) == sorted(p.name for p in folder.glob("*.eval"))
+
+
+def _lm_results(folder: Path) -> dict:
+    (path,) = folder.rglob("results_*.json")
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+def test_lm_eval_suite_with_a_metric_and_a_filter_per_task(real_logs, tmp_path):
+    lm = real_logs / "lm_eval"
+    data, page = _ok(["--eval-logs", str(lm / "alpha"), str(lm / "beta"), "--metric",
+                      "acc_norm;race_gen=exact_match,first-word", "--cluster", "doc.passage"],
+                     tmp_path)
+    assert sorted(data["models"]) == ["alpha", "beta"]  # lm-eval's model_name
+    for model in ("alpha", "beta"):
+        results = _lm_results(lm / model)["results"]  # lm-evaluation-harness's own means
+        assert _scores(data, "race_mc")[model] == pytest.approx(results["race_mc"]["acc_norm,none"])
+        assert _scores(data, "race_gen")[model] == pytest.approx(
+            results["race_gen"]["exact_match,first-word"])
+    scoring = data["settings"]["eval_logs"]["scoring"]
+    assert scoring == {"race_gen": "metric exact_match, filter first-word",
+                       "race_mc": "metric acc_norm, filter none"}
+    assert "race_mc: metric acc_norm, filter none" in page
+    clusters = {r["task"]: r["clusters"] for r in data["design"]}
+    assert clusters["race_mc"] == clusters["race_gen"] == 4  # 12 documents in 4 passages
+
+
+def test_a_metric_for_one_filter_does_not_drop_the_other_task(real_logs, tmp_path):
+    lm = real_logs / "lm_eval"
+    line = _refused(["--eval-logs", str(lm / "alpha"), str(lm / "beta"), "--metric",
+                     "exact_match,whole"], tmp_path)
+    assert "samples_race_mc_" in line and "no line has the filter 'whole'" in line
+    assert "TASK=METRIC" in line
+
+
+def test_a_re_run_is_refused_naming_both_logs_or_the_newest_read(real_logs, tmp_path):
+    lm = real_logs / "lm_eval"
+    args = ["--eval-logs", str(lm / "alpha"), str(lm / "alpha_rerun"), str(lm / "beta"),
+            "--metric", "acc;race_gen=exact_match,whole"]
+    line = _refused(args, tmp_path)
+    first, rerun = (next((lm / f).rglob("samples_race_gen_*.jsonl")).name
+                    for f in ("alpha", "alpha_rerun"))
+    assert "logs['alpha']: two logs of task 'race_gen'" in line and "--latest" in line
+    assert first in line and rerun in line
+    data, page = _ok([*args, "--latest"], tmp_path)
+    newest = _lm_results(lm / "alpha_rerun")["results"]
+    assert _scores(data, "race_mc")["alpha"] == pytest.approx(newest["race_mc"]["acc,none"])
+    left = data["settings"]["eval_logs"]["left_out"]
+    assert len(left) == 2 and all(x.startswith("alpha: samples_race_") for x in left)
+    assert "left out (--latest)" in page
+
+
+def test_items_whose_document_differs_between_models_are_refused(real_logs, tmp_path):
+    lm = real_logs / "lm_eval"
+    line = _refused(["--eval-logs", str(lm / "alpha"), str(lm / "beta_reordered"), "--metric",
+                     "acc;race_gen=exact_match,whole"], tmp_path)
+    assert "models 'alpha' and 'beta'" in line and "hashes differ" in line
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--cluster", "passage"], "name the cluster 'metadata.<key>' (got 'passage')"),
+    (["--cluster", "metadata.topic"], "no field 'metadata.topic' for the cluster"),
+    (["--task", "race"], "--task does not apply to eval logs"),
+])
+def test_a_cluster_or_task_the_logs_cannot_give_exits_2(real_logs, tmp_path, args, message):
+    assert message in _refused(["--eval-logs", str(real_logs / "inspect" / "json"), *args],
+                               tmp_path)
+
+
+def test_the_reader_names_errored_samples_by_id_and_epoch(real_logs):
+    frame = read_eval_logs({"alpha": real_logs / "inspect" / "json" / "alpha.json"},
+                           metric="includes")
+    assert frame.attrs["eval_logs"]["errored"] == {"alpha: race": ["q3 epoch 2"]}
+    assert sorted(frame["item"]) == [f"q{i}" for i in range(8)]
+    assert set(frame["epoch"]) == {1}
