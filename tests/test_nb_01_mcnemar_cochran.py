@@ -133,8 +133,10 @@ def check_statements(res):
     assert ("conservative" in s["test_sets"]) == (t1[0.8]["proportions_z"] < 0.05)
     ts = {(r["errors"], r["n_test"]): r for r in res["training_sets"]}
     pos, unc = ts[("positively correlated", 100)], ts[("uncorrelated", 1000)]
+    unc_small = ts[("uncorrelated", 100)]
     assert_states(s["training_sets"], [f"{pos['error_correlation']:.2f}", 100, f"{pos['proportions_z']:.1%}", 5,
-                                       1000, f"{unc['proportions_z']:.1%}", 5, f"{unc['mcnemar_exact']:.1%}"])
+                                       1000, f"{unc['proportions_z']:.1%}", 5, f"{unc['mcnemar_exact']:.1%}",
+                                       f"{unc_small['mcnemar_exact']:.1%}", 100, f"{unc['mcnemar_exact']:.1%}", 1000])
     assert ("too-liberal" in s["training_sets"]) == (unc["proportions_z"] > 0.05)
     d, dev = res["disagreement_small_n"], res["deviation_range"]
     corrected = max(abs(dev["chi2_corrected"]["min"]), abs(dev["chi2_corrected"]["max"]))
