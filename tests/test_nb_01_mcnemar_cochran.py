@@ -95,7 +95,7 @@ def test_notebook_01_on_string_labels(run_notebook):
 
 def test_solutions_01(run_notebook):
     """The solutions notebook: answers checked against the binomial and chi-square formulas."""
-    res = run_notebook("solutions/01_mcnemar_cochran", dataset="iris", n_trees=20, seed=3)
+    res = run_notebook("solutions/01_mcnemar_cochran", other_dataset="iris", n_trees=20, seed=3)
     p = res["ex1_pvalues"]
     assert p["exact"] == pytest.approx(0.0625) and p["midp"] == pytest.approx(0.03125)
     assert p["chi2"] == pytest.approx(stats.chi2.sf(5.0, 1))

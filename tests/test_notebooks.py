@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import ast
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -107,3 +108,20 @@ def test_the_labs_settings_overrides_name_settings_jupyterlab_has():
             assert value in allowed, (plugin, key, value)
     news = overrides["@jupyterlab/apputils-extension:notification"]
     assert news == {"fetchNews": "false", "checkForUpdates": False}
+
+
+def _parameters(path: Path) -> dict:
+    nb = json.loads(path.read_text())
+    cell = next(c for c in nb["cells"] if "parameters" in c.get("metadata", {}).get("tags", []))
+    return {n.target.id: ast.literal_eval(n.value) for n in ast.parse("".join(cell["source"])).body}
+
+
+@pytest.mark.parametrize("path", sorted((_FOLDER / "solutions").glob("*.ipynb")), ids=lambda p: p.stem)
+def test_solution_runs_with_its_notebooks_parameters(path):
+    """A solution answers for the run its students just made: every parameter it shares with its
+    notebook has the notebook's default, and what an exercise changes has a name of its own
+    (other_dataset, exercise_repeats, ...)."""
+    mine, theirs = _parameters(path), _parameters(_FOLDER / path.name)
+    differ = {k: (theirs[k], mine[k]) for k in (mine.keys() & theirs.keys()) - {"output_dir"}
+              if mine[k] != theirs[k]}
+    assert differ == {}, f"{path.name}: notebook's value, solution's value: {differ}"
