@@ -183,3 +183,13 @@ def test_the_two_hour_lab_adds_up_and_quotes_times_json():
     plan = (_FOLDER.parent / "docs" / "instructor" / "README.md").read_text()
     rest = sum(t["minutes"] for k, t in _TIMES.items() if "06" <= k[:2] <= "11")
     assert f"Notebooks 06–11 take about {rest} minutes more" in plan
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.relative_to(_FOLDER).with_suffix("").as_posix())
+def test_cells_that_write_sentences_are_collapsed(path):
+    """A cell that writes a sentence from the results (display(Markdown(...))) is stored with its
+    input collapsed: JupyterLab and the site show the sentence, and its code folded."""
+    cells = [c for c in json.loads(path.read_text())["cells"] if c["cell_type"] == "code"]
+    open_ = [i for i, c in enumerate(cells) if "display(Markdown(" in "".join(c["source"])
+             and not c["metadata"].get("jupyter", {}).get("source_hidden")]
+    assert open_ == [], f"{path.name}: code cells {open_} write a sentence with their code shown"
