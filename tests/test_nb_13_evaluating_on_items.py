@@ -73,6 +73,11 @@ def test_type1_study_and_equivalence(results):
     # rejection rates are counts out of n_sim
     counts = type1["rejection_rate"] * PARAMS["n_sim"]
     np.testing.assert_allclose(counts, counts.round(), atol=1e-9)
+    # few passages: the same statistics against t(C - 1), whose tails are heavier, reject no more often
+    few = pd.DataFrame(results["few_clusters"]).set_index("passages")
+    assert few.index.tolist() == [12, 30]
+    np.testing.assert_allclose(few * PARAMS["n_sim"], (few * PARAMS["n_sim"]).round(), atol=1e-9)
+    assert (few["CR1, t with C − 1 df"] <= few["CR1, normal reference"]).all()
     twins = pd.DataFrame(results["twins"])
     d = (twins["correct_a"] - twins["correct_b"]).to_numpy(float)
     se = _cr1_se(d, twins["cluster"].to_numpy())
