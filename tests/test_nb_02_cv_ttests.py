@@ -177,7 +177,8 @@ def _check_pairwise(results):
 def test_solutions_02(run_notebook):
     """Answers: the standard-error ratio sqrt(1 + J/9); p-values that follow the corrected formula;
     the one-sided p-values as tails of the same t (docs/methods.md §4)."""
-    res = run_notebook("solutions/02_cv_ttests", repeats=[1, 2], other_dataset="iris", n_trees=10)
+    res = run_notebook("solutions/02_cv_ttests", repeats=[1, 2], n_repeats=2, other_dataset="iris",
+                       n_trees=10)
     assert res["ex1_factor"] == pytest.approx(np.sqrt(1 + 100 / 9), rel=1e-12)
     ex2 = pd.DataFrame(res["ex2"]).set_index("n_repeats")
     assert list(ex2.index) == [1, 2]

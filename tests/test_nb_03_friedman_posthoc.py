@@ -114,8 +114,8 @@ def test_notebook_03_contract(run_notebook):
 def test_solutions_03(run_notebook):
     """CD ratio 2 (CD ~ 1/sqrt(N)); exact Wilcoxon 2 / 2^N; Demšar's Holm (2 rejections) against
     Nemenyi (none, CD 1.254 > 1.179); Friedman's floor chi2.sf(N(k - 1), k - 1) at full agreement."""
-    res = run_notebook("solutions/03_friedman_posthoc", datasets=["iris", "wine", "breast_cancer"],
-                       max_rows=200)
+    res = run_notebook("solutions/03_friedman_posthoc",
+                       exercise_datasets=["iris", "wine", "breast_cancer"], max_rows=200)
     assert res["ex1_ratio"] == pytest.approx(2.0, rel=1e-12)
     for n, p in res["ex2"].items():
         assert p == pytest.approx(2 / 2 ** int(n), rel=1e-9)

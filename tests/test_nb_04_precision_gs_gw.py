@@ -152,7 +152,8 @@ def test_notebook_runs_on_string_labels(run_notebook, tmp_path):
 def test_solutions_04(run_notebook):
     """The z test is conservative under the null at correlation 0.8 (docs/methods.md §6.2); power
     grows with n; the odds ratio is rebuilt from the precisions; Holm against statsmodels."""
-    res = run_notebook("solutions/04_precision_gs_gw", n_sim=200, n_trees=20, other_dataset="iris")
+    res = run_notebook("solutions/04_precision_gs_gw", widget_n_sim=200, n_trees=20,
+                       other_dataset="iris")
     ex1 = {float(k): v for k, v in res["ex1"].items()}
     assert ex1[0.0]["naive_z"] < 0.05 and ex1[0.05]["gs"] > ex1[0.05]["naive_z"]
     for rho in ("0.5", "0.8"):

@@ -118,10 +118,14 @@ def check_statements(results):
                                     f"{low[k]:.2f}", f"{high[k]:.2f}", w["n_pred"]], ignore=[f"class {w['class']} "])
     ratio = results["naive_over_paired_width"]
     assert_states(s["widths"], [0, f"{ratio['0.0']:.2f}", "0.9", f"{ratio['0.9']:.2f}"])
-    for row in results["readings"]:
+    for k, row in enumerate(results["readings"]):
         lo, hi, text = row["rp_ci_low"], row["rp_ci_high"], row["reading"]
         if lo is None or lo != lo:
             assert text.startswith("no relative precision")
+            continue
+        if lo == hi:  # an interval of no width: both precisions 0 or 1
+            assert text.startswith("no evidence either way") and "equal" in text
+            assert_states(text, [f"{results['precision_a'][k]:.2f}", f"{results['precision_b'][k]:.2f}"])
             continue
         if hi < 1:
             assert text.startswith("A less precise") and "lower than B's" in text

@@ -56,7 +56,8 @@ def test_notebook_08_string_labels(run_notebook):
 
 def test_solutions_08(run_notebook, tmp_path):
     (tmp_path / "solutions").mkdir()
-    res = run_notebook("solutions/08_cross_validation", n_splits=5, n_repeats=3, n_trees=5)
+    res = run_notebook("solutions/08_cross_validation", dataset="breast_cancer", n_splits=5,
+                       exercise_repeats=3, n_trees=5)
     assert res["dataset"] == "breast_cancer"
     for row in res["ex1"]:
         assert 1 < row["inflation"] <= 3 * 1.05  # more, by up to the number of repetitions

@@ -65,7 +65,7 @@ def test_notebook_10_string_labels(run_notebook):
 
 def test_solutions_10(run_notebook, tmp_path):
     (tmp_path / "solutions").mkdir()
-    res = run_notebook("solutions/10_replicability", n_repeats=4, n_trees=5)
+    res = run_notebook("solutions/10_replicability", dataset="breast_cancer", grid_repeats=4, n_trees=5)
     # docs/methods.md §10: 42/90 and 40/90
     assert res["ex1"]["4 of 10 reject"] == pytest.approx(42 / 90)
     assert res["ex1"]["5 of 10 reject"] == pytest.approx(40 / 90)

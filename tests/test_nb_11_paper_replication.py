@@ -122,7 +122,7 @@ def _check_other_tables_have_their_keys(results):
 
 def test_solutions_11(run_notebook, tmp_path):
     (tmp_path / "solutions").mkdir()
-    res = run_notebook("solutions/11_paper_replication", n_seeds=2, few_trees=3, more_trees=6)
+    res = run_notebook("solutions/11_paper_replication", rerun_seeds=2, few_trees=3, more_trees=6)
     random = {r["quantity"]: r["random in the reruns"] for r in res["ex1"]}
     assert random["precision_nb"] == 0  # naive Bayes on a fixed split draws no random numbers
     assert res["ex2"]["r"] > res["ex2"]["sklearn"]  # the printed digits need the author's split

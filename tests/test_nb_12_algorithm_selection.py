@@ -54,8 +54,12 @@ def _check_common(results: dict, n_classes: int) -> pd.DataFrame:
     summary = pd.DataFrame(results["summary"]).set_index("algorithm")
     np.testing.assert_allclose(summary.loc[means.index, "outer_mean"], means, rtol=1e-12)
     inner = nested.groupby("algorithm")["inner_score"].mean()
-    np.testing.assert_allclose(summary["optimism"], inner[summary.index] - summary["outer_mean"],
+    np.testing.assert_allclose(summary["inner_minus_outer"], inner[summary.index] - summary["outer_mean"],
                                rtol=1e-9, atol=1e-15)
+    # the gap splits into the optimism of selection and the effect of training on fewer rows
+    np.testing.assert_allclose(summary["selection"] + summary["fewer_rows"], summary["inner_minus_outer"],
+                               rtol=1e-9, atol=1e-15)
+    assert summary["outer_fewer_rows"].between(0, 1).all()
 
     d = (wide[results["best"]] - wide[results["runner_up"]]).to_numpy()
     t, p = _corrected_t(d, ratio)
@@ -120,11 +124,11 @@ def _check_conclusion(results: dict) -> None:
     best, runner_up = results["best"], results["runner_up"]
     t, b, alpha = results["ttest"], results["bayes"], results["alpha"]
     decision = text[text.index("verdict at the 0.95 threshold: ") + 31:]
-    optimism = summary.loc[best, "optimism"]
+    optimism = summary.loc[best, "inner_minus_outer"]
     assert_states(text, [
         results["n_rows"], results["outer_folds"], results["inner_folds"],
         f"{summary.loc[best, 'outer_mean']:.3f}", f"{summary.loc[runner_up, 'outer_mean']:.3f}",
-        f"{summary['outer_mean'].iloc[2]:.3f}", f"{abs(optimism):.3f}", f"{summary['optimism'].mean():+.3f}",
+        f"{summary['outer_mean'].iloc[2]:.3f}", f"{abs(optimism):.3f}", f"{summary['inner_minus_outer'].mean():+.3f}",
         summary.loc[best, "settings_chosen"], f"{t['estimate']:+.4f}", f"{alpha:g}", f"{t['pvalue']:.3f}",
         f"{t['df']:g}", f"{b['p_a_better']:.3f}", f"{b['rope']:g}", f"{b['p_rope']:.3f}",
         f"{b['p_b_better']:.3f}", "0.95"], ignore=[results["dataset"], decision])

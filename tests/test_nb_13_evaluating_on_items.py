@@ -73,6 +73,11 @@ def test_type1_study_and_equivalence(results):
     # rejection rates are counts out of n_sim
     counts = type1["rejection_rate"] * PARAMS["n_sim"]
     np.testing.assert_allclose(counts, counts.round(), atol=1e-9)
+    # few passages: the same statistics against t(C - 1), whose tails are heavier, reject no more often
+    few = pd.DataFrame(results["few_clusters"]).set_index("passages")
+    assert few.index.tolist() == [12, 30]
+    np.testing.assert_allclose(few * PARAMS["n_sim"], (few * PARAMS["n_sim"]).round(), atol=1e-9)
+    assert (few["CR1, t with C − 1 df"] <= few["CR1, normal reference"]).all()
     twins = pd.DataFrame(results["twins"])
     d = (twins["correct_a"] - twins["correct_b"]).to_numpy(float)
     se = _cr1_se(d, twins["cluster"].to_numpy())
@@ -106,6 +111,12 @@ def test_repeated_answers_and_plan(results):
     assert plan["intra-cluster correlation"] == pytest.approx(icc, rel=1e-9)
     needed = (z * sd / delta) ** 2 * (1 + (PARAMS["cluster_size"] - 1) * icc)
     assert plan[f"items needed, passages of {PARAMS['cluster_size']}"] == math.ceil(needed)
+    # McNemar at the planned difference (Connor 1987), the observed share of discordant items kept,
+    # times the design effect; no power at the observed difference is shown
+    psi = float(np.mean(d != 0))
+    connor = (stats.norm.ppf(0.975) * math.sqrt(psi) + stats.norm.ppf(0.8) * math.sqrt(psi - delta**2)) ** 2 / delta**2
+    assert plan[f"McNemar items needed (Connor), passages of {PARAMS['cluster_size']}"] == math.ceil(deff * connor)
+    assert not any("power" in key for key in plan)
 
 
 @pytest.mark.notebook
@@ -154,6 +165,14 @@ def test_solution_notebook(run_notebook):
     z = stats.norm.ppf(0.95)
     assert ex3["items"] == pytest.approx((z * ex3["sd"] / ex3["margin"]) ** 2
                                          * ex3["design_effect"], rel=1e-9)
+    # half of the time: z_{0.95} + z_{0.75}; 80 %: z_{0.95} + z_{0.90} (TOST of two equal models)
+    for key, q in (("items_50", 0.75), ("items_80", 0.90)):
+        assert ex3[key] == pytest.approx(((z + stats.norm.ppf(q)) * ex3["sd"] / ex3["margin"]) ** 2
+                                          * ex3["design_effect"], rel=1e-9)
+    rates = pd.DataFrame(res["ex3_rates"]).set_index("size")["equivalence_shown"]
+    counts = rates * 60
+    np.testing.assert_allclose(counts, counts.round(), atol=1e-9)  # shares of the 60 benchmarks
+    assert rates.is_monotonic_increasing  # more items, more often shown
     assert "at least 2 answers" in res["ex4_one_answer"]
     ex5 = pd.DataFrame(res["ex5"]).set_index("design")
     assert ex5.loc["150 fixed passages", "items_needed"] == "inf"  # Kρ = 218 >= 150

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import ast
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -107,3 +108,88 @@ def test_the_labs_settings_overrides_name_settings_jupyterlab_has():
             assert value in allowed, (plugin, key, value)
     news = overrides["@jupyterlab/apputils-extension:notification"]
     assert news == {"fetchNews": "false", "checkForUpdates": False}
+
+
+def _parameters(path: Path) -> dict:
+    nb = json.loads(path.read_text())
+    cell = next(c for c in nb["cells"] if "parameters" in c.get("metadata", {}).get("tags", []))
+    return {n.target.id: ast.literal_eval(n.value) for n in ast.parse("".join(cell["source"])).body}
+
+
+@pytest.mark.parametrize("path", sorted((_FOLDER / "solutions").glob("*.ipynb")), ids=lambda p: p.stem)
+def test_solution_runs_with_its_notebooks_parameters(path):
+    """A solution answers for the run its students just made: every parameter it shares with its
+    notebook has the notebook's default, and what an exercise changes has a name of its own
+    (other_dataset, exercise_repeats, ...)."""
+    mine, theirs = _parameters(path), _parameters(_FOLDER / path.name)
+    differ = {k: (theirs[k], mine[k]) for k in (mine.keys() & theirs.keys()) - {"output_dir"}
+              if mine[k] != theirs[k]}
+    assert differ == {}, f"{path.name}: notebook's value, solution's value: {differ}"
+
+
+_TIMES = json.loads((_FOLDER / "times.json").read_text())
+
+
+def test_times_cover_every_course_notebook():
+    assert set(_TIMES) == {p.stem for p in _FOLDER.glob("[0-9][0-9]_*.ipynb")}
+    for name, t in _TIMES.items():
+        assert t["minutes"] > 0 and t["exercises"] > 0, name
+        assert t["run_seconds"] is None or t["run_seconds"] > 0, name
+
+
+@pytest.mark.parametrize("name", sorted(_TIMES))
+def test_header_states_the_time_of_times_json(name):
+    """notebooks/times.json is the one source of each notebook's time: its header says it."""
+    first = "".join(json.loads((_FOLDER / f"{name}.ipynb").read_text())["cells"][0]["source"])
+    t = _TIMES[name]
+    said = re.findall(r"\*\*Time:\*\* about (\d+) minutes, plus (\d+) for the\s+exercises", first)
+    assert said == [(str(t["minutes"]), str(t["exercises"]))], f"{name}: {said}"
+
+
+def test_instructor_guide_states_the_times_of_times_json():
+    """Each notebook's heading in docs/instructor says "(about M + E minutes)" from times.json, and
+    the session plan's minutes are the notebooks' own."""
+    guide = _FOLDER.parent / "docs" / "instructor"
+    headings = {}
+    for md in guide.glob("*.md"):
+        for nn, m, e in re.findall(r"^## (\d\d) .*\(about (\d+) \+ (\d+) minutes\)$", md.read_text(), re.M):
+            headings[nn] = (int(m), int(e))
+    assert headings == {k[:2]: (t["minutes"], t["exercises"]) for k, t in _TIMES.items()}
+    plan = (guide / "README.md").read_text()
+    rows = re.findall(r"^\| \d \| ((?:\d\d [^|,]+(?:, )?)+) \| ((?:\d+(?: \+ )?)+) min \|", plan, re.M)
+    assert rows
+    for names, minutes in rows:
+        numbers = re.findall(r"\b(\d\d) ", names)
+        stated = [int(x) for x in minutes.split(" + ")]
+        assert stated == [t["minutes"] for k, t in sorted(_TIMES.items()) if k[:2] in numbers], names
+
+
+
+def test_the_two_hour_lab_adds_up_and_quotes_times_json():
+    """docs/instructor/lab-2h.md: its slots follow each other, fill 120 minutes, and each notebook's
+    run time is the one of times.json."""
+    lab = (_FOLDER.parent / "docs" / "instructor" / "lab-2h.md").read_text()
+    rows = re.findall(r"^\| (\d):(\d\d) \| (\d+) \| ([\w ]+?) \| [^|]+ \| (?:(\d+) s)? ?\|$", lab, re.M)
+    assert len(rows) >= 4
+    start = 0
+    for hours, minutes, length, name, seconds in rows:
+        assert int(hours) * 60 + int(minutes) == start, name
+        start += int(length)
+        if name in _TIMES:
+            assert int(seconds) == _TIMES[name]["run_seconds"], name
+        else:
+            assert not seconds, name
+    assert start == 120
+    plan = (_FOLDER.parent / "docs" / "instructor" / "README.md").read_text()
+    rest = sum(t["minutes"] for k, t in _TIMES.items() if "06" <= k[:2] <= "11")
+    assert f"Notebooks 06–11 take about {rest} minutes more" in plan
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.relative_to(_FOLDER).with_suffix("").as_posix())
+def test_cells_that_write_sentences_are_collapsed(path):
+    """A cell that writes a sentence from the results (display(Markdown(...))) is stored with its
+    input collapsed: JupyterLab and the site show the sentence, and its code folded."""
+    cells = [c for c in json.loads(path.read_text())["cells"] if c["cell_type"] == "code"]
+    open_ = [i for i, c in enumerate(cells) if "display(Markdown(" in "".join(c["source"])
+             and not c["metadata"].get("jupyter", {}).get("source_hidden")]
+    assert open_ == [], f"{path.name}: code cells {open_} write a sentence with their code shown"

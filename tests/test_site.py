@@ -340,3 +340,19 @@ def test_offline_check_fails_for_own_pages_and_warns_for_others(tmp_path, capsys
     mine.write_text("<link rel='stylesheet' href='https://fonts.example/f.css'>")
     with pytest.raises(RuntimeError, match=r"01_x\.html: https://fonts\.example/f\.css"):
         site._check_offline(tmp_path, [mine])
+
+
+def test_site_page_folds_the_code_of_collapsed_cells(tmp_path):
+    """A cell stored collapsed (jupyter.source_hidden) shows its output and folds its code; the
+    other cells show their code as before."""
+    sentence = new_code_cell('display(Markdown(f"A is right on {0.75:.0%} of the items."))',
+                             metadata={"jupyter": {"source_hidden": True}},
+                             outputs=[{"output_type": "display_data", "metadata": {},
+                                       "data": {"text/markdown": "A is right on 75% of the items."}}])
+    plain = new_code_cell("shown_code = 2", outputs=[])
+    page = site.site_page(new_notebook(cells=[sentence, plain]), tmp_path / "01_x.html", tmp_path)
+    folded = re.search(r'<details class="precmp-code"><summary>code of this cell</summary>(.*?)</details>',
+                       page, re.DOTALL)
+    assert folded and "Markdown" in folded.group(1) and "shown_code" not in folded.group(1)
+    assert page.count("<details") == 1 and "shown_code" in page
+    assert "A is right on 75% of the items." in page[folded.end():]

@@ -289,6 +289,7 @@ border-radius:4px}
 .precmp-widget-missing{color:#777;font-style:italic}
 .precmp-nav{font:14px system-ui,sans-serif;padding:.5rem 1rem;border-bottom:1px solid #e1e4e8}
 .precmp-nav a{color:#0072B2;text-decoration:none;margin-right:1rem}
+.precmp-code>summary{cursor:pointer;color:#57606a;font:13px system-ui,sans-serif;padding:.2rem 0}
 """
 
 
@@ -470,7 +471,9 @@ MathJax.Hub.Config({
 
 # nbconvert's lab page without the scripts that fetch from CDNs: no require.js, no widget
 # manager (widgets are stills here), no mermaid loader (the notebooks draw no mermaid diagrams);
-# MathJax comes from resources["mathjax_url"], the site's own copy.
+# MathJax comes from resources["mathjax_url"], the site's own copy. A code cell whose input is
+# collapsed in the notebook (metadata jupyter.source_hidden, as JupyterLab stores it: the cells
+# that write a sentence from the results) shows its output, and its code folded under a summary.
 _PAGE_TEMPLATE = """{%- extends 'index.html.j2' -%}
 {% block html_head_js_requirejs %}{% endblock html_head_js_requirejs %}
 {% block jupyter_widgets %}{% endblock jupyter_widgets %}
@@ -480,6 +483,15 @@ _PAGE_TEMPLATE = """{%- extends 'index.html.j2' -%}
 <script src="{{ resources.mathjax_url | e }}"></script>
 {%- endblock html_head_js_mathjax -%}
 {% block extra_css %}<style type="text/css">{{ resources.precmp_css }}</style>{% endblock extra_css %}
+{% block input_group -%}
+{%- if cell.metadata.get("jupyter", {}).get("source_hidden") -%}
+<details class="precmp-code"><summary>code of this cell</summary>
+{{ super() }}
+</details>
+{%- else -%}
+{{ super() }}
+{%- endif -%}
+{% endblock input_group %}
 {%- block body_header -%}
 {{ super() }}
 <nav class="precmp-nav"><a href="{{ resources.precmp_home | e }}">precmp course: index</a>
