@@ -493,13 +493,40 @@ def _native(v: Any) -> Any:
 
 
 def _spark_read(spark: SparkSession, kind: str, files: list[str]) -> SparkDataFrame:
-    """Open the files as a Spark DataFrame (every CSV cell as text, like DuckDB's reader)."""
+    """Open the files as a Spark DataFrame (every CSV cell as text, like DuckDB's reader).
+
+    Parquet is read with :func:`_spark_parquet`, so that no column name is expanded.
+    """
     reader = spark.read
     if kind == "csv":
         return reader.options(header=True, inferSchema=False,
                               sep=_delimiter(files[0]),
                               quote='"', escape='"', nullValue="", multiLine=True,
                               mode="FAILFAST").csv(files)
-    return reader.parquet(*files)
+    return _spark_parquet(spark, files)
+
+
+def _spark_parquet(spark: SparkSession, files: list[str]) -> SparkDataFrame:
+    """Read Parquet files in Spark with every column read under its own name, never expanded.
+
+    Spark passes the columns it reads to its Parquet reader as a text in the Hadoop
+    configuration, and Hadoop expands ``${...}`` in it when reading it back: a column named
+    ``${env.HOME}`` would be read from the column named like the home folder (an environment
+    variable, a Java property or another setting, by its name). Hadoop stops expanding at the
+    first ``${...}`` that names nothing it knows, and leaves the rest of the text as it is: the
+    columns are read with a first column of that kind (named from a random number, in no file,
+    so read as empty) ahead of the files' own, kept in the scan by a filter on it and dropped
+    after it.
+    """
+    import uuid
+
+    from pyspark.sql import functions as F
+    from pyspark.sql.types import StringType, StructField, StructType
+
+    schema = spark.read.parquet(*files).schema  # the files' own names, from their footers
+    stop = "${precmp_" + uuid.uuid4().hex + "}"
+    read = spark.read.schema(StructType([StructField(stop, StringType()), *schema.fields]))
+    frame = read.parquet(*files)
+    return frame.where(F.col(f"`{stop}`").isNull()).drop(stop)
 
 
