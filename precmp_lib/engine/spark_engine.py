@@ -335,13 +335,11 @@ def _spark_model_index(spec: _Spec, roles: SparkDataFrame) -> SparkDataFrame:
     from pyspark.sql import functions as F
 
     name = F.col("k_model").cast("string")
-    case = None
-    for j, model in enumerate(spec.models):
-        cond, value = name == F.lit(model), F.lit(j)
-        case = F.when(cond, value) if case is None else case.when(cond, value)
-    assert case is not None  # _long_models refuses a table with no models
+    # one array of the names, one lookup: array_position is 1-based, 0 for another model
+    found = F.array_position(F.array(*(F.lit(m) for m in spec.models)), name)
+    index = F.when(found > 0, found - 1)
     keep = [F.col(fixed) for fixed, _ in _roles(spec) if fixed != "k_model"]
-    return roles.select(*keep, case.alias("k_model"))
+    return roles.select(*keep, index.alias("k_model"))
 
 
 def _server_gone(exc: BaseException) -> bool:

@@ -28,6 +28,7 @@ from typing import Any
 
 import pandas as pd
 
+from .._lib.limits import check_limit, check_regular, limit
 from ..engine.files import resolve_path
 from ..engine.items import parse_scores
 
@@ -44,7 +45,7 @@ def _files(model: str, path: Any) -> list[Path]:
     out: list[Path] = []
     for f in map(Path, files):
         if f.is_dir():
-            found = sorted([*f.rglob("samples_*.jsonl"), *f.rglob("*.eval"), *f.rglob("*.json")])
+            found = _log_files(model, f)
             found = [p for p in found if p.suffix != ".json" or _is_inspect_json(p)]
             if not found:
                 raise ValueError(f"logs[{model!r}]: folder {f.name!r} holds no samples_*.jsonl, "
@@ -53,8 +54,62 @@ def _files(model: str, path: Any) -> list[Path]:
         elif not f.exists():
             raise ValueError(f"logs[{model!r}]: no such file {f.name!r}")
         else:
+            check_regular(f, f"logs[{model!r}]: {f.name}")
             out.append(f)
     return out
+
+
+def log_files(model: str, path: Any) -> list[Path]:
+    """Return the log files read for one model: the file, or those a folder or pattern holds.
+
+    Parameters
+    ----------
+    model : str
+        The model's name, for messages.
+    path : str or PathLike
+        As :func:`read_eval_logs` takes it.
+
+    Returns
+    -------
+    list of Path
+
+    Raises
+    ------
+    ValueError
+        For a missing file, a pattern matching nothing, a folder with no log, a folder nested
+        deeper than the limit, or a log that is not a regular file.
+    """
+    return _files(model, path)
+
+
+def _is_log_name(name: str) -> bool:
+    return (name.startswith("samples_") and name.endswith(".jsonl")) or name.endswith((".eval", ".json"))
+
+
+def _log_files(model: str, folder: Path) -> list[Path]:
+    """Return the log files in ``folder`` and its subfolders, sorted; regular files only.
+
+    Subfolders are walked down to the depth limit (links to folders are not followed); a
+    file with a log's name that is not a regular file (a FIFO, a device, also behind a link)
+    is refused before it is opened.
+    """
+    found: list[Path] = []
+    todo = [(folder, 0)]
+    while todo:
+        here, depth = todo.pop()
+        try:
+            entries = list(os.scandir(here))
+        except OSError as exc:
+            raise ValueError(f"logs[{model!r}]: folder {here.name!r} cannot be read "
+                             f"({exc.strerror})") from None
+        for entry in entries:
+            if entry.is_dir(follow_symlinks=False):
+                check_limit("depth", depth + 1, f"logs[{model!r}]: folder {folder.name!r}")
+                todo.append((Path(entry.path), depth + 1))
+            elif _is_log_name(entry.name):
+                check_regular(entry.path, f"logs[{model!r}]: {entry.name}")
+                found.append(Path(entry.path))
+    return sorted(found)
 
 
 def _is_inspect_json(p: Path) -> bool:
@@ -85,28 +140,45 @@ def _lm_eval_rows(path: Path, metric: str | None) -> Iterator[tuple[Any, ...]]:
     task = match.group("task") if match else path.stem
     want_filter = metric.split(",", 1)[1] if metric and "," in metric else None
     rows, filters = [], set()
-    with open(path, "rb") as fh:
-        for number, line in enumerate(fh, 1):
-            if not line.strip():
-                continue
-            where = f"{path.name} line {number}"
-            record = _object(_json(line, where), where)
-            if "doc_id" not in record:
-                raise ValueError(f"{where}: no 'doc_id' (not an lm-evaluation-harness samples line)")
-            flt = str(record.get("filter", "none"))
-            if want_filter is not None and flt != want_filter:
-                continue
-            filters.add(flt)
-            name = _metric_of(record, metric, where)
-            value = record[name]
-            if isinstance(value, list | dict):
-                raise ValueError(f"{where}: metric {name!r} is not a per-item score "
-                                 f"(got {_kind(value)}); choose another with metric=")
-            rows.append((_item_id(record["doc_id"], where, "doc_id"), value, task, 1))
+    for number, line in _lines(path):
+        if not line.strip():
+            continue
+        where = f"{path.name} line {number}"
+        record = _object(_json(line, where), where)
+        if "doc_id" not in record:
+            raise ValueError(f"{where}: no 'doc_id' (not an lm-evaluation-harness samples line)")
+        flt = str(record.get("filter", "none"))
+        if want_filter is not None and flt != want_filter:
+            continue
+        filters.add(flt)
+        name = _metric_of(record, metric, where)
+        value = record[name]
+        if isinstance(value, list | dict):
+            raise ValueError(f"{where}: metric {name!r} is not a per-item score "
+                             f"(got {_kind(value)}); choose another with metric=")
+        rows.append((_item_id(record["doc_id"], where, "doc_id"), value, task, 1))
     if len(filters) > 1:
         raise ValueError(f"{path.name}: the items are scored under several filters "
                          f"{sorted(filters)}; choose one with metric='METRIC,FILTER'")
     yield from rows
+
+
+def _lines(path: Path) -> Iterator[tuple[int, bytes]]:
+    """Yield the numbered lines of a file, refusing a line longer than the line-length limit.
+
+    No line is read past the limit: a file of one endless line costs the limit, not its size.
+    """
+    most = limit("line")
+    with open(path, "rb") as fh:
+        number = 0
+        while True:
+            line = fh.readline(most + 1)
+            if not line:
+                return
+            number += 1
+            if len(line) > most:
+                check_limit("line", len(line), f"{path.name} line {number}")
+            yield number, line
 
 
 def _inspect_value(sample: Mapping[str, Any], metric: str | None, where: str) -> Any:
@@ -191,6 +263,10 @@ def _inspect_samples(path: Path) -> tuple[str, list[Any]]:
         try:
             with zipfile.ZipFile(path) as z:
                 members = {i.filename: i for i in z.infolist()}
+                read = [n for n in members if n == "header.json"
+                        or (n.startswith("samples/") and n.endswith(".json"))]
+                # the total the members read would inflate to, as the archive declares it
+                check_limit("log", sum(members[n].file_size for n in read), path.name)
                 header: Mapping[str, Any] = {}
                 if "header.json" in members:
                     header = _object(_archive_json(z, members["header.json"], path.name),
@@ -204,6 +280,7 @@ def _inspect_samples(path: Path) -> tuple[str, list[Any]]:
         return _task(header, path.stem, path.name), samples
     if path.suffix == ".eval":
         raise ValueError(f"{path.name}: not a zip archive, as .eval logs are (cut short?)")
+    check_limit("log", path.stat().st_size, path.name)
     data = _json(path.read_bytes(), path.name)
     if not isinstance(data, Mapping) or not isinstance(data.get("samples"), list):
         raise ValueError(f"{path.name}: no 'samples' list (an inspect log written without samples?)")
