@@ -271,6 +271,27 @@ def test_the_page_of_a_dollar_column_counted_by_spark_holds_no_environment(spark
     assert "${env.HOME}" in page and f"HOME={home}" not in page and "seen in the truth" not in page
 
 
+def test_duckdb_reads_only_the_files_it_counts(tmp_path):
+    import duckdb
+
+    from precmp_lib.engine.duckdb_engine import seal_connection
+    from precmp_lib.engine.readers import duckdb_connection, duckdb_table
+
+    pd.DataFrame({"y": ["a", "b"], "m": ["a", "a"]}).to_parquet(tmp_path / "p.parquet")
+    SECRET_DIR.joinpath("other.csv").write_text("y\nSECRETLABEL\n")
+    con = duckdb_connection()
+    rel = duckdb_table(con, "parquet", [str(tmp_path / "p.parquet")], ["y", "m"], "p.parquet")
+    seal_connection(con, [str(tmp_path / "p.parquet")])
+    assert sorted(rel.fetchall()) == [("a", "a"), ("b", "a")]  # the file it was given
+    for sql in (f"SELECT * FROM read_csv('{SECRET_DIR / 'other.csv'}')",  # any other file
+                "SET enable_external_access = true", "SET lock_configuration = false",
+                "INSTALL httpfs"):
+        with pytest.raises(duckdb.Error):
+            con.execute(sql)
+    assert con.execute("SELECT current_setting('autoload_known_extensions'), "
+                       "current_setting('autoinstall_known_extensions')").fetchone() == (False, False)
+
+
 def teardown_module() -> None:
     shutil.rmtree(SECRET_DIR, ignore_errors=True)
 

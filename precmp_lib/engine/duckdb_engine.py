@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 import sys
 import tempfile
@@ -230,5 +231,36 @@ def _connect() -> duckdb.DuckDBPyConnection:
     con.execute(f"SET memory_limit = {DUCKDB.literal(DUCKDB_MEMORY)}")
     weakref.finalize(con, shutil.rmtree, spill, True)
     return con
+
+
+def seal_connection(con: duckdb.DuckDBPyConnection, files: Sequence[str]) -> None:
+    """Close an engine's DuckDB connection to everything but the files it reads, for good.
+
+    Only ``files`` stay readable (DuckDB reads a relation's files when a query runs, not when
+    the relation is made); every other file, extension downloads and loads, and any further
+    change of a setting are refused. Call it when the connection's settings and relations
+    are made.
+
+    Parameters
+    ----------
+    con : duckdb.DuckDBPyConnection
+        A connection of :func:`_connect` (``readers.duckdb_connection``) (never a caller's own).
+    files : sequence of str
+        The paths (or links) the relations read.
+
+    Examples
+    --------
+    >>> con = _connect()
+    >>> seal_connection(con, [])
+    >>> con.execute("SELECT current_setting('enable_external_access'), "
+    ...             "current_setting('lock_configuration')").fetchone()
+    (False, True)
+    """
+    listed = ", ".join(DUCKDB.literal(os.path.abspath(f)) for f in files)
+    con.execute(f"SET allowed_paths = [{listed}]")
+    con.execute("SET autoinstall_known_extensions = false")
+    con.execute("SET autoload_known_extensions = false")
+    con.execute("SET enable_external_access = false")
+    con.execute("SET lock_configuration = true")
 
 

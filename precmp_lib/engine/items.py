@@ -41,6 +41,7 @@ import pandas as pd
 
 from .._lib.limits import check_limit
 from .base import ENGINES, PredictionFileError, nested_column
+from .duckdb_engine import seal_connection
 from .readers import (
     describe_path,
     duckdb_connection,
@@ -929,5 +930,6 @@ def _count_path(path: str | os.PathLike, engine: str, roles: dict[str, Any],
     con = _item_connection()
     with plain_links(files, name) as links:
         rel = duckdb_table(con, kind, links, columns, name)
+        seal_connection(con, links)
         return _duckdb_sums(req, rel, columns, con,
                             lambda exc: duckdb_file_error(name, kind, exc, links))
