@@ -581,6 +581,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``precmp`` command."""
     if argv is None:  # the process's own command line: the process ends with the command
         _no_collection_at_exit()
+        # the command only writes pages: no backend from a matplotlibrc in the working folder
+        os.environ["MPLBACKEND"] = "agg"
     args = build_parser().parse_args(argv)
     try:
         with exit_on_signals(), warnings.catch_warnings():

@@ -700,3 +700,18 @@ def test_a_long_header_or_log_line_is_refused_without_reading_it(tmp_path):
                                    tmp_path)
     assert code == 2 and "samples_t.jsonl line 1: 1,048,577 bytes in a line" in err, err
     assert peak < 250, peak
+
+
+def test_the_working_folder_configures_nothing(tmp_path):
+    # python -m puts the working folder on sys.path and matplotlib reads a matplotlibrc there:
+    # a module named like one the report imports, and LaTeX asked for every text
+    work = tmp_path / "work"
+    work.mkdir()
+    (work / "p.csv").write_text(GOOD * 10)
+    (work / "mistune.py").write_text("open('IMPORTED', 'w').close()\n")
+    (work / "matplotlibrc").write_text("text.usetex: True\nbackend: module://mistune\n")
+    proc = _command(["p.csv", "--y-true", "y", "--out", "r.html", "--quiet"], tmp_path, cwd=work)
+    _, err = proc.communicate(timeout=600)
+    assert proc.returncode == 0, err
+    assert not (work / "IMPORTED").exists()
+    assert sorted(p.name for p in work.iterdir()) == ["matplotlibrc", "mistune.py", "p.csv", "r.html"]
