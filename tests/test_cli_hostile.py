@@ -168,7 +168,7 @@ def test_relative_paths_mean_the_working_folder(tmp_path, capsys, captured, monk
     code, err = run(["report", "data/examples/digits_wide.csv", "--y-true", "y", "--quiet"], capsys)
     assert code == 0 and err == []
     assert captured["comparison"].n_rows == 4
-    assert captured["out"] == Path("report.html")
+    assert (tmp_path / "report.html").is_file()  # the page's place: the working folder
 
 
 def test_na_none_null_are_labels_not_missing(tmp_path, capsys, captured):
@@ -571,7 +571,7 @@ def test_a_limit_moves_with_its_variable(tmp_path, capsys, no_kernel, captured, 
     monkeypatch.setenv("PRECMP_MAX_MODELS", "٤")  # an Arabic-Indic 4 is not a number here
     code, err = run(args, capsys)
     assert_refused(code, err, "PRECMP_MAX_MODELS must be a positive whole number; got '٤'",
-                   tmp_path, ["p.csv"])
+                   tmp_path, ["p.csv", "r.html"])  # the page of the run before
 
 
 def test_the_column_names_are_checked_in_linear_time(tmp_path, capsys, no_kernel, bounded,
@@ -715,3 +715,43 @@ def test_the_working_folder_configures_nothing(tmp_path):
     assert proc.returncode == 0, err
     assert not (work / "IMPORTED").exists()
     assert sorted(p.name for p in work.iterdir()) == ["matplotlibrc", "mistune.py", "p.csv", "r.html"]
+
+
+@pytest.fixture
+def quick_page(monkeypatch):
+    """Render a stand-in page (the command's writing of it, not the template, is tested)."""
+    def fake(comparison, out, **kwargs):
+        Path(out).write_text("<p>page</p>")
+        if kwargs.get("notebook"):
+            Path(kwargs["notebook"]).write_text("{}")
+        return Path(out)
+
+    monkeypatch.setattr(report_module, "render_report", fake)
+
+
+@pytest.mark.parametrize("bad", ["--out", "--json"])
+@pytest.mark.parametrize("where", ["under a file", "in /proc"])
+def test_an_output_that_cannot_be_written_stops_all_in_one_line(bad, where, tmp_path, capsys,
+                                                               quick_page):
+    (tmp_path / "p.csv").write_text(GOOD * 3)
+    target = tmp_path / "p.csv" / "x" if where == "under a file" else Path("/proc/precmp-x")
+    outs = {"--out": tmp_path / "r.html", "--json": tmp_path / "r.json", bad: target}
+    code, err = run(["report", tmp_path / "p.csv", "--y-true", "y", "--quiet",
+                     *(a for flag, path in outs.items() for a in (flag, path))], capsys)
+    assert code == 2 and len(err) == 1, err
+    assert err[0].startswith(f"precmp: error: {target}: cannot be written (") and \
+        err[0].endswith("); nothing written"), err[0]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["p.csv"]  # neither output, no temporary
+
+
+def test_an_output_inside_a_log_folder_is_an_input(tmp_path, capsys, no_kernel):
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    log = logs / "samples_t_2024-01-01T00-00-00.jsonl"
+    log.write_text("\n".join(json.dumps({"doc_id": i, "metrics": ["acc"], "acc": i % 2})
+                             for i in range(4)))
+    before = log.read_text()
+    code, err = run(["report", "--eval-log", f"a={logs}", "--eval-log", f"b={logs}",
+                     "--json", log, "--out", tmp_path / "r.html"], capsys)
+    assert_refused(code, err, f"--json {log.name} is an input file itself", tmp_path, ["logs"])
+    assert log.read_text() == before
