@@ -292,6 +292,19 @@ def test_duckdb_reads_only_the_files_it_counts(tmp_path):
                        "current_setting('autoinstall_known_extensions')").fetchone() == (False, False)
 
 
+@pytest.mark.parametrize("engine", ["numpy", "duckdb"])
+def test_labels_are_numbers_in_ascii_digits_and_finite(tmp_path, engine):
+    # an Arabic-Indic and a full-width one were read as the number 1, merging three classes
+    (tmp_path / "u.csv").write_text("y,a,b\n1,1,2\n2,2,1\n١,1,1\n１,2,2\n", encoding="utf-8")
+    counts = count_predictions(str(tmp_path / "u.csv"), y_true="y", engine=engine)
+    assert counts.classes == ("1", "2", "١", "１")  # all text, as one of them is not a number
+    # 1e400 and 2e400 both read as inf: two labels counted as one
+    (tmp_path / "inf.csv").write_text("y,a,b\n1e400,1e400,2e400\n2e400,2e400,1e400\n")
+    with pytest.raises(ValueError, match=r"inf.csv: column 'y' has the label '1e400', a number "
+                                         "too large to tell from others"):
+        count_predictions(str(tmp_path / "inf.csv"), y_true="y", engine=engine)
+
+
 def teardown_module() -> None:
     shutil.rmtree(SECRET_DIR, ignore_errors=True)
 
