@@ -14,6 +14,7 @@ from __future__ import annotations
 import csv
 import os
 import shutil
+import stat
 import tempfile
 from pathlib import Path
 
@@ -303,6 +304,16 @@ def test_labels_are_numbers_in_ascii_digits_and_finite(tmp_path, engine):
     with pytest.raises(ValueError, match=r"inf.csv: column 'y' has the label '1e400', a number "
                                          "too large to tell from others"):
         count_predictions(str(tmp_path / "inf.csv"), y_true="y", engine=engine)
+
+
+def test_spark_keeps_its_scratch_files_to_this_user(spark):
+    from pyspark.sql import functions as F
+
+    folder = Path(spark.sparkContext.getConf().get("spark.local.dir", ""))
+    assert folder.is_dir() and folder.parent == Path(tempfile.gettempdir())
+    assert stat.S_IMODE(folder.stat().st_mode) == 0o700  # Spark's own default is 0755 under /tmp
+    spark.range(100).groupBy(F.col("id") % 3).count().collect()  # a shuffle writes blocks
+    assert any(p.name.startswith("blockmgr-") for p in folder.iterdir())
 
 
 def teardown_module() -> None:

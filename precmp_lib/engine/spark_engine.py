@@ -9,6 +9,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import weakref
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, cast
 
@@ -147,7 +148,8 @@ def spark_session(master: str | None = None,
     sees). PySpark allows no Spark Connect session beside a local one in the same process, and
     marks the process as a Spark Connect one once connected. Any other master starts a JVM
     (without ``SPARK_REMOTE`` in its environment, which ``spark-submit`` would refuse): a local
-    session runs 2 threads with no UI and 2 shuffle partitions, logs only errors and keeps the
+    session runs 2 threads with no UI and 2 shuffle partitions, keeps its shuffle and block
+    files in a private folder (mode 0700, removed when the process ends), logs only errors and keeps the
     JVM's start-up lines off the caller's stderr. When the JVM cannot start or the server cannot be reached, its own message is
     raised, in one line. PySpark's own logging of failed queries is switched off: the errors
     reach the caller as exceptions.
@@ -206,8 +208,13 @@ def spark_session(master: str | None = None,
         "spark.ui.showConsoleProgress": "false",
         "spark.sql.shuffle.partitions": "2",
     }
+    scratch = None
     if master.startswith("local"):
         settings.update({"spark.driver.bindAddress": "127.0.0.1", "spark.driver.host": "127.0.0.1"})
+        # shuffle and block files in a folder only this user reads (mkdtemp: mode 0700),
+        # removed with the session's process; Spark's default is world-readable under /tmp
+        scratch = tempfile.mkdtemp(prefix="precmp-spark-")
+        settings["spark.local.dir"] = scratch
     for key, value in (conf or {}).items():
         settings[str(key)] = str(value)
     spark_conf = SparkConf().setAll(list(settings.items()))
@@ -223,6 +230,8 @@ def spark_session(master: str | None = None,
                                                                "stderr": log})
             spark = SparkSession(SparkContext(conf=spark_conf, gateway=gateway))
         except Exception as exc:  # the JVM did not start, or refused the master or a setting
+            if scratch is not None:
+                shutil.rmtree(scratch, ignore_errors=True)
             log.seek(0)
             said = log.read()
             # the JVM's log names the failure when the JVM refused; else it is PySpark's own
@@ -234,6 +243,8 @@ def spark_session(master: str | None = None,
             if remote is not None:
                 os.environ["SPARK_REMOTE"] = remote
     spark.sparkContext.setLogLevel("ERROR")
+    if scratch is not None:
+        weakref.finalize(spark.sparkContext, shutil.rmtree, scratch, True)
     return spark
 
 
