@@ -755,3 +755,16 @@ def test_an_output_inside_a_log_folder_is_an_input(tmp_path, capsys, no_kernel):
                      "--json", log, "--out", tmp_path / "r.html"], capsys)
     assert_refused(code, err, f"--json {log.name} is an input file itself", tmp_path, ["logs"])
     assert log.read_text() == before
+
+
+@pytest.mark.parametrize(("models", "message"), [
+    (["lr", "lr", "rf"], "p.csv: models names 'lr' twice; name each model once"),
+    (["y", "lr"], "p.csv: model 'y' is the true labels; a model is compared with the truth, not "
+                  "with itself")])
+def test_models_named_twice_or_as_the_truth_are_refused(models, message, tmp_path, capsys,
+                                                        no_kernel):
+    # the truth compared with itself made a perfect model; a model twice, a pair with itself
+    (tmp_path / "p.csv").write_text(GOOD * 3)
+    code, err = run(["report", tmp_path / "p.csv", "--y-true", "y", "--models", *models,
+                     "--out", tmp_path / "r.html"], capsys)
+    assert_refused(code, err, message, tmp_path, ["p.csv"])

@@ -346,7 +346,21 @@ def _wide_columns(spec: _Spec, columns: list[str], models: Sequence[str] | None)
         _need(spec, columns, missing, "model predictions", "models")
     if not names:
         raise spec.fail("no model columns besides the truth; pass models")
+    _check_model_names(spec, names)
     spec.models = names
+
+
+def _check_model_names(spec: _Spec, names: Sequence[str]) -> None:
+    """Refuse a model named twice, and a model that is the truth or a key column itself."""
+    seen: set[str] = set()
+    for m in names:
+        if m in seen:
+            raise spec.fail(f"models names {m!r} twice; name each model once")
+        seen.add(m)
+        if m in (spec.y, spec.id, spec.repeat, spec.fold):
+            role = "the true labels" if m == spec.y else "a key column (id, repeat or fold)"
+            raise spec.fail(f"model {m!r} is {role}; a model is compared with the truth, "
+                            "not with itself")
 
 
 def _is_spark_frame(source: Any) -> bool:
