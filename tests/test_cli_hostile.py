@@ -43,8 +43,12 @@ def no_kernel(monkeypatch):
 
 
 @pytest.fixture
-def captured(monkeypatch):
-    """Record the comparison the command would render, instead of starting a kernel."""
+def captured(monkeypatch, tmp_path):
+    """Record the comparison the command would render, instead of starting a kernel.
+
+    The command runs in the test's folder: the (empty) page at the default --out lands there.
+    """
+    monkeypatch.chdir(tmp_path)
     seen = {}
 
     def fake(comparison, out, **kwargs):
