@@ -481,26 +481,50 @@ def _report(args: argparse.Namespace) -> int:
     except ValueError as exc:
         _print(f"error: {counts.source}: {exc}")
         return EXIT_BAD_INPUT
-    from ._lib.atomic import write_atomic
-    from .report.render import NotebookError, render_report
+    from .report.render import NotebookError
 
-    out = Path(args.out)
     try:
         # the cell progress bar only where a person watches (not in logs or pipes)
-        render_report(comparison, out, quiet=args.quiet or not sys.stderr.isatty(),
-                      source_name=counts.source, notebook=args.notebook,
-                      notebook_comparison=_notebook_json(args) if args.notebook else None)
+        _write_outputs(args, comparison, counts.source, args.quiet or not sys.stderr.isatty())
     except NotebookError as exc:
         _print(f"error: the report failed: {exc}")
         return 1
-    if args.json or args.notebook:
-        write_atomic(_notebook_json(args), comparison.to_json())
-    _say(args, f"wrote {out} in {time.perf_counter() - start:.1f} s")
+    except OSError as exc:
+        _print(f"error: {_output_error(exc)}")
+        return EXIT_BAD_INPUT
+    _say(args, f"wrote {args.out} in {time.perf_counter() - start:.1f} s")
     return 0
 
 
+def _write_outputs(args: argparse.Namespace, comparison: Any, source: str, quiet: bool) -> None:
+    """Write the page and the JSON and notebook asked for: every one of them, or none."""
+    from ._lib.atomic import staged
+    from .report.render import render_report
+
+    with staged([out for _, out in _outputs(args)]) as temp:
+        render_report(comparison, temp[Path(args.out)], quiet=quiet, source_name=source,
+                      notebook=temp[Path(args.notebook)] if args.notebook else None,
+                      notebook_comparison=_notebook_json(args) if args.notebook else None)
+        if args.json or args.notebook:
+            temp[_notebook_json(args)].write_text(comparison.to_json(), encoding="utf-8")
+
+
+def _output_error(exc: OSError) -> str:
+    """One line for an output that could not be written (nothing was)."""
+    from ._lib.atomic import OutputError
+
+    if isinstance(exc, OutputError):
+        return f"{exc}; nothing written"
+    return f"an output cannot be written ({exc.strerror or exc}); nothing written"
+
+
 def _item_outputs(args: argparse.Namespace) -> None:
-    inputs = [Path(p) for _, p in args.eval_log] if args.eval_log else _inputs(args.predictions)
+    if args.eval_log:  # every file read: the files a folder or a pattern names
+        from .sources.evallogs import log_files
+
+        inputs = [f for name, path in args.eval_log for f in log_files(name, path)]
+    else:
+        inputs = _inputs(args.predictions)
     _check_written(args, inputs, "an input file")
 
 
@@ -555,19 +579,17 @@ def _item_report(args: argparse.Namespace) -> int:
         comparison.settings["eval_logs"] = source.attrs.get("eval_logs")
     _say(args, f"{comparison.n_rows:,} answers, {len(comparison.models)} models from {name} "
                f"(read by {comparison.engine}); writing the report ...")
-    from ._lib.atomic import write_atomic
-    from .report.render import NotebookError, render_report
+    from .report.render import NotebookError
 
-    out = Path(args.out)
     try:
-        render_report(comparison, out, quiet=True, source_name=name, notebook=args.notebook,
-                      notebook_comparison=_notebook_json(args) if args.notebook else None)
+        _write_outputs(args, comparison, name, True)
     except NotebookError as exc:
         _print(f"error: the report failed: {exc}")
         return 1
-    if args.json or args.notebook:
-        write_atomic(_notebook_json(args), comparison.to_json())
-    _say(args, f"wrote {out} in {time.perf_counter() - start:.1f} s")
+    except OSError as exc:
+        _print(f"error: {_output_error(exc)}")
+        return EXIT_BAD_INPUT
+    _say(args, f"wrote {args.out} in {time.perf_counter() - start:.1f} s")
     return 0
 
 
@@ -611,6 +633,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``precmp`` command."""
     if argv is None:  # the process's own command line: the process ends with the command
         _no_collection_at_exit()
+        # the command only writes pages: no backend from a matplotlibrc in the working folder
+        os.environ["MPLBACKEND"] = "agg"
     args = build_parser().parse_args(argv)
     try:
         with exit_on_signals(), warnings.catch_warnings():

@@ -43,8 +43,12 @@ def no_kernel(monkeypatch):
 
 
 @pytest.fixture
-def captured(monkeypatch):
-    """Record the comparison the command would render, instead of starting a kernel."""
+def captured(monkeypatch, tmp_path):
+    """Record the comparison the command would render, instead of starting a kernel.
+
+    The command runs in the test's folder: the (empty) page at the default --out lands there.
+    """
+    monkeypatch.chdir(tmp_path)
     seen = {}
 
     def fake(comparison, out, **kwargs):
@@ -168,7 +172,7 @@ def test_relative_paths_mean_the_working_folder(tmp_path, capsys, captured, monk
     code, err = run(["report", "data/examples/digits_wide.csv", "--y-true", "y", "--quiet"], capsys)
     assert code == 0 and err == []
     assert captured["comparison"].n_rows == 4
-    assert captured["out"] == Path("report.html")
+    assert (tmp_path / "report.html").is_file()  # the page's place: the working folder
 
 
 def test_na_none_null_are_labels_not_missing(tmp_path, capsys, captured):
@@ -480,3 +484,291 @@ def test_names_reach_the_terminal_as_text_not_as_controls(tmp_path, capsys, no_k
     assert stop.value.code == 2
     line = capsys.readouterr().err
     assert "\x1b" not in line and "x\\x1b[2J" in line and line.count("\n") == 1
+
+
+# --- sizes, special files and the working folder: refused before the work, in one line ---
+
+
+@pytest.fixture
+def bounded():
+    """Fail a test that runs longer than 60 s (a refusal must come before the work)."""
+    def late(signum, frame):
+        raise AssertionError("still running after 60 s: the limit was not checked before the work")
+
+    saved = signal.signal(signal.SIGALRM, late)
+    signal.alarm(60)
+    yield
+    signal.alarm(0)
+    signal.signal(signal.SIGALRM, saved)
+
+
+def _wide(models, rows=4, labels=2):
+    header = ",".join(["y", *(f"m{j}" for j in range(models))])
+    body = [",".join(str((i + j) % labels) for j in range(models + 1)) for i in range(rows)]
+    return "\n".join([header, *body]) + "\n"
+
+
+def _long(models, ids=3):
+    rows = [f"{i},m{j},{i % 2},{(i + j) % 2}" for j in range(models) for i in range(ids)]
+    return "\n".join(["id,model,y,y_pred", *rows]) + "\n"
+
+
+def _items(models, tasks=1, items=4):
+    rows = [f"q{i},m{j},{(i + j) % 2},t{t}" for t in range(tasks) for i in range(items)
+            for j in range(models)]
+    return "\n".join(["item,model,score,task", *rows]) + "\n"
+
+
+def _eval_member(n):
+    return json.dumps({"id": n, "epoch": 1, "scores": {"s": {"value": n % 2}}, "pad": " " * 10_000})
+
+
+# (file name, text, extra arguments, message); each is a size just past its default limit
+BEYOND = {
+    "columns": ("p.csv", _wide(10_001, rows=2), ["--models", "m0", "m1"],
+                "p.csv: 10,002 columns, more than the limit of 10,000 (raise it with "
+                "PRECMP_MAX_COLUMNS=N)"),
+    "models, wide": ("p.csv", _wide(201), [],
+                     "p.csv: 201 models, more than the limit of 200 (raise it with PRECMP_MAX_MODELS=N)"),
+    "models, long": ("p.csv", _long(201), [],
+                     "p.csv: column 'model': 201 models, more than the limit of 200"),
+    "classes": ("p.csv", _wide(2, rows=1_001, labels=1_001), [],
+                "p.csv: column 'y': 1,001 classes, more than the limit of 1,000 (raise it with "
+                "PRECMP_MAX_CLASSES=N)"),
+    "label length": ("p.csv", "y,a,b\n" + "x" * 1_001 + ",x,x\nx,x,x\n", [],
+                     "p.csv: column 'y': 1,001 characters in a label or name, more than the limit "
+                     "of 1,000 (raise it with PRECMP_MAX_LABEL=N)"),
+    "a line's length": ("p.csv", "y," + ",".join(f"m{j:07d}" for j in range(120_000)) + "\n", [],
+                        "p.csv: the header line: 1,048,577 bytes in a line, more than the limit of "
+                        "1,048,576 (raise it with PRECMP_MAX_LINE=N)"),
+    "models of items": ("i.csv", _items(51), ["--item", "item"],
+                        "i.csv: column 'model': 51 models, more than the limit of 50 (raise it with "
+                        "PRECMP_MAX_ITEM_MODELS=N)"),
+    "tasks": ("i.csv", _items(2, tasks=51), ["--item", "item", "--task", "task"],
+              "i.csv: column 'task': 51 tasks, more than the limit of 50 (raise it with "
+              "PRECMP_MAX_TASKS=N)"),
+}
+
+
+@pytest.mark.parametrize("case", list(BEYOND))
+def test_sizes_past_a_limit_are_refused_in_one_line_before_the_work(case, tmp_path, capsys,
+                                                                     no_kernel, bounded):
+    name, text, extra, message = BEYOND[case]
+    (tmp_path / name).write_text(text)
+    args = ["report", tmp_path / name, *([] if "--item" in extra else ["--y-true", "y"]), *extra,
+            "--out", tmp_path / "r.html"]
+    start = time.monotonic()
+    code, err = run(args, capsys)
+    assert_refused(code, err, message, tmp_path, [name])
+    assert time.monotonic() - start < 20
+
+
+def test_a_limit_moves_with_its_variable(tmp_path, capsys, no_kernel, captured, monkeypatch):
+    (tmp_path / "p.csv").write_text(_wide(4))
+    args = ["report", tmp_path / "p.csv", "--y-true", "y", "--out", tmp_path / "r.html"]
+    monkeypatch.setenv("PRECMP_MAX_MODELS", "3")
+    code, err = run(args, capsys)
+    assert_refused(code, err, "p.csv: 4 models, more than the limit of 3", tmp_path, ["p.csv"])
+    monkeypatch.setenv("PRECMP_MAX_MODELS", "4")
+    assert run(args, capsys)[0] == 0
+    assert captured["comparison"].models == ["m0", "m1", "m2", "m3"]
+    monkeypatch.setenv("PRECMP_MAX_MODELS", "٤")  # an Arabic-Indic 4 is not a number here
+    code, err = run(args, capsys)
+    assert_refused(code, err, "PRECMP_MAX_MODELS must be a positive whole number; got '٤'",
+                   tmp_path, ["p.csv", "r.html"])  # the page of the run before
+
+
+def test_the_column_names_are_checked_in_linear_time(tmp_path, capsys, no_kernel, bounded,
+                                                      monkeypatch):
+    # 300,000 columns with every limit but the models' raised: the names are checked (each
+    # model column looked up among the columns) before the models' limit refuses the file;
+    # one lookup through a list per model took hours
+    monkeypatch.setenv("PRECMP_MAX_COLUMNS", "1000000")
+    monkeypatch.setenv("PRECMP_MAX_LINE", "100000000")
+    models = [f"m{j}" for j in range(300_000)]
+    (tmp_path / "p.csv").write_text(",".join(["y", *models]) + "\n" + ",".join("0" * 300_001) + "\n")
+    start = time.monotonic()
+    code, err = run(["report", tmp_path / "p.csv", "--y-true", "y", "--models", *models,
+                     "--out", tmp_path / "r.html"], capsys)
+    assert_refused(code, err, "p.csv: 300,000 models, more than the limit of 200", tmp_path,
+                   ["p.csv"])
+    assert time.monotonic() - start < 30
+
+
+def _archive(path, members):
+    import zipfile
+
+    with zipfile.ZipFile(path, "w", compression=zipfile.ZIP_BZIP2) as z:
+        z.writestr("header.json", json.dumps({"eval": {"task": "t"}}))
+        for n in range(members):
+            z.writestr(f"samples/{n}_epoch_1.json", _eval_member(n))
+
+
+def _nested_log(folder, depth):
+    for _ in range(depth):
+        folder = folder / "d"
+    folder.mkdir(parents=True)
+    (folder / "samples_t.jsonl").write_text(
+        "\n".join(json.dumps({"doc_id": i, "metrics": ["acc"], "acc": i % 2}) for i in range(4)))
+
+
+def test_logs_past_a_limit_are_refused_in_one_line(tmp_path, capsys, no_kernel, bounded,
+                                                    monkeypatch):
+    _archive(tmp_path / "a.eval", 3)  # about 30 KB inflated, 1 KB as written
+    _archive(tmp_path / "b.eval", 3)
+    out = ["--out", tmp_path / "r.html"]
+    monkeypatch.setenv("PRECMP_MAX_LOG_BYTES", "20000")
+    code, err = run(["report", "--eval-log", f"a={tmp_path / 'a.eval'}", "--eval-log",
+                     f"b={tmp_path / 'b.eval'}", *out], capsys)
+    inflated = 3 * len(_eval_member(0)) + len(json.dumps({"eval": {"task": "t"}}))
+    assert_refused(code, err, f"a.eval: {inflated:,} bytes of log to read (an archive's inflated "
+                   "members in total), more than the limit of 20,000", tmp_path, ["a.eval", "b.eval"])
+    monkeypatch.delenv("PRECMP_MAX_LOG_BYTES")
+    _nested_log(tmp_path / "deep", 33)
+    _nested_log(tmp_path / "flat", 0)
+    code, err = run(["report", "--eval-log", f"a={tmp_path / 'deep'}", "--eval-log",
+                     f"b={tmp_path / 'flat'}", *out], capsys)
+    assert_refused(code, err, "logs['a']: folder 'deep': 33 levels of folders, more than the "
+                   "limit of 32 (raise it with PRECMP_MAX_DEPTH=N)", tmp_path,
+                   ["a.eval", "b.eval", "deep", "flat"])
+    monkeypatch.setenv("PRECMP_MAX_LINE", "100")
+    (tmp_path / "flat" / "samples_t.jsonl").write_text(json.dumps({"doc_id": 0, "pad": "x" * 200}))
+    code, err = run(["report", "--eval-log", f"a={tmp_path / 'flat'}", "--eval-log",
+                     f"b={tmp_path / 'flat'}", *out], capsys)
+    assert_refused(code, err, "samples_t.jsonl line 1: 101 bytes in a line, more than the limit "
+                   "of 100", tmp_path, ["a.eval", "b.eval", "deep", "flat"])
+
+
+@pytest.mark.parametrize("where", ["input", "link to /dev/zero", "in a log folder", "link in a log folder"])
+def test_fifos_and_devices_are_refused_before_they_are_opened(where, tmp_path, capsys, no_kernel,
+                                                               bounded):
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    _nested_log(tmp_path / "good", 0)
+    if where == "input":
+        os.mkfifo(tmp_path / "p.csv")
+    elif where == "link to /dev/zero":
+        os.symlink("/dev/zero", tmp_path / "p.csv")
+    elif where == "in a log folder":
+        os.mkfifo(logs / "samples_t.jsonl")
+    else:
+        os.symlink("/dev/zero", logs / "samples_t.jsonl")
+    if where in ("input", "link to /dev/zero"):
+        args, shown = [tmp_path / "p.csv", "--y-true", "y"], "p.csv"
+    else:
+        args, shown = ["--eval-log", f"a={logs}", "--eval-log", f"b={tmp_path / 'good'}"], \
+            "logs['a']: samples_t.jsonl"
+    kind = "a FIFO" if where in ("input", "in a log folder") else "a character device"
+    code, err = run(["report", *args, "--out", tmp_path / "r.html"], capsys)
+    kept = ["good", "logs", *(["p.csv"] if (tmp_path / "p.csv").is_symlink() or where == "input" else [])]
+    assert_refused(code, err, f"{shown}: not a regular file ({kind}); give a file", tmp_path, kept)
+
+
+# The command, saying its peak resident memory (the kernel's high-water mark of this program's
+# own memory, not of the test process it was forked from) on stderr as it exits.
+PEAK_COMMAND = """
+import atexit, sys
+def peak():
+    with open("/proc/self/status") as fh:
+        kb = next(int(line.split()[1]) for line in fh if line.startswith("VmHWM:"))
+    print(f"peak {kb}", file=sys.stderr)
+atexit.register(peak)
+sys.argv = ["precmp", *sys.argv[1:]]
+from precmp_lib.cli import main
+sys.exit(main())
+"""
+
+
+def _peak_rss_mb(args, cwd):
+    """Run the command; return its exit status, stderr and peak resident memory in MB."""
+    proc = subprocess.run([sys.executable, "-c", PEAK_COMMAND, "report", *map(str, args)],
+                          cwd=cwd, capture_output=True, text=True, timeout=120)
+    peak = int(re.search(r"^peak (\d+)$", proc.stderr, re.M).group(1)) / 1024
+    return proc.returncode, proc.stderr, peak
+
+
+def test_a_long_header_or_log_line_is_refused_without_reading_it(tmp_path):
+    # 100 MB in one line: the old readers held it whole (a CSV header 2.5 times over); the
+    # command alone (Python, pandas, DuckDB loaded) peaks near 130 MB here, so a ceiling of
+    # 250 MB leaves room for the limit's 1 MiB and no room for the line
+    (tmp_path / "p.csv").write_text("y," + "m," * 50_000_000 + "\n")
+    code, err, peak = _peak_rss_mb(["p.csv", "--y-true", "y", "--quiet"], tmp_path)
+    assert code == 2 and "the header line: 1,048,577 bytes in a line" in err, err
+    assert peak < 250, peak
+    (tmp_path / "p.csv").unlink()
+    _nested_log(tmp_path / "good", 0)
+    (tmp_path / "big").mkdir()
+    (tmp_path / "big" / "samples_t.jsonl").write_text(
+        json.dumps({"doc_id": 0, "metrics": ["acc"], "acc": 1, "pad": "x" * 100_000_000}))
+    code, err, peak = _peak_rss_mb(["--eval-log", "a=big", "--eval-log", "b=good", "--quiet"],
+                                   tmp_path)
+    assert code == 2 and "samples_t.jsonl line 1: 1,048,577 bytes in a line" in err, err
+    assert peak < 250, peak
+
+
+def test_the_working_folder_configures_nothing(tmp_path):
+    # python -m puts the working folder on sys.path and matplotlib reads a matplotlibrc there:
+    # a module named like one the report imports, and LaTeX asked for every text
+    work = tmp_path / "work"
+    work.mkdir()
+    (work / "p.csv").write_text(GOOD * 10)
+    (work / "mistune.py").write_text("open('IMPORTED', 'w').close()\n")
+    (work / "matplotlibrc").write_text("text.usetex: True\nbackend: module://mistune\n")
+    proc = _command(["p.csv", "--y-true", "y", "--out", "r.html", "--quiet"], tmp_path, cwd=work)
+    _, err = proc.communicate(timeout=600)
+    assert proc.returncode == 0, err
+    assert not (work / "IMPORTED").exists()
+    assert sorted(p.name for p in work.iterdir()) == ["matplotlibrc", "mistune.py", "p.csv", "r.html"]
+
+
+@pytest.fixture
+def quick_page(monkeypatch):
+    """Render a stand-in page (the command's writing of it, not the template, is tested)."""
+    def fake(comparison, out, **kwargs):
+        Path(out).write_text("<p>page</p>")
+        if kwargs.get("notebook"):
+            Path(kwargs["notebook"]).write_text("{}")
+        return Path(out)
+
+    monkeypatch.setattr(report_module, "render_report", fake)
+
+
+@pytest.mark.parametrize("bad", ["--out", "--json"])
+@pytest.mark.parametrize("where", ["under a file", "in /proc"])
+def test_an_output_that_cannot_be_written_stops_all_in_one_line(bad, where, tmp_path, capsys,
+                                                               quick_page):
+    (tmp_path / "p.csv").write_text(GOOD * 3)
+    target = tmp_path / "p.csv" / "x" if where == "under a file" else Path("/proc/precmp-x")
+    outs = {"--out": tmp_path / "r.html", "--json": tmp_path / "r.json", bad: target}
+    code, err = run(["report", tmp_path / "p.csv", "--y-true", "y", "--quiet",
+                     *(a for flag, path in outs.items() for a in (flag, path))], capsys)
+    assert code == 2 and len(err) == 1, err
+    assert err[0].startswith(f"precmp: error: {target}: cannot be written (") and \
+        err[0].endswith("); nothing written"), err[0]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["p.csv"]  # neither output, no temporary
+
+
+def test_an_output_inside_a_log_folder_is_an_input(tmp_path, capsys, no_kernel):
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    log = logs / "samples_t_2024-01-01T00-00-00.jsonl"
+    log.write_text("\n".join(json.dumps({"doc_id": i, "metrics": ["acc"], "acc": i % 2})
+                             for i in range(4)))
+    before = log.read_text()
+    code, err = run(["report", "--eval-log", f"a={logs}", "--eval-log", f"b={logs}",
+                     "--json", log, "--out", tmp_path / "r.html"], capsys)
+    assert_refused(code, err, f"--json {log.name} is an input file itself", tmp_path, ["logs"])
+    assert log.read_text() == before
+
+
+@pytest.mark.parametrize(("models", "message"), [
+    (["lr", "lr", "rf"], "p.csv: models names 'lr' twice; name each model once"),
+    (["y", "lr"], "p.csv: model 'y' is the true labels; a model is compared with the truth, not "
+                  "with itself")])
+def test_models_named_twice_or_as_the_truth_are_refused(models, message, tmp_path, capsys,
+                                                        no_kernel):
+    # the truth compared with itself made a perfect model; a model twice, a pair with itself
+    (tmp_path / "p.csv").write_text(GOOD * 3)
+    code, err = run(["report", tmp_path / "p.csv", "--y-true", "y", "--models", *models,
+                     "--out", tmp_path / "r.html"], capsys)
+    assert_refused(code, err, message, tmp_path, ["p.csv"])

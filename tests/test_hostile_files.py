@@ -12,16 +12,18 @@ labels that must never appear.
 from __future__ import annotations
 
 import csv
+import os
 import shutil
+import stat
 import tempfile
 from pathlib import Path
 
 import pandas as pd
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from precmp_lib.engine.counting import count_predictions
+from precmp_lib import count_items, count_predictions
 
 SECRET_DIR = Path(tempfile.mkdtemp(prefix="precmp-test-secret-"))
 SECRET = SECRET_DIR / "secret.txt"
@@ -182,6 +184,136 @@ def test_the_grammar_reaches_the_old_faults():
         _count_all(path, frame, False, ["numpy", "duckdb"])
     finally:
         shutil.rmtree(folder)
+
+
+# --- names Hadoop would expand: ${...} read by Spark as the names they are ---
+
+# Names in Hadoop's variable syntax (``${env.X}``, ``${env.X:-default}``, Java properties,
+# Hadoop and Spark settings by name, one unknown), with text around them; _expansions are what
+# such names expand to on this machine, written as columns of labels that must never be counted.
+VARIABLES = ["env.HOME", "env.PATH", "env.USER", "user.home", "user.name", "java.io.tmpdir",
+             "fs.defaultFS", "spark.app.name", "spark.master", "nothing.set"]
+dollar_names = st.builds(lambda pre, var, default, post: f"{pre}${{{var}{default}}}{post}",
+                         st.sampled_from(["", "x", "$", "{", "${"]), st.sampled_from(VARIABLES),
+                         st.sampled_from(["", ":-x", "-x"]), st.sampled_from(["", "x", "}", "$"]))
+
+
+def _expansions() -> list[str]:
+    """What Hadoop may put for the names of DOLLAR here: environment, Java, Hadoop, Spark."""
+    import getpass
+
+    values = [os.environ.get(k, "") for k in ("HOME", "PATH", "USER")]
+    values += [str(Path.home()), getpass.getuser(), tempfile.gettempdir(), "/tmp", "file:///",
+               "precmp", "local[2]", "x"]
+    return sorted({v for v in values if v and v.strip() == v})
+
+
+def _with_decoys(frame: pd.DataFrame) -> pd.DataFrame:
+    decoys = {v: DECOY for v in _expansions() if v not in frame.columns}
+    return frame.assign(**decoys)
+
+
+@settings(max_examples=6, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@given(models=st.lists(dollar_names, min_size=2, max_size=3, unique=True),
+       truth=st.lists(st.sampled_from(["a", "b"]), min_size=2, max_size=8),
+       seed=st.integers(0, 3))
+@example(models=["${env.HOME}", "${fs.defaultFS}"], truth=["a", "b"], seed=0)
+def test_spark_reads_dollar_names_as_themselves(spark, models, truth, seed):
+    rows = [[t, *(("a", "b")[(i + j + seed) % 2] for j in range(len(models)))]
+            for i, t in enumerate(truth)]
+    frame = pd.DataFrame(rows, columns=["y", *models])
+    folder = Path(tempfile.mkdtemp(prefix="precmp-test-"))
+    try:
+        path = folder / "preds.parquet"
+        _with_decoys(frame).to_parquet(path, index=False)
+        tally = _wide_tally(frame)
+        found = [count_predictions(str(path), y_true="y", models=models, engine=engine)
+                 for engine in ("numpy", "duckdb", "spark")]
+        for counts in found:
+            _check(counts, frame, tally, models)
+            pd.testing.assert_frame_equal(counts.patterns, found[0].patterns)
+    finally:
+        shutil.rmtree(folder)
+
+
+def test_spark_counts_items_of_dollar_columns_as_numpy_does(spark):
+    # the score column is named ${env.HOME}; a column named like the home folder holds other
+    # scores: Spark read those before
+    n = 12
+    frame = pd.DataFrame({"item": [f"q{i}" for i in range(n)] * 2,
+                          "model": ["a"] * n + ["b"] * n,
+                          "${env.HOME}": [i % 2 for i in range(n)] + [i % 3 == 0 for i in range(n)]})
+    frame["${env.HOME}"] = frame["${env.HOME}"].astype(int)
+    folder = Path(tempfile.mkdtemp(prefix="precmp-test-"))
+    try:
+        path = folder / "items.parquet"
+        _with_decoys(frame).assign(**{v: 1 for v in _expansions()}).to_parquet(path, index=False)
+        sums = {e: count_items(str(path), score="${env.HOME}", engine=e)[0]
+                for e in ("numpy", "duckdb", "spark")}
+        for engine, got in sums.items():
+            assert got.sums.tolist() == [n // 2, 4], engine  # a: 6 of 12 items; b: q0 q3 q6 q9
+    finally:
+        shutil.rmtree(folder)
+
+
+def test_the_page_of_a_dollar_column_counted_by_spark_holds_no_environment(spark, tmp_path):
+    from precmp_lib.cli import main
+
+    home = str(Path.home())
+    truth = ["a", "b"] * 20
+    frame = pd.DataFrame({"y": truth, "${env.HOME}": truth, "m": ["a"] * 40})
+    leak = frame.assign(**{home: [f"HOME={home}"] * 40})
+    leak.to_parquet(tmp_path / "preds.parquet", index=False)
+    out = tmp_path / "r.html"
+    assert main(["report", str(tmp_path / "preds.parquet"), "--y-true", "y", "--models",
+                 "${env.HOME}", "m", "--engine", "spark", "--out", str(out), "--quiet"]) == 0
+    page = out.read_text(encoding="utf-8")
+    assert "${env.HOME}" in page and f"HOME={home}" not in page and "seen in the truth" not in page
+
+
+def test_duckdb_reads_only_the_files_it_counts(tmp_path):
+    import duckdb
+
+    from precmp_lib.engine.duckdb_engine import seal_connection
+    from precmp_lib.engine.readers import duckdb_connection, duckdb_table
+
+    pd.DataFrame({"y": ["a", "b"], "m": ["a", "a"]}).to_parquet(tmp_path / "p.parquet")
+    SECRET_DIR.joinpath("other.csv").write_text("y\nSECRETLABEL\n")
+    con = duckdb_connection()
+    rel = duckdb_table(con, "parquet", [str(tmp_path / "p.parquet")], ["y", "m"], "p.parquet")
+    seal_connection(con, [str(tmp_path / "p.parquet")])
+    assert sorted(rel.fetchall()) == [("a", "a"), ("b", "a")]  # the file it was given
+    for sql in (f"SELECT * FROM read_csv('{SECRET_DIR / 'other.csv'}')",  # any other file
+                "SET enable_external_access = true", "SET lock_configuration = false",
+                "INSTALL httpfs"):
+        with pytest.raises(duckdb.Error):
+            con.execute(sql)
+    assert con.execute("SELECT current_setting('autoload_known_extensions'), "
+                       "current_setting('autoinstall_known_extensions')").fetchone() == (False, False)
+
+
+@pytest.mark.parametrize("engine", ["numpy", "duckdb"])
+def test_labels_are_numbers_in_ascii_digits_and_finite(tmp_path, engine):
+    # an Arabic-Indic and a full-width one were read as the number 1, merging three classes
+    (tmp_path / "u.csv").write_text("y,a,b\n1,1,2\n2,2,1\n١,1,1\n１,2,2\n", encoding="utf-8")
+    counts = count_predictions(str(tmp_path / "u.csv"), y_true="y", engine=engine)
+    assert counts.classes == ("1", "2", "١", "１")  # all text, as one of them is not a number
+    # 1e400 and 2e400 both read as inf: two labels counted as one
+    (tmp_path / "inf.csv").write_text("y,a,b\n1e400,1e400,2e400\n2e400,2e400,1e400\n")
+    with pytest.raises(ValueError, match=r"inf.csv: column 'y' has the label '1e400', a number "
+                                         "too large to tell from others"):
+        count_predictions(str(tmp_path / "inf.csv"), y_true="y", engine=engine)
+
+
+def test_spark_keeps_its_scratch_files_to_this_user(spark):
+    from pyspark.sql import functions as F
+
+    folder = Path(spark.sparkContext.getConf().get("spark.local.dir", ""))
+    assert folder.is_dir() and folder.parent == Path(tempfile.gettempdir())
+    assert stat.S_IMODE(folder.stat().st_mode) == 0o700  # Spark's own default is 0755 under /tmp
+    spark.range(100).groupBy(F.col("id") % 3).count().collect()  # a shuffle writes blocks
+    assert any(p.name.startswith("blockmgr-") for p in folder.iterdir())
 
 
 def teardown_module() -> None:

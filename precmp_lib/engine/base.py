@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, TypedDict
 import numpy as np
 import pandas as pd
 
+from .._lib.limits import check_limit
 from .clusters import (
     ClassProfiles,
     ClusterSums,
@@ -270,6 +271,7 @@ def _spec(
 ) -> _Spec:
     """Check the columns and decide the layout and the role of each column (one place)."""
     columns = [str(c) for c in columns]
+    check_limit("columns", len(columns), name, PredictionFileError)
     _check_columns(name, columns)
     spec = _Spec(name=name, layout=_layout(columns, layout), y=str(y_true), models=[],
                  keep_observations=bool(observations),
@@ -337,11 +339,28 @@ def _wide_columns(spec: _Spec, columns: list[str], models: Sequence[str] | None)
         raise spec.fail(f"column {spec.repeat!r} (repeat) needs an observation id column; pass id")
     skip = {spec.y, spec.id, spec.repeat, spec.fold}
     names = [str(m) for m in models] if models is not None else [c for c in columns if c not in skip]
-    for m in names:
-        _need(spec, columns, m, "model predictions", "models")
+    check_limit("models", len(names), spec.name, PredictionFileError)
+    have = set(columns)
+    missing = next((m for m in names if m not in have), None)
+    if missing is not None:
+        _need(spec, columns, missing, "model predictions", "models")
     if not names:
         raise spec.fail("no model columns besides the truth; pass models")
+    _check_model_names(spec, names)
     spec.models = names
+
+
+def _check_model_names(spec: _Spec, names: Sequence[str]) -> None:
+    """Refuse a model named twice, and a model that is the truth or a key column itself."""
+    seen: set[str] = set()
+    for m in names:
+        if m in seen:
+            raise spec.fail(f"models names {m!r} twice; name each model once")
+        seen.add(m)
+        if m in (spec.y, spec.id, spec.repeat, spec.fold):
+            role = "the true labels" if m == spec.y else "a key column (id, repeat or fold)"
+            raise spec.fail(f"model {m!r} is {role}; a model is compared with the truth, "
+                            "not with itself")
 
 
 def _is_spark_frame(source: Any) -> bool:

@@ -94,7 +94,13 @@ from .base import (
     _Spec,
     _spec,
 )
-from .duckdb_engine import _connect, _duckdb_count, _duckdb_error, _duckdb_source
+from .duckdb_engine import (
+    _connect,
+    _duckdb_count,
+    _duckdb_error,
+    _duckdb_source,
+    seal_connection,
+)
 from .files import (
     _delimiter,
     _describe_path,
@@ -314,6 +320,7 @@ def _count_path(path: str | os.PathLike, engine: str, progress: bool, args: _Rol
             rel = _duckdb_source(con, kind, links, columns)
             if kind == "parquet":
                 rel = _duckdb_keep(rel, columns)
+            seal_connection(con, links)
         except PredictionFileError:
             raise
         except Exception as exc:  # duckdb.Error while opening the file

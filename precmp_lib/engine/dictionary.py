@@ -5,6 +5,7 @@ The rules (the same for numpy, DuckDB and Spark) are listed in :mod:`precmp_lib.
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -22,7 +23,8 @@ from .base import PredictionFileError, _Spec
 # the label dictionary (one place for every engine)
 # --------------------------------------------------------------------------------------------
 
-_NUMBER = re.compile(r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?")
+# ASCII digits only: "\d" would read the Arabic-Indic "١" and the full-width "１" as 1
+_NUMBER = re.compile(r"[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?")
 MISSING, NUMBER, TEXT, BOOL = "missing", "number", "text", "bool"
 
 
@@ -54,7 +56,7 @@ def _classify(value: Any, *, numbers_in_text: bool) -> tuple[str, Any]:
     if text == "":
         return MISSING, None
     if numbers_in_text and _NUMBER.fullmatch(text):
-        return NUMBER, _plain_number(int(text) if re.fullmatch(r"[+-]?\d+", text) else float(text))
+        return NUMBER, _plain_number(int(text) if re.fullmatch(r"[+-]?[0-9]+", text) else float(text))
     return TEXT, text
 
 
@@ -116,6 +118,7 @@ def label_dictionary(
     )
     for name, raw in columns.items():
         pairs = _describe(name, np.asarray(raw, dtype=object), numeric_text)
+        _check_finite(source, name, raw, pairs)
         cols[name] = _Column(name, np.asarray(raw, dtype=object), [k for k, _ in pairs],
                              [v for _, v in pairs])
     first: dict[str, tuple[str, Any]] = {}
@@ -140,6 +143,14 @@ def label_dictionary(
                          dtype=np.int64) for n, c in cols.items()}
     missing = {n: c.raw[c.kinds.index(MISSING)] for n, c in cols.items() if MISSING in c.kinds}
     return classes, codes, missing
+
+
+def _check_finite(source: str, name: str, raw: Any, pairs: list[tuple[str, Any]]) -> None:
+    """Refuse an infinite number as a label: ``1e400`` and ``2e400`` would be one class."""
+    for value, (kind, label) in zip(raw, pairs):
+        if kind == NUMBER and isinstance(label, float) and not math.isfinite(label):
+            raise PredictionFileError(f"{source}: column {name!r} has the label {value!r}, a number "
+                                      "too large to tell from others; labels must be finite")
 
 
 def _forms(col: _Column) -> dict[str, Any]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 import sys
 import tempfile
@@ -15,6 +16,7 @@ import pandas as pd
 if TYPE_CHECKING:  # optional at run time: imported where the engine runs
     import duckdb
 
+from .._lib.limits import check_limit
 from .base import DUCKDB_MEMORY, Counts, PredictionFileError, _check_flat, _Spec
 from .dictionary import _value
 from .files import _delimiter, _line_end
@@ -136,16 +138,14 @@ def _run_with_progress(con: duckdb.DuckDBPyConnection, sql: str,
 def _duckdb_model_index(spec: _Spec, roles: duckdb.DuckDBPyRelation) -> duckdb.DuckDBPyRelation:
     """Long layout: replace ``k_model`` by the model's index, comparing names as constants."""
     import duckdb
-    from duckdb import CaseExpression, ColumnExpression, ConstantExpression
+    from duckdb import ColumnExpression, ConstantExpression, FunctionExpression
 
     name = ColumnExpression("k_model").cast(duckdb.sqltypes.VARCHAR)
-    case = None
-    for j, model in enumerate(spec.models):
-        cond, value = name == ConstantExpression(model), ConstantExpression(j)
-        case = CaseExpression(cond, value) if case is None else case.when(cond, value)
-    assert case is not None  # _long_models refuses a table with no models
+    # one list of the names, one lookup: list_position is 1-based, NULL for another model
+    found = FunctionExpression("list_position", ConstantExpression(list(spec.models)), name)
+    index = FunctionExpression("nullif", found, ConstantExpression(0)) - ConstantExpression(1)
     keep = [ColumnExpression(fixed) for fixed, _ in _roles(spec) if fixed != "k_model"]
-    return roles.select(*keep, case.alias("k_model"))
+    return roles.select(*keep, index.alias("k_model"))
 
 
 def _duckdb_count(spec: _Spec, relation: duckdb.DuckDBPyRelation, columns: Sequence[str],
@@ -205,6 +205,8 @@ def _duckdb_count(spec: _Spec, relation: duckdb.DuckDBPyRelation, columns: Seque
 
 def _long_models(spec: _Spec, available: list[str]) -> None:
     """Keep the models asked for, or every model in the order of its first row."""
+    check_limit("models", len(spec.models or available), f"{spec.name}: column {spec.model_col!r}",
+                PredictionFileError)
     if spec.models:
         unknown = sorted(set(spec.models) - set(available))
         if unknown:
@@ -229,5 +231,36 @@ def _connect() -> duckdb.DuckDBPyConnection:
     con.execute(f"SET memory_limit = {DUCKDB.literal(DUCKDB_MEMORY)}")
     weakref.finalize(con, shutil.rmtree, spill, True)
     return con
+
+
+def seal_connection(con: duckdb.DuckDBPyConnection, files: Sequence[str]) -> None:
+    """Close an engine's DuckDB connection to everything but the files it reads, for good.
+
+    Only ``files`` stay readable (DuckDB reads a relation's files when a query runs, not when
+    the relation is made); every other file, extension downloads and loads, and any further
+    change of a setting are refused. Call it when the connection's settings and relations
+    are made.
+
+    Parameters
+    ----------
+    con : duckdb.DuckDBPyConnection
+        A connection of :func:`_connect` (``readers.duckdb_connection``) (never a caller's own).
+    files : sequence of str
+        The paths (or links) the relations read.
+
+    Examples
+    --------
+    >>> con = _connect()
+    >>> seal_connection(con, [])
+    >>> con.execute("SELECT current_setting('enable_external_access'), "
+    ...             "current_setting('lock_configuration')").fetchone()
+    (False, True)
+    """
+    listed = ", ".join(DUCKDB.literal(os.path.abspath(f)) for f in files)
+    con.execute(f"SET allowed_paths = [{listed}]")
+    con.execute("SET autoinstall_known_extensions = false")
+    con.execute("SET autoload_known_extensions = false")
+    con.execute("SET enable_external_access = false")
+    con.execute("SET lock_configuration = true")
 
 

@@ -16,7 +16,8 @@ if TYPE_CHECKING:  # optional at run time: imported where the engine runs
     import duckdb
     from pyspark.sql import DataFrame as SparkDataFrame
 
-from .base import CSV_SUFFIXES, PARQUET_SUFFIXES, PredictionFileError
+from .._lib.limits import check_limit, check_regular, limit
+from .base import CSV_SUFFIXES, PARQUET_SUFFIXES, PredictionFileError, _shown
 
 
 def resolve_path(path: str | os.PathLike) -> tuple[list[str], bool]:
@@ -85,7 +86,12 @@ def _describe_path(path: str | os.PathLike) -> tuple[str, list[str], str, str | 
 
 
 def _check_file(p: Path, name: str, kind: str) -> None:
-    """Refuse an unreadable or empty file, and a Parquet file without the Parquet header."""
+    """Refuse a FIFO or device, an unreadable or empty file, a Parquet file without its header.
+
+    The kind of file is looked up (``stat``, through any link) before it is opened: a FIFO
+    would block the open, a device such as ``/dev/zero`` would never end.
+    """
+    check_regular(p, name, PredictionFileError)
     try:
         with open(p, "rb") as fh:
             head = fh.read(4)
@@ -147,17 +153,29 @@ def _literal_files(files: list[str], name: str, own_paths: bool = False) -> Iter
 
 
 def _csv_header(path: str, name: str) -> list[str]:
+    """Return the header's names, reading no more of the file than the line-length limit."""
+    import codecs
     import gzip
+    import io
+    import zlib
 
     opener = gzip.open if path.lower().endswith(".gz") else open
-    delim = _delimiter(path)
+    most = limit("line")
+    try:
+        with opener(path, "rb") as fh:
+            head = fh.read(most + 1)
+    except (OSError, EOFError, zlib.error) as exc:  # a damaged .gz
+        raise PredictionFileError(f"{name}: cannot be read as CSV ({exc})") from None
     try:  # utf-8-sig: a spreadsheet's byte-order mark is not part of the first name
-        with opener(path, "rt", encoding="utf-8-sig", newline="") as fh:
-            header = next(csv.reader(fh, delimiter=delim), None)
+        text = codecs.getincrementaldecoder("utf-8-sig")().decode(head, final=len(head) <= most)
+        lines = io.StringIO(text, newline="")
+        header = next(csv.reader(lines, delimiter=_delimiter(path)), None)
     except UnicodeDecodeError:
         raise PredictionFileError(f"{name}: cannot be read as CSV (not UTF-8 text)") from None
     except csv.Error as exc:
         raise PredictionFileError(f"{name}: cannot be read as CSV ({exc})") from None
+    if len(head) > most and lines.tell() >= len(text):  # the header did not end in the bytes read
+        check_limit("line", len(head), f"{name}: the header line", PredictionFileError)
     if not header or all(not h.strip() for h in header):
         raise PredictionFileError(f"{name}: the file has no header line")
     return [h.strip() for h in header]
@@ -285,11 +303,15 @@ def _by_position(frame: Any, keep: Sequence[str], rename: Callable[[Any, list[st
     have = [str(c) for c in frame.columns]
     if have == list(keep):
         return frame
-    missing = [c for c in keep if c not in have]
+    position: dict[str, int] = {}
+    for i, c in enumerate(have):
+        position.setdefault(c, i)
+    missing = [c for c in keep if c not in position]
     if missing:
-        raise PredictionFileError(f"column {missing[0]!r} is not among the columns read: {have}")
+        raise PredictionFileError(f"column {missing[0]!r} is not among the columns read: "
+                                  f"{_shown(have)}")
     return select(rename(frame, [f"c{i}" for i in range(len(have))]),
-                  [f"c{have.index(c)}" for c in keep])
+                  [f"c{position[c]}" for c in keep])
 
 
 def _duckdb_keep(rel: duckdb.DuckDBPyRelation, keep: Sequence[str]) -> duckdb.DuckDBPyRelation:

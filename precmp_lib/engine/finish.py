@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
 
+from .._lib.limits import check_limit
 from .clusters import (
     ClassProfiles,
     ClusterSums,
@@ -90,8 +91,10 @@ def _finish(spec: _Spec, pat: pd.DataFrame, obs: pd.DataFrame | None, engine: st
     for c, raw in distinct.items():
         named.setdefault(label_cols[c], []).append(raw)
     merged = {n: np.concatenate(v) for n, v in named.items()}
+    _check_label_sizes(spec, merged)
     classes, codes, missing = label_dictionary(merged, text_numbers=spec.text_numbers,
                                                source=spec.name)
+    check_limit("classes", len(classes), spec.name, PredictionFileError)
     if missing:
         col = next(iter(missing))
         raise spec.fail(f"column {col!r} has a missing label{_example_at(spec, locate, col)}")
@@ -152,6 +155,18 @@ def _finish(spec: _Spec, pat: pd.DataFrame, obs: pd.DataFrame | None, engine: st
         repeats=repeats, folds=folds, engine=engine, source=spec.name,
         notes=tuple(spec.notes) + notes, clusters=clusters, profiles=profiles,
     )
+
+
+def _check_label_sizes(spec: _Spec, merged: Mapping[str, np.ndarray]) -> None:
+    """Refuse a label column with a label too long or more distinct labels than classes allowed.
+
+    Checked on the distinct raw values, before any of them is read as a number.
+    """
+    for column, raw in merged.items():
+        where = f"{spec.name}: column {column!r}"
+        check_limit("classes", len(pd.unique(raw)), where, PredictionFileError)
+        longest = max((len(v) for v in raw if isinstance(v, str | bytes)), default=0)
+        check_limit("label", longest, where, PredictionFileError)
 
 
 def _profile_codes(spec: _Spec, classes: tuple) -> list[int]:

@@ -39,7 +39,9 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pandas as pd
 
+from .._lib.limits import check_limit
 from .base import ENGINES, PredictionFileError, nested_column
+from .duckdb_engine import seal_connection
 from .readers import (
     describe_path,
     duckdb_connection,
@@ -416,7 +418,9 @@ def _numpy_sums(frame: pd.DataFrame, req: _Request) -> list[ItemSums]:
     clusters = _numpy_clusters(req, keys, item_code, item_keys)
     item_task = np.asarray([t for t, _ in item_keys], dtype=object)
     out = []
-    for t in sorted(pd.unique(item_task)):
+    tasks = sorted(pd.unique(item_task))
+    _check_tasks(req, len(tasks))
+    for t in tasks:
         sel = item_task == t
         out.append(_sums_from_matrix(req, str(t), a[sel], kk[sel], w[sel],
                                      None if clusters is None else clusters[sel],
@@ -433,6 +437,7 @@ def _check_models(req: _Request, models: list[str]) -> None:
         req.models = tuple(models)
     if not models:
         raise req.fail("no rows")
+    check_limit("item_models", len(req.models), f"{req.name}: column {req.model!r}", ItemFileError)
     if len(req.models) < 2:
         raise req.fail(f"need at least two models to compare; column {req.model!r} has "
                        f"{list(req.models)}")
@@ -646,7 +651,13 @@ def _problem_message(req: _Request, check: str, found: Sequence[Any],
                     "item (models are matched by item)")
 
 
+def _check_tasks(req: _Request, n_tasks: int) -> None:
+    """Refuse more tasks than the limit: each is compared and shown on its own."""
+    check_limit("tasks", n_tasks, f"{req.name}: column {req.task!r}", ItemFileError)
+
+
 def _sums_from_rows(req: _Request, rows: pd.DataFrame, engine: str) -> list[ItemSums]:
+    _check_tasks(req, len(rows))
     m = len(req.models)
     out = []
     for _, r in rows.iterrows():
@@ -690,7 +701,7 @@ def _score_kind(dtype: str) -> str:
 
 def _duckdb_sums(req: _Request, relation: duckdb.DuckDBPyRelation, columns: Sequence[str],
                  con: duckdb.DuckDBPyConnection, on_error: Any) -> list[ItemSums]:
-    from duckdb import CaseExpression, ColumnExpression, ConstantExpression
+    from duckdb import ColumnExpression, ConstantExpression, FunctionExpression
 
     req.check_flat(columns, relation)
     try:
@@ -701,13 +712,12 @@ def _duckdb_sums(req: _Request, relation: duckdb.DuckDBPyRelation, columns: Sequ
             if r[0] is not None)
         _check_models(req, models)
         im = roles.query("roles", answers_sql(req, kind, "VARCHAR", "roles"))
-        case = None
-        for j, model in enumerate(req.models):
-            cond, value = ColumnExpression("m") == ConstantExpression(model), ConstantExpression(j)
-            case = CaseExpression(cond, value) if case is None else case.when(cond, value)
-        assert case is not None
-        indexed = im.select(*[ColumnExpression(c) for c in im.columns], case.alias("j")).filter(
-            "j IS NOT NULL")
+        # one list of the names, one lookup (1-based; 0 for a model not asked for)
+        position = FunctionExpression("list_position", ConstantExpression(list(req.models)),
+                                      ColumnExpression("m"))
+        index = position - ConstantExpression(1)
+        indexed = im.select(*[ColumnExpression(c) for c in im.columns], index.alias("j")).filter(
+            "j >= 0")
         rows = indexed.query("im", sums_sql(len(req.models), "im")).df()
         per_model = indexed.query("im", per_model_sql(len(req.models), "im")).df()
     except ItemFileError:
@@ -745,12 +755,10 @@ def _spark_sums(req: _Request, df: SparkDataFrame, columns: Sequence[str]) -> li
                         .collect() if r[0] is not None)
         _check_models(req, models)
         im = spark.sql(answers_sql(req, kind, "STRING", roles_view))
-        case = None
-        for j, model in enumerate(req.models):
-            cond, value = F.col("m") == F.lit(model), F.lit(j)
-            case = F.when(cond, value) if case is None else case.when(cond, value)
-        assert case is not None
-        indexed = im.select(*[F.col(c) for c in im.columns], case.alias("j")).where(F.col("j").isNotNull())
+        # one array of the names, one lookup (1-based; 0 for a model not asked for)
+        position = F.array_position(F.array(*(F.lit(m) for m in req.models)), F.col("m"))
+        indexed = im.select(*[F.col(c) for c in im.columns], (position - 1).alias("j")).where(
+            F.col("j") >= 0)
         indexed.createOrReplaceTempView(im_view)
         rows = _spark_frame(spark.sql(sums_sql(len(req.models), im_view)))
         per_model = _spark_frame(spark.sql(per_model_sql(len(req.models), im_view)))
@@ -933,5 +941,6 @@ def _count_path(path: str | os.PathLike, engine: str, roles: dict[str, Any],
     con = _item_connection()
     with plain_links(files, name) as links:
         rel = duckdb_table(con, kind, links, columns, name)
+        seal_connection(con, links)
         return _duckdb_sums(req, rel, columns, con,
                             lambda exc: duckdb_file_error(name, kind, exc, links))

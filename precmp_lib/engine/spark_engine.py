@@ -9,6 +9,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import weakref
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, cast
 
@@ -147,7 +148,8 @@ def spark_session(master: str | None = None,
     sees). PySpark allows no Spark Connect session beside a local one in the same process, and
     marks the process as a Spark Connect one once connected. Any other master starts a JVM
     (without ``SPARK_REMOTE`` in its environment, which ``spark-submit`` would refuse): a local
-    session runs 2 threads with no UI and 2 shuffle partitions, logs only errors and keeps the
+    session runs 2 threads with no UI and 2 shuffle partitions, keeps its shuffle and block
+    files in a private folder (mode 0700, removed when the process ends), logs only errors and keeps the
     JVM's start-up lines off the caller's stderr. When the JVM cannot start or the server cannot be reached, its own message is
     raised, in one line. PySpark's own logging of failed queries is switched off: the errors
     reach the caller as exceptions.
@@ -206,8 +208,13 @@ def spark_session(master: str | None = None,
         "spark.ui.showConsoleProgress": "false",
         "spark.sql.shuffle.partitions": "2",
     }
+    scratch = None
     if master.startswith("local"):
         settings.update({"spark.driver.bindAddress": "127.0.0.1", "spark.driver.host": "127.0.0.1"})
+        # shuffle and block files in a folder only this user reads (mkdtemp: mode 0700),
+        # removed with the session's process; Spark's default is world-readable under /tmp
+        scratch = tempfile.mkdtemp(prefix="precmp-spark-")
+        settings["spark.local.dir"] = scratch
     for key, value in (conf or {}).items():
         settings[str(key)] = str(value)
     spark_conf = SparkConf().setAll(list(settings.items()))
@@ -223,6 +230,8 @@ def spark_session(master: str | None = None,
                                                                "stderr": log})
             spark = SparkSession(SparkContext(conf=spark_conf, gateway=gateway))
         except Exception as exc:  # the JVM did not start, or refused the master or a setting
+            if scratch is not None:
+                shutil.rmtree(scratch, ignore_errors=True)
             log.seek(0)
             said = log.read()
             # the JVM's log names the failure when the JVM refused; else it is PySpark's own
@@ -234,6 +243,8 @@ def spark_session(master: str | None = None,
             if remote is not None:
                 os.environ["SPARK_REMOTE"] = remote
     spark.sparkContext.setLogLevel("ERROR")
+    if scratch is not None:
+        weakref.finalize(spark.sparkContext, shutil.rmtree, scratch, True)
     return spark
 
 
@@ -335,13 +346,11 @@ def _spark_model_index(spec: _Spec, roles: SparkDataFrame) -> SparkDataFrame:
     from pyspark.sql import functions as F
 
     name = F.col("k_model").cast("string")
-    case = None
-    for j, model in enumerate(spec.models):
-        cond, value = name == F.lit(model), F.lit(j)
-        case = F.when(cond, value) if case is None else case.when(cond, value)
-    assert case is not None  # _long_models refuses a table with no models
+    # one array of the names, one lookup: array_position is 1-based, 0 for another model
+    found = F.array_position(F.array(*(F.lit(m) for m in spec.models)), name)
+    index = F.when(found > 0, found - 1)
     keep = [F.col(fixed) for fixed, _ in _roles(spec) if fixed != "k_model"]
-    return roles.select(*keep, case.alias("k_model"))
+    return roles.select(*keep, index.alias("k_model"))
 
 
 def _server_gone(exc: BaseException) -> bool:
@@ -493,13 +502,40 @@ def _native(v: Any) -> Any:
 
 
 def _spark_read(spark: SparkSession, kind: str, files: list[str]) -> SparkDataFrame:
-    """Open the files as a Spark DataFrame (every CSV cell as text, like DuckDB's reader)."""
+    """Open the files as a Spark DataFrame (every CSV cell as text, like DuckDB's reader).
+
+    Parquet is read with :func:`_spark_parquet`, so that no column name is expanded.
+    """
     reader = spark.read
     if kind == "csv":
         return reader.options(header=True, inferSchema=False,
                               sep=_delimiter(files[0]),
                               quote='"', escape='"', nullValue="", multiLine=True,
                               mode="FAILFAST").csv(files)
-    return reader.parquet(*files)
+    return _spark_parquet(spark, files)
+
+
+def _spark_parquet(spark: SparkSession, files: list[str]) -> SparkDataFrame:
+    """Read Parquet files in Spark with every column read under its own name, never expanded.
+
+    Spark passes the columns it reads to its Parquet reader as a text in the Hadoop
+    configuration, and Hadoop expands ``${...}`` in it when reading it back: a column named
+    ``${env.HOME}`` would be read from the column named like the home folder (an environment
+    variable, a Java property or another setting, by its name). Hadoop stops expanding at the
+    first ``${...}`` that names nothing it knows, and leaves the rest of the text as it is: the
+    columns are read with a first column of that kind (named from a random number, in no file,
+    so read as empty) ahead of the files' own, kept in the scan by a filter on it and dropped
+    after it.
+    """
+    import uuid
+
+    from pyspark.sql import functions as F
+    from pyspark.sql.types import StringType, StructField, StructType
+
+    schema = spark.read.parquet(*files).schema  # the files' own names, from their footers
+    stop = "${precmp_" + uuid.uuid4().hex + "}"
+    read = spark.read.schema(StructType([StructField(stop, StringType()), *schema.fields]))
+    frame = read.parquet(*files)
+    return frame.where(F.col(f"`{stop}`").isNull()).drop(stop)
 
 

@@ -161,6 +161,44 @@ def _cell(column: str, value: Any) -> tuple[str, str]:
     return ("note" if column == "note" else "s"), str(value)
 
 
+# What a spreadsheet takes for the start of a formula in a cell it opens (OWASP's list)
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def spreadsheet_safe(frame: pd.DataFrame) -> pd.DataFrame:
+    """Return ``frame`` with every text cell (and column name) that starts a formula quoted.
+
+    A spreadsheet opening a CSV file runs a cell that starts with ``=``, ``+``, ``-``, ``@``,
+    a tab or a carriage return as a formula (``=HYPERLINK(...)`` sends the sheet's data
+    away); such a text gets a leading ``'``, which the spreadsheet shows as text. Numbers stay
+    numbers (a negative difference is not text); the JSON keeps the names as they are.
+
+    Parameters
+    ----------
+    frame : pandas.DataFrame
+
+    Returns
+    -------
+    pandas.DataFrame
+        A copy, with the quoted texts.
+
+    Examples
+    --------
+    >>> frame = pd.DataFrame({"model": ["=HYPERLINK(1)", "a-b", "@x"], "diff": [-0.5, 0.1, 0.2]})
+    >>> safe = spreadsheet_safe(frame)
+    >>> safe["model"].tolist(), safe["diff"].tolist()
+    (["'=HYPERLINK(1)", 'a-b', "'@x"], [-0.5, 0.1, 0.2])
+    """
+    def cell(v: Any) -> Any:
+        return "'" + v if isinstance(v, str) and v.startswith(FORMULA_STARTS) else v
+
+    out = frame.copy()
+    for column in out.columns:
+        if out[column].dtype == object or pd.api.types.is_string_dtype(out[column]):
+            out[column] = out[column].map(cell)
+    return out.rename(columns=lambda c: cell(c) if isinstance(c, str) else c)
+
+
 def csv_link(frame: pd.DataFrame, filename: str) -> str:
     """Return a link that downloads ``frame`` as CSV from the page itself (a data: URI).
 
@@ -179,10 +217,11 @@ def csv_link(frame: pd.DataFrame, filename: str) -> str:
     Examples
     --------
     >>> link = csv_link(pd.DataFrame({"model": ["a"], "accuracy": [0.9]}), "accuracy.csv")
-    >>> link.endswith(">Download CSV (1 row)</a>"), "model%2Caccuracy%0Aa%2C0.9" in link
+    >>> link.endswith(">Download CSV (1 row)</a>"), "model%2Caccuracy%0D%0Aa%2C0.9" in link
     (True, True)
     """
-    data = urllib.parse.quote(frame.to_csv(index=False))
+    # CRLF ends the rows (RFC 4180), so a text holding a lone CR is quoted, not split
+    data = urllib.parse.quote(spreadsheet_safe(frame).to_csv(index=False, lineterminator="\r\n"))
     return (f'<a class="csv" download="{esc(filename)}" '
             f'href="data:text/csv;charset=utf-8,{data}">Download CSV ({count_of(len(frame), "row")})</a>')
 

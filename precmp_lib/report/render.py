@@ -11,11 +11,12 @@ each, are run by :mod:`precmp_lib.report.notebooks`; a failing cell raises the s
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import sys
 import tempfile
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -129,7 +130,8 @@ def render_report(
         title = f"precmp report: {params['source_name']}"
         outputs: dict[int, list[str]] = {}
         try:
-            blocks = run_view_notebook(template, params, progress=not quiet, outputs=outputs)
+            with matplotlib_defaults():
+                blocks = run_view_notebook(template, params, progress=not quiet, outputs=outputs)
         except NotebookError as exc:
             raise NotebookError(str(exc).replace(tmp, "<run folder>")) from None
         write_atomic(Path(out), page_html(title, blocks))
@@ -202,6 +204,34 @@ def executed_notebook(notebook: Mapping[str, Any], parameters: Mapping[str, Any]
         if out["nbformat_minor"] >= 5:
             cell.setdefault("id", f"cell-{number}")
     return out
+
+
+@contextlib.contextmanager
+def matplotlib_defaults() -> Iterator[None]:
+    """Draw with matplotlib's own settings while the block runs, whatever configures it here.
+
+    matplotlib reads a ``matplotlibrc`` from the working folder (and the user's) when it is
+    imported: a file beside the data could make it run LaTeX on the models' names
+    (``text.usetex``) or change any figure. The page's figures are drawn from the defaults
+    instead, with LaTeX off; the settings are put back after the block.
+
+    Examples
+    --------
+    >>> import matplotlib as mpl
+    >>> mpl.rcParams["text.usetex"] = True
+    >>> with matplotlib_defaults():
+    ...     mpl.rcParams["text.usetex"]
+    False
+    >>> mpl.rcParams["text.usetex"]
+    True
+    >>> mpl.rcParams["text.usetex"] = False
+    """
+    import matplotlib as mpl
+
+    with mpl.rc_context():
+        mpl.rcdefaults()
+        mpl.rcParams["text.usetex"] = False
+        yield
 
 
 def run_view_notebook(notebook: Mapping[str, Any], parameters: Mapping[str, Any], *,

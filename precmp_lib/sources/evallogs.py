@@ -31,13 +31,14 @@ import re
 import struct
 import zipfile
 import zlib
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import pandas as pd
 
+from .._lib.limits import check_limit, check_regular, limit
 from ..engine.files import resolve_path
 from ..engine.items import parse_scores
 
@@ -73,7 +74,7 @@ def _files(model: str, path: Any) -> list[Path]:
     out: list[Path] = []
     for f in map(Path, files):
         if f.is_dir():
-            found = sorted([*f.rglob("samples_*.jsonl"), *f.rglob("*.eval"), *f.rglob("*.json")])
+            found = _log_files(model, f)
             found = [p for p in found if p.suffix != ".json" or _is_inspect_json(p)]
             if not found:
                 raise ValueError(f"logs[{model!r}]: folder {f.name!r} holds no samples_*.jsonl, "
@@ -82,6 +83,7 @@ def _files(model: str, path: Any) -> list[Path]:
         elif not f.exists():
             raise ValueError(f"logs[{model!r}]: no such file {f.name!r}")
         else:
+            check_regular(f, f"logs[{model!r}]: {f.name}")
             out.append(f)
     return out
 
@@ -141,6 +143,59 @@ def logs_by_model(paths: Any) -> dict[str, list[Path]]:
 
 
 _INSPECT_HEAD = re.compile(rb'^\s*\{\s*"version"\s*:\s*\d+\s*,\s*"status"\s*:')
+
+
+def log_files(model: str, path: Any) -> list[Path]:
+    """Return the log files read for one model: the file, or those a folder or pattern holds.
+
+    Parameters
+    ----------
+    model : str
+        The model's name, for messages.
+    path : str or PathLike
+        As :func:`read_eval_logs` takes it.
+
+    Returns
+    -------
+    list of Path
+
+    Raises
+    ------
+    ValueError
+        For a missing file, a pattern matching nothing, a folder with no log, a folder nested
+        deeper than the limit, or a log that is not a regular file.
+    """
+    return _files(model, path)
+
+
+def _is_log_name(name: str) -> bool:
+    return (name.startswith("samples_") and name.endswith(".jsonl")) or name.endswith((".eval", ".json"))
+
+
+def _log_files(model: str, folder: Path) -> list[Path]:
+    """Return the log files in ``folder`` and its subfolders, sorted; regular files only.
+
+    Subfolders are walked down to the depth limit (links to folders are not followed); a
+    file with a log's name that is not a regular file (a FIFO, a device, also behind a link)
+    is refused before it is opened.
+    """
+    found: list[Path] = []
+    todo = [(folder, 0)]
+    while todo:
+        here, depth = todo.pop()
+        try:
+            entries = list(os.scandir(here))
+        except OSError as exc:
+            raise ValueError(f"logs[{model!r}]: folder {here.name!r} cannot be read "
+                             f"({exc.strerror})") from None
+        for entry in entries:
+            if entry.is_dir(follow_symlinks=False):
+                check_limit("depth", depth + 1, f"logs[{model!r}]: folder {folder.name!r}")
+                todo.append((Path(entry.path), depth + 1))
+            elif _is_log_name(entry.name):
+                check_regular(entry.path, f"logs[{model!r}]: {entry.name}")
+                found.append(Path(entry.path))
+    return sorted(found)
 
 
 def _is_inspect_json(p: Path) -> bool:
@@ -210,28 +265,27 @@ def _lm_eval_log(path: Path, metric: str | None, cluster: str | None) -> _Log:
         raise ValueError(f"{path.name}: lm-evaluation-harness lines carry the document as "
                          f"'doc'; name the cluster 'doc.<key>' (got {cluster!r})")
     rows, filters, names = [], set(), set()
-    with open(path, "rb") as fh:
-        for number, line in enumerate(fh, 1):
-            if not line.strip():
-                continue
-            where = f"{path.name} line {number}"
-            record = _object(_json(line, where), where)
-            if "doc_id" not in record:
-                raise ValueError(f"{where}: no 'doc_id' (not an lm-evaluation-harness samples line)")
-            flt = str(record.get("filter", "none"))
-            filters.add(flt)
-            if want_filter is not None and flt != want_filter:
-                continue
-            name = _metric_of(record, metric, where)
-            names.add(name)
-            value = record[name]
-            if isinstance(value, list | dict):
-                raise ValueError(f"{where}: metric {name!r} is not a per-item score "
-                                 f"(got {_kind(value)}); choose another with metric=")
-            digest = record.get("doc_hash")
-            rows.append((_item_id(record["doc_id"], where, "doc_id"), value, task, 1,
-                         _field(record, cluster, where),
-                         digest if isinstance(digest, str) else None, flt))
+    for number, line in _lines(path):
+        if not line.strip():
+            continue
+        where = f"{path.name} line {number}"
+        record = _object(_json(line, where), where)
+        if "doc_id" not in record:
+            raise ValueError(f"{where}: no 'doc_id' (not an lm-evaluation-harness samples line)")
+        flt = str(record.get("filter", "none"))
+        filters.add(flt)
+        if want_filter is not None and flt != want_filter:
+            continue
+        name = _metric_of(record, metric, where)
+        names.add(name)
+        value = record[name]
+        if isinstance(value, list | dict):
+            raise ValueError(f"{where}: metric {name!r} is not a per-item score "
+                             f"(got {_kind(value)}); choose another with metric=")
+        digest = record.get("doc_hash")
+        rows.append((_item_id(record["doc_id"], where, "doc_id"), value, task, 1,
+                     _field(record, cluster, where),
+                     digest if isinstance(digest, str) else None, flt))
     kept = {r[6] for r in rows}
     if want_filter is not None and not rows:
         raise ValueError(f"{path.name}: no line has the filter {want_filter!r} (filters: "
@@ -242,6 +296,24 @@ def _lm_eval_log(path: Path, metric: str | None, cluster: str | None) -> _Log:
                          f"{sorted(kept)}; choose one with metric='METRIC,FILTER'")
     scoring = f"metric {', '.join(sorted(names))}, filter {', '.join(sorted(kept)) or 'none'}"
     return _Log(path, task, stamp, [r[:6] for r in rows], scoring)
+
+
+def _lines(path: Path) -> Iterator[tuple[int, bytes]]:
+    """Yield the numbered lines of a file, refusing a line longer than the line-length limit.
+
+    No line is read past the limit: a file of one endless line costs the limit, not its size.
+    """
+    most = limit("line")
+    with open(path, "rb") as fh:
+        number = 0
+        while True:
+            line = fh.readline(most + 1)
+            if not line:
+                return
+            number += 1
+            if len(line) > most:
+                check_limit("line", len(line), f"{path.name} line {number}")
+            yield number, line
 
 
 def _inspect_value(sample: Mapping[str, Any], metric: str | None, where: str) -> Any:
@@ -365,6 +437,10 @@ def _inspect_parts(path: Path, header_only: bool = False
         try:
             with zipfile.ZipFile(path) as z:
                 members = {i.filename: i for i in z.infolist()}
+                read = [n for n in members if n == "header.json"
+                        or (n.startswith("samples/") and n.endswith(".json"))]
+                # the total the members read would inflate to, as the archive declares it
+                check_limit("log", sum(members[n].file_size for n in read), path.name)
                 header: Mapping[str, Any] = {}
                 if "header.json" in members:
                     header = _object(_archive_json(z, members["header.json"], path.name),
@@ -382,6 +458,7 @@ def _inspect_parts(path: Path, header_only: bool = False
         return header, samples, reductions
     if path.suffix == ".eval":
         raise ValueError(f"{path.name}: not a zip archive, as .eval logs are (cut short?)")
+    check_limit("log", path.stat().st_size, path.name)
     data = _json(path.read_bytes(), path.name)
     if not isinstance(data, Mapping) or not isinstance(data.get("samples"), list):
         raise ValueError(f"{path.name}: no 'samples' list (an inspect log written without samples?)")
