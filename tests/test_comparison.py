@@ -18,6 +18,7 @@ import pandas as pd
 import pytest
 from scipy import stats
 from statsmodels.stats.multitest import multipletests
+from statsmodels.stats.proportion import proportion_confint
 
 import precmp_lib as pc
 from precmp_lib.compare.models import ModelComparison, compare_models, format_pvalue, model_pairs
@@ -273,9 +274,17 @@ def test_prevalence_bootstrap_from_counts_matches_methods_example():
                                                 [45, 15, 10, 130], classes=[1], prevalence=[0.1],
                                                 n_resamples=4000, random_state=12345)
     assert res.adjusted[0, 0] == pytest.approx(0.538462, abs=1e-6)
-    # the bootstrap interval is RNG-dependent: the reference (0.410, 0.731) within 0.02
-    assert res.ci_low[0, 0] == pytest.approx(0.410, abs=0.02)
-    assert res.ci_high[0, 0] == pytest.approx(0.731, abs=0.02)
+    # the interval: Bayes' rule at the corners of statsmodels' Wilson intervals of Se (45 of
+    # 60) and FPR (10 of 140), each at 97.5 % (docs/methods.md §9: 0.3314 to 0.7241)
+    se_lo, se_hi = proportion_confint(45, 60, alpha=0.025, method="wilson")
+    f_lo, f_hi = proportion_confint(10, 140, alpha=0.025, method="wilson")
+    assert res.ci_low[0, 0] == pytest.approx(_ppv(se_lo, f_hi, 0.1), rel=1e-9)
+    assert res.ci_high[0, 0] == pytest.approx(_ppv(se_hi, f_lo, 0.1), rel=1e-9)
+
+
+def _ppv(se, fpr, pi):
+    """Precision at prevalence pi (Bayes' rule, docs/methods.md §9)."""
+    return se * pi / (se * pi + fpr * (1 - pi))
 
 
 def test_counts_input_gives_the_same_comparison(test_set):
@@ -584,17 +593,24 @@ def test_prevalence_on_repeated_cv_resamples_observations(tmp_path):
     frame = _clustered_cv()
     cmp = compare_models(frame, y_true="y_true", prevalence={"maybe": 0.05}, n_boot=2000, seed=3)
     t = cmp.prevalence.set_index("model")
-    est, (low, high) = _direct_prevalence_bootstrap(frame, "maybe", 0.05, 2000, 5, by_row=False)
-    _, (row_low, row_high) = _direct_prevalence_bootstrap(frame, "maybe", 0.05, 2000, 5,
-                                                          by_row=True)
+    est, _ = _direct_prevalence_bootstrap(frame, "maybe", 0.05, 2000, 5, by_row=False)
     for j, m in enumerate(["a", "b"]):
         assert t.loc[m, "precision_at_prevalence"] == pytest.approx(est[j], rel=1e-12)
-        width = high[j] - low[j]
-        # the same interval as resampling the observations, within Monte Carlo error
-        assert t.loc[m, "ci_low"] == pytest.approx(low[j], abs=0.12 * width)
-        assert t.loc[m, "ci_high"] == pytest.approx(high[j], abs=0.12 * width)
-        # and clearly wider than resampling the rows as if they were independent
-        assert width > 1.5 * (row_high[j] - row_low[j])
+        # the interval counts each observation once: the rows' counts over the 6 repeats,
+        # statsmodels' Wilson bounds at 97.5 % on Se and FPR, Bayes' rule at the corners
+        part = frame[frame.model == m]
+        truth, pred = part.y_true == "maybe", part.y_pred == "maybe"
+        r = part["repeat"].nunique()
+        tp, pos = (truth & pred).sum() / r, truth.sum() / r
+        fp, neg = (~truth & pred).sum() / r, (~truth).sum() / r
+        se_lo, se_hi = proportion_confint(tp, pos, alpha=0.025, method="wilson")
+        f_lo, f_hi = proportion_confint(fp, neg, alpha=0.025, method="wilson")
+        assert t.loc[m, "ci_low"] == pytest.approx(_ppv(se_lo, f_hi, 0.05), rel=1e-9)
+        assert t.loc[m, "ci_high"] == pytest.approx(_ppv(se_hi, f_lo, 0.05), rel=1e-9)
+        # wider than the rows counted as independent observations
+        rows_lo, rows_hi = proportion_confint(fp * r, neg * r, alpha=0.025, method="wilson")
+        assert t.loc[m, "ci_high"] - t.loc[m, "ci_low"] > (
+            _ppv(se_hi, rows_lo, 0.05) - _ppv(se_lo, rows_hi, 0.05))
     # DuckDB groups the observations by profile in the engine: the same numbers, bit for bit
     path = tmp_path / "cv.parquet"
     frame.to_parquet(path, index=False)

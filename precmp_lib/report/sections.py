@@ -418,9 +418,13 @@ def section_prevalence(cmp: ModelComparison) -> Any:
         return _wrap("")
     intro = ("<p>Precision changes with the class mix; sensitivity and specificity do not. Given "
              "the population prevalence, Bayes' rule gives the precision each model would have "
-             "there. Intervals are percentile bootstrap intervals from multinomial resamples of "
-             "the counts (of observations, for cross-validation); the ratio compares two "
-             "models on the same resamples.</p>")
+             "there. Each interval is the precision at the corners of Wilson intervals for "
+             "sensitivity and false-positive rate, each at 1 − α/2 (Bonferroni), so it stays "
+             "valid with no false or no true positives (cross-validation counts each observation "
+             "once). The ratio compares two models on the same bootstrap resamples of the counts "
+             "(of observations, for cross-validation); where a model has no false or no true "
+             "positives its resamples cannot move, and the ratio's ends come from the two "
+             "models' intervals at 1 − α/2 instead.</p>")
     return _wrap(_h2("pc-prevalence") + intro + table_html(cmp.prevalence, "prevalence")
                  + "<h3>Ratio between models</h3>"
                  + table_html(cmp.prevalence_ratio, "prevalence_ratio"))
