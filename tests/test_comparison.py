@@ -172,7 +172,9 @@ def test_best_group_and_conclusions_in_words(test_set):
     assert cmp.pairs.set_index(["model_a", "model_b"]).loc[("lr", "rf"), ["b", "c"]].tolist() == [8, 3]
     assert cmp.best == ["lr", "rf"]  # nb is far worse; lr and rf are not shown to differ
     assert cmp.summary.set_index("model")["best"].to_dict() == {"lr": True, "rf": True, "nb": False}
-    assert cmp.recommendation == "lr and rf are tied for best; choose on cost or simplicity."
+    assert cmp.recommendation.startswith("lr and rf are not shown to differ in accuracy from the "
+                                         "most accurate, lr (these data detect a difference of ")
+    assert "tied" not in cmp.recommendation
     text = " ".join(cmp.conclusions)
     assert "not shown to differ" in text and "equal" not in text
     assert "Shown less accurate than lr: nb." in text
@@ -532,14 +534,20 @@ def test_small_sample_warnings():
                                  ["b predicts 1 class fewer than 5 times: 2"]]
 
 
-def test_when_no_pair_differs_every_model_is_tied():
+def test_when_no_pair_differs_no_model_is_shown_better():
     y = np.array([0, 1] * 30)
     a, b, c = y.copy(), y.copy(), y.copy()
     b[:2], c[2:5] = 1 - b[:2], 1 - c[2:5]  # 2 and 3 errors: no pair differs
     cmp = compare_models(pd.DataFrame({"y": y, "a": a, "b": b, "c": c}), y_true="y")
     assert not cmp.pairs["reject"].any()
-    assert cmp.recommendation == ("All 3 models are tied for best: a, b and c; choose on cost or "
-                                  "simplicity.")
+    # a − c: b = 3, c = 0 of n = 60; sd of the paired differences sqrt(3/60 - (3/60)^2), and
+    # (z_0.975 + z_0.8) sd / sqrt(60) = 0.0788: the larger of the top model's two pairs
+    sd = np.sqrt(3 / 60 - (3 / 60) ** 2)
+    mde = (stats.norm.isf(0.025) + stats.norm.isf(0.2)) * sd / np.sqrt(60)
+    assert cmp.recommendation == ("All 3 models are not shown to differ in accuracy: a, b and c "
+                                  f"(these data detect a difference of {100 * mde:.1f} points "
+                                  "with 80 % power; smaller ones could go unseen); choose on cost "
+                                  "or simplicity.")
 
 
 def _clustered_cv(n=300, repeats=6, seed=11):
@@ -623,4 +631,4 @@ def test_prevalence_on_repeated_cv_resamples_observations(tmp_path):
     with pytest.raises(ValueError, match=r"prevalence_classes=\['yes'\]"):
         compare_models(counts, prevalence={"yes": 0.05})
     # two models, neither shown more accurate: 'both', not 'all 2'
-    assert cmp.recommendation == "Both models are tied for best: a and b; choose on cost or simplicity."
+    assert cmp.recommendation.startswith("Both models are not shown to differ in accuracy: a and b")
