@@ -18,6 +18,7 @@ import pandas as pd
 import pytest
 from scipy import stats
 from statsmodels.stats.multitest import multipletests
+from statsmodels.stats.proportion import proportion_confint
 
 import precmp_lib as pc
 from precmp_lib.compare.models import ModelComparison, compare_models, format_pvalue, model_pairs
@@ -171,7 +172,9 @@ def test_best_group_and_conclusions_in_words(test_set):
     assert cmp.pairs.set_index(["model_a", "model_b"]).loc[("lr", "rf"), ["b", "c"]].tolist() == [8, 3]
     assert cmp.best == ["lr", "rf"]  # nb is far worse; lr and rf are not shown to differ
     assert cmp.summary.set_index("model")["best"].to_dict() == {"lr": True, "rf": True, "nb": False}
-    assert cmp.recommendation == "lr and rf are tied for best; choose on cost or simplicity."
+    assert cmp.recommendation.startswith("lr and rf are not shown to differ in accuracy from the "
+                                         "most accurate, lr (these data detect a difference of ")
+    assert "tied" not in cmp.recommendation
     text = " ".join(cmp.conclusions)
     assert "not shown to differ" in text and "equal" not in text
     assert "Shown less accurate than lr: nb." in text
@@ -273,9 +276,17 @@ def test_prevalence_bootstrap_from_counts_matches_methods_example():
                                                 [45, 15, 10, 130], classes=[1], prevalence=[0.1],
                                                 n_resamples=4000, random_state=12345)
     assert res.adjusted[0, 0] == pytest.approx(0.538462, abs=1e-6)
-    # the bootstrap interval is RNG-dependent: the reference (0.410, 0.731) within 0.02
-    assert res.ci_low[0, 0] == pytest.approx(0.410, abs=0.02)
-    assert res.ci_high[0, 0] == pytest.approx(0.731, abs=0.02)
+    # the interval: Bayes' rule at the corners of statsmodels' Wilson intervals of Se (45 of
+    # 60) and FPR (10 of 140), each at 97.5 % (docs/methods.md §9: 0.3314 to 0.7241)
+    se_lo, se_hi = proportion_confint(45, 60, alpha=0.025, method="wilson")
+    f_lo, f_hi = proportion_confint(10, 140, alpha=0.025, method="wilson")
+    assert res.ci_low[0, 0] == pytest.approx(_ppv(se_lo, f_hi, 0.1), rel=1e-9)
+    assert res.ci_high[0, 0] == pytest.approx(_ppv(se_hi, f_lo, 0.1), rel=1e-9)
+
+
+def _ppv(se, fpr, pi):
+    """Precision at prevalence pi (Bayes' rule, docs/methods.md §9)."""
+    return se * pi / (se * pi + fpr * (1 - pi))
 
 
 def test_counts_input_gives_the_same_comparison(test_set):
@@ -523,14 +534,20 @@ def test_small_sample_warnings():
                                  ["b predicts 1 class fewer than 5 times: 2"]]
 
 
-def test_when_no_pair_differs_every_model_is_tied():
+def test_when_no_pair_differs_no_model_is_shown_better():
     y = np.array([0, 1] * 30)
     a, b, c = y.copy(), y.copy(), y.copy()
     b[:2], c[2:5] = 1 - b[:2], 1 - c[2:5]  # 2 and 3 errors: no pair differs
     cmp = compare_models(pd.DataFrame({"y": y, "a": a, "b": b, "c": c}), y_true="y")
     assert not cmp.pairs["reject"].any()
-    assert cmp.recommendation == ("All 3 models are tied for best: a, b and c; choose on cost or "
-                                  "simplicity.")
+    # a − c: b = 3, c = 0 of n = 60; sd of the paired differences sqrt(3/60 - (3/60)^2), and
+    # (z_0.975 + z_0.8) sd / sqrt(60) = 0.0788: the larger of the top model's two pairs
+    sd = np.sqrt(3 / 60 - (3 / 60) ** 2)
+    mde = (stats.norm.isf(0.025) + stats.norm.isf(0.2)) * sd / np.sqrt(60)
+    assert cmp.recommendation == ("All 3 models are not shown to differ in accuracy: a, b and c "
+                                  f"(these data detect a difference of {100 * mde:.1f} points "
+                                  "with 80 % power; smaller ones could go unseen); choose on cost "
+                                  "or simplicity.")
 
 
 def _clustered_cv(n=300, repeats=6, seed=11):
@@ -584,17 +601,24 @@ def test_prevalence_on_repeated_cv_resamples_observations(tmp_path):
     frame = _clustered_cv()
     cmp = compare_models(frame, y_true="y_true", prevalence={"maybe": 0.05}, n_boot=2000, seed=3)
     t = cmp.prevalence.set_index("model")
-    est, (low, high) = _direct_prevalence_bootstrap(frame, "maybe", 0.05, 2000, 5, by_row=False)
-    _, (row_low, row_high) = _direct_prevalence_bootstrap(frame, "maybe", 0.05, 2000, 5,
-                                                          by_row=True)
+    est, _ = _direct_prevalence_bootstrap(frame, "maybe", 0.05, 2000, 5, by_row=False)
     for j, m in enumerate(["a", "b"]):
         assert t.loc[m, "precision_at_prevalence"] == pytest.approx(est[j], rel=1e-12)
-        width = high[j] - low[j]
-        # the same interval as resampling the observations, within Monte Carlo error
-        assert t.loc[m, "ci_low"] == pytest.approx(low[j], abs=0.12 * width)
-        assert t.loc[m, "ci_high"] == pytest.approx(high[j], abs=0.12 * width)
-        # and clearly wider than resampling the rows as if they were independent
-        assert width > 1.5 * (row_high[j] - row_low[j])
+        # the interval counts each observation once: the rows' counts over the 6 repeats,
+        # statsmodels' Wilson bounds at 97.5 % on Se and FPR, Bayes' rule at the corners
+        part = frame[frame.model == m]
+        truth, pred = part.y_true == "maybe", part.y_pred == "maybe"
+        r = part["repeat"].nunique()
+        tp, pos = (truth & pred).sum() / r, truth.sum() / r
+        fp, neg = (~truth & pred).sum() / r, (~truth).sum() / r
+        se_lo, se_hi = proportion_confint(tp, pos, alpha=0.025, method="wilson")
+        f_lo, f_hi = proportion_confint(fp, neg, alpha=0.025, method="wilson")
+        assert t.loc[m, "ci_low"] == pytest.approx(_ppv(se_lo, f_hi, 0.05), rel=1e-9)
+        assert t.loc[m, "ci_high"] == pytest.approx(_ppv(se_hi, f_lo, 0.05), rel=1e-9)
+        # wider than the rows counted as independent observations
+        rows_lo, rows_hi = proportion_confint(fp * r, neg * r, alpha=0.025, method="wilson")
+        assert t.loc[m, "ci_high"] - t.loc[m, "ci_low"] > (
+            _ppv(se_hi, rows_lo, 0.05) - _ppv(se_lo, rows_hi, 0.05))
     # DuckDB groups the observations by profile in the engine: the same numbers, bit for bit
     path = tmp_path / "cv.parquet"
     frame.to_parquet(path, index=False)
@@ -607,4 +631,4 @@ def test_prevalence_on_repeated_cv_resamples_observations(tmp_path):
     with pytest.raises(ValueError, match=r"prevalence_classes=\['yes'\]"):
         compare_models(counts, prevalence={"yes": 0.05})
     # two models, neither shown more accurate: 'both', not 'all 2'
-    assert cmp.recommendation == "Both models are tied for best: a and b; choose on cost or simplicity."
+    assert cmp.recommendation.startswith("Both models are not shown to differ in accuracy: a and b")

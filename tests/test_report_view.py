@@ -359,7 +359,7 @@ def test_first_screen_is_design_recommendation_and_five_points(kind, tmp_path):
     assert design[0].startswith("p.csv · " + cmp.design["description"])
     # one sentence that decides: use one model, keep the reference, or a tie to choose within
     (sentence,) = rec
-    assert re.fullmatch(r"(Use .*|Keep the reference .*|.* are tied for best.*; choose on cost or "
+    assert re.fullmatch(r"(Use .*|Keep the reference .*|.* not shown to differ in accuracy.*; choose on cost or "
                         r"simplicity|.* are more accurate than the reference .*)\.", sentence)
     assert not re.search(r"\. [A-Z]", sentence)
     items = [t for tag, cls, t in screen if tag == "li" and cls == ""]
@@ -456,14 +456,14 @@ def test_first_screen_counts_read_as_sentences():
                                        "b": ["x", "x", "z"]}), y_true="y", n_boot=200)
     lines = " ".join(one.conclusions)
     assert "at α = 0.05: 0 of 1." in lines
-    assert "0 of 1 class comparison after Holm's adjustment" in lines
+    assert "0 of 1 class comparison (GS test)" in lines
     rng = np.random.default_rng(3)
     y = rng.integers(0, 2, 400)
     frame = pd.DataFrame({"y": y, "a": y, "b": np.where(rng.random(400) < 0.7, y, 1 - y),
                           "c": np.where(rng.random(400) < 0.72, y, 1 - y)})
     three = " ".join(compare_models(frame, y_true="y", n_boot=200).conclusions)
     assert "0.05: 2 of 3; the other is not shown to differ." in three
-    assert "of 6 class comparisons after" in three  # 3 pairs x 2 classes
+    assert "of 6 class comparisons (GS test)" in three  # 3 pairs x 2 classes
     from precmp_lib.compare.models import _bullets_all_pairs
 
     summary = pd.DataFrame({"model": ["a", "b", "c"], "rank": [1, 2, 3], "accuracy": [.9, .8, .7]})

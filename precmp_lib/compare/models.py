@@ -46,6 +46,7 @@ from ..stats.bayesian import bayes_correlated_ttest
 from ..stats.combine import combine_pvalues, combined_precision_test
 from ..stats.contingency import mcnemar
 from ..stats.multiple import adjust_pvalues
+from ..stats.power import minimum_detectable_difference
 from ..stats.precision import compare_precision_from_counts
 from ..stats.precision_gee import compare_precision_from_moments, gee_precision_from_counts
 from ..stats.prevalence import (
@@ -56,6 +57,8 @@ from ..stats.resampling import corrected_resampled_ttest, ftest_5x2cv, ttest_5x2
 
 __all__ = ["ModelComparison", "compare_models", "model_pairs"]
 
+# The power at which the page states the difference a pair's data would detect.
+POWER = 0.8
 # Exact McNemar is conservative with few discordant pairs; below this the mid-p is used.
 MIDP_BELOW = 25
 # Warnings: fewer observations, discordant pairs or predictions of a class than these.
@@ -117,7 +120,8 @@ class ModelComparison:
         than the reference or, when none is, the reference and the models not shown to differ
         from it.
     recommendation : str
-        One sentence saying what to use (or that the best are tied).
+        One sentence saying what to use (or that the best are not shown to differ, with the
+        difference the data would detect).
     conclusions : list of str
         At most five short points behind the recommendation.
     details : list of str
@@ -377,6 +381,8 @@ def _summary(counts: Counts, pat: _Arrays, sums: ClusterSums | None,
             lo, hi = _wilson(right, counts.n_rows, level)
         else:
             acc, lo, hi = clustered_accuracy_from_sums(sums, j, confidence_level=level)
+            if not hi > lo:  # right (or wrong) on every row: no spread to cluster on
+                lo, hi = _wilson(acc * counts.n_observations, counts.n_observations, level)
         rows.append({"model": name, "n": counts.n_rows, "n_observations": counts.n_observations,
                      "accuracy": acc, "ci_low": lo, "ci_high": hi})
     out = pd.DataFrame(rows)
@@ -433,7 +439,13 @@ def _cv_pair(scores: pd.DataFrame, a: str, b: str, ratio: float, counts: Counts,
 def _test_train_ratio(scores: pd.DataFrame, n_obs: int) -> float:
     n_test = scores["n_test"].to_numpy(float)
     per_repeat = scores.groupby("repeat")["n_test"].transform("sum").to_numpy(float)
-    return float(n_test.mean() / (per_repeat - n_test).mean())
+    train = (per_repeat - n_test).mean()
+    if not train > 0:
+        raise ValueError("the fold column holds one fold per repeat: every observation is in "
+                         "the test fold and none is left to train on, so this is not "
+                         "cross-validation; give each repeat two or more folds, or drop the "
+                         "repeat and fold columns for one test set")
+    return float(n_test.mean() / train)
 
 
 def _pairs(counts: Counts, pat: _Arrays, scores: pd.DataFrame | None, pairs: list, alpha: float,
@@ -447,15 +459,38 @@ def _pairs(counts: Counts, pat: _Arrays, scores: pd.DataFrame | None, pairs: lis
         ratio = _test_train_ratio(scores, counts.n_observations)
         rows = [{"model_a": a, "model_b": b, **_cv_pair(scores, a, b, ratio, counts, level)}
                 for a, b in pairs]
-    out = pd.DataFrame(rows)
+    out = not_estimable(pd.DataFrame(rows), "ci_low", "ci_high")
+    out["mde"] = [_pair_mde(r, counts.n_rows, alpha) for r in out.itertuples()]
     out["pvalue_adjusted"] = adjust_pvalues(out["pvalue"].to_numpy(float), "holm")
     out["reject"] = out["pvalue_adjusted"] <= alpha
     out.attrs["adjustment"] = "holm"
     if ratio is not None:
         out.attrs["test_train_ratio"] = ratio
     first = ["model_a", "model_b", "test", "estimate", "ci_low", "ci_high", "statistic", "df",
-             "pvalue", "pvalue_adjusted", "reject", "b", "c", "note"]
+             "pvalue", "pvalue_adjusted", "reject", "mde", "b", "c", "note"]
     return out[first + [c for c in out.columns if c not in first]]
+
+
+def _pair_mde(r: Any, n: int, alpha: float) -> float:
+    """Return the accuracy difference the pair's data detect with 80 % power (two-sided).
+
+    Test set: the paired z test's :func:`~precmp_lib.stats.power.minimum_detectable_difference` with
+    the per-observation differences' standard deviation, ``sqrt((b + c)/n - ((b - c)/n)^2)``.
+    Cross-validation: ``(t_{1-alpha/2, df} + z_{0.8})`` times the corrected t's standard error
+    (read from its interval). NaN when the differences do not vary.
+    """
+    if np.isfinite(r.b):
+        var = (r.b + r.c) / n - ((r.b - r.c) / n) ** 2
+        if not var > 0:
+            return np.nan
+        return minimum_detectable_difference(n, math.sqrt(var), power=POWER, alpha=alpha)
+    if not (np.isfinite(r.ci_low) and np.isfinite(r.ci_high) and r.ci_high > r.ci_low):
+        return np.nan
+    from scipy.stats import t as student
+
+    crit = float(student.isf(alpha / 2, r.df))
+    se = (r.ci_high - r.ci_low) / (2 * crit)
+    return (crit + norm_isf(1 - POWER)) * se
 
 
 def _bayesian_columns(pairs: pd.DataFrame, scores: pd.DataFrame, counts: Counts,
@@ -497,6 +532,32 @@ def _per_class(counts: Counts, pat: _Arrays, moments: Any, pairs: list,
     out.insert(0, "model_a", np.repeat([a for a, _ in pairs], sizes))
     out["gs_pvalue_adjusted"] = adjust_pvalues(out["gs_pvalue"].to_numpy(float), "holm")
     out.attrs["adjustment"] = "holm"
+    return not_estimable(out, "rp_ci_low", "rp_ci_high")
+
+
+EQUAL_NOT_ESTIMABLE = "equal on these data; the interval is not estimable"
+
+
+def not_estimable(frame: pd.DataFrame, low: str, high: str) -> pd.DataFrame:
+    """Blank the intervals of no width and say why in ``note``: equal on these data.
+
+    Two models that predict a class alike (or are both always right) give a ratio of 1 and
+    an interval [1, 1]: the data hold no variation to estimate it from, which is not
+    certainty. The ends become NaN (shown blank) and the note says so.
+
+    >>> t = pd.DataFrame({"lo": [1.0, 0.9], "hi": [1.0, 1.2], "note": ["", "x"]})
+    >>> not_estimable(t, "lo", "hi").to_dict("list")["note"]
+    ['equal on these data; the interval is not estimable', 'x']
+    """
+    lo, hi = frame[low].to_numpy(float), frame[high].to_numpy(float)
+    flat = np.isfinite(lo) & np.isfinite(hi) & (hi <= lo)
+    if not flat.any():
+        return frame
+    out = frame.copy()
+    out.loc[flat, [low, high]] = np.nan
+    notes = out["note"].fillna("").astype(str)
+    out.loc[flat, "note"] = [f"{n}; {EQUAL_NOT_ESTIMABLE}" if n else EQUAL_NOT_ESTIMABLE
+                             for n in notes[flat]]
     return out
 
 
@@ -636,7 +697,7 @@ def _prevalence(counts: Counts, pat: _Arrays, obs: _Observations | None,
                 seed: int) -> tuple[pd.DataFrame, pd.DataFrame]:
     cols = ["class", "model", "prevalence", "test_set_prevalence", "precision_test_set",
             "precision_at_prevalence", "ci_low", "ci_high", "note"]
-    rcols = ["class", "model_a", "model_b", "ratio", "ci_low", "ci_high"]
+    rcols = ["class", "model_a", "model_b", "ratio", "ci_low", "ci_high", "note"]
     if not prevalence:
         return pd.DataFrame(columns=cols), pd.DataFrame(columns=rcols)
     codes, values = _prevalence_codes(counts, prevalence)
@@ -661,9 +722,14 @@ def _prevalence(counts: Counts, pat: _Arrays, obs: _Observations | None,
                          "note": res.notes[c][j]})
         for a, b in pairs:
             lo, est, hi = res.ratio(c, index[a], index[b])
+            note = ""
+            if np.isfinite(est) and not (np.isfinite(lo) and np.isfinite(hi)):
+                note = f"{b}'s precision may be 0 here: the ratio is unbounded; {NOT_ESTIMABLE}"
             ratios.append({"class": label, "model_a": a, "model_b": b, "ratio": est,
-                           "ci_low": lo, "ci_high": hi})
-    return pd.DataFrame(rows, columns=cols), pd.DataFrame(ratios, columns=rcols)
+                           "ci_low": lo, "ci_high": hi, "note": note})
+    # two models that predict the class alike move together in every resample: ratio 1, [1, 1]
+    return pd.DataFrame(rows, columns=cols), not_estimable(pd.DataFrame(ratios, columns=rcols),
+                                                           "ci_low", "ci_high")
 
 
 def _warnings(counts: Counts, pairs: pd.DataFrame,
@@ -749,12 +815,35 @@ def _points(x: float) -> str:
     return f"{100 * x:.1f}"
 
 
+NOT_ESTIMABLE = "the interval is not estimable"
+
+
+def _interval(low: float, high: float, level: float, fmt: Any) -> str:
+    """Write "95 % CI low to high", or say that the interval is not estimable.
+
+    An interval is not estimable when an end is missing, or when it has no width: the data
+    leave no variation to estimate it from (two models alike on every fold, both precisions 1).
+
+    >>> _interval(0.01, 0.03, 0.95, lambda x: f"{x:+.2f}"), _interval(1.0, 1.0, 0.95, str)
+    ('95 % CI +0.01 to +0.03', 'the interval is not estimable')
+    """
+    if not (np.isfinite(low) and np.isfinite(high)) or high <= low:
+        return NOT_ESTIMABLE
+    return f"{100 * level:g} % CI {fmt(low)} to {fmt(high)}"
+
+
 def _pair_sentence(r: Any, level: float) -> str:
     """One pair's accuracy difference, the pair named first: "a − b: +0.0120, 95 % CI ..."."""
-    pct = f"{100 * level:g} %"
-    return (f"{r.model_a} − {r.model_b}: difference {r.estimate:+.4f}, {pct} CI "
-            f"{r.ci_low:+.4f} to {r.ci_high:+.4f} unadjusted; {_short_test(r.test)} "
-            f"{_p(r.pvalue_adjusted)} after Holm.")
+    ci = _interval(r.ci_low, r.ci_high, level, lambda x: f"{x:+.4f}")
+    ci += "" if ci == NOT_ESTIMABLE else " unadjusted"
+    seen = ""
+    if not r.reject:
+        mde = getattr(r, "mde", np.nan)
+        seen = " Not shown to differ" + (
+            f"; these data detect {_points(mde)} points with {100 * POWER:g} % power."
+            if np.isfinite(mde) else ".")
+    return (f"{r.model_a} − {r.model_b}: difference {r.estimate:+.4f}, {ci}; "
+            f"{_short_test(r.test)} {_p(r.pvalue_adjusted)} after Holm.{seen}")
 
 
 def _short_test(test: str) -> str:
@@ -809,7 +898,7 @@ def _conclusions(cmp: dict, level: float) -> tuple[str, list[str], list[str]]:
         details = [_pair_sentence(r, level) for r in pairs.itertuples()]
     if "p_rope" in pairs and len(best) > 1 and reference is None:
         bullets += _bayesian_bullet(best, pairs)
-    bullets.append(_precision_bullet(cmp["per_class"], cmp["alpha"]))
+    bullets.append(_precision_bullet(cmp["per_class"], cmp["gee"], cmp["combined"], cmp["alpha"]))
     details += _precision_details(cmp["per_class"], cmp["combined"], cmp["alpha"])
     details += _prevalence_sentences(cmp["prevalence"], level)
     return recommendation, bullets[:5], details
@@ -827,22 +916,32 @@ def _pairs_models(pairs: pd.DataFrame) -> set:
     return set(pairs["model_a"]) | set(pairs["model_b"])
 
 
+def _detectable(best: list, pairs: pd.DataFrame) -> str:
+    """Say the largest difference the top model's untold pairs would detect with 80 % power."""
+    rows = pairs[(pairs.model_a == best[0]) & pairs.model_b.isin(best[1:])]
+    mde = rows["mde"].dropna() if "mde" in rows else pd.Series(dtype=float)
+    if not len(mde):
+        return ""
+    return (f" (these data detect a difference of {_points(mde.max())} points with "
+            f"{100 * POWER:g} % power; smaller ones could go unseen)")
+
+
 def _recommend_all_pairs(best: list, pairs: pd.DataFrame, level: float) -> str:
     top = best[0]
     if len(best) > 1:
+        seen = _detectable(best, pairs)
         if len(best) == len(_pairs_models(pairs)):
             every = "Both" if len(best) == 2 else f"All {len(best):,}"
-            return (f"{every} models are tied for best: {join_names(best)}; choose on cost or "
-                    "simplicity.")
-        if len(best) > 4:
-            return (f"{len(best):,} models are tied for best: {join_names(best)}; choose on cost or "
-                    "simplicity.")
-        return f"{join_names(best)} are tied for best; choose on cost or simplicity."
+            return (f"{every} models are not shown to differ in accuracy: {join_names(best)}"
+                    f"{seen}; choose on cost or simplicity.")
+        return (f"{join_names(best)} are not shown to differ in accuracy from the most accurate, "
+                f"{top}{seen}; choose on cost or simplicity.")
     rows = [r for r in pairs.itertuples() if top in (r.model_a, r.model_b)]
     closest = min(rows, key=lambda r: r.estimate)  # the top model is model A of each
     return (f"Use {top}: it is more accurate than every other model by at least "
-            f"{_points(closest.estimate)} points, {100 * level:g} % CI {_points(closest.ci_low)} "
-            f"to {_points(closest.ci_high)} against {closest.model_b}.")
+            f"{_points(closest.estimate)} points, "
+            f"{_interval(closest.ci_low, closest.ci_high, level, _points)} against "
+            f"{closest.model_b}.")
 
 
 def _recommend_reference(reference: str, best: list, pairs: pd.DataFrame, acc: dict,
@@ -851,8 +950,7 @@ def _recommend_reference(reference: str, best: list, pairs: pd.DataFrame, acc: d
     if reference not in best and len(others) == 1:
         r = _row(pairs, others[0], reference)
         return (f"Use {others[0]}: it is more accurate than the reference {reference} by "
-                f"{_points(r.estimate)} points, {100 * level:g} % CI {_points(r.ci_low)} to "
-                f"{_points(r.ci_high)}.")
+                f"{_points(r.estimate)} points, {_interval(r.ci_low, r.ci_high, level, _points)}.")
     if reference not in best:
         return (f"{join_names(others)} are more accurate than the reference {reference}; this page "
                 "compares each model with the reference only, so compare them with each other "
@@ -921,24 +1019,46 @@ def _prevalence_sentences(prev: pd.DataFrame, level: float) -> list[str]:
     return lines
 
 
-def _precision_bullet(per_class: pd.DataFrame, alpha: float) -> str:
-    """Say in one line whether precision differs per class."""
+def _precision_bullet(per_class: pd.DataFrame, gee: pd.DataFrame, combined: pd.DataFrame,
+                      alpha: float) -> str:
+    """Say in one line whether precision differs, by each of the page's three tests.
+
+    The tests answer different questions, so the line names each with its count after Holm's
+    adjustment: per class and pair (GS), all models at once per class (GEE Wald) and one answer
+    per pair across classes.
+    """
     sig = per_class[per_class["gs_pvalue_adjusted"] <= alpha]
     tested = len(per_class.dropna(subset=["gs_pvalue"]))
-    if not len(sig):
-        return (f"Precision: no class differs between the compared pairs, 0 of "
-                f"{count_of(tested, 'class comparison')} after Holm's adjustment, GS test.")
-    classes = list(dict.fromkeys(map(str, sig["class"])))
-    return (f"Precision differs in {len(sig):,} of {count_of(tested, 'class comparison')} after Holm's "
-            f"adjustment, GS test; classes: {join_names(classes, 6)}.")
+    gee_tested = gee.dropna(subset=["pvalue_adjusted"])
+    gee_sig = gee_tested[gee_tested["pvalue_adjusted"] <= alpha]
+    both = combined.dropna(subset=["pvalue_adjusted"])
+    across = both[both["pvalue_adjusted"] <= alpha]
+    parts = [f"{len(k):,} of {count_of(n, noun)} ({test})" for k, n, noun, test in (
+        (sig, tested, "class comparison", "GS test"),
+        (gee_sig, len(gee_tested), "class", "GEE, all models"),
+        (across, len(both), "pair", "across classes")) if n]
+    shown = list(dict.fromkeys(map(str, [*sig["class"], *gee_sig["class"]])))
+    if not shown and not len(across):
+        return "Precision after Holm's adjustment: no difference shown; " + ", ".join(parts) + "."
+    where = f"; classes: {join_names(shown, 4)}" if shown else ""
+    return "Precision after Holm's adjustment: differs in " + ", ".join(parts) + where + "."
 
 
 def _ratio_with_ci(ratio: float, low: float, high: float) -> str:
     """"1.05, CI 1.02 to 1.08": two decimals, more (up to four) while the ends read the same.
 
+    A ratio that is not defined (a precision 0) or an interval of no width (both precisions 1)
+    is said in words.
+
     >>> _ratio_with_ci(1.0512, 1.0498, 1.0527)
     '1.051, CI 1.050 to 1.053'
+    >>> _ratio_with_ci(1.0, 1.0, 1.0), _ratio_with_ci(float("nan"), float("nan"), float("nan"))
+    ('1, equal on these data; the interval is not estimable', 'not defined (a precision is 0)')
     """
+    if not np.isfinite(ratio):
+        return "not defined (a precision is 0)"
+    if not (np.isfinite(low) and np.isfinite(high)) or high <= low:
+        return f"{ratio:g}, equal on these data; {NOT_ESTIMABLE}"
     d = 2
     while d < 4 and f"{low:.{d}f}" == f"{high:.{d}f}":
         d += 1
@@ -1139,14 +1259,15 @@ def _compare_counts(counts: Counts, *, reference: str | None, alpha: float,
     design = _design(counts)
     parts = {"summary": summary, "pairs": pair_table, "best": best, "reference": reference,
              "per_class": per_class, "combined": combined, "design": design, "alpha": alpha,
-             "prevalence": prev}
+             "prevalence": prev, "gee": joint}
     recommendation, bullets, details = _conclusions(parts, level)
     warning_lines, warning_items = _warnings(counts, pair_table, class_counts)
     return ModelComparison(
         models=list(counts.models), classes=[_scalar(c) for c in counts.classes], design=design,
         engine=counts.engine, n_rows=int(counts.n_rows), source=str(counts.source), alpha=alpha,
         reference=reference, summary=summary, pairs=pair_table, per_class=per_class, gee=joint,
-        gee_pairwise=gee.pairwise, gee_coefficients=gee.coefficients, combined=combined,
+        gee_pairwise=gee.pairwise,
+        gee_coefficients=not_estimable(gee.coefficients, "ci_low", "ci_high"), combined=combined,
         prevalence=prev, prevalence_ratio=prev_ratio, class_counts=class_counts,
         precision=precision,
         fold_scores=scores if scores is not None else pd.DataFrame(columns=["repeat", "fold",

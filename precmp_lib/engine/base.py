@@ -162,6 +162,7 @@ class _Spec:
     id: str | None = None
     repeat: str | None = None
     fold: str | None = None
+    unused: str | None = None  # a 'fold' column read as nothing (no repeat column)
     model_col: str = "model"
     pred_col: str = "y_pred"
     text_numbers: bool = False  # CSV: all cells are text; numbers are recognised
@@ -317,6 +318,12 @@ def _key_columns(spec: _Spec, columns: list[str], *, id: str | None, repeat: str
     if spec.repeat is None:
         if fold is not None:
             raise spec.fail(f"column {fold!r} (fold) needs a repeat column; pass repeat")
+        if spec.fold is not None:  # plain k-fold: never a model, and never dropped unsaid
+            spec.notes.append("column 'fold' is not used: without a 'repeat' column the rows "
+                              "are read as one test set (pooled out-of-fold predictions, each "
+                              "from a model trained on other folds); add a column 'repeat' "
+                              "of 0 to compare them fold by fold as cross-validation")
+            spec.unused = spec.fold
         spec.fold = None
     for col, what in [(id, "observation id"), (spec.repeat, "repeat"), (spec.fold, "fold")]:
         if col is not None:
@@ -337,7 +344,7 @@ def _wide_columns(spec: _Spec, columns: list[str], models: Sequence[str] | None)
     """Wide layout: the model columns (by default every column with no other role)."""
     if spec.repeat is not None and spec.id is None:
         raise spec.fail(f"column {spec.repeat!r} (repeat) needs an observation id column; pass id")
-    skip = {spec.y, spec.id, spec.repeat, spec.fold}
+    skip = {spec.y, spec.id, spec.repeat, spec.fold, spec.unused}
     names = [str(m) for m in models] if models is not None else [c for c in columns if c not in skip]
     check_limit("models", len(names), spec.name, PredictionFileError)
     have = set(columns)

@@ -209,7 +209,8 @@ def section_accuracy(cmp: ModelComparison) -> Any:
         table, "accuracy", headers={"n": "predictions", "n_observations": "observations"}))
 
 
-PAIR_VIEWS = [("", ["estimate", "ci_low", "ci_high", "pvalue_adjusted", "reject", "test"], False),
+PAIR_VIEWS = [("", ["estimate", "ci_low", "ci_high", "pvalue_adjusted", "reject", "mde", "test"],
+               False),
               ("5 × 2cv t and F tests of the same pairs, unadjusted",
                ["t5x2_statistic", "t5x2_pvalue", "f5x2_statistic", "f5x2_pvalue"], False),
               ("Bayesian correlated t: posterior probabilities",
@@ -253,7 +254,11 @@ def section_pairs(cmp: ModelComparison) -> Any:
                  "with Newcombe's interval.</p>")
     intro += (f"<p>The family: {esc(_family(cmp))}. p-values are adjusted with Holm's method "
               "across this family; colour and <em>reject</em> mark the adjusted decision at "
-              f"α = {cmp.alpha:g}. Intervals are unadjusted.</p>")
+              f"α = {cmp.alpha:g}. Intervals are unadjusted: each holds its pair alone at "
+              f"{100 * (1 - cmp.alpha):g} %, while decision and colour are Holm's over the "
+              "family, so an interval clear of 0 can belong to a pair not shown to differ after "
+              "adjustment (drawn grey). <em>mde</em>: the difference the pair's data detect with "
+              "80 % power at α.</p>")
     m = len(cmp.models)
     if len(cmp.pairs) <= 21 or cmp.reference is not None:
         plot = _figure_html(pairs_forest(cmp), "Accuracy differences of each pair, coloured by "
@@ -317,7 +322,10 @@ def section_per_class(cmp: ModelComparison) -> Any:
     parts.append("<h3>Paired tests per class</h3>")
     pairs = list(dict.fromkeys(zip(cmp.per_class.model_a, cmp.per_class.model_b)))
     sig = cmp.per_class[cmp.per_class.gs_pvalue_adjusted <= cmp.alpha]
-    if len(pairs) * k <= 40:
+    if not cmp.per_class["rp"].notna().any():
+        parts.append("<p>No relative precision is defined here: in every class a model of the "
+                     "pair never predicts it or has precision 0 (see <em>note</em>).</p>")
+    elif len(pairs) * k <= 40:
         parts.append(_figure_html(rp_forest(cmp), "Relative precision per class and pair, "
                                   "coloured by the adjusted decision"))
     else:
@@ -418,9 +426,13 @@ def section_prevalence(cmp: ModelComparison) -> Any:
         return _wrap("")
     intro = ("<p>Precision changes with the class mix; sensitivity and specificity do not. Given "
              "the population prevalence, Bayes' rule gives the precision each model would have "
-             "there. Intervals are percentile bootstrap intervals from multinomial resamples of "
-             "the counts (of observations, for cross-validation); the ratio compares two "
-             "models on the same resamples.</p>")
+             "there. Each interval is the precision at the corners of Wilson intervals for "
+             "sensitivity and false-positive rate, each at 1 − α/2 (Bonferroni), so it stays "
+             "valid with no false or no true positives (cross-validation counts each observation "
+             "once). The ratio compares two models on the same bootstrap resamples of the counts "
+             "(of observations, for cross-validation); where a model has no false or no true "
+             "positives its resamples cannot move, and the ratio's ends come from the two "
+             "models' intervals at 1 − α/2 instead.</p>")
     return _wrap(_h2("pc-prevalence") + intro + table_html(cmp.prevalence, "prevalence")
                  + "<h3>Ratio between models</h3>"
                  + table_html(cmp.prevalence_ratio, "prevalence_ratio"))

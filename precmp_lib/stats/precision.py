@@ -485,10 +485,12 @@ def _row_notes(gs, gw, rp, cells: _Cells) -> list[str]:
             parts.append(f"every positive prediction of both is {which}: GS statistics 0, "
                          f"p-values 1")
         if logit_bad[i]:
-            at_limit = [name for name, p in (("A", p_a[i]), ("B", p_b[i])) if p in (0.0, 1.0)]
-            value = p_a[i] if at_limit[0] == "A" else p_b[i]
-            parts.append(f"precision of {' and '.join(at_limit)} is {value:g}: logit infinite, "
-                         f"no GEE Wald test")
+            at_limit = [(name, p) for name, p in (("A", p_a[i]), ("B", p_b[i])) if p in (0.0, 1.0)]
+            if len(at_limit) == 2 and at_limit[0][1] == at_limit[1][1]:
+                said = f"precision of A and B is {at_limit[0][1]:g}"
+            else:
+                said = " and ".join(f"precision of {name} is {p:g}" for name, p in at_limit)
+            parts.append(f"{said}: logit infinite, no GEE Wald test")
         if rp_zero[i]:
             parts.append("a precision is 0: relative precision undefined")
         if min(m_a[i], m_b[i]) < _SMALL_M:
