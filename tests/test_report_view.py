@@ -464,7 +464,7 @@ def test_first_screen_counts_read_as_sentences():
     three = " ".join(compare_models(frame, y_true="y", n_boot=200).conclusions)
     assert "0.05: 2 of 3; the other is not shown to differ." in three
     assert "of 6 class comparisons (GS test)" in three  # 3 pairs x 2 classes
-    from precmp_lib.compare.models import _bullets_all_pairs
+    from precmp_lib.compare.conclusions import _bullets_all_pairs
 
     summary = pd.DataFrame({"model": ["a", "b", "c"], "rank": [1, 2, 3], "accuracy": [.9, .8, .7]})
     pairs = pd.DataFrame({"model_a": ["a", "a", "b"], "model_b": ["b", "c", "c"],

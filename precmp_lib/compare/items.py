@@ -357,7 +357,7 @@ def _recommend(task: str, summary: pd.DataFrame, pairs: pd.DataFrame, best: list
     >>> print(_recommend("", summary, pairs.assign(mde=math.nan), ["a", "b", "c"], 0.05))
     No model is shown better than another: the score differences of these items do not vary from one item to another, so the difference they could detect cannot be estimated.
     """
-    from .models import join_names
+    from .conclusions import join_names
 
     where = " over all tasks" if task == ALL_TASKS else ""
     score = summary.set_index("model")["score"]
