@@ -272,9 +272,11 @@ def test_a_stopped_run_leaves_nothing_behind(tmp_path, signum):
     tmp.mkdir()
     (work / "p.csv").write_text(GOOD * 1)
     env = {**os.environ, "TMPDIR": str(tmp)}
+    # as from a terminal: a test run started in the background inherits SIGINT ignored
     proc = subprocess.Popen([sys.executable, "-c", SLOW_COMMAND, "report", "p.csv", "--y-true", "y",
                              "--out", "r.html", "--quiet"], cwd=work, env=env,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     start = time.monotonic()
     while not glob.glob(str(tmp / "precmp-report-*" / "comparison.json")):  # rendering began
         assert proc.poll() is None, proc.communicate()

@@ -705,6 +705,10 @@ SPECS: dict[str, Spec] = {
                            "confidence_level": _probability()}),
     # takes probabilities or expected counts as well as counts
     "prediction_correlation": Spec({"cells": CELLS}, {"cells": _counts(CELLS, integer=False)}),
+    # the counts come from an engine's tables (prevalence_bootstrap_from_patterns and the report
+    # call it); the level is the argument a user sets
+    "prevalence_interval": Spec({"tp": 8, "positives": 10, "fp": 1, "negatives": 20,
+                                 "prevalence": 0.2}, {"confidence_level": _probability()}),
     "prevalence_adjusted_precision": Spec(
         {"sensitivity": 0.8, "specificity": 0.9, "prevalence": 0.2},
         # elementwise: arrays of any shape are valid

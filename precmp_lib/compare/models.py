@@ -32,7 +32,7 @@ import numpy as np
 import pandas as pd
 
 from .._lib.checks import check_positive_int, check_probability, check_random_state
-from .._lib.dist import norm_isf
+from .._lib.dist import norm_isf, t_isf
 from ..engine.base import REPEATED_CV, Counts
 from ..engine.clusters import (
     ClassProfiles,
@@ -483,9 +483,7 @@ def _pair_mde(r: Any, n: int, alpha: float) -> float:
         return minimum_detectable_difference(n, math.sqrt(var), power=POWER, alpha=alpha)
     if not (np.isfinite(r.ci_low) and np.isfinite(r.ci_high) and r.ci_high > r.ci_low):
         return np.nan
-    from scipy.stats import t as student
-
-    crit = float(student.isf(alpha / 2, r.df))
+    crit = float(t_isf(alpha / 2, r.df))
     se = (r.ci_high - r.ci_low) / (2 * crit)
     return (crit + norm_isf(1 - POWER)) * se
 
