@@ -198,10 +198,11 @@ def test_one_winner_is_recommended_with_its_smallest_lead(test_set):
     assert cmp.best == ["lr"]
     closest = cmp.pairs.iloc[1]  # lr − rf, the smaller lead of lr (0.9 against 0.88 simulated)
     assert (closest.model_a, closest.model_b) == ("lr", "rf")
+    # the interval beside the decision is the Holm-consistent one, at the pair's step level
     assert cmp.recommendation == (
         f"Use lr: it is more accurate than every other model by at least "
-        f"{100 * closest.estimate:.1f} points, 95 % CI {100 * closest.ci_low:.1f} to "
-        f"{100 * closest.ci_high:.1f} against rf.")
+        f"{100 * closest.estimate:.1f} points, {100 * closest.holm_level:.4g} % CI "
+        f"{100 * closest.holm_ci_low:.1f} to {100 * closest.holm_ci_high:.1f} against rf.")
 
 
 def _quoted_pvalues(lines):

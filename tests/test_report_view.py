@@ -189,21 +189,25 @@ def test_plots_speak_one_colour_language(reference):
     cmp = compare_models(_hostile_frame(), y_true="truth", n_boot=100, reference=reference)
     ranking, forest, rp = figures.ranking_plot(cmp), figures.pairs_forest(cmp), figures.rp_forest(cmp)
     _speaks_the_language([ranking, forest, rp])
-    colours = dict(zip(cmp.summary["model"], _points(ranking)))
+    ranked = cmp.summary.sort_values("rank", kind="stable")
+    colours = dict(zip(ranked["model"], _points(ranking)))
+    pairs_shown = figures.pairs_by_rank(cmp, cmp.pairs)
     if reference is None:
-        # the best group blue, the rest vermillion; models in the order of the data
-        assert [t.get_text() for t in ranking.axes[0].get_yticklabels()] == cmp.models
+        # the best group blue, the rest vermillion; models in rank order, the rank named
+        assert [t.get_text() for t in ranking.axes[0].get_yticklabels()] == [
+            figures._mpl(f"{r}. {m}", 60) for m, r in zip(ranked["model"], ranked["rank"])]
         assert colours == {m: "#0072b2" if b else "#d55e00"
                            for m, b in zip(cmp.summary["model"], cmp.summary["best"])}
         # pairs: the better-ranked model first, so a difference shown is blue
-        assert _points(forest) == ["#0072b2" if r else "#8c8c8c" for r in cmp.pairs["reject"]]
+        assert _points(forest) == ["#0072b2" if r else "#8c8c8c"
+                                   for r in pairs_shown["reject"]]
     else:
         assert colours[reference] == "#000000"
         for r in cmp.pairs.itertuples():
             expected = "#8c8c8c" if not r.reject else "#0072b2" if r.estimate > 0 else "#d55e00"
             assert colours[r.model_a] == expected
-        assert _points(forest) == [colours[m] for m in cmp.pairs["model_a"]]
-    shown = cmp.per_class.dropna(subset=["rp"])
+        assert _points(forest) == [colours[m] for m in pairs_shown["model_a"]]
+    shown = figures.pairs_by_rank(cmp, cmp.per_class).dropna(subset=["rp"])
     assert _points(rp) == ["#8c8c8c" if not p <= cmp.alpha else "#0072b2" if v > 1 else "#d55e00"
                            for p, v in zip(shown["gs_pvalue_adjusted"], shown["rp"])]
     # each pair named once, on its first class, the others by their class; a line between pairs
@@ -218,16 +222,8 @@ def test_plots_speak_one_colour_language(reference):
     plt.close("all")
 
 
-def test_heat_maps_span_the_data_and_print_each_value():
+def test_pairs_matrix_spans_the_differences_and_prints_each_value():
     cmp = compare_models(_hostile_frame(), y_true="truth", n_boot=100)
-    fig = figures.precision_heatmap(cmp)
-    ax = fig.axes[0]
-    values = cmp.precision.drop(columns="class").to_numpy(float)
-    (image,) = ax.get_images()
-    assert image.norm.vmin == pytest.approx(np.nanmin(values))
-    assert image.norm.vmax == pytest.approx(np.nanmax(values))
-    texts = [t.get_text() for t in ax.texts]
-    assert texts == [f"{v:.2f}" for v in values.ravel()]
     fig = figures.pairs_matrix(cmp)
     ax = fig.axes[0]
     (image,) = ax.get_images()

@@ -83,13 +83,17 @@ def _interval(low: float, high: float, level: float, fmt: Any) -> str:
     """
     if not (np.isfinite(low) and np.isfinite(high)) or high <= low:
         return NOT_ESTIMABLE
-    return f"{100 * level:g} % CI {fmt(low)} to {fmt(high)}"
+    return f"{100 * level:.4g} % CI {fmt(low)} to {fmt(high)}"
 
 
 def _pair_sentence(r: Any, level: float) -> str:
-    """One pair's accuracy difference, the pair named first: "a − b: +0.0120, 95 % CI ..."."""
-    ci = _interval(r.ci_low, r.ci_high, level, lambda x: f"{x:+.4f}")
-    ci += "" if ci == NOT_ESTIMABLE else " unadjusted"
+    """One pair's accuracy difference, the pair named first: "a − b: +0.0120, 97.5 % CI ...".
+
+    The interval is the Holm-consistent one (at the level of the pair's Holm step), so it
+    excludes 0 exactly when the adjusted p-value beside it is at most alpha.
+    """
+    ci = _interval(r.holm_ci_low, r.holm_ci_high, r.holm_level, lambda x: f"{x:+.4f}")
+    ci += "" if ci == NOT_ESTIMABLE else " at Holm's step"
     seen = ""
     if not r.reject:
         mde = getattr(r, "mde", np.nan)
@@ -194,7 +198,8 @@ def _recommend_all_pairs(best: list, pairs: pd.DataFrame, level: float) -> str:
     closest = min(rows, key=lambda r: r.estimate)  # the top model is model A of each
     return (f"Use {top}: it is more accurate than every other model by at least "
             f"{_points(closest.estimate)} points, "
-            f"{_interval(closest.ci_low, closest.ci_high, level, _points)} against "
+            f"{_interval(closest.holm_ci_low, closest.holm_ci_high, closest.holm_level, _points)}"
+            " against "
             f"{closest.model_b}.")
 
 
@@ -204,7 +209,8 @@ def _recommend_reference(reference: str, best: list, pairs: pd.DataFrame, acc: d
     if reference not in best and len(others) == 1:
         r = _row(pairs, others[0], reference)
         return (f"Use {others[0]}: it is more accurate than the reference {reference} by "
-                f"{_points(r.estimate)} points, {_interval(r.ci_low, r.ci_high, level, _points)}.")
+                f"{_points(r.estimate)} points, "
+                f"{_interval(r.holm_ci_low, r.holm_ci_high, r.holm_level, _points)}.")
     if reference not in best:
         return (f"{join_names(others)} are more accurate than the reference {reference}; this page "
                 "compares each model with the reference only, so compare them with each other "

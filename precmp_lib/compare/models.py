@@ -32,7 +32,7 @@ import numpy as np
 import pandas as pd
 
 from .._lib.checks import check_positive_int, check_probability, check_random_state
-from .._lib.dist import norm_isf, t_isf
+from .._lib.dist import binom_cdf, binom_pmf, norm_isf, t_isf
 from ..engine.base import REPEATED_CV, Counts
 from ..engine.clusters import (
     ClassProfiles,
@@ -430,7 +430,17 @@ def _cv_pair(scores: pd.DataFrame, a: str, b: str, ratio: float, counts: Counts,
         t5, f5 = ttest_5x2cv(sa, sb), ftest_5x2cv(sa, sb)
         row.update(t5x2_statistic=t5.statistic, t5x2_pvalue=t5.pvalue,
                    f5x2_statistic=f5.statistic, f5x2_pvalue=f5.pvalue)
+        if t5.statistic * res.estimate < 0:
+            row["note"] = "; ".join(filter(None, [row["note"], T5X2_SIGN.format(
+                first=t5.details["first_difference"], estimate=res.estimate)]))
     return row
+
+
+# The 5 x 2cv t's numerator is the first fold's difference alone (Dietterich 1998), so its sign
+# is that fold's and can be opposite to the mean of all ten differences, the pair's estimate.
+T5X2_SIGN = ("the 5 × 2cv t has the sign of the first fold's difference ({first:+.4f}), its "
+             "numerator (Dietterich), opposite to the estimate, the mean of all ten "
+             "({estimate:+.4f}); its p-value is two-sided, so only the sign differs")
 
 
 def _test_train_ratio(scores: pd.DataFrame, n_obs: int) -> float:
@@ -460,12 +470,116 @@ def _pairs(counts: Counts, pat: _Arrays, scores: pd.DataFrame | None, pairs: lis
     out["mde"] = [_pair_mde(r, counts.n_rows, alpha) for r in out.itertuples()]
     out["pvalue_adjusted"] = adjust_pvalues(out["pvalue"].to_numpy(float), "holm")
     out["reject"] = out["pvalue_adjusted"] <= alpha
+    out["holm_level"] = holm_levels(out["pvalue"].to_numpy(float), alpha)
+    if scores is None:
+        ends = [_mcnemar_dual_interval(int(r.b), int(r.c), counts.n_rows, r.holm_level,
+                                       midp=r.test.endswith("mid-p")) for r in out.itertuples()]
+    else:
+        ends = [_cv_interval(scores, r.model_a, r.model_b, ratio, r.holm_level)
+                for r in out.itertuples()]
+    lo, hi = (np.array([e[i] for e in ends], dtype=float).reshape(len(out)) for i in (0, 1))
+    flat = ~(hi > lo)  # no width (or not defined): not estimable, as the unadjusted interval
+    out["holm_ci_low"], out["holm_ci_high"] = np.where(flat, np.nan, lo), np.where(flat, np.nan, hi)
     out.attrs["adjustment"] = "holm"
     if ratio is not None:
         out.attrs["test_train_ratio"] = ratio
     first = ["model_a", "model_b", "test", "estimate", "ci_low", "ci_high", "statistic", "df",
-             "pvalue", "pvalue_adjusted", "reject", "mde", "b", "c", "note"]
+             "pvalue", "pvalue_adjusted", "reject", "holm_level", "holm_ci_low", "holm_ci_high",
+             "mde", "b", "c", "note"]
     return out[first + [c for c in out.columns if c not in first]]
+
+
+def holm_levels(pvalues: np.ndarray, alpha: float) -> np.ndarray:
+    """Return the confidence level at which each test's interval agrees with Holm's decision.
+
+    With the ``m`` p-values sorted, ``p_(1) <= ... <= p_(m)``, Holm's step ``i`` compares
+    ``p_(i)`` with ``alpha / (m - i + 1)``: the interval of that test at level
+    ``1 - alpha / (m - i + 1)`` excludes the null value exactly when the step passes, for a
+    test whose interval inverts it. Once a step fails, Holm stops: the failing test and every
+    later one keep the failing step's level, and since their p-values are at least as large,
+    their intervals hold the null value too. So an interval excludes the null value exactly
+    when Holm rejects. NaN p-values get NaN and do not count towards ``m``.
+
+    >>> holm_levels(np.array([0.01, 0.04, 0.03]), 0.1).round(4).tolist()
+    [0.9667, 0.9, 0.95]
+
+    Every step passes: 0.01 <= 0.1/3, 0.03 <= 0.1/2, 0.04 <= 0.1, each at its step's level.
+
+    >>> holm_levels(np.array([0.01, 0.04, 0.035, 0.5]), 0.1).round(4).tolist()
+    [0.975, 0.9667, 0.9667, 0.9667]
+
+    With four tests 0.01 <= 0.1/4 passes, 0.035 > 0.1/3 fails: it, 0.04 and 0.5 keep the
+    failing step's level, 1 - 0.1/3, and their intervals hold 0.
+    """
+    p = np.asarray(pvalues, dtype=float)
+    out = np.full(p.shape, np.nan)
+    ok = np.flatnonzero(~np.isnan(p))
+    m = len(ok)
+    failed: float | None = None
+    for i, at in enumerate(ok[np.argsort(p[ok], kind="stable")]):
+        step = alpha / (m - i)
+        if failed is None and p[at] > step:
+            failed = step
+        out[at] = 1 - (step if failed is None else failed)
+    return out
+
+
+def _binom_tail_root(tail: Any, target: float) -> float:
+    """Return the success probability in [0, 1] where the monotone ``tail`` equals ``target``."""
+    lo, hi = 0.0, 1.0
+    rising = tail(1.0) > tail(0.0)
+    for _ in range(60):
+        mid = (lo + hi) / 2
+        if (tail(mid) < target) == rising:
+            lo = mid
+        else:
+            hi = mid
+    return (lo + hi) / 2
+
+
+def _mcnemar_dual_interval(b: int, c: int, n: int, level: float,
+                           midp: bool) -> tuple[float, float]:
+    """Return the interval of acc_A - acc_B that inverts McNemar's exact (or mid-p) test.
+
+    Given the ``d = b + c`` discordant observations, ``b`` is binomial(d, pi), and the
+    accuracy difference is ``(d / n)(2 pi - 1)``. The Clopper–Pearson interval of ``pi`` (each
+    tail at ``(1 - level) / 2``; with ``midp``, the mid-p tails, half the point probability)
+    holds 1/2 exactly when the two-sided exact (mid-p) test's p-value is at least
+    ``1 - level``; mapped to the difference, it holds 0 exactly then. NaN ends when ``d = 0``.
+
+    Raschka's scenario B (b = 25, c = 15, n = 10,000; exact p = 0.154): the interval holds 0.
+    The ends are ``0.004 (2 pi - 1)`` at scipy's
+    ``binomtest(25, 40).proportion_ci(0.95, "exact")``, (0.45801, 0.77274).
+
+    >>> lo, hi = _mcnemar_dual_interval(25, 15, 10000, 0.95, midp=False)
+    >>> round(lo, 5), round(hi, 5)
+    (-0.00034, 0.00218)
+    """
+    d = b + c
+    if d == 0 or not np.isfinite(level):
+        return np.nan, np.nan
+    half = (1 - level) / 2
+    w = 0.5 if midp else 1.0
+
+    def upper_tail(pi: float) -> float:  # P(X > b) + w P(X = b), rising in pi
+        return 1 - binom_cdf(b, d, pi) + w * binom_pmf(b, d, pi)
+
+    def lower_tail(pi: float) -> float:  # P(X < b) + w P(X = b), falling in pi
+        return (binom_cdf(b - 1, d, pi) if b > 0 else 0.0) + w * binom_pmf(b, d, pi)
+
+    pi_low = 0.0 if upper_tail(0.0) >= half else _binom_tail_root(upper_tail, half)
+    pi_high = 1.0 if lower_tail(1.0) >= half else _binom_tail_root(lower_tail, half)
+    return d / n * (2 * pi_low - 1), d / n * (2 * pi_high - 1)
+
+
+def _cv_interval(scores: pd.DataFrame, a: str, b: str, ratio: float | None,
+                 level: float) -> tuple[float, float]:
+    """Return the corrected repeated k-fold t's interval of A - B at ``level`` (it inverts the t)."""
+    if not np.isfinite(level) or ratio is None:
+        return np.nan, np.nan
+    res = corrected_resampled_ttest(scores[a].to_numpy(), scores[b].to_numpy(),
+                                    test_train_ratio=ratio, confidence_level=level)
+    return res.ci_low, res.ci_high
 
 
 def _pair_mde(r: Any, n: int, alpha: float) -> float:
@@ -835,9 +949,12 @@ def compare_models(
 
     >>> r = cmp.pairs.iloc[0]
     >>> cmp.recommendation == (f"Use b: it is more accurate than every other model by at least "
-    ...                        f"10.0 points, 95 % CI {100 * r.ci_low:.1f} to "
-    ...                        f"{100 * r.ci_high:.1f} against a.")
+    ...                        f"10.0 points, 95 % CI {100 * r.holm_ci_low:.1f} to "
+    ...                        f"{100 * r.holm_ci_high:.1f} against a.")
     True
+
+    The interval beside a decision inverts the pair's test at the level of its Holm step
+    (one pair: 95 %), so it excludes 0 exactly when the pair is shown to differ.
 
     """
     alpha, n_boot = _checked_options(alpha, n_boot, seed, prevalence)

@@ -12,7 +12,7 @@ import numpy as np
 import pandas as pd
 
 from ..compare.models import ModelComparison
-from .html import _BIDI_CONTROLS, BETTER, DIVERGING, NOT_SHOWN, REFERENCE, SEQUENTIAL, WORSE, esc
+from .html import _BIDI_CONTROLS, BETTER, DIVERGING, NOT_SHOWN, REFERENCE, WORSE, esc
 
 __all__ = ['model_colours']
 
@@ -198,22 +198,57 @@ def _legend_of(colours: Sequence[tuple[str, str]]) -> list[tuple[str, str]]:
     return sorted(dict.fromkeys(colours), key=lambda cm: order.get(cm[0], 9))
 
 
-def ranking_plot(cmp: ModelComparison) -> Any:
-    """Accuracy of each model with its interval, in the models' order, coloured by decision."""
+def by_rank(cmp: ModelComparison) -> list[str]:
+    """Return the models in the order of their accuracy rank (1 first; ties in the data's order).
+
+    Every plot and table of the page that lists the models lists them in this order.
+    """
     s = cmp.summary
+    return list(s.sort_values("rank", kind="stable")["model"])
+
+
+def pairs_by_rank(cmp: ModelComparison, frame: pd.DataFrame) -> pd.DataFrame:
+    """Return a table of pairs sorted by the ranks of model A, then model B (stable)."""
+    if not len(frame):
+        return frame
+    pos = {m: i for i, m in enumerate(by_rank(cmp))}
+    key = frame["model_a"].map(pos) * (len(pos) + 1) + frame["model_b"].map(pos)
+    return frame.iloc[np.argsort(key.to_numpy(), kind="stable")]
+
+
+def ranking_plot(cmp: ModelComparison) -> Any:
+    """Accuracy of each model with its interval, in rank order, coloured by decision."""
+    s = cmp.summary.set_index("model").loc[by_rank(cmp)]
     colours = model_colours(cmp)
-    shown = [colours[m] for m in s["model"]]
-    return _interval_plot(list(s["model"]), s["accuracy"], s["ci_low"], s["ci_high"],
-                          [c for c, _ in shown], legend=_legend_of(shown),
-                          xlabel=f"accuracy with {100 * (1 - cmp.alpha):g} % interval")
+    shown = [colours[m] for m in s.index]
+    return _interval_plot([f"{r}. {m}" for m, r in zip(s.index, s["rank"])], s["accuracy"],
+                          s["ci_low"], s["ci_high"], [c for c, _ in shown],
+                          legend=_legend_of(shown),
+                          xlabel=f"accuracy with {100 * (1 - cmp.alpha):g} % interval "
+                                 "(models by rank)")
 
 
-def pair_colours(cmp: ModelComparison) -> list[tuple[str, str]]:
-    """Colour and meaning of each row of the pairs table (blue, grey, or vermillion)."""
+def _excludes_zero(low: float, high: float) -> bool | None:
+    """Whether an interval lies wholly on one side of 0; None when it is not estimable."""
+    if not (np.isfinite(low) and np.isfinite(high)):
+        return None
+    return bool(low > 0 or high < 0)
+
+
+def pair_colours(cmp: ModelComparison, pairs: pd.DataFrame | None = None) -> list[tuple[str, str]]:
+    """Colour and meaning of each row of the pairs table (blue, grey, or vermillion).
+
+    The colour follows the Holm-consistent interval drawn (``holm_ci_low``, ``holm_ci_high``):
+    an interval wholly above 0 is blue, wholly below vermillion, holding 0 grey; it agrees with
+    Holm's decision by construction. Where the interval is not estimable, the decision alone.
+    """
     out = []
-    for r in cmp.pairs.itertuples():
-        if not r.reject:
-            out.append((NOT_SHOWN, "not shown to differ after Holm's adjustment"))
+    for r in (cmp.pairs if pairs is None else pairs).itertuples():
+        clear = _excludes_zero(getattr(r, "holm_ci_low", np.nan), getattr(r, "holm_ci_high", np.nan))
+        differs = bool(r.reject) if clear is None else clear
+        if not differs:
+            out.append((NOT_SHOWN, "not shown to differ after Holm's adjustment: the interval "
+                                   "holds 0"))
         elif r.estimate > 0:
             out.append((BETTER, "the first model is shown more accurate after Holm's adjustment"))
         else:
@@ -222,13 +257,18 @@ def pair_colours(cmp: ModelComparison) -> list[tuple[str, str]]:
 
 
 def pairs_forest(cmp: ModelComparison) -> Any:
-    """Accuracy difference A − B of each pair with its interval, coloured by the Holm decision."""
-    p = cmp.pairs
-    shown = pair_colours(cmp)
+    """Accuracy difference A − B of each pair with its Holm-consistent interval, by rank.
+
+    Each interval is at the level of its pair's Holm step (``holm_level``), so it excludes 0
+    exactly when Holm rejects; the colour follows the interval drawn.
+    """
+    p = pairs_by_rank(cmp, cmp.pairs)
+    shown = pair_colours(cmp, p)
     return _interval_plot([f"{a} − {b}" for a, b in zip(p["model_a"], p["model_b"])],
-                          p["estimate"], p["ci_low"], p["ci_high"], [c for c, _ in shown],
-                          legend=_legend_of(shown),
-                          xlabel="accuracy difference A − B, unadjusted interval", ref=0.0)
+                          p["estimate"], p["holm_ci_low"], p["holm_ci_high"],
+                          [c for c, _ in shown], legend=_legend_of(shown),
+                          xlabel="accuracy difference A − B, Holm-consistent interval",
+                          ref=0.0)
 
 
 def _cell_values(ax: Any, values: np.ndarray, norm: Any, cmap: Any, fmt: str,
@@ -299,33 +339,90 @@ def pairs_matrix(cmp: ModelComparison) -> Any:
     return fig
 
 
-def precision_heatmap(cmp: ModelComparison) -> Any:
-    """Precision of every model (columns) for every class (rows), each cell's value printed.
+def heatmap_comparator(cmp: ModelComparison) -> str:
+    """Return the model the precision heat map measures every other against.
 
-    The colour scale spans the data's range, not 0 to 1, so that close precisions differ.
+    The reference on a page with one (every test of the page is against it), else the most
+    accurate model of the best group: the model the page recommends first.
+    """
+    return cmp.reference if cmp.reference is not None else cmp.best[0]
+
+
+def precision_differences(cmp: ModelComparison) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Precision of each model minus the comparator's, per class, and whether the GS test differs.
+
+    Returns two class x model tables, the models in rank order: the difference (the
+    comparator's own column holds 0) and True where the pair's GS test, Holm-adjusted across
+    classes x pairs, rejects at ``alpha``. A pair without a GS p-value (a class neither
+    predicts) is False: not shown to differ.
+    """
+    models = by_rank(cmp)
+    comp = heatmap_comparator(cmp)
+    prec = cmp.precision.set_index("class")[models]
+    diff = prec.sub(prec[comp], axis=0)
+    shown = pd.DataFrame(False, index=prec.index, columns=models)
+    pc = cmp.per_class
+    rows = pc[(pc["model_a"] == comp) | (pc["model_b"] == comp)]
+    where = {str(c): i for i, c in enumerate(prec.index)}
+    for a, b, label, padj in zip(rows["model_a"], rows["model_b"], rows["class"],
+                                 rows["gs_pvalue_adjusted"]):
+        other = b if a == comp else a
+        if str(label) in where and padj <= cmp.alpha:
+            shown.iloc[where[str(label)], models.index(other)] = True
+    return diff, shown
+
+
+def precision_heatmap(cmp: ModelComparison) -> Any:
+    """Per class, each model's precision minus the comparator's, on the page's colour language.
+
+    Columns are the models in rank order; the comparator (:func:`heatmap_comparator`) is
+    outlined and prints its own precision. Every other cell prints its difference and is drawn
+    on a diverging map centred at 0 (blue: more precise than the comparator, vermillion-red:
+    less) where the GS test, after Holm's adjustment across classes x pairs, shows the two
+    differ, and grey where it does not: a small difference is not painted as an effect.
     """
     from matplotlib import colormaps
-    from matplotlib.colors import Normalize
+    from matplotlib.cm import ScalarMappable
+    from matplotlib.colors import Normalize, to_rgba
+    from matplotlib.patches import Patch, Rectangle
 
-    table = cmp.precision.set_index("class")
-    values = table.to_numpy(float)
-    k, m = table.shape
-    fig, ax = _subplots(figsize=(min(13, 3 + 0.9 * m), max(2.6, 1.2 + 0.3 * k)),
+    diff, shown = precision_differences(cmp)
+    comp = heatmap_comparator(cmp)
+    models = list(diff.columns)
+    values = diff.to_numpy(float)
+    own = cmp.precision.set_index("class")[comp].to_numpy(float)
+    k, m = values.shape
+    c = models.index(comp)
+    fig, ax = _subplots(figsize=(min(13, 3.4 + 0.9 * m), max(2.8, 1.4 + 0.3 * k)),
                         layout="constrained")
-    finite = values[np.isfinite(values)]
-    low, high = (float(finite.min()), float(finite.max())) if finite.size else (0.0, 1.0)
-    if high - low < 1e-9:
-        low, high = low - 0.005, high + 0.005
-    norm, cmap = Normalize(low, high), colormaps[SEQUENTIAL]
-    im = ax.imshow(values, cmap=cmap, norm=norm, aspect="auto")
-    _cell_values(ax, values, norm, cmap, ".2f" if high - low > 0.02 else ".3f",
-                 8 if k * m <= 300 else 6)
-    ax.set_xticks(range(m), [_mpl(v) for v in table.columns], rotation=40, ha="right",
-                  rotation_mode="anchor")
-    ax.set_yticks(range(k), [_mpl(v) for v in table.index])
+    finite = np.abs(values[np.isfinite(values)])
+    lim = max(float(finite.max()) if finite.size else 0.0, 0.05)
+    norm, cmap = Normalize(-lim, lim), colormaps[DIVERGING]
+    rgba = cmap(norm(np.nan_to_num(values)))
+    rgba[~shown.to_numpy()] = to_rgba(NOT_SHOWN, 0.45)
+    rgba[~np.isfinite(values)] = to_rgba("#FFFFFF")
+    rgba[:, c] = to_rgba("#FFFFFF")
+    ax.imshow(rgba, aspect="auto")
+    size = 8 if k * m <= 300 else 6
+    for (i, j), v in np.ndenumerate(values):
+        value, fmt = (own[i], ".2f") if j == c else (v, "+.2f")
+        r, g, b, _ = rgba[i, j]
+        dark = 0.299 * r + 0.587 * g + 0.114 * b < 0.5
+        ax.text(j, i, format(value, fmt) if np.isfinite(value) else "–", ha="center",
+                va="center", fontsize=size, color="white" if dark else "black")
+    ax.add_patch(Rectangle((c - 0.5, -0.5), 1, k, fill=False, edgecolor=REFERENCE, lw=1.5))
+    role = "reference" if cmp.reference is not None else "best"
+    ranks = dict(zip(cmp.summary["model"], cmp.summary["rank"]))
+    ax.set_xticks(range(m), [_mpl(f"{ranks[v]}. {v}" + (f" ({role})" if v == comp else ""))
+                             for v in models], rotation=40, ha="right", rotation_mode="anchor")
+    ax.set_yticks(range(k), [_mpl(v) for v in diff.index])
     ax.grid(False)
-    # two short lines: one long label ran past a figure of few classes (5 classes: cut off)
-    fig.colorbar(im, ax=ax, shrink=.9, label="precision\n(scale: lowest to highest)")
+    fig.colorbar(ScalarMappable(norm, cmap), ax=ax, shrink=.9,
+                 label=_mpl(f"precision − {comp}'s", 30) + "\n(blue: higher)")
+    fig.legend(handles=[Patch(color=NOT_SHOWN, alpha=0.45,
+                              label=_mpl(f"not shown to differ from {comp} (GS test after Holm); "
+                                         f"outlined: {comp}, its own precision", 110))],
+               loc="outside lower center", fontsize=8, frameon=False)
     return fig
 
 
@@ -344,7 +441,7 @@ def rp_forest(cmp: ModelComparison) -> Any:
     matplotlib.figure.Figure
         The forest plot.
     """
-    block = cmp.per_class.dropna(subset=["rp"])
+    block = pairs_by_rank(cmp, cmp.per_class).dropna(subset=["rp"])
     pairs = list(zip(block["model_a"], block["model_b"]))
     several = len(set(pairs)) > 1
     # with several pairs, each pair is named once, on its first class: the rows below it

@@ -19,7 +19,10 @@ from ..compare.models import ModelComparison
 from .figures import (
     _figure_html,
     _interval_plot,
+    by_rank,
+    heatmap_comparator,
     model_colours,
+    pairs_by_rank,
     pairs_forest,
     pairs_matrix,
     precision_heatmap,
@@ -195,11 +198,12 @@ def section_accuracy(cmp: ModelComparison) -> Any:
         colours = (f"Black: the reference {cmp.reference}; blue, grey, vermillion: shown more "
                    "accurate, not shown to differ, shown less accurate than it.")
     intro = (f"<p>The share of predictions each model gets right, with {100 * (1 - cmp.alpha):g} % "
-             f"intervals, {how}. Models are in the order of the data. {esc(colours)} Decisions "
-             "are Holm-adjusted over the pairs of the next section.</p>")
+             f"intervals, {how}. Models are in the order of their rank, 1 = most accurate "
+             f"(the plot writes it before the name; equal accuracies share a rank). "
+             f"{esc(colours)} Decisions are Holm-adjusted over the pairs of the next section.</p>")
     plot = _figure_html(ranking_plot(cmp), "Accuracy of each model with its interval; best "
                         "group: " + ", ".join(cmp.best))
-    table = cmp.summary.copy()
+    table = cmp.summary.set_index("model").loc[by_rank(cmp)].reset_index()
     if cmp.reference is not None:
         meaning = {m: text for m, (_, text) in model_colours(cmp).items()}
         table["against_reference"] = [meaning[m] for m in table["model"]]
@@ -209,8 +213,10 @@ def section_accuracy(cmp: ModelComparison) -> Any:
         table, "accuracy", headers={"n": "predictions", "n_observations": "observations"}))
 
 
-PAIR_VIEWS = [("", ["estimate", "ci_low", "ci_high", "pvalue_adjusted", "reject", "mde", "test"],
-               False),
+PAIR_VIEWS = [("", ["estimate", "holm_ci_low", "holm_ci_high", "holm_level", "pvalue_adjusted",
+                    "reject", "mde", "test"], False),
+              ("Unadjusted intervals: each pair alone at 1 − α (these can exclude 0 for a pair "
+               "Holm does not reject)", ["ci_low", "ci_high"], True),
               ("5 × 2cv t and F tests of the same pairs, unadjusted",
                ["t5x2_statistic", "t5x2_pvalue", "f5x2_statistic", "f5x2_pvalue"], False),
               ("Bayesian correlated t: posterior probabilities",
@@ -240,7 +246,14 @@ def section_pairs(cmp: ModelComparison) -> Any:
                  "differences; n_test / n_train comes from the fold sizes: "
                  f"{cmp.settings.get('test_train_ratio') or float('nan'):.4f}. ")
         if "t5x2_pvalue" in cmp.pairs:
-            intro += "The 5 × 2cv t and F tests are given as well. "
+            intro += ("The 5 × 2cv t and F tests are given as well. Dietterich's t has the "
+                      "first fold's difference alone as its numerator, so its sign is that "
+                      "fold's and can be opposite to the estimate, the mean of all ten; its "
+                      "p-value is two-sided. ")
+            flipped = (cmp.pairs["t5x2_statistic"] * cmp.pairs["estimate"] < 0).sum()
+            if flipped:
+                intro += (f"Here {int(flipped):,} of {len(cmp.pairs):,} pairs have a 5 × 2cv t of "
+                          "the opposite sign; their notes say so. ")
         if "p_a_better" in cmp.pairs:
             intro += ("The Bayesian correlated t of Corani & Benavoli gives the posterior "
                       "probabilities that A is better, that the two are practically equivalent "
@@ -250,30 +263,37 @@ def section_pairs(cmp: ModelComparison) -> Any:
     else:
         intro = ("<p>Each pair is compared by McNemar's exact test on the observations where "
                  "exactly one model is right, b: only A, c: only B; when b + c is below 25 the "
-                 "mid-p version is used and the table says so. The estimate is accuracy A − B "
-                 "with Newcombe's interval.</p>")
+                 "mid-p version is used and the table says so. The estimate is accuracy A − B. "
+                 "Its interval beside the decision inverts the test: the exact (or mid-p) "
+                 "interval of the share of discordant observations that A gets right, given "
+                 "their number b + c, times (b + c) / n; Newcombe's interval, which does not "
+                 "invert McNemar's test, is among the unadjusted intervals.</p>")
     intro += (f"<p>The family: {esc(_family(cmp))}. p-values are adjusted with Holm's method "
               "across this family; colour and <em>reject</em> mark the adjusted decision at "
-              f"α = {cmp.alpha:g}. Intervals are unadjusted: each holds its pair alone at "
-              f"{100 * (1 - cmp.alpha):g} %, while decision and colour are Holm's over the "
-              "family, so an interval clear of 0 can belong to a pair not shown to differ after "
-              "adjustment (drawn grey). <em>mde</em>: the difference the pair's data detect with "
+              f"α = {cmp.alpha:g}. The interval drawn and shown beside the decision "
+              "(<em>holm_ci_low</em>, <em>holm_ci_high</em>) is Holm-consistent: the pair at "
+              "Holm's step i (p-values sorted, m pairs) has level 1 − α / (m − i + 1), and once "
+              "a step fails the remaining pairs keep the failing step's level "
+              "(<em>holm_level</em>), so an interval excludes 0 exactly when Holm rejects, and "
+              "its colour says the same. The unadjusted intervals, each pair alone at "
+              f"{100 * (1 - cmp.alpha):g} %, are in the folded table. Pairs are ordered by the "
+              "rank of A, then of B. <em>mde</em>: the difference the pair's data detect with "
               "80 % power at α.</p>")
     m = len(cmp.models)
     if len(cmp.pairs) <= 21 or cmp.reference is not None:
-        plot = _figure_html(pairs_forest(cmp), "Accuracy differences of each pair, coloured by "
-                            "the Holm-adjusted decision")
+        plot = _figure_html(pairs_forest(cmp), "Accuracy differences of each pair with "
+                            "Holm-consistent intervals, coloured by the interval drawn")
     else:
         plot = _figure_html(pairs_matrix(cmp), f"Matrix of accuracy differences of {m} models; "
                             "dots mark pairs that differ after Holm's adjustment")
     return _wrap(_h2("pc-pairs") + intro + plot + table_html(
-        cmp.pairs, "pairs", key=["model_a", "model_b"], views=PAIR_VIEWS))
+        pairs_by_rank(cmp, cmp.pairs), "pairs", key=["model_a", "model_b"], views=PAIR_VIEWS))
 
 
 def _class_counts_named(cmp: ModelComparison) -> pd.DataFrame:
     out = cmp.class_counts.copy()
     out.columns = ["class", "n_true"] + [f"n_pred {m}" for m in cmp.models]
-    return out
+    return out[["class", "n_true"] + [f"n_pred {m}" for m in by_rank(cmp)]]
 
 
 PER_CLASS_VIEWS = [("", ["precision_a", "precision_b", "rp", "rp_ci_low", "rp_ci_high",
@@ -305,16 +325,28 @@ def section_per_class(cmp: ModelComparison) -> Any:
              "the relative precision RP = precision A / precision B with its interval. "
              "<em>gs_pvalue_adjusted</em> is Holm's adjustment across all classes × pairs; "
              "colours in the plots mark that decision. A test that does not exist for a class "
-             "is blank, with the reason in <em>note</em>.</p>"]
+             "is blank, with the reason in <em>note</em>. The relative-precision intervals are "
+             "RP's own, unadjusted, at 1 − α; colours follow the GS test after Holm, another "
+             "test, so a grey interval can exclude 1.</p>"]
     if cmp.design["design"] == "repeated cv":
         parts.append("<p>With repeated cross-validation every test is clustered on the "
                      "observation: an observation's repeated predictions count once in the "
                      "variance.</p>")
+    comp = heatmap_comparator(cmp)
+    role = "the reference" if cmp.reference is not None else "the most accurate model"
     if k <= 60:
-        parts.append(_figure_html(precision_heatmap(cmp), "Precision of every model per class"))
-    models = [c for c in cmp.precision.columns if c != "class"]
-    parts.append("<h3>Precision per class and model</h3>")
-    parts.append(table_html(cmp.precision, "precision", key=["class"], views=_chunks(models)))
+        parts.append(f"<p>The map shows, per class, each model's precision minus that of {role}, "
+                     f"{esc(comp)} (outlined, with its own precision): blue where a model is "
+                     "more precise, red where less, on a scale centred at 0, and grey where the "
+                     f"GS test after Holm's adjustment does not show it to differ from "
+                     f"{esc(comp)}. Models are in the order of their accuracy rank.</p>")
+        parts.append(_figure_html(precision_heatmap(cmp), "Precision per class: difference "
+                                  f"from {comp}; grey where not shown to differ"))
+    models = by_rank(cmp)
+    parts.append("<h3>Precision per class and model</h3><p class='meta'>Models in the order of "
+                 "their accuracy rank, 1 first.</p>")
+    parts.append(table_html(cmp.precision[["class", *models]], "precision", key=["class"],
+                            views=_chunks(models)))
     parts.append("<h3>How often each class is true and predicted</h3>")
     counted = _class_counts_named(cmp)
     parts.append(table_html(counted, "class_counts", key=["class", "n_true"],
@@ -337,7 +369,7 @@ def section_per_class(cmp: ModelComparison) -> Any:
                                              "class and pair; dots mark adjusted differences"))
         else:
             parts.append("<p>No class shows a precision difference after Holm's adjustment.</p>")
-    parts.append(table_html(cmp.per_class, "per_class", max_rows=2000,
+    parts.append(table_html(pairs_by_rank(cmp, cmp.per_class), "per_class", max_rows=2000,
                             key=["model_a", "model_b", "class"], views=PER_CLASS_VIEWS))
     return _wrap("".join(parts))
 
