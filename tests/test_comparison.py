@@ -634,3 +634,140 @@ def test_prevalence_on_repeated_cv_resamples_observations(tmp_path):
         compare_models(counts, prevalence={"yes": 0.05})
     # two models, neither shown more accurate: 'both', not 'all 2'
     assert cmp.recommendation.startswith("Both models are not shown to differ in accuracy: a and b")
+
+
+# ------------------------------------------------------------------------------------------
+# intervals beside Holm's decisions; the 5 x 2cv t's sign
+# ------------------------------------------------------------------------------------------
+
+
+def _five_models(seed, n=400, accs=(0.86, 0.84, 0.83, 0.82, 0.8)):
+    """Five models on one test set whose pairs sit near Holm's thresholds at alpha = 0.1."""
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, 3, n)
+    frame = pd.DataFrame({"y": y})
+    for i, acc in enumerate(accs):
+        frame[f"m{i}"] = _noisy(rng, y, acc, 3)
+    return frame
+
+
+def _holm_levels_by_hand(p, alpha):
+    """Holm's step-down, written out: step i of m sorted p-values tests p_(i) <= alpha/(m-i+1).
+
+    Each pair's level is 1 - that step's alpha; after the first failing step every pair keeps
+    the failing step's level (Holm stops there).
+    """
+    order = np.argsort(p, kind="stable")
+    m, out, failed = len(p), np.empty(len(p)), None
+    for i, at in enumerate(order, start=1):
+        step = alpha / (m - i + 1)
+        if failed is None and p[at] > step:
+            failed = step
+        out[at] = 1 - (failed if failed is not None else step)
+    return out
+
+
+@pytest.mark.parametrize(("seed", "n"), [(0, 400), (2, 400), (3, 400), (5, 400), (7, 60)])
+def test_test_set_intervals_beside_holm_invert_mcnemar_at_the_step_level(seed, n):
+    # 60 rows, accuracies far apart: few discordant pairs (the mid-p test), some rejected
+    accs = (0.97, 0.9, 0.85, 0.75, 0.6) if n == 60 else (0.86, 0.84, 0.83, 0.82, 0.8)
+    cmp = compare_models(_five_models(seed, n=n, accs=accs), y_true="y", alpha=0.1, n_boot=50)
+    p = cmp.pairs
+    if n == 60:
+        assert ((p["test"] == "McNemar mid-p") & p["reject"]).any()
+    np.testing.assert_allclose(p["holm_level"], _holm_levels_by_hand(p["pvalue"].to_numpy(), 0.1))
+    for r in p.itertuples():
+        d = r.b + r.c
+        half = (1 - r.holm_level) / 2
+        if r.test == "McNemar exact":  # Clopper–Pearson from scipy, mapped to acc_A - acc_B
+            lo, hi = stats.binomtest(int(r.b), int(d)).proportion_ci(r.holm_level, "exact")
+            assert (r.holm_ci_low, r.holm_ci_high) == pytest.approx(
+                (d / n * (2 * lo - 1), d / n * (2 * hi - 1)), abs=1e-9)
+        else:  # mid-p ends: the mid-p tails at the ends equal (1 - level)/2 (methods.md §2)
+            lo = (r.holm_ci_low * n / d + 1) / 2
+            hi = (r.holm_ci_high * n / d + 1) / 2
+            bin_lo, bin_hi = stats.binom(int(d), lo), stats.binom(int(d), hi)
+            tail_lo = bin_lo.sf(r.b) + bin_lo.pmf(r.b) / 2
+            tail_hi = bin_hi.cdf(r.b - 1) + bin_hi.pmf(r.b) / 2
+            # an end at 0 (b = 0) or 1 (c = 0): the tail there already reaches (1 - level)/2
+            assert tail_lo >= half if lo < 1e-12 else tail_lo == pytest.approx(half, abs=1e-9)
+            assert tail_hi >= half if hi > 1 - 1e-12 else tail_hi == pytest.approx(half, abs=1e-9)
+    # the interval beside the decision excludes 0 exactly when Holm rejects
+    excludes = (p["holm_ci_low"] > 0) | (p["holm_ci_high"] < 0)
+    assert (excludes == p["reject"]).all()
+
+
+def test_holm_consistent_intervals_differ_from_the_unadjusted_where_it_matters():
+    # seed 5: three pairs whose unadjusted Newcombe interval excludes 0 but Holm does not reject
+    cmp = compare_models(_five_models(5), y_true="y", alpha=0.1, n_boot=50)
+    p = cmp.pairs
+    unadjusted = (p["ci_low"] > 0) | (p["ci_high"] < 0)
+    assert (unadjusted != p["reject"]).sum() == 3
+    holm = (p["holm_ci_low"] > 0) | (p["holm_ci_high"] < 0)
+    assert (holm == p["reject"]).all()
+    # and the sentences quote the Holm-consistent interval beside the adjusted p-value
+    for line in cmp.details:
+        if " − " in line and "after Holm" in line:
+            a, b = line.split(":")[0].split(" − ")
+            r = p[(p.model_a == a) & (p.model_b == b)].iloc[0]
+            assert (f"{100 * r.holm_level:.4g} % CI {r.holm_ci_low:+.4f} to "
+                    f"{r.holm_ci_high:+.4f} at Holm's step") in line
+
+
+@pytest.mark.parametrize("design", [(3, 5), (5, 2)])
+def test_cv_intervals_beside_holm_are_the_corrected_t_at_the_step_level(design):
+    repeats, folds = design
+    long = _cv_frame(n=240, repeats=repeats, folds=folds, seed=11,
+                     models=(("a", 0.86), ("b", 0.83), ("c", 0.81), ("d", 0.78)))
+    cmp = compare_models(long, y_true="y_true", alpha=0.1)
+    long = long.assign(right=long.y_true == long.y_pred)
+    acc = long.groupby(["repeat", "fold", "model"])["right"].mean().unstack("model")
+    n_test = long[long.model == "a"].groupby(["repeat", "fold"]).size()
+    ratio = n_test.mean() / (240 - n_test).mean()
+    p = cmp.pairs
+    np.testing.assert_allclose(p["holm_level"], _holm_levels_by_hand(p["pvalue"].to_numpy(), 0.1))
+    for r in p.itertuples():
+        d = (acc[r.model_a] - acc[r.model_b]).to_numpy()
+        j = len(d)
+        # methods.md §4: mean ± t_{1 - (1 - level)/2, J - 1} sqrt((1/J + n_test/n_train) s²)
+        half = stats.t.isf((1 - r.holm_level) / 2, j - 1) * np.sqrt((1 / j + ratio) * d.var(ddof=1))
+        assert (r.holm_ci_low, r.holm_ci_high) == pytest.approx((d.mean() - half, d.mean() + half))
+    excludes = (p["holm_ci_low"] > 0) | (p["holm_ci_high"] < 0)
+    assert (excludes == p["reject"]).all()
+
+
+def _five_by_two(first_a, first_b):
+    """A 5 x 2 cross-validation of two models whose per-fold accuracies are set by hand.
+
+    Each fold tests 10 observations; ``a`` and ``b`` give the number each model gets right per
+    (repeat, fold), so the per-fold accuracies are those counts over 10.
+    """
+    rows = []
+    for r in range(5):
+        ids = np.random.default_rng(r).permutation(20)
+        for f in range(2):
+            test = ids[f * 10:(f + 1) * 10]
+            for model, right in (("a", first_a[r][f]), ("b", first_b[r][f])):
+                pred = np.where(np.arange(10) < right, "x", "y")
+                rows.append(pd.DataFrame({"id": test, "repeat": r, "fold": f, "model": model,
+                                          "y_true": "x", "y_pred": pred}))
+    return pd.concat(rows, ignore_index=True)
+
+
+def test_the_5x2cv_t_sign_is_the_first_folds_and_a_note_says_when_it_is_opposite():
+    # a is better on nine of ten folds, worse on the first: the mean difference is positive,
+    # Dietterich's t (numerator: the first fold's difference) negative
+    a = [[6, 9], [9, 8], [9, 9], [8, 9], [9, 8]]
+    b = [[8, 7], [7, 6], [7, 7], [6, 7], [7, 6]]
+    cmp = compare_models(_five_by_two(a, b), y_true="y_true")
+    r = cmp.pairs.set_index(["model_a", "model_b"]).loc[("a", "b")]
+    d = (np.array(a) - np.array(b)) / 10
+    assert r.estimate == pytest.approx(d.mean()) and r.estimate > 0
+    s2 = ((d - d.mean(axis=1, keepdims=True)) ** 2).sum(axis=1)
+    t = d[0, 0] / np.sqrt(s2.mean())  # Dietterich (1998), eq. for the 5 x 2cv t
+    assert r.t5x2_statistic == pytest.approx(t) and t < 0
+    assert "sign of the first fold's difference (-0.2000)" in r.note
+    assert "opposite to the estimate" in r.note
+    # same signs: no such note
+    same = compare_models(_five_by_two([[9, 9]] + a[1:], b), y_true="y_true").pairs
+    assert not same["note"].fillna("").str.contains("first fold").any()

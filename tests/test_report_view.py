@@ -17,7 +17,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from precmp_lib.compare.models import compare_models
+from precmp_lib.compare.models import ModelComparison, compare_models
 from precmp_lib.report import figures, sections
 from precmp_lib.report import html as html_kit
 from precmp_lib.report.render import render_report, report_template
@@ -506,3 +506,151 @@ def test_csv_downloads_quote_what_a_spreadsheet_would_run():
     # OWASP's rule: a text starting with = + - @ tab or CR gets a leading quote; numbers stay
     assert [r[0] for r in rows[1:]] == ["'" + n for n in names[:6]] + names[6:]
     assert [float(r[1]) for r in rows[1:]] == frame["difference"].tolist()
+
+
+# ------------------------------------------------------------------------------------------
+# one procedure for a decision and its interval; rank order; the precision heat map
+# ------------------------------------------------------------------------------------------
+
+
+def _page_tables(page, section):
+    """Each HTML table of a section of the page, as a list of {header: cell text} rows."""
+    import html as html_lib
+
+    start = page.index(f'id="{section}"')
+    end = page.find("<h2 ", start)
+    body = page[start:end if end > 0 else None]
+    tables = []
+    for table in re.findall(r"<table.*?</table>", body, flags=re.S):
+        heads = [html_lib.unescape(h) for h in re.findall(r"<th(?: [^>]*)?>(.*?)</th>", table)]
+        rows = [[html_lib.unescape(c) for c in re.findall(r"<td(?: [^>]*)?>(.*?)</td>", tr)]
+                for tr in re.findall(r"<tr>(<td.*?)</tr>", table)]
+        tables.append([dict(zip(heads, r)) for r in rows])
+    return tables
+
+
+def _five_models_frame(seed=5, n=400):
+    """Five models whose pairs sit near Holm's thresholds at alpha = 0.1 (seed 5: three pairs
+    with an unadjusted interval clear of 0 that Holm does not reject)."""
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, 3, n)
+    frame = pd.DataFrame({"y": y})
+    for i, acc in enumerate((0.86, 0.84, 0.83, 0.82, 0.8)):
+        frame[f"m{i}"] = np.where(rng.random(n) < acc, y, rng.integers(0, 3, n))
+    return frame
+
+
+@pytest.fixture(scope="module")
+def alpha_page(tmp_path_factory):
+    from precmp_lib.cli import main
+
+    folder = tmp_path_factory.mktemp("alpha")
+    # the columns not in accuracy order, so that rank order and the data's order differ
+    _five_models_frame()[["y", "m3", "m0", "m4", "m1", "m2"]].to_csv(folder / "five.csv",
+                                                                     index=False)
+    out = folder / "five.html"
+    assert main(["report", str(folder / "five.csv"), "--y-true", "y", "--alpha", "0.1",
+                 "--n-resamples", "100", "--quiet", "--out", str(out),
+                 "--json", str(folder / "five.json")]) == 0
+    cmp = ModelComparison.from_json((folder / "five.json").read_text(encoding="utf-8"))
+    return cmp, out.read_text(encoding="utf-8")
+
+
+def test_every_interval_beside_a_holm_decision_excludes_0_exactly_when_holm_rejects(alpha_page):
+    cmp, page = alpha_page
+    rows = _page_tables(page, "pc-pairs")[0]  # the table beside the plot: decision and interval
+    assert len(rows) == len(cmp.pairs) == 10
+    low = next(h for h in rows[0] if h.endswith("ci_low"))
+    high = next(h for h in rows[0] if h.endswith("ci_high"))
+    for row in rows:
+        excludes = float(row[low]) > 0 or float(row[high]) < 0
+        assert excludes == (row["reject"] == "yes"), row
+    # the plot: each pair's colour follows its interval drawn, grey exactly when it holds 0
+    fig = figures.pairs_forest(cmp)
+    ax = fig.axes[0]
+    segments = ax.collections[0].get_segments()  # top row first, like the points
+    colours = _points(fig)
+    assert len(segments) == len(colours) == 10
+    for seg, colour in zip(segments, colours):
+        (x0, _), (x1, _) = seg
+        holds_zero = x0 <= 0 <= x1
+        assert holds_zero == (colour == "#8c8c8c"), (x0, x1, colour)
+    # the sentences beside a decision quote that interval, not the unadjusted one
+    for line in cmp.details:
+        if "after Holm" in line and "CI" in line:
+            assert "at Holm's step" in line
+    plt_close()
+
+
+def plt_close():
+    import matplotlib.pyplot as plt
+
+    plt.close("all")
+
+
+def test_models_pairs_and_precision_tables_follow_the_rank(alpha_page):
+    cmp, page = alpha_page
+    ranked = cmp.summary.sort_values("rank", kind="stable")
+    order = list(ranked["model"])
+    assert order != list(cmp.models)  # the data's order is not the rank's here
+    accuracy = _page_tables(page, "pc-accuracy")[0]
+    assert [r["model"] for r in accuracy] == order
+    assert [int(r["rank"]) for r in accuracy] == sorted(cmp.summary["rank"])
+    labels = [t.get_text() for t in figures.ranking_plot(cmp).axes[0].get_yticklabels()]
+    assert labels == [f"{r}. {m}" for m, r in zip(ranked["model"], ranked["rank"])]
+    assert "Models are in the order of their rank, 1 = most accurate" in page
+    pos = {m: i for i, m in enumerate(order)}
+    pairs = _page_tables(page, "pc-pairs")[0]
+    keys = [(pos[r["model_a"]], pos[r["model_b"]]) for r in pairs]
+    assert keys == sorted(keys)
+    precision = _page_tables(page, "pc-precision")
+    assert [h for h in precision[0][0] if h != "class"] == order  # precision per class and model
+    assert [h for h in precision[1][0] if h.startswith("n_pred ")] == [f"n_pred {m}" for m in order]
+    per_class = precision[-1]  # the paired tests per class, pairs in rank order
+    keys = [(pos[r["model_a"]], pos[r["model_b"]]) for r in per_class]
+    assert keys == sorted(keys)
+    plt_close()
+
+
+def test_precision_heat_map_shows_the_difference_from_the_best_grey_where_not_shown(alpha_page):
+    from matplotlib.colors import to_rgba
+
+    from precmp_lib.report.html import NOT_SHOWN
+
+    cmp, page = alpha_page
+    fig = figures.precision_heatmap(cmp)
+    ax = fig.axes[0]
+    best = cmp.best[0]
+    order = list(cmp.summary.sort_values("rank", kind="stable")["model"])
+    assert [t.get_text().split(". ", 1)[1].removesuffix(" (best)")
+            for t in ax.get_xticklabels()] == order
+    (image,) = ax.get_images()
+    rgba = image.get_array()
+    prec = cmp.precision.set_index("class")[order]
+    k, m = prec.shape
+    assert rgba.shape[:2] == (k, m)
+    texts = [t.get_text() for t in ax.texts]
+    # the diverging scale is centred at 0: its colour bar runs from -x to +x
+    bar = [a for a in fig.axes if a is not ax][0]
+    lo, hi = bar.get_ylim()
+    assert lo == pytest.approx(-hi)
+    pc = cmp.per_class
+    grey = np.array(to_rgba(NOT_SHOWN, 0.45))
+    seen_grey = seen_colour = 0
+    for i, label in enumerate(prec.index):
+        for j, model in enumerate(order):
+            text = texts[i * m + j]
+            if model == best:  # the best model's own precision, on white
+                assert text == f"{prec.loc[label, best]:.2f}"
+                continue
+            diff = prec.loc[label, model] - prec.loc[label, best]
+            assert text == f"{diff:+.2f}"  # difference from the best, computed here
+            row = pc[(pc["class"] == label) & (((pc.model_a == model) & (pc.model_b == best))
+                                               | ((pc.model_a == best) & (pc.model_b == model)))]
+            shown = bool((row["gs_pvalue_adjusted"] <= cmp.alpha).any())
+            is_grey = np.allclose(rgba[i, j], grey)
+            assert is_grey == (not shown), (label, model)
+            seen_grey += is_grey
+            seen_colour += not is_grey
+    assert seen_grey and seen_colour  # both kinds of cell occur on this page
+    plt_close()
