@@ -16,7 +16,7 @@ import json
 import numpy as np
 import pandas as pd
 import pytest
-from scipy import stats
+from scipy import optimize, stats
 from statsmodels.stats.multitest import multipletests
 from statsmodels.stats.proportion import proportion_confint
 
@@ -667,6 +667,20 @@ def _holm_levels_by_hand(p, alpha):
     return out
 
 
+def _midp_interval(b, d, level):
+    """The mid-p interval of b of d: where the mid-p tails equal (1 - level)/2 (scipy's brentq)."""
+    half = (1 - level) / 2
+
+    def up(q):
+        return stats.binom.sf(b, d, q) + stats.binom.pmf(b, d, q) / 2 - half
+
+    def down(q):
+        return stats.binom.cdf(b - 1, d, q) + stats.binom.pmf(b, d, q) / 2 - half
+
+    return (0.0 if up(0.0) >= 0 else optimize.brentq(up, 0, 1, xtol=1e-14),
+            1.0 if down(1.0) >= 0 else optimize.brentq(down, 0, 1, xtol=1e-14))
+
+
 @pytest.mark.parametrize(("seed", "n"), [(0, 400), (2, 400), (3, 400), (5, 400), (7, 60)])
 def test_test_set_intervals_beside_holm_invert_mcnemar_at_the_step_level(seed, n):
     # 60 rows, accuracies far apart: few discordant pairs (the mid-p test), some rejected
@@ -677,21 +691,17 @@ def test_test_set_intervals_beside_holm_invert_mcnemar_at_the_step_level(seed, n
         assert ((p["test"] == "McNemar mid-p") & p["reject"]).any()
     np.testing.assert_allclose(p["holm_level"], _holm_levels_by_hand(p["pvalue"].to_numpy(), 0.1))
     for r in p.itertuples():
-        d = r.b + r.c
-        half = (1 - r.holm_level) / 2
-        if r.test == "McNemar exact":  # Clopper–Pearson from scipy, mapped to acc_A - acc_B
-            lo, hi = stats.binomtest(int(r.b), int(d)).proportion_ci(r.holm_level, "exact")
-            assert (r.holm_ci_low, r.holm_ci_high) == pytest.approx(
-                (d / n * (2 * lo - 1), d / n * (2 * hi - 1)), abs=1e-9)
-        else:  # mid-p ends: the mid-p tails at the ends equal (1 - level)/2 (methods.md §2)
-            lo = (r.holm_ci_low * n / d + 1) / 2
-            hi = (r.holm_ci_high * n / d + 1) / 2
-            bin_lo, bin_hi = stats.binom(int(d), lo), stats.binom(int(d), hi)
-            tail_lo = bin_lo.sf(r.b) + bin_lo.pmf(r.b) / 2
-            tail_hi = bin_hi.cdf(r.b - 1) + bin_hi.pmf(r.b) / 2
-            # an end at 0 (b = 0) or 1 (c = 0): the tail there already reaches (1 - level)/2
-            assert tail_lo >= half if lo < 1e-12 else tail_lo == pytest.approx(half, abs=1e-9)
-            assert tail_hi >= half if hi > 1 - 1e-12 else tail_hi == pytest.approx(half, abs=1e-9)
+        b, d = int(r.b), int(r.b + r.c)
+        # psi, the share of discordant observations: Clopper–Pearson from scipy
+        psi = stats.binomtest(d, n).proportion_ci(r.holm_level, "exact")
+        if r.test == "McNemar exact":  # pi, the share of those A gets right: Clopper–Pearson
+            pi = stats.binomtest(b, d).proportion_ci(r.holm_level, "exact")
+            pi = (pi.low, pi.high)
+        else:  # the mid-p interval: where the mid-p tails equal (1 - level)/2 (brentq)
+            pi = _midp_interval(b, d, r.holm_level)
+        # the range of psi (2 pi - 1) over both intervals
+        ends = [s_ * (2 * q - 1) for q in pi for s_ in (psi.low, psi.high)]
+        assert (r.holm_ci_low, r.holm_ci_high) == pytest.approx((min(ends), max(ends)), abs=1e-9)
     # the interval beside the decision excludes 0 exactly when Holm rejects
     excludes = (p["holm_ci_low"] > 0) | (p["holm_ci_high"] < 0)
     assert (excludes == p["reject"]).all()
@@ -769,5 +779,5 @@ def test_the_5x2cv_t_sign_is_the_first_folds_and_a_note_says_when_it_is_opposite
     assert "sign of the first fold's difference (-0.2000)" in r.note
     assert "opposite to the estimate" in r.note
     # same signs: no such note
-    same = compare_models(_five_by_two([[9, 9]] + a[1:], b), y_true="y_true").pairs
+    same = compare_models(_five_by_two([[9, 9], *a[1:]], b), y_true="y_true").pairs
     assert not same["note"].fillna("").str.contains("first fold").any()

@@ -617,7 +617,7 @@ def test_precision_heat_map_shows_the_difference_from_the_best_grey_where_not_sh
 
     from precmp_lib.report.html import NOT_SHOWN
 
-    cmp, page = alpha_page
+    cmp, _ = alpha_page
     fig = figures.precision_heatmap(cmp)
     ax = fig.axes[0]
     best = cmp.best[0]
@@ -631,7 +631,7 @@ def test_precision_heat_map_shows_the_difference_from_the_best_grey_where_not_sh
     assert rgba.shape[:2] == (k, m)
     texts = [t.get_text() for t in ax.texts]
     # the diverging scale is centred at 0: its colour bar runs from -x to +x
-    bar = [a for a in fig.axes if a is not ax][0]
+    bar = next(a for a in fig.axes if a is not ax)
     lo, hi = bar.get_ylim()
     assert lo == pytest.approx(-hi)
     pc = cmp.per_class

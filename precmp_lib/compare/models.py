@@ -537,39 +537,58 @@ def _binom_tail_root(tail: Any, target: float) -> float:
     return (lo + hi) / 2
 
 
+def _binomial_interval(x: int, n: int, level: float, w: float) -> tuple[float, float]:
+    """Return the central interval of a binomial proportion x / n at ``level``, by its tails.
+
+    Each end is where a tail ``P(X beyond x) + w P(X = x)`` reaches ``(1 - level) / 2``:
+    Clopper–Pearson with ``w = 1``, the mid-p interval with ``w = 1/2``; 0 (or 1) when the tail
+    already reaches it there.
+    """
+    half = (1 - level) / 2
+
+    def upper_tail(p: float) -> float:  # P(X > x) + w P(X = x), rising in p
+        return 1 - binom_cdf(x, n, p) + w * binom_pmf(x, n, p)
+
+    def lower_tail(p: float) -> float:  # P(X < x) + w P(X = x), falling in p
+        return (binom_cdf(x - 1, n, p) if x > 0 else 0.0) + w * binom_pmf(x, n, p)
+
+    low = 0.0 if upper_tail(0.0) >= half else _binom_tail_root(upper_tail, half)
+    high = 1.0 if lower_tail(1.0) >= half else _binom_tail_root(lower_tail, half)
+    return low, high
+
+
 def _mcnemar_dual_interval(b: int, c: int, n: int, level: float,
                            midp: bool) -> tuple[float, float]:
-    """Return the interval of acc_A - acc_B that inverts McNemar's exact (or mid-p) test.
+    """Return an interval of acc_A - acc_B that holds 0 exactly when McNemar's test does not reject.
 
-    Given the ``d = b + c`` discordant observations, ``b`` is binomial(d, pi), and the
-    accuracy difference is ``(d / n)(2 pi - 1)``. The Clopper–Pearson interval of ``pi`` (each
-    tail at ``(1 - level) / 2``; with ``midp``, the mid-p tails, half the point probability)
-    holds 1/2 exactly when the two-sided exact (mid-p) test's p-value is at least
-    ``1 - level``; mapped to the difference, it holds 0 exactly then. NaN ends when ``d = 0``.
+    The difference is ``psi (2 pi - 1)``: ``psi`` the share of discordant observations
+    (``d = b + c`` of ``n``), ``pi`` the share of those that A gets right (``b`` of ``d``). Given
+    ``d``, McNemar's exact test is the binomial test of ``pi = 1/2``, and the Clopper–Pearson
+    interval of ``pi`` (with ``midp``, the mid-p interval) holds 1/2 exactly when its p-value is
+    at least ``1 - level``. The interval of the difference is the range of ``psi (2 pi - 1)``
+    over that interval of ``pi`` and the Clopper–Pearson interval of ``psi``, both at
+    ``level``; since the lower end of ``psi`` is above 0 when ``d > 0``, the sign of each end
+    is that of ``2 pi - 1``, so the interval holds 0 exactly when the test does not reject.
+    Letting ``psi`` vary is what keeps the coverage: conditioning on ``d`` alone covers
+    only 51 to 92 % at nominal 95 % when the difference is far from 0 (docs/methods.md §2).
+    NaN ends when ``d = 0``.
 
     Raschka's scenario B (b = 25, c = 15, n = 10,000; exact p = 0.154): the interval holds 0.
-    The ends are ``0.004 (2 pi - 1)`` at scipy's
-    ``binomtest(25, 40).proportion_ci(0.95, "exact")``, (0.45801, 0.77274).
+    scipy's ``binomtest(25, 40).proportion_ci(0.95, "exact")`` is (0.45801, 0.77274) and
+    ``binomtest(40, 10000).proportion_ci(0.95, "exact")`` (0.0028592, 0.0054429): the ends are
+    ``0.0054429 (2 (0.45801) - 1)`` and ``0.0054429 (2 (0.77274) - 1)``.
 
     >>> lo, hi = _mcnemar_dual_interval(25, 15, 10000, 0.95, midp=False)
-    >>> round(lo, 5), round(hi, 5)
-    (-0.00034, 0.00218)
+    >>> round(lo, 6), round(hi, 6)
+    (-0.000457, 0.002969)
     """
     d = b + c
     if d == 0 or not np.isfinite(level):
         return np.nan, np.nan
-    half = (1 - level) / 2
-    w = 0.5 if midp else 1.0
-
-    def upper_tail(pi: float) -> float:  # P(X > b) + w P(X = b), rising in pi
-        return 1 - binom_cdf(b, d, pi) + w * binom_pmf(b, d, pi)
-
-    def lower_tail(pi: float) -> float:  # P(X < b) + w P(X = b), falling in pi
-        return (binom_cdf(b - 1, d, pi) if b > 0 else 0.0) + w * binom_pmf(b, d, pi)
-
-    pi_low = 0.0 if upper_tail(0.0) >= half else _binom_tail_root(upper_tail, half)
-    pi_high = 1.0 if lower_tail(1.0) >= half else _binom_tail_root(lower_tail, half)
-    return d / n * (2 * pi_low - 1), d / n * (2 * pi_high - 1)
+    pi_low, pi_high = _binomial_interval(b, d, level, 0.5 if midp else 1.0)
+    psi_low, psi_high = _binomial_interval(d, n, level, 1.0)
+    ends = [psi * (2 * pi - 1) for pi in (pi_low, pi_high) for psi in (psi_low, psi_high)]
+    return min(ends), max(ends)
 
 
 def _cv_interval(scores: pd.DataFrame, a: str, b: str, ratio: float | None,
