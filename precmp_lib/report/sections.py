@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ..compare.conclusions import count_of
 from ..compare.models import ModelComparison
 from .figures import (
     _figure_html,
@@ -252,8 +253,8 @@ def section_pairs(cmp: ModelComparison) -> Any:
                       "p-value is two-sided. ")
             flipped = (cmp.pairs["t5x2_statistic"] * cmp.pairs["estimate"] < 0).sum()
             if flipped:
-                intro += (f"Here {int(flipped):,} of {len(cmp.pairs):,} pairs have a 5 × 2cv t of "
-                          "the opposite sign; their notes say so. ")
+                intro += (f"Its sign is opposite to the estimate in "
+                          f"{count_of(int(flipped), 'pair')} here, as the notes say. ")
         if "p_a_better" in cmp.pairs:
             intro += ("The Bayesian correlated t of Corani & Benavoli gives the posterior "
                       "probabilities that A is better, that the two are practically equivalent "
@@ -264,10 +265,13 @@ def section_pairs(cmp: ModelComparison) -> Any:
         intro = ("<p>Each pair is compared by McNemar's exact test on the observations where "
                  "exactly one model is right, b: only A, c: only B; when b + c is below 25 the "
                  "mid-p version is used and the table says so. The estimate is accuracy A − B. "
-                 "Its interval beside the decision inverts the test: the exact (or mid-p) "
-                 "interval of the share of discordant observations that A gets right, given "
-                 "their number b + c, times (b + c) / n; Newcombe's interval, which does not "
-                 "invert McNemar's test, is among the unadjusted intervals.</p>")
+                 "Its interval beside the decision agrees with the test: the difference is "
+                 "ψ (2π − 1), with ψ = (b + c) / n the share of observations where the models "
+                 "disagree and π = b / (b + c) the share of those A gets right; the interval is "
+                 "its range over the Clopper–Pearson intervals of ψ and π (the mid-p interval of "
+                 "π with the mid-p test), which holds 0 exactly when the test does not reject. "
+                 "Newcombe's interval, which does not invert McNemar's test, is among the "
+                 "unadjusted intervals.</p>")
     intro += (f"<p>The family: {esc(_family(cmp))}. p-values are adjusted with Holm's method "
               "across this family; colour and <em>reject</em> mark the adjusted decision at "
               f"α = {cmp.alpha:g}. The interval drawn and shown beside the decision "
