@@ -168,7 +168,10 @@ def test_cluster_robust_se_equals_statsmodels():
     row = cmp.pairs[(cmp.pairs.task == "b2") & (cmp.pairs.model_a == "model 1")
                     & (cmp.pairs.model_b == "model 2")].iloc[0]
     assert row.se == pytest.approx(float(fit.bse[0]), rel=1e-10)
-    assert row.test == "paired difference, CR1 z"
+    # 20 passages, fewer than 50: the test refers to t with C - 1 = 19 df
+    assert row.test == "paired difference, CR1 t (19 df)"
+    t = float(fit.params[0] / fit.bse[0])
+    assert row.pvalue == pytest.approx(2 * stats.t.sf(abs(t), 19), rel=1e-10)
 
 
 def test_tasks_add_up_to_the_combined_task():
@@ -179,7 +182,9 @@ def test_tasks_add_up_to_the_combined_task():
     assert design.loc["all tasks", "items"] == design.loc["b1", "items"] + design.loc["b2", "items"]
     assert design.loc["all tasks", "answers_max"] == 2
     # not 0/1 item scores: the paired difference is used
-    assert set(cmp.pairs["test"]) == {"paired difference, CR1 z"}
+    # (9 passages in each task, 18 in both: t with C - 1 df, fewer than 50 clusters)
+    assert set(cmp.pairs["test"]) == {"paired difference, CR1 t (8 df)",
+                                      "paired difference, CR1 t (17 df)"}
     with pytest.raises(ValueError, match="mcnemar"):
         compare_items(frame, **ROLES, test="mcnemar")
 

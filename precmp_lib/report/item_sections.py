@@ -181,13 +181,13 @@ def _pairs_plot(pairs: pd.DataFrame) -> str:
 
 _PAIR_COLUMNS = ["model_a", "model_b", "test", "estimate", "ci_low", "ci_high", "statistic",
                  "pvalue", "pvalue_adjusted", "reject", "a_right_b_wrong", "a_wrong_b_right",
-                 "design_effect", "tost_pvalue", "equivalent"]
+                 "design_effect", "tost_pvalue", "equivalent", "note"]
 
 
 # the decision first; the test's own numbers, the flips and the equivalence test below it, so
 # that no table is wider than the page
 _PAIR_VIEWS = [
-    ("", ["estimate", "ci_low", "ci_high", "pvalue_adjusted", "reject"], False),
+    ("", ["estimate", "ci_low", "ci_high", "pvalue_adjusted", "reject", "note"], False),
     ("Equivalence (two one-sided tests)", ["tost_pvalue", "equivalent"], False),
     ("The test and the flips", ["test", "statistic", "pvalue", "a_right_b_wrong",
                                 "a_wrong_b_right", "design_effect"], True),
@@ -203,7 +203,8 @@ def _pairs(cmp: ItemComparison) -> str:
         test = "McNemar's χ² test on the items only one model gets right (items independent)"
     else:
         test = ("the paired difference of item scores (the mean of an item's answers) with a "
-                "cluster-robust (CR1) z test")
+                "cluster-robust (CR1) test, referred to z, or to Student's t with C − 1 degrees "
+                "of freedom when a task has fewer than 50 clusters (the row says so)")
     intro = (f"<p>Each pair is compared on the same items by {test}; p-values are adjusted by "
              f"Holm's method across the pairs of a task, and <em>reject</em> is the decision at "
              f"α = {cmp.alpha:g}. The estimate is the mean score of A minus that of B with its "
@@ -219,7 +220,9 @@ def _pairs(cmp: ItemComparison) -> str:
             out.append(f"<h3>{esc(_task_label(task))}</h3>")
         if len(p) <= 28:
             out.append(_pairs_plot(p))
-        cols = [c for c in _PAIR_COLUMNS if c in p.columns]
+        # a note stands beside the row it qualifies; a task without any shows no empty column
+        cols = [c for c in _PAIR_COLUMNS if c in p.columns
+                and (c != "note" or p["note"].fillna("").astype(str).ne("").any())]
         out.append(table_html(p[cols], f"pairs_{len(out)}", key=["model_a", "model_b"],
                               views=_PAIR_VIEWS))
     out.append(legend_html(_PAIR_LEGEND))
