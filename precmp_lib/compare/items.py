@@ -168,8 +168,10 @@ def _finite(x: float) -> float | None:
 
 
 def _t_df(s: ItemSums, use_mcnemar: bool) -> int | None:
-    """Return C - 1 when a task's scores are tested by the paired difference on fewer than
-    ``T_CLUSTERS`` clusters (its p-values and intervals then come from t), else None (z).
+    """Return the t degrees of freedom of a task's paired difference, or None for z.
+
+    C - 1 when the task's scores are tested by the paired difference on fewer than
+    ``T_CLUSTERS`` clusters (its p-values and intervals then come from t), else None.
 
     The clustered McNemar test keeps its chi-square reference, whose few-cluster note says when
     it is optimistic.
