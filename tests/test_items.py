@@ -74,8 +74,13 @@ def test_spark_agrees_bit_for_bit_on_clustered_items(tmp_path):
         pytest.fail("Spark tests need Java 17: apt-get install openjdk-17-jre-headless (or set "
                     "JAVA_HOME); they are part of `make test`")
     frame = _clustered_items(seed=5, n=24)
+    # task b1 on a 0-10 scale (a judge's), b2 on 0-1: each task's unit flag, clusters and
+    # cluster sums must come out of Spark as they do out of numpy
+    frame.loc[frame["bench"] == "b1", "score"] *= 10
     frame.to_csv(tmp_path / "items.csv", index=False)
     reference = _plain(count_items(frame, **ROLES, engine="numpy"))
+    assert [(r["unit"], r["binary"], r["n_clusters"]) for r in reference] == [(False, False, 6),
+                                                                              (True, False, 6)]
     assert _plain(count_items(str(tmp_path / "items.csv"), **ROLES, engine="spark")) == reference
 
 
