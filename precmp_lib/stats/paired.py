@@ -78,9 +78,9 @@ _MCNEMAR_NAMES = {"obuchowski": "Obuchowski clustered McNemar chi-square",
 # and its chi-square or normal reference is optimistic; results say so in their note.
 FEW_CLUSTERS = 20
 # Below this many clusters the cluster-robust test of scores other than 0/1 takes its tail from
-# Student's t with C - 1 degrees of freedom: z rejects a true null too often there (about 0.07
-# at 12 clusters, 0.06 at 30 in the simulation of the tests), t holds 0.05 within its Monte
-# Carlo error (Cameron & Miller 2015, section VI).
+# Student's t with C - 1 degrees of freedom: with equal clusters and normal cluster means z's
+# size is P(|T_{C-1}| > 1.96), 0.076 at 12 clusters, 0.060 at 30, 0.056 at 50; t holds 0.05
+# (Cameron & Miller 2015, section VI; docs/methods.md, section 15.2).
 T_CLUSTERS = 50
 
 # A sum of squares computed as a difference of sums is zero when it is within this fraction of
