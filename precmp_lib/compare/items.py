@@ -293,14 +293,15 @@ def _design_row(s: ItemSums, summary: pd.DataFrame, use_mcnemar: bool) -> dict[s
             one = max(var - sampling + within, var)
             shares.append(1 - var / one if one > 0 else 0.0)
         reduction = float(np.mean(shares))
+    df = _t_df(s, use_mcnemar)
     return {"task": s.task, "items": s.n_items, "clusters": s.n_clusters,
             "answers_min": s.k_min, "answers_max": s.k_max, "answers_mean": k_mean,
             "design_effect": float(np.nanmedian(summary["design_effect"].to_numpy(float)))
             if summary["design_effect"].notna().any() else math.nan,
             "binary": s.binary, "unit": s.unit,
             "test": ("McNemar" if s.n_clusters is None else "clustered McNemar (Obuchowski)")
-            if use_mcnemar else ("paired difference (CR1)" if _t_df(s, use_mcnemar) is None
-                                 else f"paired difference (CR1, t with {s.n_clusters - 1} df)"),
+            if use_mcnemar else ("paired difference (CR1)" if df is None
+                                 else f"paired difference (CR1, t with {df} df)"),
             "variance_reduction": reduction}
 
 
