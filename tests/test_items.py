@@ -74,8 +74,13 @@ def test_spark_agrees_bit_for_bit_on_clustered_items(tmp_path):
         pytest.fail("Spark tests need Java 17: apt-get install openjdk-17-jre-headless (or set "
                     "JAVA_HOME); they are part of `make test`")
     frame = _clustered_items(seed=5, n=24)
+    # task b1 on a 0-10 scale (a judge's), b2 on 0-1: each task's unit flag, clusters and
+    # cluster sums must come out of Spark as they do out of numpy
+    frame.loc[frame["bench"] == "b1", "score"] *= 10
     frame.to_csv(tmp_path / "items.csv", index=False)
     reference = _plain(count_items(frame, **ROLES, engine="numpy"))
+    assert [(r["unit"], r["binary"], r["n_clusters"]) for r in reference] == [(False, False, 6),
+                                                                              (True, False, 6)]
     assert _plain(count_items(str(tmp_path / "items.csv"), **ROLES, engine="spark")) == reference
 
 
@@ -168,7 +173,10 @@ def test_cluster_robust_se_equals_statsmodels():
     row = cmp.pairs[(cmp.pairs.task == "b2") & (cmp.pairs.model_a == "model 1")
                     & (cmp.pairs.model_b == "model 2")].iloc[0]
     assert row.se == pytest.approx(float(fit.bse[0]), rel=1e-10)
-    assert row.test == "paired difference, CR1 z"
+    # 20 passages, fewer than 50: the test refers to t with C - 1 = 19 df
+    assert row.test == "paired difference, CR1 t (19 df)"
+    t = float(fit.params[0] / fit.bse[0])
+    assert row.pvalue == pytest.approx(2 * stats.t.sf(abs(t), 19), rel=1e-10)
 
 
 def test_tasks_add_up_to_the_combined_task():
@@ -179,7 +187,9 @@ def test_tasks_add_up_to_the_combined_task():
     assert design.loc["all tasks", "items"] == design.loc["b1", "items"] + design.loc["b2", "items"]
     assert design.loc["all tasks", "answers_max"] == 2
     # not 0/1 item scores: the paired difference is used
-    assert set(cmp.pairs["test"]) == {"paired difference, CR1 z"}
+    # (9 passages in each task, 18 in both: t with C - 1 df, fewer than 50 clusters)
+    assert set(cmp.pairs["test"]) == {"paired difference, CR1 t (8 df)",
+                                      "paired difference, CR1 t (17 df)"}
     with pytest.raises(ValueError, match="mcnemar"):
         compare_items(frame, **ROLES, test="mcnemar")
 

@@ -33,7 +33,7 @@ LIMITS = {
     "models": Limit("PRECMP_MAX_MODELS", 200, "models"),
     "item_models": Limit("PRECMP_MAX_ITEM_MODELS", 50, "models"),
     "classes": Limit("PRECMP_MAX_CLASSES", 1_000, "classes"),
-    "tasks": Limit("PRECMP_MAX_TASKS", 50, "tasks"),
+    "tasks": Limit("PRECMP_MAX_TASKS", 64, "tasks"),
     "label": Limit("PRECMP_MAX_LABEL", 1_000, "characters in a label or name"),
     "line": Limit("PRECMP_MAX_LINE", 1 << 20, "bytes in a line"),
     "log": Limit("PRECMP_MAX_LOG_BYTES", 1 << 30, "bytes of log to read (an archive's inflated members in total)"),
@@ -103,11 +103,11 @@ def check_limit(name: str, count: int, where: str,
 
     Examples
     --------
-    >>> check_limit("tasks", 50, "items.csv")
-    >>> check_limit("tasks", 51, "items.csv column 'task'")
+    >>> check_limit("tasks", 64, "items.csv")
+    >>> check_limit("tasks", 65, "items.csv column 'task'")
     Traceback (most recent call last):
     ...
-    precmp_lib._lib.limits.LimitError: items.csv column 'task': 51 tasks, more than the limit of 50 (raise it with PRECMP_MAX_TASKS=N)
+    precmp_lib._lib.limits.LimitError: items.csv column 'task': 65 tasks, more than the limit of 64 (raise it with PRECMP_MAX_TASKS=N)
     """
     most = limit(name)
     if count > most:

@@ -5,7 +5,8 @@ task and for all tasks together, computes from the returned sums
 
 - each model's mean score with a cluster-robust (CR1) interval;
 - every pair by the clustered McNemar test (Obuchowski) when every item score is 0 or 1, else by
-  the cluster-robust paired difference, Holm-adjusted across the pairs of the task; the
+  the cluster-robust paired difference (referred to t with C - 1 degrees of freedom below 50
+  clusters), Holm-adjusted across the pairs of the task; the
   difference with its CR1 interval; the flips (items right for A and wrong for B, and the
   reverse); TOST equivalence at a margin when one is given;
 - the minimum difference detectable with 80 % power by these items and clusters, and the items
@@ -31,6 +32,8 @@ from ..engine.items import ItemSums, count_items
 from ..stats.contingency import mcnemar
 from ..stats.multiple import adjust_pvalues
 from ..stats.paired import (
+    FEW_CLUSTERS,
+    T_CLUSTERS,
     PairedSums,
     clustered_mcnemar_from_sums,
     equivalence_test_from_sums,
@@ -45,6 +48,9 @@ ALL_TASKS = "all tasks"
 # How each conclusion about all tasks together begins (a task's own begin with its name).
 ALL_TASKS_LINE = "All tasks together: "
 POWER = 0.8
+# Fewer discordant items than this: McNemar's chi-square is a poor approximation and the exact
+# binomial p-value is given beside it
+FEW_DISCORDANT = 25
 _FRAMES = ("summary", "pairs", "design")
 
 
@@ -65,7 +71,11 @@ class ItemComparison:
         (Holm within the task), ``reject``, ``a_right_b_wrong``, ``a_wrong_b_right`` (0/1
         scores), ``se``, ``design_effect``, ``correlation``, ``mde`` (difference detectable
         with 80 % power), ``items_needed`` (items that would detect the observed difference
-        with 80 % power), ``tost_pvalue`` and ``equivalent`` (with a margin).
+        with 80 % power), ``note`` (what qualifies the row: fewer than 20 clusters under the
+        clustered McNemar test; fewer than 25 discordant items under McNemar's χ², with the
+        exact test's p-value; t with C - 1 degrees of freedom for the paired difference on
+        fewer than 50 clusters; else empty), ``tost_pvalue`` and ``equivalent`` (with a
+        margin).
     design : DataFrame
         One row per task: ``task``, ``items``, ``clusters``, ``answers_min``, ``answers_max``
         (answers per item and model), ``answers_mean``, ``design_effect`` (median over models of
@@ -114,14 +124,19 @@ class ItemComparison:
         Returns
         -------
         str
+
+        Every number keeps its full precision (a p-value of 3.4e-14 stays 3.4e-14: pandas'
+        own ``to_json`` rounds to 10 decimals and would write 0); NaN is written as null.
         """
+        from .models import _plain as plain_json
+
         out: dict[str, Any] = {}
         for k in self.__dataclass_fields__:
             v = getattr(self, k)
             if isinstance(v, pd.DataFrame):
-                v = json.loads(v.to_json(orient="records"))
+                v = v.to_dict(orient="records")
             out[k] = v
-        return json.dumps(out, allow_nan=False, default=_plain)
+        return json.dumps(plain_json(out), allow_nan=False)
 
     @classmethod
     def from_json(cls, text: str) -> ItemComparison:
@@ -143,12 +158,6 @@ class ItemComparison:
         return cls(**data)
 
 
-def _plain(value: Any) -> Any:
-    if isinstance(value, np.generic):
-        return value.item()
-    raise TypeError(f"not JSON: {type(value).__name__}")
-
-
 def _finite(x: float) -> float | None:
     return float(x) if x is not None and math.isfinite(x) else None
 
@@ -158,10 +167,25 @@ def _finite(x: float) -> float | None:
 # --------------------------------------------------------------------------------------------
 
 
-def _summary(s: ItemSums, level: float) -> pd.DataFrame:
+def _t_df(s: ItemSums, use_mcnemar: bool) -> int | None:
+    """Return the t degrees of freedom of a task's paired difference, or None for z.
+
+    C - 1 when the task's scores are tested by the paired difference on fewer than
+    ``T_CLUSTERS`` clusters (its p-values and intervals then come from t), else None.
+
+    The clustered McNemar test keeps its chi-square reference, whose few-cluster note says when
+    it is optimistic.
+    """
+    if use_mcnemar or s.n_clusters is None or s.n_clusters >= T_CLUSTERS:
+        return None
+    return int(s.n_clusters) - 1
+
+
+def _summary(s: ItemSums, level: float, df: int | None = None) -> pd.DataFrame:
     rows = []
     for a, name in enumerate(s.models):
-        res = paired_difference_from_sums(PairedSums.from_items(s, a), confidence_level=level)
+        res = paired_difference_from_sums(PairedSums.from_items(s, a), confidence_level=level,
+                                          df=df)
         rows.append({"task": s.task, "model": name, "n": s.n_items, "score": res.estimate,
                      "ci_low": res.ci_low, "ci_high": res.ci_high, "se": res.details["se"],
                      "design_effect": res.details["design_effect"]})
@@ -180,25 +204,37 @@ def _use_mcnemar(s: ItemSums, test: str) -> bool:
 def _pair_row(s: ItemSums, a: int, b: int, use_mcnemar: bool, level: float, alpha: float,
               margin: float | None) -> dict[str, Any]:
     ps = PairedSums.from_items(s, a, b)
-    diff = paired_difference_from_sums(ps, confidence_level=level)
+    df = _t_df(s, use_mcnemar)
+    diff = paired_difference_from_sums(ps, confidence_level=level, df=df)
     d = diff.details
+    note = ""
     row: dict[str, Any] = {"task": s.task, "model_a": s.models[a], "model_b": s.models[b]}
     if use_mcnemar and s.n_clusters is not None:
         test = clustered_mcnemar_from_sums(float(ps.sum_a - ps.sum_b), s.cluster_sum_d2(a, b),
                                            s.n_clusters, n_items=s.n_items)
         row["test"] = "Obuchowski clustered McNemar"
         stat, p = test.statistic, test.pvalue
+        if s.n_clusters < FEW_CLUSTERS:
+            note = (f"only {s.n_clusters} clusters: a variance estimated from so few clusters is "
+                    "biased low, so the p-value and interval are optimistic")
     elif use_mcnemar:  # independent items: McNemar's chi-square on the discordant items
         only_a, only_b = s.flips(a, b)
         both = float(ps.sum_ab)
-        test = mcnemar([[both, only_a], [only_b, s.n_items - both - only_a - only_b]],
-                       method="chi2")
+        table = [[both, only_a], [only_b, s.n_items - both - only_a - only_b]]
+        test = mcnemar(table, method="chi2")
         row["test"] = "McNemar χ² (items independent)"
         stat, p = test.statistic, test.pvalue
+        if only_a + only_b < FEW_DISCORDANT:
+            exact = mcnemar(table, method="exact").pvalue
+            note = (f"only {int(only_a + only_b)} discordant items: the χ² p-value is "
+                    f"asymptotic and poor here; the exact test gives p = {exact:.3g}")
     else:
-        row["test"] = ("paired difference, CR1 z" if s.n_clusters is not None
+        row["test"] = (("paired difference, CR1 z" if df is None
+                        else f"paired difference, CR1 t ({df} df)") if s.n_clusters is not None
                        else "paired difference z")
         stat, p = diff.statistic, diff.pvalue
+        if df is not None:
+            note = f"t with C−1 = {df} df: few clusters, where z would reject too often"
     flips = s.flips(a, b) if s.binary else (math.nan, math.nan)
     sd = math.sqrt(ps.variance_unclustered() * s.n_items) if s.n_items > 1 else math.nan
     deff = d["design_effect"] if math.isfinite(d["design_effect"]) else 1.0
@@ -211,7 +247,7 @@ def _pair_row(s: ItemSums, a: int, b: int, use_mcnemar: bool, level: float, alph
     row.update({"estimate": diff.estimate, "ci_low": diff.ci_low, "ci_high": diff.ci_high,
                 "statistic": stat, "pvalue": p, "a_right_b_wrong": flips[0],
                 "a_wrong_b_right": flips[1], "se": d["se"], "design_effect": d["design_effect"],
-                "correlation": d["correlation"], "mde": mde, "items_needed": need})
+                "correlation": d["correlation"], "mde": mde, "items_needed": need, "note": note})
     if margin is not None:
         eq = equivalence_test_from_sums(ps, margin=margin, alpha=alpha)
         row.update({"tost_pvalue": eq.pvalue, "equivalent": bool(eq.details["equivalent"])})
@@ -257,13 +293,15 @@ def _design_row(s: ItemSums, summary: pd.DataFrame, use_mcnemar: bool) -> dict[s
             one = max(var - sampling + within, var)
             shares.append(1 - var / one if one > 0 else 0.0)
         reduction = float(np.mean(shares))
+    df = _t_df(s, use_mcnemar)
     return {"task": s.task, "items": s.n_items, "clusters": s.n_clusters,
             "answers_min": s.k_min, "answers_max": s.k_max, "answers_mean": k_mean,
             "design_effect": float(np.nanmedian(summary["design_effect"].to_numpy(float)))
             if summary["design_effect"].notna().any() else math.nan,
             "binary": s.binary, "unit": s.unit,
             "test": ("McNemar" if s.n_clusters is None else "clustered McNemar (Obuchowski)")
-            if use_mcnemar else "paired difference (CR1)",
+            if use_mcnemar else ("paired difference (CR1)" if df is None
+                                 else f"paired difference (CR1, t with {df} df)"),
             "variance_reduction": reduction}
 
 
@@ -470,7 +508,7 @@ def _compare_sums(parts: list[ItemSums], *, test: str, margin: float | None,
     for s in parts:
         if s.n_items < 2:
             raise ValueError(f"task {s.task!r} has {s.n_items} item(s); at least 2 are needed")
-        summary = _summary(s, level)
+        summary = _summary(s, level, _t_df(s, _use_mcnemar(s, test)))
         pairs = _pairs(s, summary, test, level, alpha, margin)
         group = _best(summary, pairs)
         summary["best"] = summary["model"].isin(group)

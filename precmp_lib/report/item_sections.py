@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ..compare.conclusions import format_pvalue
 from ..compare.items import ALL_TASKS, ALL_TASKS_LINE, ItemComparison, amount, median_mde, no_plan
 from .html import BETTER, CSS, NOT_SHOWN, WORSE, Html, bidi_note, esc, table_html
 from .sections import figure_html, interval_plot, legend_html
@@ -59,7 +60,9 @@ def item_header(cmp: ItemComparison, source_name: str = "") -> Html:
     models = ", ".join(esc(m) for m in cmp.models[:12]) + (
         f" and {len(cmp.models) - 12} more" if len(cmp.models) > 12 else "")
     tasks = [t for t in cmp.tasks if t != ALL_TASKS]
-    task_text = f", {len(tasks)} tasks ({', '.join(esc(t) for t in tasks[:8])})" if len(tasks) > 1 else ""
+    more = f" and {len(tasks) - 8} more" if len(tasks) > 8 else ""
+    task_text = (f", {len(tasks)} tasks ({', '.join(esc(t) for t in tasks[:8])}{more})"
+                 if len(tasks) > 1 else "")
     return _wrap(CSS + f"<p class='lead'>Evaluation items from <strong>{esc(name)}</strong>: "
                  f"{len(cmp.models)} models ({models}){task_text}, {cmp.n_rows:,} answers.</p>"
                  + bidi_note([name, *cmp.models, *tasks]))
@@ -80,21 +83,111 @@ def item_toc(cmp: ItemComparison) -> Html:
     return _wrap(f'<nav class="toc"><strong>Contents</strong><ol>{links}</ol></nav>')
 
 
+# a task whose logs lost more than this share of their samples to errors says so first
+ERRORED_SHARE = 0.05
+# more tasks than this: the first screen gives the answer over all tasks and folds the
+# per-task lines
+FOLD_TASKS = 6
+
+
+def _errored_notes(cmp: ItemComparison) -> dict[str, str]:
+    """Task -> a sentence on the models whose logs of it lost more than 5 % of their samples.
+
+    >>> from types import SimpleNamespace as N
+    >>> cmp = N(tasks=["race", "arc"], settings={"eval_logs": {
+    ...     "errored": {"a: race": ["q3 epoch 2"] * 3, "b: arc": ["q1 epoch 1"]},
+    ...     "samples": {"a: race": 40, "b: arc": 40}}})
+    >>> _errored_notes(cmp)
+    {'race': 'a: 3 of 40 samples errored (7.5 %) and were skipped.'}
+    """
+    logs = cmp.settings.get("eval_logs") or {}
+    errored, samples = logs.get("errored") or {}, logs.get("samples") or {}
+    said: dict[str, list[str]] = {}
+    for key, ids in errored.items():
+        total = samples.get(key) or 0
+        task = next((t for t in cmp.tasks if key.endswith(f": {t}")), None)
+        if task is None or total <= 0 or len(ids) / total <= ERRORED_SHARE:
+            continue
+        model = key[: -len(f": {task}")]
+        said.setdefault(task, []).append(
+            f"{model}: {len(ids):,} of {total:,} samples errored ({100 * len(ids) / total:.1f} %) "
+            "and were skipped.")
+    return {task: " ".join(lines) for task, lines in said.items()}
+
+
+def _suite_answer(cmp: ItemComparison) -> str:
+    """Say the answer over all tasks in one sentence.
+
+    It names the metric, the top model against the next one, their difference with its
+    interval and the Holm-adjusted p-value.
+    """
+    pairs = cmp.pairs[cmp.pairs["task"] == ALL_TASKS]
+    summary = cmp.summary[cmp.summary["task"] == ALL_TASKS]
+    if pairs.empty or summary.empty:
+        return ""
+    order = list(summary.sort_values(["score", "model"], ascending=[False, True])["model"])
+    top, second = order[0], order[1]
+    row = pairs[((pairs.model_a == top) & (pairs.model_b == second))
+                | ((pairs.model_a == second) & (pairs.model_b == top))].iloc[0]
+    sign = 1 if row.model_a == top else -1
+    est = sign * row.estimate
+    lo, hi = sorted([sign * row.ci_low, sign * row.ci_high])
+    unit = bool(cmp.design.set_index("task").loc[ALL_TASKS].get("unit", True))
+    scale = 100 if unit else 1
+    fmt = "{:+.1f}" if unit else "{:+.3g}"
+    what = " points" if unit else " in score units"
+    scoring = (cmp.settings.get("eval_logs") or {}).get("scoring") or {}
+    ways = sorted(set(scoring.values()))
+    metric = (f"scored by {ways[0]}" if len(ways) == 1 else
+              f"scored per task ({len(ways)} ways, named in the design section)" if ways
+              else "mean item score")
+    n_tasks = len([t for t in cmp.tasks if t != ALL_TASKS])
+    p = format_pvalue(float(row.pvalue_adjusted))
+    return (f"Over all {n_tasks} tasks ({metric}): {top} − {second} = "
+            f"{fmt.format(scale * est)}{what}, {100 * (1 - cmp.alpha):g} % interval "
+            f"{fmt.format(scale * lo)} to {fmt.format(scale * hi)}, Holm-adjusted p "
+            f"{p if p.startswith('<') else '= ' + p}.")
+
+
 def _conclusion(cmp: ItemComparison) -> str:
     """Render the recommendation, then the conclusions that do not say it again.
 
     The recommendation is made from the best group of the last task (all tasks together when
-    there are several), whose own line would say the same again; that line is left out.
+    there are several), whose own line would say the same again; that line is left out. A task
+    whose logs lost more than 5 % of their samples to errors says so at the start of its first
+    line. With more than ``FOLD_TASKS`` tasks the answer over all tasks leads (the metric, the
+    difference of the top two models with its interval) and the per-task lines are folded.
     """
     lines = list(cmp.conclusions)
     rec = ""
+    warn = _errored_notes(cmp)
     if cmp.recommendation:
-        rec = f'<p class="rec">{esc(cmp.recommendation)}</p>'
+        rec = cmp.recommendation
         prefix = ALL_TASKS_LINE if len(cmp.tasks) > 1 else ""
         said = next((i for i, line in enumerate(lines) if line.startswith(prefix)), None)
         if said is not None:
             lines.pop(said)
-    return _h2("pi-conclusion") + rec + "".join(f"<p>{esc(line)}</p>" for line in lines)
+        if len(cmp.tasks) == 1 and cmp.tasks[0] in warn:
+            rec = f"{cmp.tasks[0] or 'The task'}: {warn.pop(cmp.tasks[0])} {rec}"
+        rec = f'<p class="rec">{esc(rec)}</p>'
+    for task, text in warn.items():  # the first line of each such task
+        start = f"{task}: "
+        i = next((i for i, line in enumerate(lines) if line.startswith(start)), None)
+        if i is not None:
+            lines[i] = f"{start}{text} {lines[i][len(start):]}"
+    tasks = [t for t in cmp.tasks if t != ALL_TASKS]
+    if len(tasks) <= FOLD_TASKS:
+        return _h2("pi-conclusion") + rec + "".join(f"<p>{esc(line)}</p>" for line in lines)
+    every = [line for line in lines if line.startswith(ALL_TASKS_LINE)]
+    each = [line for line in lines if not line.startswith(ALL_TASKS_LINE)]
+    answer = _suite_answer(cmp)
+    lead = f'<p class="rec">{esc(answer)}</p>' if answer else ""
+    flagged = "".join(f"<p>{esc(line)}</p>" for line in each
+                      if any(line.startswith(f"{t}: {w}") for t, w in warn.items()))
+    folded = (f"<details><summary>{esc(f'Each of the {len(tasks)} tasks ({len(each)} lines)')}"
+              f"</summary>{''.join(f'<p>{esc(line)}</p>' for line in each)}</details>")
+    return (_h2("pi-conclusion") + lead + rec + "".join(f"<p>{esc(line)}</p>" for line in every)
+            + flagged + folded)
 
 
 def _design(cmp: ItemComparison) -> str:
@@ -116,11 +209,17 @@ def _log_scoring(logs: dict | None) -> str:
     >>> print(_log_scoring({"scoring": {"race": "scorer match, 3 epochs"},
     ...                     "errored": {"a: race": ["q3 epoch 2"]}, "left_out": []}))
     <p>Read from the eval logs: race: scorer match, 3 epochs.</p><p>Errored samples, skipped: a: race: 1 (q3 epoch 2).</p>
+    >>> print(_log_scoring({"scoring": {"t1": "metric acc", "t2": "metric acc"}}))
+    <p>Read from the eval logs: every task (2): metric acc.</p>
     """
     if not logs:
         return ""
-    out = ["<p>Read from the eval logs: " + esc("; ".join(
-        f"{_task_label(task)}: {how}" for task, how in logs.get("scoring", {}).items())) + ".</p>"]
+    scoring = logs.get("scoring", {})
+    if len(scoring) > 1 and len(set(scoring.values())) == 1:  # a suite scored one way: once
+        said = f"every task ({len(scoring)}): {next(iter(scoring.values()))}"
+    else:
+        said = "; ".join(f"{_task_label(task)}: {how}" for task, how in scoring.items())
+    out = ["<p>Read from the eval logs: " + esc(said) + ".</p>"]
     errored = logs.get("errored") or {}
     if errored:
         out.append("<p>Errored samples, skipped: " + esc("; ".join(
@@ -181,13 +280,13 @@ def _pairs_plot(pairs: pd.DataFrame) -> str:
 
 _PAIR_COLUMNS = ["model_a", "model_b", "test", "estimate", "ci_low", "ci_high", "statistic",
                  "pvalue", "pvalue_adjusted", "reject", "a_right_b_wrong", "a_wrong_b_right",
-                 "design_effect", "tost_pvalue", "equivalent"]
+                 "design_effect", "tost_pvalue", "equivalent", "note"]
 
 
 # the decision first; the test's own numbers, the flips and the equivalence test below it, so
 # that no table is wider than the page
 _PAIR_VIEWS = [
-    ("", ["estimate", "ci_low", "ci_high", "pvalue_adjusted", "reject"], False),
+    ("", ["estimate", "ci_low", "ci_high", "pvalue_adjusted", "reject", "note"], False),
     ("Equivalence (two one-sided tests)", ["tost_pvalue", "equivalent"], False),
     ("The test and the flips", ["test", "statistic", "pvalue", "a_right_b_wrong",
                                 "a_wrong_b_right", "design_effect"], True),
@@ -203,7 +302,8 @@ def _pairs(cmp: ItemComparison) -> str:
         test = "McNemar's χ² test on the items only one model gets right (items independent)"
     else:
         test = ("the paired difference of item scores (the mean of an item's answers) with a "
-                "cluster-robust (CR1) z test")
+                "cluster-robust (CR1) test, referred to z, or to Student's t with C − 1 degrees "
+                "of freedom when a task has fewer than 50 clusters (the row says so)")
     intro = (f"<p>Each pair is compared on the same items by {test}; p-values are adjusted by "
              f"Holm's method across the pairs of a task, and <em>reject</em> is the decision at "
              f"α = {cmp.alpha:g}. The estimate is the mean score of A minus that of B with its "
@@ -219,7 +319,9 @@ def _pairs(cmp: ItemComparison) -> str:
             out.append(f"<h3>{esc(_task_label(task))}</h3>")
         if len(p) <= 28:
             out.append(_pairs_plot(p))
-        cols = [c for c in _PAIR_COLUMNS if c in p.columns]
+        # a note stands beside the row it qualifies; a task without any shows no empty column
+        cols = [c for c in _PAIR_COLUMNS if c in p.columns
+                and (c != "note" or p["note"].fillna("").astype(str).ne("").any())]
         out.append(table_html(p[cols], f"pairs_{len(out)}", key=["model_a", "model_b"],
                               views=_PAIR_VIEWS))
     out.append(legend_html(_PAIR_LEGEND))

@@ -62,6 +62,8 @@ class _Log:
     rows: list[tuple[Any, ...]]
     scoring: str
     errored: list[str] = field(default_factory=list)
+    # the samples the log holds, errored ones included (answers before any epoch reduction)
+    samples: int = 0
 
 
 def _files(model: str, path: Any) -> list[Path]:
@@ -505,6 +507,7 @@ def _inspect_log(path: Path, metric: str | None, cluster: str | None) -> _Log:
         rows.append((item, _inspect_value(sample, metric, where), task, epoch,
                      _field(sample, cluster, where), _content_hash(sample)))
     epochs, reducer = _epochs(header)
+    samples_read = len(rows) + len(errored)
     scorer = ", ".join(sorted(scorers))
     if epochs > 1 and reducer != "mean" and rows:
         rows = _reduced(rows, reductions, scorer, reducer, metric, path.name)
@@ -513,7 +516,7 @@ def _inspect_log(path: Path, metric: str | None, cluster: str | None) -> _Log:
         said = f"{epochs} epochs, the mean of an item's answers" if epochs > 1 else "1 epoch"
     scoring = f"scorer {scorer} (C 1, P 0.5, I 0, N 0; true 1, false 0), {said}"
     return _Log(path, task, str(header.get("eval", {}).get("created", "")), rows, scoring,
-                errored)
+                errored, samples_read)
 
 
 def _reduced(rows: list[tuple[Any, ...]], reductions: Any, scorer: str, reducer: str,
@@ -606,8 +609,11 @@ def _settings(read: dict[str, list[_Log]], dropped: list[str]) -> dict[str, Any]
                              + "; ".join(f"{m}: {s}" for m, s in by_model.items()))
     errored = {f"{model}: {log.task}": log.errored for model, logs in read.items()
                for log in logs if log.errored}
+    # of how many samples each log with errored ones held, for the share the page states
+    samples = {f"{model}: {log.task}": log.samples for model, logs in read.items()
+               for log in logs if log.errored}
     return {"scoring": {task: next(iter(s.values())) for task, s in scoring.items()},
-            "errored": errored, "left_out": dropped}
+            "errored": errored, "samples": samples, "left_out": dropped}
 
 
 def read_eval_logs(logs: Mapping[str, Any], *, metric: str | None = None,
@@ -641,8 +647,8 @@ def read_eval_logs(logs: Mapping[str, Any], *, metric: str | None = None,
         false 0), ``task``, ``epoch`` (1 for lm-evaluation-harness, and for inspect logs whose
         epochs were combined by a reducer other than the mean), and ``cluster`` when asked.
         ``attrs["eval_logs"]`` says how each task was scored (``scoring``), which samples
-        failed and were skipped (``errored``, by id and epoch) and which logs were left out
-        (``left_out``).
+        failed and were skipped (``errored``, by id and epoch, with ``samples``: how many
+        samples each such log held) and which logs were left out (``left_out``).
 
     Raises
     ------
