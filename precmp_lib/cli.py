@@ -574,7 +574,7 @@ def _item_source(args: argparse.Namespace) -> tuple[Any, dict[str, Any]]:
 
 
 def _margins(given: list[tuple[str | None, float]] | None) -> dict[str | None, float] | None:
-    """The margins given, by task (None: every task not named); a task named twice is refused.
+    """Collect the margins given by task (None: every task not named); refuse a task named twice.
 
     >>> _margins([(None, 0.02), ("judge", 0.5)])
     {None: 0.02, 'judge': 0.5}

@@ -229,8 +229,9 @@ def _pair_row(s: ItemSums, a: int, b: int, use_mcnemar: bool, level: float, alph
 
 
 def _repeated_plan(s: ItemSums, a: int, b: int, deff: float, alpha: float) -> dict[str, float]:
-    """The pair's plan for repeated answers: the within- and between-item variance of the
-    difference, and the items needed at 1, K and 2K answers (:func:`repeated_answers_plan`).
+    """Plan the pair's repeated answers: the items needed at 1, K and 2K answers.
+
+    The within- and between-item variance of the difference feed :func:`repeated_answers_plan`.
 
     The two models answer independently, so the within-item variance of the difference is the
     sum of theirs; the between-item variance is the observed variance of the item differences
@@ -506,7 +507,8 @@ def compare_items(
         raise ValueError(f"alpha must lie in (0, 0.5); got {alpha!r}")
     if holm_over not in HOLM_OVER:
         raise ValueError(f"holm_over must be one of {', '.join(HOLM_OVER)}; got {holm_over!r}")
-    given = dict(margin) if isinstance(margin, Mapping) else {None: margin}
+    given: dict[str | None, float | None] = (dict(margin) if isinstance(margin, Mapping)
+                                             else {None: margin})
     for value in given.values():
         if value is not None and not (isinstance(value, float | int) and 0 < value
                                       and math.isfinite(value)):
@@ -538,8 +540,9 @@ def compare_items(
     return out
 
 
-def _task_margins(given: dict[str | None, float | None], parts: list[ItemSums]) -> dict[str, float]:
-    """The margin of each task: its own, else the one for every task (key None), else none.
+def _task_margins(given: dict[str | None, float | None],
+                  parts: list[ItemSums]) -> dict[str, float | None]:
+    """Give each task its margin: its own, else the one for every task (key None), else none.
 
     One margin for tasks on different scales would mean different things in each: refused.
     """
@@ -548,7 +551,7 @@ def _task_margins(given: dict[str | None, float | None], parts: list[ItemSums]) 
     if unknown:
         raise ValueError(f"margin for task {unknown[0]!r}, which is not among the tasks "
                          f"({', '.join(repr(t) for t in tasks[:8])})")
-    out = {t: float(given[t]) for t in tasks if given.get(t) is not None}  # type: ignore[arg-type]
+    out: dict[str, float | None] = {t: given[t] for t in tasks if given.get(t) is not None}
     default = given.get(None)
     if default is None:
         return out
@@ -606,6 +609,6 @@ def _compare_sums(parts: list[ItemSums], *, test: str, margins: dict[str, float 
 
 
 def _one_margin(margins: dict[str, float | None], parts: list[ItemSums]) -> float | None:
-    """The margin when every task has the same one, else None (each task's is in settings)."""
+    """Return the margin when every task has the same one, else None (each task's: settings)."""
     values = {margins.get(s.task) for s in parts}
     return values.pop() if len(values) == 1 else None

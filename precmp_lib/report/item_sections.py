@@ -247,7 +247,7 @@ def _pairs(cmp: ItemComparison) -> str:
 
 
 def _margin_text(cmp: ItemComparison) -> str:
-    """The equivalence margin: one number, or each task's ("" without one)."""
+    """Say the equivalence margin: one number, or each task's ("" without one)."""
     if cmp.margin is not None:
         return f"{cmp.margin:g}"
     margins = {t: m for t, m in (cmp.settings.get("margins") or {}).items() if m is not None}
@@ -259,7 +259,7 @@ _PLAN_COLUMNS = ["task", "model_a", "model_b", "answers_k", "var_between", "var_
 
 
 def _repeated(cmp: ItemComparison) -> str:
-    """The plan for repeated answers (Miller 2024), when some item was answered more than once."""
+    """Render the plan for repeated answers (Miller 2024) when an item was answered twice or more."""
     if "items_k1" not in cmp.pairs or cmp.pairs["items_k1"].isna().all():
         return ""
     p = cmp.pairs[cmp.pairs["items_k1"].notna()][_PLAN_COLUMNS].copy()
@@ -276,7 +276,7 @@ def _repeated(cmp: ItemComparison) -> str:
              "over items, reduction_diff the share of the variance of the difference that the "
              "K answers remove against one answer, plan_mde the difference these items detect "
              "with 80 % power, and items_k1, items_k, items_2k the items that detect plan_mde "
-             "with one answer per item, with K and with 2K.</p>")
+             "with one answer per item, with K and with 2K. A between-item variance estimated below 0 is taken as 0, so plan_mde can exceed the mde above.</p>")
     return intro + table_html(p, "repeated")
 
 
