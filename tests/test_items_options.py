@@ -268,3 +268,24 @@ def test_the_page_shows_the_plan_only_with_repeated_answers(tmp_path):
     assert main(["report", str(src), "--item", "item", "--task", "task", "--out", str(out),
                  "--quiet"]) == 0
     assert "Repeated answers" not in out.read_text()
+
+
+def test_eval_logs_of_models_that_answered_different_items(tmp_path, capsys):
+    # lm-eval logs written as lm-eval writes them (helper of test_evallogs): m2 lacks doc 3
+    from test_evallogs import _lm_eval
+
+    _lm_eval(tmp_path / "m1", "arc_easy", [1, 0, 1, 1, 0, 1])
+    _lm_eval(tmp_path / "m2", "arc_easy", [1, 1, 0])
+    _lm_eval(tmp_path / "m1", "hella", [0, 0, 1, 1])
+    _lm_eval(tmp_path / "m2", "hella", [1, 0, 1, 0])
+    base = ["report", "--eval-log", f"m1={tmp_path / 'm1'}", "--eval-log", f"m2={tmp_path / 'm2'}",
+            "--out", str(tmp_path / "r.html"), "--json", str(tmp_path / "r.json")]
+    assert main(base) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "model 'm2'" in err[0] and "'3'" in err[0] and "'arc_easy'" in err[0]
+    assert main([*base, "--common-items", "--quiet"]) == 0
+    data = json.loads((tmp_path / "r.json").read_text())
+    # m1 answered docs 3, 4 and 5, which m2 did not: three of m1's items left out
+    assert data["settings"]["dropped"]["arc_easy"] == {"m1": 3, "m2": 0}
+    assert data["settings"]["dropped"]["hella"] == {"m1": 0, "m2": 0}
+    assert data["design"][0]["items"] == 3
