@@ -289,3 +289,36 @@ def test_eval_logs_of_models_that_answered_different_items(tmp_path, capsys):
     assert data["settings"]["dropped"]["arc_easy"] == {"m1": 3, "m2": 0}
     assert data["settings"]["dropped"]["hella"] == {"m1": 0, "m2": 0}
     assert data["design"][0]["items"] == 3
+
+
+def _sums(parts):
+    return [{k: (v.tolist() if isinstance(v, np.ndarray) else v)
+             for k, v in p.to_dict().items() if k not in ("engine", "source", "notes")}
+            for p in parts]
+
+
+def test_engines_agree_on_the_common_items_of_a_file(tmp_path):
+    import shutil
+
+    if shutil.which("java") is None:
+        pytest.fail("Spark tests need Java 17: apt-get install openjdk-17-jre-headless (or set "
+                    "JAVA_HOME); they are part of `make test`")
+    frame = _with_gaps()
+    frame.to_csv(tmp_path / "items.csv", index=False)
+    roles = {"task": "task", "common_items": True}
+    reference = _sums(count_items(frame, **roles, engine="numpy"))
+    assert reference[1]["dropped"] == [1, 0, 2]  # qa: a, b, c
+    for engine in ("duckdb", "spark"):
+        got = _sums(count_items(str(tmp_path / "items.csv"), **roles, engine=engine))
+        assert _close(got, reference), engine
+
+
+def _close(got, want) -> bool:
+    for g, w in zip(got, want, strict=True):
+        for k in w:
+            if isinstance(w[k], list | float) and k not in ("dropped", "models"):
+                assert np.allclose(np.asarray(g[k], float), np.asarray(w[k], float),
+                                   rtol=1e-12, atol=1e-9), k
+            else:
+                assert g[k] == w[k], k
+    return True
