@@ -322,3 +322,15 @@ def _close(got, want) -> bool:
             else:
                 assert g[k] == w[k], k
     return True
+
+
+def test_no_plan_when_the_differences_cancel_in_every_cluster():
+    # A and B trade places within each passage: no spread between passages, design effect 0
+    rows = []
+    for i in range(8):
+        for e in range(2):
+            rows += [(i, "a", e, i % 2, i // 2), (i, "b", e, 1 - i % 2, i // 2)]
+    frame = pd.DataFrame(rows, columns=["item", "model", "epoch", "score", "passage"])
+    r = compare_items(frame, sample="epoch", cluster="passage").pairs.iloc[0]
+    assert r["design_effect"] == 0
+    assert math.isnan(r["items_k1"]) and math.isnan(r["plan_mde"])

@@ -243,8 +243,13 @@ def _repeated_plan(s: ItemSums, a: int, b: int, deff: float, alpha: float) -> di
     between = max(ps.variance_unclustered() * n - float(s.within_over_k[a] + s.within_over_k[b]) / n,
                   0.0)
     k = float(s.answers[a] + s.answers[b]) / (2 * n)
-    plan = repeated_answers_plan(between, within, k, n, design_effect=deff, power=POWER,
-                                 alpha=alpha)
+    if not deff > 0:  # differences that cancel within every cluster: nothing to plan from
+        nan = math.nan
+        plan = dict.fromkeys(("variance_reduction", "mde", "items_one", "items_now",
+                              "items_double"), nan)
+    else:
+        plan = repeated_answers_plan(between, within, k, n, design_effect=deff, power=POWER,
+                                     alpha=alpha)
     return {"var_between": between, "var_within": within, "answers_k": k,
             "reduction_diff": plan["variance_reduction"], "plan_mde": plan["mde"],
             "items_k1": plan["items_one"], "items_k": plan["items_now"],
