@@ -121,9 +121,9 @@ def _dropped(dropped: dict | None) -> str:
     if dropped is None:
         return ""
     text = "; ".join(f"{_task_label(task)}: " + ", ".join(f"{m} {n:,}" for m, n in by.items())
-                     for task, by in dropped.items() if task != ALL_TASKS)
+                     for task, by in dropped.items() if task != ALL_TASKS and any(by.values()))
     return ("<p>Compared on the items every model answered (--common-items); items answered but "
-            "left out because another model did not answer them: " + esc(text) + ".</p>")
+            "left out because another model did not answer them: " + esc(text or "none") + ".</p>")
 
 
 def _log_scoring(logs: dict | None) -> str:
