@@ -96,14 +96,23 @@ def _alpha(text: str) -> float:
     return a
 
 
-def _margin(text: str) -> float:
+def _margin(text: str) -> tuple[str | None, float]:
+    """Read ``X`` (every task) or ``TASK=X`` (one task) into (task or None, margin).
+
+    >>> _margin("0.02"), _margin("judge=0.5")
+    ((None, 0.02), ('judge', 0.5))
+    """
+    task, sep, value = text.rpartition("=")
+    if sep and not task:
+        raise argparse.ArgumentTypeError(f"--margin TASK=X needs a task name; got {text!r}")
     try:
-        x = float(text)
+        x = float(value)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"--margin takes a positive number; got {text!r}") from None
+        raise argparse.ArgumentTypeError(f"--margin takes a positive number or TASK=X; got "
+                                         f"{text!r}") from None
     if not (x > 0 and math.isfinite(x)):
         raise argparse.ArgumentTypeError(f"--margin must be a positive number; got {text}")
-    return x
+    return (task if sep else None), x
 
 
 def _eval_log(text: str) -> tuple[str, str]:
@@ -188,8 +197,16 @@ def build_parser() -> argparse.ArgumentParser:
     items.add_argument("--cluster", metavar="COL", help="cluster of each item (passage, document)")
     items.add_argument("--sample", metavar="COL", help="numbers repeated answers to an item")
     items.add_argument("--task", metavar="COL", help="task column: per-task and combined results")
-    items.add_argument("--margin", type=_margin, metavar="X",
-                       help="equivalence margin on the score scale (TOST), e.g. 0.02")
+    items.add_argument("--margin", type=_margin, action="append", metavar="[TASK=]X",
+                       help="equivalence margin on the score scale (TOST), e.g. 0.02, for every "
+                            "task; TASK=X for one task (repeat it; needed when tasks have "
+                            "different scales)")
+    items.add_argument("--common-items", action="store_true",
+                       help="compare on the items every model answered (per task); the items "
+                            "left out are counted per model")
+    items.add_argument("--holm-over", choices=("pairs", "pairs-tasks"), default="pairs",
+                       help="Holm's adjustment over the pairs of each task (pairs, default) or "
+                            "over every pair of every task (pairs-tasks)")
     items.add_argument("--test", choices=("auto", "mcnemar", "difference"), default="auto",
                        help="auto (default): clustered McNemar for 0/1 item scores, else the "
                        "clustered paired difference; mcnemar refuses other scores")
@@ -556,6 +573,22 @@ def _item_source(args: argparse.Namespace) -> tuple[Any, dict[str, Any]]:
                               "cluster": args.cluster, "sample": args.sample, "task": args.task}
 
 
+def _margins(given: list[tuple[str | None, float]] | None) -> dict[str | None, float] | None:
+    """Collect the margins given by task (None: every task not named); refuse a task named twice.
+
+    >>> _margins([(None, 0.02), ("judge", 0.5)])
+    {None: 0.02, 'judge': 0.5}
+    """
+    if not given:
+        return None
+    out: dict[str | None, float] = {}
+    for task, value in given:
+        if task in out:
+            raise _BadInput(f"--margin is given twice for {'every task' if task is None else repr(task)}")
+        out[task] = value
+    return out
+
+
 def _item_report(args: argparse.Namespace) -> int:
     start = time.perf_counter()
     from .compare.items import compare_items
@@ -565,7 +598,9 @@ def _item_report(args: argparse.Namespace) -> int:
         source, roles = _item_source(args)
         engine = "numpy" if args.eval_log and args.engine == "auto" else args.engine
         comparison = compare_items(source, **roles, models=args.models, test=args.test,
-                                   margin=args.margin, alpha=args.alpha, engine=engine)
+                                   margin=_margins(args.margin), alpha=args.alpha,
+                                   engine=engine, common_items=args.common_items,
+                                   holm_over=args.holm_over)
     except (_BadInput, ValueError) as exc:
         _print(f"error: {exc}")
         return EXIT_BAD_INPUT
@@ -601,7 +636,8 @@ PREDICTIONS_ONLY = {"y_true": "--y-true", "id": "--id", "common_models": "--comm
                     "seed": "--seed"}
 ITEMS_ONLY = {"score": "--score", "model_column": "--model-column", "cluster": "--cluster",
               "sample": "--sample", "task": "--task", "margin": "--margin", "test": "--test",
-              "metric": "--metric", "latest": "--latest"}
+              "metric": "--metric", "latest": "--latest", "common_items": "--common-items",
+              "holm_over": "--holm-over"}
 
 
 def _misplaced(args: argparse.Namespace) -> str | None:

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -39,11 +39,18 @@ from ..stats.paired import (
     equivalence_test_from_sums,
     paired_difference_from_sums,
 )
-from ..stats.power import minimum_detectable_difference, paired_sample_size
+from ..stats.power import (
+    minimum_detectable_difference,
+    paired_sample_size,
+    repeated_answers_plan,
+)
 
-__all__ = ["ALL_TASKS", "ALL_TASKS_LINE", "ITEM_TESTS", "ItemComparison", "compare_items"]
+__all__ = ["ALL_TASKS", "ALL_TASKS_LINE", "HOLM_OVER", "ITEM_TESTS", "ItemComparison",
+           "compare_items"]
 
 ITEM_TESTS = ("auto", "mcnemar", "difference")
+# what Holm's adjustment runs over: the pairs within each task, or every pair of every task
+HOLM_OVER = ("pairs", "pairs-tasks")
 ALL_TASKS = "all tasks"
 # How each conclusion about all tasks together begins (a task's own begin with its name).
 ALL_TASKS_LINE = "All tasks together: "
@@ -250,8 +257,39 @@ def _pair_row(s: ItemSums, a: int, b: int, use_mcnemar: bool, level: float, alph
                 "correlation": d["correlation"], "mde": mde, "items_needed": need, "note": note})
     if margin is not None:
         eq = equivalence_test_from_sums(ps, margin=margin, alpha=alpha)
-        row.update({"tost_pvalue": eq.pvalue, "equivalent": bool(eq.details["equivalent"])})
+        row.update({"margin": margin, "tost_pvalue": eq.pvalue,
+                    "equivalent": bool(eq.details["equivalent"])})
+    if s.k_max > 1:
+        row.update(_repeated_plan(s, a, b, deff, alpha))
     return row
+
+
+def _repeated_plan(s: ItemSums, a: int, b: int, deff: float, alpha: float) -> dict[str, float]:
+    """Plan the pair's repeated answers: the items needed at 1, K and 2K answers.
+
+    The within- and between-item variance of the difference feed :func:`repeated_answers_plan`.
+
+    The two models answer independently, so the within-item variance of the difference is the
+    sum of theirs; the between-item variance is the observed variance of the item differences
+    less the part the K answers leave of the within-item variance, at least 0.
+    """
+    n = s.n_items
+    ps = PairedSums.from_items(s, a, b)
+    within = float(s.within[a] + s.within[b]) / n
+    between = max(ps.variance_unclustered() * n - float(s.within_over_k[a] + s.within_over_k[b]) / n,
+                  0.0)
+    k = float(s.answers[a] + s.answers[b]) / (2 * n)
+    if not deff > 0:  # differences that cancel within every cluster: nothing to plan from
+        nan = math.nan
+        plan = dict.fromkeys(("variance_reduction", "mde", "items_one", "items_now",
+                              "items_double"), nan)
+    else:
+        plan = repeated_answers_plan(between, within, k, n, design_effect=deff, power=POWER,
+                                     alpha=alpha)
+    return {"var_between": between, "var_within": within, "answers_k": k,
+            "reduction_diff": plan["variance_reduction"], "plan_mde": plan["mde"],
+            "items_k1": plan["items_one"], "items_k": plan["items_now"],
+            "items_2k": plan["items_double"]}
 
 
 def _pairs(s: ItemSums, summary: pd.DataFrame, test: str, level: float, alpha: float,
@@ -266,6 +304,24 @@ def _pairs(s: ItemSums, summary: pd.DataFrame, test: str, level: float, alpha: f
     out["pvalue_adjusted"] = adjust_pvalues(out["pvalue"].to_numpy(float), "holm")
     out["reject"] = out["pvalue_adjusted"] < alpha
     return out
+
+
+def _holm_over_tasks(frames: list[pd.DataFrame], alpha: float) -> None:
+    """Adjust the p-values of every pair of every task together (Holm), in place.
+
+    The all-tasks line, an average of the tasks and not a further hypothesis of its own, keeps
+    Holm over its pairs.
+    """
+    own = [f for f in frames if not (f["task"] == ALL_TASKS).all()]
+    if len(own) < 2:
+        return
+    p = np.concatenate([f["pvalue"].to_numpy(float) for f in own])
+    adjusted = adjust_pvalues(p, "holm")
+    start = 0
+    for f in own:
+        f["pvalue_adjusted"] = adjusted[start:start + len(f)]
+        f["reject"] = f["pvalue_adjusted"] < alpha
+        start += len(f)
 
 
 def _best(summary: pd.DataFrame, pairs: pd.DataFrame) -> list[str]:
@@ -431,9 +487,11 @@ def compare_items(
     task: str | None = None,
     models: Sequence[str] | None = None,
     test: str = "auto",
-    margin: float | None = None,
+    margin: float | Mapping[str | None, float] | None = None,
     alpha: float = 0.05,
     engine: str = "auto",
+    common_items: bool = False,
+    holm_over: str = "pairs",
 ) -> ItemComparison:
     """Compare several models on the same evaluation items, per task and for all tasks.
 
@@ -449,12 +507,22 @@ def compare_items(
         ``"auto"``: the clustered McNemar test when every item score is 0 or 1 (one right/wrong
         answer per item), else the cluster-robust paired difference. ``"mcnemar"`` with other
         scores is an error; ``"difference"`` always uses the paired difference.
-    margin : float, optional
-        Equivalence margin on the score scale (TOST), e.g. 0.02.
+    margin : float or mapping, optional
+        Equivalence margin on the score scale (TOST), e.g. 0.02: one number for every task, or
+        a mapping from task to margin (the key None: every task not named; a task without a
+        margin has no equivalence test). One number for tasks on different scales (some
+        scores within 0 to 1, some not) is an error: give it per task.
     alpha : float
         Level of the tests; intervals are at 1 - alpha.
     engine : {"auto", "numpy", "duckdb", "spark"}
         Who reads the rows.
+    common_items : bool
+        Compare on the items every model answered, per task; the items left out are counted
+        per model (``settings["dropped"]``). Without it, an item some model did not answer is
+        an error naming the model, the task and the item.
+    holm_over : {"pairs", "pairs-tasks"}
+        ``"pairs"``: Holm's adjustment over the pairs of each task. ``"pairs-tasks"``: over
+        every pair of every task together (the all-tasks line keeps Holm over its pairs).
 
     Returns
     -------
@@ -480,16 +548,30 @@ def compare_items(
         raise ValueError(f"test must be one of {', '.join(ITEM_TESTS)}; got {test!r}")
     if not (isinstance(alpha, float | int) and 0 < alpha < 0.5):
         raise ValueError(f"alpha must lie in (0, 0.5); got {alpha!r}")
-    if margin is not None and not (isinstance(margin, float | int) and 0 < margin and math.isfinite(margin)):
-        raise ValueError(f"margin must be a positive number; got {margin!r}")
+    if holm_over not in HOLM_OVER:
+        raise ValueError(f"holm_over must be one of {', '.join(HOLM_OVER)}; got {holm_over!r}")
+    given: dict[str | None, float | None] = (dict(margin) if isinstance(margin, Mapping)
+                                             else {None: margin})
+    for value in given.values():
+        if value is not None and not (isinstance(value, float | int) and 0 < value
+                                      and math.isfinite(value)):
+            raise ValueError(f"margin must be a positive number; got {value!r}")
     if isinstance(source, list) and source and isinstance(source[0], ItemSums):
         parts = source
     else:
         parts = count_items(source, item=item, model=model, score=score, cluster=cluster,
-                            sample=sample, task=task, models=models, engine=engine)
+                            sample=sample, task=task, models=models, engine=engine,
+                            common_items=common_items)
+    margins = _task_margins(given, parts)
     if len(parts) > 1 and all(p.unit for p in parts):
         parts = [*parts, ItemSums.combine(parts, ALL_TASKS)]
-    out = _compare_sums(parts, test=test, margin=margin, alpha=float(alpha))
+        shared = set(margins.values())
+        margins[ALL_TASKS] = shared.pop() if len(shared) == 1 and len(margins) == len(parts) - 1 \
+            else None
+    out = _compare_sums(parts, test=test, margins=margins, alpha=float(alpha),
+                        holm_over=holm_over)
+    if common_items:
+        out.settings["dropped"] = {p.task: dict(zip(p.models, p.dropped)) for p in parts}
     if len(parts) > 1 and not all(p.unit for p in parts):
         other = ", ".join(p.task for p in parts if not p.unit)
         out.settings["notes"].append(
@@ -501,23 +583,57 @@ def compare_items(
     return out
 
 
-def _compare_sums(parts: list[ItemSums], *, test: str, margin: float | None,
-                  alpha: float) -> ItemComparison:
+def _task_margins(given: dict[str | None, float | None],
+                  parts: list[ItemSums]) -> dict[str, float | None]:
+    """Give each task its margin: its own, else the one for every task (key None), else none.
+
+    One margin for tasks on different scales would mean different things in each: refused.
+    """
+    tasks = [p.task for p in parts]
+    unknown = [t for t in given if t is not None and t not in tasks]
+    if unknown:
+        raise ValueError(f"margin for task {unknown[0]!r}, which is not among the tasks "
+                         f"({', '.join(repr(t) for t in tasks[:8])})")
+    out: dict[str, float | None] = {t: given[t] for t in tasks if given.get(t) is not None}
+    default = given.get(None)
+    if default is None:
+        return out
+    rest = [p for p in parts if p.task not in out]
+    if len({p.unit for p in rest}) > 1:
+        unit = next(p.task for p in rest if p.unit)
+        other = next(p.task for p in rest if not p.unit)
+        raise ValueError(f"one margin ({default:g}) for tasks on different scales ({unit!r} "
+                         f"scores within 0 to 1, {other!r} not): give the margin per task, "
+                         "--margin TASK=X")
+    out.update({p.task: float(default) for p in rest})
+    return out
+
+
+def _compare_sums(parts: list[ItemSums], *, test: str, margins: dict[str, float | None],
+                  alpha: float, holm_over: str = "pairs") -> ItemComparison:
     level = 1 - alpha
     summaries, pair_frames, designs, best, lines = [], [], [], {}, []
     for s in parts:
         if s.n_items < 2:
             raise ValueError(f"task {s.task!r} has {s.n_items} item(s); at least 2 are needed")
         summary = _summary(s, level, _t_df(s, _use_mcnemar(s, test)))
-        pairs = _pairs(s, summary, test, level, alpha, margin)
+        summaries.append(summary)
+        pair_frames.append(_pairs(s, summary, test, level, alpha, margins.get(s.task)))
+    if holm_over == "pairs-tasks":
+        _holm_over_tasks(pair_frames, alpha)
+    for s, summary, pairs in zip(parts, summaries, pair_frames):
         group = _best(summary, pairs)
         summary["best"] = summary["model"].isin(group)
         design = _design_row(s, summary, _use_mcnemar(s, test))
+        design["margin"] = margins.get(s.task)
         best[s.task] = group
-        lines += _conclusions(s.task, summary, pairs, group, design, alpha, margin, level)
-        summaries.append(summary)
-        pair_frames.append(pairs)
+        lines += _conclusions(s.task, summary, pairs, group, design, alpha, margins.get(s.task),
+                              level)
         designs.append(design)
+    if holm_over == "pairs-tasks" and len(parts) > 1:
+        lines = [line if line.startswith(ALL_TASKS_LINE) else
+                 line.replace("Holm's adjustment", "Holm's adjustment over every pair of every task")
+                 for line in lines]
     first = parts[0]
     # what to use: from the last part, all tasks together when there are several
     recommendation = _recommend(parts[-1].task, summary, pairs, group, alpha,
@@ -525,8 +641,17 @@ def _compare_sums(parts: list[ItemSums], *, test: str, margin: float | None,
     return ItemComparison(
         summary=pd.concat(summaries, ignore_index=True), pairs=pd.concat(pair_frames, ignore_index=True),
         design=pd.DataFrame(designs), best=best, conclusions=lines,
-        tasks=[s.task for s in parts], models=list(first.models), alpha=alpha, margin=margin,
+        tasks=[s.task for s in parts], models=list(first.models), alpha=alpha,
+        margin=_one_margin(margins, parts),
         recommendation=recommendation,
         engine=first.engine, source=first.source, n_rows=int(sum(s.n_rows for s in parts
                                                                  if s.task != ALL_TASKS)),
-        settings={"test": test, "power": POWER, "notes": list(first.notes)})
+        settings={"test": test, "power": POWER, "notes": list(first.notes),
+                  "holm_over": holm_over,
+                  "margins": {s.task: margins.get(s.task) for s in parts}})
+
+
+def _one_margin(margins: dict[str, float | None], parts: list[ItemSums]) -> float | None:
+    """Return the margin when every task has the same one, else None (each task's: settings)."""
+    values = {margins.get(s.task) for s in parts}
+    return values.pop() if len(values) == 1 else None

@@ -131,6 +131,9 @@ class ItemSums:
         Notes of the reader.
     unit : bool
         Every item score lies between 0 and 1 (a difference of means reads as points).
+    dropped : tuple of int
+        With ``common_items``: per model, the items it answered that were left out because
+        some other model did not answer them (empty otherwise).
     """
 
     task: str
@@ -153,6 +156,7 @@ class ItemSums:
     n_rows: int = 0
     notes: tuple[str, ...] = field(default=())
     unit: bool = True
+    dropped: tuple[int, ...] = field(default=())
 
     @property
     def n_models(self) -> int:
@@ -228,7 +232,9 @@ class ItemSums:
                        within_over_k=add("within_over_k"),
                        k_min=min(p.k_min for p in parts), k_max=max(p.k_max for p in parts),
                        binary=all(p.binary for p in parts), unit=all(p.unit for p in parts),
-                       n_rows=add("n_rows"))
+                       n_rows=add("n_rows"),
+                       dropped=tuple(int(sum(v)) for v in zip(*(p.dropped for p in parts)))
+                       if all(p.dropped for p in parts) else ())
 
     def to_dict(self) -> dict[str, Any]:
         """Return the sums as plain lists and numbers (JSON-ready).
@@ -322,6 +328,7 @@ class _Request:
     task: str | None = None
     models: tuple[str, ...] = ()
     notes: list[str] = field(default_factory=list)
+    common: bool = False  # keep only the items every model answered
 
     def fail(self, message: str) -> ItemFileError:
         return ItemFileError(f"{self.name}: {message}")
@@ -407,12 +414,15 @@ def _numpy_sums(frame: pd.DataFrame, req: _Request) -> list[ItemSums]:
     k = np.bincount(cell, minlength=n_items * m)
     if req.sample is None:
         _check_once(req, k, item_keys, m)
-    _check_complete(req, k.reshape(n_items, m) > 0, item_keys)
+    present = k.reshape(n_items, m) > 0
+    complete = present.all(axis=1)
+    if not req.common:
+        _check_complete(req, present, item_keys)
     s = np.bincount(cell, weights=x, minlength=n_items * m)
     s2 = np.bincount(cell, weights=x * x, minlength=n_items * m)
     kk = k.reshape(n_items, m).astype(float)
-    a = s.reshape(n_items, m) / kk
     with np.errstate(invalid="ignore", divide="ignore"):
+        a = s.reshape(n_items, m) / kk
         w = np.where(kk > 1, (s2.reshape(n_items, m) - s.reshape(n_items, m) ** 2 / kk) / (kk - 1), 0.0)
     w = np.maximum(w, 0.0)
     clusters = _numpy_clusters(req, keys, item_code, item_keys)
@@ -421,10 +431,12 @@ def _numpy_sums(frame: pd.DataFrame, req: _Request) -> list[ItemSums]:
     tasks = sorted(pd.unique(item_task))
     _check_tasks(req, len(tasks))
     for t in tasks:
-        sel = item_task == t
-        out.append(_sums_from_matrix(req, str(t), a[sel], kk[sel], w[sel],
-                                     None if clusters is None else clusters[sel],
-                                     int(kk[sel].sum()), "numpy"))
+        sel = (item_task == t) & complete
+        dropped = tuple(int(v) for v in (present[(item_task == t) & ~complete]).sum(axis=0))
+        part = _sums_from_matrix(req, str(t), a[sel], kk[sel], w[sel],
+                                 None if clusters is None else clusters[sel],
+                                 int(kk[sel].sum()), "numpy")
+        out.append(replace(part, dropped=dropped) if req.common else part)
     return out
 
 
@@ -456,8 +468,15 @@ def _check_complete(req: _Request, present: np.ndarray, item_keys: Any) -> None:
     missing = np.argwhere(~present)
     if len(missing):
         i, j = (int(v) for v in missing[0])
-        raise req.fail(f"model {req.models[j]!r} has no score for item {_shown(item_keys[i][1])}: "
-                       "every model must answer every item (models are matched by item)")
+        raise req.fail(_missing_message(req, req.models[j], item_keys[i][0], item_keys[i][1]))
+
+
+def _missing_message(req: _Request, model: str, task: Any, item: Any) -> str:
+    """Say that a model did not answer an item: the model, the task and the item."""
+    where = f" of task {str(task)!r}" if req.task is not None else ""
+    return (f"model {model!r} has no score for item {_shown(item)}{where}: every model must "
+            "answer every item (models are matched by item); to compare on the items every "
+            "model answered, use common_items (--common-items)")
 
 
 def _numpy_clusters(req: _Request, keys: dict, item_code: np.ndarray, item_keys: Any) -> np.ndarray | None:
@@ -610,6 +629,32 @@ def per_model_sql(m: int, table: str) -> str:
     return f"WITH q AS ({inner}) SELECT t AS tp, {', '.join(cols)} FROM q GROUP BY t ORDER BY t"
 
 
+def common_sql(m: int, table: str, keep: bool) -> str:
+    """Write the per-(item, model) rows of the items every model answered (``keep``), or the rest.
+
+    An item counts as answered by the models that have a row for it; a key left empty stays in
+    the kept rows, so that the checks after name it.
+    """
+    op = "=" if keep else "<"
+    return (f"SELECT r.* FROM {table} r JOIN (SELECT t, i, COUNT(*) AS nm FROM {table} "
+            f"GROUP BY t, i) q ON r.t IS NOT DISTINCT FROM q.t AND r.i IS NOT DISTINCT FROM q.i "
+            f"WHERE q.nm {op} {m}{' OR r.nul > 0' if keep else ' AND r.nul = 0'}")
+
+
+def dropped_sql(m: int, table: str) -> str:
+    """Write, per task and model, the answered items left out because a model did not answer."""
+    return (f"SELECT t, j, COUNT(*) AS n FROM ({common_sql(m, table, keep=False)}) d "
+            f"GROUP BY t, j")
+
+
+def _dropped(req: _Request, rows: Any) -> dict[str, tuple[int, ...]]:
+    """Per task, the dropped counts by model, from the rows of :func:`dropped_sql`."""
+    out: dict[str, list[int]] = {}
+    for t, j, n in rows:
+        out.setdefault(str(t), [0] * len(req.models))[int(j)] = int(n)
+    return {t: tuple(v) for t, v in out.items()}
+
+
 _LOCATE = {
     "bad": "SELECT t, i, m FROM {im} WHERE bad > 0 ORDER BY t, i, m LIMIT 1",
     "nul": "SELECT t, i, m FROM {im} WHERE nul > 0 ORDER BY t, i, m LIMIT 1",
@@ -646,9 +691,7 @@ def _problem_message(req: _Request, check: str, found: Sequence[Any],
         return req.fail(f"column {req.cluster!r} changes within item {item} ({found[2]!r} and "
                         f"{found[3]!r}): an item belongs to one cluster")
     missing = [mm for mm in req.models if mm not in set(present)]
-    who = repr(missing[0]) if missing else "a model"
-    return req.fail(f"model {who} has no score for item {item}: every model must answer every "
-                    "item (models are matched by item)")
+    return req.fail(_missing_message(req, missing[0] if missing else "?", found[0], found[1]))
 
 
 def _check_tasks(req: _Request, n_tasks: int) -> None:
@@ -656,7 +699,8 @@ def _check_tasks(req: _Request, n_tasks: int) -> None:
     check_limit("tasks", n_tasks, f"{req.name}: column {req.task!r}", ItemFileError)
 
 
-def _sums_from_rows(req: _Request, rows: pd.DataFrame, engine: str) -> list[ItemSums]:
+def _sums_from_rows(req: _Request, rows: pd.DataFrame, engine: str,
+                    dropped: dict[str, tuple[int, ...]] | None = None) -> list[ItemSums]:
     _check_tasks(req, len(rows))
     m = len(req.models)
     out = []
@@ -682,7 +726,8 @@ def _sums_from_rows(req: _Request, rows: pd.DataFrame, engine: str) -> list[Item
             within=vector("w"), within_over_k=vector("v"), k_min=int(r["kmin"]),
             k_max=int(r["kmax"]), binary=int(r["nonbinary"]) == 0, engine=engine,
             source=req.name, n_rows=int(answers.sum()), notes=tuple(req.notes),
-            unit=int(r["offunit"]) == 0))
+            unit=int(r["offunit"]) == 0,
+            dropped=(dropped or {}).get(str(r["t"]), (0,) * m) if req.common else ()))
     return out
 
 
@@ -718,6 +763,11 @@ def _duckdb_sums(req: _Request, relation: duckdb.DuckDBPyRelation, columns: Sequ
         index = position - ConstantExpression(1)
         indexed = im.select(*[ColumnExpression(c) for c in im.columns], index.alias("j")).filter(
             "j >= 0")
+        dropped = None
+        if req.common:
+            m = len(req.models)
+            dropped = _dropped(req, indexed.query("allrows", dropped_sql(m, "allrows")).fetchall())
+            indexed = indexed.query("allrows", common_sql(m, "allrows", keep=True))
         rows = indexed.query("im", sums_sql(len(req.models), "im")).df()
         per_model = indexed.query("im", per_model_sql(len(req.models), "im")).df()
     except ItemFileError:
@@ -733,7 +783,7 @@ def _duckdb_sums(req: _Request, relation: duckdb.DuckDBPyRelation, columns: Sequ
                 (ColumnExpression("t") == ConstantExpression(found[0]))
                 & (ColumnExpression("i") == ConstantExpression(found[1]))).select("m").fetchall()]
             raise _problem_message(req, check, found, present)
-    return _sums_from_rows(req, _joined(rows, per_model), "duckdb")
+    return _sums_from_rows(req, _joined(rows, per_model), "duckdb", dropped)
 
 
 def _spark_sums(req: _Request, df: SparkDataFrame, columns: Sequence[str]) -> list[ItemSums]:
@@ -744,7 +794,8 @@ def _spark_sums(req: _Request, df: SparkDataFrame, columns: Sequence[str]) -> li
     req.check_flat(columns, df)
     spark = df.sparkSession
     tag = uuid.uuid4().hex
-    view, roles_view, im_view = (f"precmp_{p}_{tag}" for p in ("src", "roles", "im"))
+    view, roles_view, im_view, all_view = (f"precmp_{p}_{tag}" for p in ("src", "roles", "im",
+                                                                          "all"))
     df.createOrReplaceTempView(view)
     gone = False
     try:
@@ -759,6 +810,12 @@ def _spark_sums(req: _Request, df: SparkDataFrame, columns: Sequence[str]) -> li
         position = F.array_position(F.array(*(F.lit(m) for m in req.models)), F.col("m"))
         indexed = im.select(*[F.col(c) for c in im.columns], (position - 1).alias("j")).where(
             F.col("j") >= 0)
+        dropped = None
+        if req.common:
+            m = len(req.models)
+            indexed.createOrReplaceTempView(all_view)
+            dropped = _dropped(req, spark.sql(dropped_sql(m, all_view)).collect())
+            indexed = spark.sql(common_sql(m, all_view, keep=True))
         indexed.createOrReplaceTempView(im_view)
         rows = _spark_frame(spark.sql(sums_sql(len(req.models), im_view)))
         per_model = _spark_frame(spark.sql(per_model_sql(len(req.models), im_view)))
@@ -770,13 +827,13 @@ def _spark_sums(req: _Request, df: SparkDataFrame, columns: Sequence[str]) -> li
                 present = [str(x[0]) for x in indexed.where(
                     (F.col("t") == F.lit(hit[0])) & (F.col("i") == F.lit(hit[1]))).select("m").collect()]
                 raise _problem_message(req, check, hit, present)
-        return _sums_from_rows(req, _joined(rows, per_model), "spark")
+        return _sums_from_rows(req, _joined(rows, per_model), "spark", dropped)
     except Exception as exc:
         gone = let_go_if_server_gone(spark, exc)  # closed: nothing waits on it again
         raise
     finally:
         if not gone:
-            for v in (view, roles_view, im_view):
+            for v in (view, roles_view, im_view, all_view):
                 spark.catalog.dropTempView(v)
 
 
@@ -816,6 +873,7 @@ def count_items(
     task: str | None = None,
     models: Sequence[str] | None = None,
     engine: str = "auto",
+    common_items: bool = False,
 ) -> list[ItemSums]:
     """Read a long item table once, where it lives, into per-task sums over items and clusters.
 
@@ -840,6 +898,10 @@ def count_items(
     engine : {"auto", "numpy", "duckdb", "spark"}
         ``"auto"``: numpy for DataFrames, DuckDB for paths and relations, Spark for Spark
         DataFrames.
+    common_items : bool
+        Keep only the items every model answered (per task) and count, per model, the answered
+        items left out (:attr:`ItemSums.dropped`). Without it, an item some model did not
+        answer is an error naming the model, the task and the item.
 
     Returns
     -------
@@ -877,6 +939,7 @@ def count_items(
     if isinstance(source, pd.DataFrame):
         req = _request("DataFrame", source.columns, **roles)
         req.models = keep
+        req.common = common_items
         frame = source.rename(columns=str)
         if engine in ("auto", "numpy"):
             return _numpy_sums(_kept(frame, req), req)
@@ -887,16 +950,18 @@ def count_items(
         raise ValueError("engine='spark' reads Spark DataFrames and files; pass a Spark "
                          "DataFrame or a path")
     if isinstance(source, str | os.PathLike):
-        return _count_path(source, engine, roles, keep)
+        return _count_path(source, engine, roles, keep, common_items)
     if _is_duckdb_relation(source):
         req = _request("relation", source.columns, **roles)
         req.models = keep
+        req.common = common_items
         con = _item_connection()
         return _duckdb_sums(req, source, source.columns, con,
                             lambda exc: duckdb_file_error("relation", "relation", exc, []))
     if _is_spark_frame(source):
         req = _request("Spark DataFrame", source.columns, **roles)
         req.models = keep
+        req.common = common_items
         return _spark_sums(req, source, source.columns)
     raise TypeError("source must be a DataFrame, a path or glob, a DuckDB relation or a Spark "
                     f"DataFrame; got {type(source).__name__}")
@@ -913,11 +978,12 @@ def _kept(frame: pd.DataFrame, req: _Request) -> pd.DataFrame:
 
 
 def _count_path(path: str | os.PathLike, engine: str, roles: dict[str, Any],
-                keep: tuple[str, ...]) -> list[ItemSums]:
+                keep: tuple[str, ...], common_items: bool = False) -> list[ItemSums]:
     kind, files, name, matched = describe_path(path)
     columns = file_columns(kind, files, name)
     req = _request(name, columns, **roles)
     req.models = keep
+    req.common = common_items
     if matched:
         req.notes.append(matched)
     if engine == "numpy":

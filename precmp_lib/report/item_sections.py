@@ -199,8 +199,24 @@ def _design(cmp: ItemComparison) -> str:
              "variance of a model's mean score. An item answered several times is scored by the "
              "mean of its answers; variance_reduction is the share of the variance of the mean "
              "score that the repeated answers removed.</p>")
+    if "margin" in d and d["margin"].isna().all():
+        d = d.drop(columns=["margin"])
     return _h2("pi-design") + intro + _log_scoring(cmp.settings.get("eval_logs")) + \
-        table_html(d, "design")
+        _dropped(cmp.settings.get("dropped")) + table_html(d, "design")
+
+
+def _dropped(dropped: dict | None) -> str:
+    """Say how many answered items each model lost to the items every model answered.
+
+    >>> print(_dropped({"race": {"a": 2, "b": 0}}))
+    <p>Compared on the items every model answered (--common-items); items answered but left out because another model did not answer them: race: a 2, b 0.</p>
+    """
+    if dropped is None:
+        return ""
+    text = "; ".join(f"{_task_label(task)}: " + ", ".join(f"{m} {n:,}" for m, n in by.items())
+                     for task, by in dropped.items() if task != ALL_TASKS and any(by.values()))
+    return ("<p>Compared on the items every model answered (--common-items); items answered but "
+            "left out because another model did not answer them: " + esc(text or "none") + ".</p>")
 
 
 def _log_scoring(logs: dict | None) -> str:
@@ -304,13 +320,17 @@ def _pairs(cmp: ItemComparison) -> str:
         test = ("the paired difference of item scores (the mean of an item's answers) with a "
                 "cluster-robust (CR1) test, referred to z, or to Student's t with C − 1 degrees "
                 "of freedom when a task has fewer than 50 clusters (the row says so)")
+    over = ("across every pair of every task together (--holm-over pairs-tasks; the all-tasks "
+            "line across its own pairs)" if cmp.settings.get("holm_over") == "pairs-tasks"
+            else "across the pairs of a task (--holm-over pairs, the default)")
     intro = (f"<p>Each pair is compared on the same items by {test}; p-values are adjusted by "
-             f"Holm's method across the pairs of a task, and <em>reject</em> is the decision at "
+             f"Holm's method {over}, and <em>reject</em> is the decision at "
              f"α = {cmp.alpha:g}. The estimate is the mean score of A minus that of B with its "
              "cluster-robust interval (unadjusted). Flips: a_right_b_wrong counts the items A gets "
              "right and B wrong (right → wrong going from A to B); a_wrong_b_right the reverse.")
-    if cmp.margin is not None:
-        intro += (f" Equivalence: two one-sided tests at ±{cmp.margin:g}; equivalent only when "
+    margins = _margin_text(cmp)
+    if margins:
+        intro += (f" Equivalence: two one-sided tests at ±{margins}; equivalent only when "
                   "the TOST p-value is below α.")
     out = [_h2("pi-pairs"), intro + "</p>"]
     for task in cmp.tasks:
@@ -326,6 +346,40 @@ def _pairs(cmp: ItemComparison) -> str:
                               views=_PAIR_VIEWS))
     out.append(legend_html(_PAIR_LEGEND))
     return "".join(out)
+
+
+def _margin_text(cmp: ItemComparison) -> str:
+    """Say the equivalence margin: one number, or each task's ("" without one)."""
+    if cmp.margin is not None:
+        return f"{cmp.margin:g}"
+    margins = {t: m for t, m in (cmp.settings.get("margins") or {}).items() if m is not None}
+    return "; ".join(f"{m:g} for {_task_label(t)}" for t, m in margins.items())
+
+
+_PLAN_COLUMNS = ["task", "model_a", "model_b", "answers_k", "var_between", "var_within",
+                 "reduction_diff", "plan_mde", "items_k1", "items_k", "items_2k"]
+
+
+def _repeated(cmp: ItemComparison) -> str:
+    """Render the plan for repeated answers (Miller 2024) when an item was answered twice or more."""
+    if "items_k1" not in cmp.pairs or cmp.pairs["items_k1"].isna().all():
+        return ""
+    p = cmp.pairs[cmp.pairs["items_k1"].notna()][_PLAN_COLUMNS].copy()
+    p["task"] = p["task"].map(_task_label)
+    for col in ("items_k1", "items_k", "items_2k"):
+        p[col] = np.ceil(p[col])
+    if len(cmp.tasks) == 1:
+        p = p.drop(columns=["task"])
+    intro = ("<h3>Repeated answers: items against answers per item</h3><p>Averaging K answers "
+             "per item shrinks only the within-item part of the variance of the difference: "
+             "Var(A − B) = deff (σ²_between + σ²_within / K) / n (Miller 2024). var_within is "
+             "the variance of the difference between two answers to an item (the two models' "
+             "within-item variances added), var_between that of the answer-averaged difference "
+             "over items, reduction_diff the share of the variance of the difference that the "
+             "K answers remove against one answer, plan_mde the difference these items detect "
+             "with 80 % power, and items_k1, items_k, items_2k the items that detect plan_mde "
+             "with one answer per item, with K and with 2K. A between-item variance estimated below 0 is taken as 0, so plan_mde can exceed the mde above.</p>")
+    return intro + table_html(p, "repeated")
 
 
 def _power(cmp: ItemComparison) -> str:
@@ -354,13 +408,16 @@ def _power(cmp: ItemComparison) -> str:
     intro = ("<p>In the table, mde is the smallest difference of mean scores these items detect with 80 % "
              "power; items_needed is how many items (clusters growing with them, the same design "
              "effect) would detect the observed difference with 80 % power.</p>")
-    return _h2("pi-power") + intro + "".join(rows) + table_html(p, "power")
+    return _h2("pi-power") + intro + "".join(rows) + table_html(p, "power") + _repeated(cmp)
 
 
 def _details(cmp: ItemComparison, versions: dict | None) -> str:
     rows = {"source": cmp.source, "engine": cmp.engine, "answers read": f"{cmp.n_rows:,}",
             "alpha": cmp.alpha, "test": cmp.settings.get("test"),
-            "equivalence margin": cmp.margin if cmp.margin is not None else "(none)"}
+            "equivalence margin": _margin_text(cmp) or "(none)",
+            "Holm's adjustment over": "every pair of every task (pairs-tasks)"
+            if cmp.settings.get("holm_over") == "pairs-tasks"
+            else "the pairs of each task (pairs, the default)"}
     for i, note in enumerate(cmp.settings.get("notes") or []):
         rows[f"note {i + 1}"] = note
     rows.update(versions or {})
