@@ -44,6 +44,11 @@ def test_shipped_logs_hold_the_scripts_benchmark():
         pd.testing.assert_series_equal(got["score"].reindex(want.index), want, check_names=False)
         assert got["cluster"].to_dict() == expected_cluster
     assert tidy["cluster"].nunique() == script.SETTINGS["n_clusters"] == 20
+    # data/README.md states the counts of right answers
+    right = tidy.groupby("model")["score"].sum().astype(int)
+    readme = " ".join((ROOT / "data" / "README.md").read_text().split())
+    assert (f"model_a is right on {right['model_a']} of them and model_b on {right['model_b']}"
+            in readme)
 
 
 def test_shipped_logs_are_small_and_their_version_is_recorded():
