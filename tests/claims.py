@@ -274,6 +274,97 @@ def mcnemar_near_alpha_with_100_test_items() -> None:
     assert rate < 0.05 + 3 * _mc_se(0.05, 400), rate
 
 
+# notebook 14: breast_cancer split as the notebook splits it; bootstraps written out here
+def _breast_cancer(test_size: float, seed: int) -> tuple[np.ndarray, dict[str, np.ndarray]]:
+    from sklearn.datasets import load_breast_cancer
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.model_selection import train_test_split
+    from sklearn.naive_bayes import GaussianNB
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import StandardScaler
+
+    X, y = load_breast_cancer(return_X_y=True)
+    X_tr, X_te, y_tr, y_te = train_test_split(X, y, test_size=test_size, stratify=y,
+                                              random_state=seed)
+    models = {"logistic": make_pipeline(StandardScaler(), LogisticRegression(max_iter=1000)),
+              "naive Bayes": GaussianNB()}
+    return y_te.astype(bool), {k: m.fit(X_tr, y_tr).predict_proba(X_te)[:, 1]
+                               for k, m in models.items()}
+
+
+def _paired_f1_width(test_size: float, seed: int, n_resamples: int = 2000) -> float:
+    from sklearn.metrics import f1_score
+
+    truth, prob = _breast_cancer(test_size, seed)
+    a, b = prob["logistic"] >= 0.5, prob["naive Bayes"] >= 0.5
+    def f1(t: np.ndarray, c: np.ndarray) -> np.ndarray:  # 2TP / (2TP + FP + FN), row by row
+        tp, fp, fn = (np.sum(x, axis=-1) for x in (t & c, ~t & c, t & ~c))
+        return 2 * tp / (2 * tp + fp + fn)
+
+    assert f1(truth, a) == pytest.approx(f1_score(truth, a), rel=1e-12)
+    r = np.random.default_rng(seed).integers(0, len(truth), size=(n_resamples, len(truth)))
+    d = f1(truth[r], a[r]) - f1(truth[r], b[r])
+    low, high = np.quantile(d, [0.025, 0.975])
+    return float(high - low)
+
+
+def naive_bayes_probabilities_extreme() -> None:
+    _, prob = _breast_cancer(0.5, 0)
+    share = {k: float(np.mean((p < 0.01) | (p > 0.99))) for k, p in prob.items()}
+    assert share["naive Bayes"] > 0.9 and share["naive Bayes"] > share["logistic"], share
+
+
+def f1_width_at_a_fifth_of_the_data() -> None:
+    # the notebook's seed: about sqrt(285/114) = 1.58 times as wide; seeds 1 and 2: one narrower
+    ratios = [_paired_f1_width(0.2, s) / _paired_f1_width(0.5, s) for s in range(3)]
+    assert abs(ratios[0] - np.sqrt(285 / 114)) < 0.1, ratios
+    assert min(ratios[1:]) < 1, ratios
+
+
+def _unit_ses(skill_sd: float, seed: int, n_resamples: int = 2000) -> tuple[float, float, float]:
+    """Item bootstrap, passage bootstrap and CR1 standard errors of A − B, notebook 14's design."""
+    items = simulate_items(60, 8, accuracy_a=0.7, accuracy_b=0.7, skill_sd=skill_sd,
+                           random_state=seed)
+    d = (items["correct_a"] - items["correct_b"]).to_numpy(float)
+    g = items["cluster"].to_numpy()
+    rng = np.random.default_rng(seed + 1000)
+    item = d[rng.integers(0, len(d), size=(n_resamples, len(d)))].mean(axis=1).std(ddof=1)
+    labels = np.unique(g)
+    drawn = rng.choice(labels, size=(n_resamples, len(labels)))
+    sums = {c: d[g == c].sum() for c in labels}
+    sizes = {c: np.sum(g == c) for c in labels}
+    means = [sum(sums[c] for c in row) / sum(sizes[c] for c in row) for row in drawn]
+    # CR1 written out: C/(C − 1) · Σ_c (Σ_i e_ci)² / n² for the mean
+    e = d - d.mean()
+    cr1 = np.sqrt(len(labels) / (len(labels) - 1) * sum(e[g == c].sum() ** 2 for c in labels)) / len(d)
+    return float(item), float(np.std(means, ddof=1)), float(cr1)
+
+
+def item_bootstrap_too_small_when_clustered() -> None:
+    for seed in range(3):
+        item, passage, cr1 = _unit_ses(0.8, seed)
+        assert item < 0.8 * cr1 and item < 0.8 * passage, (seed, item, passage, cr1)
+
+
+def units_agree_without_passage_effect() -> None:
+    for seed in range(3):
+        ses = _unit_ses(0.0, seed)
+        assert max(ses) / min(ses) < 1.25, (seed, ses)
+
+
+def percentile_interval_collapses_at_one() -> None:
+    rng = np.random.default_rng(0)
+    boot = np.ones(20)[rng.integers(0, 20, size=(2000, 20))].mean(axis=1)
+    assert np.quantile(boot, [0.025, 0.975]).tolist() == [1.0, 1.0]
+
+
+def clopper_pearson_does_not_collapse() -> None:
+    # Clopper–Pearson for x = n: lower bound (α/2)^(1/n) (the Beta(n, 1) quantile), upper 1
+    r = pc.binomial_test(20, 20, 0.5)
+    assert r.ci_low == pytest.approx(0.025 ** (1 / 20), rel=1e-9) and r.ci_low < 1
+    assert r.ci_high == 1.0
+
+
 CLAIMS: dict[str, list[Claim]] = {
     "01_mcnemar_cochran": [
         Claim("notebooks/01_mcnemar_cochran.ipynb",
@@ -346,5 +437,27 @@ CLAIMS: dict[str, list[Claim]] = {
         Claim("notebooks/13_evaluating_on_items.ipynb",
               "is a function of the p-value alone, about 50 % for a result at p = α",
               observed_power_half_at_alpha, "Connor's power at the shares of a table at p = α"),
+    ],
+    "14_bootstrap_permutation": [
+        Claim("notebooks/14_bootstrap_permutation.ipynb",
+              "naive Bayes pushes its probabilities to 0 and 1", naive_bayes_probabilities_extreme,
+              "the notebook's split of breast_cancer, shares within 0.01 of 0 or 1"),
+        Claim("notebooks/14_bootstrap_permutation.ipynb",
+              "resampling items one by one then gives too small a standard error",
+              item_bootstrap_too_small_when_clustered,
+              "item and passage bootstraps and CR1 written out, notebook 14's design, three seeds"),
+        Claim("notebooks/14_bootstrap_permutation.ipynb",
+              "so the percentile interval of its accuracy (or recall) on the slice is [1, 1]",
+              percentile_interval_collapses_at_one, "a bootstrap of 20 right answers"),
+        Claim("notebooks/14_bootstrap_permutation.ipynb",
+              "An exact interval for a proportion (Clopper–Pearson, `pc.binomial_test`) does not "
+              "collapse", clopper_pearson_does_not_collapse, "Clopper–Pearson's closed form at x = n"),
+        Claim("docs/instructor/14.md",
+              "At the default seed the paired F1 interval is about 1.6 times as wide, but other "
+              "seeds scatter widely and one of the next two gives a narrower interval",
+              f1_width_at_a_fifth_of_the_data, "paired bootstraps with sklearn's f1_score, seeds 0–2"),
+        Claim("docs/instructor/14.md",
+              "agree within about a fifth of each other", units_agree_without_passage_effect,
+              "item and passage bootstraps and CR1 written out, skill_sd = 0, three seeds"),
     ],
 }

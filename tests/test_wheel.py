@@ -34,6 +34,8 @@ RESOURCES = [
     "report_nbconvert.html.j2",
     "example_comparison.json",  # the report template's default parameter
     "spark-log4j2.properties",  # the Spark engine's log settings
+    "item_logs/model_a.eval",  # inspect_ai logs read by notebook 13
+    "item_logs/model_b.eval",
 ]
 
 

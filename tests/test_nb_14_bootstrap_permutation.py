@@ -1,0 +1,113 @@
+"""Contract of notebooks/14_bootstrap_permutation.ipynb, run through papermill with small
+parameters.
+
+The notebook's numbers are recomputed here from the predictions and items it saved: F1 and AUC
+by scikit-learn; the bootstrap standard error and the paired permutation p-value by SciPy
+(``scipy.stats.bootstrap(..., paired=True)``, ``scipy.stats.permutation_test(...,
+permutation_type="samples")``), which draw their own resamples, so those agree within Monte
+Carlo error (bounds written beside them); the cluster-robust standard error by statsmodels' OLS
+with ``cov_type="cluster"``; Clopper–Pearson's lower bound at x = n is (α/2)^(1/n).
+"""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pandas as pd
+import pytest
+import statsmodels.api as sm
+from conftest import NOTEBOOKS
+from scipy import stats
+from sklearn.metrics import f1_score, roc_auc_score
+
+PARAMS = {"seed": 2, "test_size": 0.4, "n_resamples": 600, "boundary_n": 12, "n_clusters": 24,
+          "cluster_size": 5}
+
+
+@pytest.fixture(scope="module")
+def results(tmp_path_factory):
+    import papermill as pm
+
+    out = tmp_path_factory.mktemp("nb14")
+    pm.execute_notebook(str(NOTEBOOKS / "14_bootstrap_permutation.ipynb"),
+                        str(out / "executed.ipynb"), parameters={**PARAMS, "output_dir": str(out)},
+                        cwd=str(NOTEBOOKS), kernel_name="python3", progress_bar=False)
+    return json.loads((out / "results.json").read_text())
+
+
+def _data(results):
+    y = np.asarray(results["y_test"]).astype(bool)
+    pred = {k: np.asarray(v).astype(bool) for k, v in results["pred"].items()}
+    prob = {k: np.asarray(v, float) for k, v in results["prob"].items()}
+    return y, pred, prob
+
+
+@pytest.mark.notebook
+def test_scores_and_their_difference(results):
+    y, pred, prob = _data(results)
+    assert results["n_test"] == len(y) == round(569 * PARAMS["test_size"])
+    scores = pd.DataFrame(results["scores"]).set_index("index")
+    for k in ("logistic", "naive Bayes"):
+        assert scores.loc[k, "F1"] == pytest.approx(f1_score(y, pred[k]), rel=1e-12)
+        assert scores.loc[k, "AUC"] == pytest.approx(roc_auc_score(y, prob[k]), rel=1e-12)
+    assert results["observed"]["F1"] == pytest.approx(
+        f1_score(y, pred["logistic"]) - f1_score(y, pred["naive Bayes"]), rel=1e-12)
+
+
+@pytest.mark.notebook
+def test_bootstrap_and_permutation_agree_with_scipy(results):
+    y, pred, _ = _data(results)
+    a, b = pred["logistic"], pred["naive Bayes"]
+    intervals = pd.DataFrame(results["intervals"]).set_index("index")
+    B = PARAMS["n_resamples"]
+
+    def delta(t, u, v):
+        return f1_score(t, u) - f1_score(t, v)
+
+    ref = stats.bootstrap((y, a, b), delta, paired=True,
+                          vectorized=False, n_resamples=B, method="percentile",
+                          random_state=np.random.default_rng(99))
+    # two bootstrap SEs from B resamples each differ by a relative error of about sqrt(1/B) each
+    assert intervals.loc["F1, paired", "bootstrap SE"] == pytest.approx(ref.standard_error,
+                                                                        rel=4 * np.sqrt(1 / B))
+    perm = stats.permutation_test((a, b), lambda u, v: delta(y, u, v),
+                                  permutation_type="samples", vectorized=False, n_resamples=B,
+                                  random_state=np.random.default_rng(98))
+    p, ref_p = results["permutation_pvalues"]["F1"], perm.pvalue
+    # two Monte Carlo p-values from B draws: 4 SE of their difference, plus the 1/(B + 1) of the
+    # count that includes the observed arrangement
+    se = np.sqrt(2 * max(ref_p, 0.01) * (1 - ref_p) / B)
+    assert abs(p - ref_p) <= 4 * se + 1 / (B + 1)
+    assert 1 / (B + 1) <= p <= 1
+
+
+@pytest.mark.notebook
+def test_boundary_and_units(results):
+    n, alpha = PARAMS["boundary_n"], 0.05
+    assert results["slice_interval"] == [1.0, 1.0]
+    assert results["exact_interval"][0] == pytest.approx((alpha / 2) ** (1 / n), rel=1e-9)
+    assert results["exact_interval"][1] == 1.0
+    items = pd.DataFrame(results["items"])
+    assert len(items) == PARAMS["n_clusters"] * PARAMS["cluster_size"]
+    d = (items["correct_a"] - items["correct_b"]).to_numpy(float)
+    g = items["cluster"].to_numpy()
+    fit = sm.OLS(d, np.ones_like(d)).fit(cov_type="cluster", cov_kwds={"groups": g})
+    units = results["units"]
+    assert units["CR1 (paired_difference)"] == pytest.approx(float(fit.bse[0]), rel=1e-9)
+    plain = np.std(d, ddof=0) / np.sqrt(len(d))  # the item bootstrap's SE, B → ∞
+    assert units["item bootstrap"] == pytest.approx(plain, rel=0.15)
+    # the passage bootstrap's SE, B → ∞: CR0 = sqrt((C − 1)/C) · CR1 for the mean
+    c = PARAMS["n_clusters"]
+    assert units["passage bootstrap"] == pytest.approx(np.sqrt((c - 1) / c) * fit.bse[0], rel=0.25)
+
+
+@pytest.mark.notebook
+def test_conclusion_states_the_results(results):
+    text = results["conclusion"]
+    intervals = pd.DataFrame(results["intervals"]).set_index("index")
+    for value in (results["observed"]["F1"], intervals.loc["F1, paired", "2.5 %"],
+                  intervals.loc["AUC, paired", "97.5 %"]):
+        assert f"{value:+.4f}" in text
+    assert f"p = {results['permutation_pvalues']['AUC']:.4f}" in text
+    assert f"({results['units']['passage bootstrap']:.4f})" in text
