@@ -228,11 +228,28 @@ def _parquet_columns(files: list[str], name: str, optional: Callable[[str], bool
         except Exception as exc:  # any parser failure is a file problem for the user
             shown = os.path.basename(f) if len(files) > 1 else name
             raise PredictionFileError(f"{shown}: cannot be read as PARQUET ({type(exc).__name__})") from None
+    for f, sch in zip(files, schemas):
+        _check_case_twins(list(sch.names), os.path.basename(f) if len(files) > 1 else name)
     first = list(schemas[0].names)
     if len(files) > 1:
         partial = _check_drift(files, schemas, name, optional, drop)
         return [c for c in first if c not in partial], partial
     return first, []
+
+
+def _check_case_twins(names: list[str], name: str) -> None:
+    """Refuse columns whose names differ only in case (``A`` and ``a``), naming both.
+
+    Spark compares names without case and refuses the pair, DuckDB renames the second
+    (``a_1``), pandas reads both: the engines would disagree on which column a name reads.
+    """
+    seen: dict[str, str] = {}
+    for col in names:
+        other = seen.setdefault(col.casefold(), col)
+        if other != col:
+            raise PredictionFileError(
+                f"{name}: columns {other!r} and {col!r} differ only in case; "
+                "the engines cannot tell them apart (rename one)")
 
 
 def _type_kind(t: Any) -> str:

@@ -257,6 +257,8 @@ def _parse_one(value: Any) -> float:
     text = str(value).strip().lower()
     if text in SCORE_WORDS:
         return SCORE_WORDS[text]
+    if not text.isascii():  # "\u0663" or "\uff11": no number to DuckDB or Spark
+        return math.nan
     try:
         return float(text) if text else math.nan
     except ValueError:
