@@ -45,3 +45,71 @@ def test_a_score_in_digits_other_than_ascii_is_refused_by_every_engine(tmp_path,
                     encoding="utf-8")
     message = _refusal(lambda: count_items(path, item="item", engine=engine))
     assert message.startswith("items.csv: column 'score'") and "score" in message, message
+
+
+def test_the_items_out_of_memory_message_names_the_limit_in_force(tmp_path, monkeypatch):
+    # the item sums run under ITEM_DUCKDB_MEMORY (512MB), not the engines' 1GB, which the
+    # message named before
+    from precmp_lib.engine import items
+
+    monkeypatch.delenv("PRECMP_DUCKDB_MEMORY", raising=False)
+
+    class OutOfMemoryException(Exception):
+        """DuckDB's class name for a query beyond its memory limit."""
+
+    def out_of_memory(req, rel, columns, con, error):
+        raise error(OutOfMemoryException("Out of Memory Error: could not allocate block"))
+
+    monkeypatch.setattr(items, "_duckdb_sums", out_of_memory)
+    path = tmp_path / "items.csv"
+    path.write_text("item,model,score\n1,m1,1\n1,m2,0\n", encoding="utf-8")
+    message = _refusal(lambda: count_items(path, item="item", engine="duckdb"))
+    assert message.startswith("items.csv: DuckDB ran out of memory counting it (its limit is "
+                              f"{items.ITEM_DUCKDB_MEMORY})"), message
+    monkeypatch.setenv("PRECMP_DUCKDB_MEMORY", "300MB")
+    message = _refusal(lambda: count_items(path, item="item", engine="duckdb"))
+    assert "(its limit is 300MB)" in message, message
+
+
+def test_the_local_spark_session_authenticates_its_connections():
+    # spark.authenticate was off; the secret is Spark's own (none on the command line)
+    import shutil
+
+    if shutil.which("java") is None:
+        pytest.fail("Spark tests need Java 17: apt-get install openjdk-17-jre-headless")
+    from precmp_lib.engine.spark_engine import spark_session
+
+    conf = spark_session().sparkContext.getConf()
+    assert conf.get("spark.authenticate") == "true"
+    assert conf.get("spark.master").startswith("local")
+    assert not conf.contains("spark.authenticate.secret")
+    # the session still counts with authentication on
+    frame_path = __import__("tempfile").mkdtemp(prefix="precmp-test-")
+    path = f"{frame_path}/p.csv"
+    with open(path, "w", encoding="utf-8") as fh:
+        fh.write("y,a,b\n1,1,0\n0,0,0\n1,1,1\n")
+    counts = count_predictions(path, y_true="y", engine="spark")
+    shutil.rmtree(frame_path)
+    assert counts.n_observations == 3
+
+
+def test_limits_can_be_given_on_the_command_line(tmp_path, capsys, monkeypatch):
+    from precmp_lib.cli import main
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("PRECMP_MAX_MODELS", raising=False)
+    (tmp_path / "w.csv").write_text("y,a,b,c\n1,1,0,1\n0,0,1,1\n", encoding="utf-8")
+    code = main(["report", "w.csv", "--y-true", "y", "--engine", "numpy", "--limit", "models=2",
+                 "--out", "r.html"])
+    err = capsys.readouterr().err.strip().splitlines()
+    assert code == 2 and len(err) == 1, err
+    assert err[0] == ("precmp: error: w.csv: 3 models, more than the limit of 2 "
+                      "(raise it with PRECMP_MAX_MODELS=N)")
+    assert "PRECMP_MAX_MODELS" not in __import__("os").environ  # set for the command only
+    assert not (tmp_path / "r.html").exists()
+    with pytest.raises(SystemExit) as info:
+        main(["report", "w.csv", "--y-true", "y", "--limit", "model=2"])
+    assert info.value.code == 2
+    assert "expected NAME=N with NAME one of columns, models" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        main(["report", "w.csv", "--y-true", "y", "--limit", "models=\u0663"])

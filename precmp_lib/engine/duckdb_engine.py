@@ -43,11 +43,15 @@ def _duckdb_source(con: duckdb.DuckDBPyConnection, kind: str, files: list[str],
         f"new_line = {lit(_line_end(files[0]))}, columns = {{{spec}}})")
 
 
-def _duckdb_error(name: str, kind: str, exc: Exception, files: list[str]) -> PredictionFileError:
-    """One line from DuckDB's message: its first line and the reason, never the raw line."""
+def _duckdb_error(name: str, kind: str, exc: Exception, files: list[str],
+                  memory: str | None = None) -> PredictionFileError:
+    """One line from DuckDB's message: its first line and the reason, never the raw line.
+
+    ``memory`` is the memory limit the query ran under, when not :data:`DUCKDB_MEMORY`.
+    """
     if type(exc).__name__ == "OutOfMemoryException" or "Out of Memory" in str(exc):
         return PredictionFileError(
-            f"{name}: DuckDB ran out of memory counting it (its limit is {DUCKDB_MEMORY}); "
+            f"{name}: DuckDB ran out of memory counting it (its limit is {memory or DUCKDB_MEMORY}); "
             "raise the limit with the environment variable PRECMP_DUCKDB_MEMORY (e.g. "
             "PRECMP_DUCKDB_MEMORY=4GB)")
     lines = [ln.strip() for ln in str(exc).splitlines() if ln.strip()]

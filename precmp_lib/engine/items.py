@@ -792,6 +792,11 @@ def _spark_frame(sdf: Any) -> pd.DataFrame:
 # --------------------------------------------------------------------------------------------
 
 
+def _item_memory() -> str:
+    """The memory limit of the item sums' DuckDB queries, as messages name it."""
+    return os.environ.get("PRECMP_DUCKDB_MEMORY") or ITEM_DUCKDB_MEMORY
+
+
 def _item_connection() -> duckdb.DuckDBPyConnection:
     con = duckdb_connection()
     if not os.environ.get("PRECMP_DUCKDB_MEMORY"):
@@ -885,7 +890,7 @@ def count_items(
         if engine == "duckdb":
             con = _item_connection()
             return _duckdb_sums(req, con.from_df(frame), list(frame.columns), con,
-                                lambda exc: duckdb_file_error("DataFrame", "DataFrame", exc, []))
+                                lambda exc: duckdb_file_error("DataFrame", "DataFrame", exc, [], _item_memory()))
         raise ValueError("engine='spark' reads Spark DataFrames and files; pass a Spark "
                          "DataFrame or a path")
     if isinstance(source, str | os.PathLike):
@@ -895,7 +900,7 @@ def count_items(
         req.models = keep
         con = _item_connection()
         return _duckdb_sums(req, source, source.columns, con,
-                            lambda exc: duckdb_file_error("relation", "relation", exc, []))
+                            lambda exc: duckdb_file_error("relation", "relation", exc, [], _item_memory()))
     if _is_spark_frame(source):
         req = _request("Spark DataFrame", source.columns, **roles)
         req.models = keep
@@ -945,4 +950,4 @@ def _count_path(path: str | os.PathLike, engine: str, roles: dict[str, Any],
         rel = duckdb_table(con, kind, links, columns, name)
         seal_connection(con, links)
         return _duckdb_sums(req, rel, columns, con,
-                            lambda exc: duckdb_file_error(name, kind, exc, links))
+                            lambda exc: duckdb_file_error(name, kind, exc, links, _item_memory()))

@@ -149,7 +149,8 @@ def spark_session(master: str | None = None,
     marks the process as a Spark Connect one once connected. Any other master starts a JVM
     (without ``SPARK_REMOTE`` in its environment, which ``spark-submit`` would refuse): a local
     session runs 2 threads with no UI and 2 shuffle partitions, keeps its shuffle and block
-    files in a private folder (mode 0700, removed when the process ends), logs only errors and keeps the
+    files in a private folder (mode 0700, removed when the process ends), authenticates its
+    connections (``spark.authenticate``, with a secret Spark generates), logs only errors and keeps the
     JVM's start-up lines off the caller's stderr. When the JVM cannot start or the server cannot be reached, its own message is
     raised, in one line. PySpark's own logging of failed queries is switched off: the errors
     reach the caller as exceptions.
@@ -215,6 +216,10 @@ def spark_session(master: str | None = None,
         # removed with the session's process; Spark's default is world-readable under /tmp
         scratch = tempfile.mkdtemp(prefix="precmp-spark-")
         settings["spark.local.dir"] = scratch
+        # the block-transfer and RPC ports ask for a secret: in local mode Spark generates
+        # one itself (a secret set here would travel on spark-submit's command line, which
+        # other users of the machine can read); a cluster's secret is its own (--spark-conf)
+        settings["spark.authenticate"] = "true"
     for key, value in (conf or {}).items():
         settings[str(key)] = str(value)
     spark_conf = SparkConf().setAll(list(settings.items()))
