@@ -793,7 +793,7 @@ def _spark_frame(sdf: Any) -> pd.DataFrame:
 
 
 def _item_memory() -> str:
-    """The memory limit of the item sums' DuckDB queries, as messages name it."""
+    """Return the memory limit of the item sums' DuckDB queries, as messages name it."""
     return os.environ.get("PRECMP_DUCKDB_MEMORY") or ITEM_DUCKDB_MEMORY
 
 
