@@ -113,3 +113,17 @@ def test_limits_can_be_given_on_the_command_line(tmp_path, capsys, monkeypatch):
     assert "expected NAME=N with NAME one of columns, models" in capsys.readouterr().err
     with pytest.raises(SystemExit):
         main(["report", "w.csv", "--y-true", "y", "--limit", "models=\u0663"])
+
+
+def test_a_spark_read_failure_names_the_file_not_file():
+    # Spark's reason names the path as file:/...; the line was cut at that ':' and read
+    # "while reading file file"
+    from precmp_lib.engine.spark_engine import _spark_error
+
+    link = "/tmp/precmp-files-x1/f0.parquet"
+    for shown in (f"file:{link}", f"file://{link}", link):
+        exc = RuntimeError(f"[FAILED_READ_FILE.NO_HINT] Encountered error while reading file {shown}. "
+                           "SQLSTATE: KD001\n\tat org.apache.spark.sql.errors...")
+        message = str(_spark_error("runs.parquet", exc, [link]))
+        assert message == ("runs.parquet: Spark cannot count it ([FAILED_READ_FILE.NO_HINT] "
+                           "Encountered error while reading file runs.parquet. SQLSTATE)"), message

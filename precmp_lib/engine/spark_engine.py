@@ -411,11 +411,14 @@ def _spark_error(name: str, exc: Exception, files: Sequence[str] = ()) -> Predic
     said = str(exc)
     if _server_gone(exc):
         return PredictionFileError(server_gone_message(name, exc))
-    lines = [ln.strip() for ln in _grpc_details(said).splitlines() if ln.strip()]
+    said = _grpc_details(said)
+    # the files' paths become the source's name before the reason is cut at its first ':'
+    # ("while reading file file:/tmp/..." would else end at "file")
+    for f in files:
+        said = said.replace(f"file://{f}", name).replace(f"file:{f}", name).replace(f, name)
+    lines = [ln.strip() for ln in said.splitlines() if ln.strip()]
     found = [m for m in (re.search(r"(\[[A-Z_.]+\]) ([^:]*)", ln) for ln in lines) if m]
     text = " ".join(found[-1].groups()).strip() if found else (lines[0] if lines else type(exc).__name__)
-    for f in files:
-        text = text.replace(f"file://{f}", name).replace(f"file:{f}", name).replace(f, name)
     text = text if len(text) <= 240 else text[:237] + "..."
     return PredictionFileError(f"{name}: Spark cannot count it ({text})")
 
