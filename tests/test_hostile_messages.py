@@ -127,3 +127,18 @@ def test_a_spark_read_failure_names_the_file_not_file():
         message = str(_spark_error("runs.parquet", exc, [link]))
         assert message == ("runs.parquet: Spark cannot count it ([FAILED_READ_FILE.NO_HINT] "
                            "Encountered error while reading file runs.parquet. SQLSTATE)"), message
+
+
+@pytest.mark.parametrize("engine", ["numpy", "duckdb"])
+def test_a_file_name_that_is_not_utf8_is_read_and_named_as_text(tmp_path, engine):
+    # a Latin-1 name (b"caf\xe9.csv") reached the page as a lone surrogate and failed the
+    # report's template after all the counting; the name is now text with \xe9 shown
+    import os
+
+    path = os.path.join(os.fsencode(tmp_path), b"caf\xe9.csv")
+    with open(path, "wb") as fh:
+        fh.write(b"y,a,b\n1,1,0\n0,0,1\n1,1,1\n")
+    counts = count_predictions(os.fsdecode(path), y_true="y", engine=engine)
+    assert counts.source == "caf\\xe9.csv"
+    assert counts.n_observations == 3
+    counts.source.encode("utf-8")  # what the page, the JSON and the terminal need
