@@ -142,3 +142,19 @@ def test_a_file_name_that_is_not_utf8_is_read_and_named_as_text(tmp_path, engine
     assert counts.source == "caf\\xe9.csv"
     assert counts.n_observations == 3
     counts.source.encode("utf-8")  # what the page, the JSON and the terminal need
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+@pytest.mark.parametrize("row, found", [("0,0,1,1", 4), ("0,0", 2)])
+def test_a_row_with_a_field_too_many_or_too_few_is_refused_naming_its_line(tmp_path, engine,
+                                                                           row, found):
+    # before: numpy 'cannot be read as CSV (ParserError)' or 'missing label', DuckDB its own
+    # wording, Spark '[MALFORMED_CSV_RECORD] Malformed CSV record' without a line
+    path = tmp_path / "rows.csv"
+    path.write_text(f"y,a,b\n1,1,0\n{row}\n1,1,1\n", encoding="utf-8")
+    message = _refusal(lambda: count_predictions(path, y_true="y", engine=engine))
+    if engine == "numpy" and found == 2:  # pandas pads the short row: its empty cell is named
+        assert message == "rows.csv: column 'b' has a missing label (line 3)", message
+        return
+    assert message == (f"rows.csv: line 3 has {found} fields where the header has 3; every row "
+                       "needs one field per column"), message

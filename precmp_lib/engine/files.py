@@ -195,6 +195,35 @@ def _csv_header(path: str, name: str) -> list[str]:
     return [h.strip() for h in header]
 
 
+def _malformed_line(path: str, name: str, width: int) -> PredictionFileError | None:
+    """Find the first row with more or fewer fields than the header's ``width``; say which.
+
+    Called when a reader has refused a row without naming it (pandas' tokenizer, Spark's
+    ``MALFORMED_CSV_RECORD``), so that every engine names the same line the same way. The
+    file is read as a stream, one row at a time.
+    """
+    import gzip
+
+    opener = gzip.open if path.lower().endswith(".gz") else open
+    try:
+        with opener(path, "rt", encoding="utf-8-sig", newline="") as fh:
+            reader = csv.reader(fh, delimiter=_delimiter(path))
+            start = 1
+            for i, row in enumerate(reader):
+                if i and row and len(row) != width:
+                    return _field_count_error(name, start, len(row), width)
+                start = reader.line_num + 1
+    except (OSError, EOFError, UnicodeDecodeError, csv.Error):
+        return None
+    return None
+
+
+def _field_count_error(name: str, line: int, found: int, width: int) -> PredictionFileError:
+    """The one line for a CSV row with ``found`` fields under a header of ``width``."""
+    return PredictionFileError(f"{name}: line {line} has {found} field{'s' * (found != 1)} where "
+                               f"the header has {width}; every row needs one field per column")
+
+
 def _line_end(path: str) -> str:
     """Return the header's line ending (outside quotes), as DuckDB's ``new_line`` spells it.
 
