@@ -219,7 +219,7 @@ def _malformed_line(path: str, name: str, width: int) -> PredictionFileError | N
 
 
 def _field_count_error(name: str, line: int, found: int, width: int) -> PredictionFileError:
-    """The one line for a CSV row with ``found`` fields under a header of ``width``."""
+    """Return the one line for a CSV row with ``found`` fields under a header of ``width``."""
     return PredictionFileError(f"{name}: line {line} has {found} field{'s' * (found != 1)} where "
                                f"the header has {width}; every row needs one field per column")
 
