@@ -22,6 +22,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any, NoReturn
 
+from ._lib.limits import LIMITS
 from ._lib.text import DIRECTION_CONTROLS
 
 __all__ = ["build_parser", "main", "report_parameters"]
@@ -115,6 +116,38 @@ def _margin(text: str) -> tuple[str | None, float]:
     return (task if sep else None), x
 
 
+def _limit(text: str) -> tuple[str, str]:
+    """``NAME=N`` for --limit: a limit's name and a positive whole number.
+
+    >>> _limit("models=500")
+    ('PRECMP_MAX_MODELS', '500')
+    """
+    name, sep, value = text.partition("=")
+    name = name.strip().replace("-", "_")
+    if not sep or name not in LIMITS:
+        raise argparse.ArgumentTypeError(f"expected NAME=N with NAME one of {', '.join(LIMITS)}; "
+                                         f"got {text!r:.60}")
+    value = value.strip()
+    if not (value.isascii() and value.isdigit()) or int(value) < 1:
+        raise argparse.ArgumentTypeError(f"{name}: N must be a positive whole number; got {value!r:.40}")
+    return LIMITS[name].variable, str(int(value))
+
+
+@contextlib.contextmanager
+def _limits_set(given: Sequence[tuple[str, str]]) -> Iterator[None]:
+    """Set the limits given with --limit (their variables) while the command runs."""
+    before = {variable: os.environ.get(variable) for variable, _ in given}
+    os.environ.update(dict(given))
+    try:
+        yield
+    finally:
+        for variable, value in before.items():
+            if value is None:
+                os.environ.pop(variable, None)
+            else:
+                os.environ[variable] = value
+
+
 def _eval_log(text: str) -> tuple[str, str]:
     name, sep, path = text.partition("=")
     if not sep or not name.strip() or not path:
@@ -186,6 +219,9 @@ def build_parser() -> argparse.ArgumentParser:
                      "comparison from --json's file, else from PATH with the suffix .json")
     rep.add_argument("--quiet", action="store_true",
                      help="print nothing but errors (no progress bar, notes or warnings)")
+    rep.add_argument("--limit", action="append", type=_limit, default=[], metavar="NAME=N",
+                     help="raise or lower a limit on what is read (repeatable): "
+                     f"{', '.join(LIMITS)}; the same as its PRECMP_MAX_... variable")
     items = rep.add_argument_group(
         "evaluation items", "one row per answer (item, model, score): models compared on the same "
         "items, with clustered paired tests")
@@ -673,7 +709,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         os.environ["MPLBACKEND"] = "agg"
     args = build_parser().parse_args(argv)
     try:
-        with exit_on_signals(), warnings.catch_warnings():
+        with exit_on_signals(), warnings.catch_warnings(), _limits_set(getattr(args, "limit", [])):
             if getattr(args, "quiet", False):  # nothing but errors: no library's warnings
                 warnings.simplefilter("ignore")
             # Spark Connect's client warns when it gives up on a server; the error says so

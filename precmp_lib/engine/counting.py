@@ -107,6 +107,7 @@ from .files import (
     _duckdb_keep,
     _file_columns,
     _literal_files,
+    _malformed_line,
     _parquet_columns,
     _spark_keep,
 )
@@ -313,7 +314,14 @@ def _count_path(path: str | os.PathLike, engine: str, progress: bool, args: _Rol
             except Exception as exc:  # a Spark (JVM) error while opening the files
                 let_go_if_server_gone(spark, exc)
                 raise _spark_error(name, exc, links) from None
-            return _spark_count(spec, df, columns, links)
+            try:
+                return _spark_count(spec, df, columns, links)
+            except PredictionFileError as exc:
+                malformed = (_malformed_line(files[0], name, len(columns))
+                             if kind == "csv" and "MALFORMED_CSV_RECORD" in str(exc) else None)
+                if malformed is not None:
+                    raise malformed from None
+                raise
     con = _connect()
     with _literal_files(files, name) as links:
         try:
@@ -350,6 +358,9 @@ def _read_frame(kind: str, files: list[str], spec: _Spec, name: str,
             return frame[[f"c{position[c]}" for c in cols]].set_axis(cols, axis=1)
         return pd.concat([pd.read_parquet(f, columns=cols) for f in files], ignore_index=True)
     except Exception as exc:  # any parser failure is a file problem for the user
+        malformed = _malformed_line(files[0], name, len(columns)) if kind == "csv" else None
+        if malformed is not None:
+            raise malformed from None
         raise PredictionFileError(f"{name}: cannot be read as {kind.upper()} "
                                   f"({type(exc).__name__})") from None
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import sys
 import tempfile
@@ -19,7 +20,7 @@ if TYPE_CHECKING:  # optional at run time: imported where the engine runs
 from .._lib.limits import check_limit
 from .base import DUCKDB_MEMORY, Counts, PredictionFileError, _check_flat, _Spec
 from .dictionary import _value
-from .files import _delimiter, _line_end
+from .files import _delimiter, _field_count_error, _line_end
 from .finish import _finish
 from .sql import DUCKDB, _locate_sql, _models_sql, _roles, _split_sets, counting_sql, roles_sql
 
@@ -43,13 +44,22 @@ def _duckdb_source(con: duckdb.DuckDBPyConnection, kind: str, files: list[str],
         f"new_line = {lit(_line_end(files[0]))}, columns = {{{spec}}})")
 
 
-def _duckdb_error(name: str, kind: str, exc: Exception, files: list[str]) -> PredictionFileError:
-    """One line from DuckDB's message: its first line and the reason, never the raw line."""
+def _duckdb_error(name: str, kind: str, exc: Exception, files: list[str],
+                  memory: str | None = None) -> PredictionFileError:
+    """One line from DuckDB's message: its first line and the reason, never the raw line.
+
+    ``memory`` is the memory limit the query ran under, when not :data:`DUCKDB_MEMORY`.
+    """
     if type(exc).__name__ == "OutOfMemoryException" or "Out of Memory" in str(exc):
         return PredictionFileError(
-            f"{name}: DuckDB ran out of memory counting it (its limit is {DUCKDB_MEMORY}); "
+            f"{name}: DuckDB ran out of memory counting it (its limit is {memory or DUCKDB_MEMORY}); "
             "raise the limit with the environment variable PRECMP_DUCKDB_MEMORY (e.g. "
             "PRECMP_DUCKDB_MEMORY=4GB)")
+    shape = re.search(r"CSV Error on Line: (\d+)\s*(?:Original Line:[^\n]*\n)?\s*"
+                      r"Expected Number of Columns: (\d+) Found: (\d+)", str(exc))
+    if shape and kind == "csv":
+        line, width, found = (int(g) for g in shape.groups())
+        return _field_count_error(name, line, found, width)
     lines = [ln.strip() for ln in str(exc).splitlines() if ln.strip()]
     keep = [ln for ln in lines if not ln.startswith(("Original Line", "Possible Solution"))
             and "=" not in ln[:30]][:2]

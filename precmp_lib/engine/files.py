@@ -59,7 +59,7 @@ def _describe_path(path: str | os.PathLike) -> tuple[str, list[str], str, str | 
     """Return the file kind, the files, the name used in messages and, for a pattern, a note."""
     files, pattern = resolve_path(path)
     if pattern:
-        text = os.fspath(path)
+        text = _printable_name(os.fspath(path))
         if not files:
             raise PredictionFileError(f"{text}: no file matches this pattern")
         if not all(f.lower().endswith(PARQUET_SUFFIXES) for f in files):
@@ -69,7 +69,7 @@ def _describe_path(path: str | os.PathLike) -> tuple[str, list[str], str, str | 
             _check_file(Path(f), Path(f).name, "parquet")
         return "parquet", files, text, f"the pattern matched {len(files)} file(s): {shown}"
     p = Path(files[0])
-    name = p.name
+    name = _printable_name(p.name)
     if not p.exists():
         raise PredictionFileError(f"{name}: no such file")
     if p.is_dir():
@@ -83,6 +83,20 @@ def _describe_path(path: str | os.PathLike) -> tuple[str, list[str], str, str | 
         raise PredictionFileError(f"{name}: unknown file type {p.suffix!r}; expected .csv or .parquet")
     _check_file(p, name, kind)
     return kind, [str(p)], name, None
+
+
+def _printable_name(name: str) -> str:
+    r"""Return a file name as text, its bytes that are not UTF-8 shown as ``\xe9``.
+
+    A name in another encoding (Latin-1 ``caf\xe9.csv``) reaches Python with lone surrogates,
+    which no page, JSON or terminal can write; the file itself is still read by its own name.
+
+    >>> _printable_name(os.fsdecode(b"caf\xe9.csv"))
+    'caf\\xe9.csv'
+    >>> _printable_name("café.csv")
+    'café.csv'
+    """
+    return os.fsencode(name).decode("utf-8", "backslashreplace")
 
 
 def _check_file(p: Path, name: str, kind: str) -> None:
@@ -181,6 +195,35 @@ def _csv_header(path: str, name: str) -> list[str]:
     return [h.strip() for h in header]
 
 
+def _malformed_line(path: str, name: str, width: int) -> PredictionFileError | None:
+    """Find the first row with more or fewer fields than the header's ``width``; say which.
+
+    Called when a reader has refused a row without naming it (pandas' tokenizer, Spark's
+    ``MALFORMED_CSV_RECORD``), so that every engine names the same line the same way. The
+    file is read as a stream, one row at a time.
+    """
+    import gzip
+
+    opener = gzip.open if path.lower().endswith(".gz") else open
+    try:
+        with opener(path, "rt", encoding="utf-8-sig", newline="") as fh:
+            reader = csv.reader(fh, delimiter=_delimiter(path))
+            start = 1
+            for i, row in enumerate(reader):
+                if i and row and len(row) != width:
+                    return _field_count_error(name, start, len(row), width)
+                start = reader.line_num + 1
+    except (OSError, EOFError, UnicodeDecodeError, csv.Error):
+        return None
+    return None
+
+
+def _field_count_error(name: str, line: int, found: int, width: int) -> PredictionFileError:
+    """Return the one line for a CSV row with ``found`` fields under a header of ``width``."""
+    return PredictionFileError(f"{name}: line {line} has {found} field{'s' * (found != 1)} where "
+                               f"the header has {width}; every row needs one field per column")
+
+
 def _line_end(path: str) -> str:
     """Return the header's line ending (outside quotes), as DuckDB's ``new_line`` spells it.
 
@@ -228,11 +271,28 @@ def _parquet_columns(files: list[str], name: str, optional: Callable[[str], bool
         except Exception as exc:  # any parser failure is a file problem for the user
             shown = os.path.basename(f) if len(files) > 1 else name
             raise PredictionFileError(f"{shown}: cannot be read as PARQUET ({type(exc).__name__})") from None
+    for f, sch in zip(files, schemas):
+        _check_case_twins(list(sch.names), os.path.basename(f) if len(files) > 1 else name)
     first = list(schemas[0].names)
     if len(files) > 1:
         partial = _check_drift(files, schemas, name, optional, drop)
         return [c for c in first if c not in partial], partial
     return first, []
+
+
+def _check_case_twins(names: list[str], name: str) -> None:
+    """Refuse columns whose names differ only in case (``A`` and ``a``), naming both.
+
+    Spark compares names without case and refuses the pair, DuckDB renames the second
+    (``a_1``), pandas reads both: the engines would disagree on which column a name reads.
+    """
+    seen: dict[str, str] = {}
+    for col in names:
+        other = seen.setdefault(col.casefold(), col)
+        if other != col:
+            raise PredictionFileError(
+                f"{name}: columns {other!r} and {col!r} differ only in case; "
+                "the engines cannot tell them apart (rename one)")
 
 
 def _type_kind(t: Any) -> str:

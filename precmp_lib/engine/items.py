@@ -263,6 +263,8 @@ def _parse_one(value: Any) -> float:
     text = str(value).strip().lower()
     if text in SCORE_WORDS:
         return SCORE_WORDS[text]
+    if not text.isascii():  # "\u0663" or "\uff11": no number to DuckDB or Spark
+        return math.nan
     try:
         return float(text) if text else math.nan
     except ValueError:
@@ -847,6 +849,11 @@ def _spark_frame(sdf: Any) -> pd.DataFrame:
 # --------------------------------------------------------------------------------------------
 
 
+def _item_memory() -> str:
+    """Return the memory limit of the item sums' DuckDB queries, as messages name it."""
+    return os.environ.get("PRECMP_DUCKDB_MEMORY") or ITEM_DUCKDB_MEMORY
+
+
 def _item_connection() -> duckdb.DuckDBPyConnection:
     con = duckdb_connection()
     if not os.environ.get("PRECMP_DUCKDB_MEMORY"):
@@ -946,7 +953,7 @@ def count_items(
         if engine == "duckdb":
             con = _item_connection()
             return _duckdb_sums(req, con.from_df(frame), list(frame.columns), con,
-                                lambda exc: duckdb_file_error("DataFrame", "DataFrame", exc, []))
+                                lambda exc: duckdb_file_error("DataFrame", "DataFrame", exc, [], _item_memory()))
         raise ValueError("engine='spark' reads Spark DataFrames and files; pass a Spark "
                          "DataFrame or a path")
     if isinstance(source, str | os.PathLike):
@@ -957,7 +964,7 @@ def count_items(
         req.common = common_items
         con = _item_connection()
         return _duckdb_sums(req, source, source.columns, con,
-                            lambda exc: duckdb_file_error("relation", "relation", exc, []))
+                            lambda exc: duckdb_file_error("relation", "relation", exc, [], _item_memory()))
     if _is_spark_frame(source):
         req = _request("Spark DataFrame", source.columns, **roles)
         req.models = keep
@@ -1009,4 +1016,4 @@ def _count_path(path: str | os.PathLike, engine: str, roles: dict[str, Any],
         rel = duckdb_table(con, kind, links, columns, name)
         seal_connection(con, links)
         return _duckdb_sums(req, rel, columns, con,
-                            lambda exc: duckdb_file_error(name, kind, exc, links))
+                            lambda exc: duckdb_file_error(name, kind, exc, links, _item_memory()))

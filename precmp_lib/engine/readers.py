@@ -128,7 +128,8 @@ def duckdb_table(con: duckdb.DuckDBPyConnection, kind: str, files: list[str],
         raise _duckdb_error(name, kind, exc, files) from None
 
 
-def duckdb_file_error(name: str, kind: str, exc: Exception, files: list[str]) -> PredictionFileError:
+def duckdb_file_error(name: str, kind: str, exc: Exception, files: list[str],
+                      memory: str | None = None) -> PredictionFileError:
     """Turn a DuckDB failure while reading files into one line naming the source.
 
     Parameters
@@ -139,12 +140,15 @@ def duckdb_file_error(name: str, kind: str, exc: Exception, files: list[str]) ->
         DuckDB's error.
     files : list of str
         Paths to replace by ``name`` in the message.
+    memory : str, optional
+        The memory limit the query ran under (named when it ran out), when not the engines'
+        default.
 
     Returns
     -------
     PredictionFileError
     """
-    return _duckdb_error(name, kind, exc, files)
+    return _duckdb_error(name, kind, exc, files, memory)
 
 
 def spark_table(spark: SparkSession, kind: str, files: list[str]) -> SparkDataFrame:

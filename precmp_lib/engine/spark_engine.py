@@ -149,7 +149,8 @@ def spark_session(master: str | None = None,
     marks the process as a Spark Connect one once connected. Any other master starts a JVM
     (without ``SPARK_REMOTE`` in its environment, which ``spark-submit`` would refuse): a local
     session runs 2 threads with no UI and 2 shuffle partitions, keeps its shuffle and block
-    files in a private folder (mode 0700, removed when the process ends), logs only errors and keeps the
+    files in a private folder (mode 0700, removed when the process ends), authenticates its
+    connections (``spark.authenticate``, with a secret Spark generates), logs only errors and keeps the
     JVM's start-up lines off the caller's stderr. When the JVM cannot start or the server cannot be reached, its own message is
     raised, in one line. PySpark's own logging of failed queries is switched off: the errors
     reach the caller as exceptions.
@@ -215,6 +216,10 @@ def spark_session(master: str | None = None,
         # removed with the session's process; Spark's default is world-readable under /tmp
         scratch = tempfile.mkdtemp(prefix="precmp-spark-")
         settings["spark.local.dir"] = scratch
+        # the block-transfer and RPC ports ask for a secret: in local mode Spark generates
+        # one itself (a secret set here would travel on spark-submit's command line, which
+        # other users of the machine can read); a cluster's secret is its own (--spark-conf)
+        settings["spark.authenticate"] = "true"
     for key, value in (conf or {}).items():
         settings[str(key)] = str(value)
     spark_conf = SparkConf().setAll(list(settings.items()))
@@ -406,11 +411,14 @@ def _spark_error(name: str, exc: Exception, files: Sequence[str] = ()) -> Predic
     said = str(exc)
     if _server_gone(exc):
         return PredictionFileError(server_gone_message(name, exc))
-    lines = [ln.strip() for ln in _grpc_details(said).splitlines() if ln.strip()]
+    said = _grpc_details(said)
+    # the files' paths become the source's name before the reason is cut at its first ':'
+    # ("while reading file file:/tmp/..." would else end at "file")
+    for f in files:
+        said = said.replace(f"file://{f}", name).replace(f"file:{f}", name).replace(f, name)
+    lines = [ln.strip() for ln in said.splitlines() if ln.strip()]
     found = [m for m in (re.search(r"(\[[A-Z_.]+\]) ([^:]*)", ln) for ln in lines) if m]
     text = " ".join(found[-1].groups()).strip() if found else (lines[0] if lines else type(exc).__name__)
-    for f in files:
-        text = text.replace(f"file://{f}", name).replace(f"file:{f}", name).replace(f, name)
     text = text if len(text) <= 240 else text[:237] + "..."
     return PredictionFileError(f"{name}: Spark cannot count it ({text})")
 
