@@ -364,8 +364,8 @@ def _long_columns(spec: _Spec, columns: list[str], models: Sequence[str] | None)
     """Long layout: the id (``id`` by default), model-name and prediction columns must exist."""
     spec.id = spec.id or "id"
     _need(spec, columns, spec.id, "observation id")
-    _need(spec, columns, spec.model_col, "model name")
-    _need(spec, columns, spec.pred_col, "predictions")
+    _need(spec, columns, spec.model_col, "model name", "model_column")
+    _need(spec, columns, spec.pred_col, "predictions", "pred_column")
     spec.models = [str(m) for m in models] if models is not None else []
 
 
