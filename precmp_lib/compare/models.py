@@ -46,6 +46,7 @@ from ..stats.bayesian import bayes_correlated_ttest
 from ..stats.combine import combine_pvalues, combined_precision_test
 from ..stats.contingency import mcnemar
 from ..stats.multiple import adjust_pvalues
+from ..stats.paired import PairedSums, equivalence_test_from_sums
 from ..stats.power import minimum_detectable_difference
 from ..stats.precision import compare_precision_from_counts
 from ..stats.precision_gee import compare_precision_from_moments, gee_precision_from_counts
@@ -53,7 +54,6 @@ from ..stats.prevalence import (
     prevalence_bootstrap_from_patterns,
     prevalence_bootstrap_from_profiles,
 )
-from ..stats.paired import PairedSums, equivalence_test_from_sums
 from ..stats.resampling import corrected_resampled_ttest, ftest_5x2cv, ttest_5x2cv
 from .conclusions import NOT_ESTIMABLE, POWER, ROPE, _conclusions, count_of
 
@@ -487,7 +487,7 @@ def _test_train_ratio(scores: pd.DataFrame, n_obs: int) -> float:
         raise ValueError("the fold column holds one fold per repeat: every observation is in "
                          "the test fold and none is left to train on, so this is not "
                          "cross-validation; give each repeat two or more folds, or drop the "
-                         "repeat and fold columns for one test set")
+                         "fold column (and the repeat column, if any) for one test set")
     return float(n_test.mean() / train)
 
 
