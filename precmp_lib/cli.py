@@ -40,8 +40,9 @@ wide  one row per observation: the truth column and one column per model. A colu
       with 'fold' and 'id' but no 'repeat', k-fold cross-validation with one repeat.
 long  one row per (observation, model): id, model, the truth, y_pred [, repeat, fold]; the
       model and prediction columns may have other names: --model-column COL, --y-pred COL.
-      --format auto (the default) reads a file with those two columns as long. A 'fold'
-      column without 'repeat' is k-fold cross-validation with one repeat.
+      --format auto (the default) reads a file with 'model' and 'y_pred' columns as long (or
+      with the columns those options name). A 'fold' column without 'repeat' is k-fold
+      cross-validation with one repeat.
 
 Counting runs where the data are: DuckDB by default (out of core: files larger than memory
 work), numpy in memory, or Spark (--engine spark; local mode with pyspark and Java 17,
