@@ -37,9 +37,13 @@ is a pattern (* and ? are its only wildcards), and the report names the files it
 
 wide  one row per observation: the truth column and one column per model. A column named
       'id' is taken as the observation id (ids must not repeat); with a 'repeat' column (and
-      optionally 'fold') the rows are repeated cross-validation, one row per id and repeat.
-long  one row per (observation, model): id, model, the truth, y_pred [, repeat, fold].
-      --format auto (the default) reads a file with 'model' and 'y_pred' columns as long.
+      optionally 'fold') the rows are repeated cross-validation, one row per id and repeat;
+      with 'fold' and 'id' but no 'repeat', k-fold cross-validation with one repeat.
+long  one row per (observation, model): id, model, the truth, y_pred [, repeat, fold]; the
+      model and prediction columns may have other names: --model-column COL, --y-pred COL.
+      --format auto (the default) reads a file with 'model' and 'y_pred' columns as long (or
+      with the columns those options name). A 'fold' column without 'repeat' is k-fold
+      cross-validation with one repeat.
 
 Counting runs where the data are: DuckDB by default (out of core: files larger than memory
 work), numpy in memory, or Spark (--engine spark; local mode with pyspark and Java 17,
@@ -95,6 +99,16 @@ def _alpha(text: str) -> float:
     if not 0 < a < 1:
         raise argparse.ArgumentTypeError(f"--alpha must lie in (0, 1); got {text}")
     return a
+
+
+def _rope(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"--rope takes a number >= 0; got {text!r}") from None
+    if not (math.isfinite(value) and value >= 0):
+        raise argparse.ArgumentTypeError(f"--rope must be a number >= 0; got {text}")
+    return value
 
 
 def _margin(text: str) -> tuple[str | None, float]:
@@ -205,6 +219,18 @@ def build_parser() -> argparse.ArgumentParser:
     rep.add_argument("--spark-conf", action="append", type=_spark_conf, default=[],
                      metavar="KEY=VALUE", help="--engine spark: a Spark setting (repeatable), "
                      "e.g. spark.driver.memory=4g")
+    rep.add_argument("--model-column", metavar="COL", default="model",
+                     help="long files and evaluation items: the model column (default 'model')")
+    rep.add_argument("--y-pred", metavar="COL", default="y_pred",
+                     help="long predictions files: the predicted label column (default 'y_pred')")
+    rep.add_argument("--margin", type=_margin, action="append", metavar="[TASK=]X",
+                     help="equivalence margin (TOST), e.g. 0.02: the accuracy difference for "
+                     "predictions files; the score scale for evaluation items, for every task, "
+                     "or TASK=X for one task (repeat it; needed when tasks have different "
+                     "scales)")
+    rep.add_argument("--rope", type=_rope, metavar="X", default=0.01,
+                     help="cross-validation: region of practical equivalence of the Bayesian "
+                     "correlated t, |accuracy A - B| <= X (default 0.01)")
     rep.add_argument("--reference", metavar="MODEL", help="compare every model against this one")
     rep.add_argument("--prevalence", nargs="+", type=_prevalence, metavar="CLASS=P", default=[],
                      help="population prevalence of a class, for prevalence-adjusted precision")
@@ -228,15 +254,9 @@ def build_parser() -> argparse.ArgumentParser:
     items.add_argument("--item", metavar="COL", help="item id column (switches to the item report)")
     items.add_argument("--score", metavar="COL", default="score",
                        help="score column: 0/1, true/false, C/I/P/N or numbers (default 'score')")
-    items.add_argument("--model-column", metavar="COL", default="model",
-                       help="model column (default 'model')")
     items.add_argument("--cluster", metavar="COL", help="cluster of each item (passage, document)")
     items.add_argument("--sample", metavar="COL", help="numbers repeated answers to an item")
     items.add_argument("--task", metavar="COL", help="task column: per-task and combined results")
-    items.add_argument("--margin", type=_margin, action="append", metavar="[TASK=]X",
-                       help="equivalence margin on the score scale (TOST), e.g. 0.02, for every "
-                            "task; TASK=X for one task (repeat it; needed when tasks have "
-                            "different scales)")
     items.add_argument("--common-items", action="store_true",
                        help="compare on the items every model answered (per task); the items "
                             "left out are counted per model")
@@ -362,7 +382,9 @@ def _notebook_json(args: argparse.Namespace) -> Path:
 def _counted(counts: Any) -> str:
     """Say what was counted, each number named by what it counts."""
     per = f"{counts.n_rows:,} predictions per model"
-    if counts.repeats:
+    if counts.repeats == 1:  # plain k-fold
+        per += f": {counts.n_observations:,} observations in {counts.folds} folds, one repeat"
+    elif counts.repeats:
         per += f": {counts.n_observations:,} observations × {counts.repeats} repeats"
     else:
         per += ", one per observation"
@@ -415,6 +437,7 @@ def _count(args: argparse.Namespace) -> Any:
         return count_predictions(
             args.predictions, y_true=args.y_true, models=args.models, id=args.id,
             layout=args.format, engine=args.engine, progress=not args.quiet,
+            model_column=args.model_column, pred_column=args.y_pred,
             # the prevalence bootstrap resamples observations: the engine groups them by their
             # profile over the classes asked for
             prevalence_classes=[label for label, _ in args.prevalence] or None,
@@ -514,6 +537,7 @@ def threading_main() -> bool:
 def _report(args: argparse.Namespace) -> int:
     start = time.perf_counter()
     try:
+        margin = _predictions_margin(args.margin)
         _check_outputs(args)
         counts = _count(args)
         _check_counts(args, counts)
@@ -529,7 +553,8 @@ def _report(args: argparse.Namespace) -> int:
     try:
         comparison = compare_models(counts, reference=args.reference, alpha=args.alpha,
                                     prevalence=dict(args.prevalence), n_boot=args.n_resamples,
-                                    seed=args.seed,
+                                    seed=args.seed, rope=args.rope,
+                                    margin=margin,
                                     progress=not args.quiet and sys.stderr.isatty())
     except ValueError as exc:
         _print(f"error: {counts.source}: {exc}")
@@ -625,6 +650,22 @@ def _margins(given: list[tuple[str | None, float]] | None) -> dict[str | None, f
     return out
 
 
+def _predictions_margin(given: list[tuple[str | None, float]] | None) -> float | None:
+    """Return the one margin of a predictions report (its pairs compare accuracy: no tasks).
+
+    >>> _predictions_margin([(None, 0.02)]), _predictions_margin(None)
+    (0.02, None)
+    """
+    if not given:
+        return None
+    if any(task is not None for task, _ in given):
+        raise _BadInput("--margin TASK=X applies to evaluation items (--item, --eval-log); a "
+                        "predictions report takes one margin, --margin X")
+    if len(given) > 1:
+        raise _BadInput("--margin is given twice; a predictions report takes one margin")
+    return given[0][1]
+
+
 def _item_report(args: argparse.Namespace) -> int:
     start = time.perf_counter()
     from .compare.items import compare_items
@@ -669,9 +710,9 @@ def _item_report(args: argparse.Namespace) -> int:
 PREDICTIONS_ONLY = {"y_true": "--y-true", "id": "--id", "common_models": "--common-models",
                     "format": "--format", "reference": "--reference",
                     "prevalence": "--prevalence", "n_resamples": "--n-resamples",
-                    "seed": "--seed"}
-ITEMS_ONLY = {"score": "--score", "model_column": "--model-column", "cluster": "--cluster",
-              "sample": "--sample", "task": "--task", "margin": "--margin", "test": "--test",
+                    "seed": "--seed", "y_pred": "--y-pred", "rope": "--rope"}
+ITEMS_ONLY = {"score": "--score", "cluster": "--cluster",
+              "sample": "--sample", "task": "--task", "test": "--test",
               "metric": "--metric", "latest": "--latest", "common_items": "--common-items",
               "holm_over": "--holm-over"}
 

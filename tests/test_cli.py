@@ -159,8 +159,10 @@ def items(tmp_path):
      "--format, --n-resamples apply to predictions files"),
     (["--y-true", "score", "--cluster", "doc"],
      "--cluster applies to evaluation items: give --item COL or --eval-log NAME=PATH"),
-    (["--y-true", "score", "--margin", "0.02", "--test", "mcnemar", "--sample", "s"],
-     "--sample, --margin, --test apply to evaluation items"),
+    (["--y-true", "score", "--test", "mcnemar", "--sample", "s"],
+     "--sample, --test apply to evaluation items"),
+    (["--item", "q", "--y-pred", "p", "--rope", "0.02"],
+     "--y-pred, --rope apply to predictions files, not to evaluation items"),
 ])
 def test_an_option_of_the_other_report_exits_2_and_writes_nothing(args, message, items, capsys):
     # each would otherwise be read by neither report and ignored without a word

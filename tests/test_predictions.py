@@ -117,3 +117,15 @@ def test_extra_predicted_label_is_a_note_not_an_error(tmp_path):
     path = write(tmp_path, "n.csv", "y,lr,rf\n0,0,0\n1,2,1\n")
     p = read_predictions(path, y_true="y")
     assert p.notes and "'lr' predicts labels never seen in the truth: [2]" in p.notes[0]
+
+
+def test_long_k_fold_file_with_named_columns_reads_one_row_per_observation(tmp_path):
+    # a fold column and no repeat column: k-fold cross-validation, one repeat, each id once
+    path = tmp_path / "kfold.csv"
+    pd.DataFrame({"id": [1, 1, 2, 2, 3, 3], "fold": [0, 0, 1, 1, 2, 2],
+                  "clf": ["a", "b"] * 3, "y_true": ["x", "x", "y", "y", "x", "x"],
+                  "label": ["x", "y", "y", "y", "y", "x"]}).to_csv(path, index=False)
+    p = read_predictions(path, layout="long", model_column="clf", pred_column="label")
+    assert p.models == ["a", "b"] and p.n_rows == 3
+    assert p.y_true.tolist() == ["x", "y", "x"]
+    assert p.preds["a"].tolist() == ["x", "y", "y"] and p.preds["b"].tolist() == ["y", "y", "x"]

@@ -155,11 +155,14 @@ def _conclusions(cmp: dict, level: float) -> tuple[str, list[str], list[str]]:
         bullets = _bullets_reference(reference, summary, pairs, cmp["alpha"])
         details = [_pair_sentence(r, level) for r in pairs.itertuples()]
     if "p_rope" in pairs and len(best) > 1 and reference is None:
-        bullets += _bayesian_bullet(best, pairs)
+        bullets += _bayesian_bullet(best, pairs, cmp.get("rope", ROPE))
     bullets.append(_precision_bullet(cmp["per_class"], cmp["gee"], cmp["combined"], cmp["alpha"]))
     details += _precision_details(cmp["per_class"], cmp["combined"], cmp["alpha"])
     details += _prevalence_sentences(cmp["prevalence"], level)
-    return recommendation, bullets[:5], details
+    bullets = bullets[:5]
+    if cmp.get("margin") is not None and "tost_pvalue" in pairs:  # asked for: always said
+        bullets.append(_equivalence_bullet(pairs, cmp["margin"], cmp["alpha"]))
+    return recommendation, bullets, details
 
 
 def _row(pairs: pd.DataFrame, a: str, b: str) -> Any:
@@ -254,13 +257,32 @@ def _bullets_reference(reference: str, summary: pd.DataFrame, pairs: pd.DataFram
     return out
 
 
-def _bayesian_bullet(best: list, pairs: pd.DataFrame) -> list[str]:
+def _equivalence_bullet(pairs: pd.DataFrame, margin: float, alpha: float) -> str:
+    """Say which pairs the two one-sided tests show equivalent within ±margin.
+
+    >>> t = pd.DataFrame({"model_a": ["a", "a"], "model_b": ["b", "c"],
+    ...                   "tost_pvalue": [0.01, 0.3], "equivalent": [True, False]})
+    >>> _equivalence_bullet(t, 0.02, 0.05)
+    'Equivalent within ±0.02 (two one-sided tests at α = 0.05 each): a − b (p = 0.0100); not shown equivalent: 1 pair.'
+    """
+    eq = pairs[pairs["equivalent"].astype(bool)]
+    shown = ", ".join(f"{r.model_a} − {r.model_b} (p = {format_pvalue(r.tost_pvalue)})"
+                      for r in eq.head(6).itertuples())
+    if len(eq) > 6:
+        shown += f" and {len(eq) - 6:,} more"
+    head = (f"Equivalent within ±{margin:g} (two one-sided tests at α = {alpha:g} each): "
+            f"{shown or 'no pair'}")
+    rest = len(pairs) - len(eq)
+    return head + (f"; not shown equivalent: {count_of(rest, 'pair')}." if rest else ".")
+
+
+def _bayesian_bullet(best: list, pairs: pd.DataFrame, rope: float = ROPE) -> list[str]:
     """State the Bayesian correlated t's probabilities for the top model and the next one."""
     r = _row(pairs, best[0], best[1])
     if r is None or not np.isfinite(r.get("p_rope", np.nan)):
         return []
     return [f"{r.model_a} − {r.model_b}, Bayesian correlated t on the per-fold accuracies: "
-            f"P({r.model_a} better) = {r.p_a_better:.2f}, P(within ±{ROPE:g}) = "
+            f"P({r.model_a} better) = {r.p_a_better:.2f}, P(within ±{rope:g}) = "
             f"{r.p_rope:.2f}, P({r.model_b} better) = {r.p_b_better:.2f}."]
 
 

@@ -46,6 +46,7 @@ from ..stats.bayesian import bayes_correlated_ttest
 from ..stats.combine import combine_pvalues, combined_precision_test
 from ..stats.contingency import mcnemar
 from ..stats.multiple import adjust_pvalues
+from ..stats.paired import PairedSums, equivalence_test_from_sums
 from ..stats.power import minimum_detectable_difference
 from ..stats.precision import compare_precision_from_counts
 from ..stats.precision_gee import compare_precision_from_moments, gee_precision_from_counts
@@ -354,6 +355,9 @@ def _design(counts: Counts) -> dict:
     n = counts.n_observations
     if counts.design == REPEATED_CV:
         text = f"{counts.repeats} × {counts.folds} cross-validation of {n:,} observations"
+        if counts.repeats == 1:  # plain k-fold: a fold column and no repeat column
+            text = (f"k-fold cross-validation, 1 repeat, {counts.folds} folds, of {n:,} "
+                    "observations")
         return {"design": REPEATED_CV, "repeats": counts.repeats, "folds": counts.folds,
                 "observations": n, "rows": counts.n_rows, "description": text}
     return {"design": "test set", "repeats": None, "folds": None, "observations": n,
@@ -416,6 +420,48 @@ def _test_set_pair(pat: _Arrays, i: int, j: int, level: float) -> dict:
             "c": only_b, "note": note}
 
 
+POOLED_CAVEAT = ("pooled out-of-fold McNemar: each fold's predictions come from a model "
+                 "trained on the other folds, and the test treats the k fitted models as one, so "
+                 "it ignores the variation from training sets; the corrected t allows for it")
+
+
+def _pooled_mcnemar(pat: _Arrays, i: int, j: int, level: float) -> dict:
+    """One repeat (plain k-fold): McNemar on the pooled out-of-fold predictions, each once."""
+    res = _test_set_pair(pat, i, j, level)
+    return {"pooled_test": res["test"], "pooled_pvalue": res["pvalue"], "pooled_b": res["b"],
+            "pooled_c": res["c"]}
+
+
+def _equivalence(pat: _Arrays, scores: pd.DataFrame | None, a: int, b: int, names: tuple,
+                 ratio: float | None, margin: float, alpha: float) -> dict:
+    """Two one-sided tests (TOST) that |accuracy A − B| < margin, each at ``alpha``.
+
+    One test set: the z test of the paired difference of the 0/1 scores (Schuirmann's two
+    one-sided tests on McNemar's table). Cross-validation: the corrected t on the per-fold
+    differences, shifted by ∓margin (Nadeau & Bengio's variance, J - 1 degrees of freedom).
+    """
+    if scores is None:
+        ra, rb = pat.p[:, a] == pat.y, pat.p[:, b] == pat.y
+        sa, sb, both = (float(pat.w[ra].sum()), float(pat.w[rb].sum()),
+                        float(pat.w[ra & rb].sum()))
+        sums = PairedSums(n_items=int(pat.w.sum()), sum_a=sa, sum_b=sb, sum_a2=sa, sum_b2=sb,
+                          sum_ab=both)
+        res = equivalence_test_from_sums(sums, margin=margin, alpha=alpha)
+        p_low, p_up = res.details.get("p_lower", np.nan), res.details.get("p_upper", np.nan)
+        p = res.pvalue
+    else:
+        assert ratio is not None
+        da, db = scores[names[0]].to_numpy(), scores[names[1]].to_numpy()
+        p_low = corrected_resampled_ttest(da, db - margin, test_train_ratio=ratio,
+                                          alternative="greater").pvalue
+        p_up = corrected_resampled_ttest(da, db + margin, test_train_ratio=ratio,
+                                         alternative="less").pvalue
+        p = max(p_low, p_up)
+    p = float(p) if np.isfinite(p) else 1.0  # no spread: equivalence is not shown
+    return {"tost_pvalue": p, "tost_p_lower": float(p_low), "tost_p_upper": float(p_up),
+            "equivalent": bool(p < alpha)}
+
+
 def _cv_pair(scores: pd.DataFrame, a: str, b: str, ratio: float, counts: Counts,
              level: float) -> dict:
     res = corrected_resampled_ttest(scores[a].to_numpy(), scores[b].to_numpy(),
@@ -451,12 +497,12 @@ def _test_train_ratio(scores: pd.DataFrame, n_obs: int) -> float:
         raise ValueError("the fold column holds one fold per repeat: every observation is in "
                          "the test fold and none is left to train on, so this is not "
                          "cross-validation; give each repeat two or more folds, or drop the "
-                         "repeat and fold columns for one test set")
+                         "fold column (and the repeat column, if any) for one test set")
     return float(n_test.mean() / train)
 
 
 def _pairs(counts: Counts, pat: _Arrays, scores: pd.DataFrame | None, pairs: list, alpha: float,
-           level: float) -> pd.DataFrame:
+           level: float, margin: float | None = None) -> pd.DataFrame:
     index = {m: j for j, m in enumerate(counts.models)}
     ratio: float | None = None
     if scores is None:
@@ -466,9 +512,21 @@ def _pairs(counts: Counts, pat: _Arrays, scores: pd.DataFrame | None, pairs: lis
         ratio = _test_train_ratio(scores, counts.n_observations)
         rows = [{"model_a": a, "model_b": b, **_cv_pair(scores, a, b, ratio, counts, level)}
                 for a, b in pairs]
+        if counts.repeats == 1:  # each observation once: its pooled McNemar table exists
+            for row in rows:
+                row.update(_pooled_mcnemar(pat, index[row["model_a"]], index[row["model_b"]],
+                                           level))
+                row["note"] = "; ".join(x for x in (row.get("note"), POOLED_CAVEAT) if x)
+    if margin is not None:
+        for row in rows:
+            row.update(_equivalence(pat, scores, index[row["model_a"]], index[row["model_b"]],
+                                    (row["model_a"], row["model_b"]), ratio, margin, alpha))
     out = not_estimable(pd.DataFrame(rows), "ci_low", "ci_high")
     out["mde"] = [_pair_mde(r, counts.n_rows, alpha) for r in out.itertuples()]
     out["pvalue_adjusted"] = adjust_pvalues(out["pvalue"].to_numpy(float), "holm")
+    if "pooled_pvalue" in out:
+        out["pooled_pvalue_adjusted"] = adjust_pvalues(out["pooled_pvalue"].to_numpy(float),
+                                                       "holm")
     out["reject"] = out["pvalue_adjusted"] <= alpha
     out["holm_level"] = holm_levels(out["pvalue"].to_numpy(float), alpha)
     if scores is None:
@@ -623,16 +681,16 @@ def _pair_mde(r: Any, n: int, alpha: float) -> float:
 
 
 def _bayesian_columns(pairs: pd.DataFrame, scores: pd.DataFrame, counts: Counts,
-                      ratio: float) -> pd.DataFrame:
+                      ratio: float, rope: float = ROPE) -> pd.DataFrame:
     """Add P(A better), P(practically equivalent) and P(B better) to the pair table.
 
     From the Bayesian correlated t-test on the per-fold accuracies (Corani & Benavoli 2015);
-    practically equivalent means ``|difference| <= ROPE``.
+    practically equivalent means ``|difference| <= rope`` (default ``ROPE``, one point).
     """
     assert counts.repeats is not None  # repeated cv: count_predictions sets the repeats
     cols: dict[str, list[float]] = {"p_a_better": [], "p_rope": [], "p_b_better": []}
     for a, b in zip(pairs["model_a"], pairs["model_b"]):
-        res = bayes_correlated_ttest(scores[a].to_numpy(), scores[b].to_numpy(), rope=ROPE,
+        res = bayes_correlated_ttest(scores[a].to_numpy(), scores[b].to_numpy(), rope=rope,
                                      runs=counts.repeats, test_train_ratio=ratio)
         cols["p_a_better"].append(res.p_a_better)
         cols["p_rope"].append(res.p_rope)
@@ -915,6 +973,10 @@ def compare_models(
     n_boot: int = 1000,
     seed: int = 0,
     progress: bool = False,
+    rope: float = ROPE,
+    margin: float | None = None,
+    model_column: str = "model",
+    pred_column: str = "y_pred",
 ) -> ModelComparison:
     """Compare several classifiers' predictions of the same observations.
 
@@ -922,7 +984,7 @@ def compare_models(
     ----------
     source : Counts, or anything :func:`precmp_lib.engine.counting.count_predictions` takes
         The predictions, or their counts (then nothing is read again).
-    y_true, models, id, repeat, fold, layout, engine
+    y_true, models, id, repeat, fold, layout, engine, model_column, pred_column
         Passed to :func:`~precmp_lib.engine.counting.count_predictions` (ignored for ``Counts``).
     reference : str, optional
         Compare every model with this one instead of every pair.
@@ -937,6 +999,13 @@ def compare_models(
     progress : bool
         A progress bar on stderr over the pairs' class-by-class tests, shown when they take
         more than a second (many models: 200 take about half a minute).
+    rope : float
+        Cross-validation: the region of practical equivalence of the Bayesian correlated t,
+        ``|accuracy A − B| <= rope`` (default 0.01, one point of accuracy).
+    margin : float, optional
+        Equivalence margin on the accuracy scale: each pair also gets two one-sided tests
+        (TOST) at ``alpha`` that ``|accuracy A − B| < margin`` (``tost_pvalue``,
+        ``equivalent``).
 
     Returns
     -------
@@ -978,17 +1047,36 @@ def compare_models(
 
     """
     alpha, n_boot = _checked_options(alpha, n_boot, seed, prevalence)
+    rope, margin = _checked_margins(rope, margin, alpha)
     if isinstance(source, Counts):
         counts = source
     else:
         counts = _count(source, y_true, models=models, id=id, repeat=repeat, fold=fold,
-                        layout=layout, engine=engine,
+                        layout=layout, engine=engine, model_column=model_column,
+                        pred_column=pred_column,
                         prevalence_classes=list(prevalence) if prevalence else None)
     if counts.n_models < 2:
         raise ValueError(f"need at least two models to compare; got {list(counts.models)}")
     _prevalence_codes(counts, prevalence or {})
     return _compare_counts(counts, reference=reference, alpha=alpha, prevalence=prevalence or {},
-                           n_boot=n_boot, seed=seed, progress=progress)
+                           n_boot=n_boot, seed=seed, progress=progress, rope=rope,
+                           margin=margin)
+
+
+def _checked_margins(rope: Any, margin: Any, alpha: float) -> tuple[float, float | None]:
+    """Check the ROPE (>= 0) and the equivalence margin (> 0, with alpha below 0.5)."""
+    def number(v: Any) -> bool:
+        return isinstance(v, int | float | np.integer | np.floating) and not isinstance(v, bool) \
+            and math.isfinite(float(v))
+    if not number(rope) or float(rope) < 0:
+        raise ValueError(f"rope must be a finite number >= 0; got {rope!r}")
+    if margin is not None:
+        if not number(margin) or not float(margin) > 0:
+            raise ValueError(f"margin must be a positive number; got {margin!r}")
+        if alpha >= 0.5:
+            raise ValueError(f"margin: two one-sided tests need alpha below 0.5; got {alpha:g}")
+        margin = float(margin)
+    return float(rope), margin
 
 
 def _checked_options(alpha: float, n_boot: int, seed: int,
@@ -1035,7 +1123,8 @@ def _count(source: Any, y_true: str | None, **kwargs: Any) -> Counts:
 
 def _compare_counts(counts: Counts, *, reference: str | None, alpha: float,
                     prevalence: Mapping[Any, float], n_boot: int, seed: int,
-                    progress: bool = False) -> ModelComparison:
+                    progress: bool = False, rope: float = ROPE,
+                    margin: float | None = None) -> ModelComparison:
     """Compute every table of a :class:`ModelComparison` from checked counts and options."""
     level = 1 - alpha
     pairs = model_pairs(counts.models, reference)
@@ -1057,10 +1146,10 @@ def _compare_counts(counts: Counts, *, reference: str | None, alpha: float,
     if reference is None:
         pairs = _oriented(pairs, summary)
     scores = _fold_scores(counts, pat) if cv else None
-    pair_table = _pairs(counts, pat, scores, pairs, alpha, level)
+    pair_table = _pairs(counts, pat, scores, pairs, alpha, level, margin)
     if scores is not None:
         pair_table = _bayesian_columns(pair_table, scores, counts,
-                                       pair_table.attrs.get("test_train_ratio", np.nan))
+                                       pair_table.attrs.get("test_train_ratio", np.nan), rope)
     per_class = _per_class(counts, pat, moments, pairs, level, progress)
     gee = gee_precision_from_counts(moments, reference=reference or counts.models[0],
                                     confidence_level=level)
@@ -1075,7 +1164,7 @@ def _compare_counts(counts: Counts, *, reference: str | None, alpha: float,
     design = _design(counts)
     parts = {"summary": summary, "pairs": pair_table, "best": best, "reference": reference,
              "per_class": per_class, "combined": combined, "design": design, "alpha": alpha,
-             "prevalence": prev, "gee": joint}
+             "prevalence": prev, "gee": joint, "rope": rope, "margin": margin}
     recommendation, bullets, details = _conclusions(parts, level)
     warning_lines, warning_items = _warnings(counts, pair_table, class_counts)
     return ModelComparison(
@@ -1091,7 +1180,7 @@ def _compare_counts(counts: Counts, *, reference: str | None, alpha: float,
         best=best, recommendation=recommendation, conclusions=bullets, details=details,
         warnings=warning_lines, warning_items=warning_items,
         settings={"alpha": alpha, "reference": reference, "n_boot": int(n_boot), "seed": seed,
-                  "rope": ROPE if cv else None,
+                  "rope": rope if cv else None, "margin": margin,
                   "prevalence": {str(k): float(v) for k, v in prevalence.items()},
                   "test_train_ratio": pair_table.attrs.get("test_train_ratio"),
                   "notes": list(counts.notes)},

@@ -162,7 +162,8 @@ class _Spec:
     id: str | None = None
     repeat: str | None = None
     fold: str | None = None
-    unused: str | None = None  # a 'fold' column read as nothing (no repeat column)
+    unused: str | None = None  # a 'fold' column read as nothing (wide, no repeat and no id)
+    one_repeat: bool = False  # plain k-fold: a fold column and no repeat column
     model_col: str = "model"
     pred_col: str = "y_pred"
     text_numbers: bool = False  # CSV: all cells are text; numbers are recognised
@@ -173,7 +174,12 @@ class _Spec:
 
     @property
     def cv(self) -> bool:
-        return self.repeat is not None
+        return self.repeat is not None or self.one_repeat
+
+    @property
+    def repeat_key(self) -> list[str]:
+        """The repeat column as a key of its own: none for one repeat (plain k-fold)."""
+        return [self.repeat] if self.repeat is not None else []
 
     def fail(self, message: str) -> PredictionFileError:
         return PredictionFileError(f"{self.name}: {message}")
@@ -263,20 +269,27 @@ class _Roles(TypedDict):
     layout: str
     observations: bool
     prevalence_classes: Sequence[Any] | None
+    model_column: str
+    pred_column: str
 
 
 def _spec(
     name: str, columns: Sequence[Any], *, y_true: str, models: Sequence[str] | None,
     id: str | None, repeat: str | None, fold: str | None, layout: str,
     observations: bool = False, prevalence_classes: Sequence[Any] | None = None,
+    model_column: str = "model", pred_column: str = "y_pred",
 ) -> _Spec:
     """Check the columns and decide the layout and the role of each column (one place)."""
     columns = [str(c) for c in columns]
     check_limit("columns", len(columns), name, PredictionFileError)
     _check_columns(name, columns)
-    spec = _Spec(name=name, layout=_layout(columns, layout), y=str(y_true), models=[],
-                 keep_observations=bool(observations),
-                 profile_labels=None if prevalence_classes is None else tuple(prevalence_classes))
+    for value, arg in ((model_column, "model_column"), (pred_column, "pred_column")):
+        if not isinstance(value, str) or not value:
+            raise TypeError(f"{arg} must be a column name; got {value!r}")
+    spec = _Spec(name=name, layout=_layout(columns, layout, model_column, pred_column),
+                 y=str(y_true), models=[], keep_observations=bool(observations),
+                 profile_labels=None if prevalence_classes is None else tuple(prevalence_classes),
+                 model_col=model_column, pred_col=pred_column)
     _need(spec, columns, spec.y, "true labels", "y_true")
     _key_columns(spec, columns, id=id, repeat=repeat, fold=fold)
     if spec.layout == "long":
@@ -286,12 +299,23 @@ def _spec(
     return spec
 
 
-def _layout(columns: list[str], layout: str) -> str:
-    """Check ``layout``; for ``"auto"``, long when the table has ``model`` and ``y_pred``."""
+def _layout(columns: list[str], layout: str, model_column: str = "model",
+            pred_column: str = "y_pred") -> str:
+    """Check ``layout``; for ``"auto"``, long when the table has the model and prediction columns.
+
+    A model or prediction column named other than ``model`` and ``y_pred`` asks for the long
+    layout: ``"auto"`` is then long (and a missing column is named by :func:`_long_columns`).
+
+    >>> _layout(["id", "y", "model", "y_pred"], "auto"), _layout(["y", "a", "b"], "auto")
+    ('long', 'wide')
+    >>> _layout(["id", "y", "clf", "label"], "auto", "clf", "label")
+    'long'
+    """
     if layout not in ("auto", "wide", "long"):
         raise PredictionFileError(f"layout must be 'auto', 'wide' or 'long'; got {layout!r}")
     if layout == "auto":
-        return "long" if {"model", "y_pred"} <= set(columns) else "wide"
+        named = (model_column, pred_column) != ("model", "y_pred")
+        return "long" if named or {model_column, pred_column} <= set(columns) else "wide"
     return layout
 
 
@@ -315,16 +339,21 @@ def _key_columns(spec: _Spec, columns: list[str], *, id: str | None, repeat: str
             spec.notes.append("column 'id' is taken as the observation id")
     spec.repeat = repeat if repeat is not None else ("repeat" if "repeat" in columns else None)
     spec.fold = fold if fold is not None else ("fold" if "fold" in columns else None)
-    if spec.repeat is None:
-        if fold is not None:
-            raise spec.fail(f"column {fold!r} (fold) needs a repeat column; pass repeat")
-        if spec.fold is not None:  # plain k-fold: never a model, and never dropped unsaid
-            spec.notes.append("column 'fold' is not used: without a 'repeat' column the rows "
-                              "are read as one test set (pooled out-of-fold predictions, each "
-                              "from a model trained on other folds); add a column 'repeat' "
-                              "of 0 to compare them fold by fold as cross-validation")
+    if spec.repeat is None and spec.fold is not None:
+        # plain k-fold: cross-validation with one repeat when each row's observation is known
+        # (a long file always has an id; a wide file needs one)
+        if spec.layout == "long" or id is not None:
+            spec.one_repeat = True
+        elif fold is not None:
+            raise spec.fail(f"column {fold!r} (fold) needs an observation id column (k-fold "
+                            "cross-validation); pass id")
+        else:  # never a model, and never dropped unsaid
+            spec.notes.append(f"column {spec.fold!r} is not used: without an 'id' column the "
+                              "rows are read as one test set (pooled out-of-fold predictions, "
+                              "each from a model trained on other folds); add an 'id' column "
+                              "(or pass --id) to read them as k-fold cross-validation")
             spec.unused = spec.fold
-        spec.fold = None
+            spec.fold = None
     for col, what in [(id, "observation id"), (spec.repeat, "repeat"), (spec.fold, "fold")]:
         if col is not None:
             _need(spec, columns, col, what)
@@ -335,8 +364,8 @@ def _long_columns(spec: _Spec, columns: list[str], models: Sequence[str] | None)
     """Long layout: the id (``id`` by default), model-name and prediction columns must exist."""
     spec.id = spec.id or "id"
     _need(spec, columns, spec.id, "observation id")
-    _need(spec, columns, spec.model_col, "model name")
-    _need(spec, columns, spec.pred_col, "predictions")
+    _need(spec, columns, spec.model_col, "model name", "model_column")
+    _need(spec, columns, spec.pred_col, "predictions", "pred_column")
     spec.models = [str(m) for m in models] if models is not None else []
 
 

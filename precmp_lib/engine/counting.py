@@ -143,6 +143,8 @@ def count_predictions(
     observations: bool = False,
     common_models: bool = False,
     prevalence_classes: Sequence[Any] | None = None,
+    model_column: str = "model",
+    pred_column: str = "y_pred",
 ) -> Counts:
     """Count the prediction patterns of several models where the data live.
 
@@ -159,8 +161,12 @@ def count_predictions(
         Observation id, repeat and fold columns. A column named ``id`` is the id by default (a
         note says so); ``repeat`` and ``fold`` default to those names when present. A wide
         table with a repeat column is repeated cross-validation (one row per id and repeat).
+        A fold column without a repeat column (plain k-fold) is cross-validation with one
+        repeat (a wide table needs an id column for it; without one, a note says the fold
+        column is not used).
     layout : {"auto", "wide", "long"}
-        ``"auto"``: long when the table has ``model`` and ``y_pred`` columns.
+        ``"auto"``: long when the table has the model and prediction columns (``model`` and
+        ``y_pred``), or when either is named otherwise.
     engine : {"auto", "numpy", "duckdb", "spark"}
         ``"auto"``: numpy for in-memory data, DuckDB for paths and relations, Spark for Spark
         DataFrames.
@@ -182,6 +188,9 @@ def count_predictions(
         live: what comes back is one row per class and distinct profile, bounded by the
         repeats and models, never a row per observation. Labels match the classes
         by their text (``"1"`` is class ``1``); one that is not a class is left out.
+    model_column, pred_column : str
+        Long layout: the column naming each row's model (default ``model``) and the column of
+        its predicted label (default ``y_pred``).
 
     Returns
     -------
@@ -224,7 +233,8 @@ def count_predictions(
         raise TypeError(f"y_true must be the name of the column of true labels; got {y_true!r}")
     args: _Roles = {"y_true": y_true, "models": models, "id": id, "repeat": repeat,
                     "fold": fold, "layout": layout, "observations": observations,
-                    "prevalence_classes": prevalence_classes}
+                    "prevalence_classes": prevalence_classes, "model_column": model_column,
+                    "pred_column": pred_column}
     if isinstance(source, Mapping):
         source = pd.DataFrame({str(k): np.asarray(v) for k, v in source.items()})
     if isinstance(source, pd.DataFrame):
@@ -282,8 +292,9 @@ def _count_path(path: str | os.PathLike, engine: str, progress: bool, args: _Rol
     if kind == "parquet" and len(files) > 1:
         # the truth, the id, repeat and fold columns and the models asked for must be in every
         # file; with common_models, a model column some files lack is left out
-        needed = {args["y_true"], *(args["models"] or ()), "id", "repeat", "fold", "model",
-                  "y_pred", *(c for c in (args["id"], args["repeat"], args["fold"]) if c)}
+        needed = {args["y_true"], *(args["models"] or ()), "id", "repeat", "fold",
+                  args["model_column"], args["pred_column"],
+                  *(c for c in (args["id"], args["repeat"], args["fold"]) if c)}
         columns, left_out = _parquet_columns(files, name, lambda c: c not in needed, common_models)
     else:
         columns = _file_columns(kind, files, name)

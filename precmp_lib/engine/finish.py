@@ -115,8 +115,8 @@ def _finish(spec: _Spec, pat: pd.DataFrame, obs: pd.DataFrame | None, engine: st
     names = ["y", *pcols]
     repeats = folds = None
     if spec.cv:
-        assert spec.repeat is not None  # spec.cv means a repeat column
-        rep = _sorted_codes(pat["rep"].to_numpy(), spec.text_numbers, spec.repeat, spec)
+        rep = _sorted_codes(pat["rep"].to_numpy(), spec.text_numbers, spec.repeat or "repeat",
+                            spec)
         fold = (_sorted_codes(pat["f0"].to_numpy(), spec.text_numbers, spec.fold, spec)
                 if spec.fold else np.zeros(len(pat), np.int64))
         keys, names = [rep, fold, *keys], ["repeat", "fold", *names]
@@ -298,10 +298,10 @@ def _check_grouped(spec: _Spec, pat: pd.DataFrame, locate: Callable[[str, str], 
 
 def _duplicated(spec: _Spec, locate: Callable[[str, str], Any]) -> PredictionFileError:
     """Return the error of a wide table with a repeated id (or (id, repeat) pair)."""
-    what = f"({spec.id}, {spec.repeat})" if spec.cv else spec.id
+    what = f"({spec.id}, {spec.repeat})" if spec.repeat else spec.id
     return spec.fail(f"column {spec.id!r}: duplicated {what}{_example(spec, locate, 'duplicate')}; "
                      "a wide table has one row per observation"
-                     + ("" if spec.cv else " (add a repeat column for repeated cross-validation)"))
+                     + ("" if spec.repeat else " (add a repeat column for repeated cross-validation)"))
 
 
 def _example_at(spec: _Spec, locate: Callable[[str, str], Any], column: str) -> str:

@@ -93,7 +93,7 @@ def _numpy_rows(spec: _Spec, frame: pd.DataFrame) -> tuple[pd.DataFrame, pd.Data
         if spec.id is not None:
             _check_unique_ids(spec, frame)
         if spec.cv:
-            cols.update({"id": _factorize(frame[spec.id], spec), "rep": _factorize(frame[spec.repeat], spec)})
+            cols.update({"id": _factorize(frame[spec.id], spec), "rep": _factorize(_repeats(spec, frame), spec)})
             if spec.fold:
                 cols["f0"] = _factorize(frame[spec.fold], spec)
     n = len(cols["y"][0])
@@ -106,8 +106,15 @@ def _numpy_rows(spec: _Spec, frame: pd.DataFrame) -> tuple[pd.DataFrame, pd.Data
     return pat, obs
 
 
+def _repeats(spec: _Spec, frame: pd.DataFrame) -> pd.Series:
+    """Return the repeat of each row: its repeat column, or 0 for one repeat (plain k-fold)."""
+    if spec.repeat is None:
+        return pd.Series(np.zeros(len(frame), np.int64), index=frame.index)
+    return frame[spec.repeat]
+
+
 def _check_unique_ids(spec: _Spec, frame: pd.DataFrame) -> None:
-    key = [spec.id, *([spec.repeat] if spec.cv else [])]
+    key = [spec.id, *spec.repeat_key]
     dup = frame.duplicated(key, keep=False).to_numpy()
     if dup.any():
         rows = np.flatnonzero(dup)
@@ -116,10 +123,10 @@ def _check_unique_ids(spec: _Spec, frame: pd.DataFrame) -> None:
         shown = ", ".join(f"{k}={_value(spec, v)}" for k, v in zip(key, first))
         where = (f"lines {rows[0] + 2} and {twin + 2}" if spec.rows_are_lines
                  else f"rows {rows[0]} and {twin}")
-        what = f"({spec.id}, {spec.repeat})" if spec.cv else spec.id
+        what = f"({spec.id}, {spec.repeat})" if spec.repeat else spec.id
         raise spec.fail(f"column {spec.id!r}: duplicated {what} ({shown}; {where}); a wide table has one "
                         "row per observation"
-                        + ("" if spec.cv else " (add a repeat column for repeated cross-validation)"))
+                        + ("" if spec.repeat else " (add a repeat column for repeated cross-validation)"))
     if spec.cv:
         y = frame[spec.y]
         per_id = pd.DataFrame({"id": frame[spec.id], "y": y.astype(str)}).groupby("id")["y"].nunique()
@@ -148,7 +155,7 @@ def _long_to_wide(spec: _Spec, frame: pd.DataFrame) -> dict[str, tuple[np.ndarra
     if len(frame) == 0:
         raise spec.fail("the file has a header but no rows")
     model_index = pd.Index(spec.models).get_indexer(names.to_numpy()).astype(np.int64)
-    keycols = [spec.id, *([spec.repeat] if spec.cv else [])]
+    keycols = [spec.id, *spec.repeat_key]
     row_key, _ = pd.MultiIndex.from_frame(frame[keycols].astype(object)).factorize() \
         if len(keycols) > 1 else pd.factorize(frame[spec.id])
     row_key = np.asarray(row_key, dtype=np.int64)
@@ -179,7 +186,7 @@ def _long_to_wide(spec: _Spec, frame: pd.DataFrame) -> dict[str, tuple[np.ndarra
         out[f"p{j}"] = (preds[:, j], p_uniq)
     if spec.cv:
         out["id"] = _factorize(frame[spec.id].iloc[first].reset_index(drop=True), spec)
-        out["rep"] = _factorize(frame[spec.repeat].iloc[first].reset_index(drop=True), spec)
+        out["rep"] = _factorize(_repeats(spec, frame).iloc[first].reset_index(drop=True), spec)
         if spec.fold:
             out["f0"] = _factorize(frame[spec.fold].iloc[first].reset_index(drop=True), spec)
     return out

@@ -53,6 +53,8 @@ def _roles(spec: _Spec) -> list[tuple[str, str]]:
     """
     pairs = [(fixed, col) for fixed, col in (("k_id", spec.id), ("k_rep", spec.repeat),
                                              ("k_fold", spec.fold)) if col is not None]
+    if spec.one_repeat:  # plain k-fold: one repeat, numbered 0 (no column of the source)
+        pairs.insert(1, ("k_rep", ""))
     pairs.append(("k_y", spec.y))
     if spec.layout == "wide":
         pairs += [(f"k_p{j}", m) for j, m in enumerate(spec.models)]
@@ -96,7 +98,8 @@ def roles_sql(spec: _Spec, columns: Sequence[str], table: str = "src") -> str:
     'SELECT t.c0 AS k_y, t.c1 AS k_p0, t.c2 AS k_p1 FROM src AS t(c0, c1, c2)'
     """
     position = {str(c): i for i, c in enumerate(columns)}
-    select = ", ".join(f"t.c{position[col]} AS {fixed}" for fixed, col in _roles(spec))
+    select = ", ".join(f"t.c{position[col]} AS {fixed}" if col else f"0 AS {fixed}"
+                       for fixed, col in _roles(spec))
     names = ", ".join(f"c{i}" for i in range(len(columns)))
     return f"SELECT {select} FROM {table} AS t({names})"
 
@@ -384,7 +387,7 @@ def _locate_sql(spec: _Spec, dialect: _Dialect, column: str, what: str, table: s
     if what == "two labels" and spec.id:
         return f"SELECT k_id FROM {table} GROUP BY k_id HAVING COUNT(DISTINCT k_y) > 1 LIMIT 1"
     if what == "duplicate" and spec.id:
-        keys = ["k_id", *(["k_rep"] if spec.repeat else [])]
+        keys = ["k_id", *(["k_rep"] if spec.cv else [])]
         return (f"WITH t AS (SELECT row_number() OVER () - 1 AS r, {', '.join(keys)}, COUNT(*) OVER "
                 f"(PARTITION BY {', '.join(keys)}) AS k FROM {table}), "
                 f"d AS (SELECT {', '.join(keys)} FROM t WHERE k > 1 ORDER BY r LIMIT 1) "

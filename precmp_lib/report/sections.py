@@ -72,7 +72,8 @@ def _design_line(cmp: ModelComparison, name: str) -> str:
         f" and {len(cmp.models) - 8} more" if len(cmp.models) > 8 else "")
     per = f"{cmp.n_rows:,} predictions per model"
     if cmp.design["design"] == "repeated cv":
-        per += ", one per observation and repeat"
+        per += (", one per observation" if cmp.design.get("repeats") == 1
+                else ", one per observation and repeat")
     return (f"{name} · {cmp.design['description']} · {len(cmp.models):,} models: {models} · "
             f"{len(cmp.classes):,} classes · {per}")
 
@@ -141,7 +142,7 @@ def section_conclusion(cmp: ModelComparison) -> Any:
         The section, ready for a notebook cell's output.
     """
     parts = [_h2("pc-conclusion"), f'<p class="rec">{esc(cmp.recommendation)}</p>']
-    points = "".join(f"<li>{esc(line)}</li>" for line in cmp.conclusions[:5])
+    points = "".join(f"<li>{esc(line)}</li>" for line in cmp.conclusions[:6])
     parts.append(f'<ul class="points">{points}</ul>')
     if cmp.warnings:
         items = list(cmp.warning_items) + [[]] * (len(cmp.warnings) - len(cmp.warning_items))
@@ -222,6 +223,11 @@ PAIR_VIEWS = [("", ["estimate", "holm_ci_low", "holm_ci_high", "holm_level", "pv
                ["t5x2_statistic", "t5x2_pvalue", "f5x2_statistic", "f5x2_pvalue"], False),
               ("Bayesian correlated t: posterior probabilities",
                ["p_a_better", "p_rope", "p_b_better"], False),
+              ("Equivalence within the margin: two one-sided tests (TOST)",
+               ["tost_pvalue", "tost_p_lower", "tost_p_upper", "equivalent"], False),
+              ("Pooled out-of-fold McNemar (one repeat), Holm-adjusted over the same pairs",
+               ["pooled_test", "pooled_pvalue", "pooled_pvalue_adjusted", "pooled_b",
+                "pooled_c"], False),
               ("Test statistics and unadjusted p-values",
                ["statistic", "df", "pvalue", "b", "c"], True),
               ("Notes", ["note"], True)]
@@ -260,6 +266,11 @@ def section_pairs(cmp: ModelComparison) -> Any:
                       "probabilities that A is better, that the two are practically equivalent "
                       f"with accuracies within ±{cmp.settings.get('rope') or 0:g}, and that B is "
                       "better: p_a_better, p_rope, p_b_better. ")
+        if "pooled_pvalue" in cmp.pairs:
+            intro += ("With one repeat (plain k-fold) each observation is predicted once, so "
+                      "McNemar's test on the pooled out-of-fold predictions is given as well; it "
+                      "treats the k models fitted on different training sets as one and so "
+                      "ignores the variation from training, which the corrected t allows for. ")
         intro += "</p>"
     else:
         intro = ("<p>Each pair is compared by McNemar's exact test on the observations where "
@@ -283,6 +294,14 @@ def section_pairs(cmp: ModelComparison) -> Any:
               f"{100 * (1 - cmp.alpha):g} %, are in the folded table. Pairs are ordered by the "
               "rank of A, then of B. <em>mde</em>: the difference the pair's data detect with "
               "80 % power at α.</p>")
+    margin = cmp.settings.get("margin")
+    if margin is not None and "tost_pvalue" in cmp.pairs:
+        how = ("the corrected t on the per-fold differences, shifted by the margin" if cv else
+               "the paired z test of the 0/1 scores")
+        intro += (f"<p>Equivalence: two one-sided tests (TOST) that the accuracy difference "
+                  f"lies within ±{margin:g}, each at α = {cmp.alpha:g} ({how}); "
+                  "<em>tost_pvalue</em> is the larger of the two one-sided p-values, and "
+                  "<em>equivalent</em> means it is below α. Not adjusted for the pairs.</p>")
     m = len(cmp.models)
     if len(cmp.pairs) <= 21 or cmp.reference is not None:
         plot = _figure_html(pairs_forest(cmp), "Accuracy differences of each pair with "
@@ -517,6 +536,10 @@ def section_details(cmp: ModelComparison, versions: dict | None = None) -> Any:
             "bootstrap resamples": cmp.settings.get("n_boot"), "seed": cmp.settings.get("seed"),
             "prevalence": ", ".join(f"{k} = {v}" for k, v in
                                     (cmp.settings.get("prevalence") or {}).items()) or "(none)"}
+    if cmp.settings.get("rope") is not None:
+        rows["ROPE (Bayesian correlated t)"] = f"±{cmp.settings['rope']:g}"
+    margin = cmp.settings.get("margin")
+    rows["equivalence margin (TOST)"] = f"±{margin:g}" if margin is not None else "(none)"
     for i, note in enumerate(cmp.settings.get("notes") or []):
         rows[f"note {i + 1}" if i else "note"] = note
     rows.update(versions or {})

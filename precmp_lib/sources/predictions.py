@@ -150,8 +150,8 @@ def read_predictions(
         model) with ``model`` and ``y_pred`` columns (and ``repeat`` for repeated
         cross-validation).
     model_column, pred_column, repeat_column : str
-        Long format column names (only the defaults ``model``, ``y_pred``, ``repeat`` are
-        supported).
+        Long format column names: the model, the predicted label and the repeat (a ``fold``
+        column without a repeat column is k-fold cross-validation with one repeat).
 
     Returns
     -------
@@ -163,8 +163,7 @@ def read_predictions(
     ------
     PredictionFileError
         (a ValueError) naming the file, the column and the problem; also for a ``layout``
-        other than ``"wide"``/``"long"`` and for long-format column names other than the
-        defaults.
+        other than ``"wide"``/``"long"``.
 
     Examples
     --------
@@ -177,14 +176,17 @@ def read_predictions(
     """
     if layout not in ("wide", "long"):
         raise PredictionFileError(f"layout must be 'wide' or 'long'; got {layout!r}")
-    if (model_column, pred_column, repeat_column) != ("model", "y_pred", "repeat"):
-        raise PredictionFileError("long files use the columns 'model', 'y_pred' and 'repeat'")
     counts = count_predictions(path, y_true=y_true, models=models, id=id_column, layout=layout,
-                               engine="numpy")
+                               engine="numpy", model_column=model_column,
+                               pred_column=pred_column,
+                               repeat=None if repeat_column == "repeat" else repeat_column)
     path = Path(path)
     text_numbers = not path.name.lower().endswith((".parquet", ".pq"))
-    read = _read_wide if layout == "wide" else _read_long
-    y, coded, groups = read(path, counts, y_true, id_column, text_numbers)
+    if layout == "wide":
+        y, coded, groups = _read_wide(path, counts, y_true, id_column, text_numbers)
+    else:
+        y, coded, groups = _read_long(path, counts, y_true, id_column, text_numbers,
+                                      (model_column, pred_column, repeat_column))
     return Predictions(y, coded, np.asarray(counts.classes, dtype=object), groups=groups,
                        source=path.name, format=layout, notes=counts.notes)
 
@@ -204,17 +206,24 @@ def _read_wide(
 
 
 def _read_long(
-    path: Path, counts: Counts, y_true: str, id_column: str | None, text_numbers: bool
+    path: Path, counts: Counts, y_true: str, id_column: str | None, text_numbers: bool,
+    columns: tuple[str, str, str] = ("model", "y_pred", "repeat"),
 ) -> _Coded:
-    """Pivot a long file to one row per (id, repeat) and code it; ids are the groups."""
+    """Pivot a long file to one row per (id, repeat) and code it; ids are the groups.
+
+    ``columns`` names the model, prediction and repeat columns. With one repeat (plain k-fold,
+    which may have no repeat column) each id is one row already.
+    """
+    model, pred, repeat = columns
     names = list(counts.models)
     ident = id_column or "id"
-    key = [ident] + (["repeat"] if counts.repeats else [])
-    frame = _frame(path, [ident, "model", y_true, "y_pred", *key[1:]])
-    frame = frame[frame["model"].astype(str).isin(names)].assign(model=lambda f: f["model"].astype(str))
+    key = [ident] + ([repeat] if counts.repeats and counts.repeats > 1 else [])
+    frame = _frame(path, list(dict.fromkeys([ident, model, y_true, pred, *key[1:]])))
+    frame = frame.assign(_m=frame[model].astype(str))
+    frame = frame[frame["_m"].isin(names)].copy()
     frame["_y"] = _codes(frame[y_true], counts.classes, text_numbers)
-    frame["_p"] = _codes(frame["y_pred"], counts.classes, text_numbers)
-    wide = frame.pivot(index=key, columns="model", values="_p")
+    frame["_p"] = _codes(frame[pred], counts.classes, text_numbers)
+    wide = frame.pivot(index=key, columns="_m", values="_p")
     truth = frame.drop_duplicates(key).set_index(key)["_y"].reindex(wide.index)
     y = truth.to_numpy().astype(np.int32)
     coded = {m: wide[m].to_numpy().astype(np.int32) for m in names}
