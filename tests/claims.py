@@ -39,7 +39,7 @@ def _mc_se(p: float, n: int) -> float:
     return float(np.sqrt(p * (1 - p) / n))
 
 
-# --- 13: equivalence (TOST) at the planned sizes -----------------------------------------------
+# --- 14: equivalence (TOST) at the planned sizes -----------------------------------------------
 # A benchmark of 8 questions per passage, two models of equal accuracy 0.66 whose passage
 # effects have SD 0.8 (the notebook's design), margin 0.06 so that the sizes stay small. The SD
 # of the differences and the design effect come from one large benchmark of the same design,
@@ -274,7 +274,7 @@ def mcnemar_near_alpha_with_100_test_items() -> None:
     assert rate < 0.05 + 3 * _mc_se(0.05, 400), rate
 
 
-# notebook 14: breast_cancer split as the notebook splits it; bootstraps written out here
+# notebook 15: breast_cancer split as the notebook splits it; bootstraps written out here
 def _breast_cancer(test_size: float, seed: int) -> tuple[np.ndarray, dict[str, np.ndarray]]:
     from sklearn.datasets import load_breast_cancer
     from sklearn.linear_model import LogisticRegression
@@ -322,7 +322,7 @@ def f1_width_at_a_fifth_of_the_data() -> None:
 
 
 def _unit_ses(skill_sd: float, seed: int, n_resamples: int = 2000) -> tuple[float, float, float]:
-    """Item bootstrap, passage bootstrap and CR1 standard errors of A − B, notebook 14's design."""
+    """Item bootstrap, passage bootstrap and CR1 standard errors of A − B, notebook 15's design."""
     items = simulate_items(60, 8, accuracy_a=0.7, accuracy_b=0.7, skill_sd=skill_sd,
                            random_state=seed)
     d = (items["correct_a"] - items["correct_b"]).to_numpy(float)
@@ -421,42 +421,42 @@ CLAIMS: dict[str, list[Claim]] = {
               "at the defaults logistic regression's inner score is below its outer score",
               inner_below_outer_at_the_defaults, "nested CV at the notebook's defaults"),
     ],
-    "13_evaluating_on_items": [
-        Claim("notebooks/solutions/13_evaluating_on_items.ipynb",
+    "14_planning_item_evaluations": [
+        Claim("notebooks/solutions/14_planning_item_evaluations.ipynb",
               "so TOST shows equivalence only when the estimate lands very near 0: rarely",
               tost_rare_at_the_half_width, "simulated benchmarks of two equal models"),
-        Claim("notebooks/solutions/13_evaluating_on_items.ipynb",
+        Claim("notebooks/solutions/14_planning_item_evaluations.ipynb",
               "`power=0.75` for half of the time (about twice the items) and `power=0.9` for 80 %",
               tost_half_and_eighty, "simulated benchmarks of two equal models"),
-        Claim("docs/instructor/13.md",
+        Claim("docs/instructor/14.md",
               "the simulation shows equivalence only rarely (a few per cent)",
               tost_rare_at_the_half_width, "simulated benchmarks of two equal models"),
-        Claim("docs/instructor/13.md",
+        Claim("docs/instructor/14.md",
               "(about twice the items), 80 % needs `z_{0.95} + z_{0.90}` (about three times)",
               tost_twice_and_three_times, "normal quantiles"),
-        Claim("notebooks/13_evaluating_on_items.ipynb",
+        Claim("notebooks/14_planning_item_evaluations.ipynb",
               "is a function of the p-value alone, about 50 % for a result at p = α",
               observed_power_half_at_alpha, "Connor's power at the shares of a table at p = α"),
     ],
-    "14_bootstrap_permutation": [
-        Claim("notebooks/14_bootstrap_permutation.ipynb",
+    "15_bootstrap_permutation": [
+        Claim("notebooks/15_bootstrap_permutation.ipynb",
               "naive Bayes pushes its probabilities to 0 and 1", naive_bayes_probabilities_extreme,
               "the notebook's split of breast_cancer, shares within 0.01 of 0 or 1"),
-        Claim("notebooks/14_bootstrap_permutation.ipynb",
+        Claim("notebooks/15_bootstrap_permutation.ipynb",
               "resampling items one by one then gives too small a standard error",
               item_bootstrap_too_small_when_clustered,
-              "item and passage bootstraps and CR1 written out, notebook 14's design, three seeds"),
-        Claim("notebooks/14_bootstrap_permutation.ipynb",
+              "item and passage bootstraps and CR1 written out, notebook 15's design, three seeds"),
+        Claim("notebooks/15_bootstrap_permutation.ipynb",
               "so the percentile interval of its accuracy (or recall) on the slice is [1, 1]",
               percentile_interval_collapses_at_one, "a bootstrap of 20 right answers"),
-        Claim("notebooks/14_bootstrap_permutation.ipynb",
+        Claim("notebooks/15_bootstrap_permutation.ipynb",
               "An exact interval for a proportion (Clopper–Pearson, `pc.binomial_test`) does not "
               "collapse", clopper_pearson_does_not_collapse, "Clopper–Pearson's closed form at x = n"),
-        Claim("docs/instructor/14.md",
+        Claim("docs/instructor/15.md",
               "At the default seed the paired F1 interval is about 1.6 times as wide, but other "
               "seeds scatter widely and one of the next two gives a narrower interval",
               f1_width_at_a_fifth_of_the_data, "paired bootstraps with sklearn's f1_score, seeds 0–2"),
-        Claim("docs/instructor/14.md",
+        Claim("docs/instructor/15.md",
               "agree within about a fifth of each other", units_agree_without_passage_effect,
               "item and passage bootstraps and CR1 written out, skill_sd = 0, three seeds"),
     ],

@@ -12,7 +12,8 @@ COURSE = [
     "00_course_map", "01_mcnemar_cochran", "02_cv_ttests", "03_friedman_posthoc",
     "04_precision_gs_gw", "05_relative_precision", "06_combining_pvalues", "07_bayes_update",
     "08_cross_validation", "09_deep_models", "10_replicability", "11_paper_replication",
-    "12_algorithm_selection", "13_evaluating_on_items", "14_bootstrap_permutation",
+    "12_algorithm_selection", "13_evaluating_on_items", "14_planning_item_evaluations",
+    "15_bootstrap_permutation",
 ]  # fmt: skip
 
 

@@ -91,7 +91,13 @@ def test_models_on_benchmark_items_use_the_clustered_paired_tests():
     for n in (2, 3):
         acc = wd.course_map_state("accuracy", "evaluation items", n)
         assert "; ".join(acc["test"]) == _row("evaluation items", "accuracy", "two or more")["test"]
-        assert set(acc["notebook"]) == {"13_evaluating_on_items"}
+        # the clustered tests are notebook 13's; equivalence and planning notebook 14's
+        for state in (acc, wd.course_map_state("scores", "evaluation items", n)):
+            shown = state.set_index("test")["notebook"]
+            assert shown["TOST equivalence"] == shown["power and items needed"] \
+                == "14_planning_item_evaluations"
+            rest = shown.drop(["TOST equivalence", "power and items needed"])
+            assert set(rest) == {"13_evaluating_on_items"}
         assert acc.loc[0, "call"].startswith("pc.clustered_mcnemar(")
         scores = wd.course_map_state("scores", "evaluation items", n)
         assert "; ".join(scores["test"]) == _row("evaluation items", "any score",

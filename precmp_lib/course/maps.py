@@ -26,7 +26,8 @@ def _axes(ax: Axes | None, figsize: tuple[float, float]) -> Axes:
     return ax
 
 
-# (what you have, what you compare, how many classifiers, the test, the notebook that shows it)
+# (what you have, what you compare, how many classifiers, the test, the notebook that shows it;
+# on evaluation items, equivalence and power are notebook 14's, precmp_lib.course.widgets.course)
 _COURSE_MAP = (
     ("one test set", "accuracy", "one vs a reference",
      "exact binomial test with a Clopper–Pearson interval", "01_mcnemar_cochran"),

@@ -355,12 +355,12 @@ _COURSE_MAP_CALLS: dict[str, tuple[str, str, str | None]] = {
     "TOST equivalence": (
         "pc.equivalence_test(scores_a, scores_b, margin=0.02, clusters=clusters)",
         "'not significantly different' is not 'the same': two one-sided tests show that the "
-        "difference is smaller than a margin", None),
+        "difference is smaller than a margin", "14_planning_item_evaluations"),
     "power and items needed": (
         "pc.paired_sample_size(difference, sd, cluster_size=m, icc=rho); "
         "pc.mcnemar_sample_size(p_a_only, p_b_only)",
         "how many items (and passages) a comparison needs to detect the difference that matters, "
-        "planned before the items are collected", None),
+        "planned before the items are collected", "14_planning_item_evaluations"),
     "Friedman (Iman–Davenport), then Nemenyi or Holm against a control": (
         "pc.iman_davenport(scores); pc.nemenyi(scores) or pc.tests_against_control(scores)",
         "average ranks over data sets, an omnibus test first, then pairwise comparisons "

@@ -1,4 +1,4 @@
-"""Contract of notebooks/14_bootstrap_permutation.ipynb, run through papermill with small
+"""Contract of notebooks/15_bootstrap_permutation.ipynb, run through papermill with small
 parameters.
 
 The notebook's numbers are recomputed here from the predictions and items it saved: F1 and AUC
@@ -29,8 +29,8 @@ PARAMS = {"seed": 2, "test_size": 0.4, "n_resamples": 600, "boundary_n": 12, "n_
 def results(tmp_path_factory):
     import papermill as pm
 
-    out = tmp_path_factory.mktemp("nb14")
-    pm.execute_notebook(str(NOTEBOOKS / "14_bootstrap_permutation.ipynb"),
+    out = tmp_path_factory.mktemp("nb15")
+    pm.execute_notebook(str(NOTEBOOKS / "15_bootstrap_permutation.ipynb"),
                         str(out / "executed.ipynb"), parameters={**PARAMS, "output_dir": str(out)},
                         cwd=str(NOTEBOOKS), kernel_name="python3", progress_bar=False)
     return json.loads((out / "results.json").read_text())
