@@ -163,9 +163,25 @@ def _limits_set(given: Sequence[tuple[str, str]]) -> Iterator[None]:
 
 
 def _eval_log(text: str) -> tuple[str, str]:
+    """Read ``NAME=PATH`` into (name, path); the path may be any file name.
+
+    The name must be text: bytes that are not UTF-8 reach ``sys.argv`` as lone surrogates,
+    which no page or JSON can hold.
+
+    >>> _eval_log("llama=runs/a.eval")
+    ('llama', 'runs/a.eval')
+    """
     name, sep, path = text.partition("=")
     if not sep or not name.strip() or not path:
         raise argparse.ArgumentTypeError(f"--eval-log takes NAME=PATH; got {text!r}")
+    if any("\ud800" <= c <= "\udfff" for c in name):
+        try:
+            raw = name.encode("utf-8", "surrogateescape")  # the bytes given
+        except UnicodeEncodeError:
+            raw = name.encode("utf-8", "backslashreplace")
+        shown = raw.decode("utf-8", "backslashreplace")
+        raise argparse.ArgumentTypeError(f"the model name '{shown}' is not UTF-8 "
+                                         "text; name the model in UTF-8")
     return name.strip(), path
 
 

@@ -13,6 +13,7 @@ The log files are written here in the shapes the two tools document:
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import zipfile
@@ -170,7 +171,41 @@ HOSTILE_LOGS = {
                        r"^samples_t\.jsonl line 2: not UTF-8 text"),
     "eval cut short": (lambda d: _log(d / "a.eval", "PK\x03\x04 cut"),
                        r"^a\.eval: not a zip archive"),
+    # a JSON escape of one half of a surrogate pair decodes to a code point that is not text;
+    # unchecked, it failed far from its file ("'utf-8' codec can't encode character '\ud800'")
+    "lone surrogate id": (lambda d: _log(d / "samples_t.jsonl", '{"doc_id": "q\\ud800", '
+                                         '"metrics": ["acc"], "acc": 1}\n'),
+                          r"^samples_t\.jsonl line 1: doc_id holds a lone surrogate"),
+    "lone surrogate metadata": (lambda d: _log(d / "a.json", json.dumps(
+        {"samples": [{**GOOD_SAMPLE, "metadata": {"passage": "\udc80"}}]})),
+        r"^a\.json: samples\[0\]\.metadata\.passage holds a lone surrogate"),
+    "lone surrogate key": (lambda d: _zip(d / "a.eval", {"samples/x.json": json.dumps(
+        {**GOOD_SAMPLE, "scores": {"m\udfff": {"value": "C"}}})}),
+        r"^a\.eval: samples/x\.json: the key scores\.m\\udfff holds a lone surrogate"),
 }
+
+
+def test_a_surrogate_pair_escape_is_one_character_and_read(tmp_path):
+    """An escaped pair (an emoji, as json.dumps writes it) is text: only a lone half is refused."""
+    path = _log(tmp_path / "a.json", json.dumps(
+        {"eval": {"task": "t"}, "samples": [{**GOOD_SAMPLE, "id": "\U0001F600"}]}))
+    assert '\\ud83d\\ude00' in path.read_text(encoding="utf-8")
+    frame = read_eval_logs({"m": path})
+    assert list(frame["item"]) == ["\U0001F600"]
+
+
+def test_a_model_name_that_is_not_utf8_on_the_command_line_is_one_line(tmp_path):
+    """Bytes that are not UTF-8 in argv reach Python as lone surrogates (PEP 383)."""
+    folder = tmp_path / "b"
+    _lm_eval(folder, "t", [1, 0, 1, 1])
+    done = subprocess.run([os.fsencode(sys.executable), b"-m", b"precmp_lib", b"report",
+                           b"--eval-log", b"\xff=" + os.fsencode(folder), b"--eval-log",
+                           b"b=" + os.fsencode(folder), b"--out", os.fsencode(tmp_path / "r.html")],
+                          capture_output=True, cwd=tmp_path)
+    err = done.stderr.decode("utf-8")
+    assert done.returncode == 2 and len(err.splitlines()) == 1, err
+    assert "the model name '\\xff' is not UTF-8 text" in err
+    assert not (tmp_path / "r.html").exists()
 
 
 @pytest.mark.parametrize("case", HOSTILE_LOGS)

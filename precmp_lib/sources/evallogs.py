@@ -362,10 +362,55 @@ def _kind(value: Any) -> str:
     return next((name for t, name in kinds if isinstance(value, t)), "null")
 
 
+# a JSON escape of a UTF-16 surrogate (\ud800 to \udfff): a pair of them is one character, a
+# lone one decodes to a code point that is not text and fails later, wherever it is written
+_SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _printable(text: str) -> str:
+    """Show a key or text that may hold a lone surrogate: the surrogate as an escape."""
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
+def _lone_surrogate(value: Any) -> str | None:
+    r"""Return where (a JSON path) the first text holding a lone surrogate is, else None.
+
+    >>> _lone_surrogate({"a": [1, {"b": "x\ud800"}]}), _lone_surrogate({"a": "\U0001F600"})
+    ('a[1].b', None)
+    """
+    stack: list[tuple[Any, str]] = [(value, "")]
+    while stack:
+        item, path = stack.pop()
+        if isinstance(item, str):
+            if _SURROGATE.search(item):
+                return path or "the log"
+        elif isinstance(item, Mapping):
+            for key, inner in item.items():
+                here = f"{path}.{_printable(key)}" if path else _printable(key)
+                if _SURROGATE.search(key):
+                    return f"the key {here}"
+                stack.append((inner, here))
+        elif isinstance(item, list):
+            stack.extend((inner, f"{path}[{i}]") for i, inner in enumerate(item))
+    return None
+
+
 def _json(text: str | bytes, where: str) -> Any:
-    """Parse JSON, or raise ValueError naming ``where``: bad JSON, not UTF-8, nested too deep."""
+    r"""Parse JSON, or raise ValueError naming ``where``.
+
+    Refused: bad JSON, text that is not UTF-8, nesting too deep to follow, and a text holding a
+    lone surrogate escape (``\ud800`` without its pair), which is not text.
+    """
     try:
-        return json.loads(text)
+        value = json.loads(text)
+        raw = text if isinstance(text, bytes) else text.encode("utf-8", "surrogatepass")
+        if _SURROGATE_ESCAPE.search(raw):
+            at = _lone_surrogate(value)
+            if at is not None:
+                raise ValueError(f"{where}: {at} holds a lone surrogate (a \\ud800 to \\udfff "
+                                 "escape without its pair), which is not text")
+        return value
     except json.JSONDecodeError as exc:
         raise ValueError(f"{where}: not JSON ({exc.msg} at line {exc.lineno} column "
                          f"{exc.colno})") from None
