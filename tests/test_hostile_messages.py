@@ -158,3 +158,37 @@ def test_a_row_with_a_field_too_many_or_too_few_is_refused_naming_its_line(tmp_p
         return
     assert message == (f"rows.csv: line 3 has {found} fields where the header has 3; every row "
                        "needs one field per column"), message
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_label_holding_the_replacement_character_is_refused_by_every_engine(tmp_path, engine):
+    """Bytes that are not UTF-8 past the first MiB (which the header check reads) reach Spark as
+    U+FFFD: two different broken labels became one class there while numpy and DuckDB refused
+    the file. A label holding U+FFFD is refused alike, whether written so or decoded so."""
+    written = tmp_path / "written.csv"
+    written.write_bytes(b"y,m1,m2\na,a,b\nb,b,b\na,\xef\xbf\xbd,a\n")
+    message = _refusal(lambda: count_predictions(written, y_true="y", engine=engine))
+    assert message == ("written.csv: column 'm1' has the label '\ufffd' holding U+FFFD, the "
+                       "character put where bytes were not UTF-8 text; labels that lost their "
+                       "bytes cannot be told apart: save the file as UTF-8")
+    late = tmp_path / "late.csv"
+    late.write_bytes(b"y,m1,m2\n" + b"a,a,b\nb,b,b\n" * 90_000 + b"\xff\xfe,a,b\n\xfe\xff,a,b\n")
+    assert late.stat().st_size > 1 << 20  # past what the header check reads
+    message = _refusal(lambda: count_predictions(late, y_true="y", engine=engine))
+    assert message.startswith("late.csv: ") and ("U+FFFD" in message or "UTF-8" in message
+                                                 or "utf-8" in message), message
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_parquet_text_column_that_is_not_utf8_is_one_line_on_every_engine(tmp_path, engine):
+    """Parquet marks a column as text but does not check its bytes: under numpy pyarrow failed
+    while turning the column into Python objects (ArrowException, a traceback)."""
+    raw = [b"a", b"b", b"\xff\xfe", b"a"]
+    binary = pa.array(raw, type=pa.binary())
+    # the same buffers declared as text: what a writer that does not check its bytes leaves
+    text = pa.Array.from_buffers(pa.string(), len(raw), binary.buffers())
+    pq.write_table(pa.table({"y": text, "m1": text, "m2": text}), tmp_path / "bad.parquet")
+    message = _refusal(lambda: count_predictions(tmp_path / "bad.parquet", y_true="y",
+                                                 engine=engine))
+    assert message.startswith("bad.parquet: "), message
+    assert "UTF-8" in message or "UTF8" in message, message

@@ -110,6 +110,7 @@ from .files import (
     _malformed_line,
     _parquet_columns,
     _spark_keep,
+    _unreadable,
 )
 from .numpy_engine import _numpy_count
 from .spark_engine import (
@@ -372,7 +373,6 @@ def _read_frame(kind: str, files: list[str], spec: _Spec, name: str,
         malformed = _malformed_line(files[0], name, len(columns)) if kind == "csv" else None
         if malformed is not None:
             raise malformed from None
-        raise PredictionFileError(f"{name}: cannot be read as {kind.upper()} "
-                                  f"({type(exc).__name__})") from None
+        raise _unreadable(name, kind, exc) from None
 
 

@@ -119,6 +119,7 @@ def label_dictionary(
     for name, raw in columns.items():
         pairs = _describe(name, np.asarray(raw, dtype=object), numeric_text)
         _check_finite(source, name, raw, pairs)
+        _check_decoded(source, name, pairs)
         cols[name] = _Column(name, np.asarray(raw, dtype=object), [k for k, _ in pairs],
                              [v for _, v in pairs])
     first: dict[str, tuple[str, Any]] = {}
@@ -151,6 +152,21 @@ def _check_finite(source: str, name: str, raw: Any, pairs: list[tuple[str, Any]]
         if kind == NUMBER and isinstance(label, float) and not math.isfinite(label):
             raise PredictionFileError(f"{source}: column {name!r} has the label {value!r}, a number "
                                       "too large to tell from others; labels must be finite")
+
+
+def _check_decoded(source: str, name: str, pairs: list[tuple[str, Any]]) -> None:
+    """Refuse a label holding U+FFFD, the character a reader puts where bytes were not UTF-8.
+
+    Spark reads such bytes as U+FFFD, so two different broken labels would be one class there
+    while numpy and DuckDB refuse the file; every engine refuses the label instead.
+    """
+    for kind, label in pairs:
+        if kind == TEXT and "\ufffd" in label:
+            shown = label if len(label) <= 40 else label[:40] + "..."
+            raise PredictionFileError(
+                f"{source}: column {name!r} has the label {shown!r} holding U+FFFD, the character "
+                "put where bytes were not UTF-8 text; labels that lost their bytes cannot be told "
+                "apart: save the file as UTF-8")
 
 
 def _forms(col: _Column) -> dict[str, Any]:

@@ -166,6 +166,20 @@ def _literal_files(files: list[str], name: str, own_paths: bool = False) -> Iter
         shutil.rmtree(folder, ignore_errors=True)
 
 
+def _unreadable(name: str, kind: str, exc: Exception) -> PredictionFileError:
+    r"""Return the one-line error for a file the pandas readers could not parse.
+
+    >>> str(_unreadable("a.csv", "csv", UnicodeDecodeError("utf-8", b"\xff", 0, 1, "bad")))
+    'a.csv: cannot be read as CSV (it holds text that is not UTF-8); save the file as UTF-8'
+    """
+    if isinstance(exc, UnicodeDecodeError) or "utf8" in str(exc).lower().replace("-", ""):
+        # past the first MiB that the header check reads, or in a Parquet text column
+        return PredictionFileError(f"{name}: cannot be read as {kind.upper()} (it holds text "
+                                   "that is not UTF-8); save the file as UTF-8")
+    return PredictionFileError(f"{name}: cannot be read as {kind.upper()} "
+                               f"({type(exc).__name__})")
+
+
 def _csv_header(path: str, name: str) -> list[str]:
     """Return the header's names, reading no more of the file than the line-length limit."""
     import codecs

@@ -27,7 +27,14 @@ def _factorize(s: pd.Series, spec: _Spec) -> tuple[np.ndarray, np.ndarray]:
         codes, uniq = pd.factorize(s, sort=False)
     except TypeError:  # unhashable values: dicts and arrays of a nested Parquet column
         raise spec.not_values(str(s.name)) from None
-    return codes.astype(np.int64), np.asarray(uniq, dtype=object)
+    try:
+        values = np.asarray(uniq, dtype=object)
+    except Exception as exc:  # pyarrow: a Parquet text column whose bytes are not UTF-8
+        if type(exc).__module__.startswith("pyarrow"):
+            raise spec.fail(f"column {str(s.name)!r} holds text that is not UTF-8; save the "
+                            "file with UTF-8 text") from None
+        raise
+    return codes.astype(np.int64), values
 
 
 def _combine(columns: list[np.ndarray], sizes: list[int]) -> np.ndarray:

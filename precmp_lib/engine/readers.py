@@ -15,7 +15,7 @@ if TYPE_CHECKING:  # optional at run time: imported where the engine runs
 
 from .base import PredictionFileError
 from .duckdb_engine import _connect, _duckdb_error, _duckdb_source
-from .files import _delimiter, _describe_path, _file_columns, _literal_files
+from .files import _delimiter, _describe_path, _file_columns, _literal_files, _unreadable
 from .spark_engine import _spark_read, is_spark_connect
 
 # --------------------------------------------------------------------------------------------
@@ -194,5 +194,4 @@ def read_columns(kind: str, files: list[str], columns: list[str], name: str) -> 
                                na_values=[""], sep=_delimiter(files[0]))
         return pd.concat([pd.read_parquet(f, columns=columns) for f in files], ignore_index=True)
     except Exception as exc:  # any parser failure is a file problem for the user
-        raise PredictionFileError(f"{name}: cannot be read as {kind.upper()} "
-                                  f"({type(exc).__name__})") from None
+        raise _unreadable(name, kind, exc) from None
