@@ -148,10 +148,12 @@ def label_dictionary(
 
 def _check_finite(source: str, name: str, raw: Any, pairs: list[tuple[str, Any]]) -> None:
     """Refuse an infinite number as a label: ``1e400`` and ``2e400`` would be one class."""
-    for value, (kind, label) in zip(raw, pairs):
-        if kind == NUMBER and isinstance(label, float) and not math.isfinite(label):
-            raise PredictionFileError(f"{source}: column {name!r} has the label {value!r}, a number "
-                                      "too large to tell from others; labels must be finite")
+    # the first in text order: engines list a column's distinct values in no fixed order
+    bad = sorted(str(value) for value, (kind, label) in zip(raw, pairs)
+                 if kind == NUMBER and isinstance(label, float) and not math.isfinite(label))
+    if bad:
+        raise PredictionFileError(f"{source}: column {name!r} has the label {bad[0]!r}, a number "
+                                  "too large to tell from others; labels must be finite")
 
 
 def _check_decoded(source: str, name: str, pairs: list[tuple[str, Any]]) -> None:
@@ -160,13 +162,13 @@ def _check_decoded(source: str, name: str, pairs: list[tuple[str, Any]]) -> None
     Spark reads such bytes as U+FFFD, so two different broken labels would be one class there
     while numpy and DuckDB refuse the file; every engine refuses the label instead.
     """
-    for kind, label in pairs:
-        if kind == TEXT and "\ufffd" in label:
-            shown = label if len(label) <= 40 else label[:40] + "..."
-            raise PredictionFileError(
-                f"{source}: column {name!r} has the label {shown!r} holding U+FFFD, the character "
-                "put where bytes were not UTF-8 text; labels that lost their bytes cannot be told "
-                "apart: save the file as UTF-8")
+    broken = sorted(label for kind, label in pairs if kind == TEXT and "\ufffd" in label)
+    if broken:  # the first in text order, as above
+        shown = broken[0] if len(broken[0]) <= 40 else broken[0][:40] + "..."
+        raise PredictionFileError(
+            f"{source}: column {name!r} has the label {shown!r} holding U+FFFD, the character "
+            "put where bytes were not UTF-8 text; labels that lost their bytes cannot be told "
+            "apart: save the file as UTF-8")
 
 
 def _forms(col: _Column) -> dict[str, Any]:
