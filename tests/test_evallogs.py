@@ -380,3 +380,26 @@ def test_tasks_on_different_scales_are_not_pooled_and_mde_is_points_only_on_0_1(
     both = compare_items(frame[frame.task == "f1"].assign(task=lambda d: "g").pipe(
         lambda g: pd.concat([frame[frame.task == "f1"], g])), task="task")
     assert both.tasks == ["f1", "g", "all tasks"]
+
+
+def test_a_log_the_system_will_not_read_is_one_line(tmp_path, monkeypatch, capsys):
+    """A log without read permission (tests run as root, whom chmod 000 does not stop, so the
+    refusal is the operating system's error, raised where the reader opens the file)."""
+    from precmp_lib import cli
+    from precmp_lib.sources import evallogs
+
+    locked = _lm_eval(tmp_path / "a", "t", [1, 0, 1, 1])
+    _lm_eval(tmp_path / "b", "t", [0, 1, 1, 0])
+
+    def refuse(path, *args, **kwargs):
+        if Path(path) == locked:
+            raise PermissionError(13, "Permission denied", str(path))
+        return open(path, *args, **kwargs)
+
+    monkeypatch.setattr(evallogs, "open", refuse, raising=False)
+    code = cli.main(["report", "--eval-log", f"a={tmp_path / 'a'}", "--eval-log",
+                     f"b={tmp_path / 'b'}", "--out", str(tmp_path / "r.html"), "--quiet"])
+    err = capsys.readouterr().err.strip().splitlines()
+    assert code == 2 and err == [f"precmp: error: {locked.name}: cannot be read (Permission "
+                                 "denied)"]
+    assert not (tmp_path / "r.html").exists()

@@ -103,7 +103,12 @@ def _model_of(path: Path) -> str:
         if results is None or not results.is_file():
             raise ValueError(f"{path.name}: no results_<timestamp>.json beside it to name its "
                              "model; name the model with --eval-log NAME=PATH")
-        name = _object(_json(results.read_bytes(), results.name), results.name).get("model_name")
+        try:
+            text = results.read_bytes()
+        except OSError as exc:
+            raise ValueError(f"{results.name}: cannot be read "
+                             f"({exc.strerror or type(exc).__name__})") from None
+        name = _object(_json(text, results.name), results.name).get("model_name")
     else:
         header = _inspect_parts(path, header_only=True)[0]
         name = header.get("eval", {}).get("model") if isinstance(header.get("eval"),
@@ -625,10 +630,20 @@ def _check_hashes(frame: pd.DataFrame) -> None:
                          "logs of the same dataset revision")
 
 
+def _read_log(path: Path, metric: str | None, cluster: str | None) -> _Log:
+    """Read one log; a file the system will not read (permissions, a failing disk) is one line."""
+    try:
+        if path.name.endswith(".jsonl"):
+            return _lm_eval_log(path, metric, cluster)
+        return _inspect_log(path, metric, cluster)
+    except OSError as exc:
+        raise ValueError(f"{path.name}: cannot be read ({exc.strerror or type(exc).__name__})"
+                         ) from None
+
+
 def _read_model(model: str, path: Any, metric: str | None, cluster: str | None,
                 latest: bool, dropped: list[str]) -> tuple[pd.DataFrame, list[_Log]]:
-    read = [(_lm_eval_log if f.name.endswith(".jsonl") else _inspect_log)(f, metric, cluster)
-            for f in _files(model, path)]
+    read = [_read_log(f, metric, cluster) for f in _files(model, path)]
     read = _one_per_task(model, read, latest, dropped)
     rows = [row for log in read for row in log.rows]
     if not rows:
