@@ -16,11 +16,16 @@ from precmp_lib.sources.datasets import resource_path
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def main() -> None:
+def comparison_json() -> str:
+    """Return the example comparison as the file holds it."""
     frame = pd.read_csv(resource_path("examples/digits_wide.csv"))
     cmp = compare_models(frame, y_true="digit", id="id", prevalence={"eight": 0.05}, n_boot=200)
+    return cmp.to_json() + "\n"
+
+
+def main() -> None:
     out = ROOT / "precmp_lib" / "_resources" / "example_comparison.json"
-    out.write_text(cmp.to_json() + "\n", encoding="utf-8")
+    out.write_text(comparison_json(), encoding="utf-8")
     print(f"wrote {out.relative_to(ROOT)}")
 
 

@@ -36,11 +36,16 @@ def items(seed: int = 0, n_passages: int = 40, per_passage: int = 6) -> pd.DataF
     return pd.concat(rows, ignore_index=True)
 
 
-def main() -> None:
+def comparison_json() -> str:
+    """Return the example item comparison as the file holds it."""
     cmp = compare_items(items(), item="question", score="correct", cluster="passage",
                         margin=0.05, engine="numpy")
+    return cmp.to_json() + "\n"
+
+
+def main() -> None:
     out = ROOT / "precmp_lib" / "_resources" / "example_item_comparison.json"
-    out.write_text(cmp.to_json() + "\n", encoding="utf-8")
+    out.write_text(comparison_json(), encoding="utf-8")
     print(f"wrote {out.relative_to(ROOT)}")
 
 

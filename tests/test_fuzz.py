@@ -707,6 +707,12 @@ SPECS: dict[str, Spec] = {
     "prediction_correlation": Spec({"cells": CELLS}, {"cells": _counts(CELLS, integer=False)}),
     # the counts come from an engine's tables (prevalence_bootstrap_from_patterns and the report
     # call it); the level is the argument a user sets
+    "repeated_answers_plan": Spec(
+        {"between": 0.04, "within": 0.12, "answers": 4, "n_items": 500},
+        {"between": _nonnegative_real(), "within": _nonnegative_real(),
+         "answers": _positive_real(), "n_items": _positive_real(),
+         "design_effect": _positive_real(), "power": _probability(),
+         "alpha": _probability()}),
     "prevalence_interval": Spec({"tp": 8, "positives": 10, "fp": 1, "negatives": 20,
                                  "prevalence": 0.2}, {"confidence_level": _probability()}),
     "prevalence_adjusted_precision": Spec(
