@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import os
 import re
@@ -9,7 +10,6 @@ import shutil
 import subprocess
 import sys
 import tempfile
-import weakref
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, cast
 
@@ -249,7 +249,9 @@ def spark_session(master: str | None = None,
                 os.environ["SPARK_REMOTE"] = remote
     spark.sparkContext.setLogLevel("ERROR")
     if scratch is not None:
-        weakref.finalize(spark.sparkContext, shutil.rmtree, scratch, True)
+        # removed when the process ends, not with this context: the JVM keeps the settings it
+        # was started with, so a later context in the same process (after a stop) writes here too
+        atexit.register(shutil.rmtree, scratch, True)
     return spark
 
 
