@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from ._lib.limits import LIMITS
-from ._lib.text import DIRECTION_CONTROLS
+from ._lib.text import DIRECTION_CONTROLS, printable_name
 
 __all__ = ["build_parser", "main", "report_parameters"]
 
@@ -174,14 +174,9 @@ def _eval_log(text: str) -> tuple[str, str]:
     name, sep, path = text.partition("=")
     if not sep or not name.strip() or not path:
         raise argparse.ArgumentTypeError(f"--eval-log takes NAME=PATH; got {text!r}")
-    if any("\ud800" <= c <= "\udfff" for c in name):
-        try:
-            raw = name.encode("utf-8", "surrogateescape")  # the bytes given
-        except UnicodeEncodeError:
-            raw = name.encode("utf-8", "backslashreplace")
-        shown = raw.decode("utf-8", "backslashreplace")
-        raise argparse.ArgumentTypeError(f"the model name '{shown}' is not UTF-8 "
-                                         "text; name the model in UTF-8")
+    if printable_name(name) != name:
+        raise argparse.ArgumentTypeError(f"the model name '{printable_name(name)}' is not "
+                                         "UTF-8 text; name the model in UTF-8")
     return name.strip(), path
 
 

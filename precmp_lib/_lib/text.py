@@ -1,4 +1,4 @@
-"""Characters of user text that change how the text around them is shown.
+"""User text that does not show as itself: direction controls, and names that are not text.
 
 >>> 0x202E in DIRECTION_CONTROLS, ord("a") in DIRECTION_CONTROLS
 (True, False)
@@ -9,3 +9,23 @@
 # text after it, so that "\u202eA_ledom" reads as "model_A". The pages show each as U+FFFD,
 # the command's messages as its escape.
 DIRECTION_CONTROLS = (*range(0x202A, 0x202F), *range(0x2066, 0x206A), 0x200E, 0x200F, 0x061C)
+
+
+def printable_name(name: str) -> str:
+    r"""Return a name the system gave (a file name, an argument) as text any page can hold.
+
+    Bytes that are not UTF-8 reach Python as lone surrogates (``caf\xe9.csv`` in Latin-1),
+    which no page, JSON or terminal can write: they are shown as their bytes, ``\xe9``. Any
+    other lone surrogate is shown as its escape.
+
+    >>> import os
+    >>> printable_name(os.fsdecode(b"caf\xe9.csv")), printable_name("café.csv")
+    ('caf\\xe9.csv', 'café.csv')
+    >>> printable_name("m\ud800")
+    'm\\ud800'
+    """
+    try:
+        raw = name.encode("utf-8", "surrogateescape")
+    except UnicodeEncodeError:  # a surrogate that no byte made
+        raw = name.encode("utf-8", "backslashreplace")
+    return raw.decode("utf-8", "backslashreplace")

@@ -17,6 +17,7 @@ if TYPE_CHECKING:  # optional at run time: imported where the engine runs
     from pyspark.sql import DataFrame as SparkDataFrame
 
 from .._lib.limits import check_limit, check_regular, limit
+from .._lib.text import printable_name
 from .base import CSV_SUFFIXES, PARQUET_SUFFIXES, PredictionFileError, _shown
 
 
@@ -59,7 +60,7 @@ def _describe_path(path: str | os.PathLike) -> tuple[str, list[str], str, str | 
     """Return the file kind, the files, the name used in messages and, for a pattern, a note."""
     files, pattern = resolve_path(path)
     if pattern:
-        text = _printable_name(os.fspath(path))
+        text = printable_name(os.fspath(path))
         if not files:
             raise PredictionFileError(f"{text}: no file matches this pattern")
         if not all(f.lower().endswith(PARQUET_SUFFIXES) for f in files):
@@ -69,7 +70,7 @@ def _describe_path(path: str | os.PathLike) -> tuple[str, list[str], str, str | 
             _check_file(Path(f), Path(f).name, "parquet")
         return "parquet", files, text, f"the pattern matched {len(files)} file(s): {shown}"
     p = Path(files[0])
-    name = _printable_name(p.name)
+    name = printable_name(p.name)
     if not p.exists():
         raise PredictionFileError(f"{name}: no such file")
     if p.is_dir():
@@ -83,20 +84,6 @@ def _describe_path(path: str | os.PathLike) -> tuple[str, list[str], str, str | 
         raise PredictionFileError(f"{name}: unknown file type {p.suffix!r}; expected .csv or .parquet")
     _check_file(p, name, kind)
     return kind, [str(p)], name, None
-
-
-def _printable_name(name: str) -> str:
-    r"""Return a file name as text, its bytes that are not UTF-8 shown as ``\xe9``.
-
-    A name in another encoding (Latin-1 ``caf\xe9.csv``) reaches Python with lone surrogates,
-    which no page, JSON or terminal can write; the file itself is still read by its own name.
-
-    >>> _printable_name(os.fsdecode(b"caf\xe9.csv"))
-    'caf\\xe9.csv'
-    >>> _printable_name("café.csv")
-    'café.csv'
-    """
-    return os.fsencode(name).decode("utf-8", "backslashreplace")
 
 
 def _check_file(p: Path, name: str, kind: str) -> None:
