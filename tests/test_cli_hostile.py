@@ -529,26 +529,26 @@ def _eval_member(n):
 BEYOND = {
     "columns": ("p.csv", _wide(10_001, rows=2), ["--models", "m0", "m1"],
                 "p.csv: 10,002 columns, more than the limit of 10,000 (raise it with "
-                "PRECMP_MAX_COLUMNS=N)"),
+                "--limit columns=N or PRECMP_MAX_COLUMNS=N)"),
     "models, wide": ("p.csv", _wide(201), [],
-                     "p.csv: 201 models, more than the limit of 200 (raise it with PRECMP_MAX_MODELS=N)"),
+                     "p.csv: 201 models, more than the limit of 200 (raise it with --limit models=N or PRECMP_MAX_MODELS=N)"),
     "models, long": ("p.csv", _long(201), [],
                      "p.csv: column 'model': 201 models, more than the limit of 200"),
     "classes": ("p.csv", _wide(2, rows=1_001, labels=1_001), [],
                 "p.csv: column 'y': 1,001 classes, more than the limit of 1,000 (raise it with "
-                "PRECMP_MAX_CLASSES=N)"),
+                "--limit classes=N or PRECMP_MAX_CLASSES=N)"),
     "label length": ("p.csv", "y,a,b\n" + "x" * 1_001 + ",x,x\nx,x,x\n", [],
                      "p.csv: column 'y': 1,001 characters in a label or name, more than the limit "
-                     "of 1,000 (raise it with PRECMP_MAX_LABEL=N)"),
+                     "of 1,000 (raise it with --limit label=N or PRECMP_MAX_LABEL=N)"),
     "a line's length": ("p.csv", "y," + ",".join(f"m{j:07d}" for j in range(120_000)) + "\n", [],
                         "p.csv: the header line: 1,048,577 bytes in a line, more than the limit of "
-                        "1,048,576 (raise it with PRECMP_MAX_LINE=N)"),
+                        "1,048,576 (raise it with --limit line=N or PRECMP_MAX_LINE=N)"),
     "models of items": ("i.csv", _items(51), ["--item", "item"],
                         "i.csv: column 'model': 51 models, more than the limit of 50 (raise it with "
-                        "PRECMP_MAX_ITEM_MODELS=N)"),
+                        "--limit item_models=N or PRECMP_MAX_ITEM_MODELS=N)"),
     "tasks": ("i.csv", _items(2, tasks=65), ["--item", "item", "--task", "task"],
               "i.csv: column 'task': 65 tasks, more than the limit of 64 (raise it with "
-              "PRECMP_MAX_TASKS=N)"),
+              "--limit tasks=N or PRECMP_MAX_TASKS=N)"),
 }
 
 
@@ -631,7 +631,7 @@ def test_logs_past_a_limit_are_refused_in_one_line(tmp_path, capsys, no_kernel, 
     code, err = run(["report", "--eval-log", f"a={tmp_path / 'deep'}", "--eval-log",
                      f"b={tmp_path / 'flat'}", *out], capsys)
     assert_refused(code, err, "logs['a']: folder 'deep': 33 levels of folders, more than the "
-                   "limit of 32 (raise it with PRECMP_MAX_DEPTH=N)", tmp_path,
+                   "limit of 32 (raise it with --limit depth=N or PRECMP_MAX_DEPTH=N)", tmp_path,
                    ["a.eval", "b.eval", "deep", "flat"])
     monkeypatch.setenv("PRECMP_MAX_LINE", "100")
     (tmp_path / "flat" / "samples_t.jsonl").write_text(json.dumps({"doc_id": 0, "pad": "x" * 200}))

@@ -104,7 +104,7 @@ def test_limits_can_be_given_on_the_command_line(tmp_path, capsys, monkeypatch):
     err = capsys.readouterr().err.strip().splitlines()
     assert code == 2 and len(err) == 1, err
     assert err[0] == ("precmp: error: w.csv: 3 models, more than the limit of 2 "
-                      "(raise it with PRECMP_MAX_MODELS=N)")
+                      "(raise it with --limit models=N or PRECMP_MAX_MODELS=N)")
     assert "PRECMP_MAX_MODELS" not in __import__("os").environ  # set for the command only
     assert not (tmp_path / "r.html").exists()
     with pytest.raises(SystemExit) as info:
@@ -152,12 +152,24 @@ def test_a_row_with_a_field_too_many_or_too_few_is_refused_naming_its_line(tmp_p
     # wording, Spark '[MALFORMED_CSV_RECORD] Malformed CSV record' without a line
     path = tmp_path / "rows.csv"
     path.write_text(f"y,a,b\n1,1,0\n{row}\n1,1,1\n", encoding="utf-8")
+    # before this, numpy (pandas pads a short row) said "column 'b' has a missing label (line 3)"
     message = _refusal(lambda: count_predictions(path, y_true="y", engine=engine))
-    if engine == "numpy" and found == 2:  # pandas pads the short row: its empty cell is named
-        assert message == "rows.csv: column 'b' has a missing label (line 3)", message
-        return
     assert message == (f"rows.csv: line 3 has {found} fields where the header has 3; every row "
                        "needs one field per column"), message
+    # the same row in an item file (before: numpy dropped a field too many without a word and
+    # Spark said "cannot be read as CSV (An error occurred while calling o70.collectToPython.)")
+    items = tmp_path / "items.csv"
+    items.write_text(f"item,model,score\n1,m1,1\n1,m2,0\n{row.replace('0', '2', 1)}\n2,m2,1\n",
+                     encoding="utf-8")
+    message = _refusal(lambda: count_items(items, engine=engine))
+    assert message == (f"items.csv: line 4 has {found} fields where the header has 3; every row "
+                       "needs one field per column"), message
+    # an empty last field is a missing label, not a short row
+    path.write_text("y,a,b\n1,1,0\n0,0,\n1,1,1\n", encoding="utf-8")
+    message = _refusal(lambda: count_predictions(path, y_true="y", engine=engine))
+    # (Spark reads rows without their line numbers)
+    assert message in ("rows.csv: column 'b' has a missing label (line 3)",
+                       "rows.csv: column 'b' has a missing label"), message
 
 
 @pytest.mark.parametrize("engine", ENGINES)
@@ -192,3 +204,40 @@ def test_a_parquet_text_column_that_is_not_utf8_is_one_line_on_every_engine(tmp_
                                                  engine=engine))
     assert message.startswith("bad.parquet: "), message
     assert "UTF-8" in message or "UTF8" in message, message
+
+
+_ITEM_ROWS = [("t1", "q1", "m1", "p1"), ("t1", "q1", "m2", "p1"), ("t1", "q2", "m1", "p2"),
+              ("t1", "q2", "m2", "p2"), ("t2", "q1", "m1", "p3"), ("t2", "q1", "m2", "p3")]
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+@pytest.mark.parametrize("role, column", [(0, "task"), (1, "item"), (2, "model"), (3, "passage")])
+def test_an_item_file_name_holding_the_replacement_character_is_refused_by_every_engine(
+        tmp_path, engine, role, column):
+    """Spark reads bytes that are not UTF-8 as U+FFFD: two different broken item ids (or models,
+    tasks, passages) were one there, while numpy and DuckDB refused the file. Before: Spark and
+    DuckDB counted the written U+FFFD as a name like any other, and Spark merged "\\xff" and
+    "\\xfe" into one item."""
+    rows = [list(r) for r in _ITEM_ROWS]
+    for r in rows[-2:]:  # the last item of the last task, answered by both models
+        r[role] = r[role] + "\ufffd"
+    if role == 2:  # a model name: the other model of that item keeps its name
+        rows[-2][2], rows[-1][2] = "m1", "m2\ufffd"
+    text = "task,item,model,passage,score\n" + "".join(
+        f"{t},{i},{m},{p},{s}\n" for (t, i, m, p), s in zip(rows, [1, 0, 1, 1, 0, 1]))
+    (tmp_path / "written.csv").write_text(text, encoding="utf-8")
+    name = rows[-1][role]
+    message = _refusal(lambda: count_items(tmp_path / "written.csv", item="item", task="task",
+                                           cluster="passage", engine=engine))
+    assert message == (f"written.csv: column {column!r} has the value {name!r} holding U+FFFD, "
+                       "the character put where bytes were not UTF-8 text; names that lost their "
+                       "bytes cannot be told apart: save the file as UTF-8"), message
+    if role == 1:  # the same without a task or a cluster column, and past what the header check reads
+        late = tmp_path / "late.csv"
+        late.write_bytes(b"item,model,score\n"
+                         + b"".join(b"q%d,m1,1\nq%d,m2,0\n" % (n, n) for n in range(70_000))
+                         + b"\xff,m1,1\n\xff,m2,0\n\xfe,m1,0\n\xfe,m2,0\n")
+        assert late.stat().st_size > 1 << 20
+        message = _refusal(lambda: count_items(late, item="item", engine=engine))
+        assert message.startswith("late.csv: ") and ("U+FFFD" in message or "UTF-8" in message
+                                                     or "utf-8" in message), message

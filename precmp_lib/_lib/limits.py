@@ -2,8 +2,8 @@
 
 Each limit has a default chosen by measurement (what two cores and 2 GB of memory finish in
 about a minute) and an environment variable that overrides it (``PRECMP_MAX_MODELS=500``).
-A file beyond a limit is refused in one line that names the file, the count, the limit and
-the variable; nothing is read past the limit. The README lists them.
+A file beyond a limit is refused in one line that names the file, the count, the limit, the
+command's option (``--limit models=500``) and the variable; nothing is read past the limit. The README lists them.
 """
 
 from __future__ import annotations
@@ -107,13 +107,13 @@ def check_limit(name: str, count: int, where: str,
     >>> check_limit("tasks", 65, "items.csv column 'task'")
     Traceback (most recent call last):
     ...
-    precmp_lib._lib.limits.LimitError: items.csv column 'task': 65 tasks, more than the limit of 64 (raise it with PRECMP_MAX_TASKS=N)
+    precmp_lib._lib.limits.LimitError: items.csv column 'task': 65 tasks, more than the limit of 64 (raise it with --limit tasks=N or PRECMP_MAX_TASKS=N)
     """
     most = limit(name)
     if count > most:
         entry = LIMITS[name]
         raise error(f"{where}: {count:,} {entry.counts}, more than the limit of {most:,} "
-                         f"(raise it with {entry.variable}=N)")
+                    f"(raise it with --limit {name}=N or {entry.variable}=N)")
 
 
 def check_regular(path: str | os.PathLike, where: str, error: type[ValueError] = LimitError) -> int:

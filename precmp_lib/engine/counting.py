@@ -102,13 +102,13 @@ from .duckdb_engine import (
     seal_connection,
 )
 from .files import (
-    _delimiter,
     _describe_path,
     _duckdb_keep,
     _file_columns,
     _literal_files,
     _malformed_line,
     _parquet_columns,
+    _read_csv_text,
     _spark_keep,
     _unreadable,
 )
@@ -359,20 +359,11 @@ def _read_frame(kind: str, files: list[str], spec: _Spec, name: str,
     cols = [c for c in dict.fromkeys([spec.id, spec.repeat, spec.fold, spec.y,
                                       *(spec.models if spec.layout == "wide"
                                         else [spec.model_col, spec.pred_col])]) if c]
+    if kind == "csv":
+        return _read_csv_text(files[0], name, columns, cols)
     try:
-        if kind == "csv":
-            position = {c: i for i, c in enumerate(columns)}
-            # every column is read (index_col=False): a row with more fields than the header is
-            # an error, as in the other engines, not a shifted row
-            frame = pd.read_csv(files[0], header=0, names=[f"c{i}" for i in range(len(columns))],
-                                index_col=False, dtype=str, keep_default_na=False,
-                                na_values=[""], sep=_delimiter(files[0]))
-            return frame[[f"c{position[c]}" for c in cols]].set_axis(cols, axis=1)
         return pd.concat([pd.read_parquet(f, columns=cols) for f in files], ignore_index=True)
     except Exception as exc:  # any parser failure is a file problem for the user
-        malformed = _malformed_line(files[0], name, len(columns)) if kind == "csv" else None
-        if malformed is not None:
-            raise malformed from None
         raise _unreadable(name, kind, exc) from None
 
 

@@ -12,6 +12,8 @@ from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+import pandas as pd
+
 if TYPE_CHECKING:  # optional at run time: imported where the engine runs
     import duckdb
     from pyspark.sql import DataFrame as SparkDataFrame
@@ -217,6 +219,29 @@ def _malformed_line(path: str, name: str, width: int) -> PredictionFileError | N
     except (OSError, EOFError, UnicodeDecodeError, csv.Error):
         return None
     return None
+
+
+def _read_csv_text(path: str, name: str, header: Sequence[str], wanted: Sequence[str]) -> pd.DataFrame:
+    """Read the ``wanted`` columns of a CSV file as text (empty cells missing) into memory.
+
+    Columns are taken by position under ``header``, the names as every engine sees them (no
+    byte-order mark, stripped). A row with more or fewer fields than the header is refused
+    naming its line, as DuckDB and Spark refuse it: pandas would drop a field too many with a
+    warning, or fill a short row with missing cells. Only when the last column has a missing
+    cell is the file read again, as a stream, to tell a short row from an empty last field.
+    """
+    width = len(header)
+    try:
+        frame = pd.read_csv(path, header=0, names=[f"c{i}" for i in range(width)], index_col=False,
+                            dtype=str, keep_default_na=False, na_values=[""], sep=_delimiter(path))
+    except Exception as exc:  # any parser failure is a file problem for the user
+        raise _malformed_line(path, name, width) or _unreadable(name, "csv", exc) from None
+    if width and frame.iloc[:, -1].isna().any():
+        short = _malformed_line(path, name, width)
+        if short is not None:
+            raise short
+    position = {c: i for i, c in enumerate(header)}
+    return frame[[f"c{position[c]}" for c in wanted]].set_axis(list(wanted), axis=1)
 
 
 def _field_count_error(name: str, line: int, found: int, width: int) -> PredictionFileError:

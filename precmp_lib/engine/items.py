@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import math
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
@@ -48,6 +48,7 @@ from .readers import (
     duckdb_file_error,
     duckdb_table,
     file_columns,
+    malformed_line,
     plain_links,
     read_columns,
     spark_table,
@@ -67,6 +68,7 @@ SCORE_WORDS = {"c": 1.0, "correct": 1.0, "true": 1.0, "yes": 1.0,
                "p": 0.5, "partial": 0.5}
 
 NO_TASK = ""  # the task of every item when the source has no task column
+REPLACEMENT = "\ufffd"  # what a reader puts where bytes were not UTF-8
 
 # DuckDB's memory limit for the item sums unless PRECMP_DUCKDB_MEMORY sets one: every level of
 # the query is a GROUP BY that spills to disk beyond it, and the report around the query
@@ -393,7 +395,24 @@ def _numpy_codes(frame: pd.DataFrame, req: _Request) -> dict[str, np.ndarray]:
         if len(missing):
             raise req.fail(f"column {col!r} is empty in row {int(missing[0])}")
         out[fixed] = s.astype(str).to_numpy()
+    for fixed in ("k_task", "k_item", "k_model", "k_cluster"):  # the SQL engines' order
+        if fixed in out:
+            broken = sorted(v for v in pd.unique(out[fixed]) if REPLACEMENT in v)
+            if broken:
+                raise _broken(req, dict(req.roles())[fixed], broken[0])
     return out
+
+
+def _broken(req: _Request, column: str, value: str) -> ItemFileError:
+    """Refuse a task, item, model or cluster holding U+FFFD, naming the column and the value.
+
+    A reader puts U+FFFD where bytes were not UTF-8 (Spark does so without a word), so two
+    different broken names would be one item or one model; every engine refuses the name.
+    """
+    shown = value if len(value) <= 40 else value[:40] + "..."
+    return req.fail(f"column {column!r} has the value {shown!r} holding U+FFFD, the character "
+                    "put where bytes were not UTF-8 text; names that lost their bytes cannot be "
+                    "told apart: save the file as UTF-8")
 
 
 def _numpy_sums(frame: pd.DataFrame, req: _Request) -> list[ItemSums]:
@@ -563,8 +582,8 @@ def answers_sql(req: _Request, score_kind: str, text: str, table: str) -> str:
 
     Columns ``t`` (task), ``i`` (item), ``m`` (model, as text), ``k`` (answers), ``s``, ``s2``
     (sums of the score and its square), ``g0``, ``g1`` (smallest and largest cluster), ``bad``
-    (answers with a missing, unreadable or non-finite score) and ``nul`` (answers with a
-    missing key). Items and clusters keep the source's type: they are only grouped and compared.
+    (answers with a missing, unreadable or non-finite score), ``nul`` (answers with a
+    missing key) and ``brk`` (answers whose task, item, model or cluster holds U+FFFD). Items and clusters keep the source's type: they are only grouped and compared.
     """
     x = _score_sql(score_kind, text)
     t = f"CAST(k_task AS {text})" if req.task else "''"
@@ -572,12 +591,15 @@ def answers_sql(req: _Request, score_kind: str, text: str, table: str) -> str:
     keys = ["k_item", "k_model", *(["k_cluster"] if req.cluster else []),
             *(["k_sample"] if req.sample else []), *(["k_task"] if req.task else [])]
     nul = " OR ".join(f"{k} IS NULL" for k in keys)
+    # the names that tell answers apart (a sample number is only counted)
+    named = ", ".join(f"CAST({k} AS {text})" for k in keys if k != "k_sample")
+    brk = f"CASE WHEN instr(concat_ws('', {named}), '{REPLACEMENT}') > 0 THEN 1 ELSE 0 END"
     return (f"WITH r AS (SELECT {t} AS t, k_item AS i, CAST(k_model AS {text}) AS m, {g} AS g, "
-            f"{x} AS x, CASE WHEN {nul} THEN 1 ELSE 0 END AS nul FROM {table}) "
+            f"{x} AS x, CASE WHEN {nul} THEN 1 ELSE 0 END AS nul, {brk} AS brk FROM {table}) "
             f"SELECT t, i, m, COUNT(*) AS k, SUM(x) AS s, SUM(x * x) AS s2, "
             f"MIN(g) AS g0, MAX(g) AS g1, "
             f"SUM(CASE WHEN x IS NULL OR NOT (x - x = 0) THEN 1 ELSE 0 END) AS bad, "
-            f"SUM(nul) AS nul FROM r GROUP BY t, i, m")
+            f"SUM(nul) AS nul, SUM(brk) AS brk FROM r GROUP BY t, i, m")
 
 
 def sums_sql(m: int, table: str) -> str:
@@ -595,13 +617,13 @@ def sums_sql(m: int, table: str) -> str:
     pairs = [(a, b) for a in range(m) for b in range(a, m)]
     a_cols = [f"SUM(CASE WHEN j = {a} THEN s / k END) AS a{a}" for a in range(m)]
     w = (f"SELECT t, i, MIN(g0) AS g0, MAX(g1) AS g1, COUNT(*) AS nm, "
-         f"MIN(k) AS kmin, MAX(k) AS kmax, SUM(bad) AS bad, SUM(nul) AS nul, "
+         f"MIN(k) AS kmin, MAX(k) AS kmax, SUM(bad) AS bad, SUM(nul) AS nul, SUM(brk) AS brk, "
          f"SUM(CASE WHEN s / k = 0 OR s / k = 1 THEN 0 ELSE 1 END) AS nonbinary, "
          f"SUM(CASE WHEN s / k >= 0 AND s / k <= 1 THEN 0 ELSE 1 END) AS offunit, "
          f"{', '.join(a_cols)} FROM {table} GROUP BY t, i")
     c_cols = ([f"SUM(a{a}) AS S{a}" for a in range(m)]
               + [f"SUM(a{a} * a{b}) AS P{a}_{b}" for a, b in pairs])
-    checks = ("SUM(bad) AS bad, SUM(nul) AS nul, SUM(nonbinary) AS nonbinary, "
+    checks = ("SUM(bad) AS bad, SUM(nul) AS nul, SUM(brk) AS brk, SUM(nonbinary) AS nonbinary, "
               "SUM(offunit) AS offunit")
     c = (f"SELECT t, g0, COUNT(*) AS nc, SUM(CASE WHEN nm < {m} THEN 1 ELSE 0 END) AS incomplete, "
          f"SUM(CASE WHEN g0 <> g1 THEN 1 ELSE 0 END) AS moved, "
@@ -634,13 +656,14 @@ def per_model_sql(m: int, table: str) -> str:
 def common_sql(m: int, table: str, keep: bool) -> str:
     """Write the per-(item, model) rows of the items every model answered (``keep``), or the rest.
 
-    An item counts as answered by the models that have a row for it; a key left empty stays in
-    the kept rows, so that the checks after name it.
+    An item counts as answered by the models that have a row for it; a key left empty or
+    holding U+FFFD stays in the kept rows, so that the checks after name it.
     """
     op = "=" if keep else "<"
     return (f"SELECT r.* FROM {table} r JOIN (SELECT t, i, COUNT(*) AS nm FROM {table} "
             f"GROUP BY t, i) q ON r.t IS NOT DISTINCT FROM q.t AND r.i IS NOT DISTINCT FROM q.i "
-            f"WHERE q.nm {op} {m}{' OR r.nul > 0' if keep else ' AND r.nul = 0'}")
+            f"WHERE q.nm {op} {m}"
+            f"{' OR r.nul > 0 OR r.brk > 0' if keep else ' AND r.nul = 0 AND r.brk = 0'}")
 
 
 def dropped_sql(m: int, table: str) -> str:
@@ -660,6 +683,10 @@ def _dropped(req: _Request, rows: Any) -> dict[str, tuple[int, ...]]:
 _LOCATE = {
     "bad": "SELECT t, i, m FROM {im} WHERE bad > 0 ORDER BY t, i, m LIMIT 1",
     "nul": "SELECT t, i, m FROM {im} WHERE nul > 0 ORDER BY t, i, m LIMIT 1",
+    # per role, the first value in text order holding U+FFFD
+    "brk": ("SELECT " + ", ".join(
+        f"MIN(CASE WHEN instr(CAST({c} AS STRING), '{REPLACEMENT}') > 0 THEN CAST({c} AS STRING) END)"
+        for c in ("t", "i", "m", "g0", "g1")) + " FROM {im} WHERE brk > 0"),
     "multi": "SELECT t, i, m, k FROM {im} WHERE k > 1 ORDER BY t, i, m LIMIT 1",
     "moved": ("SELECT t, i, MIN(g0), MAX(g1) FROM {im} GROUP BY t, i HAVING MIN(g0) <> MAX(g1) "
               "ORDER BY t, i LIMIT 1"),
@@ -668,15 +695,23 @@ _LOCATE = {
 }
 
 
-def _first_problem(req: _Request, row: Mapping[str, Any]) -> str | None:
-    for check in ("nul", "bad", "multi", "moved", "incomplete"):
-        if row[check] and (check != "multi" or req.sample is None):
+def _first_problem(req: _Request, rows: pd.DataFrame) -> str | None:
+    """Name the first check, in the order numpy makes them, that some task's row fails."""
+    for check in ("nul", "brk", "bad", "multi", "incomplete", "moved"):
+        if (check != "multi" or req.sample is None) and any(rows[check]):
             return check
     return None
 
 
 def _problem_message(req: _Request, check: str, found: Sequence[Any],
                      present: Sequence[str]) -> ItemFileError:
+    if check == "brk":
+        t, i, m, g0, g1 = (tuple(found) + (None,) * 5)[:5]
+        clusters = [g for g in (g0, g1) if g is not None]
+        for col, value in ((req.task, t), (req.item, i), (req.model, m),
+                           (req.cluster, min(clusters) if clusters else None)):
+            if col is not None and value is not None:
+                return _broken(req, col, str(value))
     item = _shown(found[1])
     if check == "nul":
         return req.fail(f"item {item}, model {found[2]!r}: a key column ({req.item!r}, "
@@ -776,15 +811,14 @@ def _duckdb_sums(req: _Request, relation: duckdb.DuckDBPyRelation, columns: Sequ
         raise
     except Exception as exc:  # duckdb.Error: a parse failure of the user's file
         raise on_error(exc) from None
-    for _, r in rows.iterrows():
-        check = _first_problem(req, r)
-        if check is not None:  # the error path: find the first item with the problem
-            sql = _LOCATE[check].format(im="im", m=len(req.models))
-            found = indexed.query("im", sql).fetchone() or ("", "?", "?", "?")
-            present = [str(x[0]) for x in indexed.filter(
-                (ColumnExpression("t") == ConstantExpression(found[0]))
-                & (ColumnExpression("i") == ConstantExpression(found[1]))).select("m").fetchall()]
-            raise _problem_message(req, check, found, present)
+    check = _first_problem(req, rows)
+    if check is not None:  # the error path: find the first item with the problem
+        sql = _LOCATE[check].format(im="im", m=len(req.models))
+        found = indexed.query("im", sql).fetchone() or ("", "?", "?", "?", "?")
+        present = [] if check != "incomplete" else [str(x[0]) for x in indexed.filter(
+            (ColumnExpression("t") == ConstantExpression(found[0]))
+            & (ColumnExpression("i") == ConstantExpression(found[1]))).select("m").fetchall()]
+        raise _problem_message(req, check, found, present)
     return _sums_from_rows(req, _joined(rows, per_model), "duckdb", dropped)
 
 
@@ -821,14 +855,13 @@ def _spark_sums(req: _Request, df: SparkDataFrame, columns: Sequence[str]) -> li
         indexed.createOrReplaceTempView(im_view)
         rows = _spark_frame(spark.sql(sums_sql(len(req.models), im_view)))
         per_model = _spark_frame(spark.sql(per_model_sql(len(req.models), im_view)))
-        for _, r in rows.iterrows():
-            check = _first_problem(req, r)
-            if check is not None:  # the error path: find the first item with the problem
-                found = spark.sql(_LOCATE[check].format(im=im_view, m=len(req.models))).collect()
-                hit = tuple(found[0]) if found else ("", "?", "?", "?")
-                present = [str(x[0]) for x in indexed.where(
-                    (F.col("t") == F.lit(hit[0])) & (F.col("i") == F.lit(hit[1]))).select("m").collect()]
-                raise _problem_message(req, check, hit, present)
+        check = _first_problem(req, rows)
+        if check is not None:  # the error path: find the first item with the problem
+            found = spark.sql(_LOCATE[check].format(im=im_view, m=len(req.models))).collect()
+            hit = tuple(found[0]) if found else ("", "?", "?", "?", "?")
+            present = [] if check != "incomplete" else [str(x[0]) for x in indexed.where(
+                (F.col("t") == F.lit(hit[0])) & (F.col("i") == F.lit(hit[1]))).select("m").collect()]
+            raise _problem_message(req, check, hit, present)
         return _sums_from_rows(req, _joined(rows, per_model), "spark", dropped)
     except Exception as exc:
         gone = let_go_if_server_gone(spark, exc)  # closed: nothing waits on it again
@@ -994,7 +1027,7 @@ def _count_path(path: str | os.PathLike, engine: str, roles: dict[str, Any],
     if matched:
         req.notes.append(matched)
     if engine == "numpy":
-        frame = read_columns(kind, files, [c for _, c in req.roles()], name)
+        frame = read_columns(kind, files, [c for _, c in req.roles()], name, list(columns))
         return _numpy_sums(_kept(frame, req), req)
     if engine == "spark":
         try:
@@ -1009,6 +1042,10 @@ def _count_path(path: str | os.PathLike, engine: str, roles: dict[str, Any],
             except Exception as exc:  # a Spark failure reading the file
                 if let_go_if_server_gone(spark, exc):
                     raise ItemFileError(server_gone_message(name, exc)) from None
+                if kind == "csv" and "MALFORMED_CSV_RECORD" in str(exc):
+                    malformed = malformed_line(files[0], name, len(columns))
+                    if malformed is not None:
+                        raise ItemFileError(str(malformed)) from None
                 first = str(exc).strip().splitlines()[0][:200] if str(exc).strip() else type(exc).__name__
                 raise ItemFileError(f"{name}: cannot be read as {kind.upper()} ({first})") from None
     con = _item_connection()

@@ -15,7 +15,14 @@ if TYPE_CHECKING:  # optional at run time: imported where the engine runs
 
 from .base import PredictionFileError
 from .duckdb_engine import _connect, _duckdb_error, _duckdb_source
-from .files import _delimiter, _describe_path, _file_columns, _literal_files, _unreadable
+from .files import (
+    _describe_path,
+    _file_columns,
+    _literal_files,
+    _malformed_line,
+    _read_csv_text,
+    _unreadable,
+)
 from .spark_engine import _spark_read, is_spark_connect
 
 # --------------------------------------------------------------------------------------------
@@ -168,7 +175,8 @@ def spark_table(spark: SparkSession, kind: str, files: list[str]) -> SparkDataFr
     return _spark_read(spark, kind, files)
 
 
-def read_columns(kind: str, files: list[str], columns: list[str], name: str) -> pd.DataFrame:
+def read_columns(kind: str, files: list[str], columns: list[str], name: str,
+                 header: list[str]) -> pd.DataFrame:
     """Read some columns of the files into memory (CSV cells as text, empty cells missing).
 
     Parameters
@@ -176,8 +184,12 @@ def read_columns(kind: str, files: list[str], columns: list[str], name: str) -> 
     kind : {"csv", "parquet"}
     files : list of str
     columns : list of str
+        The columns to read.
     name : str
         The source's name, for messages.
+    header : list of str
+        Every column of the files, in order (:func:`file_columns`): a CSV row with more or
+        fewer fields is refused naming its line, as DuckDB and Spark refuse it.
 
     Returns
     -------
@@ -188,10 +200,29 @@ def read_columns(kind: str, files: list[str], columns: list[str], name: str) -> 
     PredictionFileError
         When the files cannot be parsed.
     """
+    if kind == "csv":
+        return _read_csv_text(files[0], name, header, columns)
     try:
-        if kind == "csv":
-            return pd.read_csv(files[0], usecols=columns, dtype=str, keep_default_na=False,
-                               na_values=[""], sep=_delimiter(files[0]))
         return pd.concat([pd.read_parquet(f, columns=columns) for f in files], ignore_index=True)
     except Exception as exc:  # any parser failure is a file problem for the user
         raise _unreadable(name, kind, exc) from None
+
+
+def malformed_line(path: str, name: str, width: int) -> PredictionFileError | None:
+    """Find the first CSV row with more or fewer fields than the header's ``width``.
+
+    Parameters
+    ----------
+    path : str
+    name : str
+        The source's name, for messages.
+    width : int
+        The header's number of columns.
+
+    Returns
+    -------
+    PredictionFileError or None
+        The one line naming the row's line and its number of fields, or None when every row
+        fits (or the file cannot be read as CSV text).
+    """
+    return _malformed_line(path, name, width)
