@@ -256,7 +256,7 @@ def _pair_row(s: ItemSums, a: int, b: int, use_mcnemar: bool, level: float, alph
                 "a_wrong_b_right": flips[1], "se": d["se"], "design_effect": d["design_effect"],
                 "correlation": d["correlation"], "mde": mde, "items_needed": need, "note": note})
     if margin is not None:
-        eq = equivalence_test_from_sums(ps, margin=margin, alpha=alpha)
+        eq = equivalence_test_from_sums(ps, margin=margin, alpha=alpha, df=df)
         row.update({"margin": margin, "tost_pvalue": eq.pvalue,
                     "equivalent": bool(eq.details["equivalent"])})
     if s.k_max > 1:

@@ -891,7 +891,8 @@ def paired_difference(
 # --------------------------------------------------------------------------------------------
 
 
-def equivalence_test_from_sums(sums: PairedSums, *, margin: float, alpha: float = 0.05) -> TestResult:
+def equivalence_test_from_sums(sums: PairedSums, *, margin: float, alpha: float = 0.05,
+                               df: int | None = None) -> TestResult:
     """Two one-sided tests (TOST) that |mean(a - b)| < margin, from :class:`PairedSums`.
 
     Parameters
@@ -902,6 +903,10 @@ def equivalence_test_from_sums(sums: PairedSums, *, margin: float, alpha: float 
         m > 0: differences within ±m count as equivalent (on the scale of the scores).
     alpha : float
         Level of each one-sided test, in (0, 0.5).
+    df : int, optional
+        Take both one-sided p-values and the interval from Student's t with ``df`` degrees of
+        freedom instead of the normal (C - 1 for C clusters, as
+        :func:`paired_difference_from_sums` takes it below ``T_CLUSTERS`` clusters).
 
     Returns
     -------
@@ -915,6 +920,14 @@ def equivalence_test_from_sums(sums: PairedSums, *, margin: float, alpha: float 
     >>> res = equivalence_test_from_sums(s, margin=0.05)
     >>> round(res.pvalue, 4), res.details["equivalent"]
     (0.0039, True)
+
+    The same differences in 12 passages, referred to t with 11 df, are not shown equivalent:
+
+    >>> c = PairedSums(n_items=400, sum_a=300, sum_b=296, sum_a2=300, sum_b2=296, sum_ab=280,
+    ...                n_clusters=12, sum_s2=80, sum_ns=130, sum_n2=13400)
+    >>> z, t = (equivalence_test_from_sums(c, margin=0.05, df=d) for d in (None, 11))
+    >>> round(z.pvalue, 4), round(t.pvalue, 4), t.method
+    (0.0421, 0.0561, 'TOST equivalence of paired scores (t, 11 df)')
     """
     sums = _check_sums(sums)
     m = check_positive_float(margin, "margin")
@@ -927,7 +940,10 @@ def equivalence_test_from_sums(sums: PairedSums, *, margin: float, alpha: float 
     level = 1.0 - 2.0 * a
     design = (f"{sums.n_items} items in {sums.n_clusters} clusters" if sums.n_clusters
               else f"{sums.n_items} independent items")
-    common: dict[str, Any] = {"method": "TOST equivalence of paired scores (z)",
+    if df is not None and not (isinstance(df, int | np.integer) and df >= 1):
+        raise ValueError(f"df must be a positive integer; got {df!r}")
+    common: dict[str, Any] = {"method": ("TOST equivalence of paired scores (z)" if df is None
+                                         else f"TOST equivalence of paired scores (t, {int(df)} df)"),
                               "alternative": "equivalence", "n": sums.n_items, "estimate": d,
                               "confidence_level": level}
     if se == 0:
@@ -937,18 +953,25 @@ def equivalence_test_from_sums(sums: PairedSums, *, margin: float, alpha: float 
             common.pop("method"), note,
             details={**details, "margin": m, "equivalent": False}, **common)
     z_lower, z_upper = (d + m) / se, (d - m) / se
-    p_lower, p_upper = float(norm_sf(z_lower)), float(norm_sf(-z_upper))
+    if df is None:
+        p_lower, p_upper = float(norm_sf(z_lower)), float(norm_sf(-z_upper))
+        log_p = max(norm_logsf(z_lower), norm_logsf(-z_upper))
+        lo, hi = _z_interval(d, se, "two-sided", level)
+        few = _few_clusters(sums.n_clusters)
+    else:
+        p_lower, p_upper = float(t_sf(z_lower, int(df))), float(t_sf(-z_upper, int(df)))
+        log_p = math.log(max(p_lower, p_upper)) if max(p_lower, p_upper) > 0 else -math.inf
+        _, lo, hi = _t_test(0.0, d, se, int(df), "two-sided", level)
+        few = _t_note(int(df))
     p = max(p_lower, p_upper)
-    log_p = max(norm_logsf(z_lower), norm_logsf(-z_upper))
     equivalent = p < a
-    lo, hi = _z_interval(d, se, "two-sided", level)
     verdict = (f"equivalent within ±{m:g}" if equivalent
                else f"not shown equivalent within ±{m:g}")
     details.update({"margin": m, "z_lower": z_lower, "z_upper": z_upper, "p_lower": p_lower,
                     "p_upper": p_upper, "equivalent": equivalent})
     return TestResult(statistic=min(z_lower, -z_upper), pvalue=p, log_pvalue=log_p, ci_low=lo,
                       ci_high=hi, details=details,
-                      note=_join(verdict, design, _few_clusters(sums.n_clusters)), **common)
+                      note=_join(verdict, design, few), **common)
 
 
 def equivalence_test(
