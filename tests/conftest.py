@@ -43,25 +43,38 @@ def run_notebook(tmp_path: Path) -> Callable[..., dict[str, Any]]:
 
     The executed notebook is kept next to results.json in the test's temporary directory.
     """
-    import papermill as pm
 
     def run(name: str, **parameters: Any) -> dict[str, Any]:
-        out = tmp_path / name
-        parameters = {"output_dir": str(out), **parameters}
-        source = NOTEBOOKS / f"{name}.ipynb"  # name may be "solutions/NN_topic"
-        executed = tmp_path / f"{name}.executed.ipynb"
-        executed.parent.mkdir(parents=True, exist_ok=True)
-        pm.execute_notebook(
-            str(source),
-            str(executed),
-            parameters=parameters,
-            cwd=str(source.parent),
-            kernel_name="python3",
-            progress_bar=False,
-        )
-        return json.loads((out / "results.json").read_text())
+        return execute_notebook(name, tmp_path, **parameters)
 
     return run
+
+
+def execute_notebook(name: str, folder: Path, **parameters: Any) -> dict[str, Any]:
+    """Run ``notebooks/<name>.ipynb`` with papermill into ``folder``; return its results.json.
+
+    ``name`` may be ``"solutions/NN_topic"``. The executed notebook is kept in ``folder`` beside
+    the results (a module-scoped fixture runs a notebook once for several tests with this).
+    """
+    import papermill as pm
+
+    out = folder / name
+    parameters = {"output_dir": str(out), **parameters}
+    source = NOTEBOOKS / f"{name}.ipynb"
+    executed = folder / f"{name}.executed.ipynb"
+    executed.parent.mkdir(parents=True, exist_ok=True)
+    pm.execute_notebook(str(source), str(executed), parameters=parameters,
+                        cwd=str(source.parent), kernel_name="python3", progress_bar=False)
+    return json.loads((out / "results.json").read_text())
+
+
+def cr1_se(d: Any, groups: Any) -> float:
+    """statsmodels' cluster-robust (CR1) standard error of the mean of ``d`` over ``groups``."""
+    import numpy as np
+    import statsmodels.api as sm
+
+    fit = sm.OLS(d, np.ones_like(d)).fit(cov_type="cluster", cov_kwds={"groups": groups})
+    return float(fit.bse[0])
 
 
 def pytest_collection_modifyitems(config, items):

@@ -11,33 +11,20 @@ tests/test_nb_14_planning_item_evaluations.py.
 
 from __future__ import annotations
 
-import json
 import math
 
 import numpy as np
 import pandas as pd
 import pytest
-import statsmodels.api as sm
-from conftest import NOTEBOOKS
+from conftest import cr1_se, execute_notebook
 from scipy import stats
 
 PARAMS = {"seed": 3, "n_clusters": 30, "cluster_size": 6, "skill_grid": [0.0, 1.0], "n_sim": 60}
 
 
-def _cr1_se(d: np.ndarray, groups: np.ndarray) -> float:
-    fit = sm.OLS(d, np.ones_like(d)).fit(cov_type="cluster", cov_kwds={"groups": groups})
-    return float(fit.bse[0])
-
-
 @pytest.fixture(scope="module")
 def results(tmp_path_factory):
-    import papermill as pm
-
-    out = tmp_path_factory.mktemp("nb13")
-    pm.execute_notebook(str(NOTEBOOKS / "13_evaluating_on_items.ipynb"),
-                        str(out / "executed.ipynb"), parameters={**PARAMS, "output_dir": str(out)},
-                        cwd=str(NOTEBOOKS), kernel_name="python3", progress_bar=False)
-    return json.loads((out / "results.json").read_text())
+    return execute_notebook("13_evaluating_on_items", tmp_path_factory.mktemp("nb13"), **PARAMS)
 
 
 @pytest.mark.notebook
@@ -54,7 +41,7 @@ def test_tests_on_the_benchmark(results):
     assert results["clustered_mcnemar"]["statistic"] == pytest.approx(obuchowski, rel=1e-12)
     assert results["clustered_mcnemar"]["pvalue"] == pytest.approx(stats.chi2.sf(obuchowski, 1),
                                                                    rel=1e-9)
-    se = _cr1_se(a - b, g)
+    se = cr1_se(a - b, g)
     assert results["cr1"]["se"] == pytest.approx(se, rel=1e-9)
     se_plain = np.std(a - b, ddof=1) / np.sqrt(len(a))
     assert results["cr1"]["design_effect"] == pytest.approx((se / se_plain) ** 2, rel=1e-9)
@@ -77,7 +64,7 @@ def test_tests_on_the_shipped_logs(results):
     only_a, only_b = int(np.sum(a > b)), int(np.sum(b > a))
     assert results["log_mcnemar"]["statistic"] == pytest.approx((only_a - only_b) ** 2
                                                                 / (only_a + only_b), rel=1e-12)
-    assert results["log_cr1"]["se"] == pytest.approx(_cr1_se(a - b, g), rel=1e-9)
+    assert results["log_cr1"]["se"] == pytest.approx(cr1_se(a - b, g), rel=1e-9)
     assert results["log_cr1"]["estimate"] == pytest.approx(a.mean() - b.mean(), rel=1e-12)
 
 

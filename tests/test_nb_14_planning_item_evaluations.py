@@ -10,33 +10,20 @@ are checked to state exactly those numbers.
 
 from __future__ import annotations
 
-import json
 import math
 
 import numpy as np
 import pandas as pd
 import pytest
-import statsmodels.api as sm
-from conftest import NOTEBOOKS
+from conftest import cr1_se, execute_notebook
 from scipy import stats
 
 PARAMS = {"seed": 3, "n_clusters": 30, "cluster_size": 6, "n_answers": 3, "margin": 0.05}
 
 
-def _cr1_se(d: np.ndarray, groups: np.ndarray) -> float:
-    fit = sm.OLS(d, np.ones_like(d)).fit(cov_type="cluster", cov_kwds={"groups": groups})
-    return float(fit.bse[0])
-
-
 @pytest.fixture(scope="module")
 def results(tmp_path_factory):
-    import papermill as pm
-
-    out = tmp_path_factory.mktemp("nb14")
-    pm.execute_notebook(str(NOTEBOOKS / "14_planning_item_evaluations.ipynb"),
-                        str(out / "executed.ipynb"), parameters={**PARAMS, "output_dir": str(out)},
-                        cwd=str(NOTEBOOKS), kernel_name="python3", progress_bar=False)
-    return json.loads((out / "results.json").read_text())
+    return execute_notebook("14_planning_item_evaluations", tmp_path_factory.mktemp("nb14"), **PARAMS)
 
 
 @pytest.mark.notebook
@@ -53,7 +40,7 @@ def test_the_pilot_is_notebook_13s_benchmark(results):
     np.testing.assert_array_equal(items[["correct_a", "correct_b", "cluster"]].to_numpy(),
                                   again[["correct_a", "correct_b", "cluster"]].to_numpy())
     a, b, g = (items[k].to_numpy(float) for k in ("correct_a", "correct_b", "cluster"))
-    se = _cr1_se(a - b, g)
+    se = cr1_se(a - b, g)
     assert results["cr1"]["se"] == pytest.approx(se, rel=1e-9)
     se_plain = np.std(a - b, ddof=1) / np.sqrt(len(a))
     assert results["cr1"]["design_effect"] == pytest.approx((se / se_plain) ** 2, rel=1e-9)
@@ -63,7 +50,7 @@ def test_the_pilot_is_notebook_13s_benchmark(results):
 def test_equivalence(results):
     twins = pd.DataFrame(results["twins"])
     d = (twins["correct_a"] - twins["correct_b"]).to_numpy(float)
-    se = _cr1_se(d, twins["cluster"].to_numpy())
+    se = cr1_se(d, twins["cluster"].to_numpy())
     mrg = PARAMS["margin"]
     p = max(stats.norm.sf((d.mean() + mrg) / se), stats.norm.cdf((d.mean() - mrg) / se))
     eq = results["equivalence"]

@@ -11,13 +11,11 @@ with ``cov_type="cluster"``; Clopper–Pearson's lower bound at x = n is (α/2)^
 
 from __future__ import annotations
 
-import json
-
 import numpy as np
 import pandas as pd
 import pytest
 import statsmodels.api as sm
-from conftest import NOTEBOOKS
+from conftest import execute_notebook
 from scipy import stats
 from sklearn.metrics import f1_score, roc_auc_score
 
@@ -27,13 +25,7 @@ PARAMS = {"seed": 2, "test_size": 0.4, "n_resamples": 600, "boundary_n": 12, "n_
 
 @pytest.fixture(scope="module")
 def results(tmp_path_factory):
-    import papermill as pm
-
-    out = tmp_path_factory.mktemp("nb15")
-    pm.execute_notebook(str(NOTEBOOKS / "15_bootstrap_permutation.ipynb"),
-                        str(out / "executed.ipynb"), parameters={**PARAMS, "output_dir": str(out)},
-                        cwd=str(NOTEBOOKS), kernel_name="python3", progress_bar=False)
-    return json.loads((out / "results.json").read_text())
+    return execute_notebook("15_bootstrap_permutation", tmp_path_factory.mktemp("nb15"), **PARAMS)
 
 
 def _data(results):
