@@ -1070,7 +1070,7 @@ SKIPPED: dict[str, str] = {
 MODULES = ["stats.accuracy", "stats.bayesian", "stats.combine", "compare.models",
            "stats.contingency", "engine.counts", "compare.crossval", "sources.datasets",
            "engine.base", "engine.counting", "engine.spark_engine", "stats.multiple",
-           "stats.paired", "stats.power", "stats.precision_cells", "stats.precision",
+           "stats.paired", "stats.repeated", "stats.power", "stats.precision_cells", "stats.precision",
            "stats.precision_gee", "sources.predictions", "stats.prevalence", "stats.ranks",
            "stats.posthoc", "stats.replicability", "stats.resampling", "stats.results",
            "stats.selection", "_lib.checks", "engine.labels",
