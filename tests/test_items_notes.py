@@ -16,6 +16,7 @@ import urllib.parse
 import numpy as np
 import pandas as pd
 import pytest
+from conftest import cr1_se
 from scipy import stats
 
 from precmp_lib import compare_items
@@ -74,34 +75,28 @@ def test_continuous_scores_on_12_clusters_use_t_with_11_df_as_statsmodels_and_sc
     assert wide50.test == "paired difference, CR1 z" and wide50.note == ""
 
 
+def _tost_by_hand(frame: pd.DataFrame, a: str, b: str, margin: float, df: int | None) -> float:
+    """Schuirmann's two one-sided tests of a − b over statsmodels' CR1 standard error, with
+    scipy's t on ``df`` degrees of freedom (or the normal when ``df`` is None)."""
+    wide = frame.pivot(index="item", columns="model", values="score")
+    groups = frame.drop_duplicates("item").set_index("item").loc[wide.index, "passage"]
+    d = (wide[a] - wide[b]).to_numpy(float)
+    se = cr1_se(d, groups.to_numpy())
+    tail = stats.norm if df is None else stats.t(df)
+    return max(tail.sf((d.mean() + margin) / se), tail.cdf((d.mean() - margin) / se))
+
+
 def test_equivalence_on_12_clusters_takes_both_one_sided_tails_from_t_with_11_df():
     """TOST beside a t-tested pair refers to the same t (before: z, which shows equivalence too
     often at few clusters, as the two-sided test rejected too often)."""
-    sm = pytest.importorskip("statsmodels.api")
-    frame = _continuous_items(seed=11)
     margin = 0.5
-    row = compare_items(frame, cluster="passage", margin=margin).pairs.iloc[0]
-    wide = frame.pivot(index="item", columns="model", values="score")
-    groups = frame.drop_duplicates("item").set_index("item").loc[wide.index, "passage"]
-    d = (wide[row.model_a] - wide[row.model_b]).to_numpy(float)
-    # statsmodels' CR1 standard error; Schuirmann's two one-sided tests with scipy's t
-    se = float(sm.OLS(d, np.ones_like(d)).fit(cov_type="cluster", cov_kwds={
-        "groups": groups.to_numpy()}).bse[0])
-    want = max(stats.t.sf((d.mean() + margin) / se, 11), stats.t.cdf((d.mean() - margin) / se, 11))
-    assert row.tost_pvalue == pytest.approx(want, rel=1e-10)
-    z = max(stats.norm.sf((d.mean() + margin) / se), stats.norm.cdf((d.mean() - margin) / se))
-    assert row.tost_pvalue > z  # the reference really changed
-    # 50 clusters: z, as the pair's own test
-    frame50 = _continuous_items(seed=11, clusters=50)
-    wide50 = compare_items(frame50, cluster="passage", margin=margin).pairs.iloc[0]
-    w50 = frame50.pivot(index="item", columns="model", values="score")
-    g50 = frame50.drop_duplicates("item").set_index("item").loc[w50.index, "passage"]
-    d50 = (w50[wide50.model_a] - w50[wide50.model_b]).to_numpy(float)
-    se50 = float(sm.OLS(d50, np.ones_like(d50)).fit(cov_type="cluster", cov_kwds={
-        "groups": g50.to_numpy()}).bse[0])
-    z50 = max(stats.norm.sf((d50.mean() + margin) / se50),
-              stats.norm.cdf((d50.mean() - margin) / se50))
-    assert wide50.tost_pvalue == pytest.approx(z50, rel=1e-10)
+    for clusters, df in ((12, 11), (50, None)):  # 50 clusters: z, as the pair's own test
+        frame = _continuous_items(seed=11, clusters=clusters)
+        row = compare_items(frame, cluster="passage", margin=margin).pairs.iloc[0]
+        want = _tost_by_hand(frame, row.model_a, row.model_b, margin, df)
+        assert row.tost_pvalue == pytest.approx(want, rel=1e-10)
+        if df is not None:  # the reference really changed
+            assert row.tost_pvalue > _tost_by_hand(frame, row.model_a, row.model_b, margin, None)
 
 
 def test_at_12_clusters_t_holds_its_size_where_z_rejects_too_often():
