@@ -330,8 +330,8 @@ def _pairs(cmp: ItemComparison) -> str:
              "right and B wrong (right → wrong going from A to B); a_wrong_b_right the reverse.")
     margins = _margin_text(cmp)
     if margins:
-        intro += (f" Equivalence: two one-sided tests at ±{margins}; equivalent only when "
-                  "the TOST p-value is below α.")
+        intro += (f" Equivalence: two one-sided tests at ±{margins}, referred to the pair's z "
+                  "or t; equivalent only when the TOST p-value is below α.")
     out = [_h2("pi-pairs"), intro + "</p>"]
     for task in cmp.tasks:
         p = cmp.pairs[cmp.pairs["task"] == task]
