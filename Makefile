@@ -12,10 +12,6 @@ TORCH := $(VENV)/.torch
 SPARK := $(VENV)/.spark
 # worker processes for `make test` and `make report` (default: the cores of this machine)
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
-# pytest workers for `make test`: one more than JOBS. The Spark, Spark Connect and notebook tests
-# spend part of their time waiting on other processes (JVMs, kernels, servers), which a third
-# worker fills on two cores: the suite took 1,259 s with 3 workers where it took 1,587 s with 2.
-TEST_JOBS ?= $(shell echo $$(( $(JOBS) + 1 )))
 BROWSER_STAMP := $(VENV)/.browser
 # One BLAS/OpenMP thread per process: tests and notebooks run side by side on few cores, and
 # oversubscribed thread pools make small fits many times slower.
@@ -69,7 +65,7 @@ report: $(STAMP) ## run every notebook (JOBS at a time) and render build/reports
 test: $(DEV) $(TORCH) $(SPARK) ## lint, unit tests, doctests, notebooks under nbval and papermill contract tests
 	$(PY) -m ruff check .
 	$(PY) -m mypy
-	$(PY) -m pytest -n $(TEST_JOBS) --dist loadfile --nbval-lax -p no:cacheprovider tests precmp_lib notebooks
+	$(PY) -m pytest -n $(JOBS) --dist loadfile --nbval-lax -p no:cacheprovider tests precmp_lib notebooks
 
 docs: $(DEV) ## API reference from the docstrings (and docs/coming_from*.md) into build/reports/api
 	$(PY) docs/build_api.py build/reports/api
