@@ -229,7 +229,7 @@ def test_an_item_file_name_holding_the_replacement_character_is_refused_by_every
     name = rows[-1][role]
     message = _refusal(lambda: count_items(tmp_path / "written.csv", item="item", task="task",
                                            cluster="passage", engine=engine))
-    assert message == (f"written.csv: column {column!r} has the value {name!r} holding U+FFFD, "
+    assert message == (f"written.csv: column {column!r} has the name {name!r} holding U+FFFD, "
                        "the character put where bytes were not UTF-8 text; names that lost their "
                        "bytes cannot be told apart: save the file as UTF-8"), message
     if role == 1:  # the same without a task or a cluster column, and past what the header check reads

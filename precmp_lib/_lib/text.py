@@ -1,4 +1,4 @@
-"""User text that does not show as itself: direction controls, and names that are not text.
+"""User text that does not show as itself: direction controls, odd names, lost bytes.
 
 >>> 0x202E in DIRECTION_CONTROLS, ord("a") in DIRECTION_CONTROLS
 (True, False)
@@ -29,3 +29,19 @@ def printable_name(name: str) -> str:
     except UnicodeEncodeError:  # a surrogate that no byte made
         raw = name.encode("utf-8", "backslashreplace")
     return raw.decode("utf-8", "backslashreplace")
+
+
+# What a reader puts where bytes were not UTF-8; Spark does so without a word.
+REPLACEMENT = "\ufffd"
+
+
+def lost_bytes(column: str, noun: str, value: str) -> str:
+    """Say that a text of ``column`` holds U+FFFD, so it cannot be told from other broken texts.
+
+    >>> lost_bytes("y", "label", "a\ufffd")
+    "column 'y' has the label 'a\ufffd' holding U+FFFD, the character put where bytes were not UTF-8 text; labels that lost their bytes cannot be told apart: save the file as UTF-8"
+    """
+    shown = value if len(value) <= 40 else value[:40] + "..."
+    return (f"column {column!r} has the {noun} {shown!r} holding U+FFFD, the character put "
+            f"where bytes were not UTF-8 text; {noun}s that lost their bytes cannot be told "
+            "apart: save the file as UTF-8")

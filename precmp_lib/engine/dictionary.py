@@ -17,6 +17,7 @@ import pandas as pd
 if TYPE_CHECKING:  # optional at run time: imported where the engine runs
     pass
 
+from .._lib.text import REPLACEMENT, lost_bytes
 from .base import PredictionFileError, _Spec
 
 # --------------------------------------------------------------------------------------------
@@ -162,13 +163,9 @@ def _check_decoded(source: str, name: str, pairs: list[tuple[str, Any]]) -> None
     Spark reads such bytes as U+FFFD, so two different broken labels would be one class there
     while numpy and DuckDB refuse the file; every engine refuses the label instead.
     """
-    broken = sorted(label for kind, label in pairs if kind == TEXT and "\ufffd" in label)
+    broken = sorted(label for kind, label in pairs if kind == TEXT and REPLACEMENT in label)
     if broken:  # the first in text order, as above
-        shown = broken[0] if len(broken[0]) <= 40 else broken[0][:40] + "..."
-        raise PredictionFileError(
-            f"{source}: column {name!r} has the label {shown!r} holding U+FFFD, the character "
-            "put where bytes were not UTF-8 text; labels that lost their bytes cannot be told "
-            "apart: save the file as UTF-8")
+        raise PredictionFileError(f"{source}: {lost_bytes(name, 'label', broken[0])}")
 
 
 def _forms(col: _Column) -> dict[str, Any]:

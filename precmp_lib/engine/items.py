@@ -40,6 +40,7 @@ import numpy as np
 import pandas as pd
 
 from .._lib.limits import check_limit
+from .._lib.text import REPLACEMENT, lost_bytes
 from .base import ENGINES, PredictionFileError, nested_column
 from .duckdb_engine import seal_connection
 from .readers import (
@@ -68,7 +69,6 @@ SCORE_WORDS = {"c": 1.0, "correct": 1.0, "true": 1.0, "yes": 1.0,
                "p": 0.5, "partial": 0.5}
 
 NO_TASK = ""  # the task of every item when the source has no task column
-REPLACEMENT = "\ufffd"  # what a reader puts where bytes were not UTF-8
 
 # DuckDB's memory limit for the item sums unless PRECMP_DUCKDB_MEMORY sets one: every level of
 # the query is a GROUP BY that spills to disk beyond it, and the report around the query
@@ -406,13 +406,9 @@ def _numpy_codes(frame: pd.DataFrame, req: _Request) -> dict[str, np.ndarray]:
 def _broken(req: _Request, column: str, value: str) -> ItemFileError:
     """Refuse a task, item, model or cluster holding U+FFFD, naming the column and the value.
 
-    A reader puts U+FFFD where bytes were not UTF-8 (Spark does so without a word), so two
-    different broken names would be one item or one model; every engine refuses the name.
+    Two different broken names would be one item or one model; every engine refuses the name.
     """
-    shown = value if len(value) <= 40 else value[:40] + "..."
-    return req.fail(f"column {column!r} has the value {shown!r} holding U+FFFD, the character "
-                    "put where bytes were not UTF-8 text; names that lost their bytes cannot be "
-                    "told apart: save the file as UTF-8")
+    return req.fail(lost_bytes(column, "name", value))
 
 
 def _numpy_sums(frame: pd.DataFrame, req: _Request) -> list[ItemSums]:
@@ -706,7 +702,7 @@ def _first_problem(req: _Request, rows: pd.DataFrame) -> str | None:
 def _problem_message(req: _Request, check: str, found: Sequence[Any],
                      present: Sequence[str]) -> ItemFileError:
     if check == "brk":
-        t, i, m, g0, g1 = (tuple(found) + (None,) * 5)[:5]
+        t, i, m, g0, g1 = found
         clusters = [g for g in (g0, g1) if g is not None]
         for col, value in ((req.task, t), (req.item, i), (req.model, m),
                            (req.cluster, min(clusters) if clusters else None)):

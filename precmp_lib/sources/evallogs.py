@@ -106,8 +106,7 @@ def _model_of(path: Path) -> str:
         try:
             text = results.read_bytes()
         except OSError as exc:
-            raise ValueError(f"{results.name}: cannot be read "
-                             f"({exc.strerror or type(exc).__name__})") from None
+            raise _cannot_read(results, exc) from None
         name = _object(_json(text, results.name), results.name).get("model_name")
     else:
         header = _inspect_parts(path, header_only=True)[0]
@@ -637,8 +636,12 @@ def _read_log(path: Path, metric: str | None, cluster: str | None) -> _Log:
             return _lm_eval_log(path, metric, cluster)
         return _inspect_log(path, metric, cluster)
     except OSError as exc:
-        raise ValueError(f"{path.name}: cannot be read ({exc.strerror or type(exc).__name__})"
-                         ) from None
+        raise _cannot_read(path, exc) from None
+
+
+def _cannot_read(path: Path, exc: OSError) -> ValueError:
+    """One line for a file the system will not read (permissions, a failing disk)."""
+    return ValueError(f"{path.name}: cannot be read ({exc.strerror or type(exc).__name__})")
 
 
 def _read_model(model: str, path: Any, metric: str | None, cluster: str | None,

@@ -756,11 +756,10 @@ def paired_difference_from_sums(
                               "estimate": m, "confidence_level": level, "details": details}
     design = (f"{sums.n_items} items in {sums.n_clusters} clusters" if clustered
               else f"{sums.n_items} independent items")
+    df = _check_df(df)
     if df is not None:
-        if not (isinstance(df, int | np.integer) and df >= 1):
-            raise ValueError(f"df must be a positive integer; got {df!r}")
-        common["method"] = (f"paired difference, cluster-robust (CR1) t ({int(df)} df)" if clustered
-                            else f"paired difference t ({int(df)} df, independent items)")
+        common["method"] = (f"paired difference, cluster-robust (CR1) t ({df} df)" if clustered
+                            else f"paired difference t ({df} df, independent items)")
     if se == 0:
         return _flat_difference(m, design, common)
     z = m / se
@@ -769,11 +768,18 @@ def paired_difference_from_sums(
         lo, hi = _z_interval(m, se, alternative, level)
         few = _few_clusters(sums.n_clusters)
     else:
-        p, lo, hi = _t_test(z, m, se, int(df), alternative, level)
+        p, lo, hi = _t_test(z, m, se, df, alternative, level)
         log_p = math.log(p) if p > 0 else -math.inf
-        few = _t_note(int(df))
+        few = _t_note(df)
     return TestResult(statistic=z, pvalue=p, log_pvalue=log_p, ci_low=lo, ci_high=hi,
                       note=_join(design, few), **common)
+
+
+def _check_df(df: Any) -> int | None:
+    """Return ``df`` as an int (None for the normal), refusing anything but a positive integer."""
+    if df is not None and not (isinstance(df, int | np.integer) and df >= 1):
+        raise ValueError(f"df must be a positive integer; got {df!r}")
+    return None if df is None else int(df)
 
 
 def _t_note(df: int) -> str:
@@ -937,10 +943,9 @@ def equivalence_test_from_sums(sums: PairedSums, *, margin: float, alpha: float 
     level = 1.0 - 2.0 * a
     design = (f"{sums.n_items} items in {sums.n_clusters} clusters" if sums.n_clusters
               else f"{sums.n_items} independent items")
-    if df is not None and not (isinstance(df, int | np.integer) and df >= 1):
-        raise ValueError(f"df must be a positive integer; got {df!r}")
+    df = _check_df(df)
     common: dict[str, Any] = {"method": ("TOST equivalence of paired scores (z)" if df is None
-                                         else f"TOST equivalence of paired scores (t, {int(df)} df)"),
+                                         else f"TOST equivalence of paired scores (t, {df} df)"),
                               "alternative": "equivalence", "n": sums.n_items, "estimate": d,
                               "confidence_level": level}
     if se == 0:
@@ -956,10 +961,11 @@ def equivalence_test_from_sums(sums: PairedSums, *, margin: float, alpha: float 
         lo, hi = _z_interval(d, se, "two-sided", level)
         few = _few_clusters(sums.n_clusters)
     else:
-        p_lower, p_upper = float(t_sf(z_lower, int(df))), float(t_sf(-z_upper, int(df)))
+        p_lower, p_upper = float(t_sf(z_lower, df)), float(t_sf(-z_upper, df))
         log_p = math.log(max(p_lower, p_upper)) if max(p_lower, p_upper) > 0 else -math.inf
-        _, lo, hi = _t_test(0.0, d, se, int(df), "two-sided", level)
-        few = _t_note(int(df))
+        q = float(t_isf(a, df))  # the (1 - 2 alpha) interval
+        lo, hi = d - q * se, d + q * se
+        few = _t_note(df)
     p = max(p_lower, p_upper)
     equivalent = p < a
     verdict = (f"equivalent within ±{m:g}" if equivalent
