@@ -1073,8 +1073,8 @@ MODULES = ["stats.accuracy", "stats.bayesian", "stats.combine", "compare.models"
            "stats.paired", "stats.repeated", "stats.power", "stats.precision_cells", "stats.precision",
            "stats.precision_gee", "sources.predictions", "stats.prevalence", "stats.ranks",
            "stats.posthoc", "stats.replicability", "stats.resampling", "stats.results",
-           "stats.selection", "_lib.checks", "engine.labels",
-           "course.deep", "course.items_simulation", "course.maps", "course.paper",
+           "fitting.replicability", "fitting.resampling", "fitting.selection", "_lib.checks",
+           "engine.labels", "course.deep", "course.items_simulation", "course.maps", "course.paper",
            "course.scores", "course.simulate", "course.type1"]
 
 

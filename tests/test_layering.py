@@ -1,8 +1,9 @@
 """The package's layers (DESIGN.md, "Modules"): the folders follow the data flow.
 
 ``_lib`` (private helpers) -> ``engine`` (a file or frame becomes counts) -> ``stats`` (tests, pure
-functions of counts) -> ``sources`` (readers that are not engines) -> ``compare`` (every number a
-page shows) -> ``report`` (the pages, figures and plots); ``course`` and the command (``cli``,
+functions of counts) -> ``fitting`` (models fitted on resamples, for the tests on scores) ->
+``sources`` (readers that are not engines) -> ``compare`` (every number a page shows) ->
+``report`` (the pages, figures and plots); ``course`` and the command (``cli``,
 ``__main__``) sit on top and may use everything. A module imports only its own layer and the
 ones below it, anywhere in its source (an import inside a function is still a dependency), and
 importing any module of a layer loads nothing above it.
@@ -29,7 +30,7 @@ import precmp_lib
 PACKAGE = Path(precmp_lib.__file__).resolve().parent
 
 # bottom to top; each layer may import itself and those before it
-LAYERS = ["_lib", "engine", "stats", "sources", "compare", "report"]
+LAYERS = ["_lib", "engine", "stats", "fitting", "sources", "compare", "report"]
 TOP = {"course", "cli", "__main__"}  # may import everything
 
 
@@ -227,7 +228,7 @@ def test_the_report_command_loads_what_the_report_needs_only():
     loaded = _loaded_after_import(["precmp_lib.__main__", "precmp_lib.compare.models",
                                    "precmp_lib.report.render", "precmp_lib.report.sections"])
     for unneeded in ("stats.accuracy", "compare.crossval", "sources.predictions", "stats.ranks",
-                     "stats.posthoc", "stats.selection", "report.plots", "course"):
+                     "stats.posthoc", "fitting.selection", "report.plots", "course"):
         assert f"precmp_lib.{unneeded}" not in loaded, unneeded
 
 

@@ -923,7 +923,7 @@ def replicability_heatmap(
     Parameters
     ----------
     table : DataFrame
-        From :func:`precmp_lib.stats.replicability.replicability_experiment`: columns
+        From :func:`precmp_lib.fitting.replicability.replicability_experiment`: columns
         ``sample_fraction``, ``test_fraction``, ``value`` and ``rejection_rate``.
     value : str
         The column shown in colour: ``"replicability"`` (R(e), default),
@@ -980,7 +980,7 @@ def replicability_curve(table: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
     Parameters
     ----------
     table : DataFrame
-        From :func:`precmp_lib.stats.replicability.replicability_experiment`.
+        From :func:`precmp_lib.fitting.replicability.replicability_experiment`.
 
     Returns
     -------
