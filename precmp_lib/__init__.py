@@ -19,8 +19,9 @@ folders follow the data flow:
   (``cv_scores``, ``paired_cv_scores``, ``nested_cv_scores``);
 * :mod:`precmp_lib.sources`: readers that are not engines (evaluation logs, data sets);
 * :mod:`precmp_lib.compare`: ``ModelComparison`` and ``ItemComparison``, every number a page shows;
-* :mod:`precmp_lib.report`: the report page, its figures and the plots;
-* :mod:`precmp_lib.course`: what only the course needs (widgets, the site, the paper's replication).
+* :mod:`precmp_lib.report`: the report page and its figures;
+* :mod:`precmp_lib.course`: what only the course needs (widgets, plots, the site, the paper's
+  replication).
 
 Imports only go down that list (the course and the command may use everything).
 
