@@ -21,7 +21,7 @@ folders follow the data flow:
 * :mod:`precmp_lib.compare`: ``ModelComparison`` and ``ItemComparison``, every number a page shows;
 * :mod:`precmp_lib.report`: the report page and its figures;
 * :mod:`precmp_lib.course`: what only the course needs (widgets, plots, the site, the paper's
-  replication).
+  replication, the data sets' download).
 
 Imports only go down that list (the course and the command may use everything).
 
