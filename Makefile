@@ -83,7 +83,7 @@ lab: $(STAMP) ## open the notebooks in JupyterLab
 	$(VENV)/bin/jupyter lab notebooks
 
 data: $(STAMP) ## download the UCI datasets into the user cache (PRECMP_DATA, else ~/.cache/precmp)
-	$(PY) -W "ignore::RuntimeWarning:runpy" -m precmp_lib.sources.datasets download
+	$(PY) -W "ignore::RuntimeWarning:runpy" -m precmp_lib.course.download download
 
 bench: $(STAMP) ## benchmarks: tables of speed ratios
 	@for f in bench/bench_*.py; do echo "== $$f"; $(PY) $$f; done

@@ -15,10 +15,13 @@ folders follow the data flow:
 * :mod:`precmp_lib.engine`: a file or frame becomes counts and sums (``count_predictions``);
 * :mod:`precmp_lib.stats`: the tests, pure functions of those counts (for example
   :func:`precmp_lib.stats.paired.clustered_mcnemar_from_sums`);
+* :mod:`precmp_lib.fitting`: scikit-learn models fitted on resamples, for the tests on scores
+  (``cv_scores``, ``paired_cv_scores``, ``nested_cv_scores``);
 * :mod:`precmp_lib.sources`: readers that are not engines (evaluation logs, data sets);
 * :mod:`precmp_lib.compare`: ``ModelComparison`` and ``ItemComparison``, every number a page shows;
-* :mod:`precmp_lib.report`: the report page, its figures and the plots;
-* :mod:`precmp_lib.course`: what only the course needs (widgets, the site, the paper's replication).
+* :mod:`precmp_lib.report`: the report page and its figures;
+* :mod:`precmp_lib.course`: what only the course needs (widgets, plots, the site, the paper's
+  replication, the data sets' download).
 
 Imports only go down that list (the course and the command may use everything).
 
@@ -46,6 +49,9 @@ _EXPORTS = {
     "PredictionFileError": "engine.base",
     "count_predictions": "engine.counting",
     "count_items": "engine.items",
+    "cv_scores": "fitting.resampling",
+    "paired_cv_scores": "fitting.resampling",
+    "nested_cv_scores": "fitting.selection",
     "Dataset": "sources.datasets",
     "DatasetUnavailable": "sources.datasets",
     "list_datasets": "sources.datasets",
@@ -96,18 +102,15 @@ _EXPORTS = {
     "wilcoxon": "stats.ranks",
     "repeated_answers": "stats.repeated",
     "corrected_resampled_ttest": "stats.resampling",
-    "cv_scores": "stats.resampling",
     "ftest_5x2cv": "stats.resampling",
-    "paired_cv_scores": "stats.resampling",
     "pairwise_corrected_ttest": "stats.resampling",
     "ttest_5x2cv": "stats.resampling",
     "TestResult": "stats.results",
-    "nested_cv_scores": "stats.selection",
     "replicability": "stats.replicability",
     "replicability_pvalues": "stats.replicability",
 }
 
-_SUBPACKAGES = ("compare", "course", "engine", "report", "sources", "stats")
+_SUBPACKAGES = ("compare", "course", "engine", "fitting", "report", "sources", "stats")
 
 __all__ = ["__version__", *sorted(_EXPORTS)]
 

@@ -346,7 +346,7 @@ def test_result_object():
 
 
 def test_posterior_plot_regions():
-    import precmp_lib.report.plots as plots
+    import precmp_lib.course.plots as plots
 
     a, b = _fold_scores(3)
     res = pc.bayes_correlated_ttest(a, b, rope=0.01)
@@ -365,7 +365,7 @@ def test_posterior_plot_regions():
 
 
 def test_simplex_plot_points_and_labels():
-    import precmp_lib.report.plots as plots
+    import precmp_lib.course.plots as plots
 
     res = pc.bayes_sign_test(A12, B12, rope=0.01, n_samples=3000, random_state=0)
     ax = plots.bayesian_simplex_plot(res, max_points=1000)

@@ -12,7 +12,7 @@ from scipy import special, stats
 from statsmodels.stats.multitest import multipletests
 
 import precmp_lib as pc
-import precmp_lib.report.plots  # the plot tests below reach it as pc.report.plots
+import precmp_lib.course.plots  # the plot tests below reach it as pc.course.plots
 from precmp_lib.course.type1 import combination_type1_error, swap_combination_type1_error
 from precmp_lib.engine.counts import class_cells, joint_confusion
 from precmp_lib.stats.combine import (
@@ -698,42 +698,42 @@ def test_null_dependence_plot():
     from matplotlib.axes import Axes
 
     res = pc.combined_precision_test(None, table=GONDARA, n_resamples=300, random_state=0)
-    ax = pc.report.plots.null_dependence_plot(res.details["null_pvalues"],
+    ax = pc.course.plots.null_dependence_plot(res.details["null_pvalues"],
                                        pvalues=res.details["class_pvalues"], classes=[0, 1])
     assert isinstance(ax, Axes)
     assert len(ax.collections) == 2  # the null cloud and the observed point
     assert "correlation 0." in ax.get_title()
     with pytest.raises(ValueError, match="pair must name two different tests"):
-        pc.report.plots.null_dependence_plot(res.details["null_pvalues"], pair=(0, 0))
+        pc.course.plots.null_dependence_plot(res.details["null_pvalues"], pair=(0, 0))
     with pytest.raises(ValueError, match="shape"):
-        pc.report.plots.null_dependence_plot(np.ones(5))
+        pc.course.plots.null_dependence_plot(np.ones(5))
 
 
 def test_combined_pvalues_plot():
     y, a, b = _expand(GONDARA)
     tab = pc.stats.combine.combined_precision_table({"dr": (y, a, b), "dr again": (y, b, a)},
                                       n_resamples=100, random_state=0)
-    ax = pc.report.plots.combined_pvalues_plot(tab)
+    ax = pc.course.plots.combined_pvalues_plot(tab)
     assert len(ax.collections) == 3  # dai_cui, fisher, simes
     assert [t.get_text() for t in ax.get_yticklabels()] == ["dr", "dr again"]
     assert len(ax.lines) == 1  # the alpha line
     with pytest.raises(ValueError, match="brown_pvalue"):
-        pc.report.plots.combined_pvalues_plot(tab, methods=["brown"])
+        pc.course.plots.combined_pvalues_plot(tab, methods=["brown"])
 
 
 def test_covariance_and_type1_plots():
-    ax = pc.report.plots.covariance_curves_plot()
+    ax = pc.course.plots.covariance_curves_plot()
     assert len(ax.lines) == 4  # two exact curves, the polynomial, the zero line
     two_sided = ax.lines[0].get_ydata()
     assert two_sided.min() >= -1e-9  # never negative for two-sided p-values
     gauss = combination_type1_error([0.0, 0.5], n_sim=500, random_state=0)
-    ax2 = pc.report.plots.type1_error_plot(gauss)
+    ax2 = pc.course.plots.type1_error_plot(gauss)
     assert len(ax2.lines) == 4  # three methods and the alpha line
     swap = swap_combination_type1_error(n_sim=20, n_resamples=30, random_state=0)
-    ax3 = pc.report.plots.type1_error_plot(swap)
+    ax3 = pc.course.plots.type1_error_plot(swap)
     assert len(ax3.patches) == 3
     with pytest.raises(ValueError, match="mc_se"):
-        pc.report.plots.type1_error_plot(swap.drop(columns="mc_se"))
+        pc.course.plots.type1_error_plot(swap.drop(columns="mc_se"))
 
 
 # --------------------------------------------------------------------------------------------

@@ -28,14 +28,11 @@ from conftest import DATA_MIRROR, needs_mirror
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import precmp_lib.course.download as download
 import precmp_lib.sources.datasets as data
 from precmp_lib import DatasetUnavailable, list_datasets, load_dataset
-from precmp_lib.sources.datasets import (
-    ChecksumMismatch,
-    DownloadError,
-    describe_datasets,
-    download_datasets,
-)
+from precmp_lib.course.download import DownloadError, download_datasets
+from precmp_lib.sources.datasets import ChecksumMismatch, describe_datasets
 
 UCI_NAMES = ["wilt", "diabetic_retinopathy", "phishing", "banknote", "magic", "urban_land_cover"]
 SKLEARN_NAMES = ["breast_cancer", "digits", "wine", "iris"]
@@ -69,7 +66,7 @@ EXPECTED = {
 @pytest.fixture
 def no_mirror(monkeypatch):
     monkeypatch.delenv(data.MIRROR_ENV, raising=False)
-    monkeypatch.delenv(data.URL_ENV, raising=False)
+    monkeypatch.delenv(download.URL_ENV, raising=False)
 
 
 @pytest.fixture
@@ -108,7 +105,7 @@ def test_registry_lists_the_ten_datasets_with_their_metadata():
     uci = reg[reg["loader"] == "uci"].set_index("name")
     assert uci.index.tolist() == UCI_NAMES
     assert uci["source"].str.startswith("https://archive.ics.uci.edu/dataset/").all()
-    assert uci["download"].str.startswith(data.UCI_BASE_URL + "/").all()
+    assert uci["download"].str.startswith(download.UCI_BASE_URL + "/").all()
     for name, (rows, cols, counts, split) in EXPECTED.items():
         assert (uci.loc[name, "rows"], uci.loc[name, "columns"], uci.loc[name, "classes"]) == (
             rows,
@@ -500,7 +497,7 @@ def _serve(directory: Path):
 
 
 def _remote(name: str) -> Path:
-    return Path(urllib.parse.unquote(data._remote_path(name)))
+    return Path(urllib.parse.unquote(download._remote_path(name)))
 
 
 def _layout_like_uci(root: Path, names=UCI_NAMES) -> Path:
@@ -532,7 +529,7 @@ def _leftovers(cache: Path) -> list[str]:
 
 
 def test_registry_urls_are_the_classic_uci_paths():
-    paths = {n: data._remote_path(n) for n in UCI_NAMES}
+    paths = {n: download._remote_path(n) for n in UCI_NAMES}
     assert paths == {
         "wilt": "00285/wilt.zip",
         "diabetic_retinopathy": "00329/messidor_features.arff",
@@ -587,7 +584,7 @@ def test_a_damaged_cached_copy_is_fetched_again(no_mirror, uci_site, tmp_path):
 
 def test_base_url_from_the_environment(no_mirror, uci_site, tmp_path, monkeypatch):
     server, url = uci_site
-    monkeypatch.setenv(data.URL_ENV, url + "/")
+    monkeypatch.setenv(download.URL_ENV, url + "/")
     download_datasets(["magic"], cache_dir=tmp_path, progress=False)
     assert server.requests[-1] == "/magic/magic04.data"
 
@@ -628,7 +625,7 @@ def test_no_server_is_a_clear_error(no_mirror, tmp_path):
 
 
 def test_a_transfer_cut_short_is_an_error(no_mirror, tmp_path, monkeypatch):
-    monkeypatch.setattr(data, "_remote_path", lambda name: "liar.txt")
+    monkeypatch.setattr(download, "_remote_path", lambda name: "liar.txt")
     with _serve(tmp_path) as (_, url):
         with pytest.raises(DownloadError, match=r"cut short \(18 of 1000 bytes\)"):
             download_datasets(["banknote"], base_url=url, cache_dir=tmp_path / "c", progress=False)
@@ -731,20 +728,20 @@ def test_only_uci_sets_are_downloaded(tmp_path):
 
 def test_command_line_downloads_and_reports(no_mirror, uci_site, tmp_path, capsys):
     _, url = uci_site
-    code = data._main(
+    code = download._main(
         ["download", "banknote", "--base-url", url, "--cache-dir", str(tmp_path), "--no-progress"]
     )
     out = capsys.readouterr().out
     assert code == 0
     assert out.startswith("banknote: downloaded, 1372 rows x 4 features, checked: ")
-    assert data._main(["download", "banknote", "--cache-dir", str(tmp_path)]) == 0
+    assert download._main(["download", "banknote", "--cache-dir", str(tmp_path)]) == 0
     assert capsys.readouterr().out.startswith("banknote: already in the cache, 1372 rows")
 
 
 def test_command_line_failure_exits_non_zero(no_mirror, tmp_path, capsys):
     (tmp_path / "site").mkdir()
     with _serve(tmp_path / "site") as (_, url):
-        code = data._main(
+        code = download._main(
             [
                 "download",
                 "magic",
@@ -894,7 +891,7 @@ def test_without_mirror_loading_and_make_data_use_precmp_data(no_mirror, monkeyp
 def test_make_data_writes_to_precmp_data(no_mirror, uci_site, monkeypatch, tmp_path, capsys):
     _, url = uci_site
     monkeypatch.setenv("PRECMP_DATA", str(tmp_path / "cache"))
-    assert data._main(["download", "banknote", "--base-url", url, "--no-progress"]) == 0
+    assert download._main(["download", "banknote", "--base-url", url, "--no-progress"]) == 0
     assert capsys.readouterr().out.strip().endswith(str(tmp_path / "cache" / "banknote"))
     assert _leftovers(tmp_path / "cache") == ["banknote", f"banknote/{BANKNOTE}"]
     assert load_dataset("banknote").X.shape == (1372, 4)

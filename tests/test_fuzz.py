@@ -1045,6 +1045,9 @@ SKIPPED: dict[str, str] = {
                      "go to Spark (covered by the engine, cluster and Spark Connect tests)",
     "default_cache_dir": "takes no argument: the folder comes from the environment "
                          "(covered by the data tests)",
+    "cache_folder": "resolves a folder: the environment and the file system decide "
+                    "(covered by the data tests)",
+    "check_uci_files": _IO, "uci_files": _IO,
     "cnn_predictions": _DEEP, "digits_split": _DEEP, "make_cnn": _DEEP, "predict_cnn": _DEEP,
     "torch_available": _DEEP, "train_cnn": _DEEP, "train_digits_cnns": _DEEP,
     "cross_val_predictions": _COURSE, "cv_scores": _COURSE, "paired_cv_scores": _COURSE,
@@ -1073,8 +1076,9 @@ MODULES = ["stats.accuracy", "stats.bayesian", "stats.combine", "compare.models"
            "stats.paired", "stats.repeated", "stats.power", "stats.precision_cells", "stats.precision",
            "stats.precision_gee", "sources.predictions", "stats.prevalence", "stats.ranks",
            "stats.posthoc", "stats.replicability", "stats.resampling", "stats.results",
-           "stats.selection", "_lib.checks", "engine.labels",
-           "course.deep", "course.items_simulation", "course.maps", "course.paper",
+           "fitting.replicability", "fitting.resampling", "fitting.selection", "_lib.checks",
+           "engine.labels", "course.deep", "course.download", "course.items_simulation",
+           "course.maps", "course.paper",
            "course.scores", "course.simulate", "course.type1"]
 
 

@@ -1,8 +1,9 @@
 """The package's layers (DESIGN.md, "Modules"): the folders follow the data flow.
 
 ``_lib`` (private helpers) -> ``engine`` (a file or frame becomes counts) -> ``stats`` (tests, pure
-functions of counts) -> ``sources`` (readers that are not engines) -> ``compare`` (every number a
-page shows) -> ``report`` (the pages, figures and plots); ``course`` and the command (``cli``,
+functions of counts) -> ``fitting`` (models fitted on resamples, for the tests on scores) ->
+``sources`` (readers that are not engines) -> ``compare`` (every number a page shows) ->
+``report`` (the pages and their figures); ``course`` and the command (``cli``,
 ``__main__``) sit on top and may use everything. A module imports only its own layer and the
 ones below it, anywhere in its source (an import inside a function is still a dependency), and
 importing any module of a layer loads nothing above it.
@@ -29,7 +30,7 @@ import precmp_lib
 PACKAGE = Path(precmp_lib.__file__).resolve().parent
 
 # bottom to top; each layer may import itself and those before it
-LAYERS = ["_lib", "engine", "stats", "sources", "compare", "report"]
+LAYERS = ["_lib", "engine", "stats", "fitting", "sources", "compare", "report"]
 TOP = {"course", "cli", "__main__"}  # may import everything
 
 
@@ -202,10 +203,10 @@ def test_the_curated_namespace_is_small_and_every_name_has_an_example():
 
 def test_subpackages_reach_their_modules_on_first_use():
     code = ("import precmp_lib as pc\n"
-            "print(pc.stats.paired.__name__, pc.report.plots.__name__, pc.engine.sql.__name__)")
+            "print(pc.stats.paired.__name__, pc.fitting.selection.__name__, pc.engine.sql.__name__)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True, cwd=PACKAGE.parent)
-    assert out.stdout.split() == ["precmp_lib.stats.paired", "precmp_lib.report.plots",
+    assert out.stdout.split() == ["precmp_lib.stats.paired", "precmp_lib.fitting.selection",
                                   "precmp_lib.engine.sql"]
 
 
@@ -227,7 +228,7 @@ def test_the_report_command_loads_what_the_report_needs_only():
     loaded = _loaded_after_import(["precmp_lib.__main__", "precmp_lib.compare.models",
                                    "precmp_lib.report.render", "precmp_lib.report.sections"])
     for unneeded in ("stats.accuracy", "compare.crossval", "sources.predictions", "stats.ranks",
-                     "stats.posthoc", "stats.selection", "report.plots", "course"):
+                     "stats.posthoc", "fitting.selection", "course.plots", "course"):
         assert f"precmp_lib.{unneeded}" not in loaded, unneeded
 
 

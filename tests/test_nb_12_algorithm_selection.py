@@ -22,7 +22,7 @@ from sklearn.model_selection import train_test_split
 from stated import assert_states
 
 import precmp_lib as pc
-from precmp_lib.stats.selection import NESTED_CV_COLUMNS
+from precmp_lib.fitting.selection import NESTED_CV_COLUMNS
 
 PARAMS = {"seed": 1, "max_rows": 300, "outer_folds": 3, "inner_folds": 2, "selection_folds": 3,
           "rope": 0.02}

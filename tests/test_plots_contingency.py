@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 from matplotlib.image import AxesImage
 
-from precmp_lib.report import plots
+from precmp_lib.course import plots
 from precmp_lib.stats.contingency import mcnemar_pvalue_grid
 
 

@@ -8,8 +8,9 @@ import pandas as pd
 import pytest
 from matplotlib.collections import LineCollection, PathCollection
 
+from precmp_lib.course.plots import forest_plot, power_plot
 from precmp_lib.course.simulate import power_curve
-from precmp_lib.report.plots import NEUTRAL_COLOR, SIGNIFICANT_COLOR, forest_plot, power_plot
+from precmp_lib.report.html import BLUE, VERMILLION
 from precmp_lib.stats.precision import compare_precision
 from precmp_lib.stats.precision_gee import gee_precision
 
@@ -43,8 +44,8 @@ def test_forest_plot_draws_one_interval_per_defined_row():
 def test_forest_plot_colours_intervals_that_exclude_the_reference():
     ax = forest_plot(rp_table())
     colours = [tuple(c) for c in ax.collections[1].get_facecolors()]
-    sig = plt.matplotlib.colors.to_rgba(SIGNIFICANT_COLOR)
-    neu = plt.matplotlib.colors.to_rgba(NEUTRAL_COLOR)
+    sig = plt.matplotlib.colors.to_rgba(VERMILLION)
+    neu = plt.matplotlib.colors.to_rgba(BLUE)
     assert colours == [sig, neu, sig]
 
 

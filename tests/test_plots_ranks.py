@@ -8,7 +8,7 @@ import pandas as pd
 import pytest
 from matplotlib.axes import Axes
 
-from precmp_lib.report import plots
+from precmp_lib.course import plots
 from precmp_lib.stats.posthoc import critical_difference, nemenyi, pairwise_rank_tests, rank_cliques
 
 # Demšar (2006) §3.2.2: published average ranks of four C4.5 variants, N = 14.

@@ -7,7 +7,7 @@ import pandas as pd
 import pytest
 from matplotlib.image import AxesImage
 
-from precmp_lib.report import plots
+from precmp_lib.course import plots
 
 
 @pytest.fixture

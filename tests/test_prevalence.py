@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 from matplotlib.axes import Axes
 
 import precmp_lib as pc
+import precmp_lib.course.plots  # the plot test below reaches it as pc.course.plots
 from precmp_lib.course.widgets.one_test_set import prevalence_state
 
 SE, SP = 0.75, 130 / 140  # docs/methods.md §9, worked example 1: TP 45, FN 15, FP 10, TN 130
@@ -358,13 +359,13 @@ def test_prevalence_explorer_builds():
 def test_prevalence_curve_plot():
     y, a, b = _expand(GONDARA)
     boot = pc.prevalence_bootstrap(y, a, b, names=("NB", "RF"), n_resamples=100, random_state=0)
-    ax = pc.report.plots.prevalence_curve_plot(boot.curve(0), sample_prevalence=0.477, prevalence=0.3)
+    ax = pc.course.plots.prevalence_curve_plot(boot.curve(0), sample_prevalence=0.477, prevalence=0.3)
     assert isinstance(ax, Axes)
     assert len(ax.lines) == 4  # two curves and two markers
     assert len(ax.collections) == 2  # two bands
     assert [t.get_text() for t in ax.get_legend().get_texts()][:2] == ["NB", "RF"]
     with pytest.raises(ValueError, match="ci_low"):
-        pc.report.plots.prevalence_curve_plot(boot.curve(0).drop(columns="ci_low"))
+        pc.course.plots.prevalence_curve_plot(boot.curve(0).drop(columns="ci_low"))
 
 
 def test_ratio_curve_limits_and_order():

@@ -13,8 +13,8 @@ from sklearn.dummy import DummyClassifier
 from sklearn.naive_bayes import GaussianNB
 
 import precmp_lib as pc
+from precmp_lib.fitting.replicability import replicability_experiment
 from precmp_lib.stats.precision_cells import gs_from_cells
-from precmp_lib.stats.replicability import replicability_experiment
 
 # ---- R(e): docs/methods.md §10 worked examples -------------------------------------------------
 

@@ -33,8 +33,8 @@ from sklearn.utils.validation import check_is_fitted
 from threadpoolctl import threadpool_limits
 
 import precmp_lib as pc
+from precmp_lib.course.plots import resampling_type1_plot
 from precmp_lib.course.type1 import type1_error_simulation
-from precmp_lib.report.plots import resampling_type1_plot
 from precmp_lib.stats import resampling
 from precmp_lib.stats.resampling import (
     ALTERNATIVES,

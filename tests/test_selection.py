@@ -20,7 +20,7 @@ from sklearn.preprocessing import StandardScaler
 from sklearn.tree import DecisionTreeClassifier
 
 import precmp_lib as pc
-from precmp_lib.stats.selection import HOLDOUT_COLUMNS, NESTED_CV_COLUMNS, holdout_selection
+from precmp_lib.fitting.selection import HOLDOUT_COLUMNS, NESTED_CV_COLUMNS, holdout_selection
 
 
 def _fitted_attributes(est):

@@ -1,10 +1,15 @@
-"""What only the course needs: widgets, the site, the paper's replication, deep models, simulations.
+"""What only the course needs: widgets, plots, the site, the paper's replication, deep models, simulations.
 
 Nothing here is imported by ``import precmp_lib``; import it explicitly,
 ``from precmp_lib import course`` or ``from precmp_lib.course import paper``. The modules:
 
 * :mod:`~precmp_lib.course.widgets`: the notebooks' widgets; each update is a plain function the
   tests call.
+* :mod:`~precmp_lib.course.plots`: the notebooks' plots (McNemar, forest plots, power, the
+  critical-difference diagram, combined p-values, the Bayes update, replicability), in the
+  package's one palette (:mod:`precmp_lib.report.html`).
+* :mod:`~precmp_lib.course.download`: the paper's UCI data sets fetched into the cache and
+  checked (``make data``: ``python -m precmp_lib.course.download``).
 * :mod:`~precmp_lib.course.site`: the course site (``make report``): every notebook rendered, the
   example reports, an index.
 * :mod:`~precmp_lib.course.paper`: Gondara's Tables 4-11 and Figures 1-3 recomputed next to the

@@ -311,7 +311,7 @@ def clustered_type1_plot(table: pd.DataFrame, *, alpha: float = 0.05, ax: Axes |
     """
     import matplotlib.pyplot as plt
 
-    from ..report.plots import REFERENCE_COLOR
+    from ..report.html import DARK_GREY
 
     if "skill_sd" not in table.columns:
         raise ValueError("table needs a skill_sd column (one block of rows per setting)")
@@ -328,7 +328,7 @@ def clustered_type1_plot(table: pd.DataFrame, *, alpha: float = 0.05, ax: Axes |
         ax.errorbar(rows["skill_sd"] + dodge, rows["rejection_rate"], yerr=2 * rows["mc_se"],
                     color=colors.get(test), ls="-" if clustered else ":",
                     marker=markers.get(test, "o"), ms=4, capsize=2, label=test)
-    ax.axhline(alpha, color=REFERENCE_COLOR, lw=1, ls="--")
+    ax.axhline(alpha, color=DARK_GREY, lw=1, ls="--")
     ax.set_xlabel("SD of each model's own passage effect (0: differences not clustered)")
     ax.set_ylabel("rejection rate, equal models")
     ax.set_ylim(0, None)

@@ -14,7 +14,7 @@ import pandas as pd
 from matplotlib.axes import Axes
 from matplotlib.patches import FancyBboxPatch
 
-from ..report.plots import REFERENCE_COLOR
+from ..report.html import DARK_GREY
 
 __all__ = ["course_map_chart", "course_map_table"]
 
@@ -135,7 +135,7 @@ def course_map_chart(table: pd.DataFrame | None = None, *, ax: Axes | None = Non
 
     def arrow(x0: float, y0: float, x1: float, y1: float) -> None:
         ax.annotate("", xy=(x1, y1), xytext=(x0, y0),
-                    arrowprops=dict(arrowstyle="-|>", color=REFERENCE_COLOR, lw=0.8,
+                    arrowprops=dict(arrowstyle="-|>", color=DARK_GREY, lw=0.8,
                                     shrinkA=0, shrinkB=0, mutation_scale=9))
 
     levels = ["data", "metric", "classifiers"]

@@ -17,12 +17,16 @@ from ..compare.conclusions import count_of, format_pvalue
 __all__ = ['BIDI_NOTE', 'CSS', 'Html', 'bidi_note', 'esc', 'table_html']
 
 
-# One colour language for every plot of the page (Okabe–Ito colours, readable by people with
-# the common colour-vision deficiencies): blue says better (the best group, a model or a pair's
-# first model shown more accurate or more precise), vermillion says worse, grey says "not shown
-# to differ" and nothing else, black marks the reference. Maps of differences use the same
+# One palette for every plot, the report page's and the course's: Okabe & Ito (2008), colours
+# readable by people with the common colour-vision deficiencies; classifiers take them in order.
+PALETTE = ["#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#F0E442", "#000000"]
+BLUE, VERMILLION, BLACK = PALETTE[0], PALETTE[3], PALETTE[7]
+GREY, DARK_GREY = "#8C8C8C", "#555555"  # grey for "not shown", dark grey for guide lines (α, 0)
+# One colour language for every plot of the page: blue says better (the best group, a model or a
+# pair's first model shown more accurate or more precise), vermillion says worse, grey says "not
+# shown to differ" and nothing else, black marks the reference. Maps of differences use the same
 # direction: blue positive, red negative.
-BETTER, WORSE, NOT_SHOWN, REFERENCE = "#0072B2", "#D55E00", "#8C8C8C", "#000000"
+BETTER, WORSE, NOT_SHOWN, REFERENCE = BLUE, VERMILLION, GREY, BLACK
 DIVERGING = "RdBu"
 SEQUENTIAL = "viridis"
 

@@ -14,22 +14,20 @@ The six UCI datasets of Gondara's paper come from one of two places:
 - ``PRECMP_DATA_MIRROR=DIR``: a local directory laid out like the offline UCI mirror (one folder
   per dataset holding the original files: ``wilt/training.csv``, ``magic_gamma_telescope/
   magic04.data``, ...). A relative path is resolved against the working directory when loading.
-- the download cache, filled by ``make data`` (``python -m precmp_lib.sources.datasets download``) from the
-  UCI repository or the base URL in ``PRECMP_DATA_URL``: the folder named by ``PRECMP_DATA``,
+- the download cache, filled by ``make data`` (:mod:`precmp_lib.course.download`) from the UCI
+  repository or the base URL in ``PRECMP_DATA_URL``: the folder named by ``PRECMP_DATA``,
   else the platform's cache folder (``$XDG_CACHE_HOME/precmp`` or ``~/.cache/precmp`` on Linux,
   ``~/Library/Caches/precmp`` on macOS, ``%LOCALAPPDATA%\precmp\Cache`` on Windows); see
   :func:`default_cache_dir`. Nothing is ever written inside the installed package.
 
 Every file is checked twice: by content (rows, feature columns, class counts, no missing values),
 which says what differs when a copy is damaged, and by its sha256 digest as recorded in the
-registry, which catches an edit that keeps the content plausible (one changed digit). A download
-is written to a temporary folder and moved into the cache only after both checks pass, so a
-half-written or wrong file never stays there.
+registry, which catches an edit that keeps the content plausible (one changed digit)
+(:func:`check_uci_files`); the downloader runs the same checks before a file enters the cache.
 """
 
 from __future__ import annotations
 
-import argparse
 import atexit
 import contextlib
 import hashlib
@@ -37,17 +35,10 @@ import importlib.resources
 import io
 import os
 import re
-import shutil
 import sys
-import tempfile
-import urllib.error
-import urllib.parse
-import urllib.request
-import zipfile
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
-from http.client import HTTPException
 from pathlib import Path
 
 import numpy as np
@@ -57,25 +48,23 @@ __all__ = [
     "ChecksumMismatch",
     "Dataset",
     "DatasetUnavailable",
-    "DownloadError",
     "available_datasets",
+    "cache_folder",
+    "check_uci_files",
     "default_cache_dir",
     "describe_datasets",
-    "download_datasets",
     "example_predictions",
     "list_datasets",
     "load_dataset",
     "resource_path",
     "resource_text",
+    "uci_files",
 ]
 
 #: Folder of the package's run-time files, inside the package (read-only once installed).
 RESOURCES = "_resources"
 
-#: Where the registry's ``download`` URLs point; ``PRECMP_DATA_URL`` or ``base_url=`` replace it.
-UCI_BASE_URL = "https://archive.ics.uci.edu/ml/machine-learning-databases"
 MIRROR_ENV = "PRECMP_DATA_MIRROR"
-URL_ENV = "PRECMP_DATA_URL"
 CACHE_ENV = "PRECMP_DATA"
 
 
@@ -95,10 +84,6 @@ class DatasetUnavailable(FileNotFoundError):
     >>> data.y.nunique()
     2
     """
-
-
-class DownloadError(OSError):
-    """A download failed (HTTP error, no connection, a file cut short, a damaged archive)."""
 
 
 class ChecksumMismatch(ValueError):
@@ -308,10 +293,32 @@ def default_cache_dir() -> Path:
     return _platform_cache_root()
 
 
-def _cache_root(cache_dir: str | os.PathLike | None) -> Path:
-    """Resolve the cache folder to use, refusing one inside the package.
+def cache_folder(cache_dir: str | os.PathLike | None = None) -> Path:
+    """Return the download cache to use: ``cache_dir``, else :func:`default_cache_dir`.
 
-    The installed package may be read-only, and must stay as it was installed.
+    The installed package may be read-only, and must stay as it was installed, so a folder
+    inside it is refused.
+
+    Parameters
+    ----------
+    cache_dir : path, optional
+        A folder chosen by the caller (``~`` is expanded, a relative path is taken from the
+        working directory).
+
+    Returns
+    -------
+    Path
+        An absolute path; each UCI dataset has its files in a sub-folder named after it.
+
+    Raises
+    ------
+    ValueError
+        The folder lies inside the installed package.
+
+    Examples
+    --------
+    >>> cache_folder("/srv/precmp-data").as_posix()
+    '/srv/precmp-data'
     """
     root = Path(cache_dir).expanduser().absolute() if cache_dir else default_cache_dir()
     package = Path(__file__).resolve().parent.parent
@@ -650,6 +657,71 @@ def _check_files(name: str, directory: Path) -> list[tuple[_UciFile, pd.DataFram
     return parts
 
 
+def uci_files(name: str) -> list[str]:
+    """Return the names of a UCI dataset's data files, as they lie in the mirror and the cache.
+
+    Parameters
+    ----------
+    name : str
+        A UCI dataset of the registry (``list_datasets()["loader"] == "uci"``).
+
+    Returns
+    -------
+    list of str
+        The file names (for a pre-split source the training file first); a zip archive on the
+        UCI site holds them under the same names.
+
+    Raises
+    ------
+    ValueError
+        ``name`` is not in the registry (the message lists it), or ships with scikit-learn.
+
+    Examples
+    --------
+    >>> uci_files("wilt")
+    ['training.csv', 'testing.csv']
+    """
+    if _registry_row(name)["loader"] != "uci":
+        raise ValueError(f"name must be a UCI dataset ({', '.join(_uci_names())}); {name!r} ships "
+                         "with scikit-learn and has no data files")
+    return [f.name for f in _UCI[name].files]
+
+
+def check_uci_files(name: str, directory: str | os.PathLike) -> None:
+    """Check every data file of a UCI dataset in ``directory`` against the UCI original.
+
+    First by content (rows, feature columns, class counts, no missing values), which says what
+    differs when a copy is damaged, then by the sha256 digest the registry records, which
+    catches an edit that keeps the content plausible. :func:`load_dataset` runs the same checks
+    on the mirror's and the cache's files; the course's downloader runs them on a download
+    before it enters the cache.
+
+    Parameters
+    ----------
+    name : str
+        A UCI dataset of the registry.
+    directory : path
+        The folder holding the files named by :func:`uci_files`.
+
+    Raises
+    ------
+    ValueError
+        A file's content differs from the original (the message names the file and what
+        differs); :class:`ChecksumMismatch` when the content checks pass but the sha256 does
+        not (naming the file and both digests).
+    FileNotFoundError
+        A file is missing.
+
+    Examples
+    --------
+    >>> check_uci_files("banknote", default_cache_dir() / "banknote")  # doctest: +SKIP
+
+    Nothing is returned: the files in the cache are the UCI originals.
+    """
+    uci_files(name)  # checks the name
+    _check_files(name, Path(directory))
+
+
 # --------------------------------------------------------------------------------------------
 # loading: mirror or cache, parsed once per process
 # --------------------------------------------------------------------------------------------
@@ -672,7 +744,7 @@ def _uci_directory(name: str, cache_dir: str | os.PathLike | None) -> Path:
     src = _UCI[name]
     mirror = _mirror_root()
     directory = (
-        mirror / src.mirror_dir if mirror is not None else _cache_root(cache_dir) / name
+        mirror / src.mirror_dir if mirror is not None else cache_folder(cache_dir) / name
     )
     missing = [f.name for f in src.files if not (directory / f.name).is_file()]
     if missing:
@@ -901,237 +973,3 @@ def _describe_one(name: str, cache_dir: str | os.PathLike | None) -> dict[str, o
     if not pd.isna(row["paper_rows"]) and row["paper_rows"] != len(ds.X):
         rec["note"] = f"the paper's Table 4 gives {row['paper_rows']} rows"
     return rec
-
-
-# --------------------------------------------------------------------------------------------
-# downloading into the cache
-# --------------------------------------------------------------------------------------------
-
-
-def _remote_path(name: str) -> str:
-    url = _registry_row(name)["download"]
-    prefix = UCI_BASE_URL + "/"
-    if not url.startswith(prefix):
-        raise ValueError(
-            f"registry: the download URL of {name!r} must start with {prefix}; got {url!r}"
-        )
-    return url[len(prefix) :]
-
-
-def _fetch(url: str, dest: Path, *, label: str, progress: bool, timeout: float) -> None:
-    """Stream ``url`` into ``dest`` with a progress bar; DownloadError on any failure."""
-    from tqdm.auto import tqdm
-
-    request = urllib.request.Request(url, headers={"User-Agent": "precmp (python urllib)"})
-    received = 0
-    try:
-        with urllib.request.urlopen(request, timeout=timeout) as resp, dest.open("wb") as fh:
-            length = resp.headers.get("Content-Length")
-            total = int(length) if length and length.isdigit() else None
-            with tqdm(
-                total=total,
-                desc=label,
-                unit="B",
-                unit_scale=True,
-                unit_divisor=1024,
-                disable=not progress,
-                leave=False,
-            ) as bar:
-                while chunk := resp.read(1 << 16):
-                    fh.write(chunk)
-                    received += len(chunk)
-                    bar.update(len(chunk))
-    except urllib.error.HTTPError as exc:
-        raise DownloadError(f"{label}: {url} answered HTTP {exc.code} {exc.reason}") from None
-    except (urllib.error.URLError, HTTPException, OSError) as exc:
-        reason = getattr(exc, "reason", None) or exc
-        raise DownloadError(f"{label}: could not download {url} ({reason})") from None
-    if total is not None and received != total:
-        raise DownloadError(
-            f"{label}: the download of {url} was cut short ({received} of {total} bytes)"
-        )
-
-
-def _extract(archive: Path, members: Sequence[str], staging: Path, label: str) -> None:
-    """Copy the named members (matched by file name, wherever they sit) out of a zip archive."""
-    try:
-        with zipfile.ZipFile(archive) as zf:
-            entries = [
-                i
-                for i in zf.infolist()
-                if not i.is_dir()
-                and "__MACOSX" not in i.filename
-                and not Path(i.filename).name.startswith("._")
-            ]
-            for member in members:
-                found = [i for i in entries if Path(i.filename).name == member]
-                if len(found) != 1:
-                    listed = ", ".join(i.filename for i in entries) or "nothing"
-                    what = "no" if not found else "more than one"
-                    raise DownloadError(
-                        f"{label}: the archive has {what} member {member!r} (it holds {listed})"
-                    )
-                with zf.open(found[0]) as src, (staging / member).open("wb") as dst:
-                    shutil.copyfileobj(src, dst)
-    except (zipfile.BadZipFile, EOFError) as exc:
-        raise DownloadError(f"{label}: not a readable zip archive ({exc})") from None
-
-
-def _download_one(
-    name: str, base_url: str, cache_root: Path, *, progress: bool, timeout: float
-) -> Path:
-    src = _UCI[name]
-    remote = _remote_path(name)
-    url = base_url.rstrip("/") + "/" + remote
-    label = f"{name}: {urllib.parse.unquote(remote.rsplit('/', 1)[-1])}"
-    cache_root.mkdir(parents=True, exist_ok=True)
-    staging = Path(tempfile.mkdtemp(prefix=f".{name}.partial-", dir=cache_root))
-    try:
-        raw = staging / ".download"
-        _fetch(url, raw, label=label, progress=progress, timeout=timeout)
-        if remote.lower().endswith(".zip"):
-            _extract(raw, [f.name for f in src.files], staging, label)
-        else:
-            raw.rename(staging / src.files[0].name)
-        try:
-            _check_files(name, staging)
-        except ValueError as exc:  # ChecksumMismatch keeps its type
-            raise type(exc)(
-                f"{exc} (downloaded from {url}; nothing was written to the cache)"
-            ) from None
-        target = cache_root / name
-        target.mkdir(parents=True, exist_ok=True)
-        for f in src.files:
-            os.replace(staging / f.name, target / f.name)
-        return target
-    finally:
-        shutil.rmtree(staging, ignore_errors=True)
-
-
-def download_datasets(
-    names: Iterable[str] | None = None,
-    *,
-    base_url: str | None = None,
-    cache_dir: str | os.PathLike | None = None,
-    force: bool = False,
-    progress: bool = True,
-    timeout: float = 60.0,
-) -> dict[str, Path]:
-    """Download UCI datasets into the cache, checking each file's content before keeping it.
-
-    A dataset already in the cache whose files pass the content check is not fetched again
-    (unless ``force``). Zip archives (Wilt, Urban Land Cover) are unpacked to their member files.
-
-    Parameters
-    ----------
-    names : iterable of str, optional
-        UCI registry names (default: all six).
-    base_url : str, optional
-        Replaces ``https://archive.ics.uci.edu/ml/machine-learning-databases`` in the registry's
-        download URLs (default: ``PRECMP_DATA_URL`` if set, else UCI). ``file://`` URLs work too.
-    cache_dir : path, optional
-        Default :func:`default_cache_dir` (``PRECMP_DATA``, else the platform's cache folder);
-        each dataset goes to ``cache_dir/<name>/``. A folder inside the installed package is
-        refused.
-    force : bool
-        Download even when the cache already holds a good copy.
-    progress : bool
-        Show a progress bar per file.
-    timeout : float
-        Seconds to wait for the server before giving up.
-
-    Returns
-    -------
-    dict
-        Dataset name -> its folder in the cache.
-
-    Raises
-    ------
-    DownloadError
-        HTTP error, no connection, a transfer cut short or a damaged archive (names the dataset
-        and the URL).
-    ValueError
-        The downloaded content differs from the UCI original (names the dataset, the file and
-        what differs), or its sha256 does (:class:`ChecksumMismatch`, naming the file, the
-        expected and the found digest), or ``cache_dir`` lies inside the package. Nothing is
-        left in the cache in any case.
-
-    Examples
-    --------
-    >>> download_datasets(["banknote"])  # doctest: +SKIP
-    {'banknote': PosixPath('.../.cache/precmp/banknote')}
-
-    The file is now in the cache and ``load_dataset("banknote")`` reads it without the network.
-    """
-    uci = _uci_names()
-    names = uci if names is None else list(names)
-    for name in names:
-        if _registry_row(name)["loader"] != "uci":
-            raise ValueError(
-                f"names must be UCI datasets ({', '.join(uci)}); {name!r} ships "
-                "with scikit-learn and needs no download"
-            )
-    base = base_url or os.environ.get(URL_ENV, "").strip() or UCI_BASE_URL
-    cache_root = _cache_root(cache_dir)
-    done = {}
-    for name in names:
-        if not force and _cached_ok(name, cache_root):
-            done[name] = cache_root / name
-        else:  # missing, or a damaged copy: fetch it (again)
-            done[name] = _download_one(name, base, cache_root, progress=progress, timeout=timeout)
-    return done
-
-
-def _cached_ok(name: str, cache_root: Path) -> bool:
-    """Whether the cache holds every file of ``name`` and they pass the content check."""
-    target = cache_root / name
-    if not all((target / f.name).is_file() for f in _UCI[name].files):
-        return False
-    try:
-        _check_files(name, target)
-    except ValueError:
-        return False
-    return True
-
-
-def _main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(
-        prog="python -m precmp_lib.sources.datasets",
-        description="Download the UCI datasets of the paper into the cache folder "
-        f"(${CACHE_ENV}, else the platform's cache folder), checked by content and sha256.",
-    )
-    sub = parser.add_subparsers(dest="command", required=True)
-    dl = sub.add_parser("download", help="download (default: all six UCI datasets)")
-    dl.add_argument("names", nargs="*", help="registry names (default: all UCI datasets)")
-    dl.add_argument("--base-url", help=f"instead of {UCI_BASE_URL} (or set {URL_ENV})")
-    dl.add_argument("--cache-dir", help=f"instead of ${CACHE_ENV} or the platform's cache folder")
-    dl.add_argument("--force", action="store_true", help="download even if already cached")
-    dl.add_argument("--no-progress", action="store_true", help="no progress bars")
-    args = parser.parse_args(argv)
-    reg = _registry().set_index("name")
-    names = args.names or _uci_names()
-    failed = 0
-    for name in names:
-        cached = not args.force and _cached_ok(name, _cache_root(args.cache_dir))
-        try:
-            (path,) = download_datasets(
-                [name],
-                base_url=args.base_url,
-                cache_dir=args.cache_dir,
-                force=args.force,
-                progress=not args.no_progress,
-            ).values()
-        except (ValueError, OSError) as exc:
-            print(f"make data: {exc}", file=sys.stderr)
-            failed += 1
-            continue
-        rows = sum(f.rows for f in _UCI[name].files)
-        how = "already in the cache" if cached else "downloaded"
-        print(f"{name}: {how}, {rows} rows x {reg.loc[name, 'columns']} features, checked: {path}")
-    if failed:
-        print(f"make data: {failed} of {len(names)} datasets failed", file=sys.stderr)
-    return 1 if failed else 0
-
-
-if __name__ == "__main__":
-    sys.exit(_main())

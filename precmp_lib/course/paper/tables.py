@@ -520,7 +520,7 @@ def figure3(
     test-set fraction repeats {subsample, random split, fit naive Bayes and a forest of
     ``n_trees`` trees, GS test of class 0} ``n_repeats`` times and reports Bouckaert's R(e) of
     the decisions at 0.05 with the rejection rate
-    (:func:`precmp_lib.stats.replicability.replicability_experiment`). The paper does not state the
+    (:func:`precmp_lib.fitting.replicability.replicability_experiment`). The paper does not state the
     grids, the repetitions or the forest size; the defaults are docs/methods.md §10's.
 
     Parameters
@@ -541,12 +541,12 @@ def figure3(
     Returns
     -------
     DataFrame
-        One row per cell, as :func:`~precmp_lib.stats.replicability.replicability_experiment`.
+        One row per cell, as :func:`~precmp_lib.fitting.replicability.replicability_experiment`.
 
     Raises
     ------
     ValueError
-        As :func:`~precmp_lib.stats.replicability.replicability_experiment` for bad fractions or
+        As :func:`~precmp_lib.fitting.replicability.replicability_experiment` for bad fractions or
         counts, or when the diabetic retinopathy data cannot be loaded.
 
     Examples
@@ -559,7 +559,7 @@ def figure3(
     ...                    n_trees=5)
     ...     assert grid["n_sample"].tolist() == [600, 120]
     """
-    from ...stats.replicability import replicability_experiment
+    from ...fitting.replicability import replicability_experiment
 
     ds = load_dataset("diabetic_retinopathy")
     models = paper_estimators("diabetic_retinopathy", n_trees=n_trees, seed=seed)

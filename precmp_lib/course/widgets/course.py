@@ -662,7 +662,7 @@ def item_power_figure(curve: pd.DataFrame, *, n_items: int | None = None, power:
     """
     import matplotlib.pyplot as plt
 
-    from ...report.plots import REFERENCE_COLOR
+    from ...report.html import DARK_GREY
 
     styles = {_ITEM_DESIGNS[0]: ("#D55E00", ":"), _ITEM_DESIGNS[1]: ("#0072B2", "-"),
               _ITEM_DESIGNS[2]: ("#009E73", "--")}
@@ -670,9 +670,9 @@ def item_power_figure(curve: pd.DataFrame, *, n_items: int | None = None, power:
     for design in curve.columns:
         color, ls = styles[design]
         ax.plot(curve.index, curve[design], color=color, ls=ls, lw=1.8, label=design)
-    ax.axhline(power, color=REFERENCE_COLOR, lw=1, ls="--")
+    ax.axhline(power, color=DARK_GREY, lw=1, ls="--")
     if n_items is not None:
-        ax.axvline(n_items, color=REFERENCE_COLOR, lw=0.8, ls=":")
+        ax.axvline(n_items, color=DARK_GREY, lw=0.8, ls=":")
     ax.set_xscale("log")
     ax.set_ylim(0, 1)
     ax.set_xlabel("items both models answer")

@@ -232,7 +232,8 @@ def bayes_rope_figure(
     import matplotlib.pyplot as plt
     from matplotlib.ticker import MaxNLocator
 
-    from ...report.plots import REFERENCE_COLOR, bayesian_posterior_plot, bayesian_simplex_plot
+    from ...report.html import DARK_GREY
+    from ..plots import bayesian_posterior_plot, bayesian_simplex_plot
 
     rope = float(state.index[state["current"]][0])
     # the legends go under the panels, so that neither the title nor the other panel is covered
@@ -243,7 +244,7 @@ def bayes_rope_figure(
     left.stackplot(r, state["p_a_better"], state["p_rope"], state["p_b_better"],
                    colors=["#0072B2", "#BBBBBB", "#E69F00"],
                    labels=[f"{names[0]} better", "equivalent (ROPE)", f"{names[1]} better"])
-    left.axvline(rope, color=REFERENCE_COLOR, lw=1, ls="--")
+    left.axvline(rope, color=DARK_GREY, lw=1, ls="--")
     left.set_xlim(r.min(), r.max())
     left.set_ylim(0, 1)
     left.set_xlabel("ROPE half-width (score units)")

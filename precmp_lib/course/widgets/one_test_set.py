@@ -228,7 +228,7 @@ def rp_correlation_explorer(
     import ipywidgets as w
     import matplotlib.pyplot as plt
 
-    from ...report.plots import forest_plot
+    from ..plots import forest_plot
 
     slider = w.FloatSlider(value=correlation, min=-0.3, max=0.95, step=0.05,
                            description="correlation", continuous_update=False)
@@ -349,12 +349,12 @@ def prevalence_explorer(
     -------
     ipywidgets.VBox
         The slider above the :func:`prevalence_state` table and the
-        :func:`precmp_lib.report.plots.prevalence_curve_plot` image, both redrawn on every move.
+        :func:`precmp_lib.course.plots.prevalence_curve_plot` image, both redrawn on every move.
     """
     import ipywidgets as w
     import matplotlib.pyplot as plt
 
-    from ...report.plots import prevalence_curve_plot
+    from ..plots import prevalence_curve_plot
 
     if cls is None:
         cls = boot.classes[1] if len(boot.classes) == 2 else boot.classes[0]
@@ -475,15 +475,15 @@ def cv_correction_figure(state: pd.DataFrame, *, alpha: float = 0.05, marker: in
     """
     import matplotlib.pyplot as plt
 
-    from ...report.plots import REFERENCE_COLOR, SIGNIFICANT_COLOR
+    from ...report.html import DARK_GREY, VERMILLION
 
     fig, ax = plt.subplots(figsize=(6.4, 3.4), layout="constrained")
     j = state.index.to_numpy()
-    ax.plot(j, state["uncorrected_pvalue"], "o-", color=SIGNIFICANT_COLOR, label="uncorrected t (1/J)")
+    ax.plot(j, state["uncorrected_pvalue"], "o-", color=VERMILLION, label="uncorrected t (1/J)")
     ax.plot(j, state["corrected_pvalue"], "s-", color="#0072B2", label="corrected t (1/J + ratio)")
-    ax.axhline(alpha, color=REFERENCE_COLOR, ls="--", lw=1, label=f"α = {alpha:g}")
+    ax.axhline(alpha, color=DARK_GREY, ls="--", lw=1, label=f"α = {alpha:g}")
     if marker is not None:
-        ax.axvline(marker, color=REFERENCE_COLOR, lw=0.8, ls=":")
+        ax.axvline(marker, color=DARK_GREY, lw=0.8, ls=":")
     ax.set_xscale("log")
     ax.set_yscale("log")
     ax.set_ylim(max(1e-12, float(state[["uncorrected_pvalue", "corrected_pvalue"]].min().min()) / 2), 1.2)
@@ -607,18 +607,18 @@ def critical_difference_figure(state: pd.DataFrame, *, alpha: float = 0.05) -> A
     """
     import matplotlib.pyplot as plt
 
-    from ...report.plots import REFERENCE_COLOR, SIGNIFICANT_COLOR
+    from ...report.html import DARK_GREY, VERMILLION
 
     fig, ax = plt.subplots(figsize=(6.4, 3.4), layout="constrained")
     n = state.index.to_numpy()
     ax.plot(n, state["cd_nemenyi"], color="#0072B2", label="Nemenyi (all pairs)")
     ax.plot(n, state["cd_bonferroni_dunn"], color="#009E73", ls="--",
             label="Bonferroni–Dunn (against a control)")
-    ax.axhline(state["max_rank_difference"].iloc[0], color=REFERENCE_COLOR, lw=1, ls=":",
+    ax.axhline(state["max_rank_difference"].iloc[0], color=DARK_GREY, lw=1, ls=":",
                label="k − 1: largest possible rank gap")
     now = state[state["current"]]
     if len(now):
-        ax.plot(now.index, now["cd_nemenyi"], "o", color=SIGNIFICANT_COLOR, ms=8,
+        ax.plot(now.index, now["cd_nemenyi"], "o", color=VERMILLION, ms=8,
                 label=f"N = {now.index[0]}: CD = {now['cd_nemenyi'].iloc[0]:.2f}")
     ax.set_xlabel("number of data sets N")
     ax.set_ylabel("critical difference of average ranks")
@@ -749,7 +749,7 @@ def gs_power_figure(state: pd.DataFrame, *, alpha: float = 0.05, title: str | No
     """
     import matplotlib.pyplot as plt
 
-    from ...report.plots import REFERENCE_COLOR
+    from ...report.html import DARK_GREY
 
     labels = {"gs": "GS (paired)", "wgs": "weighted GS (paired)", "naive_z": "z test (independent)"}
     styles = {"gs": ("#0072B2", "-"), "wgs": ("#009E73", "--"), "naive_z": ("#D55E00", ":")}
@@ -758,7 +758,7 @@ def gs_power_figure(state: pd.DataFrame, *, alpha: float = 0.05, title: str | No
         color, ls = styles[method]
         ax.plot(state.index, state[method], marker="o", ms=3, color=color, ls=ls,
                 label=labels[method])
-    ax.axhline(alpha, color=REFERENCE_COLOR, lw=1, ls="--")
+    ax.axhline(alpha, color=DARK_GREY, lw=1, ls="--")
     ax.set_ylim(0, 1)
     ax.set_xlabel("difference in precision P_A − P_B")
     ax.set_ylabel("rejection rate")

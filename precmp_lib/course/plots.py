@@ -1,7 +1,9 @@
-"""Plots with one shared style. Every function draws on an Axes (new or given) and returns it.
+"""The notebooks' plots, in one style: each function draws on an Axes (new or given) and returns it.
 
 Sections follow the library's topics: contingency (McNemar), precision (forest plot, power),
-ranks (critical-difference diagram), combining p-values, Bayes update, replicability.
+ranks (critical-difference diagram), combining p-values, Bayes update, replicability. The
+colours are the package's one palette (:mod:`precmp_lib.report.html`); the report pages draw
+their own figures (:mod:`precmp_lib.report.figures`) and never load this module.
 """
 
 from __future__ import annotations
@@ -18,8 +20,9 @@ from matplotlib.colors import TwoSlopeNorm
 from matplotlib.figure import Figure
 from matplotlib.text import Text
 
+from ..report.html import BLUE, DARK_GREY, PALETTE, VERMILLION
+
 __all__ = [
-    "PALETTE",
     "clustering_plot",
     "critical_difference_diagram",
     "forest_plot",
@@ -30,13 +33,6 @@ __all__ = [
     "resampling_type1_plot",
     "set_style",
 ]
-
-# Colour-blind-safe palette (Okabe & Ito 2008), used for classifiers in every plot.
-PALETTE = ["#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#F0E442", "#000000"]
-# Fixed colours for meaning, not for classifiers.
-REFERENCE_COLOR = "#555555"
-SIGNIFICANT_COLOR = "#D55E00"
-NEUTRAL_COLOR = "#0072B2"
 
 
 def set_style(context: str = "notebook") -> None:
@@ -206,12 +202,12 @@ def forest_plot(
     y = np.arange(len(table))[::-1].astype(float)
     ok = np.isfinite(est)
     excludes = ok & ((lo > reference) | (hi < reference))
-    colours = np.where(excludes, SIGNIFICANT_COLOR, NEUTRAL_COLOR)
-    ax.axvline(reference, color=REFERENCE_COLOR, linestyle="--", linewidth=1, zorder=1)
+    colours = np.where(excludes, VERMILLION, BLUE)
+    ax.axvline(reference, color=DARK_GREY, linestyle="--", linewidth=1, zorder=1)
     ax.hlines(y[ok], lo[ok], hi[ok], colors=colours[ok], linewidth=2, zorder=2)
     ax.scatter(est[ok], y[ok], c=colours[ok], marker="s", s=36, zorder=3)
     for yi in y[~ok]:
-        ax.text(reference, yi, "n/a", ha="center", va="center", color=REFERENCE_COLOR,
+        ax.text(reference, yi, "n/a", ha="center", va="center", color=DARK_GREY,
                 fontsize="small")
     if log_scale:
         ax.set_xscale("log")
@@ -291,7 +287,7 @@ def power_plot(
         ax.fill_between(x, np.clip(p - 2 * se, 0, 1), np.clip(p + 2 * se, 0, 1), color=colour,
                         alpha=0.15, linewidth=0)
     if alpha is not None:
-        ax.axhline(alpha, color=REFERENCE_COLOR, linestyle=":", linewidth=1,
+        ax.axhline(alpha, color=DARK_GREY, linestyle=":", linewidth=1,
                    label=f"α = {alpha:g}")
     rho = curve["correlation"].iloc[0]
     ax.set_xlabel("difference in precision, A − B")
@@ -357,15 +353,15 @@ def resampling_type1_plot(
                          tab["ci_high"].to_numpy(dtype=float) - x])
         if len(tables) == 1:
             over = tab["ci_low"].to_numpy(dtype=float) > alpha
-            for mask, color, label in ((over, SIGNIFICANT_COLOR, "rejects more often than α"),
-                                       (~over, NEUTRAL_COLOR, "consistent with α or below")):
+            for mask, color, label in ((over, VERMILLION, "rejects more often than α"),
+                                       (~over, BLUE, "consistent with α or below")):
                 if mask.any():
                     ax.errorbar(x[mask], y[mask], xerr=err[:, mask], fmt="o", color=color,
                                 capsize=3, label=label)
         else:
             ax.errorbar(x, y, xerr=err, fmt="o", color=PALETTE[k % len(PALETTE)], capsize=3,
                         label=str(name))
-    ax.axvline(alpha, color=REFERENCE_COLOR, linestyle="--", linewidth=1, label=f"α = {alpha:g}")
+    ax.axvline(alpha, color=DARK_GREY, linestyle="--", linewidth=1, label=f"α = {alpha:g}")
     ax.set_yticks(range(len(labels)), labels)
     ax.invert_yaxis()
     ax.set_xlim(0, max(1.05 * max(float(t["ci_high"].max()) for t in tables.values()),
@@ -545,12 +541,12 @@ def critical_difference_diagram(
         if ctrl is not None:
             rc = float(ranks[ctrl])
             ax.fill_between([max(1.0, rc - cd), min(float(k), rc + cd)], y_axis - 0.05,
-                            y_axis + 0.05, color=NEUTRAL_COLOR, alpha=0.25, lw=0,
+                            y_axis + 0.05, color=BLUE, alpha=0.25, lw=0,
                             gid="cd-control-band")
 
     y_group0, group_step = y_axis + 0.25, 0.18
     _cd_cliques(ax, groups, ranks, y_group0, group_step,
-                SIGNIFICANT_COLOR if ctrl else _CD_INK)
+                VERMILLION if ctrl else _CD_INK)
 
     # classifiers: elbow from the rank down to a row, then out to the side
     y_row0 = y_group0 + max(len(groups), 1) * group_step + 0.2
@@ -640,7 +636,7 @@ def _cd_elbows(ax: Axes, labels: list[Text], ranks: np.ndarray, ys: np.ndarray, 
         label.set_position((label_x, y))
         label.set_horizontalalignment(align)
         ax.text((r + end) / 2, y - 0.03, f"{r:.2f}", ha="center", va="bottom",
-                fontsize="x-small", color=REFERENCE_COLOR, gid="cd-rank", clip_on=False)
+                fontsize="x-small", color=DARK_GREY, gid="cd-rank", clip_on=False)
 
 
 # --------------------------------------------------------------------------------------------
@@ -703,12 +699,12 @@ def null_dependence_plot(
         x, y = -2 * np.log(null[:, i]), -2 * np.log(null[:, j])
     ok = np.isfinite(x) & np.isfinite(y)
     ax = _axes(ax, (4.6, 4.2))
-    ax.scatter(x[ok], y[ok], s=8, alpha=0.35, color=NEUTRAL_COLOR, linewidths=0,
+    ax.scatter(x[ok], y[ok], s=8, alpha=0.35, color=BLUE, linewidths=0,
                label=f"{int(ok.sum())} null resamples")
     if pvalues is not None:
         p = np.asarray(pvalues, dtype=float)
         ax.scatter([-2 * np.log(p[i])], [-2 * np.log(p[j])], s=70, marker="*",
-                   color=SIGNIFICANT_COLOR, zorder=3, label="observed")
+                   color=VERMILLION, zorder=3, label="observed")
     r = np.corrcoef(x[ok], y[ok])[0, 1] if ok.sum() > 2 else np.nan
     ax.set_xlabel(f"-2 ln p, class {names[i]}")
     ax.set_ylabel(f"-2 ln p, class {names[j]}")
@@ -764,7 +760,7 @@ def combined_pvalues_plot(
         score = -np.log10(np.maximum(per[col].to_numpy(dtype=float), tiny))
         ax.scatter(score, ypos + (k - (len(cols) - 1) / 2) * 0.18, s=36, color=PALETTE[k],
                    label=col.removesuffix("_pvalue"), zorder=3)
-    ax.axvline(-np.log10(alpha), color=REFERENCE_COLOR, lw=1, ls="--", label=f"α = {alpha}")
+    ax.axvline(-np.log10(alpha), color=DARK_GREY, lw=1, ls="--", label=f"α = {alpha}")
     ax.set_yticks(ypos, per.index)
     ax.invert_yaxis()
     ax.set_xlabel("combined p-value (-log10)")
@@ -802,7 +798,7 @@ def covariance_curves_plot(*, weights: float = 2.0, ax: Axes | None = None) -> A
         ax.plot(rho, lancaster_covariance(rho, weights=(weights, weights), sides=sides),
                 color=PALETTE[k], lw=2, label=f"exact, {sides} p-values")
     if weights == 2.0:
-        ax.plot(rho, 3.263 * rho + 0.710 * rho**2 + 0.027 * rho**3, color=REFERENCE_COLOR,
+        ax.plot(rho, 3.263 * rho + 0.710 * rho**2 + 0.027 * rho**3, color=DARK_GREY,
                 ls="--", lw=1.2, label="Kost–McDermott polynomial")
     ax.axhline(0, color="black", lw=0.6)
     ax.set_xlabel("correlation of the test statistics ρ")
@@ -847,7 +843,7 @@ def type1_error_plot(table: pd.DataFrame, *, alpha: float = 0.05, ax: Axes | Non
         r, se = table["rejection_rate"].to_numpy(), table["mc_se"].to_numpy()
         ax.bar(methods, r, yerr=2 * se, color=PALETTE[: len(methods)], capsize=4)
         ax.set_xlabel("combination method")
-    ax.axhline(alpha, color=REFERENCE_COLOR, ls="--", lw=1, label=f"nominal α = {alpha}")
+    ax.axhline(alpha, color=DARK_GREY, ls="--", lw=1, label=f"nominal α = {alpha}")
     ax.set_ylabel("type-I error (rejection rate)")
     ax.set_ylim(bottom=0)
     ax.set_title("Type-I error of the combined test")
@@ -891,10 +887,10 @@ def prevalence_curve_plot(
         ax.fill_between(sub["prevalence"], sub["ci_low"], sub["ci_high"], color=PALETTE[k],
                         alpha=0.2, lw=0)
     if sample_prevalence is not None:
-        ax.axvline(sample_prevalence, color=REFERENCE_COLOR, ls=":", lw=1.2,
+        ax.axvline(sample_prevalence, color=DARK_GREY, ls=":", lw=1.2,
                    label=f"test-set prevalence {sample_prevalence:.2f}")
     if prevalence is not None:
-        ax.axvline(prevalence, color=SIGNIFICANT_COLOR, ls="--", lw=1.2,
+        ax.axvline(prevalence, color=VERMILLION, ls="--", lw=1.2,
                    label=f"population prevalence {prevalence:.2f}")
     label = curve["class"].iloc[0] if "class" in curve.columns and len(curve) else ""
     ax.set_xlim(0, 1)
@@ -923,7 +919,7 @@ def replicability_heatmap(
     Parameters
     ----------
     table : DataFrame
-        From :func:`precmp_lib.stats.replicability.replicability_experiment`: columns
+        From :func:`precmp_lib.fitting.replicability.replicability_experiment`: columns
         ``sample_fraction``, ``test_fraction``, ``value`` and ``rejection_rate``.
     value : str
         The column shown in colour: ``"replicability"`` (R(e), default),
@@ -980,7 +976,7 @@ def replicability_curve(table: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
     Parameters
     ----------
     table : DataFrame
-        From :func:`precmp_lib.stats.replicability.replicability_experiment`.
+        From :func:`precmp_lib.fitting.replicability.replicability_experiment`.
 
     Returns
     -------
@@ -996,7 +992,7 @@ def replicability_curve(table: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
         raise ValueError("table has no cell with at least 2 valid repetitions")
     ax = _axes(ax, (5.8, 4.0))
     r = np.linspace(0, 1, 201)
-    ax.plot(r, 1 - 2 * r * (1 - r) * n / (n - 1), color=REFERENCE_COLOR, lw=1.2,
+    ax.plot(r, 1 - 2 * r * (1 - r) * n / (n - 1), color=DARK_GREY, lw=1.2,
             label=f"1 − 2r(1 − r)·n/(n − 1), n = {n}")
     points = ax.scatter(table["rejection_rate"], table["replicability"], c=table["sample_fraction"],
                         cmap="viridis", zorder=3, edgecolors="black", linewidths=0.4)
@@ -1098,7 +1094,7 @@ def bayesian_posterior_plot(
     labels = {"a": f"{a} better: {result.p_a_better:.3f}", "b": f"{b} better: "
               f"{result.p_b_better:.3f}", "rope": f"practically equivalent: {result.p_rope:.3f}"}
     if post.scale == 0:
-        ax.axvline(post.loc, color=NEUTRAL_COLOR, lw=2, label="all posterior mass")
+        ax.axvline(post.loc, color=BLUE, lw=2, label="all posterior mass")
         span = max(abs(post.loc), rope, 1e-3) * 1.5
         ax.set_xlim(-span, span)
     else:
@@ -1117,7 +1113,7 @@ def bayesian_posterior_plot(
         ax.set_ylim(bottom=0)
     if rope > 0 and post.scale == 0:
         ax.axvspan(-rope, rope, color=_ROPE_COLOR, alpha=0.5, lw=0, label=labels["rope"])
-    ax.axvline(0, color=REFERENCE_COLOR, ls="--", lw=0.8)
+    ax.axvline(0, color=DARK_GREY, ls="--", lw=0.8)
     ax.set_xlabel(f"mean score difference, {a} minus {b}")
     ax.set_ylabel("posterior density")
     rope_text = f"ROPE ±{rope:g}" if rope > 0 else "no ROPE"
@@ -1179,8 +1175,8 @@ def bayesian_simplex_plot(
     ax.plot([0, 1, 0.5, 0], [0, 0, h, 0], color="#333333", lw=1.2)
     cx, cy = 0.5, h / 3
     for mx, my in [(0.5, 0.0), (0.25, h / 2), (0.75, h / 2)]:
-        ax.plot([cx, mx], [cy, my], color=REFERENCE_COLOR, lw=0.8, ls="--")
-    ax.scatter(x, y, s=4, alpha=0.25, color=NEUTRAL_COLOR, linewidths=0, rasterized=True)
+        ax.plot([cx, mx], [cy, my], color=DARK_GREY, lw=0.8, ls="--")
+    ax.scatter(x, y, s=4, alpha=0.25, color=BLUE, linewidths=0, rasterized=True)
     ax.text(0, -0.05, f"{a} better\n{result.p_a_better:.3f}", ha="center", va="top")
     ax.text(1, -0.05, f"{b} better\n{result.p_b_better:.3f}", ha="center", va="top")
     ax.text(0.5, h + 0.03, f"practically equivalent\n{result.p_rope:.3f}", ha="center",
