@@ -39,8 +39,8 @@ from hypothesis import strategies as st
 
 import precmp_lib as pc
 import precmp_lib.course
-from precmp_lib.engine.clusters import ClassProfiles, class_profiles
-from precmp_lib.engine.counts import pattern_counts, precision_moments
+from precmp_lib.core.clusters import ClassProfiles, class_profiles
+from precmp_lib.core.counts import pattern_counts, precision_moments
 from precmp_lib.stats.bayesian import PRIOR_PLACES
 from precmp_lib.stats.combine import COMBINE_METHODS
 
@@ -80,7 +80,7 @@ MOMENTS = precision_moments(Y, PREDS)
 # A table of pattern counts (the counting engine's output): class codes of the truth and of two
 # models, the rows with each pattern and the observation (cluster) each row belongs to
 # Per-(cluster, class) cells: counts right and wrong per model (rows) and cell, as
-# precmp_lib.engine.counts.class_moments takes them (its docstring example)
+# precmp_lib.core.counts.class_moments takes them (its docstring example)
 CELL_RIGHT = np.array([[2, 1, 3], [1, 1, 2]])
 CELL_WRONG = np.array([[0, 1, 0], [1, 0, 1]])
 PAT_Y = np.array([1, 1, 0, 0, 1, 0])
@@ -1068,12 +1068,12 @@ SKIPPED: dict[str, str] = {
 # whose helpers stay out of the top level (the views -- plots, widgets, report, CLI -- are
 # tested in their own files).
 MODULES = ["stats.accuracy", "stats.bayesian", "stats.combine", "compare.models",
-           "stats.contingency", "engine.counts", "compare.crossval", "sources.datasets",
+           "stats.contingency", "core.counts", "compare.crossval", "sources.datasets",
            "engine.base", "engine.counting", "engine.spark_engine", "stats.multiple",
            "stats.paired", "stats.repeated", "stats.power", "stats.precision_cells", "stats.precision",
            "stats.precision_gee", "sources.predictions", "stats.prevalence", "stats.ranks",
            "stats.posthoc", "stats.replicability", "stats.resampling", "stats.results",
-           "stats.selection", "_lib.checks", "engine.labels",
+           "stats.selection", "_lib.checks", "core.labels",
            "course.deep", "course.items_simulation", "course.maps", "course.paper",
            "course.scores", "course.simulate", "course.type1"]
 

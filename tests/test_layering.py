@@ -161,14 +161,14 @@ def _private_imports(path: Path, module: str | None = None) -> list[str]:
 
 def test_the_private_import_check_catches_both_forms(tmp_path):
     bad = tmp_path / "bad.py"
-    bad.write_text("from ..engine.counts import _check\nfrom ..engine import counts as _c\n"
+    bad.write_text("from ..core.counts import _check\nfrom ..core import counts as _c\n"
                    "from ..stats import prevalence\nx = _c._codes(1) + prevalence._percentile\n"
                    "from .results import TestResult\nfrom .results import _fmt\n"
-                   "from .. import __version__\nfrom ..engine import _native\n"
+                   "from .. import __version__\nfrom ..core import _native\n"
                    "y = _native.code_keys + _native._tail\n")
     found = _private_imports(bad, "precmp_lib.compare.bad")
     assert sorted(f.split(": ")[1] for f in found) == ["_c._codes", "_native._tail",
-                                                       "from ..engine.counts import _check",
+                                                       "from ..core.counts import _check",
                                                        "prevalence._percentile"]
 
 

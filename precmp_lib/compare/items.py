@@ -28,7 +28,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..engine.items import ItemSums, count_items
+from ..core.items import ItemSums
+from ..engine.items import count_items
 from ..stats.contingency import mcnemar
 from ..stats.multiple import adjust_pvalues
 from ..stats.paired import (

@@ -1,7 +1,7 @@
 """``compare_models``: every number a comparison report shows, computed from counts.
 
 The raw predictions are counted once (:func:`precmp_lib.engine.counting.count_predictions`, or a
-:class:`~precmp_lib.engine.base.Counts` passed in); every table below is a pure function of those
+:class:`~precmp_lib.core.predictions.Counts` passed in); every table below is a pure function of those
 pattern counts, through the count-taking functions of the core modules. The result,
 :class:`ModelComparison`, is frozen and round-trips through JSON, which is what the report
 template receives: the report only displays it.
@@ -33,15 +33,16 @@ import pandas as pd
 
 from .._lib.checks import check_positive_int, check_probability, check_random_state
 from .._lib.dist import binom_cdf, binom_pmf, norm_isf, t_isf
-from ..engine.base import REPEATED_CV, Counts
-from ..engine.clusters import (
+from ..core.clusters import (
     ClassProfiles,
     ClusterSums,
     class_profiles,
     clustered_accuracy_from_sums,
 )
+from ..core.counts import PrecisionMoments, moments_from_patterns, pair_cells_from_patterns
+from ..core.predictions import Counts
+from ..engine.base import REPEATED_CV
 from ..engine.counting import count_predictions
-from ..engine.counts import PrecisionMoments, moments_from_patterns, pair_cells_from_patterns
 from ..stats.bayesian import bayes_correlated_ttest
 from ..stats.combine import combine_pvalues, combined_precision_test
 from ..stats.contingency import mcnemar
@@ -1103,7 +1104,7 @@ def _cluster_sums(counts: Counts) -> ClusterSums:
         raise ValueError("repeated cross-validation counts need their cluster sums "
                          "(Counts.clusters) or the per-observation table; count them with "
                          "count_predictions")
-    from ..engine.clusters import cluster_sums
+    from ..core.clusters import cluster_sums
 
     t = counts.observations
     return cluster_sums(t["obs"], t["y"], t[[f"p{j}" for j in range(counts.n_models)]],

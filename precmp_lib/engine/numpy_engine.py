@@ -10,7 +10,8 @@ import pandas as pd
 if TYPE_CHECKING:  # optional at run time: imported where the engine runs
     pass
 
-from .base import Counts, _check_flat, _Spec
+from ..core.predictions import Counts
+from .base import _check_flat, _Spec
 from .dictionary import _value
 from .finish import _finish
 

@@ -8,8 +8,9 @@ times), :mod:`.resampling` (corrected and 5x2cv t-tests), :mod:`.ranks` and :mod
 :mod:`.multiple` (adjusted p-values) and :mod:`.results` (``TestResult``). No file reading, no
 plotting.
 
-May import: :mod:`precmp_lib._lib` and :mod:`precmp_lib.engine` (the count types and label
-coding the tests start from), numpy, scipy, pandas.
+May import: :mod:`precmp_lib._lib` and :mod:`precmp_lib.core` (the count types and label
+coding the tests start from), numpy, scipy, pandas; never an engine, a comparison, a view or the
+course.
 """
 
 from .._lib.lazy import submodule_access

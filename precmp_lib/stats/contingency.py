@@ -20,7 +20,7 @@ from .._lib.aliases import PredictionsLike
 from .._lib.checks import check_choice, check_counts, check_positive_int, check_probability
 from .._lib.dist import binom_cdf, binom_logpmf, binom_pmf, chi2_sf, norm_isf, stats
 from .._lib.tails import binom_half_logcdf, chi2_logsf
-from ..engine.labels import encode_labels
+from ..core.labels import encode_labels
 from .multiple import ADJUST_METHODS, adjust_pvalues
 from .results import TestResult
 

@@ -49,9 +49,9 @@ from .resampling import ALTERNATIVES
 from .results import TestResult
 
 if TYPE_CHECKING:
-    from ..engine.items import ItemSums
+    from ..core.items import ItemSums
 from .._lib.checks import check_choice, check_counts, check_positive_float, check_probability
-from ..engine.labels import as_label_array
+from ..core.labels import as_label_array
 
 __all__ = [
     "CLUSTERED_MCNEMAR_METHODS",

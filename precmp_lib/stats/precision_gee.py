@@ -15,7 +15,7 @@ from .._lib.checks import (
     check_probability,
 )
 from .._lib.dist import chi2_sf, norm_isf, norm_sf
-from ..engine.counts import (
+from ..core.counts import (
     PatternCounts,
     PrecisionMoments,
     as_prediction_mapping,
@@ -104,8 +104,8 @@ def gee_precision_from_counts(
     Parameters
     ----------
     counts : PatternCounts or PrecisionMoments
-        From :func:`precmp_lib.engine.counts.pattern_counts` (or ``PatternCounts.from_patterns``)
-        or :func:`precmp_lib.engine.counts.precision_moments`.
+        From :func:`precmp_lib.core.counts.pattern_counts` (or ``PatternCounts.from_patterns``)
+        or :func:`precmp_lib.core.counts.precision_moments`.
     reference : str, optional
         Name of the reference model (default: the first).
     confidence_level : float
@@ -127,7 +127,7 @@ def gee_precision_from_counts(
     --------
     docs/methods.md §7, worked example 2 (three classifiers, one class):
 
-    >>> from precmp_lib.engine.counts import PatternCounts
+    >>> from precmp_lib.core.counts import PatternCounts
     >>> pc = PatternCounts.from_patterns(
     ...     {"111": 40, "110": 8, "101": 6, "011": 5, "100": 4, "010": 3, "001": 7},
     ...     {"111": 6, "110": 3, "101": 4, "011": 2, "100": 5, "010": 6, "001": 9})
@@ -499,8 +499,8 @@ def compare_precision_from_moments(
     Parameters
     ----------
     moments : PrecisionMoments
-        From :func:`precmp_lib.engine.counts.moments_from_patterns` (with ``clusters``) or
-        :func:`precmp_lib.engine.counts.precision_moments` (with ``groups``).
+        From :func:`precmp_lib.core.counts.moments_from_patterns` (with ``clusters``) or
+        :func:`precmp_lib.core.counts.precision_moments` (with ``groups``).
     a, b : int
         Positions of classifiers A and B in ``moments.names``.
     confidence_level : float
@@ -536,7 +536,7 @@ def compare_precision_from_moments(
 
     Examples
     --------
-    >>> from precmp_lib.engine.counts import moments_from_patterns
+    >>> from precmp_lib.core.counts import moments_from_patterns
     >>> mo = moments_from_patterns([1, 1, 0, 1], [[1, 1], [1, 0], [1, 0], [0, 1]], [5, 3, 2, 1],
     ...                            classes=[0, 1], names=["a", "b"])
     >>> compare_precision_from_moments(mo)[["class", "precision_a", "precision_b"]].round(3)

@@ -28,9 +28,9 @@ from .._lib.checks import (
     check_probability,
     check_random_state,
 )
-from ..engine import counts as _counts
-from ..engine.clusters import ClassProfiles, class_profiles
-from ..engine.labels import as_label_array, encode_labels
+from ..core import counts as _counts
+from ..core.clusters import ClassProfiles, class_profiles
+from ..core.labels import as_label_array, encode_labels
 
 __all__ = [
     "PatternPrevalenceBootstrap",
@@ -1035,7 +1035,7 @@ def prevalence_bootstrap_from_profiles(
     """Precision at a population prevalence for m models, resampling clusters by their profiles.
 
     The cluster bootstrap of :func:`prevalence_bootstrap_from_patterns` (``clusters`` given)
-    from :class:`precmp_lib.engine.clusters.ClassProfiles`, which an engine computes where the data
+    from :class:`precmp_lib.core.clusters.ClassProfiles`, which an engine computes where the data
     live: a resample draws as many clusters as there are, each equally likely, as a
     multinomial draw of the profiles' cluster counts (clusters with one profile are
     interchangeable), so nothing per observation is needed.

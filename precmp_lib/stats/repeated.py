@@ -17,7 +17,7 @@ import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
-from ..engine.labels import as_label_array
+from ..core.labels import as_label_array
 from .paired import _finite, _plain, _score_vector, _sum_of_squares, _whole
 
 __all__ = ["RepeatedAnswers", "repeated_answers", "repeated_answers_from_sums"]

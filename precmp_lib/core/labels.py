@@ -2,7 +2,7 @@
 
 Arrays, Series and lists become label arrays (:func:`as_label_array`); the truth and the
 predictions are coded against one list of classes (:func:`encode_labels`), by the
-factorizer of :mod:`precmp_lib.engine.factorize`.
+factorizer of :mod:`precmp_lib.core.factorize`.
 """
 
 from __future__ import annotations

@@ -481,7 +481,7 @@ class _ArrowText:
         """Code every row in C, chunk by chunk (a ``_NativeCoder``; needs ``_native``)."""
         native = _native
         if native is None:
-            raise RuntimeError("precmp_lib._native was not built")
+            raise RuntimeError("precmp_lib.core._native was not built")
         for c, (offsets, data) in enumerate(zip(self.offsets, self.data, strict=True)):
             rows = out[self.starts[c]: self.starts[c + 1]]
             status = native.code_text(offsets, data, m, shift, table, positions, rows)
