@@ -32,6 +32,7 @@ import numpy as np
 import pandas as pd
 
 from .._lib.checks import check_positive_int, check_probability, check_random_state
+from .._lib.jsonable import plain
 from ..core.clusters import (
     ClassProfiles,
     ClusterSums,
@@ -215,7 +216,7 @@ class ModelComparison:
                     table["attrs"] = dict(value.attrs)
                 value = table
             out[f.name] = value
-        return json.dumps(_plain(out), allow_nan=False)
+        return json.dumps(plain(out), allow_nan=False)
 
     @classmethod
     def from_json(cls, text: str) -> ModelComparison:
@@ -262,22 +263,6 @@ def numeric_nulls(frame: pd.DataFrame) -> pd.DataFrame:
             if all(isinstance(v, int | float) and not isinstance(v, bool) for v in rest):
                 frame[c] = col.astype(float)
     return frame
-
-
-def _plain(value: Any) -> Any:
-    if isinstance(value, Mapping):
-        return {str(k): _plain(v) for k, v in value.items()}
-    if isinstance(value, list | tuple):
-        return [_plain(v) for v in value]
-    if isinstance(value, np.ndarray):
-        return [_plain(v) for v in value.tolist()]
-    if isinstance(value, np.generic):
-        value = value.item()
-    if isinstance(value, float) and not math.isfinite(value):
-        return None
-    if value is pd.NA or value is pd.NaT:
-        return None
-    return value
 
 
 def model_pairs(models: Sequence[str], reference: str | None = None) -> list[tuple[str, str]]:

@@ -144,10 +144,6 @@ def _check_unique_ids(spec: _Spec, frame: pd.DataFrame) -> None:
                             f"(observation {spec.id}={_value(spec, bad)})")
 
 
-def _plain(v: Any) -> Any:
-    return v.item() if isinstance(v, np.generic) else v
-
-
 def _long_to_wide(spec: _Spec, frame: pd.DataFrame) -> dict[str, tuple[np.ndarray, np.ndarray]]:
     """Pivot a long table to one row per (id[, repeat]) with every model's prediction, in numpy."""
     names = frame[spec.model_col].astype(str)

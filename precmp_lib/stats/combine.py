@@ -33,8 +33,8 @@ from .._lib.checks import (
     check_positive_int,
     check_random_state,
 )
-from .._lib.dist import chi2_isf, chi2_sf, norm_isf, norm_sf, stats
-from .._lib.tails import chi2_logsf, norm_logsf
+from .._lib.dist import chi2_isf, chi2_sf, norm_isf, norm_logsf, norm_sf, stats
+from .._lib.tails import chi2_logsf
 from ..core import counts as _counts
 from . import precision_cells as _precision
 from .multiple import adjust_pvalues
@@ -682,7 +682,7 @@ def _stouffer(p: np.ndarray, opts: _CombineOptions) -> _Combined:
     if spread <= 0:
         raise ValueError(f"w' R w = {spread:.3g} <= 0: the weighted sum has no variance")
     stat = float(np.sum(w * z) / math.sqrt(spread))
-    return stat, None, float(norm_sf(stat)), norm_logsf(stat), {"variance": spread}
+    return stat, None, float(norm_sf(stat)), float(norm_logsf(stat)), {"variance": spread}
 
 
 def _satterthwaite_combined(p: np.ndarray, opts: _CombineOptions) -> _Combined:

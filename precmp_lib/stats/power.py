@@ -27,7 +27,7 @@ import numpy as np
 
 from .._lib.checks import check_choice, check_positive_float, check_probability
 from .._lib.dist import norm_isf, norm_sf, stats, t_isf
-from .resampling import ALTERNATIVES
+from .results import ALTERNATIVES
 
 __all__ = [
     "corrected_ttest_power",

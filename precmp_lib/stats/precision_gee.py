@@ -15,6 +15,7 @@ from .._lib.checks import (
     check_probability,
 )
 from .._lib.dist import chi2_sf, norm_isf, norm_sf
+from .._lib.jsonable import python_value
 from ..core.counts import (
     PatternCounts,
     PrecisionMoments,
@@ -85,10 +86,6 @@ class GEEPrecisionResult:
             f"<p>Odds ratios against the reference</p>"
             f"{self.coefficients.to_html(index=False)}</div>"
         )
-
-
-def _plain(value: Any) -> Any:
-    return value.item() if isinstance(value, np.generic) else value
 
 
 def gee_precision_from_counts(
@@ -252,7 +249,7 @@ def _class_fits(moments: PrecisionMoments, ref: int) -> list[_ClassFit]:
                 why[name] = f"{name} never predicts this class"
             elif not valid[k, j]:
                 why[name] = f"precision of {name} is {p[k, j]:g} (logit infinite)"
-        fits.append(_ClassFit(label=_plain(label), names=names, ref=ref, tp=tp[k], fp=fp[k],
+        fits.append(_ClassFit(label=python_value(label), names=names, ref=ref, tp=tp[k], fp=fp[k],
                               m=m[k], p=p[k], v=v_eta[k], why=why))
     return fits
 
@@ -589,7 +586,7 @@ def compare_precision_from_moments(
     notes = _moment_notes(m1, m2, identical, logit_ok, rp_ok)
     nan = np.nan
     out = pd.DataFrame({
-        "class": [_plain(c) for c in moments.classes],
+        "class": [python_value(c) for c in moments.classes],
         "precision_a": np.where(m1 > 0, p1, nan),
         "precision_b": np.where(m2 > 0, p2, nan),
         "n_pred_a": m1.astype(np.int64),

@@ -36,10 +36,9 @@ from .._lib.checks import (
     check_probability,
 )
 from .._lib.dist import f_sf, t_isf, t_sf
-from .results import TestResult
+from .results import ALTERNATIVES, TestResult
 
 __all__ = [
-    "ALTERNATIVES",
     "CV_SCHEMES",
     "PairedScores",
     "corrected_resampled_ttest",
@@ -55,7 +54,6 @@ __all__ = [
     "ttest_5x2cv",
 ]
 
-ALTERNATIVES = ("two-sided", "greater", "less")
 CV_SCHEMES = ("5x2", "kfold", "repeated_kfold", "resampled")
 
 # Differences whose spread is below this fraction of the scores' magnitude count as equal: the
