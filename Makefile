@@ -20,11 +20,11 @@ export OPENBLAS_NUM_THREADS ?= 1
 export MKL_NUM_THREADS ?= 1
 
 # The package is installed editable; with a C compiler present, that also builds the optional
-# label-coding loops (precmp_lib/engine/_native.c, see setup.py) next to their source. The setuptools
+# label-coding loops (precmp_lib/core/_native.c, see setup.py) next to their source. The setuptools
 # notice about editable installs is silenced. JupyterLab's settings overrides turn off its news
 # feed and update check: the lab asks nobody to fetch anything from outside (classrooms may be
 # offline).
-$(STAMP): requirements.txt pyproject.toml setup.py precmp_lib/engine/_native.c scripts/jupyterlab_overrides.json
+$(STAMP): requirements.txt pyproject.toml setup.py precmp_lib/core/_native.c scripts/jupyterlab_overrides.json
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -r requirements.txt

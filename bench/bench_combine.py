@@ -14,7 +14,7 @@ import time
 
 import numpy as np
 
-from precmp_lib.engine.counts import class_cells, joint_confusion
+from precmp_lib.core.counts import class_cells, joint_confusion
 from precmp_lib.stats.combine import swap_permutation_null
 from precmp_lib.stats.precision_cells import gs_from_cells
 

@@ -17,7 +17,7 @@ characters instead of 3 to 8: each row of text is then 2 to 12 times the bytes o
 label, and the ratios are reported beside the goal rather than held to it. Run: ``python bench/bench_labels.py`` (``make bench``); ``--max-n 1e6``
 to stop early, ``--repeat 3``.
 
-Text is coded by the C loops of ``precmp_lib._native`` where the package was built with a C
+Text is coded by the C loops of ``precmp_lib.core._native`` where the package was built with a C
 compiler; ``--numpy`` measures the numpy kernels that replace them where it was not. The first
 line says which ran.
 """
@@ -32,8 +32,8 @@ import pandas as pd
 from _timing import best_of
 
 import precmp_lib as pc
-from precmp_lib.engine import factorize as validation
-from precmp_lib.engine.counts import pattern_counts
+from precmp_lib.core import factorize as validation
+from precmp_lib.core.counts import pattern_counts
 
 K = 5
 NAMES = np.array(["asphalt", "building", "car", "grass", "tree"])
@@ -93,7 +93,7 @@ def ratio_text(ratio: float) -> str:
 
 def main(max_n: float, repeat: int) -> None:
     print("label coding: " + ("numpy kernels" if validation._native is None
-                              else "C loops (precmp_lib._native)"))
+                              else "C loops (precmp_lib.core._native)"))
     head = "".join(f"{f + ' s':>11}" for f in FORMS) + "".join(f"{f:>10}" for f in FORMS[1:])
     print(f"{'function':<18}{'N':>7}{head}")
     print(f"{'':<25}{'':>{11 * len(FORMS)}}" + "".join(f"{'/ int':>10}" for _ in FORMS[1:]))

@@ -10,7 +10,7 @@ conditional
     the discordant share taken as known;
 report
     the range of psi (2 pi - 1) over that interval of pi and the Clopper–Pearson interval of
-    psi = (b + c)/n, both at the same level (``compare.models._mcnemar_dual_interval``).
+    psi = (b + c)/n, both at the same level (``stats.intervals.mcnemar_dual_interval``).
 
 Newcombe's hybrid score interval (method 10), which does not invert the test, is shown for
 comparison. Prints the Monte Carlo coverage at nominal 95 % (draws with b + c = 0 left out: the
@@ -26,18 +26,16 @@ import argparse
 
 import numpy as np
 
-from precmp_lib.compare.models import _mcnemar_dual_interval
 from precmp_lib.stats.contingency import _accuracy_difference_ci
+from precmp_lib.stats.intervals import binomial_interval, mcnemar_dual_interval
 
 GRID = [(0.05, 0.05), (0.08, 0.04), (0.12, 0.03), (0.2, 0.02), (0.02, 0.0), (0.3, 0.0)]
 
 
 def _conditional(b: int, c: int, n: int, level: float, midp: bool) -> tuple[float, float]:
     """The interval of pi mapped with the discordant share taken as known."""
-    from precmp_lib.compare.models import _binomial_interval
-
     d = b + c
-    low, high = _binomial_interval(b, d, level, 0.5 if midp else 1.0)
+    low, high = binomial_interval(b, d, confidence_level=level, method="midp" if midp else "exact")
     return d / n * (2 * low - 1), d / n * (2 * high - 1)
 
 
@@ -55,7 +53,8 @@ def coverage(n: int, p10: float, p01: float, reps: int, seed: int = 1) -> dict[s
         for midp, name in ((False, "exact"), (True, "mid-p")):
             lo, hi = _conditional(int(b), int(c), n, 0.95, midp)
             hits[f"conditional {name}"] += lo <= delta <= hi
-            lo, hi = _mcnemar_dual_interval(int(b), int(c), n, 0.95, midp)
+            lo, hi = mcnemar_dual_interval(int(b), int(c), n, confidence_level=0.95,
+                                           method="midp" if midp else "exact")
             hits[f"report {name}"] += lo <= delta <= hi
         lo, hi = _accuracy_difference_ci(rest, b, c, 0, 0.95)
         hits["Newcombe"] += lo <= delta <= hi

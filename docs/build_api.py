@@ -2,10 +2,10 @@
 
 Usage: ``python docs/build_api.py OUTPUT_DIR`` (``make docs`` writes ``build/reports/api``).
 The front page documents the public namespace (the names in ``precmp_lib.__all__``); every
-subpackage has its page (``precmp_lib.engine``, ``precmp_lib.stats``, ``precmp_lib.fitting``,
-``precmp_lib.sources``, ``precmp_lib.compare``, ``precmp_lib.report``, ``precmp_lib.course``),
-which lists its modules, and every module its own page below it, so the reference reads by
-layer.
+subpackage has its page (``precmp_lib.core``, ``precmp_lib.engine``, ``precmp_lib.stats``,
+``precmp_lib.fitting``, ``precmp_lib.sources``, ``precmp_lib.compare``, ``precmp_lib.report``,
+``precmp_lib.course``), which lists its modules, and every module its own page below it, so the
+reference reads by layer.
 Those pages, the search index, ``coming_from.html`` and ``coming_from_evals.html`` (rendered
 from ``docs/coming_from.md`` and ``docs/coming_from_evals.md``) go into OUTPUT_DIR. pdoc inlines
 its styles and scripts; the templates in ``docs/api_templates`` drop its one outside link, so the

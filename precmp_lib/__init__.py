@@ -12,9 +12,10 @@ and :func:`compare_items` with the counting engine behind them, and the readers 
 prediction files and evaluation logs. Everything else is reached through its subpackage, whose
 folders follow the data flow:
 
-* :mod:`precmp_lib.engine`: a file or frame becomes counts and sums (``count_predictions``);
+* :mod:`precmp_lib.core`: the count types and label coding, with no backend (``Counts``);
 * :mod:`precmp_lib.stats`: the tests, pure functions of those counts (for example
   :func:`precmp_lib.stats.paired.clustered_mcnemar_from_sums`);
+* :mod:`precmp_lib.engine`: a file or frame becomes counts and sums (``count_predictions``);
 * :mod:`precmp_lib.fitting`: scikit-learn models fitted on resamples, for the tests on scores
   (``cv_scores``, ``paired_cv_scores``, ``nested_cv_scores``);
 * :mod:`precmp_lib.sources`: readers that are not engines (evaluation logs, data sets);
@@ -45,7 +46,7 @@ _EXPORTS = {
     "compare_items": "compare.items",
     "ModelComparison": "compare.models",
     "compare_models": "compare.models",
-    "Counts": "engine.base",
+    "Counts": "core.predictions",
     "PredictionFileError": "engine.base",
     "count_predictions": "engine.counting",
     "count_items": "engine.items",
@@ -110,7 +111,7 @@ _EXPORTS = {
     "replicability_pvalues": "stats.replicability",
 }
 
-_SUBPACKAGES = ("compare", "course", "engine", "fitting", "report", "sources", "stats")
+_SUBPACKAGES = ("compare", "core", "course", "engine", "fitting", "report", "sources", "stats")
 
 __all__ = ["__version__", *sorted(_EXPORTS)]
 

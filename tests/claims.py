@@ -165,7 +165,7 @@ def _wine_precision(test_size: float) -> tuple[pd.DataFrame, object]:
     from sklearn.ensemble import RandomForestClassifier
     from sklearn.model_selection import train_test_split
 
-    from precmp_lib.engine.counts import class_cells, joint_confusion
+    from precmp_lib.core.counts import class_cells, joint_confusion
     from precmp_lib.stats.precision_cells import wald_from_cells
 
     d = pc.load_dataset("wine")

@@ -1,7 +1,7 @@
 """Cluster sums: numpy and the SQL text agree, and equal the per-cluster computations.
 
-References: :func:`precmp_lib.engine.counts.moments_from_patterns` (clustered moments built from the
-per-cluster counts) and :func:`precmp_lib.engine.counts.clustered_accuracy` (the sandwich variance
+References: :func:`precmp_lib.core.counts.moments_from_patterns` (clustered moments built from the
+per-cluster counts) and :func:`precmp_lib.core.counts.clustered_accuracy` (the sandwich variance
 on per-cluster right and total counts); a hand computation for the small case.
 """
 
@@ -12,15 +12,15 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from precmp_lib.engine.clusters import (
+from precmp_lib.core.clusters import (
     cluster_sums,
     cluster_sums_from_rows,
-    cluster_sums_sql,
     clustered_accuracy_from_sums,
     packed_bits,
     packed_terms,
 )
-from precmp_lib.engine.counts import clustered_accuracy, moments_from_patterns
+from precmp_lib.core.counts import clustered_accuracy, moments_from_patterns
+from precmp_lib.engine.sql import cluster_sums_sql
 
 
 def _table(seed: int, rows: int = 400, clusters: int = 50, k: int = 4, c: int = 3) -> pd.DataFrame:

@@ -13,8 +13,8 @@ from statsmodels.stats.multitest import multipletests
 
 import precmp_lib as pc
 import precmp_lib.course.plots  # the plot tests below reach it as pc.course.plots
+from precmp_lib.core.counts import class_cells, joint_confusion
 from precmp_lib.course.type1 import combination_type1_error, swap_combination_type1_error
-from precmp_lib.engine.counts import class_cells, joint_confusion
 from precmp_lib.stats.combine import (
     _hermite_coefficients,
     lancaster_covariance,

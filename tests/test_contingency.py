@@ -16,7 +16,7 @@ from statsmodels.stats.contingency_tables import cochrans_q as sm_cochrans_q
 from statsmodels.stats.contingency_tables import mcnemar as sm_mcnemar
 
 import precmp_lib as pc
-from precmp_lib.engine.counts import cells_from_tab_paired
+from precmp_lib.core.counts import cells_from_tab_paired
 from precmp_lib.stats.combine import swap_permutation_null
 from precmp_lib.stats.contingency import mcnemar_pvalue_grid
 from precmp_lib.stats.precision import precision_test_from_cells
@@ -447,7 +447,7 @@ _HALF = np.array([[[5, 2], [3, 9]], [[4, 1], [2.5, 7]]])  # one cell 2.5
     lambda: naive_rp_from_cells(_HALF),
     lambda: precision_test_from_cells(_HALF),
     lambda: cells_from_tab_paired(30, 4, 10, 6, 5, 3, 8.5, 60),
-    lambda: pc.engine.counts.PatternCounts.from_patterns({"11": 5.5}, {"01": 3}),
+    lambda: pc.core.counts.PatternCounts.from_patterns({"11": 5.5}, {"01": 3}),
     lambda: swap_permutation_null(np.full((2, 2, 2), 1.5)),
 ])
 def test_count_functions_refuse_non_integer_counts_alike(call):

@@ -1,4 +1,4 @@
-"""Tests for precmp_lib.engine.counts: joint confusion tensor, per-class cells, pattern counts, moments.
+"""Tests for precmp_lib.core.counts: joint confusion tensor, per-class cells, pattern counts, moments.
 
 Reference values are brute-force counts computed in the test with explicit boolean masks, one
 class at a time (the definition in docs/methods.md §6.1 and §7), never copied numbers.
@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from precmp_lib.engine.counts import (
+from precmp_lib.core.counts import (
     JointConfusion,
     PatternCounts,
     cells_from_tab_paired,

@@ -39,8 +39,8 @@ from hypothesis import strategies as st
 
 import precmp_lib as pc
 import precmp_lib.course
-from precmp_lib.engine.clusters import ClassProfiles, class_profiles
-from precmp_lib.engine.counts import pattern_counts, precision_moments
+from precmp_lib.core.clusters import ClassProfiles, class_profiles
+from precmp_lib.core.counts import pattern_counts, precision_moments
 from precmp_lib.stats.bayesian import PRIOR_PLACES
 from precmp_lib.stats.combine import COMBINE_METHODS
 
@@ -80,7 +80,7 @@ MOMENTS = precision_moments(Y, PREDS)
 # A table of pattern counts (the counting engine's output): class codes of the truth and of two
 # models, the rows with each pattern and the observation (cluster) each row belongs to
 # Per-(cluster, class) cells: counts right and wrong per model (rows) and cell, as
-# precmp_lib.engine.counts.class_moments takes them (its docstring example)
+# precmp_lib.core.counts.class_moments takes them (its docstring example)
 CELL_RIGHT = np.array([[2, 1, 3], [1, 1, 2]])
 CELL_WRONG = np.array([[0, 1, 0], [1, 0, 1]])
 PAT_Y = np.array([1, 1, 0, 0, 1, 0])
@@ -966,6 +966,53 @@ SPECS.update({
 })
 
 
+def _real_count(*, above: float | None = None) -> st.SearchStrategy:
+    """Bad values for a count that may be fractional (an effective sample size); ``above``:
+    values larger than that are out of range too (more successes than trials)."""
+    return st.one_of(
+        _tagged(NEGATIVE, st.floats(max_value=-1e-9, min_value=-1e300)),
+        _tagged(NAN, st.sampled_from([np.nan, np.inf])),
+        _tagged(WRONG_TYPE, st.sampled_from(["abc", object(), None])),
+        *([_tagged(OUT_OF_RANGE, st.floats(min_value=above + 1e-6, max_value=1e6))]
+          if above is not None else []),
+    )
+
+
+BINOMIAL_METHODS = ("exact", "midp")  # precmp_lib.stats.intervals.INTERVAL_METHODS
+# Intervals, Holm's levels and what a pair of models detects (stats.intervals, stats.multiple,
+# stats.power)
+SPECS.update({
+    "wilson_interval": Spec(
+        {"successes": 8, "trials": 10},
+        {"successes": _real_count(above=10), "trials": st.one_of(
+            _real_count(), _tagged(OUT_OF_RANGE, st.floats(min_value=0, max_value=7.9))),
+         "confidence_level": _probability()}),
+    "binomial_interval": Spec(
+        {"successes": 8, "trials": 10},
+        {"successes": _count_param(0), "trials": _count_param(1),
+         "confidence_level": _probability(), "method": _choice(BINOMIAL_METHODS)}),
+    "mcnemar_dual_interval": Spec(
+        {"b": 25, "c": 15, "n": 10_000},
+        {"b": _count_param(0), "c": _count_param(0), "n": _count_param(1),
+         "confidence_level": _probability(), "method": _choice(BINOMIAL_METHODS)}),
+    # NaN marks a test not done and an empty family has no levels (documented)
+    "holm_levels": Spec({"pvalues": [0.01, 0.04, 0.03], "alpha": 0.1},
+                        {"pvalues": _unit_vector(np.array([0.01, 0.04, 0.03]), empty=False,
+                                                 nan=False),
+                         "alpha": _probability()}),
+    "minimum_detectable_difference_from_counts": Spec(
+        {"b": 25, "c": 15, "n": 10_000},
+        {"b": _count_param(0), "c": _count_param(0), "n": _count_param(1),
+         "power": _probability(), "alpha": _probability()}),
+    # a NaN end is an interval not estimable: the answer is NaN (documented)
+    "minimum_detectable_difference_from_interval": Spec(
+        {"ci_low": -0.01, "ci_high": 0.03, "df": 9},
+        {"ci_low": _tagged(WRONG_TYPE, st.sampled_from(["0.5", [0.5], True, None])),
+         "ci_high": _tagged(WRONG_TYPE, st.sampled_from(["0.5", [0.5], True, None])),
+         "df": _positive_real(), "power": _probability(), "alpha": _probability()}),
+})
+
+
 def _item_frame() -> pd.DataFrame:
     """One row per answer: 20 items of 10 passages in two tasks, models a, b, c, 0/1 scores."""
     rows = [{"item": f"q{i}", "model": m, "score": int(right[i]), "passage": i // 2,
@@ -1071,14 +1118,14 @@ SKIPPED: dict[str, str] = {
 # whose helpers stay out of the top level (the views -- plots, widgets, report, CLI -- are
 # tested in their own files).
 MODULES = ["stats.accuracy", "stats.bayesian", "stats.combine", "compare.models",
-           "stats.contingency", "engine.counts", "compare.crossval", "sources.datasets",
+           "stats.contingency", "core.counts", "compare.crossval", "sources.datasets",
            "engine.base", "engine.counting", "engine.spark_engine", "stats.multiple",
            "stats.paired", "stats.repeated", "stats.power", "stats.precision_cells", "stats.precision",
            "stats.precision_gee", "sources.predictions", "stats.prevalence", "stats.ranks",
            "stats.posthoc", "stats.replicability", "stats.resampling", "stats.results",
            "fitting.replicability", "fitting.resampling", "fitting.selection", "_lib.checks",
-           "engine.labels", "course.deep", "course.download", "course.items_simulation",
-           "course.maps", "course.paper",
+           "core.labels", "stats.intervals", "course.deep", "course.download",
+           "course.items_simulation", "course.maps", "course.paper",
            "course.scores", "course.simulate", "course.type1"]
 
 

@@ -18,7 +18,8 @@ import pytest
 from scipy import stats
 
 from precmp_lib import clustered_mcnemar, compare_items, count_items, paired_difference
-from precmp_lib.engine.items import ItemFileError, ItemSums, parse_scores
+from precmp_lib.core.items import ItemSums
+from precmp_lib.engine.items import ItemFileError, parse_scores
 from precmp_lib.report.html import esc
 from precmp_lib.stats.paired import PairedSums, paired_difference_from_sums
 

@@ -1,26 +1,44 @@
 """The package's layers (DESIGN.md, "Modules"): the folders follow the data flow.
 
-``_lib`` (private helpers) -> ``engine`` (a file or frame becomes counts) -> ``stats`` (tests, pure
-functions of counts) -> ``fitting`` (models fitted on resamples, for the tests on scores) ->
-``sources`` (readers that are not engines) -> ``compare`` (every number a page shows) ->
-``report`` (the pages and their figures); ``course`` and the command (``cli``,
-``__main__``) sit on top and may use everything. A module imports only its own layer and the
-ones below it, anywhere in its source (an import inside a function is still a dependency), and
-importing any module of a layer loads nothing above it.
+Each layer may import itself and the layers :data:`LAYERS` allows it, nothing else:
 
-No import circles, not even through an import inside a function.
+- ``_lib`` (private helpers every layer may use): nothing of the package;
+- ``core`` (the count types and label coding): ``_lib``;
+- ``stats`` (the tests, pure functions of counts): ``_lib``, ``core``;
+- ``engine`` (a source becomes counts) and ``fitting`` (models fitted with scikit-learn):
+  ``_lib``, ``core``, ``stats``;
+- ``sources``: ``_lib``, ``core``, ``stats``, ``engine``;
+- ``compare``: ``_lib``, ``core``, ``stats``, ``engine``, ``sources``, ``fitting``;
+- ``report``: ``_lib``, ``core``, ``stats``, ``engine``, ``sources``, ``fitting``, ``compare``.
 
-Private names (``_x``) are shared only inside a subpackage: a module never reaches into another
-subpackage's module for one (``from ..engine.base import _Spec``); a helper two subpackages
-share is public and documented in the module it belongs to.
+``course`` and the command (``cli``, ``__main__``) sit on top and may use everything; the root
+``__init__`` is a lazy table of exports. A module's dependencies are read from its source by
+:func:`layering_problems`, which takes a package directory, so that the cases it must catch are
+planted on a copy of the package and caught (the tests of the test below):
+
+* every ``import`` and ``from ... import``, at the top of the file or inside a function (a lazy
+  import is still a dependency); importing ``a.b.c`` also runs the package ``a.b``;
+* a name taken from the root package (``from .. import compare_models``), resolved through the
+  root's ``_EXPORTS`` table to the module that defines it;
+* attribute access through a module bound by an import (``import precmp_lib as pc`` then
+  ``pc.compare_models(...)`` or ``pc.compare.models``): each module the chain reaches;
+* private names (``_x``) are shared only inside a subpackage: a module never takes one from
+  another subpackage's module, whether by ``from ..engine.base import _spec`` or through a
+  module alias (``import precmp_lib.engine.base as b`` then ``b._spec``); a helper two
+  subpackages share is public and documented in the module it belongs to.
+
+Importing any module of a layer loads nothing above it, and no module imports one that imports
+it back, not even through an import inside a function.
 """
 
 from __future__ import annotations
 
 import ast
 import json
+import shutil
 import subprocess
 import sys
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
@@ -29,18 +47,313 @@ import precmp_lib
 
 PACKAGE = Path(precmp_lib.__file__).resolve().parent
 
-# bottom to top; each layer may import itself and those before it
-LAYERS = ["_lib", "engine", "stats", "fitting", "sources", "compare", "report"]
+# Each layer -> the layers it may import besides itself (the table in the module text).
+LAYERS: dict[str, frozenset[str]] = {
+    "_lib": frozenset(),
+    "core": frozenset({"_lib"}),
+    "stats": frozenset({"_lib", "core"}),
+    "engine": frozenset({"_lib", "core", "stats"}),
+    "fitting": frozenset({"_lib", "core", "stats"}),
+    "sources": frozenset({"_lib", "core", "stats", "engine"}),
+    "compare": frozenset({"_lib", "core", "stats", "engine", "sources", "fitting"}),
+    "report": frozenset({"_lib", "core", "stats", "engine", "sources", "fitting", "compare"}),
+}
 TOP = {"course", "cli", "__main__"}  # may import everything
 
 
 def _layer_of(module: str) -> str:
     parts = module.split(".")
-    return parts[1] if len(parts) > 1 else "precmp_lib"
+    return parts[1] if len(parts) > 1 else parts[0]
 
 
-def _modules() -> list[str]:
-    return sorted(_module_name(p) for p in PACKAGE.rglob("*.py"))
+def _module_name(path: Path, package: Path = PACKAGE) -> str:
+    parts = [package.name, *path.relative_to(package).with_suffix("").parts]
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _modules(package: Path = PACKAGE) -> list[str]:
+    return sorted(_module_name(p, package) for p in package.rglob("*.py"))
+
+
+def _private(name: str) -> bool:
+    return name.startswith("_") and not name.startswith("__")
+
+
+# --------------------------------------------------------------------------------------------
+# the checker: what each module of a package directory depends on, read from its source
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass
+class _Facts:
+    """One module's dependencies (each with the first line that makes it) and private uses."""
+
+    edges: dict[str, int] = field(default_factory=dict)
+    private: list[str] = field(default_factory=list)
+
+    def edge(self, target: str, line: int) -> None:
+        self.edges.setdefault(target, line)
+
+
+class _Package:
+    """A package directory: its modules (Python and compiled private ones) and root exports."""
+
+    def __init__(self, root: Path) -> None:
+        self.root, self.name = root, root.name
+        self.modules = {_module_name(p, root) for p in [*root.rglob("*.py"), *root.rglob("*.c")]}
+        self.packages = {_module_name(p, root) for p in root.rglob("__init__.py")}
+        self.exports: dict[str, str] = {}
+        self.subpackages: tuple[str, ...] = ()
+        init = root / "__init__.py"
+        for node in ast.parse(init.read_text(encoding="utf-8")).body if init.is_file() else []:
+            targets = node.targets if isinstance(node, ast.Assign) else \
+                [node.target] if isinstance(node, ast.AnnAssign) and node.value else []
+            for target in targets:
+                if isinstance(target, ast.Name) and target.id == "_EXPORTS":
+                    self.exports = ast.literal_eval(node.value)
+                elif isinstance(target, ast.Name) and target.id == "_SUBPACKAGES":
+                    self.subpackages = tuple(ast.literal_eval(node.value))
+
+    def room(self, dotted: str) -> str:
+        """The subpackage whose private names ``dotted`` may use: itself if a package."""
+        return dotted if dotted in self.packages else dotted.rpartition(".")[0]
+
+    def ours(self, dotted: str) -> str | None:
+        """The longest prefix of ``dotted`` that is one of the package's modules."""
+        while dotted and dotted not in self.modules:
+            dotted = dotted.rpartition(".")[0]
+        return dotted or None
+
+    def submodule(self, module: str, attr: str) -> str | None:
+        """The module ``module.attr`` names, if it is one (the root reaches its subpackages)."""
+        full = f"{module}.{attr}"
+        if full in self.modules or (module == self.name and attr in self.subpackages):
+            return full
+        return None
+
+    def export(self, module: str, attr: str) -> str | None:
+        """The module that defines ``attr`` when ``module`` is the root and exports it."""
+        if module == self.name and attr in self.exports:
+            return f"{self.name}.{self.exports[attr]}"
+        return None
+
+
+def _depend(pkg: _Package, target: str, line: int, facts: _Facts) -> None:
+    """``target`` and the packages it lies in (a module runs its packages first)."""
+    found = pkg.ours(target)
+    if found is not None:
+        parts = found.split(".")
+        for k in range(2, len(parts) + 1):
+            facts.edge(".".join(parts[:k]), line)
+
+
+def _import_bindings(pkg: _Package, node: ast.Import, facts: _Facts) -> dict[str, str]:
+    """Record ``import a.b.c [as x]``; return the name it binds to a module."""
+    bound: dict[str, str] = {}
+    for alias in node.names:
+        if alias.name.split(".")[0] != pkg.name:
+            continue
+        _depend(pkg, alias.name, node.lineno, facts)
+        target = pkg.ours(alias.name) if alias.asname else pkg.name
+        if target is not None:
+            bound[alias.asname or pkg.name] = target
+    return bound
+
+
+def _from_bindings(pkg: _Package, name: str, here: list[str], node: ast.ImportFrom,
+                   facts: _Facts) -> dict[str, str]:
+    """Record ``from m import a, b``; return the names it binds to modules."""
+    bound: dict[str, str] = {}
+    if node.level:  # relative: the module's package, one level up per further dot
+        base = ".".join([*here[:len(here) - node.level + 1], *filter(None, [node.module])])
+    else:
+        base = node.module or ""
+    if base.split(".")[0] != pkg.name:
+        return bound
+    for alias in node.names:
+        module = pkg.submodule(base, alias.name)
+        owner = pkg.export(base, alias.name)
+        if module is not None:  # a module (or a private module) imported whole
+            _depend(pkg, module, node.lineno, facts)
+            bound[alias.asname or alias.name] = module
+        elif owner is not None:  # a name of the root's table: the module that defines it
+            _depend(pkg, owner, node.lineno, facts)
+        else:
+            if base != pkg.name:
+                _depend(pkg, base, node.lineno, facts)
+            if _private(alias.name) and pkg.room(base) != pkg.room(name):
+                facts.private.append(f"line {node.lineno}: from {'.' * node.level}"
+                                     f"{node.module or ''} import {alias.name}")
+    return bound
+
+
+def _chain(node: ast.Attribute) -> tuple[str, list[str]] | None:
+    """``a.b.c`` as ("a", ["b", "c"]), when the chain starts at a name."""
+    attrs: list[str] = []
+    current: ast.expr = node
+    while isinstance(current, ast.Attribute):
+        attrs.insert(0, current.attr)
+        current = current.value
+    return (current.id, attrs) if isinstance(current, ast.Name) else None
+
+
+def _follow(pkg: _Package, name: str, start: str, attrs: list[str], text: str, line: int,
+            facts: _Facts) -> None:
+    """Follow an attribute chain from module ``start``: every module it reaches is a dependency."""
+    module = start
+    for attr in attrs:
+        nxt = pkg.submodule(module, attr)
+        if nxt is not None:
+            facts.edge(nxt, line)
+            module = nxt
+            continue
+        owner = pkg.export(module, attr)
+        if owner is not None:
+            _depend(pkg, owner, line, facts)
+        elif _private(attr) and pkg.room(module) != pkg.room(name):
+            facts.private.append(f"line {line}: {text}")
+        return
+
+
+_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
+
+
+def _local_names(scope: ast.AST) -> set[str]:
+    """Names a function binds other than by import (its parameters and assignments)."""
+    names: set[str] = set()
+    if isinstance(scope, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda):
+        a = scope.args
+        names |= {x.arg for x in [*a.posonlyargs, *a.args, *a.kwonlyargs]}
+        names |= {x.arg for x in (a.vararg, a.kwarg) if x is not None}
+    for node in _own_nodes(scope):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+            names.add(node.id)
+    return names
+
+
+def _own_nodes(scope: ast.AST) -> list[ast.AST]:
+    """The nodes of ``scope`` that are not inside a nested function or class."""
+    out, todo = [], list(ast.iter_child_nodes(scope))
+    while todo:
+        node = todo.pop()
+        out.append(node)
+        if not isinstance(node, _SCOPES):
+            todo.extend(ast.iter_child_nodes(node))
+    return out
+
+
+def _analyse_scope(pkg: _Package, name: str, here: list[str], scope: ast.AST,
+                   outer: dict[str, str], facts: _Facts) -> None:
+    """Record the dependencies of one scope (module, class or function), then of those in it.
+
+    ``outer`` holds the names the enclosing scopes bind to modules; a name this scope binds
+    otherwise (a parameter, an assignment) hides the outer one.
+    """
+    nodes = _own_nodes(scope)
+    hidden = set() if isinstance(scope, ast.Module) else _local_names(scope)
+    bound = {k: v for k, v in outer.items() if k not in hidden}
+    for node in nodes:
+        if isinstance(node, ast.Import):
+            bound.update(_import_bindings(pkg, node, facts))
+        elif isinstance(node, ast.ImportFrom):
+            bound.update(_from_bindings(pkg, name, here, node, facts))
+    parents = {id(child): node for node in nodes for child in ast.iter_child_nodes(node)}
+    for node in nodes:
+        if isinstance(node, ast.Attribute) and not (
+                isinstance(parents.get(id(node)), ast.Attribute)
+                and parents[id(node)].value is node):  # the whole chain, once
+            chain = _chain(node)
+            if chain is not None and chain[0] in bound:
+                _follow(pkg, name, bound[chain[0]], chain[1], ast.unparse(node),
+                        node.lineno, facts)
+    for node in nodes:
+        if isinstance(node, _SCOPES):
+            _analyse_scope(pkg, name, here, node, bound, facts)
+
+
+def _analyse(package: Path) -> dict[str, _Facts]:
+    """Each module of ``package`` (not the root's lazy table) -> its dependencies and private uses."""
+    pkg = _Package(package)
+    out: dict[str, _Facts] = {}
+    for path in sorted(package.rglob("*.py")):
+        name = _module_name(path, package)
+        if name == package.name:
+            continue
+        here = name.split(".") if path.name == "__init__.py" else name.split(".")[:-1]
+        facts = _Facts()
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        _analyse_scope(pkg, name, here, tree, {}, facts)
+        # a module's own packages ran before it: importing from them closes no circle
+        ancestors = {".".join(name.split(".")[:k]) for k in range(1, name.count(".") + 1)}
+        facts.edges = {t: n for t, n in facts.edges.items()
+                       if t not in ancestors and t != name and t != package.name}
+        out[name] = facts
+    return out
+
+
+def upward_imports(package: Path) -> list[str]:
+    """Every dependency of a module on a layer its own may not import (:data:`LAYERS`)."""
+    wrong = []
+    for module, facts in _analyse(package).items():
+        layer = _layer_of(module)
+        if layer in TOP:
+            continue
+        allowed = {layer, *LAYERS.get(layer, ())}
+        wrong += [f"{module}:{line} -> {target}" for target, line in sorted(facts.edges.items())
+                  if _layer_of(target) not in allowed]
+    return wrong
+
+
+def private_names(package: Path) -> list[str]:
+    """Every private name a module takes from another subpackage's module."""
+    return [f"{module}: {use}" for module, facts in _analyse(package).items()
+            for use in facts.private]
+
+
+def layering_problems(package: Path) -> list[str]:
+    """The checker: every upward dependency and every private name used across subpackages."""
+    return upward_imports(package) + private_names(package)
+
+
+def _import_graph(package: Path = PACKAGE) -> dict[str, set[str]]:
+    """Each module of ``package`` -> the package's modules it depends on, anywhere in its source.
+
+    The package's own ``__init__`` is left out: every submodule import runs it first, and it
+    loads each name on first use (test_the_package_imports_each_public_name_on_first_use
+    holds what it loads); a name taken from it counts as its defining module.
+    """
+    return {module: set(facts.edges) for module, facts in _analyse(package).items()}
+
+
+def _private_imports(path: Path, module: str, package: Path = PACKAGE) -> list[str]:
+    """The private names one file (``module``, laid over ``package``) takes across subpackages."""
+    name = module
+    here = name.split(".") if path.name == "__init__.py" else name.split(".")[:-1]
+    facts = _Facts()
+    _analyse_scope(_Package(package), name, here, ast.parse(path.read_text(encoding="utf-8")),
+                   {}, facts)
+    return facts.private
+
+
+# --------------------------------------------------------------------------------------------
+# the layers of this package
+# --------------------------------------------------------------------------------------------
+
+
+def test_the_table_only_goes_down():
+    # what a layer may import it may also import through any layer it may import, and no
+    # layer is allowed, however indirectly, to import itself back
+    for layer, allowed in LAYERS.items():
+        assert layer not in allowed, layer
+        for lower in allowed:
+            assert lower in LAYERS and LAYERS[lower] <= allowed, (layer, lower)
+
+
+def test_the_checker_reads_the_root_table():
+    # names taken from the root are resolved through the table the package itself uses
+    pkg = _Package(PACKAGE)
+    assert pkg.exports == precmp_lib._EXPORTS
+    assert pkg.subpackages == precmp_lib._SUBPACKAGES
 
 
 def test_every_module_sits_in_a_layer():
@@ -52,29 +365,112 @@ def test_every_module_sits_in_a_layer():
 
 
 def test_no_module_imports_a_layer_above_its_own():
-    graph = _import_graph()
-    wrong = []
-    for module, targets in graph.items():
-        layer = _layer_of(module)
-        if layer in TOP:
-            continue
-        allowed = set(LAYERS[:LAYERS.index(layer) + 1])
-        wrong += [f"{module} -> {t}" for t in sorted(targets) if _layer_of(t) not in allowed]
+    wrong = upward_imports(PACKAGE)
     assert not wrong, "imports that run up the layers: " + "; ".join(wrong)
 
 
-def test_the_layer_check_sees_an_upward_import(tmp_path):
-    # a planted upward import, inside a function: stats -> report
-    package = tmp_path / "precmp_lib"
-    for sub in ("stats", "report"):
-        (package / sub).mkdir(parents=True)
-        (package / sub / "__init__.py").write_text("")
-    (package / "__init__.py").write_text("")
-    (package / "stats" / "t.py").write_text("def f():\n    from ..report import v\n    return v\n")
-    (package / "report" / "v.py").write_text("from ..stats import t\n")
-    graph = _import_graph(package)
-    assert "precmp_lib.report.v" in graph["precmp_lib.stats.t"]
-    assert _layer_of("precmp_lib.report.v") not in LAYERS[:LAYERS.index("stats") + 1]
+@pytest.mark.parametrize("path", sorted(PACKAGE.rglob("*.py")),
+                         ids=lambda p: str(p.relative_to(PACKAGE)))
+def test_no_private_name_is_imported_across_subpackages(path):
+    found = _private_imports(path, _module_name(path))
+    assert not found, f"{path.relative_to(PACKAGE)} uses private names of other subpackages: {found}"
+
+
+def test_the_private_import_check_catches_both_forms(tmp_path):
+    bad = tmp_path / "bad.py"
+    bad.write_text("from ..core.counts import _check\nfrom ..core import counts as _c\n"
+                   "from ..stats import prevalence\nx = _c._codes(1) + prevalence._percentile\n"
+                   "from .results import TestResult\nfrom .results import _fmt\n"
+                   "from .. import __version__\nfrom ..core import _native\n"
+                   "y = _native.code_keys + _native._tail\n")
+    found = _private_imports(bad, "precmp_lib.compare.bad")
+    assert sorted(f.split(": ")[1] for f in found) == ["_c._codes", "_native._tail",
+                                                       "from ..core.counts import _check",
+                                                       "prevalence._percentile"]
+
+
+# --------------------------------------------------------------------------------------------
+# the tests of the test: each blind spot planted on a copy of the package, and caught
+# --------------------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def package_copy(tmp_path_factory) -> Path:
+    """A copy of the package's sources, checked clean before anything is planted in it."""
+    root = tmp_path_factory.mktemp("copy") / PACKAGE.name
+    shutil.copytree(PACKAGE, root, ignore=shutil.ignore_patterns(
+        "__pycache__", "*.so", "*.pyd", "_resources"))
+    assert not layering_problems(root)
+    return root
+
+
+def _planted(package: Path, tmp_path: Path, files: dict[str, str]) -> Path:
+    """A fresh copy of ``package`` with ``files`` (paths inside it -> source) added."""
+    root = tmp_path / package.name
+    shutil.copytree(package, root)
+    for rel, text in files.items():
+        (root / rel).write_text(text, encoding="utf-8")
+    return root
+
+
+def test_a_name_taken_from_the_root_inside_a_function_is_caught(package_copy, tmp_path):
+    # (a) the edge to the root package resolved through _EXPORTS to the module defining the name
+    root = _planted(package_copy, tmp_path, {"stats/planted.py": (
+        "def f(source):\n    from .. import compare_models\n    return compare_models(source)\n")})
+    assert "precmp_lib.stats.planted:2 -> precmp_lib.compare.models" in layering_problems(root)
+
+
+def test_a_private_name_through_a_module_alias_is_caught(package_copy, tmp_path):
+    # (b) ast.Import, not only ImportFrom; the private name reached through the alias (sources
+    # may import engine: the import is allowed, the private name is not)
+    root = _planted(package_copy, tmp_path, {"sources/planted.py": (
+        "import precmp_lib.engine.base as b\n\n\ndef f(columns):\n"
+        "    return b._spec('x', columns, y_true='y', models=None, id=None, repeat=None,\n"
+        "                   fold=None, layout='auto')\n"),
+        "sources/planted_whole.py": (
+        "import precmp_lib.engine.base\n\nSPEC = precmp_lib.engine.base._Spec\n")})
+    problems = layering_problems(root)
+    assert "precmp_lib.sources.planted: line 5: b._spec" in problems
+    assert "precmp_lib.sources.planted_whole: line 3: precmp_lib.engine.base._Spec" in problems
+    assert not upward_imports(root)
+
+
+@pytest.mark.parametrize(("source", "target"), [
+    ("import precmp_lib as pc\n\n\ndef f(x):\n    return pc.compare_models(x)\n",
+     "precmp_lib.stats.planted:5 -> precmp_lib.compare.models"),
+    ("import precmp_lib as pc\n\n\ndef f():\n    return pc.compare.models\n",
+     "precmp_lib.stats.planted:5 -> precmp_lib.compare.models"),
+    ("from precmp_lib import report\n\nPAGE = report.render.render_report\n",
+     "precmp_lib.stats.planted:1 -> precmp_lib.report"),
+    ("import precmp_lib\n\nCOUNT = precmp_lib.engine.counting.count_predictions\n",
+     "precmp_lib.stats.planted:3 -> precmp_lib.engine.counting"),
+], ids=["exported-name", "subpackage-module", "from-root-import", "dotted-import"])
+def test_attribute_access_to_a_higher_layer_is_caught(package_copy, tmp_path, source, target):
+    # (c) what an attribute chain reaches through a module bound by an import
+    root = _planted(package_copy, tmp_path, {"stats/planted.py": source})
+    assert target in layering_problems(root)
+
+
+def test_stats_importing_the_engine_is_caught(package_copy, tmp_path):
+    # (d) the file-reading dispatcher, and any other module of the engine, is above stats
+    root = _planted(package_copy, tmp_path, {
+        "stats/planted.py": "from ..engine.counting import count_predictions\n",
+        "stats/planted_base.py": "def f():\n    from ..engine import base\n    return base\n"})
+    problems = layering_problems(root)
+    assert "precmp_lib.stats.planted:1 -> precmp_lib.engine.counting" in problems
+    assert "precmp_lib.stats.planted_base:2 -> precmp_lib.engine.base" in problems
+
+
+def test_a_name_bound_in_a_function_hides_a_module_alias(package_copy, tmp_path):
+    # the checker follows Python's scopes: a parameter named like a module alias is not it
+    root = _planted(package_copy, tmp_path, {"sources/planted.py": (
+        "import precmp_lib.engine.base as b\n\n\ndef f(b):\n    return b._private\n")})
+    assert not layering_problems(root)
+
+
+# --------------------------------------------------------------------------------------------
+# what importing loads
+# --------------------------------------------------------------------------------------------
 
 
 def _loaded_after_import(modules: list[str]) -> list[str]:
@@ -86,13 +482,13 @@ def _loaded_after_import(modules: list[str]) -> list[str]:
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
-@pytest.mark.parametrize("layer", LAYERS)
+@pytest.mark.parametrize("layer", list(LAYERS))
 def test_importing_a_layer_loads_nothing_above_it(layer):
     # every module of the layer in one fresh interpreter: what they load together is the union
     # of what each loads alone
     modules = [m for m in _modules() if _layer_of(m) == layer]
     loaded = _loaded_after_import(modules)
-    allowed = {"precmp_lib", *LAYERS[:LAYERS.index(layer) + 1]}
+    allowed = {"precmp_lib", layer, *LAYERS[layer]}
     above = [m for m in loaded if _layer_of(m) not in allowed]
     assert not above, f"importing precmp_lib.{layer} loads {above}"
     assert set(modules) <= set(loaded)
@@ -102,82 +498,6 @@ def test_the_course_is_imported_explicitly():
     assert not [m for m in _loaded_after_import(["precmp_lib"]) if m != "precmp_lib"]
     loaded = _loaded_after_import(["precmp_lib.course"])
     assert {"precmp_lib.course.paper", "precmp_lib.course.type1"} <= set(loaded)
-
-
-# The package's private modules (the C module built from ``_native.c``) and private package
-# (``_lib``): the package's own modules may import them whole; their private names stay theirs.
-PRIVATE_MODULES = {p.stem for p in [*PACKAGE.rglob("*.py"), *PACKAGE.rglob("*.c")]
-                   if p.stem.startswith("_") and not p.stem.startswith("__")} | {"_lib"}
-
-
-def _subpackage(dotted: str) -> str:
-    """The subpackage a dotted module name lies in (``precmp_lib`` for top-level modules)."""
-    return dotted.rpartition(".")[0] if dotted.count(".") >= 2 else "precmp_lib"
-
-
-def _private_imports(path: Path, module: str | None = None) -> list[str]:
-    """``from <module of another subpackage> import _name`` and ``<its alias>._name``.
-
-    Importing a private module of the package whole (``from . import _native``) is allowed, and
-    so is a private name of a module in the same subpackage (the parts of one room share their
-    helpers).
-    """
-    here = module.split(".") if module else ["precmp_lib", "x"]
-    if path.name == "__init__.py":
-        here = [*here, "__init__"]
-    tree = ast.parse(path.read_text(encoding="utf-8"))
-    module_aliases: set[str] = set()
-    found = []
-    for node in ast.walk(tree):
-        if not isinstance(node, ast.ImportFrom):
-            continue
-        ours = node.level > 0 or (node.module or "").startswith("precmp_lib")
-        if not ours:
-            continue
-        if node.level:
-            target = ".".join([*here[:len(here) - node.level], *filter(None, [node.module])])
-        else:
-            target = node.module or ""
-        for alias in node.names:
-            full = f"{target}.{alias.name}"
-            is_module = (PACKAGE.parent / Path(*full.split("."))).with_suffix(".py").exists() \
-                or (PACKAGE.parent / Path(*full.split("."))).is_dir() or alias.name == "_native"
-            same_room = _subpackage(full if is_module else target) == _subpackage(".".join(here))
-            if alias.name in PRIVATE_MODULES and not same_room:
-                module_aliases.add(alias.asname or alias.name)
-            elif alias.name.startswith("_") and not alias.name.startswith("__"):
-                if not same_room:
-                    found.append(f"line {node.lineno}: from {'.' * node.level}{node.module or ''} "
-                                 f"import {alias.name}")
-            elif not same_room and (node.module is None
-                                    or alias.name in {p.stem for p in PACKAGE.rglob("*.py")}):
-                module_aliases.add(alias.asname or alias.name)
-    for node in ast.walk(tree):
-        if (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)
-                and node.value.id in module_aliases and node.attr.startswith("_")
-                and not node.attr.startswith("__")):
-            found.append(f"line {node.lineno}: {node.value.id}.{node.attr}")
-    return found
-
-
-def test_the_private_import_check_catches_both_forms(tmp_path):
-    bad = tmp_path / "bad.py"
-    bad.write_text("from ..engine.counts import _check\nfrom ..engine import counts as _c\n"
-                   "from ..stats import prevalence\nx = _c._codes(1) + prevalence._percentile\n"
-                   "from .results import TestResult\nfrom .results import _fmt\n"
-                   "from .. import __version__\nfrom ..engine import _native\n"
-                   "y = _native.code_keys + _native._tail\n")
-    found = _private_imports(bad, "precmp_lib.compare.bad")
-    assert sorted(f.split(": ")[1] for f in found) == ["_c._codes", "_native._tail",
-                                                       "from ..engine.counts import _check",
-                                                       "prevalence._percentile"]
-
-
-@pytest.mark.parametrize("path", sorted(PACKAGE.rglob("*.py")),
-                         ids=lambda p: str(p.relative_to(PACKAGE)))
-def test_no_private_name_is_imported_across_subpackages(path):
-    found = _private_imports(path, _module_name(path))
-    assert not found, f"{path.relative_to(PACKAGE)} uses private names of other subpackages: {found}"
 
 
 def test_the_package_imports_each_public_name_on_first_use():
@@ -203,10 +523,10 @@ def test_the_curated_namespace_is_small_and_every_name_has_an_example():
 
 def test_subpackages_reach_their_modules_on_first_use():
     code = ("import precmp_lib as pc\n"
-            "print(pc.stats.paired.__name__, pc.fitting.selection.__name__, pc.engine.sql.__name__)")
+            "print(pc.stats.paired.__name__, pc.report.plots.__name__, pc.engine.sql.__name__)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True, cwd=PACKAGE.parent)
-    assert out.stdout.split() == ["precmp_lib.stats.paired", "precmp_lib.fitting.selection",
+    assert out.stdout.split() == ["precmp_lib.stats.paired", "precmp_lib.report.plots",
                                   "precmp_lib.engine.sql"]
 
 
@@ -228,60 +548,13 @@ def test_the_report_command_loads_what_the_report_needs_only():
     loaded = _loaded_after_import(["precmp_lib.__main__", "precmp_lib.compare.models",
                                    "precmp_lib.report.render", "precmp_lib.report.sections"])
     for unneeded in ("stats.accuracy", "compare.crossval", "sources.predictions", "stats.ranks",
-                     "stats.posthoc", "fitting.selection", "course.plots", "course"):
+                     "stats.posthoc", "stats.selection", "report.plots", "course"):
         assert f"precmp_lib.{unneeded}" not in loaded, unneeded
 
 
 # --------------------------------------------------------------------------------------------
-# the import graph, read from the source (imports inside functions count)
+# circles
 # --------------------------------------------------------------------------------------------
-
-
-def _module_name(path: Path, package: Path = PACKAGE) -> str:
-    parts = [package.name, *path.relative_to(package).with_suffix("").parts]
-    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
-
-
-def _import_graph(package: Path = PACKAGE) -> dict[str, set[str]]:
-    """Each module of ``package`` -> the package's modules it imports, anywhere in its source.
-
-    Every ``import`` and ``from ... import`` counts, at the top of the file or inside a function
-    (a lazy import is still a dependency); importing ``a.b.c`` also runs the subpackage ``a.b``.
-    The package's own ``__init__`` is left out: every submodule import runs it first, its
-    imports are for type checkers only and it loads each name on first use
-    (test_the_package_imports_each_public_name_on_first_use holds what it loads).
-    """
-    modules = {_module_name(p, package) for p in package.rglob("*.py")}
-
-    def ours(dotted: str) -> str | None:
-        while dotted and dotted not in modules:
-            dotted = dotted.rpartition(".")[0]
-        return dotted or None
-
-    graph: dict[str, set[str]] = {}
-    for path in package.rglob("*.py"):
-        name = _module_name(path, package)
-        if name == package.name:
-            continue
-        here = name.split(".") if path.name == "__init__.py" else name.split(".")[:-1]
-        found: set[str] = set()
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if isinstance(node, ast.Import):
-                targets = [alias.name for alias in node.names]
-            elif isinstance(node, ast.ImportFrom):
-                base = node.module or ""
-                if node.level:  # relative: the module's package, one level up per further dot
-                    base = ".".join([*here[:len(here) - node.level + 1], *filter(None, [node.module])])
-                targets = [f"{base}.{alias.name}" for alias in node.names]
-            else:
-                continue
-            for target in filter(None, map(ours, targets)):
-                parts = target.split(".")
-                found.update(".".join(parts[:k]) for k in range(2, len(parts) + 1))
-        # a module's own packages ran before it: importing from them closes no circle
-        ancestors = {".".join(name.split(".")[:k]) for k in range(1, name.count(".") + 1)}
-        graph[name] = found - {name, package.name} - ancestors
-    return graph
 
 
 def _circles(graph: dict[str, set[str]]) -> list[list[str]]:

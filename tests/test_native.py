@@ -1,7 +1,7 @@
-"""The optional C label-coding loops (precmp_lib/_native.c) against the numpy kernels.
+"""The optional C label-coding loops (precmp_lib/core/_native.c) against the numpy kernels.
 
 Every label column is coded twice, by the C loops and with them switched off (the numpy kernels
-in ``precmp_lib.engine.factorize``), and both must equal the reference: the same labels as Python strings in an
+in ``precmp_lib.core.factorize``), and both must equal the reference: the same labels as Python strings in an
 object array, coded by ``pd.factorize``. The C functions are also called directly with broken
 arguments, which must raise or stop, never read outside their buffers.
 """
@@ -19,13 +19,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from precmp_lib.engine import factorize
-from precmp_lib.engine.labels import encode_labels
+from precmp_lib.core import factorize
+from precmp_lib.core.labels import encode_labels
 
 pa = pytest.importorskip("pyarrow")
 
 native = factorize._native
-needs_native = pytest.mark.skipif(native is None, reason="precmp_lib._native was not built "
+needs_native = pytest.mark.skipif(native is None, reason="precmp_lib.core._native was not built "
                                   "(no C compiler when the package was installed)")
 
 
@@ -39,7 +39,7 @@ def test_the_c_loops_are_built_where_a_compiler_is():
     # compiler Python was built with is present, the module must be there.
     if _compiler() is None:
         pytest.skip("no C compiler on this machine")
-    assert native is not None, "a C compiler is present but precmp_lib._native is not built"
+    assert native is not None, "a C compiler is present but precmp_lib.core._native is not built"
 
 
 @contextlib.contextmanager
@@ -136,7 +136,7 @@ def test_characters_past_a_short_rows_end_are_not_read_as_its_own(width):
     # U+00FF after 19 good rows stops the loop. Direct calls of the C loop; reference: the
     # alternating codes 0, 1, 0, ...
     if native is None:
-        pytest.skip("precmp_lib._native was not built")
+        pytest.skip("precmp_lib.core._native was not built")
     chars = np.zeros((20, width), dtype=np.uint32)
     chars[0::2] = ord("a")
     chars[1::2] = ord("b")
@@ -310,7 +310,7 @@ def test_two_labels_with_the_same_key_fall_back_to_the_binary_search():
     # k0 + step from the first keeps the sum. No table can separate them; the column is coded
     # by the binary search instead, with the same codes; reference: pd.factorize.
     if native is None:
-        pytest.skip("precmp_lib._native was not built")
+        pytest.skip("precmp_lib.core._native was not built")
     k0, step = 0xBF58476D1CE4E5B9, 0x94D049BB133111EA
     first = b"abcdefgh" + b"ijklmnop"
     w0, w1 = (int.from_bytes(first[i:i + 8], "little") for i in (0, 8))
@@ -389,7 +389,7 @@ def test_many_labels_are_coded_alike_by_both(n_labels, long):
 CHANGED_MEANWHILE = """
 import sys, threading, time
 import numpy as np
-from precmp_lib.engine import factorize
+from precmp_lib.core import factorize
 
 native = factorize._native
 labels = sorted(b"label-%02d-" % i + b"x" * (i % 5) for i in range(6))

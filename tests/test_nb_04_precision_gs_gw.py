@@ -21,7 +21,7 @@ from stated import assert_states
 from statsmodels.stats.multitest import multipletests
 
 import precmp_lib as pc
-from precmp_lib.engine.counts import class_cells, joint_confusion
+from precmp_lib.core.counts import class_cells, joint_confusion
 
 PARAMS = {"seed": 1, "n_trees": 20, "n_sim": 120, "test_size": 0.6}
 

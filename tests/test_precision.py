@@ -26,7 +26,7 @@ from statsmodels.genmod.cov_struct import Independence
 from statsmodels.genmod.generalized_estimating_equations import GEE
 from statsmodels.stats.proportion import proportions_ztest
 
-from precmp_lib.engine.counts import (
+from precmp_lib.core.counts import (
     PatternCounts,
     _cells_direct,
     cells_from_tab_paired,

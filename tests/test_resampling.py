@@ -37,12 +37,12 @@ from precmp_lib.course.plots import resampling_type1_plot
 from precmp_lib.course.type1 import type1_error_simulation
 from precmp_lib.stats import resampling
 from precmp_lib.stats.resampling import (
-    ALTERNATIVES,
     cv5x2_pvalues,
     paired_ttest_kfold,
     paired_ttest_resampled,
     resampled_t_pvalues,
 )
+from precmp_lib.stats.results import ALTERNATIVES
 
 # docs/methods.md §4 worked example 1: resampled, J = 10, 70/30 splits.
 D1 = np.array([0.021, 0.013, 0.030, 0.008, 0.017, 0.025, -0.004, 0.019, 0.012, 0.026])

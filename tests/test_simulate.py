@@ -15,6 +15,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from scipy import stats
 
+from precmp_lib.core.counts import joint_confusion
 from precmp_lib.course.simulate import (
     bivariate_normal_cdf,
     correlated_predictions,
@@ -23,7 +24,6 @@ from precmp_lib.course.simulate import (
     prediction_correlation,
     simulate_cells,
 )
-from precmp_lib.engine.counts import joint_confusion
 from precmp_lib.stats.precision_cells import gs_from_cells
 
 

@@ -17,8 +17,8 @@ from precmp_lib._lib.checks import (
     check_positive_int,
     check_probability,
 )
-from precmp_lib.engine import factorize as validation
-from precmp_lib.engine.labels import (
+from precmp_lib.core import factorize as validation
+from precmp_lib.core.labels import (
     as_label_array,
     encode_label_columns,
     encode_labels,
@@ -34,7 +34,7 @@ def label_kernels(request, monkeypatch):
     if request.param == "numpy-kernels":
         monkeypatch.setattr(validation, "_native", None)
     elif validation._native is None:
-        pytest.skip("precmp_lib._native was not built (no C compiler at install)")
+        pytest.skip("precmp_lib.core._native was not built (no C compiler at install)")
     elif request.param == "C-loops-threads":
         monkeypatch.setattr(validation, "_PARALLEL_ROWS", 1)
         monkeypatch.setattr(validation, "_usable_cores", lambda: 2)
@@ -528,7 +528,7 @@ def test_integer_labels_of_two_types_share_one_class_list(ta, tb):
 
 
 def test_joint_counts_of_integer_labels_of_every_width():
-    from precmp_lib.engine.counts import joint_confusion
+    from precmp_lib.core.counts import joint_confusion
 
     # int8 [-128, 127], uint32 >= 2**31, uint64 >= 2**63, int64 with uint64: counted exactly
     for y, a in [(np.array([-128, 127, 127], np.int8), np.array([127, -128, 127], np.int8)),

@@ -6,7 +6,8 @@ access.
 Owns: :mod:`.checks` (every ``ValueError`` that names an argument), :mod:`.dist` and
 :mod:`.tails` (survival functions and log tails, scipy imported on first use), :mod:`.text`
 (direction controls), :mod:`.atomic` (private outputs written whole or not at all),
-:mod:`.aliases` (typing aliases) and :mod:`.lazy`.
+:mod:`.jsonable` (numpy scalars as Python, values made JSON-safe), :mod:`.aliases` (typing
+aliases) and :mod:`.lazy`.
 May import: the standard library, numpy and pandas; nothing else of the package.
 """
 

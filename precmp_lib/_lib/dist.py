@@ -82,7 +82,14 @@ def norm_isf(q: npt.ArrayLike) -> Any:
 
 
 def norm_logsf(x: npt.ArrayLike) -> Any:
-    """Return log P(Z > x) for a standard normal Z (``stats.norm.logsf``)."""
+    """Return log P(Z > x) for a standard normal Z (``stats.norm.logsf``).
+
+    scipy's ``log_ndtr``, accurate far into the upper tail, where the probability itself
+    underflows.
+
+    >>> round(float(norm_logsf(50.0)), 4)
+    -1254.8314
+    """
     return special.log_ndtr(np.negative(x))
 
 

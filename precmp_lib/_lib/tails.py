@@ -14,34 +14,13 @@ import math
 import numpy as np
 from scipy import special
 
-from .dist import binom_cdf, chi2_sf
+from .dist import binom_cdf, chi2_sf, norm_logsf
 
-__all__ = ["UNDERFLOW", "binom_half_logcdf", "chi2_logsf", "norm_logsf"]
+__all__ = ["UNDERFLOW", "binom_half_logcdf", "chi2_logsf"]
 
 UNDERFLOW = 1e-300  # below this a p-value is reported with a note and its logarithm
 
 _LOG2 = math.log(2.0)
-
-
-def norm_logsf(z: float) -> float:
-    """``log P(N(0, 1) > z)``, accurate far into the upper tail (scipy's ``log_ndtr``).
-
-    Parameters
-    ----------
-    z : float
-        The normal statistic.
-
-    Returns
-    -------
-    float
-        The natural logarithm of the upper-tail probability.
-
-    Examples
-    --------
-    >>> round(norm_logsf(50.0), 4)
-    -1254.8314
-    """
-    return float(special.log_ndtr(-float(z)))
 
 
 def _log_upper_gamma_cf(a: float, x: float) -> float:
@@ -101,7 +80,7 @@ def chi2_logsf(x: float, df: float) -> float:
     if p >= UNDERFLOW:
         return math.log(p)
     if df == 1.0:  # P(chi2_1 > x) = 2 P(N > sqrt(x))
-        return _LOG2 + norm_logsf(math.sqrt(x))
+        return _LOG2 + float(norm_logsf(math.sqrt(x)))
     a, half = df / 2.0, x / 2.0
     if half <= a + 1.0:  # not a tail; cannot underflow in practice
         return math.log(p) if p > 0 else -math.inf

@@ -4,8 +4,8 @@
 :mod:`.items` (``compare_items``, ``ItemComparison``) and :mod:`.crossval` (cross-validated
 predictions and their designs).
 
-May import: :mod:`precmp_lib._lib`, :mod:`precmp_lib.engine`, :mod:`precmp_lib.stats`,
-:mod:`precmp_lib.sources`.
+May import: :mod:`precmp_lib._lib`, :mod:`precmp_lib.core`, :mod:`precmp_lib.stats`,
+:mod:`precmp_lib.engine`, :mod:`precmp_lib.sources`.
 """
 
 from .._lib.lazy import submodule_access

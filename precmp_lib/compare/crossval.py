@@ -20,10 +20,10 @@ import numpy as np
 import pandas as pd
 
 from .._lib.checks import check_choice, check_positive_int
-from ..engine.labels import as_label_array
+from ..core.labels import as_label_array
 
 if TYPE_CHECKING:
-    from ..engine.counts import PrecisionMoments
+    from ..core.counts import PrecisionMoments
     from ..stats.precision_gee import GEEPrecisionResult
 
 __all__ = [
@@ -375,7 +375,7 @@ def gee_from_long(
     Clustered on (id, repeat), four repetitions of 5-fold cross-validation report two to three
     times the evidence the 569 tumours hold (the repetitions differ only in their folds).
     """
-    from ..engine.counts import precision_moments
+    from ..core.counts import precision_moments
     from ..stats.precision_gee import gee_precision, gee_precision_from_counts
 
     check_choice(cluster, "cluster", CLUSTERINGS)

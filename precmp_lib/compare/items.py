@@ -28,7 +28,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..engine.items import ItemSums, count_items
+from .._lib.jsonable import plain
+from ..core.items import ItemSums
+from ..engine.items import count_items
 from ..stats.contingency import mcnemar
 from ..stats.multiple import adjust_pvalues
 from ..stats.paired import (
@@ -135,15 +137,13 @@ class ItemComparison:
         Every number keeps its full precision (a p-value of 3.4e-14 stays 3.4e-14: pandas'
         own ``to_json`` rounds to 10 decimals and would write 0); NaN is written as null.
         """
-        from .models import _plain as plain_json
-
         out: dict[str, Any] = {}
         for k in self.__dataclass_fields__:
             v = getattr(self, k)
             if isinstance(v, pd.DataFrame):
                 v = v.to_dict(orient="records")
             out[k] = v
-        return json.dumps(plain_json(out), allow_nan=False)
+        return json.dumps(plain(out), allow_nan=False)
 
     @classmethod
     def from_json(cls, text: str) -> ItemComparison:

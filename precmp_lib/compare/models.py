@@ -1,7 +1,7 @@
 """``compare_models``: every number a comparison report shows, computed from counts.
 
 The raw predictions are counted once (:func:`precmp_lib.engine.counting.count_predictions`, or a
-:class:`~precmp_lib.engine.base.Counts` passed in); every table below is a pure function of those
+:class:`~precmp_lib.core.predictions.Counts` passed in); every table below is a pure function of those
 pattern counts, through the count-taking functions of the core modules. The result,
 :class:`ModelComparison`, is frozen and round-trips through JSON, which is what the report
 template receives: the report only displays it.
@@ -32,22 +32,27 @@ import numpy as np
 import pandas as pd
 
 from .._lib.checks import check_positive_int, check_probability, check_random_state
-from .._lib.dist import binom_cdf, binom_pmf, norm_isf, t_isf
-from ..engine.base import REPEATED_CV, Counts
-from ..engine.clusters import (
+from .._lib.jsonable import plain
+from ..core.clusters import (
     ClassProfiles,
     ClusterSums,
     class_profiles,
     clustered_accuracy_from_sums,
 )
+from ..core.counts import PrecisionMoments, moments_from_patterns, pair_cells_from_patterns
+from ..core.predictions import Counts
+from ..engine.base import REPEATED_CV
 from ..engine.counting import count_predictions
-from ..engine.counts import PrecisionMoments, moments_from_patterns, pair_cells_from_patterns
 from ..stats.bayesian import bayes_correlated_ttest
 from ..stats.combine import combine_pvalues, combined_precision_test
 from ..stats.contingency import mcnemar
-from ..stats.multiple import adjust_pvalues
+from ..stats.intervals import mcnemar_dual_interval, wilson_interval
+from ..stats.multiple import adjust_pvalues, holm_levels
 from ..stats.paired import PairedSums, equivalence_test_from_sums
-from ..stats.power import minimum_detectable_difference
+from ..stats.power import (
+    minimum_detectable_difference_from_counts,
+    minimum_detectable_difference_from_interval,
+)
 from ..stats.precision import compare_precision_from_counts
 from ..stats.precision_gee import compare_precision_from_moments, gee_precision_from_counts
 from ..stats.prevalence import (
@@ -211,7 +216,7 @@ class ModelComparison:
                     table["attrs"] = dict(value.attrs)
                 value = table
             out[f.name] = value
-        return json.dumps(_plain(out), allow_nan=False)
+        return json.dumps(plain(out), allow_nan=False)
 
     @classmethod
     def from_json(cls, text: str) -> ModelComparison:
@@ -258,22 +263,6 @@ def numeric_nulls(frame: pd.DataFrame) -> pd.DataFrame:
             if all(isinstance(v, int | float) and not isinstance(v, bool) for v in rest):
                 frame[c] = col.astype(float)
     return frame
-
-
-def _plain(value: Any) -> Any:
-    if isinstance(value, Mapping):
-        return {str(k): _plain(v) for k, v in value.items()}
-    if isinstance(value, list | tuple):
-        return [_plain(v) for v in value]
-    if isinstance(value, np.ndarray):
-        return [_plain(v) for v in value.tolist()]
-    if isinstance(value, np.generic):
-        value = value.item()
-    if isinstance(value, float) and not math.isfinite(value):
-        return None
-    if value is pd.NA or value is pd.NaT:
-        return None
-    return value
 
 
 def model_pairs(models: Sequence[str], reference: str | None = None) -> list[tuple[str, str]]:
@@ -364,14 +353,6 @@ def _design(counts: Counts) -> dict:
             "rows": counts.n_rows, "description": f"one test set of {n:,} observations"}
 
 
-def _wilson(x: float, n: float, level: float) -> tuple[float, float]:
-    z = norm_isf((1 - level) / 2)
-    p = x / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return max(centre - half, 0.0), min(centre + half, 1.0)
-
-
 def _summary(counts: Counts, pat: _Arrays, sums: ClusterSums | None,
              level: float) -> pd.DataFrame:
     rows = []
@@ -379,11 +360,12 @@ def _summary(counts: Counts, pat: _Arrays, sums: ClusterSums | None,
         right = int(pat.w[pat.p[:, j] == pat.y].sum())
         if sums is None:
             acc = right / counts.n_rows
-            lo, hi = _wilson(right, counts.n_rows, level)
+            lo, hi = wilson_interval(right, counts.n_rows, confidence_level=level)
         else:
             acc, lo, hi = clustered_accuracy_from_sums(sums, j, confidence_level=level)
             if not hi > lo:  # right (or wrong) on every row: no spread to cluster on
-                lo, hi = _wilson(acc * counts.n_observations, counts.n_observations, level)
+                lo, hi = wilson_interval(acc * counts.n_observations, counts.n_observations,
+                                         confidence_level=level)
         rows.append({"model": name, "n": counts.n_rows, "n_observations": counts.n_observations,
                      "accuracy": acc, "ci_low": lo, "ci_high": hi})
     out = pd.DataFrame(rows)
@@ -530,8 +512,10 @@ def _pairs(counts: Counts, pat: _Arrays, scores: pd.DataFrame | None, pairs: lis
     out["reject"] = out["pvalue_adjusted"] <= alpha
     out["holm_level"] = holm_levels(out["pvalue"].to_numpy(float), alpha)
     if scores is None:
-        ends = [_mcnemar_dual_interval(int(r.b), int(r.c), counts.n_rows, r.holm_level,
-                                       midp=r.test.endswith("mid-p")) for r in out.itertuples()]
+        ends = [mcnemar_dual_interval(int(r.b), int(r.c), counts.n_rows,
+                                      confidence_level=r.holm_level,
+                                      method="midp" if r.test.endswith("mid-p") else "exact")
+                if np.isfinite(r.holm_level) else (np.nan, np.nan) for r in out.itertuples()]
     else:
         ends = [_cv_interval(scores, r.model_a, r.model_b, ratio, r.holm_level)
                 for r in out.itertuples()]
@@ -547,109 +531,6 @@ def _pairs(counts: Counts, pat: _Arrays, scores: pd.DataFrame | None, pairs: lis
     return out[first + [c for c in out.columns if c not in first]]
 
 
-def holm_levels(pvalues: np.ndarray, alpha: float) -> np.ndarray:
-    """Return the confidence level at which each test's interval agrees with Holm's decision.
-
-    With the ``m`` p-values sorted, ``p_(1) <= ... <= p_(m)``, Holm's step ``i`` compares
-    ``p_(i)`` with ``alpha / (m - i + 1)``: the interval of that test at level
-    ``1 - alpha / (m - i + 1)`` excludes the null value exactly when the step passes, for a
-    test whose interval inverts it. Once a step fails, Holm stops: the failing test and every
-    later one keep the failing step's level, and since their p-values are at least as large,
-    their intervals hold the null value too. So an interval excludes the null value exactly
-    when Holm rejects. NaN p-values get NaN and do not count towards ``m``.
-
-    >>> holm_levels(np.array([0.01, 0.04, 0.03]), 0.1).round(4).tolist()
-    [0.9667, 0.9, 0.95]
-
-    Every step passes: 0.01 <= 0.1/3, 0.03 <= 0.1/2, 0.04 <= 0.1, each at its step's level.
-
-    >>> holm_levels(np.array([0.01, 0.04, 0.035, 0.5]), 0.1).round(4).tolist()
-    [0.975, 0.9667, 0.9667, 0.9667]
-
-    With four tests 0.01 <= 0.1/4 passes, 0.035 > 0.1/3 fails: it, 0.04 and 0.5 keep the
-    failing step's level, 1 - 0.1/3, and their intervals hold 0.
-    """
-    p = np.asarray(pvalues, dtype=float)
-    out = np.full(p.shape, np.nan)
-    ok = np.flatnonzero(~np.isnan(p))
-    m = len(ok)
-    failed: float | None = None
-    for i, at in enumerate(ok[np.argsort(p[ok], kind="stable")]):
-        step = alpha / (m - i)
-        if failed is None and p[at] > step:
-            failed = step
-        out[at] = 1 - (step if failed is None else failed)
-    return out
-
-
-def _binom_tail_root(tail: Any, target: float) -> float:
-    """Return the success probability in [0, 1] where the monotone ``tail`` equals ``target``."""
-    lo, hi = 0.0, 1.0
-    rising = tail(1.0) > tail(0.0)
-    for _ in range(60):
-        mid = (lo + hi) / 2
-        if (tail(mid) < target) == rising:
-            lo = mid
-        else:
-            hi = mid
-    return (lo + hi) / 2
-
-
-def _binomial_interval(x: int, n: int, level: float, w: float) -> tuple[float, float]:
-    """Return the central interval of a binomial proportion x / n at ``level``, by its tails.
-
-    Each end is where a tail ``P(X beyond x) + w P(X = x)`` reaches ``(1 - level) / 2``:
-    Clopper–Pearson with ``w = 1``, the mid-p interval with ``w = 1/2``; 0 (or 1) when the tail
-    already reaches it there.
-    """
-    half = (1 - level) / 2
-
-    def upper_tail(p: float) -> float:  # P(X > x) + w P(X = x), rising in p
-        return 1 - binom_cdf(x, n, p) + w * binom_pmf(x, n, p)
-
-    def lower_tail(p: float) -> float:  # P(X < x) + w P(X = x), falling in p
-        return (binom_cdf(x - 1, n, p) if x > 0 else 0.0) + w * binom_pmf(x, n, p)
-
-    low = 0.0 if upper_tail(0.0) >= half else _binom_tail_root(upper_tail, half)
-    high = 1.0 if lower_tail(1.0) >= half else _binom_tail_root(lower_tail, half)
-    return low, high
-
-
-def _mcnemar_dual_interval(b: int, c: int, n: int, level: float,
-                           midp: bool) -> tuple[float, float]:
-    """Return an interval of acc_A - acc_B that holds 0 exactly when McNemar's test does not reject.
-
-    The difference is ``psi (2 pi - 1)``: ``psi`` the share of discordant observations
-    (``d = b + c`` of ``n``), ``pi`` the share of those that A gets right (``b`` of ``d``). Given
-    ``d``, McNemar's exact test is the binomial test of ``pi = 1/2``, and the Clopper–Pearson
-    interval of ``pi`` (with ``midp``, the mid-p interval) holds 1/2 exactly when its p-value is
-    at least ``1 - level``. The interval of the difference is the range of ``psi (2 pi - 1)``
-    over that interval of ``pi`` and the Clopper–Pearson interval of ``psi``, both at
-    ``level``; since the lower end of ``psi`` is above 0 when ``d > 0``, the sign of each end
-    is that of ``2 pi - 1``, so the interval holds 0 exactly when the test does not reject.
-    Letting ``psi`` vary is what keeps the coverage: conditioning on ``d`` alone covers as
-    little as 23 % at nominal 95 % when the difference is far from 0, this interval at least
-    96 % (docs/methods.md §2, ``bench/bench_mcnemar_interval_coverage.py``).
-    NaN ends when ``d = 0``.
-
-    Raschka's scenario B (b = 25, c = 15, n = 10,000; exact p = 0.154): the interval holds 0.
-    scipy's ``binomtest(25, 40).proportion_ci(0.95, "exact")`` is (0.45801, 0.77274) and
-    ``binomtest(40, 10000).proportion_ci(0.95, "exact")`` (0.0028592, 0.0054429): the ends are
-    ``0.0054429 (2 (0.45801) - 1)`` and ``0.0054429 (2 (0.77274) - 1)``.
-
-    >>> lo, hi = _mcnemar_dual_interval(25, 15, 10000, 0.95, midp=False)
-    >>> round(lo, 6), round(hi, 6)
-    (-0.000457, 0.002969)
-    """
-    d = b + c
-    if d == 0 or not np.isfinite(level):
-        return np.nan, np.nan
-    pi_low, pi_high = _binomial_interval(b, d, level, 0.5 if midp else 1.0)
-    psi_low, psi_high = _binomial_interval(d, n, level, 1.0)
-    ends = [psi * (2 * pi - 1) for pi in (pi_low, pi_high) for psi in (psi_low, psi_high)]
-    return min(ends), max(ends)
-
-
 def _cv_interval(scores: pd.DataFrame, a: str, b: str, ratio: float | None,
                  level: float) -> tuple[float, float]:
     """Return the corrected repeated k-fold t's interval of A - B at ``level`` (it inverts the t)."""
@@ -663,21 +544,14 @@ def _cv_interval(scores: pd.DataFrame, a: str, b: str, ratio: float | None,
 def _pair_mde(r: Any, n: int, alpha: float) -> float:
     """Return the accuracy difference the pair's data detect with 80 % power (two-sided).
 
-    Test set: the paired z test's :func:`~precmp_lib.stats.power.minimum_detectable_difference` with
-    the per-observation differences' standard deviation, ``sqrt((b + c)/n - ((b - c)/n)^2)``.
-    Cross-validation: ``(t_{1-alpha/2, df} + z_{0.8})`` times the corrected t's standard error
-    (read from its interval). NaN when the differences do not vary.
+    Test set: from McNemar's discordant counts; cross-validation: from the corrected t's
+    interval (:mod:`precmp_lib.stats.power`). NaN when the differences do not vary.
     """
     if np.isfinite(r.b):
-        var = (r.b + r.c) / n - ((r.b - r.c) / n) ** 2
-        if not var > 0:
-            return np.nan
-        return minimum_detectable_difference(n, math.sqrt(var), power=POWER, alpha=alpha)
-    if not (np.isfinite(r.ci_low) and np.isfinite(r.ci_high) and r.ci_high > r.ci_low):
-        return np.nan
-    crit = float(t_isf(alpha / 2, r.df))
-    se = (r.ci_high - r.ci_low) / (2 * crit)
-    return (crit + norm_isf(1 - POWER)) * se
+        return minimum_detectable_difference_from_counts(int(r.b), int(r.c), n, power=POWER,
+                                                         alpha=alpha)
+    return minimum_detectable_difference_from_interval(r.ci_low, r.ci_high, r.df, power=POWER,
+                                                       alpha=alpha)
 
 
 def _bayesian_columns(pairs: pd.DataFrame, scores: pd.DataFrame, counts: Counts,
@@ -1103,7 +977,7 @@ def _cluster_sums(counts: Counts) -> ClusterSums:
         raise ValueError("repeated cross-validation counts need their cluster sums "
                          "(Counts.clusters) or the per-observation table; count them with "
                          "count_predictions")
-    from ..engine.clusters import cluster_sums
+    from ..core.clusters import cluster_sums
 
     t = counts.observations
     return cluster_sums(t["obs"], t["y"], t[[f"p{j}" for j in range(counts.n_models)]],

@@ -1,20 +1,20 @@
 """The engine: a file, DataFrame, DuckDB relation or Spark DataFrame becomes sufficient statistics.
 
 One pass over the rows, where they live, gives the counts and sums every test needs (see
-:mod:`precmp_lib.engine.counting` for the rules the three engines share). The rooms follow the
-data: :mod:`.base` (what a count is asked for and what comes back), :mod:`.files` and
-:mod:`.readers` (paths, CSV headers, Parquet schemas, drift), :mod:`.labels`,
-:mod:`.factorize` and :mod:`.dictionary` (raw values to class labels and codes; the optional C
-module ``_native``), :mod:`.sql` (every query's text, with no user text in it),
-:mod:`.numpy_engine`, :mod:`.duckdb_engine` and :mod:`.spark_engine`, :mod:`.finish` (rows to
-:class:`~precmp_lib.engine.base.Counts`), :mod:`.counting` (``count_predictions``, which engine
-for which source), :mod:`.counts` and :mod:`.clusters` (pattern counts, moments and cluster
-sums) and :mod:`.items` (evaluation items: ``count_items``, ``ItemSums``).
+:mod:`precmp_lib.engine.counting` for the rules the three engines share), as the count types
+of :mod:`precmp_lib.core`. The rooms follow the data: :mod:`.base` (what a count is asked
+for), :mod:`.files` and :mod:`.readers` (paths, CSV headers, Parquet schemas, drift),
+:mod:`.dictionary` (raw values to class labels), :mod:`.sql` (every query's text, with no user
+text in it), :mod:`.numpy_engine`, :mod:`.duckdb_engine` and :mod:`.spark_engine`,
+:mod:`.finish` (rows to :class:`~precmp_lib.core.predictions.Counts`), :mod:`.counting`
+(``count_predictions``, which engine for which source) and :mod:`.items` (evaluation items:
+``count_items``).
 
-May import: :mod:`precmp_lib._lib`, numpy, pandas, and DuckDB and pyspark where they run;
-never a test, a comparison, a view or the course.
+May import: :mod:`precmp_lib._lib`, :mod:`precmp_lib.core`, :mod:`precmp_lib.stats` (where a
+backend needs a formula), numpy, pandas, and DuckDB and pyspark where they run; never a
+comparison, a view or the course.
 """
 
 from .._lib.lazy import submodule_access
 
-__getattr__, __dir__ = submodule_access(__name__, ['base', 'clusters', 'counting', 'counts', 'dictionary', 'duckdb_engine', 'factorize', 'files', 'finish', 'items', 'labels', 'numpy_engine', 'readers', 'spark_engine', 'sql'])
+__getattr__, __dir__ = submodule_access(__name__, ['base', 'counting', 'dictionary', 'duckdb_engine', 'files', 'finish', 'items', 'numpy_engine', 'readers', 'spark_engine', 'sql'])

@@ -6,7 +6,7 @@ One pass over the rows produces the sufficient statistics of a comparison of m m
   true class code and the models' predicted class codes; for cross-validated predictions the
   same per ``(repeat, fold)``;
 * ``clusters`` (cross-validated predictions only): the sums over observations of products of
-  per-observation counts (:class:`~precmp_lib.engine.clusters.ClusterSums`), which every statistic
+  per-observation counts (:class:`~precmp_lib.core.clusters.ClusterSums`), which every statistic
   clustered on the observation needs. A second query computes them where the data live, from
   the class codes of the first, so what comes back is bounded by the patterns, models and
   folds, never by the observations;
@@ -84,9 +84,9 @@ if TYPE_CHECKING:  # optional at run time: imported where the engine runs
     import duckdb
     from pyspark.sql import DataFrame as SparkDataFrame
 
+from ..core.predictions import Counts
 from .base import (
     ENGINES,
-    Counts,
     PredictionFileError,
     _is_duckdb_relation,
     _is_spark_frame,

@@ -29,7 +29,7 @@ _NUMBER = re.compile(r"[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?")
 MISSING, NUMBER, TEXT, BOOL = "missing", "number", "text", "bool"
 
 
-def _plain_number(x: Any) -> Any:
+def _int_if_whole(x: Any) -> Any:
     """1.0 -> 1; other floats and ints as Python scalars."""
     if isinstance(x, bool | np.bool_):
         return bool(x)
@@ -50,14 +50,14 @@ def _classify(value: Any, *, numbers_in_text: bool) -> tuple[str, Any]:
     if isinstance(value, float | np.floating):
         if np.isnan(value):
             return MISSING, None
-        return NUMBER, _plain_number(value)
+        return NUMBER, _int_if_whole(value)
     if isinstance(value, bytes):
         value = value.decode("utf-8", "replace")
     text = str(value).strip()
     if text == "":
         return MISSING, None
     if numbers_in_text and _NUMBER.fullmatch(text):
-        return NUMBER, _plain_number(int(text) if re.fullmatch(r"[+-]?[0-9]+", text) else float(text))
+        return NUMBER, _int_if_whole(int(text) if re.fullmatch(r"[+-]?[0-9]+", text) else float(text))
     return TEXT, text
 
 
@@ -197,7 +197,7 @@ def _form(kind: str, raw: Any) -> str:
         return f"text {str(raw)!r}"
     if kind == BOOL:
         return f"boolean {raw!r}"
-    return f"number {_plain_number(raw)!r}"
+    return f"number {_int_if_whole(raw)!r}"
 
 
 def _sorted_codes_vectorised(u: pd.Series, text_numbers: bool, what: str, spec: _Spec) -> np.ndarray | None:

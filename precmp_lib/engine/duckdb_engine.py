@@ -18,7 +18,8 @@ if TYPE_CHECKING:  # optional at run time: imported where the engine runs
     import duckdb
 
 from .._lib.limits import check_limit
-from .base import DUCKDB_MEMORY, Counts, PredictionFileError, _check_flat, _Spec
+from ..core.predictions import Counts
+from .base import DUCKDB_MEMORY, PredictionFileError, _check_flat, _Spec
 from .dictionary import _value
 from .files import _delimiter, _field_count_error, _line_end
 from .finish import _finish

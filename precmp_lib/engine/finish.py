@@ -1,4 +1,4 @@
-"""The shared finish of every engine: raw grouped rows become :class:`~precmp_lib.engine.base.Counts`."""
+"""The shared finish of every engine: raw grouped rows become :class:`~precmp_lib.core.predictions.Counts`."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 
 from .._lib.limits import check_limit
-from .clusters import (
+from ..core.clusters import (
     ClassProfiles,
     ClusterSums,
     class_profiles,
@@ -25,7 +25,8 @@ from .clusters import (
 if TYPE_CHECKING:  # optional at run time: imported where the engine runs
     pass
 
-from .base import REPEATED_CV, TEST_SET, Counts, PredictionFileError, _Spec
+from ..core.predictions import Counts
+from .base import REPEATED_CV, TEST_SET, PredictionFileError, _Spec
 from .dictionary import _sorted_codes, _value, label_dictionary
 from .sql import cluster_sql, profile_sql
 

@@ -10,7 +10,8 @@ import pandas as pd
 if TYPE_CHECKING:  # optional at run time: imported where the engine runs
     pass
 
-from .base import Counts, _check_flat, _Spec
+from ..core.predictions import Counts
+from .base import _check_flat, _Spec
 from .dictionary import _value
 from .finish import _finish
 
@@ -141,10 +142,6 @@ def _check_unique_ids(spec: _Spec, frame: pd.DataFrame) -> None:
             bad = per_id.index[per_id.to_numpy() > 1][0]
             raise spec.fail(f"column {spec.y!r}: an observation has more than one true label "
                             f"(observation {spec.id}={_value(spec, bad)})")
-
-
-def _plain(v: Any) -> Any:
-    return v.item() if isinstance(v, np.generic) else v
 
 
 def _long_to_wide(spec: _Spec, frame: pd.DataFrame) -> dict[str, tuple[np.ndarray, np.ndarray]]:

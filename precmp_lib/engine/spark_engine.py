@@ -20,7 +20,8 @@ if TYPE_CHECKING:  # optional at run time: imported where the engine runs
     from pyspark.sql import DataFrame as SparkDataFrame
     from pyspark.sql import SparkSession
 
-from .base import CONNECT_RETRIES, JAVA_HINT, Counts, PredictionFileError, _check_flat, _Spec
+from ..core.predictions import Counts
+from .base import CONNECT_RETRIES, JAVA_HINT, PredictionFileError, _check_flat, _Spec
 from .duckdb_engine import _long_models
 from .files import _delimiter
 from .finish import _finish

@@ -15,12 +15,15 @@ from typing import TYPE_CHECKING
 import numpy as np
 import pandas as pd
 
-from .clusters import (
-    class_profiles_sql,
-    cluster_sums_sql,
+from .._lib.checks import check_positive_int
+from ..core.clusters import (
+    PACKED_BITS,
     packed_bits,
+    packed_fields,
+    packed_position,
     packed_terms,
     profile_terms,
+    profile_words,
 )
 
 if TYPE_CHECKING:  # optional at run time: imported where the engine runs
@@ -215,15 +218,15 @@ def cluster_sql(spec: _Spec, table: str = "roles", codes: str = "codes",
     The prediction events are given their class codes by an equi-join with ``codes`` (the
     distinct raw patterns of :func:`counting_sql`'s result with the codes the label dictionary
     gave them), counted per observation and coded pattern inside the engine (``t``), and
-    summed over observations by :func:`precmp_lib.engine.clusters.cluster_sums_sql`.
+    summed over observations by :func:`cluster_sums_sql`.
     The result has one row per class plus one; nothing per observation comes back.
 
     With ``n_classes`` and ``n_repeats`` whose packed fields fit
-    (:func:`precmp_lib.engine.clusters.packed_bits`), the coded events go to
-    :func:`precmp_lib.engine.clusters.cluster_sums_sql`'s packed form as they are (one GROUP BY, by
+    (:func:`precmp_lib.core.clusters.packed_bits`), the coded events go to
+    :func:`cluster_sums_sql`'s packed form as they are (one GROUP BY, by
     observation; an observation has at most one event per repeat, so ``n_repeats`` bounds its
     rows), with the words ``v<w>`` the codes table then holds
-    (:func:`precmp_lib.engine.clusters.packed_terms`). For the
+    (:func:`precmp_lib.core.clusters.packed_terms`). For the
     wide layout, given ``n_repeats``, the repeats are coded by a join with ``reps`` (which
     then also holds each repeat's bit ``dm`` = ``2^crep`` when ``n_repeats <= 30``) and the
     top row tells whether an (id, repeat) pair comes more than once (``dup`` > 0), the check
@@ -245,12 +248,12 @@ def cluster_sql(spec: _Spec, table: str = "roles", codes: str = "codes",
         The table of repeat codes: the raw repeat ``rrep`` and its code ``crep``
         (``0 .. n_repeats - 1``).
     n_rows : int, optional
-        The rows counted (``max_rows`` of :func:`precmp_lib.engine.clusters.cluster_sums_sql`).
+        The rows counted (``max_rows`` of :func:`cluster_sums_sql`).
 
     Returns
     -------
     str
-        The query; :func:`precmp_lib.engine.clusters.cluster_sums_from_rows` reads its rows.
+        The query; :func:`precmp_lib.core.clusters.cluster_sums_from_rows` reads its rows.
 
     Examples
     --------
@@ -318,8 +321,8 @@ def profile_sql(spec: _Spec, table: str = "roles", codes: str = "codes",
 
     The prediction events are given the profile terms of their pattern by an equi-join with
     ``codes`` (raw columns ``ry``, ``rp0`` .. and the packed words of
-    :func:`precmp_lib.engine.clusters.profile_terms`), summed per observation and grouped by each
-    class's profile (:func:`precmp_lib.engine.clusters.class_profiles_sql`): one row per class and
+    :func:`precmp_lib.core.clusters.profile_terms`), summed per observation and grouped by each
+    class's profile (:func:`class_profiles_sql`): one row per class and
     distinct profile comes back.
 
     Parameters
@@ -396,3 +399,343 @@ def _locate_sql(spec: _Spec, dialect: _Dialect, column: str, what: str, table: s
     return None
 
 
+# --------------------------------------------------------------------------------------------
+# cluster sums and class profiles in SQL: the text of precmp_lib.core.clusters' two levels
+# --------------------------------------------------------------------------------------------
+
+
+def cluster_sums_sql(n_models: int, table: str, ctes: str = "", *,
+                     n_classes: int | None = None, max_size: int | None = None,
+                     distinct: str | None = None, distinct_codes: int | None = None,
+                     packed: bool = False, max_rows: int | None = None) -> str:
+    """Write the two-level aggregation of the cluster sums as one SQL text.
+
+    The same sums as :func:`~precmp_lib.core.clusters.cluster_sums` computes with numpy.
+
+    Parameters
+    ----------
+    n_models : int
+        ``c``, the number of models.
+    table : str
+        A table (or a CTE name) with the integer columns ``cl`` (the cluster), ``y`` (true
+        class code), ``p0`` .. ``p{c-1}`` (predicted class codes) and ``n`` (rows). It is the
+        caller's internal name, never user text.
+    ctes : str
+        The caller's common table expressions (``"a AS (...), t AS (...)"``) that define
+        ``table``; they open the query's ``WITH``.
+    n_classes, max_size : int, optional
+        ``K``, and a bound the caller knows on the rows of a cluster if all is well (the repeats,
+        when an observation has one row per repeat). With both, when
+        :func:`~precmp_lib.core.clusters.packed_bits` allows it, the first level is one ``GROUP BY
+        cl`` of packed counts (see Notes) and the top row also has ``over``, the clusters of more
+        than ``max_size`` rows, whose sums are then not exact
+        (:func:`~precmp_lib.core.clusters.cluster_sums_from_rows` refuses them). Otherwise the
+        classes are found by unpivoting.
+    distinct, distinct_codes : str and int, optional
+        A column of ``table`` (the caller's internal name) that should not repeat within a
+        cluster, and, if it holds codes ``0 .. distinct_codes - 1``, their number; the top
+        row then also has ``dup``, 0 when no value repeats within a cluster and positive
+        otherwise (from a bit mask when there are at most 30 codes: a cluster's sum of
+        ``2^code`` has as many bits set as rows exactly when no code repeats; else from
+        ``COUNT(DISTINCT)``).
+    packed : bool
+        The packed form only: ``table`` already holds each row's words ``v<w>``
+        (:func:`~precmp_lib.core.clusters.packed_terms` times ``n``) and, with ``distinct``, ``dm``
+        (``n * 2^code``), as the caller's table of codes can give them at no cost per row; ``p<j>``
+        are not read.
+    max_rows : int, optional
+        The packed form only: a bound on the rows of ``table`` (the sum of ``n``). When
+        ``max_size * max_rows < 2^53`` every sum over clusters is below ``2^53`` (a sum of
+        products of a cluster's counts is at most ``sum_i m_i^2 <= max_size sum_i m_i``),
+        so the second level sums in double precision, exactly and faster than in integers
+        (DuckDB sums BIGINT into 128-bit integers).
+
+    Returns
+    -------
+    str
+        One query (``WITH ... SELECT``) that DuckDB and Spark both run. Its rows: one with ``g = 1``
+        (the per-cluster sums: ``clusters``, ``s``, ``ss``, ``mixed``, ``r<j>``, ``rr<j>``,
+        ``rs<j>``) and one per class ``k`` predicted somewhere with ``g = 0`` (``a<j>``, ``w<j>``,
+        ``aa<j>_<l>``, ``aw<j>_<l>``, ``ww<j>_<l>``).
+        :func:`~precmp_lib.core.clusters.cluster_sums_from_rows` turns them into
+        :class:`~precmp_lib.core.clusters.ClusterSums`.
+
+    Notes
+    -----
+    With ``n_classes`` and ``max_size`` (the packed form), the table is read once, grouped by
+    cluster, into a few sums: ``m``, the smallest and largest truth, and words of
+    :data:`~precmp_lib.core.clusters.PACKED_BITS` bits holding ``b``-bit fields (``2^b >
+    max_size``): per model ``j`` its right rows ``r_ij`` and its wrong rows per predicted class
+    ``w_ijk`` (:func:`~precmp_lib.core.clusters.packed_terms`; a row adds ``n * 2^shift`` to each of
+    its fields). A cluster of at most ``max_size`` rows fills no field beyond ``2^b - 1``, so the
+    fields are exact, read back from the word, cast to BIGINT, with a shift and a mask (``(v >> s) &
+    (2^b - 1)``). In a cluster of one true class ``y``, ``a_ijk`` is ``r_ij`` for ``k = y`` and 0
+    otherwise, so ``cw`` is 0 and ``cc`` sums ``r_ij r_il`` over the clusters of truth ``k``: the
+    second level groups the clusters by truth, the third sums across the ``K`` groups into one row,
+    which a cross join with the ``K + 1`` row numbers turns into the rows described above (every
+    class has its row). The top row also has ``over`` (clusters beyond ``max_size``);
+    :func:`~precmp_lib.core.clusters.cluster_sums_from_rows` refuses the sums when it or ``mixed``
+    is not 0. Nothing groups by pattern or by (cluster, class): one pass over the table and one hash
+    table of ``G`` rows with few columns.
+
+    Without it, the table is unpivoted once against the model index, keeping each row only under the
+    first model that predicts each class (``jx.j``; the rows of a (cluster, class) cell are
+    then each counted once); the first level groups the unpivoted rows by ``(cl, k)`` and the
+    table by ``cl``, the second sums across clusters (by ``k`` for the class moments). Only the
+    fixed names above and integers appear in the text.
+
+    Examples
+    --------
+    >>> sql = cluster_sums_sql(2, "t0")
+    >>> "GROUP BY cl, k" in sql, sql.count("UNION ALL")
+    (True, 2)
+    >>> sql = cluster_sums_sql(2, "t0", n_classes=3, max_size=10, distinct="rep",
+    ...                        distinct_codes=10)
+    >>> "GROUP BY cl, k" in sql, "bit_count" in sql
+    (False, True)
+    """
+    c = check_positive_int(n_models, "n_models")
+    js = range(c)
+    mask = distinct is not None and distinct_codes is not None and (
+        check_positive_int(distinct_codes, "distinct_codes") <= 30)
+    check = ""
+    if distinct is not None:
+        check = (", SUM(n) - bit_count(CAST(SUM(dm) AS BIGINT)) AS d" if mask
+                 else f", SUM(n) - COUNT(DISTINCT {distinct}) AS d")
+    bits = None if n_classes is None or max_size is None else packed_bits(max_size, c, n_classes)
+    if bits is not None:
+        assert n_classes is not None and max_size is not None
+        k = check_positive_int(n_classes, "n_classes")
+        if not packed:  # the packed terms of each row, from its codes
+            ctes, table = _terms_cte(c, k, bits, table, ctes, distinct, mask), "pk"
+        in_double = max_rows is not None and max_size * check_positive_int(max_rows, "max_rows") < 2 ** 53
+        unique = None if distinct is None else ("mask" if mask else distinct)
+        return _packed_sql(c, k, bits, max_size, table, ctes, unique, packed, in_double)
+    if packed:
+        raise ValueError(f"packed terms need n_classes and a max_size below 2^{PACKED_BITS}; "
+                         f"got n_classes={n_classes}, max_size={max_size}")
+    if mask:  # the bit mask of each row
+        ctes = (f"{ctes + ', ' if ctes else ''}pk AS (SELECT *, CAST(POWER(2, {distinct}) AS "
+                f"BIGINT) * n AS dm FROM {table})")
+        table = "pk"
+    index = " UNION ALL ".join(f"SELECT {j} AS j" for j in js)
+    pick = "CASE jx.j " + " ".join(f"WHEN {j} THEN p{j}" for j in js) + " END"
+    first = " OR ".join(
+        "(jx.j = {j}{rest})".format(j=j, rest="".join(f" AND p{j} <> p{i}" for i in range(j)))
+        for j in js)
+    u = (f"SELECT cl, y, {', '.join(f'p{j}' for j in js)}, n, jx.j AS j, {pick} AS k "
+         f"FROM {table} CROSS JOIN ({index}) jx WHERE {first}")
+    # first level: per (cluster, class) from the unpivoted rows, per cluster from the table;
+    # sums kept as BIGINT (DuckDB would sum into 128-bit integers, whose products cost more)
+    per_cell = ["cl", "k"]
+    for j in js:
+        per_cell += [f"CAST(SUM(CASE WHEN p{j} = k AND y = k THEN n ELSE 0 END) AS BIGINT) AS a{j}",
+                     f"CAST(SUM(CASE WHEN p{j} = k AND y <> k THEN n ELSE 0 END) AS BIGINT) AS w{j}"]
+    per_cluster = ["cl", "CAST(SUM(n) AS BIGINT) AS m", "MIN(y) AS ylo", "MAX(y) AS yhi",
+                   *(f"CAST(SUM(CASE WHEN p{j} = y THEN n ELSE 0 END) AS BIGINT) AS r{j}"
+                     for j in js)]
+    if distinct is not None:
+        per_cluster.append(check[2:])
+    # second level: across clusters; the two parts share one column list (0 where unused)
+    top = {"clusters": "COUNT(*)", "s": "SUM(m)", "ss": "SUM(m * m)",
+           "mixed": "SUM(CASE WHEN ylo <> yhi THEN 1 ELSE 0 END)"}
+    if distinct is not None:
+        top["dup"] = "SUM(d)"
+    cells: dict[str, str] = {}
+    for j in js:
+        top.update({f"r{j}": f"SUM(r{j})", f"rr{j}": f"SUM(r{j} * r{j})",
+                    f"rs{j}": f"SUM(r{j} * m)"})
+        cells.update({f"a{j}": f"SUM(a{j})", f"w{j}": f"SUM(w{j})"})
+        for i in js:
+            cells[f"aw{j}_{i}"] = f"SUM(a{j} * w{i})"
+            if i >= j:
+                cells[f"aa{j}_{i}"] = f"SUM(a{j} * a{i})"
+                cells[f"ww{j}_{i}"] = f"SUM(w{j} * w{i})"
+    cells["clusters"] = "COUNT(*)"
+    names = list(dict.fromkeys([*top, *cells]))
+
+    def select(parts: dict[str, str]) -> str:
+        return ", ".join(f"CAST({parts.get(c, '0')} AS BIGINT) AS {c}" for c in names)
+
+    return (f"WITH {ctes + ', ' if ctes else ''}u AS ({u}), "
+            f"ck AS (SELECT {', '.join(per_cell)} FROM u GROUP BY cl, k), "
+            f"c1 AS (SELECT {', '.join(per_cluster)} FROM {table} GROUP BY cl) "
+            f"SELECT 1 AS g, CAST(NULL AS BIGINT) AS k, {select(top)} FROM c1 "
+            f"UNION ALL SELECT 0 AS g, CAST(k AS BIGINT) AS k, {select(cells)} FROM ck GROUP BY k")
+
+
+
+def _terms_cte(c: int, k: int, bits: int, table: str, ctes: str, distinct: str | None,
+               mask: bool) -> str:
+    """Return the CTEs followed by ``pk``: each row's packed words from its codes, times n."""
+    words: dict[int, list[str]] = {}
+    for f, (j, q) in enumerate(packed_fields(c, k)):
+        word, shift = packed_position(f, bits)
+        cond = f"p{j} = y" if q is None else f"p{j} = {q} AND y <> {q}"
+        words.setdefault(word, []).append(f"CASE WHEN {cond} THEN {2 ** shift} ELSE 0 END")
+    terms = ["cl", "y", "n", *(f"CAST({' + '.join(v)} AS BIGINT) * n AS v{w}"
+                               for w, v in words.items())]
+    if mask:
+        terms.append(f"CAST(POWER(2, {distinct}) AS BIGINT) * n AS dm")
+    elif distinct is not None:
+        terms.append(distinct)
+    return f"{ctes + ', ' if ctes else ''}pk AS (SELECT {', '.join(terms)} FROM {table})"
+
+
+def _packed_sql(c: int, k: int, bits: int, max_size: int, table: str, ctes: str,
+                unique: str | None, single: bool, in_double: bool) -> str:
+    """Write the one-pass form of :func:`cluster_sums_sql` (packed counts); see its Notes."""
+    js, ks = range(c), range(k)
+    pairs = [(j, i) for j in js for i in js if i >= j]
+    fields = packed_fields(c, k)
+    n_words = packed_position(len(fields) - 1, bits)[0] + 1
+    # a row of the caller's packed terms is one row (n = 1): COUNT(*), whose state is smaller
+    # than a sum's; the words and the mask summed in double precision (exact, see PACKED_BITS)
+    first = ["cl", "COUNT(*) AS m" if single else "CAST(SUM(n) AS BIGINT) AS m",
+             "MIN(y) AS ylo", "MAX(y) AS yhi",
+             *(f"SUM(CAST(v{w} AS DOUBLE)) AS v{w}" for w in range(n_words))]
+    if unique == "mask":
+        first.append("SUM(CAST(dm AS DOUBLE)) AS dm")
+    elif unique is not None:
+        first.append(f"{first[1][:-5]} - COUNT(DISTINCT {unique}) AS d")
+    # a cluster beyond max_size (refused) has its words read as 0, never cast out of range
+    big = f"m > {int(max_size)}"
+
+    def field(f: int) -> str:
+        # a shift and a mask of the word as a BIGINT (integer operations, cheaper than
+        # dividing and taking remainders in double precision)
+        word, shift = packed_position(f, bits)
+        return f"((v{word} >> {shift}) & {2 ** bits - 1})"
+
+    # per cluster: the checks, and the words as BIGINTs (exact: a word's sum is an integer
+    # below 2^53); 0 for a cluster beyond max_size
+    check = unique is not None
+    guarded = ["m", "ylo", "yhi", *(f"CAST(CASE WHEN {big} THEN 0 ELSE v{w} END AS BIGINT) AS v{w}"
+                                    for w in range(n_words))]
+    if unique == "mask":  # as many bits set as rows when no code repeats
+        guarded.append(f"CASE WHEN {big} THEN m ELSE m - bit_count(CAST(dm AS BIGINT)) END AS d")
+    elif check:
+        guarded.append("d")
+    # the counts unpacked
+    # (in double precision when the sums are: the products of the next level are then
+    # computed on doubles, with no cast per product)
+    def number(value: str) -> str:
+        return f"CAST({value} AS DOUBLE)" if in_double else value
+
+    unpacked = [f"{number('m')} AS m", "ylo", "yhi", *(["d"] if check else [])]
+    unpacked += [f"{number(field(f))} AS {'r' if q is None else 'w'}{j}{'' if q is None else f'_{q}'}"
+                 for f, (j, q) in enumerate(fields)]
+    # per true class of the clusters (ylo): sums over its clusters
+    by_truth = {"clusters": "COUNT(*)", "s": "SUM(m)", "ss": "SUM(m * m)",
+                "mixed": "SUM(CASE WHEN ylo <> yhi THEN 1 ELSE 0 END)",
+                "over": f"SUM(CASE WHEN m > {int(max_size)} THEN 1 ELSE 0 END)",
+                **({"dup": "SUM(d)"} if check else {})}
+    for j in js:
+        by_truth.update({f"r{j}": f"SUM(r{j})", f"rs{j}": f"SUM(r{j} * m)"})
+    by_truth.update({f"rr{j}_{i}": f"SUM(r{j} * r{i})" for j, i in pairs})
+    for q in ks:
+        by_truth.update({f"w{j}_{q}": f"SUM(w{j}_{q})" for j in js})
+        by_truth.update({f"ww{j}_{i}_{q}": f"SUM(w{j}_{q} * w{i}_{q})" for j, i in pairs})
+    if in_double:  # SUM(x) -> SUM(CAST(x AS DOUBLE)): exact below 2^53 (see max_rows)
+        by_truth = {n: f"SUM(CAST({v[4:-1]} AS DOUBLE))" for n, v in by_truth.items()
+                    if v.startswith("SUM(")} | {n: v for n, v in by_truth.items()
+                                               if not v.startswith("SUM(")}
+    second = ["ylo", *(f"{v} AS {n}" for n, v in by_truth.items())]
+    # over the true classes: the top sums, and per class the columns of its row; a cluster
+    # of one true class y has a_ijk = r_ij for k = y and 0 for the others, so cw is 0
+    top = {n: f"SUM({n})" for n in ("clusters", "s", "ss", "mixed", "over",
+                                     *(["dup"] if check else []))}
+    for j in js:
+        top.update({f"r{j}": f"SUM(r{j})", f"rr{j}": f"SUM(rr{j}_{j})", f"rs{j}": f"SUM(rs{j})"})
+    cells: dict[str, list[str]] = {}
+    for j in js:
+        cells[f"a{j}"] = [f"SUM(CASE WHEN ylo = {q} THEN r{j} ELSE 0 END)" for q in ks]
+        cells[f"w{j}"] = [f"SUM(w{j}_{q})" for q in ks]
+    for j, i in pairs:
+        cells[f"aa{j}_{i}"] = [f"SUM(CASE WHEN ylo = {q} THEN rr{j}_{i} ELSE 0 END)" for q in ks]
+        cells[f"ww{j}_{i}"] = [f"SUM(ww{j}_{i}_{q})" for q in ks]
+    third = [f"CAST({v} AS BIGINT) AS t_{n}" for n, v in top.items()]
+    third += [f"CAST({v} AS BIGINT) AS x_{n}_{q}" for n, vs in cells.items()
+              for q, v in enumerate(vs)]
+    names = list(dict.fromkeys([*top, *cells, *(f"aw{j}_{i}" for j in js for i in js)]))
+
+    def column(name: str) -> str:
+        on_top = f"WHEN kx.k < 0 THEN t_{name} " if name in top else ""
+        per_class = (" ".join(f"WHEN kx.k = {q} THEN x_{name}_{q}" for q in ks) + " "
+                     if name in cells else "")
+        if not on_top and not per_class:  # cw: 0 in every row
+            return f"CAST(0 AS BIGINT) AS {name}"
+        return f"CAST(CASE {on_top}{per_class}ELSE 0 END AS BIGINT) AS {name}"
+
+    index = " UNION ALL ".join(f"SELECT {q} AS k" for q in range(-1, k))
+    return (f"WITH {ctes + ', ' if ctes else ''}"
+            f"c1 AS (SELECT {', '.join(first)} FROM {table} GROUP BY cl), "
+            f"cw AS (SELECT {', '.join(guarded)} FROM c1), "
+            f"c2 AS (SELECT {', '.join(unpacked)} FROM cw), "
+            f"s2 AS (SELECT {', '.join(second)} FROM c2 GROUP BY ylo), "
+            f"s3 AS (SELECT {', '.join(third)} FROM s2) "
+            f"SELECT CASE WHEN kx.k < 0 THEN 1 ELSE 0 END AS g, "
+            f"CASE WHEN kx.k < 0 THEN CAST(NULL AS BIGINT) ELSE CAST(kx.k AS BIGINT) END AS k, "
+            f"{', '.join(column(n) for n in names)} FROM s3 CROSS JOIN ({index}) kx")
+
+
+
+def class_profiles_sql(n_models: int, n_profiled: int, table: str, ctes: str = "", *,
+                       max_size: int) -> str:
+    """Write the class profiles of each class as one SQL text: per cluster, then per profile.
+
+    The same profiles as :func:`~precmp_lib.core.clusters.class_profiles` computes with numpy.
+
+    Parameters
+    ----------
+    n_models, n_profiled : int
+        ``m`` and ``C``, the classes profiled.
+    table : str
+        A table (or CTE name, the caller's internal name) with the integer column ``cl`` (the
+        cluster) and the words ``v<c>_<w>`` of :func:`~precmp_lib.core.clusters.profile_terms`, one
+        row per row counted.
+    ctes : str
+        The caller's common table expressions that define ``table``.
+    max_size : int
+        The most rows of a cluster (the caller has checked it): the fields' width.
+
+    Returns
+    -------
+    str
+        The query: for each class, one row per distinct profile over that class: the class's
+        packed words (a cluster's sums of its rows' words), ``k``, the clusters with the
+        profile, and ``g<c>``, 0 on the rows of class ``c``.
+        :func:`~precmp_lib.core.clusters.class_profiles_from_rows` reads them.
+
+    Notes
+    -----
+    The first level sums each cluster's words in double precision (exact, and a smaller state
+    than an integer sum); the second groups the clusters by each class's words (``GROUPING
+    SETS``, one pass), which hold the class's whole profile. A class's profiles are bounded by
+    the repeats and the models (each field holds at most ``max_size``), not by the clusters.
+
+    Examples
+    --------
+    >>> import duckdb
+    >>> from precmp_lib.core.clusters import class_profiles, class_profiles_from_rows
+    >>> t = pd.DataFrame({"cl": [0, 0, 1, 1, 2, 2], "y": [1, 1, 1, 1, 0, 0],
+    ...                   "p0": [1, 0, 1, 1, 0, 1], "p1": [1, 1, 1, 1, 0, 0]})
+    >>> t = pd.concat([t, profile_terms(t["y"], t[["p0", "p1"]], classes=[1, 0], max_size=2)], axis=1)
+    >>> rows = duckdb.sql(class_profiles_sql(2, 2, "t", max_size=2)).df()
+    >>> got = class_profiles_from_rows(rows, [1, 0], 2, max_size=2)
+    >>> [g.equals(class_profiles(t["cl"], t["y"], t[["p0", "p1"]], [1] * 6, classes=[c]))
+    ...  for g, c in zip(got, [1, 0])]
+    [True, True]
+    """
+    m = check_positive_int(n_models, "n_models")
+    c = check_positive_int(n_profiled, "n_profiled")
+    n_words = profile_words(m, max_size)
+    words = [[f"v{q}_{w}" for w in range(n_words)] for q in range(c)]
+    flat = [v for group in words for v in group]
+    per = ("s AS (SELECT " + ", ".join(f"CAST(SUM(CAST({v} AS DOUBLE)) AS BIGINT) AS {v}"
+                                        for v in flat) + f" FROM {table} GROUP BY cl)")
+    sets = ", ".join(f"({', '.join(group)})" for group in words)
+    flags = ", ".join(f"GROUPING({group[0]}) AS g{q}" for q, group in enumerate(words))
+    return (f"WITH {ctes + ', ' if ctes else ''}{per} "
+            f"SELECT {flags}, {', '.join(flat)}, COUNT(*) AS k FROM s "
+            f"GROUP BY GROUPING SETS ({sets})")

@@ -20,7 +20,7 @@ import numpy.typing as npt
 import pandas as pd
 
 from .._lib.checks import check_positive_int, check_probability
-from ..engine.labels import as_label_array
+from ..core.labels import as_label_array
 from ..stats.precision_cells import gs_from_cells
 from ..stats.replicability import replicability
 

@@ -23,7 +23,7 @@ import numpy.typing as npt
 import pandas as pd
 
 from .._lib.checks import check_positive_int, check_probability
-from ..engine.labels import as_label_array
+from ..core.labels import as_label_array
 
 __all__ = ["HOLDOUT_COLUMNS", "NESTED_CV_COLUMNS", "holdout_selection", "nested_cv_scores"]
 

@@ -4,7 +4,8 @@
 inspect logs to a tidy item frame) and :mod:`.datasets` (the registry, the download, the offline
 mirror and the package's resources).
 
-May import: :mod:`precmp_lib._lib`, :mod:`precmp_lib.engine`, :mod:`precmp_lib.stats`.
+May import: :mod:`precmp_lib._lib`, :mod:`precmp_lib.core`, :mod:`precmp_lib.stats`,
+:mod:`precmp_lib.engine`.
 """
 
 from .._lib.lazy import submodule_access

@@ -17,10 +17,11 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from ..engine.base import Counts, PredictionFileError
+from ..core.labels import EncodedLabels
+from ..core.predictions import Counts
+from ..engine.base import PredictionFileError
 from ..engine.counting import count_predictions
 from ..engine.dictionary import label_dictionary
-from ..engine.labels import EncodedLabels
 
 __all__ = ["PredictionFileError", "Predictions", "read_predictions"]
 

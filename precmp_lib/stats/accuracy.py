@@ -22,11 +22,9 @@ from .._lib.aliases import PredictionsLike
 from .._lib.checks import check_choice, check_probability
 from .._lib.dist import norm_isf, norm_sf, stats
 from .contingency import correctness_matrix
-from .results import TestResult
+from .results import ALTERNATIVES, TestResult
 
 __all__ = ["binomial_test", "ftest_looney", "proportions_test"]
-
-ALTERNATIVES = ("two-sided", "greater", "less")
 
 # Outcomes whose probability is within this relative distance of the observed one count as "as
 # extreme" in the two-sided binomial p-value (guards against rounding in the pmf).

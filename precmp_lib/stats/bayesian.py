@@ -67,7 +67,7 @@ _RTOL = 1e-12
 _BLOCK_ELEMENTS = 1 << 22
 
 
-def _plain(values: Any) -> float | np.ndarray:
+def _float_or_array(values: Any) -> float | np.ndarray:
     arr = np.asarray(values, dtype=float)
     return float(arr) if arr.ndim == 0 else arr
 
@@ -118,8 +118,8 @@ class StudentPosterior:
             P(difference <= x); a float for a scalar ``x``, else an array of its shape.
         """
         if self.scale == 0:
-            return _plain(np.where(np.asarray(x) >= self.loc, 1.0, 0.0))
-        return _plain(t_cdf(self._standard(x), self.df))
+            return _float_or_array(np.where(np.asarray(x) >= self.loc, 1.0, 0.0))
+        return _float_or_array(t_cdf(self._standard(x), self.df))
 
     def sf(self, x: npt.ArrayLike) -> float | np.ndarray:
         """Posterior probability that the mean difference exceeds ``x``.
@@ -136,8 +136,8 @@ class StudentPosterior:
             float for a scalar ``x``, else an array of its shape.
         """
         if self.scale == 0:
-            return _plain(np.where(np.asarray(x) < self.loc, 1.0, 0.0))
-        return _plain(t_sf(self._standard(x), self.df))
+            return _float_or_array(np.where(np.asarray(x) < self.loc, 1.0, 0.0))
+        return _float_or_array(t_sf(self._standard(x), self.df))
 
     def pdf(self, x: npt.ArrayLike) -> float | np.ndarray:
         """Posterior density of the mean difference.
@@ -154,8 +154,8 @@ class StudentPosterior:
             ``x``, else an array of its shape.
         """
         if self.scale == 0:
-            return _plain(np.full(np.shape(x), np.nan))
-        return _plain(self._dist().pdf(x))
+            return _float_or_array(np.full(np.shape(x), np.nan))
+        return _float_or_array(self._dist().pdf(x))
 
     def interval(self, level: float = 0.95) -> tuple[float, float]:
         """Central credible interval of the mean difference.

@@ -33,9 +33,9 @@ from .._lib.checks import (
     check_positive_int,
     check_random_state,
 )
-from .._lib.dist import chi2_isf, chi2_sf, norm_isf, norm_sf, stats
-from .._lib.tails import chi2_logsf, norm_logsf
-from ..engine import counts as _counts
+from .._lib.dist import chi2_isf, chi2_sf, norm_isf, norm_logsf, norm_sf, stats
+from .._lib.tails import chi2_logsf
+from ..core import counts as _counts
 from . import precision_cells as _precision
 from .multiple import adjust_pvalues
 from .results import TestResult
@@ -682,7 +682,7 @@ def _stouffer(p: np.ndarray, opts: _CombineOptions) -> _Combined:
     if spread <= 0:
         raise ValueError(f"w' R w = {spread:.3g} <= 0: the weighted sum has no variance")
     stat = float(np.sum(w * z) / math.sqrt(spread))
-    return stat, None, float(norm_sf(stat)), norm_logsf(stat), {"variance": spread}
+    return stat, None, float(norm_sf(stat)), float(norm_logsf(stat)), {"variance": spread}
 
 
 def _satterthwaite_combined(p: np.ndarray, opts: _CombineOptions) -> _Combined:
@@ -790,7 +790,7 @@ def swap_permutation_null(
     ----------
     table : array-like of int, shape (..., K, K, K)
         Joint confusion counts indexed [true class, A's prediction, B's prediction], as
-        ``precmp_lib.engine.counts.joint_confusion(...).table``; leading axes hold several test sets.
+        ``precmp_lib.core.counts.joint_confusion(...).table``; leading axes hold several test sets.
     n_resamples : int
         Number of permutations B.
     weighted : bool
@@ -812,7 +812,7 @@ def swap_permutation_null(
     permuted count of (y, a, b) is Binomial(m, 1/2) and the rest go to (y, b, a). Cells with
     a = b do not move. So B permutations of any number of observations cost
     ``B * K * K(K-1)/2`` binomial draws, and all per-class p-values come from
-    ``precmp_lib.engine.counts.class_cells`` and ``precmp_lib.stats.precision_cells.gs_from_cells`` vectorised
+    ``precmp_lib.core.counts.class_cells`` and ``precmp_lib.stats.precision_cells.gs_from_cells`` vectorised
     over the (B, K, K, K) tables.
 
     References

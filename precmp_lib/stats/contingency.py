@@ -20,7 +20,8 @@ from .._lib.aliases import PredictionsLike
 from .._lib.checks import check_choice, check_counts, check_positive_int, check_probability
 from .._lib.dist import binom_cdf, binom_logpmf, binom_pmf, chi2_sf, norm_isf, stats
 from .._lib.tails import binom_half_logcdf, chi2_logsf
-from ..engine.labels import encode_labels
+from ..core.labels import encode_labels
+from .intervals import _wilson
 from .multiple import ADJUST_METHODS, adjust_pvalues
 from .results import TestResult
 
@@ -200,16 +201,9 @@ def _accuracy_difference_ci(
     """Newcombe's hybrid score interval (method 10) for acc_A - acc_B from a paired 2 x 2 table."""
     n = a + b + c + d
     z = norm_isf((1 - level) / 2)
-
-    def wilson(x: float) -> tuple[float, float]:
-        p = x / n
-        centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-        half = z * np.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-        return centre - half, centre + half
-
     p1, p2 = (a + b) / n, (a + c) / n
-    l1, u1 = wilson(a + b)
-    l2, u2 = wilson(a + c)
+    l1, u1 = _wilson(a + b, n, z)
+    l2, u2 = _wilson(a + c, n, z)
     denom = (a + b) * (c + d) * (a + c) * (b + d)
     phi = (a * d - b * c) / np.sqrt(denom) if denom > 0 else 0.0
     delta = np.sqrt(max((p1 - l1) ** 2 - 2 * phi * (p1 - l1) * (u2 - p2) + (u2 - p2) ** 2, 0.0))

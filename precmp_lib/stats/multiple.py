@@ -1,5 +1,8 @@
 """Adjusting a family of p-values for multiple testing (Holm, Bonferroni, Benjamini–Hochberg).
 
+:func:`adjust_pvalues` adjusts the p-values; :func:`holm_levels` gives, beside Holm's decisions,
+the confidence level at which each test's interval agrees with them.
+
 Kept apart from ``combine`` so every module that runs a family of tests (pairwise McNemar,
 per-class precision, post-hoc rank tests) can use it without importing the combination methods;
 ``precmp_lib.stats.combine`` re-exports it.
@@ -10,9 +13,9 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from .._lib.checks import check_choice
+from .._lib.checks import check_choice, check_probability
 
-__all__ = ["adjust_pvalues"]
+__all__ = ["adjust_pvalues", "holm_levels"]
 
 #: The adjustments :func:`adjust_pvalues` knows; tables that adjust take one as ``adjust`` and
 #: record it in ``DataFrame.attrs["adjustment"]``.
@@ -78,4 +81,65 @@ def adjust_pvalues(pvalues: npt.ArrayLike, method: str = "holm") -> np.ndarray:
     res = np.empty(m)
     res[order] = adj
     out[ok] = res
+    return out
+
+
+def holm_levels(pvalues: npt.ArrayLike, alpha: float) -> np.ndarray:
+    """Return the confidence level at which each test's interval agrees with Holm's decision.
+
+    Parameters
+    ----------
+    pvalues : array-like of float, one-dimensional
+        Unadjusted p-values in [0, 1]; NaN entries (tests not done) get NaN and do not count
+        towards ``m``.
+    alpha : float
+        The family-wise error rate Holm's procedure controls, in (0, 1).
+
+    Returns
+    -------
+    ndarray
+        The level of each test's interval, in the input order.
+
+    Notes
+    -----
+    With the ``m`` p-values sorted, ``p_(1) <= ... <= p_(m)``, Holm's step ``i`` compares
+    ``p_(i)`` with ``alpha / (m - i + 1)``: the interval of that test at level
+    ``1 - alpha / (m - i + 1)`` excludes the null value exactly when the step passes, for a
+    test whose interval inverts it. Once a step fails, Holm stops: the failing test and every
+    later one keep the failing step's level, and since their p-values are at least as large,
+    their intervals hold the null value too. So an interval excludes the null value exactly
+    when Holm rejects (:func:`adjust_pvalues` with ``"holm"`` at most ``alpha``).
+
+    Examples
+    --------
+    >>> holm_levels(np.array([0.01, 0.04, 0.03]), 0.1).round(4).tolist()
+    [0.9667, 0.9, 0.95]
+
+    Every step passes: 0.01 <= 0.1/3, 0.03 <= 0.1/2, 0.04 <= 0.1, each at its step's level.
+
+    >>> holm_levels(np.array([0.01, 0.04, 0.035, 0.5]), 0.1).round(4).tolist()
+    [0.975, 0.9667, 0.9667, 0.9667]
+
+    With four tests 0.01 <= 0.1/4 passes, 0.035 > 0.1/3 fails: it, 0.04 and 0.5 keep the
+    failing step's level, 1 - 0.1/3, and their intervals hold 0.
+    """
+    a = check_probability(alpha, "alpha")
+    try:
+        p = np.asarray(pvalues, dtype=float)
+    except (TypeError, ValueError):
+        raise ValueError(f"pvalues must hold numbers in [0, 1]; got {pvalues!r:.60}") from None
+    if p.ndim != 1:
+        raise ValueError(f"pvalues must be one-dimensional; got shape {p.shape}")
+    known = ~np.isnan(p)
+    if np.any((p[known] < 0) | (p[known] > 1)):
+        raise ValueError("pvalues must lie in [0, 1]")
+    out = np.full(p.shape, np.nan)
+    ok = np.flatnonzero(known)
+    m = len(ok)
+    failed: float | None = None
+    for i, at in enumerate(ok[np.argsort(p[ok], kind="stable")]):
+        step = a / (m - i)
+        if failed is None and p[at] > step:
+            failed = step
+        out[at] = 1 - (step if failed is None else failed)
     return out

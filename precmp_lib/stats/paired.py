@@ -43,15 +43,14 @@ import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
-from .._lib.dist import norm_isf, norm_sf, t_isf, t_sf
-from .._lib.tails import chi2_logsf, norm_logsf
-from .resampling import ALTERNATIVES
-from .results import TestResult
+from .._lib.dist import norm_isf, norm_logsf, norm_sf, t_isf, t_sf
+from .._lib.tails import chi2_logsf
+from .results import ALTERNATIVES, TestResult
 
 if TYPE_CHECKING:
-    from ..engine.items import ItemSums
+    from ..core.items import ItemSums
 from .._lib.checks import check_choice, check_counts, check_positive_float, check_probability
-from ..engine.labels import as_label_array
+from ..core.labels import as_label_array
 
 __all__ = [
     "CLUSTERED_MCNEMAR_METHODS",
@@ -183,10 +182,10 @@ def _sum_of_squares(total: float, *terms: float) -> float:
 def _z_pvalue(z: float, alternative: str) -> tuple[float, float]:
     """(p-value, log p-value) of a standard normal statistic."""
     if alternative == "two-sided":
-        log_p = min(0.0, math.log(2.0) + norm_logsf(abs(z)))
+        log_p = min(0.0, math.log(2.0) + float(norm_logsf(abs(z))))
         return min(1.0, 2.0 * float(norm_sf(abs(z)))), log_p
     zz = z if alternative == "greater" else -z
-    return float(norm_sf(zz)), norm_logsf(zz)
+    return float(norm_sf(zz)), float(norm_logsf(zz))
 
 
 def _z_interval(mean: float, se: float, alternative: str, level: float) -> tuple[float, float]:
@@ -204,11 +203,6 @@ def _few_clusters(n_clusters: int | None) -> str:
         return ""
     return (f"only {n_clusters} clusters: a variance estimated from so few clusters is biased "
             "low, so the p-value and interval are optimistic")
-
-
-def _plain(value: Any) -> Any:
-    """Return a numpy scalar as the Python value it holds (for messages)."""
-    return value.item() if isinstance(value, np.generic) else value
 
 
 def _join(*parts: str) -> str:
@@ -957,7 +951,7 @@ def equivalence_test_from_sums(sums: PairedSums, *, margin: float, alpha: float 
     z_lower, z_upper = (d + m) / se, (d - m) / se
     if df is None:
         p_lower, p_upper = float(norm_sf(z_lower)), float(norm_sf(-z_upper))
-        log_p = max(norm_logsf(z_lower), norm_logsf(-z_upper))
+        log_p = max(float(norm_logsf(z_lower)), float(norm_logsf(-z_upper)))
         lo, hi = _z_interval(d, se, "two-sided", level)
         few = _few_clusters(sums.n_clusters)
     else:

@@ -25,12 +25,12 @@ from .._lib.checks import (
     check_choice,
     check_probability,
 )
-from ..engine.counts import (
+from ..core.counts import (
     JointConfusion,
     class_cells,
     joint_confusion_or_cells,
 )
-from ..engine.labels import encode_labels
+from ..core.labels import encode_labels
 from .precision_cells import (
     _METHOD_NAMES,
     _SMALL_M,
@@ -162,7 +162,7 @@ def precision_test_from_cells(
     ----------
     cells : array-like of shape (2, 2, 2)
         Counts ``n[d][a][b]`` (docs/methods.md §6.1): d = truly the class, a = A predicts it,
-        b = B predicts it. Use :func:`precmp_lib.engine.counts.cells_from_tab_paired` for
+        b = B predicts it. Use :func:`precmp_lib.core.counts.cells_from_tab_paired` for
         DTComPair's argument order.
     method : {"gs", "wgs", "gw", "wald", "rp"}
         Generalized score, weighted generalized score, GEE empirical Wald (logit scale),
@@ -196,7 +196,7 @@ def precision_test_from_cells(
     --------
     docs/methods.md §6.6(b), entered as DTComPair's ``read.tab.paired(30, 4, 10, 6, 5, 3, 8, 60)``:
 
-    >>> from precmp_lib.engine.counts import cells_from_tab_paired
+    >>> from precmp_lib.core.counts import cells_from_tab_paired
     >>> cells = cells_from_tab_paired(30, 4, 10, 6, 5, 3, 8, 60)
     >>> res = precision_test_from_cells(cells, method="wgs")
     >>> round(res.statistic, 6), round(res.pvalue, 6)

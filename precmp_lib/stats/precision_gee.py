@@ -15,7 +15,8 @@ from .._lib.checks import (
     check_probability,
 )
 from .._lib.dist import chi2_sf, norm_isf, norm_sf
-from ..engine.counts import (
+from .._lib.jsonable import python_value
+from ..core.counts import (
     PatternCounts,
     PrecisionMoments,
     as_prediction_mapping,
@@ -87,10 +88,6 @@ class GEEPrecisionResult:
         )
 
 
-def _plain(value: Any) -> Any:
-    return value.item() if isinstance(value, np.generic) else value
-
-
 def gee_precision_from_counts(
     counts: PatternCounts | PrecisionMoments,
     *,
@@ -104,8 +101,8 @@ def gee_precision_from_counts(
     Parameters
     ----------
     counts : PatternCounts or PrecisionMoments
-        From :func:`precmp_lib.engine.counts.pattern_counts` (or ``PatternCounts.from_patterns``)
-        or :func:`precmp_lib.engine.counts.precision_moments`.
+        From :func:`precmp_lib.core.counts.pattern_counts` (or ``PatternCounts.from_patterns``)
+        or :func:`precmp_lib.core.counts.precision_moments`.
     reference : str, optional
         Name of the reference model (default: the first).
     confidence_level : float
@@ -127,7 +124,7 @@ def gee_precision_from_counts(
     --------
     docs/methods.md §7, worked example 2 (three classifiers, one class):
 
-    >>> from precmp_lib.engine.counts import PatternCounts
+    >>> from precmp_lib.core.counts import PatternCounts
     >>> pc = PatternCounts.from_patterns(
     ...     {"111": 40, "110": 8, "101": 6, "011": 5, "100": 4, "010": 3, "001": 7},
     ...     {"111": 6, "110": 3, "101": 4, "011": 2, "100": 5, "010": 6, "001": 9})
@@ -252,7 +249,7 @@ def _class_fits(moments: PrecisionMoments, ref: int) -> list[_ClassFit]:
                 why[name] = f"{name} never predicts this class"
             elif not valid[k, j]:
                 why[name] = f"precision of {name} is {p[k, j]:g} (logit infinite)"
-        fits.append(_ClassFit(label=_plain(label), names=names, ref=ref, tp=tp[k], fp=fp[k],
+        fits.append(_ClassFit(label=python_value(label), names=names, ref=ref, tp=tp[k], fp=fp[k],
                               m=m[k], p=p[k], v=v_eta[k], why=why))
     return fits
 
@@ -499,8 +496,8 @@ def compare_precision_from_moments(
     Parameters
     ----------
     moments : PrecisionMoments
-        From :func:`precmp_lib.engine.counts.moments_from_patterns` (with ``clusters``) or
-        :func:`precmp_lib.engine.counts.precision_moments` (with ``groups``).
+        From :func:`precmp_lib.core.counts.moments_from_patterns` (with ``clusters``) or
+        :func:`precmp_lib.core.counts.precision_moments` (with ``groups``).
     a, b : int
         Positions of classifiers A and B in ``moments.names``.
     confidence_level : float
@@ -536,7 +533,7 @@ def compare_precision_from_moments(
 
     Examples
     --------
-    >>> from precmp_lib.engine.counts import moments_from_patterns
+    >>> from precmp_lib.core.counts import moments_from_patterns
     >>> mo = moments_from_patterns([1, 1, 0, 1], [[1, 1], [1, 0], [1, 0], [0, 1]], [5, 3, 2, 1],
     ...                            classes=[0, 1], names=["a", "b"])
     >>> compare_precision_from_moments(mo)[["class", "precision_a", "precision_b"]].round(3)
@@ -589,7 +586,7 @@ def compare_precision_from_moments(
     notes = _moment_notes(m1, m2, identical, logit_ok, rp_ok)
     nan = np.nan
     out = pd.DataFrame({
-        "class": [_plain(c) for c in moments.classes],
+        "class": [python_value(c) for c in moments.classes],
         "precision_a": np.where(m1 > 0, p1, nan),
         "precision_b": np.where(m2 > 0, p2, nan),
         "n_pred_a": m1.astype(np.int64),

@@ -28,9 +28,11 @@ from .._lib.checks import (
     check_probability,
     check_random_state,
 )
-from ..engine import counts as _counts
-from ..engine.clusters import ClassProfiles, class_profiles
-from ..engine.labels import as_label_array, encode_labels
+from .._lib.dist import norm_isf
+from ..core import counts as _counts
+from ..core.clusters import ClassProfiles, class_profiles
+from ..core.labels import as_label_array, encode_labels
+from .intervals import _wilson
 
 __all__ = [
     "PatternPrevalenceBootstrap",
@@ -126,18 +128,6 @@ def prevalence_adjusted_precision(
     return float(out) if out.ndim == 0 else out
 
 
-def _wilson_bounds(x: np.ndarray, n: np.ndarray, alpha: float) -> tuple[np.ndarray, np.ndarray]:
-    """Wilson's score interval for x successes of n at level 1 - alpha (x, n may be fractional)."""
-    from .._lib.dist import norm_isf
-
-    z = norm_isf(alpha / 2)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        p = x / n
-        centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-        half = z * np.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return np.clip(centre - half, 0.0, 1.0), np.clip(centre + half, 0.0, 1.0)
-
-
 def prevalence_interval(
     tp: npt.ArrayLike, positives: npt.ArrayLike, fp: npt.ArrayLike, negatives: npt.ArrayLike,
     prevalence: npt.ArrayLike, *, confidence_level: float = 0.95,
@@ -196,8 +186,9 @@ def prevalence_interval(
     tp, pos, fp, neg = (np.asarray(v, dtype=float) for v in (tp, positives, fp, negatives))
     pi = np.asarray(prevalence, dtype=float)
     alpha = 1.0 - level
-    se_lo, se_hi = _wilson_bounds(tp, pos, alpha / 2)
-    fpr_lo, fpr_hi = _wilson_bounds(fp, neg, alpha / 2)
+    z = norm_isf(alpha / 4)  # each rate at level 1 - alpha / 2
+    se_lo, se_hi = _wilson(tp, pos, z)
+    fpr_lo, fpr_hi = _wilson(fp, neg, z)
     low = _ppv(se_lo, 1.0 - fpr_hi, pi)
     high = _ppv(se_hi, 1.0 - fpr_lo, pi)
     never = (tp == 0) & (fp == 0)
@@ -1035,7 +1026,7 @@ def prevalence_bootstrap_from_profiles(
     """Precision at a population prevalence for m models, resampling clusters by their profiles.
 
     The cluster bootstrap of :func:`prevalence_bootstrap_from_patterns` (``clusters`` given)
-    from :class:`precmp_lib.engine.clusters.ClassProfiles`, which an engine computes where the data
+    from :class:`precmp_lib.core.clusters.ClassProfiles`, which an engine computes where the data
     live: a resample draws as many clusters as there are, each equally likely, as a
     multinomial draw of the profiles' cluster counts (clusters with one profile are
     interchangeable), so nothing per observation is needed.

@@ -30,14 +30,13 @@ from scipy import special
 
 from .._lib.checks import as_score_matrix, check_choice, check_positive_int, check_probability
 from .._lib.dist import norm_sf, stats
-from .results import TestResult
+from .results import ALTERNATIVES, TestResult
 
 __all__ = ['RankData', 'average_ranks', 'friedman', 'iman_davenport', 'rank_data', 'rank_matrix', 'wilcoxon']
 
 
 WILCOXON_METHODS = ("auto", "exact", "normal")
 ZERO_METHODS = ("wilcox", "pratt", "zsplit", "demsar")
-ALTERNATIVES = ("two-sided", "greater", "less")
 PAIRWISE_METHODS = ("nemenyi", "holm", "shaffer", "bonferroni")
 CONTROL_METHODS = ("holm", "hochberg", "bonferroni_dunn")
 CD_METHODS = ("nemenyi", "bonferroni_dunn")

@@ -17,8 +17,9 @@ import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
-from ..engine.labels import as_label_array
-from .paired import _finite, _plain, _score_vector, _sum_of_squares, _whole
+from .._lib.jsonable import python_value
+from ..core.labels import as_label_array
+from .paired import _finite, _score_vector, _sum_of_squares, _whole
 
 __all__ = ["RepeatedAnswers", "repeated_answers", "repeated_answers_from_sums"]
 
@@ -191,7 +192,7 @@ def repeated_answers(scores: npt.ArrayLike, items: npt.ArrayLike) -> RepeatedAns
     once = np.flatnonzero(k < 2)
     if len(once):
         raise ValueError(f"items must have at least 2 answers each to measure their spread; item "
-                         f"{_plain(uniques[once[0]])!r} has 1")
+                         f"{python_value(uniques[once[0]])!r} has 1")
     means = np.bincount(codes, weights=s) / k
     dev = s - means[codes]
     within = np.bincount(codes, weights=dev * dev) / (k - 1)

@@ -16,7 +16,7 @@ import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
-from ..engine.labels import as_label_array
+from ..core.labels import as_label_array
 
 __all__ = [
     "precision_cells",

@@ -34,10 +34,9 @@ from .._lib.checks import (
     check_probability,
 )
 from .._lib.dist import f_sf, t_isf, t_sf
-from .results import TestResult
+from .results import ALTERNATIVES, TestResult
 
 __all__ = [
-    "ALTERNATIVES",
     "corrected_resampled_ttest",
     "cv5x2_pvalues",
     "ftest_5x2cv",
@@ -49,7 +48,6 @@ __all__ = [
     "ttest_5x2cv",
 ]
 
-ALTERNATIVES = ("two-sided", "greater", "less")
 
 # Differences whose spread is below this fraction of the scores' magnitude count as equal: the
 # variance is zero up to the rounding of ``score_a - score_b``.

@@ -18,7 +18,11 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-__all__ = ["TestResult"]
+__all__ = ["ALTERNATIVES", "TestResult"]
+
+#: The alternatives a test with a direction takes (``alternative=``), as scipy names them: the
+#: one list every test checks against, recorded in ``TestResult.alternative``.
+ALTERNATIVES = ("two-sided", "greater", "less")
 
 # Below this a p-value is at or near the end of double precision: it is reported with a note,
 # and ``log_pvalue`` carries the evidence when the test could compute it in log space.

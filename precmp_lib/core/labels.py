@@ -2,7 +2,7 @@
 
 Arrays, Series and lists become label arrays (:func:`as_label_array`); the truth and the
 predictions are coded against one list of classes (:func:`encode_labels`), by the
-factorizer of :mod:`precmp_lib.engine.factorize`.
+factorizer of :mod:`precmp_lib.core.factorize`.
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from .factorize import (
     _first_missing,
     _missing_error,
     _number_text,
-    _plain,
+    _python_label,
 )
 
 __all__ = ['EncodedLabels', 'as_label_array', 'encode_labels']
@@ -287,7 +287,7 @@ def _encode_general(arrays: Sequence[Any], names: Sequence[str],
     if labels is None:
         classes, key = _shared_classes(parts)
     else:
-        classes = [_plain(v) for v in labels]
+        classes = [_python_label(v) for v in labels]
         if len(set(classes)) != len(classes):
             raise ValueError("labels must not repeat a label")
         key = _text_key if all(isinstance(c, str) for c in classes) else _same_key

@@ -1,13 +1,13 @@
 /*
- * precmp_lib._native: label coding loops in C, optional.
+ * precmp_lib.core._native: label coding loops in C, optional.
  *
  * Each code_* function codes every row of one column against a small perfect hash of the
- * labels guessed from a sample of its rows (validation._key_table): a row's 64-bit key goes to
+ * labels guessed from a sample of its rows (factorize._key_table): a row's 64-bit key goes to
  * slot (key * multiplier) >> shift, and the row is coded as positions[slot] when the label
  * stored in that slot is the row's. The key is the text itself for short labels (code_keys,
  * code_ucs4, code_text: up to 8 bytes packed into one word, compared as one word) and a hash
  * of the text for any other (code_texts, code_rows: the text then compared byte for byte).
- * The numpy kernels in validation.py do the short-label work in several passes over each
+ * The numpy kernels in factorize.py do the short-label work in several passes over each
  * block; here it is one pass, with no temporary arrays.
  *
  * Every code_* function returns
@@ -645,8 +645,8 @@ static PyMethodDef methods[] = {
 };
 
 static struct PyModuleDef module = {
-    PyModuleDef_HEAD_INIT, "precmp_lib._native",
-    "Label coding loops in C (optional; validation.py has the same kernels in numpy).", -1,
+    PyModuleDef_HEAD_INIT, "precmp_lib.core._native",
+    "Label coding loops in C (optional; factorize.py has the same kernels in numpy).", -1,
     methods,
 };
 

@@ -481,7 +481,7 @@ class _ArrowText:
         """Code every row in C, chunk by chunk (a ``_NativeCoder``; needs ``_native``)."""
         native = _native
         if native is None:
-            raise RuntimeError("precmp_lib._native was not built")
+            raise RuntimeError("precmp_lib.core._native was not built")
         for c, (offsets, data) in enumerate(zip(self.offsets, self.data, strict=True)):
             rows = out[self.starts[c]: self.starts[c + 1]]
             status = native.code_text(offsets, data, m, shift, table, positions, rows)
@@ -691,7 +691,7 @@ def _factorize(arr: Any, name: str) -> _Factorized:
         if (codes < 0).any():
             raise _missing_error(name, _first_missing(codes < 0))
         _check_one_form_per_label(uniques, name)
-    uniques = [_plain(v) for v in uniques]
+    uniques = [_python_label(v) for v in uniques]
     return _Factorized(np.asarray(codes), uniques, np.ones(len(uniques), dtype=bool))
 
 
@@ -709,10 +709,10 @@ def _factorize_fast(arr: np.ndarray) -> tuple[np.ndarray, list[Any]] | None:
     if found is None:
         return None
     codes, uniques = found
-    return np.asarray(codes), [_plain(v) for v in np.asarray(uniques, dtype=object).tolist()]
+    return np.asarray(codes), [_python_label(v) for v in np.asarray(uniques, dtype=object).tolist()]
 
 
-def _plain(value: Any) -> Any:
+def _python_label(value: Any) -> Any:
     """Return a dictionary entry as a plain Python value; whole-number floats as ints."""
     if isinstance(value, np.generic):
         value = value.item()

@@ -15,9 +15,12 @@ precision moments of the GS and GEE tests (docs/methods.md §7) are ``sum_i a_ij
 
 These are computed in two levels: per cluster (and per (cluster, class)), then across
 clusters. :func:`cluster_sums` does it with numpy from a table of coded patterns per cluster;
-:func:`cluster_sums_sql` writes the same as one SQL text that DuckDB and Spark run where the
-data live, so what comes back has ``K + 1`` rows whatever the number of rows or clusters.
-:func:`cluster_sums_from_rows` reads those rows back. The two routes give the same integers.
+:func:`precmp_lib.engine.sql.cluster_sums_sql` writes the same as one SQL text that DuckDB and
+Spark run where the data live, so what comes back has ``K + 1`` rows whatever the number of rows
+or clusters. :func:`cluster_sums_from_rows` reads those rows back. The two routes give the same
+integers. This module holds the sums, their types and the layout of the packed form
+(:func:`packed_bits`, :func:`packed_terms`, :func:`profile_terms`); the SQL text is in
+:mod:`precmp_lib.engine.sql`.
 
 Examples
 --------
@@ -42,9 +45,10 @@ from .._lib.checks import check_positive_int, check_probability
 from .._lib.dist import norm_isf
 from .counts import check_pattern_codes, check_pattern_weights, class_moments
 
-__all__ = ["ClassProfiles", "ClusterSums", "class_profiles", "class_profiles_from_rows",
-           "class_profiles_sql", "cluster_sums", "cluster_sums_from_rows", "cluster_sums_sql",
-           "clustered_accuracy_from_sums", "packed_bits", "packed_terms", "profile_terms"]
+__all__ = ["ClassProfiles", "ClusterSums", "class_profiles",
+           "class_profiles_from_rows", "cluster_sums", "cluster_sums_from_rows",
+           "clustered_accuracy_from_sums", "packed_bits", "packed_fields", "packed_position",
+           "packed_terms", "profile_terms", "profile_words"]
 
 
 @dataclass(frozen=True)
@@ -165,162 +169,6 @@ def cluster_sums(clusters: object, y: object, preds: object, weights: object, *,
         n_correct=n_correct, n_wrong=n_wrong, cc=cc, cw=cw, ww=ww, mixed_truth=int((ylo != yhi).sum()))
 
 
-def cluster_sums_sql(n_models: int, table: str, ctes: str = "", *,
-                     n_classes: int | None = None, max_size: int | None = None,
-                     distinct: str | None = None, distinct_codes: int | None = None,
-                     packed: bool = False, max_rows: int | None = None) -> str:
-    """Write the two-level aggregation of :func:`cluster_sums` as one SQL text.
-
-    Parameters
-    ----------
-    n_models : int
-        ``c``, the number of models.
-    table : str
-        A table (or a CTE name) with the integer columns ``cl`` (the cluster), ``y`` (true
-        class code), ``p0`` .. ``p{c-1}`` (predicted class codes) and ``n`` (rows). It is the
-        caller's internal name, never user text.
-    ctes : str
-        The caller's common table expressions (``"a AS (...), t AS (...)"``) that define
-        ``table``; they open the query's ``WITH``.
-    n_classes, max_size : int, optional
-        ``K``, and a bound the caller knows on the rows of a cluster if all is well (the
-        repeats, when an observation has one row per repeat). With both, when
-        :func:`packed_bits` allows it, the first level is one ``GROUP BY cl`` of packed
-        counts (see Notes) and the top row also has ``over``, the clusters of more than ``max_size`` rows, whose sums are then not
-        exact (:func:`cluster_sums_from_rows` refuses them). Otherwise the classes are
-        found by unpivoting.
-    distinct, distinct_codes : str and int, optional
-        A column of ``table`` (the caller's internal name) that should not repeat within a
-        cluster, and, if it holds codes ``0 .. distinct_codes - 1``, their number; the top
-        row then also has ``dup``, 0 when no value repeats within a cluster and positive
-        otherwise (from a bit mask when there are at most 30 codes: a cluster's sum of
-        ``2^code`` has as many bits set as rows exactly when no code repeats; else from
-        ``COUNT(DISTINCT)``).
-    packed : bool
-        The packed form only: ``table`` already holds each row's words ``v<w>``
-        (:func:`packed_terms` times ``n``) and, with ``distinct``, ``dm`` (``n * 2^code``),
-        as the caller's table of codes can give them at no cost per row; ``p<j>`` are not
-        read.
-    max_rows : int, optional
-        The packed form only: a bound on the rows of ``table`` (the sum of ``n``). When
-        ``max_size * max_rows < 2^53`` every sum over clusters is below ``2^53`` (a sum of
-        products of a cluster's counts is at most ``sum_i m_i^2 <= max_size sum_i m_i``),
-        so the second level sums in double precision, exactly and faster than in integers
-        (DuckDB sums BIGINT into 128-bit integers).
-
-    Returns
-    -------
-    str
-        One query (``WITH ... SELECT``) that DuckDB and Spark both run. Its rows:
-        one with ``g = 1`` (the per-cluster sums: ``clusters``, ``s``, ``ss``, ``mixed``,
-        ``r<j>``, ``rr<j>``, ``rs<j>``) and one per class ``k`` predicted somewhere with
-        ``g = 0`` (``a<j>``, ``w<j>``, ``aa<j>_<l>``, ``aw<j>_<l>``, ``ww<j>_<l>``).
-        :func:`cluster_sums_from_rows` turns them into :class:`ClusterSums`.
-
-    Notes
-    -----
-    With ``n_classes`` and ``max_size`` (the packed form), the table is read once, grouped
-    by cluster, into a few sums: ``m``, the smallest and largest truth, and words of
-    :data:`PACKED_BITS` bits holding ``b``-bit fields (``2^b > max_size``): per model ``j``
-    its right rows ``r_ij`` and its wrong rows per predicted class ``w_ijk``
-    (:func:`packed_terms`; a row adds ``n * 2^shift`` to each of its fields). A cluster of
-    at most ``max_size`` rows fills no field beyond ``2^b - 1``, so the fields are exact,
-    read back from the word, cast to BIGINT, with a shift and a mask (``(v >> s) & (2^b - 1)``). In a
-    cluster of one true class ``y``, ``a_ijk`` is ``r_ij`` for ``k = y`` and 0 otherwise,
-    so ``cw`` is 0 and ``cc`` sums ``r_ij r_il`` over the clusters of truth ``k``: the second
-    level groups the clusters by truth, the third sums across the ``K`` groups into one row,
-    which a cross join with the ``K + 1`` row numbers turns into the rows described above
-    (every class has its row). The top row also has ``over`` (clusters beyond
-    ``max_size``); :func:`cluster_sums_from_rows` refuses the sums when it or ``mixed`` is
-    not 0. Nothing groups by pattern or by (cluster, class): one pass over the table and
-    one hash table of ``G`` rows with few columns.
-
-    Without it, the table is unpivoted once against the model index, keeping each row only under the
-    first model that predicts each class (``jx.j``; the rows of a (cluster, class) cell are
-    then each counted once); the first level groups the unpivoted rows by ``(cl, k)`` and the
-    table by ``cl``, the second sums across clusters (by ``k`` for the class moments). Only the
-    fixed names above and integers appear in the text.
-
-    Examples
-    --------
-    >>> sql = cluster_sums_sql(2, "t0")
-    >>> "GROUP BY cl, k" in sql, sql.count("UNION ALL")
-    (True, 2)
-    >>> sql = cluster_sums_sql(2, "t0", n_classes=3, max_size=10, distinct="rep",
-    ...                        distinct_codes=10)
-    >>> "GROUP BY cl, k" in sql, "bit_count" in sql
-    (False, True)
-    """
-    c = check_positive_int(n_models, "n_models")
-    js = range(c)
-    mask = distinct is not None and distinct_codes is not None and (
-        check_positive_int(distinct_codes, "distinct_codes") <= 30)
-    check = ""
-    if distinct is not None:
-        check = (", SUM(n) - bit_count(CAST(SUM(dm) AS BIGINT)) AS d" if mask
-                 else f", SUM(n) - COUNT(DISTINCT {distinct}) AS d")
-    bits = None if n_classes is None or max_size is None else packed_bits(max_size, c, n_classes)
-    if bits is not None:
-        assert n_classes is not None and max_size is not None
-        k = check_positive_int(n_classes, "n_classes")
-        if not packed:  # the packed terms of each row, from its codes
-            ctes, table = _terms_cte(c, k, bits, table, ctes, distinct, mask), "pk"
-        in_double = max_rows is not None and max_size * check_positive_int(max_rows, "max_rows") < 2 ** 53
-        unique = None if distinct is None else ("mask" if mask else distinct)
-        return _packed_sql(c, k, bits, max_size, table, ctes, unique, packed, in_double)
-    if packed:
-        raise ValueError(f"packed terms need n_classes and a max_size below 2^{PACKED_BITS}; "
-                         f"got n_classes={n_classes}, max_size={max_size}")
-    if mask:  # the bit mask of each row
-        ctes = (f"{ctes + ', ' if ctes else ''}pk AS (SELECT *, CAST(POWER(2, {distinct}) AS "
-                f"BIGINT) * n AS dm FROM {table})")
-        table = "pk"
-    index = " UNION ALL ".join(f"SELECT {j} AS j" for j in js)
-    pick = "CASE jx.j " + " ".join(f"WHEN {j} THEN p{j}" for j in js) + " END"
-    first = " OR ".join(
-        "(jx.j = {j}{rest})".format(j=j, rest="".join(f" AND p{j} <> p{i}" for i in range(j)))
-        for j in js)
-    u = (f"SELECT cl, y, {', '.join(f'p{j}' for j in js)}, n, jx.j AS j, {pick} AS k "
-         f"FROM {table} CROSS JOIN ({index}) jx WHERE {first}")
-    # first level: per (cluster, class) from the unpivoted rows, per cluster from the table;
-    # sums kept as BIGINT (DuckDB would sum into 128-bit integers, whose products cost more)
-    per_cell = ["cl", "k"]
-    for j in js:
-        per_cell += [f"CAST(SUM(CASE WHEN p{j} = k AND y = k THEN n ELSE 0 END) AS BIGINT) AS a{j}",
-                     f"CAST(SUM(CASE WHEN p{j} = k AND y <> k THEN n ELSE 0 END) AS BIGINT) AS w{j}"]
-    per_cluster = ["cl", "CAST(SUM(n) AS BIGINT) AS m", "MIN(y) AS ylo", "MAX(y) AS yhi",
-                   *(f"CAST(SUM(CASE WHEN p{j} = y THEN n ELSE 0 END) AS BIGINT) AS r{j}"
-                     for j in js)]
-    if distinct is not None:
-        per_cluster.append(check[2:])
-    # second level: across clusters; the two parts share one column list (0 where unused)
-    top = {"clusters": "COUNT(*)", "s": "SUM(m)", "ss": "SUM(m * m)",
-           "mixed": "SUM(CASE WHEN ylo <> yhi THEN 1 ELSE 0 END)"}
-    if distinct is not None:
-        top["dup"] = "SUM(d)"
-    cells: dict[str, str] = {}
-    for j in js:
-        top.update({f"r{j}": f"SUM(r{j})", f"rr{j}": f"SUM(r{j} * r{j})",
-                    f"rs{j}": f"SUM(r{j} * m)"})
-        cells.update({f"a{j}": f"SUM(a{j})", f"w{j}": f"SUM(w{j})"})
-        for i in js:
-            cells[f"aw{j}_{i}"] = f"SUM(a{j} * w{i})"
-            if i >= j:
-                cells[f"aa{j}_{i}"] = f"SUM(a{j} * a{i})"
-                cells[f"ww{j}_{i}"] = f"SUM(w{j} * w{i})"
-    cells["clusters"] = "COUNT(*)"
-    names = list(dict.fromkeys([*top, *cells]))
-
-    def select(parts: dict[str, str]) -> str:
-        return ", ".join(f"CAST({parts.get(c, '0')} AS BIGINT) AS {c}" for c in names)
-
-    return (f"WITH {ctes + ', ' if ctes else ''}u AS ({u}), "
-            f"ck AS (SELECT {', '.join(per_cell)} FROM u GROUP BY cl, k), "
-            f"c1 AS (SELECT {', '.join(per_cluster)} FROM {table} GROUP BY cl) "
-            f"SELECT 1 AS g, CAST(NULL AS BIGINT) AS k, {select(top)} FROM c1 "
-            f"UNION ALL SELECT 0 AS g, CAST(k AS BIGINT) AS k, {select(cells)} FROM ck GROUP BY k")
-
-
 # the bits of a packed word: words are summed per cluster in double precision, exact below
 # 2^53, which a cluster of at most max_size rows never reaches (larger ones are refused)
 PACKED_BITS = 52
@@ -330,7 +178,9 @@ PACKED_SUMS_MAX = 2048
 
 
 def packed_bits(max_size: int, n_models: int = 1, n_classes: int = 1) -> int | None:
-    """Return the bits of a field of :func:`cluster_sums_sql`'s packed form, or None.
+    """Return the bits of a field of the packed form of the cluster sums' query, or None.
+
+    The query is :func:`~precmp_lib.engine.sql.cluster_sums_sql`.
 
     Parameters
     ----------
@@ -356,19 +206,56 @@ def packed_bits(max_size: int, n_models: int = 1, n_classes: int = 1) -> int | N
     return bits if bits <= PACKED_BITS and not wide else None
 
 
-def _fields(c: int, k: int) -> list[tuple[int, int | None]]:
-    """Return the packed fields in order: (model, None), then (model, class) for wrong rows."""
+def packed_fields(c: int, k: int) -> list[tuple[int, int | None]]:
+    """Return the fields of the packed form in order.
+
+    Parameters
+    ----------
+    c, k : int
+        The number of models and of classes.
+
+    Returns
+    -------
+    list of (int, int or None)
+        ``(j, None)`` for model ``j``'s right rows, then ``(j, q)`` for its wrong rows
+        predicted as class ``q``.
+
+    Examples
+    --------
+    >>> packed_fields(1, 2)
+    [(0, None), (0, 0), (0, 1)]
+    """
     return [*((j, None) for j in range(c)), *((j, q) for j in range(c) for q in range(k))]
 
 
-def _position(field: int, bits: int) -> tuple[int, int]:
-    """Return the word of a field and its shift in bits (``PACKED_BITS // bits`` a word)."""
+def packed_position(field: int, bits: int) -> tuple[int, int]:
+    """Return the word of a packed field and its shift in bits.
+
+    Parameters
+    ----------
+    field : int
+        The field's index (in :func:`packed_fields` order).
+    bits : int
+        The width of a field (:func:`packed_bits`); a word holds ``PACKED_BITS // bits``.
+
+    Returns
+    -------
+    (int, int)
+        The word and the shift.
+
+    Examples
+    --------
+    >>> packed_position(0, 4), packed_position(14, 4)
+    ((0, 0), (1, 4))
+    """
     per = PACKED_BITS // bits
     return field // per, bits * (field % per)
 
 
 def packed_terms(y: object, preds: object, *, n_classes: int, max_size: int) -> np.ndarray:
-    """Each row's words of :func:`cluster_sums_sql`'s packed form (``packed=True``), for n = 1.
+    """Each row's words of the packed form of the cluster sums' query, for n = 1.
+
+    The query is :func:`~precmp_lib.engine.sql.cluster_sums_sql` with ``packed=True``.
 
     Parameters
     ----------
@@ -401,131 +288,19 @@ def packed_terms(y: object, preds: object, *, n_classes: int, max_size: int) -> 
     bits = packed_bits(max_size)
     if bits is None:
         raise ValueError(f"max_size must be below 2^{PACKED_BITS}; got {max_size}")
-    fields = _fields(c, k)
-    out = np.zeros((len(yv), _position(len(fields) - 1, bits)[0] + 1), dtype=np.int64)
+    fields = packed_fields(c, k)
+    out = np.zeros((len(yv), packed_position(len(fields) - 1, bits)[0] + 1), dtype=np.int64)
     for f, (j, q) in enumerate(fields):
-        word, shift = _position(f, bits)
+        word, shift = packed_position(f, bits)
         on = p[:, j] == yv if q is None else (p[:, j] == q) & (yv != q)
         out[:, word] += np.where(on, np.int64(1) << shift, 0).astype(np.int64)
     return out
 
 
-def _terms_cte(c: int, k: int, bits: int, table: str, ctes: str, distinct: str | None,
-               mask: bool) -> str:
-    """Return the CTEs followed by ``pk``: each row's packed words from its codes, times n."""
-    words: dict[int, list[str]] = {}
-    for f, (j, q) in enumerate(_fields(c, k)):
-        word, shift = _position(f, bits)
-        cond = f"p{j} = y" if q is None else f"p{j} = {q} AND y <> {q}"
-        words.setdefault(word, []).append(f"CASE WHEN {cond} THEN {2 ** shift} ELSE 0 END")
-    terms = ["cl", "y", "n", *(f"CAST({' + '.join(v)} AS BIGINT) * n AS v{w}"
-                               for w, v in words.items())]
-    if mask:
-        terms.append(f"CAST(POWER(2, {distinct}) AS BIGINT) * n AS dm")
-    elif distinct is not None:
-        terms.append(distinct)
-    return f"{ctes + ', ' if ctes else ''}pk AS (SELECT {', '.join(terms)} FROM {table})"
-
-
-def _packed_sql(c: int, k: int, bits: int, max_size: int, table: str, ctes: str,
-                unique: str | None, single: bool, in_double: bool) -> str:
-    """Write the one-pass form of :func:`cluster_sums_sql` (packed counts); see its Notes."""
-    js, ks = range(c), range(k)
-    pairs = [(j, i) for j in js for i in js if i >= j]
-    fields = _fields(c, k)
-    n_words = _position(len(fields) - 1, bits)[0] + 1
-    # a row of the caller's packed terms is one row (n = 1): COUNT(*), whose state is smaller
-    # than a sum's; the words and the mask summed in double precision (exact, see PACKED_BITS)
-    first = ["cl", "COUNT(*) AS m" if single else "CAST(SUM(n) AS BIGINT) AS m",
-             "MIN(y) AS ylo", "MAX(y) AS yhi",
-             *(f"SUM(CAST(v{w} AS DOUBLE)) AS v{w}" for w in range(n_words))]
-    if unique == "mask":
-        first.append("SUM(CAST(dm AS DOUBLE)) AS dm")
-    elif unique is not None:
-        first.append(f"{first[1][:-5]} - COUNT(DISTINCT {unique}) AS d")
-    # a cluster beyond max_size (refused) has its words read as 0, never cast out of range
-    big = f"m > {int(max_size)}"
-
-    def field(f: int) -> str:
-        # a shift and a mask of the word as a BIGINT (integer operations, cheaper than
-        # dividing and taking remainders in double precision)
-        word, shift = _position(f, bits)
-        return f"((v{word} >> {shift}) & {2 ** bits - 1})"
-
-    # per cluster: the checks, and the words as BIGINTs (exact: a word's sum is an integer
-    # below 2^53); 0 for a cluster beyond max_size
-    check = unique is not None
-    guarded = ["m", "ylo", "yhi", *(f"CAST(CASE WHEN {big} THEN 0 ELSE v{w} END AS BIGINT) AS v{w}"
-                                    for w in range(n_words))]
-    if unique == "mask":  # as many bits set as rows when no code repeats
-        guarded.append(f"CASE WHEN {big} THEN m ELSE m - bit_count(CAST(dm AS BIGINT)) END AS d")
-    elif check:
-        guarded.append("d")
-    # the counts unpacked
-    # (in double precision when the sums are: the products of the next level are then
-    # computed on doubles, with no cast per product)
-    def number(value: str) -> str:
-        return f"CAST({value} AS DOUBLE)" if in_double else value
-
-    unpacked = [f"{number('m')} AS m", "ylo", "yhi", *(["d"] if check else [])]
-    unpacked += [f"{number(field(f))} AS {'r' if q is None else 'w'}{j}{'' if q is None else f'_{q}'}"
-                 for f, (j, q) in enumerate(fields)]
-    # per true class of the clusters (ylo): sums over its clusters
-    by_truth = {"clusters": "COUNT(*)", "s": "SUM(m)", "ss": "SUM(m * m)",
-                "mixed": "SUM(CASE WHEN ylo <> yhi THEN 1 ELSE 0 END)",
-                "over": f"SUM(CASE WHEN m > {int(max_size)} THEN 1 ELSE 0 END)",
-                **({"dup": "SUM(d)"} if check else {})}
-    for j in js:
-        by_truth.update({f"r{j}": f"SUM(r{j})", f"rs{j}": f"SUM(r{j} * m)"})
-    by_truth.update({f"rr{j}_{i}": f"SUM(r{j} * r{i})" for j, i in pairs})
-    for q in ks:
-        by_truth.update({f"w{j}_{q}": f"SUM(w{j}_{q})" for j in js})
-        by_truth.update({f"ww{j}_{i}_{q}": f"SUM(w{j}_{q} * w{i}_{q})" for j, i in pairs})
-    if in_double:  # SUM(x) -> SUM(CAST(x AS DOUBLE)): exact below 2^53 (see max_rows)
-        by_truth = {n: f"SUM(CAST({v[4:-1]} AS DOUBLE))" for n, v in by_truth.items()
-                    if v.startswith("SUM(")} | {n: v for n, v in by_truth.items()
-                                               if not v.startswith("SUM(")}
-    second = ["ylo", *(f"{v} AS {n}" for n, v in by_truth.items())]
-    # over the true classes: the top sums, and per class the columns of its row; a cluster
-    # of one true class y has a_ijk = r_ij for k = y and 0 for the others, so cw is 0
-    top = {n: f"SUM({n})" for n in ("clusters", "s", "ss", "mixed", "over",
-                                     *(["dup"] if check else []))}
-    for j in js:
-        top.update({f"r{j}": f"SUM(r{j})", f"rr{j}": f"SUM(rr{j}_{j})", f"rs{j}": f"SUM(rs{j})"})
-    cells: dict[str, list[str]] = {}
-    for j in js:
-        cells[f"a{j}"] = [f"SUM(CASE WHEN ylo = {q} THEN r{j} ELSE 0 END)" for q in ks]
-        cells[f"w{j}"] = [f"SUM(w{j}_{q})" for q in ks]
-    for j, i in pairs:
-        cells[f"aa{j}_{i}"] = [f"SUM(CASE WHEN ylo = {q} THEN rr{j}_{i} ELSE 0 END)" for q in ks]
-        cells[f"ww{j}_{i}"] = [f"SUM(ww{j}_{i}_{q})" for q in ks]
-    third = [f"CAST({v} AS BIGINT) AS t_{n}" for n, v in top.items()]
-    third += [f"CAST({v} AS BIGINT) AS x_{n}_{q}" for n, vs in cells.items()
-              for q, v in enumerate(vs)]
-    names = list(dict.fromkeys([*top, *cells, *(f"aw{j}_{i}" for j in js for i in js)]))
-
-    def column(name: str) -> str:
-        on_top = f"WHEN kx.k < 0 THEN t_{name} " if name in top else ""
-        per_class = (" ".join(f"WHEN kx.k = {q} THEN x_{name}_{q}" for q in ks) + " "
-                     if name in cells else "")
-        if not on_top and not per_class:  # cw: 0 in every row
-            return f"CAST(0 AS BIGINT) AS {name}"
-        return f"CAST(CASE {on_top}{per_class}ELSE 0 END AS BIGINT) AS {name}"
-
-    index = " UNION ALL ".join(f"SELECT {q} AS k" for q in range(-1, k))
-    return (f"WITH {ctes + ', ' if ctes else ''}"
-            f"c1 AS (SELECT {', '.join(first)} FROM {table} GROUP BY cl), "
-            f"cw AS (SELECT {', '.join(guarded)} FROM c1), "
-            f"c2 AS (SELECT {', '.join(unpacked)} FROM cw), "
-            f"s2 AS (SELECT {', '.join(second)} FROM c2 GROUP BY ylo), "
-            f"s3 AS (SELECT {', '.join(third)} FROM s2) "
-            f"SELECT CASE WHEN kx.k < 0 THEN 1 ELSE 0 END AS g, "
-            f"CASE WHEN kx.k < 0 THEN CAST(NULL AS BIGINT) ELSE CAST(kx.k AS BIGINT) END AS k, "
-            f"{', '.join(column(n) for n in names)} FROM s3 CROSS JOIN ({index}) kx")
-
-
 def cluster_sums_from_rows(rows: pd.DataFrame, n_models: int, n_classes: int) -> ClusterSums:
-    """Read the rows of :func:`cluster_sums_sql` into :class:`ClusterSums`.
+    """Read the rows of the cluster sums' query into :class:`ClusterSums`.
+
+    The query is :func:`~precmp_lib.engine.sql.cluster_sums_sql`.
 
     Parameters
     ----------
@@ -541,6 +316,7 @@ def cluster_sums_from_rows(rows: pd.DataFrame, n_models: int, n_classes: int) ->
     Examples
     --------
     >>> import duckdb
+    >>> from precmp_lib.engine.sql import cluster_sums_sql
     >>> t = pd.DataFrame({"cl": [0, 0, 1], "y": [1, 1, 0], "p0": [1, 0, 0], "n": [2, 1, 3]})
     >>> rows = duckdb.sql(cluster_sums_sql(1, "t")).df()
     >>> cluster_sums_from_rows(rows, 1, 2).equals(
@@ -587,7 +363,7 @@ def clustered_accuracy_from_sums(sums: ClusterSums, model: int, *,
                                  confidence_level: float = 0.95) -> tuple[float, float, float]:
     """Clustered accuracy and its interval from cluster sums.
 
-    The same estimate and interval as :func:`precmp_lib.engine.counts.clustered_accuracy` on the
+    The same estimate and interval as :func:`precmp_lib.core.counts.clustered_accuracy` on the
     per-cluster counts: with ``C = sum r_i``, ``M = sum m_i`` and ``acc = C / M``,
     ``sum_i (r_i - acc m_i)^2 = (M^2 sum r_i^2 - 2 C M sum r_i m_i + C^2 sum m_i^2) / M^2``,
     whose numerator is computed in exact integers.
@@ -605,7 +381,7 @@ def clustered_accuracy_from_sums(sums: ClusterSums, model: int, *,
 
     Examples
     --------
-    The clusters of :func:`precmp_lib.engine.counts.clustered_accuracy`'s example (3, 0, 3, 3 right
+    The clusters of :func:`precmp_lib.core.counts.clustered_accuracy`'s example (3, 0, 3, 3 right
     of 3 each):
 
     >>> s = cluster_sums([0, 1, 1, 2, 3], [0] * 5, [[0], [1], [1], [0], [0]], [3, 2, 1, 3, 3],
@@ -773,13 +549,32 @@ def _profile_bits(max_size: int) -> int:
     return bits
 
 
-def _profile_words(n_models: int, max_size: int) -> int:
-    """Return the packed words of one class's profile."""
-    return _position(len(_profile_fields(n_models)) - 1, _profile_bits(max_size))[0] + 1
+def profile_words(n_models: int, max_size: int) -> int:
+    """Return the number of packed words of one class's profile (:func:`profile_terms`).
+
+    Parameters
+    ----------
+    n_models : int
+        The models.
+    max_size : int
+        The most rows of a cluster: the fields' width (:func:`packed_bits`).
+
+    Returns
+    -------
+    int
+
+    Examples
+    --------
+    >>> profile_words(2, 10), profile_words(20, 10)
+    (1, 4)
+    """
+    return packed_position(len(_profile_fields(n_models)) - 1, _profile_bits(max_size))[0] + 1
 
 
 def profile_terms(y: object, preds: object, *, classes: object, max_size: int) -> pd.DataFrame:
-    """Return each row's packed words for :func:`class_profiles_sql` (a row counts once).
+    """Return each row's packed words for the class profiles' query (a row counts once).
+
+    The query is :func:`~precmp_lib.engine.sql.class_profiles_sql`.
 
     For the ``c``-th class of ``classes`` a row's fields are, in order: 1 (its row), whether
     its truth is the class, for each model whether it predicts the class, and for each model
@@ -810,78 +605,24 @@ def profile_terms(y: object, preds: object, *, classes: object, max_size: int) -
     for c, code in enumerate(codes):
         on = [np.ones(len(yv), bool), yv == code, *(p[:, j] == code for j in range(m)),
               *((p[:, j] == code) & (yv == code) for j in range(m))]
-        words = np.zeros((len(yv), _profile_words(m, max_size)), dtype=np.int64)
+        words = np.zeros((len(yv), profile_words(m, max_size)), dtype=np.int64)
         for f, flag in enumerate(on):
-            word, shift = _position(f, bits)
+            word, shift = packed_position(f, bits)
             words[:, word] += flag.astype(np.int64) << shift
         out.update({f"v{c}_{w}": words[:, w] for w in range(words.shape[1])})
     return pd.DataFrame(out)
 
 
-def class_profiles_sql(n_models: int, n_profiled: int, table: str, ctes: str = "", *,
-                       max_size: int) -> str:
-    """Write :func:`class_profiles` of each class as one SQL text: per cluster, then per profile.
-
-    Parameters
-    ----------
-    n_models, n_profiled : int
-        ``m`` and ``C``, the classes profiled.
-    table : str
-        A table (or CTE name, the caller's internal name) with the integer column ``cl`` (the
-        cluster) and the words ``v<c>_<w>`` of :func:`profile_terms`, one row per row counted.
-    ctes : str
-        The caller's common table expressions that define ``table``.
-    max_size : int
-        The most rows of a cluster (the caller has checked it): the fields' width.
-
-    Returns
-    -------
-    str
-        The query: for each class, one row per distinct profile over that class: the class's
-        packed words (a cluster's sums of its rows' words), ``k``, the clusters with the
-        profile, and ``g<c>``, 0 on the rows of class ``c``.
-        :func:`class_profiles_from_rows` reads them.
-
-    Notes
-    -----
-    The first level sums each cluster's words in double precision (exact, and a smaller state
-    than an integer sum); the second groups the clusters by each class's words (``GROUPING
-    SETS``, one pass), which hold the class's whole profile. A class's profiles are bounded by
-    the repeats and the models (each field holds at most ``max_size``), not by the clusters.
-
-    Examples
-    --------
-    >>> import duckdb
-    >>> t = pd.DataFrame({"cl": [0, 0, 1, 1, 2, 2], "y": [1, 1, 1, 1, 0, 0],
-    ...                   "p0": [1, 0, 1, 1, 0, 1], "p1": [1, 1, 1, 1, 0, 0]})
-    >>> t = pd.concat([t, profile_terms(t["y"], t[["p0", "p1"]], classes=[1, 0], max_size=2)], axis=1)
-    >>> rows = duckdb.sql(class_profiles_sql(2, 2, "t", max_size=2)).df()
-    >>> got = class_profiles_from_rows(rows, [1, 0], 2, max_size=2)
-    >>> [g.equals(class_profiles(t["cl"], t["y"], t[["p0", "p1"]], [1] * 6, classes=[c]))
-    ...  for g, c in zip(got, [1, 0])]
-    [True, True]
-    """
-    m = check_positive_int(n_models, "n_models")
-    c = check_positive_int(n_profiled, "n_profiled")
-    n_words = _profile_words(m, max_size)
-    words = [[f"v{q}_{w}" for w in range(n_words)] for q in range(c)]
-    flat = [v for group in words for v in group]
-    per = ("s AS (SELECT " + ", ".join(f"CAST(SUM(CAST({v} AS DOUBLE)) AS BIGINT) AS {v}"
-                                        for v in flat) + f" FROM {table} GROUP BY cl)")
-    sets = ", ".join(f"({', '.join(group)})" for group in words)
-    flags = ", ".join(f"GROUPING({group[0]}) AS g{q}" for q, group in enumerate(words))
-    return (f"WITH {ctes + ', ' if ctes else ''}{per} "
-            f"SELECT {flags}, {', '.join(flat)}, COUNT(*) AS k FROM s "
-            f"GROUP BY GROUPING SETS ({sets})")
-
-
 def class_profiles_from_rows(rows: pd.DataFrame, classes: object, n_models: int, *,
                              max_size: int) -> tuple[ClassProfiles, ...]:
-    """Read the rows of :func:`class_profiles_sql` (in any order): each class's profiles."""
+    """Read the rows of the class profiles' query (in any order): each class's profiles.
+
+    The query is :func:`~precmp_lib.engine.sql.class_profiles_sql`, whose example reads them.
+    """
     codes = _profile_classes(classes)
     m = check_positive_int(n_models, "n_models")
     bits = _profile_bits(max_size)
-    n_fields, n_words = len(_profile_fields(m)), _profile_words(m, max_size)
+    n_fields, n_words = len(_profile_fields(m)), profile_words(m, max_size)
     names = [*(f"g{q}" for q in range(len(codes))),
              *(f"v{q}_{w}" for q in range(len(codes)) for w in range(n_words)), "k"]
     missing = [n for n in names if n not in rows.columns]
@@ -892,7 +633,7 @@ def class_profiles_from_rows(rows: pd.DataFrame, classes: object, n_models: int,
         part = rows.loc[rows[f"g{q}"].to_numpy().astype(np.int64) == 0]
         table = np.zeros((len(part), n_fields + 1), dtype=np.int64)
         for f in range(n_fields):
-            word, shift = _position(f, bits)
+            word, shift = packed_position(f, bits)
             table[:, f] = (part[f"v{q}_{word}"].to_numpy().astype(np.int64) >> shift) & (2 ** bits - 1)
         table[:, -1] = part["k"].to_numpy().astype(np.int64)
         out.append(_sorted_profiles((code,), table, m))
