@@ -523,10 +523,10 @@ def test_the_curated_namespace_is_small_and_every_name_has_an_example():
 
 def test_subpackages_reach_their_modules_on_first_use():
     code = ("import precmp_lib as pc\n"
-            "print(pc.stats.paired.__name__, pc.report.plots.__name__, pc.engine.sql.__name__)")
+            "print(pc.stats.paired.__name__, pc.fitting.selection.__name__, pc.engine.sql.__name__)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True, cwd=PACKAGE.parent)
-    assert out.stdout.split() == ["precmp_lib.stats.paired", "precmp_lib.report.plots",
+    assert out.stdout.split() == ["precmp_lib.stats.paired", "precmp_lib.fitting.selection",
                                   "precmp_lib.engine.sql"]
 
 
@@ -548,7 +548,7 @@ def test_the_report_command_loads_what_the_report_needs_only():
     loaded = _loaded_after_import(["precmp_lib.__main__", "precmp_lib.compare.models",
                                    "precmp_lib.report.render", "precmp_lib.report.sections"])
     for unneeded in ("stats.accuracy", "compare.crossval", "sources.predictions", "stats.ranks",
-                     "stats.posthoc", "stats.selection", "report.plots", "course"):
+                     "stats.posthoc", "fitting.selection", "course.plots", "course"):
         assert f"precmp_lib.{unneeded}" not in loaded, unneeded
 
 
