@@ -2,7 +2,7 @@
 
 ``precmp report PREDICTIONS --y-true COL ... --out report.html`` counts the predictions once,
 through the engine (:func:`precmp_lib.engine.counting.count_predictions`: DuckDB by default, numpy or
-Spark on request), compares the models (:func:`precmp_lib.compare.models.compare_models`) and renders
+Spark on request), compares the models (:func:`precmp_lib.compare.predictions.compare_models`) and renders
 one self-contained HTML page (:func:`precmp_lib.report.render.render_report`). A bad file, column,
 label or option exits with status 2 and one line naming the file, the column and the problem,
 before the page is made; nothing is written.
@@ -559,7 +559,7 @@ def _report(args: argparse.Namespace) -> int:
         _say(args, f"{counts.source}: {note}")
     _say(args, f"{counts.source}: {_counted(counts)}, counted by {counts.engine}; running the "
                "report ...")
-    from .compare.models import compare_models
+    from .compare.predictions import compare_models
 
     try:
         comparison = compare_models(counts, reference=args.reference, alpha=args.alpha,

@@ -224,8 +224,8 @@ def test_no_module_is_over_1200_lines():
 
 
 def test_the_report_command_loads_what_the_report_needs_only():
-    loaded = _loaded_after_import(["precmp_lib.__main__", "precmp_lib.compare.models",
-                                   "precmp_lib.report.render", "precmp_lib.report.sections"])
+    loaded = _loaded_after_import(["precmp_lib.__main__", "precmp_lib.compare.predictions",
+                                   "precmp_lib.report.render", "precmp_lib.report.prediction_sections"])
     for unneeded in ("stats.accuracy", "compare.crossval", "sources.predictions", "stats.ranks",
                      "stats.posthoc", "stats.selection", "report.plots", "course"):
         assert f"precmp_lib.{unneeded}" not in loaded, unneeded

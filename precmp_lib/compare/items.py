@@ -135,7 +135,7 @@ class ItemComparison:
         Every number keeps its full precision (a p-value of 3.4e-14 stays 3.4e-14: pandas'
         own ``to_json`` rounds to 10 decimals and would write 0); NaN is written as null.
         """
-        from .models import _plain as plain_json
+        from .predictions import _plain as plain_json
 
         out: dict[str, Any] = {}
         for k in self.__dataclass_fields__:
@@ -157,7 +157,7 @@ class ItemComparison:
         -------
         ItemComparison
         """
-        from .models import numeric_nulls
+        from .predictions import numeric_nulls
 
         data = json.loads(text)
         for k in _FRAMES:
@@ -451,7 +451,7 @@ def _recommend(task: str, summary: pd.DataFrame, pairs: pd.DataFrame, best: list
     >>> print(_recommend("", summary, pairs.assign(mde=math.nan), ["a", "b", "c"], 0.05))
     No model is shown better than another: the score differences of these items do not vary from one item to another, so the difference they could detect cannot be estimated.
     """
-    from .conclusions import join_names
+    from .prediction_conclusions import join_names
 
     where = " over all tasks" if task == ALL_TASKS else ""
     score = summary.set_index("model")["score"]

@@ -55,7 +55,7 @@ from ..stats.prevalence import (
     prevalence_bootstrap_from_profiles,
 )
 from ..stats.resampling import corrected_resampled_ttest, ftest_5x2cv, ttest_5x2cv
-from .conclusions import NOT_ESTIMABLE, POWER, ROPE, _conclusions, count_of
+from .prediction_conclusions import NOT_ESTIMABLE, POWER, ROPE, _conclusions, count_of
 
 __all__ = ["ModelComparison", "compare_models", "model_pairs"]
 

@@ -14,10 +14,10 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..compare.conclusions import format_pvalue
+from ..compare.prediction_conclusions import format_pvalue
 from ..compare.items import ALL_TASKS, ALL_TASKS_LINE, ItemComparison, amount, median_mde, no_plan
 from .html import BETTER, CSS, NOT_SHOWN, WORSE, Html, bidi_note, esc, table_html
-from .sections import figure_html, interval_plot, legend_html
+from .prediction_sections import figure_html, interval_plot, legend_html
 
 __all__ = ["ITEM_SECTIONS", "item_header", "item_sections", "item_toc"]
 

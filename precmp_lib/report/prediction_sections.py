@@ -1,6 +1,6 @@
 """The comparison report as HTML: display only, from a :class:`ModelComparison`.
 
-Every function here formats what :func:`precmp_lib.compare.models.compare_models` computed; none
+Every function here formats what :func:`precmp_lib.compare.predictions.compare_models` computed; none
 runs a test. Every user-supplied string (labels, model and column names, file names) goes
 through :func:`esc` before it reaches the page, plot labels are drawn into PNG images (never
 live SVG text) and their alt text is escaped. The page loads nothing from outside itself:
@@ -15,9 +15,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..compare.conclusions import count_of
-from ..compare.models import ModelComparison
-from .figures import (
+from ..compare.prediction_conclusions import count_of
+from ..compare.predictions import ModelComparison
+from .prediction_figures import (
     _figure_html,
     _interval_plot,
     by_rank,

@@ -1,6 +1,6 @@
 """The comparison report's page: its template run in this process and written as one HTML file.
 
-``render_report`` writes the page of one :class:`~precmp_lib.compare.models.ModelComparison` (or
+``render_report`` writes the page of one :class:`~precmp_lib.compare.predictions.ModelComparison` (or
 :class:`~precmp_lib.compare.items.ItemComparison`). Its template only displays, through the
 sections of :mod:`precmp_lib.report_view` (:mod:`precmp_lib.report.item_sections` for items), so it runs in
 this process (:func:`run_view_notebook`) with no kernel to start. The page is written
@@ -42,7 +42,7 @@ def report_template(kind: str = "predictions") -> Any:
     """
     from importlib.resources import files
 
-    name = "item_report.ipynb" if kind == "items" else "report.ipynb"
+    name = "item_report.ipynb" if kind == "items" else "prediction_report.ipynb"
     return files("precmp_lib") / "_resources" / name
 
 
@@ -68,9 +68,9 @@ def render_report(
     notebook: str | os.PathLike | None = None,
     notebook_comparison: str | os.PathLike | None = None,
 ) -> Path:
-    """Write the HTML report of a :class:`~precmp_lib.compare.models.ModelComparison`.
+    """Write the HTML report of a :class:`~precmp_lib.compare.predictions.ModelComparison`.
 
-    The page is the report template (``precmp_lib/_resources/report.ipynb``) run in this
+    The page is the report template (``precmp_lib/_resources/prediction_report.ipynb``) run in this
     process by :func:`run_view_notebook`: its cells read the comparison back from a JSON file in
     a temporary folder of this run (``ModelComparison.from_json``) and only display it, so no
     kernel is started and nothing is computed twice. The same template opens in JupyterLab and
