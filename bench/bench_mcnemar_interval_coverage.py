@@ -10,7 +10,7 @@ conditional
     the discordant share taken as known;
 report
     the range of psi (2 pi - 1) over that interval of pi and the Clopper–Pearson interval of
-    psi = (b + c)/n, both at the same level (``compare.models._mcnemar_dual_interval``).
+    psi = (b + c)/n, both at the same level (``compare.predictions._mcnemar_dual_interval``).
 
 Newcombe's hybrid score interval (method 10), which does not invert the test, is shown for
 comparison. Prints the Monte Carlo coverage at nominal 95 % (draws with b + c = 0 left out: the
@@ -26,7 +26,7 @@ import argparse
 
 import numpy as np
 
-from precmp_lib.compare.models import _mcnemar_dual_interval
+from precmp_lib.compare.predictions import _mcnemar_dual_interval
 from precmp_lib.stats.contingency import _accuracy_difference_ci
 
 GRID = [(0.05, 0.05), (0.08, 0.04), (0.12, 0.03), (0.2, 0.02), (0.02, 0.0), (0.3, 0.0)]
@@ -34,7 +34,7 @@ GRID = [(0.05, 0.05), (0.08, 0.04), (0.12, 0.03), (0.2, 0.02), (0.02, 0.0), (0.3
 
 def _conditional(b: int, c: int, n: int, level: float, midp: bool) -> tuple[float, float]:
     """The interval of pi mapped with the discordant share taken as known."""
-    from precmp_lib.compare.models import _binomial_interval
+    from precmp_lib.compare.predictions import _binomial_interval
 
     d = b + c
     low, high = _binomial_interval(b, d, level, 0.5 if midp else 1.0)

@@ -18,9 +18,9 @@ import pandas as pd
 import pytest
 
 from precmp_lib.compare.predictions import ModelComparison, compare_models
+from precmp_lib.report import html as html_kit
 from precmp_lib.report import prediction_figures as figures
 from precmp_lib.report import prediction_sections as sections
-from precmp_lib.report import html as html_kit
 from precmp_lib.report.render import render_report, report_template
 
 HOSTILE_LABEL = "<script>alert(1)</script>"

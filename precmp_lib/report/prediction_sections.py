@@ -17,6 +17,7 @@ import pandas as pd
 
 from ..compare.prediction_conclusions import count_of
 from ..compare.predictions import ModelComparison
+from .html import CSS, SECTIONS, _chunks, _html, bidi_note, esc, table_html
 from .prediction_figures import (
     _figure_html,
     _interval_plot,
@@ -31,7 +32,6 @@ from .prediction_figures import (
     rp_forest,
     rp_matrix,
 )
-from .html import CSS, SECTIONS, _chunks, _html, bidi_note, esc, table_html
 
 __all__ = ['legend_html', 'page_header', 'section_accuracy', 'section_combined', 'section_conclusion', 'section_cv_folds', 'section_details', 'section_gee', 'section_pairs', 'section_per_class', 'section_prevalence', 'table_of_contents']
 
