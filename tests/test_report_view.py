@@ -58,7 +58,7 @@ def test_template_contains_no_analysis_calls():
             if isinstance(node, ast.ImportFrom):
                 assert node.module in allowed_imports, node.module
                 names = {a.name for a in node.names}
-                assert names <= {"Path", "ModelComparison", "sections"}, names
+                assert names <= {"Path", "ModelComparison", "prediction_sections"}, names
             elif isinstance(node, ast.Import):
                 pytest.fail(f"the template imports {[a.name for a in node.names]}")
             elif isinstance(node, ast.Call):
