@@ -158,7 +158,8 @@ def items(tmp_path):
     (["--item", "q", "--n-resamples", "500", "--format", "long"],
      "--format, --n-resamples apply to predictions files"),
     (["--y-true", "score", "--cluster", "doc"],
-     "--cluster applies to evaluation items: give --item COL or --eval-log NAME=PATH"),
+     "--cluster applies to evaluation items, not to predictions files (no --item or --eval-log): "
+     "give --item COL or --eval-log NAME=PATH"),
     (["--y-true", "score", "--test", "mcnemar", "--sample", "s"],
      "--sample, --test apply to evaluation items"),
     (["--item", "q", "--y-pred", "p", "--rope", "0.02"],
