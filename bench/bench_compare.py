@@ -23,7 +23,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from precmp_lib.compare.models import compare_models
+from precmp_lib.compare.predictions import compare_models
 from precmp_lib.report.render import render_report
 
 N = 5_000

@@ -37,7 +37,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 from _timing import GIB, best_of, run_tree_stderr
 from bench_report import CLASSES, byte_compile_package, make_file
 
-from precmp_lib.compare.models import compare_models
+from precmp_lib.compare.predictions import compare_models
 from precmp_lib.engine.counting import count_predictions
 from precmp_lib.engine.spark_engine import spark_session
 

@@ -158,7 +158,8 @@ def items(tmp_path):
     (["--item", "q", "--n-resamples", "500", "--format", "long"],
      "--format, --n-resamples apply to predictions files"),
     (["--y-true", "score", "--cluster", "doc"],
-     "--cluster applies to evaluation items: give --item COL or --eval-log NAME=PATH"),
+     "--cluster applies to evaluation items, not to predictions files (no --item or --eval-log): "
+     "give --item COL or --eval-log NAME=PATH"),
     (["--y-true", "score", "--test", "mcnemar", "--sample", "s"],
      "--sample, --test apply to evaluation items"),
     (["--item", "q", "--y-pred", "p", "--rope", "0.02"],
@@ -187,7 +188,8 @@ def test_the_item_report_writes_its_notebook_and_keeps_the_models_asked_for(item
     assert code == 0 and err == []
     saved = json.loads((nb_path.parent / "items.json").read_text(encoding="utf-8"))
     assert saved["models"] == ["z", "x"]  # in the order asked for
-    assert {(p["model_a"], p["model_b"]) for p in saved["pairs"]} <= {("z", "x"), ("x", "z")}
+    assert {(p["model_a"], p["model_b"]) for p in saved["pairs"]["records"]} <= {("z", "x"),
+                                                                                ("x", "z")}
     shown = executed_outputs(nb_path, "items.json")
     page = (items.parent / "items.html").read_text(encoding="utf-8")
     assert "Pairs of models on the same items" in shown and "Pairs of models on the same items" in page

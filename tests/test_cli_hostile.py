@@ -242,7 +242,7 @@ def test_a_real_run_writes_a_safe_page_quietly_with_umask_modes_and_leaves_no_te
     page = (work / "r.html").read_text()
     assert "<script>alert(1)</script>" not in page and "<img src=x onerror" not in page
     # --json holds exactly the comparison's to_json(), as compare_models gives it from the file
-    from precmp_lib.compare.models import compare_models
+    from precmp_lib.compare.predictions import compare_models
     from precmp_lib.engine.counting import count_predictions
 
     expected = compare_models(count_predictions(work / "p.csv", y_true="y")).to_json()
@@ -305,7 +305,7 @@ def test_spark_engine_run_prints_only_the_commands_lines(tmp_path):
     lines = err.strip().splitlines()
     assert all(line.startswith("precmp: ") for line in lines), lines
     assert any("counted by spark" in line for line in lines), lines
-    from precmp_lib.compare.models import compare_models
+    from precmp_lib.compare.predictions import compare_models
     from precmp_lib.engine.counting import count_predictions
 
     # the same comparison as DuckDB's count of the same file (the engines count alike)
@@ -399,7 +399,7 @@ def test_an_unnamed_column_is_refused_in_one_line(tmp_path, capsys, no_kernel):
 # cannot fit).
 WARNING_COMMAND = """
 import sys, warnings
-from precmp_lib.report import sections as report_view
+from precmp_lib.report import prediction_sections as report_view
 figure_html = report_view._figure_html
 def warn_then_draw(*args, **kwargs):
     warnings.warn("a layout that could not be fitted", UserWarning, stacklevel=1)

@@ -21,8 +21,8 @@ from statsmodels.stats.multitest import multipletests
 from statsmodels.stats.proportion import proportion_confint
 
 import precmp_lib as pc
-from precmp_lib.compare.conclusions import format_pvalue
-from precmp_lib.compare.models import ModelComparison, compare_models, model_pairs
+from precmp_lib.compare.prediction_conclusions import format_pvalue
+from precmp_lib.compare.predictions import ModelComparison, compare_models, model_pairs
 from precmp_lib.core.counts import (
     class_cells,
     joint_confusion,

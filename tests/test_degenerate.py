@@ -24,8 +24,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from precmp_lib import cli
-from precmp_lib.compare.models import compare_models
-from precmp_lib.report import sections
+from precmp_lib.compare.predictions import compare_models
+from precmp_lib.report import prediction_sections as sections
 
 ROOT = Path(__file__).resolve().parent.parent
 NAN = re.compile(r"(?<![\w.])[+-]?(nan|inf)(?!\w)", re.IGNORECASE)

@@ -98,7 +98,7 @@ def test_inspect_json_and_eval_zip_read_back(tmp_path):
     b = frame[frame.model == "b"].sort_values(["item", "epoch"])
     assert b["score"].tolist() == [1.0, 0.0, 1.0, 1.0, 1.0, 0.0]
     cmp = compare_items(frame, sample="epoch", task="task")
-    assert cmp.design["answers_max"].iloc[0] == 2
+    assert cmp.design_table["answers_max"].iloc[0] == 2
     # item scores are means over the two epochs: a = 1, 0.5, 0; b = 0.5, 1, 0.5
     scores = cmp.summary.set_index("model")["score"]
     assert scores["a"] == pytest.approx(0.5) and scores["b"] == pytest.approx(2 / 3)
@@ -300,7 +300,7 @@ def test_item_report_from_a_file_and_from_logs(tmp_path):
     assert "Pairs of models on the same items" in page and "Obuchowski" in page
     assert "Precision, class by class" not in page
     data = json.loads((tmp_path / "c.json").read_text(encoding="utf-8"))
-    assert data["best"][""] == ["z"]
+    assert data["best_by_task"][""] == ["z"]
     _lm_eval(tmp_path / "m1", "arc", [1, 0, 1, 1, 0, 1])
     _lm_eval(tmp_path / "m2", "arc", [1, 1, 0, 1, 0, 0])
     done = _run(["--eval-log", "m1=m1", "--eval-log", "m2=m2", "--out", "logs.html"], tmp_path)
@@ -348,8 +348,8 @@ def test_eval_logs_named_by_their_model_clustered_and_scoring_on_the_page(tmp_pa
     data = json.loads((tmp_path / "c.json").read_text(encoding="utf-8"))
     assert sorted(data["models"]) == ["p/one", "p/two"]
     # 8 questions in 4 passages; scores 6/8 and 3/8 from the samples above
-    assert data["design"][0]["clusters"] == 4
-    assert {r["model"]: r["score"] for r in data["summary"]} == {"p/one": 0.75, "p/two": 0.375}
+    assert data["design_table"]["records"][0]["clusters"] == 4
+    assert {r["model"]: r["score"] for r in data["summary"]["records"]} == {"p/one": 0.75, "p/two": 0.375}
     scoring = data["settings"]["eval_logs"]["scoring"]["quiz"]
     assert scoring.startswith("scorer match (C 1, P 0.5, I 0, N 0")
     page = (tmp_path / "report.html").read_text(encoding="utf-8")
@@ -369,7 +369,7 @@ def test_tasks_on_different_scales_are_not_pooled_and_mde_is_points_only_on_0_1(
     frame = pd.DataFrame(rows, columns=["item", "model", "score", "task"])
     cmp = compare_items(frame, task="task")
     assert cmp.tasks == ["f1", "judge"]  # no "all tasks": 0-10 and 0-1 are not averaged
-    assert cmp.design.set_index("task")["unit"].to_dict() == {"f1": True, "judge": False}
+    assert cmp.design_table.set_index("task")["unit"].to_dict() == {"f1": True, "judge": False}
     assert cmp.summary.set_index(["task", "model"])["score"].loc[("judge", "a")] == 58 / 8
     assert cmp.recommendation.startswith("No answer over all tasks: the scores of judge")
     assert any(n.startswith("Tasks not pooled") for n in cmp.settings["notes"])

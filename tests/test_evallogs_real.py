@@ -70,7 +70,7 @@ def _refused(args: list[str], cwd: Path) -> str:
 
 
 def _scores(data: dict, task: str) -> dict[str, float]:
-    return {r["model"]: r["score"] for r in data["summary"] if r["task"] == task}
+    return {r["model"]: r["score"] for r in data["summary"]["records"] if r["task"] == task}
 
 
 def _inspect_truth(folder: Path) -> dict[str, dict]:
@@ -101,7 +101,7 @@ def test_inspect_eval_archives_read_with_clusters_reducer_and_errors(real_logs, 
     for model, t in truth.items():
         assert t["reducer"] == "at_least_1"
         assert _scores(data, "race")[model] == pytest.approx(sum(t["values"]) / len(t["values"]))
-    (design,) = data["design"]
+    (design,) = data["design_table"]["records"]
     assert design["clusters"] == len(truth["mockllm/alpha"]["passages"]) == 4
     assert design["test"] == "clustered McNemar (Obuchowski)"
     logs = data["settings"]["eval_logs"]
@@ -155,7 +155,7 @@ def test_lm_eval_suite_with_a_metric_and_a_filter_per_task(real_logs, tmp_path):
     assert scoring == {"race_gen": "metric exact_match, filter first-word",
                        "race_mc": "metric acc_norm, filter none"}
     assert "race_mc: metric acc_norm, filter none" in page
-    clusters = {r["task"]: r["clusters"] for r in data["design"]}
+    clusters = {r["task"]: r["clusters"] for r in data["design_table"]["records"]}
     assert clusters["race_mc"] == clusters["race_gen"] == 4  # 12 documents in 4 passages
 
 

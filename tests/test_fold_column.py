@@ -16,7 +16,7 @@ import pytest
 from scipy import stats
 
 from precmp_lib.cli import main
-from precmp_lib.compare.models import compare_models
+from precmp_lib.compare.predictions import compare_models
 from precmp_lib.engine.counting import count_predictions
 
 

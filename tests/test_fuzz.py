@@ -1117,7 +1117,7 @@ SKIPPED: dict[str, str] = {
 # Where public functions live: the top-level namespace, the course subpackage and the modules
 # whose helpers stay out of the top level (the views -- plots, widgets, report, CLI -- are
 # tested in their own files).
-MODULES = ["stats.accuracy", "stats.bayesian", "stats.combine", "compare.models",
+MODULES = ["stats.accuracy", "stats.bayesian", "stats.combine", "compare.predictions",
            "stats.contingency", "core.counts", "compare.crossval", "sources.datasets",
            "engine.base", "engine.counting", "engine.spark_engine", "stats.multiple",
            "stats.paired", "stats.repeated", "stats.power", "stats.precision_cells", "stats.precision",

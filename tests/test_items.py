@@ -132,7 +132,7 @@ def test_report_numbers_against_a_hand_computation():
     assert (pair.a_right_b_wrong, pair.a_wrong_b_right) == (2, 1)
     a = cmp.summary.set_index("model").loc["A"]
     assert a.score == pytest.approx(2 / 3) and a.se == pytest.approx(1 / 6, rel=1e-12)
-    assert cmp.best[""] == ["A", "B"]
+    assert cmp.best_by_task[""] == ["A", "B"]
     # the same test on the rows
     row_test = clustered_mcnemar(HAND.score[:6], HAND.score[6:], HAND.passage[:6])
     assert row_test.statistic == pytest.approx(pair.statistic, rel=1e-12)
@@ -184,7 +184,7 @@ def test_tasks_add_up_to_the_combined_task():
     frame = _clustered_items(seed=4, n=36, samples=2)
     cmp = compare_items(frame, **ROLES)
     assert cmp.tasks == ["b1", "b2", "all tasks"]
-    design = cmp.design.set_index("task")
+    design = cmp.design_table.set_index("task")
     assert design.loc["all tasks", "items"] == design.loc["b1", "items"] + design.loc["b2", "items"]
     assert design.loc["all tasks", "answers_max"] == 2
     # not 0/1 item scores: the paired difference is used
@@ -342,8 +342,8 @@ def test_the_recommendation_follows_the_best_group_and_leads_the_page(p_right, g
     from precmp_lib.report.item_sections import item_sections
 
     cmp = compare_items(_three_models(p_right))
-    assert sorted(cmp.best[""]) == group  # one model, some, or all of them
-    assert cmp.recommendation.startswith(start.format(" and ".join(cmp.best[""])))
+    assert sorted(cmp.best_by_task[""]) == group  # one model, some, or all of them
+    assert cmp.recommendation.startswith(start.format(" and ".join(cmp.best_by_task[""])))
     if len(group) == 1:
         top = cmp.summary.set_index("model").loc["x", "score"]
         assert f"({top:.3f})" in cmp.recommendation

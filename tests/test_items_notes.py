@@ -175,7 +175,7 @@ def test_a_p_value_of_3e_14_keeps_its_value_in_json_page_and_csv(tmp_path):
     assert main(["report", str(tmp_path / "items.csv"), "--item", "item", "--quiet",
                  "--out", str(tmp_path / "r.html"), "--json", str(tmp_path / "r.json")]) == 0
     written = json.loads((tmp_path / "r.json").read_text(encoding="utf-8"))
-    pair = written["pairs"][0]
+    pair = written["pairs"]["records"][0]
     assert pair["pvalue"] == pytest.approx(p, rel=1e-9)
     assert pair["pvalue_adjusted"] == pytest.approx(p, rel=1e-9)
     page = (tmp_path / "r.html").read_text(encoding="utf-8")

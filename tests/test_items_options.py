@@ -117,7 +117,7 @@ def test_each_task_is_tested_for_equivalence_at_its_own_margin():
             assert r.tost_pvalue == pytest.approx(want, rel=1e-9, abs=1e-14)
             assert r.margin == margin
     assert cmp.settings["margins"] == {"judge": 1.5, "qa": 0.2}
-    assert cmp.design.set_index("task")["margin"].to_dict() == {"judge": 1.5, "qa": 0.2}
+    assert cmp.design_table.set_index("task")["margin"].to_dict() == {"judge": 1.5, "qa": 0.2}
     # the default margin for the tasks not named
     mixed = compare_items(frame, task="task", margin={None: 0.2, "judge": 1.5})
     assert mixed.settings["margins"] == cmp.settings["margins"]
@@ -148,7 +148,7 @@ def test_cli_margins_per_task_are_named_on_the_page_and_in_the_json(tmp_path):
                  "--margin", "judge=0.5", "--out", str(out), "--json", str(js), "--quiet"]) == 0
     data = json.loads(js.read_text())
     assert data["settings"]["margins"] == {"judge": 0.5, "qa": 0.05}
-    assert {r["task"]: r["margin"] for r in data["pairs"]} == {"judge": 0.5, "qa": 0.05}
+    assert {r["task"]: r["margin"] for r in data["pairs"]["records"]} == {"judge": 0.5, "qa": 0.05}
     page = out.read_text()
     assert "0.5 for judge; 0.05 for qa" in page
 
@@ -288,7 +288,7 @@ def test_eval_logs_of_models_that_answered_different_items(tmp_path, capsys):
     # m1 answered docs 3, 4 and 5, which m2 did not: three of m1's items left out
     assert data["settings"]["dropped"]["arc_easy"] == {"m1": 3, "m2": 0}
     assert data["settings"]["dropped"]["hella"] == {"m1": 0, "m2": 0}
-    assert data["design"][0]["items"] == 3
+    assert data["design_table"]["records"][0]["items"] == 3
 
 
 def _sums(parts):

@@ -21,7 +21,7 @@ planted on a copy of the package and caught (the tests of the test below):
 * a name taken from the root package (``from .. import compare_models``), resolved through the
   root's ``_EXPORTS`` table to the module that defines it;
 * attribute access through a module bound by an import (``import precmp_lib as pc`` then
-  ``pc.compare_models(...)`` or ``pc.compare.models``): each module the chain reaches;
+  ``pc.compare_models(...)`` or ``pc.compare.predictions``): each module the chain reaches;
 * private names (``_x``) are shared only inside a subpackage: a module never takes one from
   another subpackage's module, whether by ``from ..engine.base import _spec`` or through a
   module alias (``import precmp_lib.engine.base as b`` then ``b._spec``); a helper two
@@ -417,7 +417,7 @@ def test_a_name_taken_from_the_root_inside_a_function_is_caught(package_copy, tm
     # (a) the edge to the root package resolved through _EXPORTS to the module defining the name
     root = _planted(package_copy, tmp_path, {"stats/planted.py": (
         "def f(source):\n    from .. import compare_models\n    return compare_models(source)\n")})
-    assert "precmp_lib.stats.planted:2 -> precmp_lib.compare.models" in layering_problems(root)
+    assert "precmp_lib.stats.planted:2 -> precmp_lib.compare.predictions" in layering_problems(root)
 
 
 def test_a_private_name_through_a_module_alias_is_caught(package_copy, tmp_path):
@@ -437,9 +437,9 @@ def test_a_private_name_through_a_module_alias_is_caught(package_copy, tmp_path)
 
 @pytest.mark.parametrize(("source", "target"), [
     ("import precmp_lib as pc\n\n\ndef f(x):\n    return pc.compare_models(x)\n",
-     "precmp_lib.stats.planted:5 -> precmp_lib.compare.models"),
-    ("import precmp_lib as pc\n\n\ndef f():\n    return pc.compare.models\n",
-     "precmp_lib.stats.planted:5 -> precmp_lib.compare.models"),
+     "precmp_lib.stats.planted:5 -> precmp_lib.compare.predictions"),
+    ("import precmp_lib as pc\n\n\ndef f():\n    return pc.compare.predictions\n",
+     "precmp_lib.stats.planted:5 -> precmp_lib.compare.predictions"),
     ("from precmp_lib import report\n\nPAGE = report.render.render_report\n",
      "precmp_lib.stats.planted:1 -> precmp_lib.report"),
     ("import precmp_lib\n\nCOUNT = precmp_lib.engine.counting.count_predictions\n",
@@ -545,8 +545,8 @@ def test_no_module_is_over_1200_lines():
 
 
 def test_the_report_command_loads_what_the_report_needs_only():
-    loaded = _loaded_after_import(["precmp_lib.__main__", "precmp_lib.compare.models",
-                                   "precmp_lib.report.render", "precmp_lib.report.sections"])
+    loaded = _loaded_after_import(["precmp_lib.__main__", "precmp_lib.compare.predictions",
+                                   "precmp_lib.report.render", "precmp_lib.report.prediction_sections"])
     for unneeded in ("stats.accuracy", "compare.crossval", "sources.predictions", "stats.ranks",
                      "stats.posthoc", "fitting.selection", "course.plots", "course"):
         assert f"precmp_lib.{unneeded}" not in loaded, unneeded

@@ -1,4 +1,4 @@
-"""Contract of the report template (precmp_lib/_resources/report.ipynb) through `precmp report`.
+"""Contract of the report template (precmp_lib/_resources/prediction_report.ipynb) through `precmp report`.
 
 The shipped example files are made by scripts/make_example_predictions.py (provenance there).
 Reference values: accuracies and precisions recomputed here from the same file with pandas, and

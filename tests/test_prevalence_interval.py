@@ -10,7 +10,7 @@ import pytest
 from scipy import stats
 from statsmodels.stats.proportion import proportion_confint
 
-from precmp_lib.compare.models import compare_models
+from precmp_lib.compare.predictions import compare_models
 from precmp_lib.stats.prevalence import prevalence_adjusted_precision, prevalence_interval
 
 

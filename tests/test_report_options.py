@@ -12,7 +12,7 @@ import pytest
 from scipy import stats
 
 from precmp_lib.cli import main
-from precmp_lib.compare.models import compare_models
+from precmp_lib.compare.predictions import compare_models
 from precmp_lib.engine.counting import count_predictions
 
 # a column name that would be SQL if it were pasted into a query

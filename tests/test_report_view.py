@@ -17,9 +17,10 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from precmp_lib.compare.models import ModelComparison, compare_models
-from precmp_lib.report import figures, sections
+from precmp_lib.compare.predictions import ModelComparison, compare_models
 from precmp_lib.report import html as html_kit
+from precmp_lib.report import prediction_figures as figures
+from precmp_lib.report import prediction_sections as sections
 from precmp_lib.report.render import render_report, report_template
 
 HOSTILE_LABEL = "<script>alert(1)</script>"
@@ -49,7 +50,7 @@ def test_template_contains_no_analysis_calls():
     """Only the view module's display functions, reading the JSON back and nothing else."""
     nb = json.loads(report_template().read_text(encoding="utf-8"))
     allowed_calls = {"Path", "read_text", "from_json"}
-    allowed_imports = {"pathlib", "precmp_lib.compare.models", "precmp_lib.report"}
+    allowed_imports = {"pathlib", "precmp_lib.compare.predictions", "precmp_lib.report"}
     code = [("".join(c["source"])) for c in nb["cells"] if c["cell_type"] == "code"]
     seen_view = 0
     for source in code:
@@ -57,7 +58,7 @@ def test_template_contains_no_analysis_calls():
             if isinstance(node, ast.ImportFrom):
                 assert node.module in allowed_imports, node.module
                 names = {a.name for a in node.names}
-                assert names <= {"Path", "ModelComparison", "sections"}, names
+                assert names <= {"Path", "ModelComparison", "prediction_sections"}, names
             elif isinstance(node, ast.Import):
                 pytest.fail(f"the template imports {[a.name for a in node.names]}")
             elif isinstance(node, ast.Call):
@@ -460,7 +461,7 @@ def test_first_screen_counts_read_as_sentences():
     three = " ".join(compare_models(frame, y_true="y", n_boot=200).conclusions)
     assert "0.05: 2 of 3; the other is not shown to differ." in three
     assert "of 6 class comparisons (GS test)" in three  # 3 pairs x 2 classes
-    from precmp_lib.compare.conclusions import _bullets_all_pairs
+    from precmp_lib.compare.prediction_conclusions import _bullets_all_pairs
 
     summary = pd.DataFrame({"model": ["a", "b", "c"], "rank": [1, 2, 3], "accuracy": [.9, .8, .7]})
     pairs = pd.DataFrame({"model_a": ["a", "a", "b"], "model_b": ["b", "c", "c"],

@@ -10,8 +10,8 @@ import pandas as pd
 import pytest
 from scipy import stats
 
-from precmp_lib.compare import models as comparison
-from precmp_lib.compare.models import compare_models
+from precmp_lib.compare import predictions as comparison
+from precmp_lib.compare.predictions import compare_models
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -30,9 +30,9 @@ RESOURCES = [
     "examples.csv",
     "examples/digits_wide.csv",
     "examples/breast_cancer_cv_long.csv",
-    "report.ipynb",
+    "prediction_report.ipynb",
     "report_nbconvert.html.j2",
-    "example_comparison.json",  # the report template's default parameter
+    "example_prediction_comparison.json",  # the report template's default parameter
     "spark-log4j2.properties",  # the Spark engine's log settings
     "item_logs/model_a.eval",  # inspect_ai logs read by notebook 13
     "item_logs/model_b.eval",
@@ -224,7 +224,7 @@ def test_a_fresh_venv_reads_parquet_and_runs_the_report_template_with_its_defaul
     assert (got["engine"], got["rows"]) == ("duckdb", 5)
     template = Path(got["template"])
     assert template.resolve().is_relative_to(site)
-    for name in ("example_comparison.json", "spark-log4j2.properties"):
+    for name in ("example_prediction_comparison.json", "spark-log4j2.properties"):
         assert (template.parent / name).is_file(), name
     # papermill, the template's default parameters, run beside the template as JupyterLab would
     done = fresh_venv["cwd"] / "done.ipynb"

@@ -19,16 +19,14 @@ them.
 
 from __future__ import annotations
 
-import json
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 import pandas as pd
 
-from .._lib.jsonable import plain
 from ..core.items import ItemSums
 from ..engine.items import count_items
 from ..stats.contingency import mcnemar
@@ -46,6 +44,7 @@ from ..stats.power import (
     paired_sample_size,
     repeated_answers_plan,
 )
+from .base import Comparison, best_group
 
 __all__ = ["ALL_TASKS", "ALL_TASKS_LINE", "HOLM_OVER", "ITEM_TESTS", "ItemComparison",
            "compare_items"]
@@ -60,19 +59,20 @@ POWER = 0.8
 # Fewer discordant items than this: McNemar's chi-square is a poor approximation and the exact
 # binomial p-value is given beside it
 FEW_DISCORDANT = 25
-_FRAMES = ("summary", "pairs", "design")
 
 
-@dataclass(frozen=True)
-class ItemComparison:
-    """The comparison of several models on the same evaluation items.
+@dataclass(frozen=True, kw_only=True)
+class ItemComparison(Comparison):
+    """The comparison of several models on the same evaluation items (route ``"items"``).
+
+    The core fields and the JSON codec are :class:`~precmp_lib.compare.base.Comparison`'s.
 
     Attributes
     ----------
     summary : DataFrame
         One row per (task, model): ``task``, ``model``, ``n`` (items), ``score`` (mean item
         score), ``ci_low``, ``ci_high`` (cluster-robust), ``se``, ``rank`` (1 = best),
-        ``best`` (in the best group).
+        ``best`` (in the best group of its task).
     pairs : DataFrame
         One row per (task, pair), the better-ranked model as A (so that the estimate is rarely
         negative): ``task``, ``model_a``, ``model_b``, ``test``, ``estimate``
@@ -85,14 +85,22 @@ class ItemComparison:
         exact test's p-value; t with C - 1 degrees of freedom for the paired difference on
         fewer than 50 clusters; else empty), ``tost_pvalue`` and ``equivalent`` (with a
         margin).
-    design : DataFrame
+    design : dict
+        The whole comparison: ``design`` (``"clustered items"`` or ``"independent items"``),
+        ``tasks``, ``items``, ``clusters`` (None without a cluster column), ``answers_max``
+        (answers per item and model), ``rows`` (answers read), ``description``.
+    design_table : DataFrame
         One row per task: ``task``, ``items``, ``clusters``, ``answers_min``, ``answers_max``
         (answers per item and model), ``answers_mean``, ``design_effect`` (median over models of
         the variance of the mean score over its value for independent items), ``binary``,
         ``test``, ``variance_reduction`` (mean over models: the share of the variance of the
         mean score removed by answering each item several times).
-    best : dict
-        Task -> the models of the best group.
+    best : list of str
+        The best group of the whole comparison: all tasks together when there are several (the
+        one task's otherwise; empty when tasks on different scales are not pooled), by
+        :func:`~precmp_lib.compare.base.best_group`.
+    best_by_task : dict
+        Task -> the models of its best group.
     conclusions : list of str
         Plain sentences.
     recommendation : str
@@ -107,62 +115,26 @@ class ItemComparison:
     >>> frame = pd.DataFrame({"item": list(range(8)) * 2, "model": ["a"] * 8 + ["b"] * 8,
     ...                       "score": [1, 1, 1, 0, 1, 1, 1, 0, 0, 1, 0, 0, 1, 0, 1, 0]})
     >>> cmp = compare_items(frame)
-    >>> cmp.models
-    ['a', 'b']
+    >>> cmp.models, cmp.best, cmp.best_by_task
+    (['a', 'b'], ['a', 'b'], {'': ['a', 'b']})
+    >>> cmp.design["description"]
+    '8 items, taken as independent'
+    >>> ItemComparison.from_json(cmp.to_json()).design_table["items"].tolist()
+    [8]
     """
 
-    summary: pd.DataFrame
-    pairs: pd.DataFrame
-    design: pd.DataFrame
-    best: dict[str, list[str]]
-    conclusions: list[str]
+    kind: ClassVar[str] = "items"
     tasks: list[str]
-    models: list[str]
-    alpha: float = 0.05
     margin: float | None = None
-    engine: str = "numpy"
-    source: str = ""
-    n_rows: int = 0
-    settings: dict[str, Any] = field(default_factory=dict)
-    kind: str = "items"
-    recommendation: str = ""
+    design_table: pd.DataFrame
+    best_by_task: dict[str, list[str]] = field(default_factory=dict)
 
-    def to_json(self) -> str:
-        """Return the comparison as JSON (tables as lists of records).
-
-        Returns
-        -------
-        str
-
-        Every number keeps its full precision (a p-value of 3.4e-14 stays 3.4e-14: pandas'
-        own ``to_json`` rounds to 10 decimals and would write 0); NaN is written as null.
-        """
-        out: dict[str, Any] = {}
-        for k in self.__dataclass_fields__:
-            v = getattr(self, k)
-            if isinstance(v, pd.DataFrame):
-                v = v.to_dict(orient="records")
-            out[k] = v
-        return json.dumps(plain(out), allow_nan=False)
-
-    @classmethod
-    def from_json(cls, text: str) -> ItemComparison:
-        """Rebuild a comparison from :meth:`to_json`.
-
-        Parameters
-        ----------
-        text : str
-
-        Returns
-        -------
-        ItemComparison
-        """
-        from .models import numeric_nulls
-
-        data = json.loads(text)
-        for k in _FRAMES:
-            data[k] = numeric_nulls(pd.DataFrame.from_records(data[k]))
-        return cls(**data)
+    @property
+    def source_name(self) -> str:
+        """How a page names what was read: the eval logs of the models, or the ``source``."""
+        if self.settings.get("eval_logs") is not None:
+            return "eval logs of " + ", ".join(self.models)
+        return self.source
 
 
 def _finite(x: float) -> float | None:
@@ -324,19 +296,6 @@ def _holm_over_tasks(frames: list[pd.DataFrame], alpha: float) -> None:
         start += len(f)
 
 
-def _best(summary: pd.DataFrame, pairs: pd.DataFrame) -> list[str]:
-    top = str(summary.sort_values(["score", "model"], ascending=[False, True])["model"].iloc[0])
-    best = [top]
-    for model in summary.sort_values("score", ascending=False)["model"]:
-        if model == top:
-            continue
-        hit = pairs[((pairs.model_a == top) & (pairs.model_b == model))
-                    | ((pairs.model_a == model) & (pairs.model_b == top))]
-        if not bool(hit["reject"].iloc[0]):
-            best.append(str(model))
-    return best
-
-
 def _design_row(s: ItemSums, summary: pd.DataFrame, use_mcnemar: bool) -> dict[str, Any]:
     k_mean = float(np.mean(s.answers)) / s.n_items
     reduction = math.nan
@@ -451,7 +410,7 @@ def _recommend(task: str, summary: pd.DataFrame, pairs: pd.DataFrame, best: list
     >>> print(_recommend("", summary, pairs.assign(mde=math.nan), ["a", "b", "c"], 0.05))
     No model is shown better than another: the score differences of these items do not vary from one item to another, so the difference they could detect cannot be estimated.
     """
-    from .conclusions import join_names
+    from .prediction_conclusions import join_names
 
     where = " over all tasks" if task == ALL_TASKS else ""
     score = summary.set_index("model")["score"]
@@ -538,7 +497,7 @@ def compare_items(
     ...                       "score": (rng.random(120) < np.repeat([0.9, 0.6, 0.5], 40)).astype(int),
     ...                       "passage": np.tile(np.arange(40) // 5, 3)})
     >>> cmp = compare_items(frame, cluster="passage")
-    >>> cmp.best[""], cmp.pairs["test"].iloc[0]
+    >>> cmp.best, cmp.pairs["test"].iloc[0]
     (['a', 'b'], 'Obuchowski clustered McNemar')
 
     With 40 items in 8 passages, b is not shown worse than a after Holm's adjustment: both are
@@ -622,7 +581,7 @@ def _compare_sums(parts: list[ItemSums], *, test: str, margins: dict[str, float 
     if holm_over == "pairs-tasks":
         _holm_over_tasks(pair_frames, alpha)
     for s, summary, pairs in zip(parts, summaries, pair_frames):
-        group = _best(summary, pairs)
+        group = best_group(dict(zip(summary["model"], summary["score"])), pairs)
         summary["best"] = summary["model"].isin(group)
         design = _design_row(s, summary, _use_mcnemar(s, test))
         design["margin"] = margins.get(s.task)
@@ -638,17 +597,44 @@ def _compare_sums(parts: list[ItemSums], *, test: str, margins: dict[str, float 
     # what to use: from the last part, all tasks together when there are several
     recommendation = _recommend(parts[-1].task, summary, pairs, group, alpha,
                                 clustered=parts[-1].n_clusters is not None, unit=parts[-1].unit)
+    n_rows = int(sum(s.n_rows for s in parts if s.task != ALL_TASKS))
     return ItemComparison(
         summary=pd.concat(summaries, ignore_index=True), pairs=pd.concat(pair_frames, ignore_index=True),
-        design=pd.DataFrame(designs), best=best, conclusions=lines,
+        design=_whole_design(parts, n_rows), design_table=pd.DataFrame(designs),
+        # the best group of the whole: all tasks together, or the one task (tasks not pooled
+        # have none)
+        best=group if len(parts) == 1 or parts[-1].task == ALL_TASKS else [],
+        best_by_task=best, conclusions=lines,
         tasks=[s.task for s in parts], models=list(first.models), alpha=alpha,
         margin=_one_margin(margins, parts),
         recommendation=recommendation,
-        engine=first.engine, source=first.source, n_rows=int(sum(s.n_rows for s in parts
-                                                                 if s.task != ALL_TASKS)),
+        engine=first.engine, source=first.source, n_rows=n_rows,
         settings={"test": test, "power": POWER, "notes": list(first.notes),
                   "holm_over": holm_over,
                   "margins": {s.task: margins.get(s.task) for s in parts}})
+
+
+def _whole_design(parts: list[ItemSums], n_rows: int) -> dict[str, Any]:
+    """Describe the design of the whole comparison (each task's is a row of ``design_table``).
+
+    >>> frame = pd.DataFrame({"item": [1, 2, 3, 4] * 2, "model": ["a"] * 4 + ["b"] * 4,
+    ...                       "score": [1, 0, 1, 1, 0, 0, 1, 1], "doc": [0, 0, 1, 1] * 2})
+    >>> _whole_design(count_items(frame, cluster="doc"), 8)["description"]
+    '4 items in 2 clusters'
+    """
+    own = [p for p in parts if p.task != ALL_TASKS]
+    items = int(sum(p.n_items for p in own))
+    clustered = all(p.n_clusters is not None for p in own)
+    clusters = int(sum(p.n_clusters or 0 for p in own)) if clustered else None
+    answers = int(max(p.k_max for p in own))
+    said = [f"{len(own)} tasks"] if len(own) > 1 else []
+    said.append(f"{items:,} items in {clusters:,} clusters" if clusters is not None
+                else f"{items:,} items, taken as independent")
+    if answers > 1:
+        said.append(f"up to {answers} answers per item and model")
+    return {"design": "clustered items" if clustered else "independent items",
+            "tasks": len(own), "items": items, "clusters": clusters, "answers_max": answers,
+            "rows": n_rows, "description": ", ".join(said)}
 
 
 def _one_margin(margins: dict[str, float | None], parts: list[ItemSums]) -> float | None:

@@ -3,7 +3,7 @@
 Sections follow the library's topics: contingency (McNemar), precision (forest plot, power),
 ranks (critical-difference diagram), combining p-values, Bayes update, replicability. The
 colours are the package's one palette (:mod:`precmp_lib.report.html`); the report pages draw
-their own figures (:mod:`precmp_lib.report.figures`) and never load this module.
+their own figures (:mod:`precmp_lib.report.prediction_figures`) and never load this module.
 """
 
 from __future__ import annotations

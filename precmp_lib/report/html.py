@@ -12,7 +12,7 @@ import numpy as np
 import pandas as pd
 
 from .._lib.text import DIRECTION_CONTROLS
-from ..compare.conclusions import count_of, format_pvalue
+from ..compare.prediction_conclusions import count_of, format_pvalue
 
 __all__ = ['BIDI_NOTE', 'CSS', 'Html', 'bidi_note', 'esc', 'table_html']
 

@@ -14,10 +14,11 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..compare.conclusions import format_pvalue
+from ..compare.base import by_score
 from ..compare.items import ALL_TASKS, ALL_TASKS_LINE, ItemComparison, amount, median_mde, no_plan
+from ..compare.prediction_conclusions import format_pvalue
 from .html import BETTER, CSS, NOT_SHOWN, WORSE, Html, bidi_note, esc, table_html
-from .sections import figure_html, interval_plot, legend_html
+from .prediction_sections import figure_html, interval_plot, legend_html
 
 __all__ = ["ITEM_SECTIONS", "item_header", "item_sections", "item_toc"]
 
@@ -125,14 +126,13 @@ def _suite_answer(cmp: ItemComparison) -> str:
     summary = cmp.summary[cmp.summary["task"] == ALL_TASKS]
     if pairs.empty or summary.empty:
         return ""
-    order = list(summary.sort_values(["score", "model"], ascending=[False, True])["model"])
-    top, second = order[0], order[1]
+    top, second = by_score(dict(zip(summary["model"], summary["score"])))[:2]
     row = pairs[((pairs.model_a == top) & (pairs.model_b == second))
                 | ((pairs.model_a == second) & (pairs.model_b == top))].iloc[0]
     sign = 1 if row.model_a == top else -1
     est = sign * row.estimate
     lo, hi = sorted([sign * row.ci_low, sign * row.ci_high])
-    unit = bool(cmp.design.set_index("task").loc[ALL_TASKS].get("unit", True))
+    unit = bool(cmp.design_table.set_index("task").loc[ALL_TASKS].get("unit", True))
     scale = 100 if unit else 1
     fmt = "{:+.1f}" if unit else "{:+.3g}"
     what = " points" if unit else " in score units"
@@ -191,7 +191,7 @@ def _conclusion(cmp: ItemComparison) -> str:
 
 
 def _design(cmp: ItemComparison) -> str:
-    d = cmp.design.copy()
+    d = cmp.design_table.copy()
     d["task"] = d["task"].map(_task_label)
     intro = ("<p>Models are compared on the same items (a paired design: item difficulty cancels). "
              "Items that share a cluster are not independent: the intervals and tests below are "
@@ -310,7 +310,7 @@ _PAIR_VIEWS = [
 
 
 def _pairs(cmp: ItemComparison) -> str:
-    used = set(cmp.design["test"])
+    used = set(cmp.design_table["test"])
     if used == {"clustered McNemar (Obuchowski)"}:
         test = ("the clustered McNemar test (Obuchowski 1998), which weighs the items only one "
                 "model gets right cluster by cluster")
@@ -391,7 +391,7 @@ def _power(cmp: ItemComparison) -> str:
         p = p.drop(columns=["task"])
     rows = []
     for task in cmp.tasks:
-        d = cmp.design[cmp.design["task"] == task].iloc[0]
+        d = cmp.design_table[cmp.design_table["task"] == task].iloc[0]
         q = cmp.pairs[cmp.pairs["task"] == task]
         mde = median_mde(q)
         where = f"{_task_label(task)}: " if len(cmp.tasks) > 1 else ""

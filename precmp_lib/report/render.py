@@ -1,8 +1,10 @@
 """The comparison report's page: its template run in this process and written as one HTML file.
 
-``render_report`` writes the page of one :class:`~precmp_lib.compare.models.ModelComparison` (or
-:class:`~precmp_lib.compare.items.ItemComparison`). Its template only displays, through the
-sections of :mod:`precmp_lib.report_view` (:mod:`precmp_lib.report.item_sections` for items), so it runs in
+``render_report`` writes the page of one comparison (a
+:class:`~precmp_lib.compare.base.Comparison`: :class:`~precmp_lib.compare.predictions.ModelComparison`,
+:class:`~precmp_lib.compare.items.ItemComparison`) with the template of its route
+(:mod:`precmp_lib.compare.routes`). Its template only displays, through the
+sections of :mod:`precmp_lib.report.prediction_sections` (:mod:`precmp_lib.report.item_sections` for items), so it runs in
 this process (:func:`run_view_notebook`) with no kernel to start. The page is written
 atomically: a failure leaves no partial page behind. The course notebooks, which need a kernel
 each, are run by :mod:`precmp_lib.report.notebooks`; a failing cell raises the same
@@ -21,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from .._lib.atomic import write_atomic
+from ..compare.routes import route_named
 from .notebooks import NotebookError
 
 __all__ = [
@@ -35,15 +38,18 @@ __all__ = [
 
 
 def report_template(kind: str = "predictions") -> Any:
-    """Return a report notebook shipped inside the package (an importlib.resources Traversable).
+    """Return a route's report notebook shipped inside the package (an importlib.resources Traversable).
 
-    ``kind`` ``"predictions"`` gives the comparison report, ``"items"`` the report of models
-    compared on evaluation items.
+    ``kind`` is the route's name, a comparison's ``kind`` (:mod:`precmp_lib.compare.routes`):
+    ``"predictions"`` gives the comparison report, ``"items"`` the report of models compared on
+    evaluation items.
+
+    >>> report_template().name, report_template("items").name
+    ('prediction_report.ipynb', 'item_report.ipynb')
     """
     from importlib.resources import files
 
-    name = "item_report.ipynb" if kind == "items" else "report.ipynb"
-    return files("precmp_lib") / "_resources" / name
+    return files("precmp_lib") / "_resources" / route_named(kind).template
 
 
 def nbconvert_template() -> Path:
@@ -68,11 +74,14 @@ def render_report(
     notebook: str | os.PathLike | None = None,
     notebook_comparison: str | os.PathLike | None = None,
 ) -> Path:
-    """Write the HTML report of a :class:`~precmp_lib.compare.models.ModelComparison`.
+    """Write the HTML report of a comparison, with the template of its route.
 
-    The page is the report template (``precmp_lib/_resources/report.ipynb``) run in this
+    The page is the report template of the comparison's route (its ``kind``:
+    ``precmp_lib/_resources/prediction_report.ipynb`` for predictions, ``item_report.ipynb`` for
+    items) run in this
     process by :func:`run_view_notebook`: its cells read the comparison back from a JSON file in
-    a temporary folder of this run (``ModelComparison.from_json``) and only display it, so no
+    a temporary folder of this run (``ModelComparison.from_json``, the one codec of every
+    comparison) and only display it, so no
     kernel is started and nothing is computed twice. The same template opens in JupyterLab and
     runs there unchanged. The HTML is written atomically: a failure leaves nothing at ``out``.
 
@@ -86,7 +95,7 @@ def render_report(
     quiet : bool
         No progress bar over the template's cells.
     source_name : str, optional
-        How the page names the predictions (default: the comparison's ``source``).
+        How the page names what was read (default: the comparison's ``source_name``).
     notebook : path, optional
         Also write the executed template here: the template's cells with their outputs and a
         cell of injected parameters after the parameters cell, as papermill writes it, so that
@@ -124,9 +133,9 @@ def render_report(
         data = Path(tmp) / "comparison.json"
         data.write_text(comparison.to_json(), encoding="utf-8")
         params = {"comparison_json": str(data),
-                  "source_name": str(source_name if source_name is not None else comparison.source)}
-        kind = getattr(comparison, "kind", "predictions")
-        template = json.loads(report_template(kind).read_text(encoding="utf-8"))
+                  "source_name": str(source_name if source_name is not None
+                                     else comparison.source_name)}
+        template = json.loads(report_template(comparison.kind).read_text(encoding="utf-8"))
         title = f"precmp report: {params['source_name']}"
         outputs: dict[int, list[str]] = {}
         try:

@@ -1,6 +1,6 @@
 """The comparison report as HTML: display only, from a :class:`ModelComparison`.
 
-Every function here formats what :func:`precmp_lib.compare.models.compare_models` computed; none
+Every function here formats what :func:`precmp_lib.compare.predictions.compare_models` computed; none
 runs a test. Every user-supplied string (labels, model and column names, file names) goes
 through :func:`esc` before it reaches the page, plot labels are drawn into PNG images (never
 live SVG text) and their alt text is escaped. The page loads nothing from outside itself:
@@ -15,9 +15,10 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..compare.conclusions import count_of
-from ..compare.models import ModelComparison
-from .figures import (
+from ..compare.prediction_conclusions import count_of
+from ..compare.predictions import ModelComparison
+from .html import CSS, SECTIONS, _chunks, _html, bidi_note, esc, table_html
+from .prediction_figures import (
     _figure_html,
     _interval_plot,
     by_rank,
@@ -31,7 +32,6 @@ from .figures import (
     rp_forest,
     rp_matrix,
 )
-from .html import CSS, SECTIONS, _chunks, _html, bidi_note, esc, table_html
 
 __all__ = ['legend_html', 'page_header', 'section_accuracy', 'section_combined', 'section_conclusion', 'section_cv_folds', 'section_details', 'section_gee', 'section_pairs', 'section_per_class', 'section_prevalence', 'table_of_contents']
 

@@ -11,7 +11,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..compare.models import ModelComparison
+from ..compare.predictions import ModelComparison
 from .html import _BIDI_CONTROLS, BETTER, DIVERGING, NOT_SHOWN, REFERENCE, WORSE, esc
 
 __all__ = ['model_colours']

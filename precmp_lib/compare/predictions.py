@@ -20,19 +20,17 @@ r x k cross-validation of n observations
 
 from __future__ import annotations
 
-import json
 import math
 import sys
 from collections.abc import Hashable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from itertools import combinations
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 import pandas as pd
 
 from .._lib.checks import check_positive_int, check_probability, check_random_state
-from .._lib.jsonable import plain
 from ..core.clusters import (
     ClassProfiles,
     ClusterSums,
@@ -60,7 +58,8 @@ from ..stats.prevalence import (
     prevalence_bootstrap_from_profiles,
 )
 from ..stats.resampling import corrected_resampled_ttest, ftest_5x2cv, ttest_5x2cv
-from .conclusions import NOT_ESTIMABLE, POWER, ROPE, _conclusions, count_of
+from .base import Comparison, best_group
+from .prediction_conclusions import NOT_ESTIMABLE, POWER, ROPE, _conclusions, count_of
 
 __all__ = ["ModelComparison", "compare_models", "model_pairs"]
 
@@ -74,14 +73,12 @@ DAI_CUI_MAX_CLASSES = 30
 # permutations of 435 pairs of 30 models would dominate the run time).
 DAI_CUI_MAX_PAIRS = 45
 
-_FRAMES = ("summary", "pairs", "per_class", "gee", "gee_pairwise", "gee_coefficients", "combined",
-           "prevalence",
-           "prevalence_ratio", "class_counts", "precision", "fold_scores")
 
+@dataclass(frozen=True, kw_only=True)
+class ModelComparison(Comparison):
+    """Everything a comparison of several classifiers on one data set shows (route ``"predictions"``).
 
-@dataclass(frozen=True)
-class ModelComparison:
-    """Everything a comparison of several classifiers on one data set shows.
+    The core fields and the JSON codec are :class:`~precmp_lib.compare.base.Comparison`'s.
 
     Attributes
     ----------
@@ -121,7 +118,8 @@ class ModelComparison:
         every pair, the most accurate model and the models not shown worse than it at
         ``alpha`` after Holm's adjustment; against a reference, the models shown more accurate
         than the reference or, when none is, the reference and the models not shown to differ
-        from it.
+        from it (:func:`~precmp_lib.compare.base.best_group`: equal accuracies keep the
+        models' order).
     recommendation : str
         One sentence saying what to use (or that the best are not shown to differ, with the
         difference the data would detect).
@@ -143,7 +141,12 @@ class ModelComparison:
     -----
     Every table with an adjusted p-value (``pairs``, ``per_class``, ``gee``, ``combined``)
     names the adjustment in ``attrs["adjustment"]`` (``"holm"``); :meth:`to_json` keeps a
-    table's ``attrs`` and :meth:`from_json` restores them.
+    table's ``attrs`` and :meth:`from_json` restores them:
+
+    >>> df = pd.DataFrame({"y": [0, 1] * 20, "a": [0, 1] * 20, "b": [1, 1] * 20})
+    >>> back = ModelComparison.from_json(compare_models(df, y_true="y").to_json())
+    >>> back.best, back.pairs.attrs["adjustment"]
+    (['a'], 'holm')
 
     Examples
     --------
@@ -159,16 +162,9 @@ class ModelComparison:
     Model ``a`` is right on all 40 rows and ``b`` on half of them: only ``a`` is recommended.
     """
 
-    models: list
+    kind: ClassVar[str] = "predictions"
     classes: list
-    design: dict
-    engine: str
-    n_rows: int
-    source: str
-    alpha: float
     reference: str | None
-    summary: pd.DataFrame
-    pairs: pd.DataFrame
     per_class: pd.DataFrame
     gee: pd.DataFrame
     gee_pairwise: pd.DataFrame
@@ -179,90 +175,9 @@ class ModelComparison:
     class_counts: pd.DataFrame
     precision: pd.DataFrame
     fold_scores: pd.DataFrame
-    best: list = field(default_factory=list)
-    recommendation: str = ""
-    conclusions: list = field(default_factory=list)
     details: list = field(default_factory=list)
     warnings: list = field(default_factory=list)
     warning_items: list = field(default_factory=list)
-    settings: dict = field(default_factory=dict)
-
-    def to_json(self) -> str:
-        """Write the comparison as strict JSON: NaN as null, tables as lists of records.
-
-        Returns
-        -------
-        str
-            One JSON object with a key per attribute; a table is an object with ``columns``
-            and ``records`` (and ``attrs`` when the frame has any, such as
-            ``attrs["adjustment"]``), everything else is written as it is. The ``precmp report``
-            command's ``--json`` writes exactly this text.
-
-        Examples
-        --------
-        >>> import pandas as pd
-        >>> df = pd.DataFrame({"y": [0, 1] * 20, "a": [0, 1] * 20, "b": [1, 1] * 20})
-        >>> text = compare_models(df, y_true="y").to_json()
-        >>> ModelComparison.from_json(text).best
-        ['a']
-        """
-        out = {}
-        for f in fields(self):
-            value = getattr(self, f.name)
-            if isinstance(value, pd.DataFrame):
-                table = {"columns": [str(c) for c in value.columns],
-                         "records": value.to_dict(orient="records")}
-                if value.attrs:
-                    table["attrs"] = dict(value.attrs)
-                value = table
-            out[f.name] = value
-        return json.dumps(plain(out), allow_nan=False)
-
-    @classmethod
-    def from_json(cls, text: str) -> ModelComparison:
-        """Rebuild a comparison from :meth:`to_json`'s text.
-
-        Parameters
-        ----------
-        text : str
-            What :meth:`to_json` wrote.
-
-        Returns
-        -------
-        ModelComparison
-            The same comparison; a table column of numbers with nulls comes back as floats
-            with NaN.
-        """
-        data = json.loads(text)
-        kwargs = {}
-        for f in fields(cls):
-            value = data.get(f.name)
-            if f.name in _FRAMES:
-                table = value
-                value = numeric_nulls(pd.DataFrame.from_records(table["records"],
-                                                                 columns=table["columns"]))
-                value.attrs.update(table.get("attrs", {}))
-            kwargs[f.name] = value
-        return cls(**kwargs)
-
-
-def numeric_nulls(frame: pd.DataFrame) -> pd.DataFrame:
-    """Turn columns of numbers and nulls (JSON's stand-in for NaN) back to float with NaN.
-
-    A column of nulls only becomes NaN too: JSON keeps no type for it.
-
-    >>> records = [{"mde": None, "p": 1, "note": "a"}, {"mde": None, "p": None, "note": None}]
-    >>> frame = numeric_nulls(pd.DataFrame.from_records(records))
-    >>> [str(frame[c].dtype) for c in ("mde", "p")], frame["note"].tolist()
-    (['float64', 'float64'], ['a', nan])
-    """
-    for c in frame.columns:
-        col = frame[c]
-        if col.dtype == object and col.isna().any():
-            rest = col.dropna()
-            if all(isinstance(v, int | float) and not isinstance(v, bool) for v in rest):
-                frame[c] = col.astype(float)
-    return frame
 
 
 def model_pairs(models: Sequence[str], reference: str | None = None) -> list[tuple[str, str]]:
@@ -691,28 +606,6 @@ def _class_tables(counts: Counts, pat: _Arrays, moments: Any) -> tuple[pd.DataFr
     return cc, precision
 
 
-def _best(summary: pd.DataFrame, pairs: pd.DataFrame, reference: str | None) -> list:
-    """Return the recommended group, from the page's one family of pairs.
-
-    Every pair: the most accurate model and every model not shown worse than it after Holm.
-    Against a reference: the models shown more accurate than the reference, most accurate
-    first, or, when none is, the reference and the models not shown to differ from it. No pair
-    outside the table is tested.
-    """
-    acc = dict(zip(summary["model"], summary["accuracy"]))
-    by_accuracy = sorted(acc, key=lambda m: -acc[m])  # stable: ties keep the models' order
-    if reference is None:
-        top = by_accuracy[0]
-        worse = {r.model_b if r.model_a == top else r.model_a for r in pairs.itertuples()
-                 if r.reject and top in (r.model_a, r.model_b)}
-        return [m for m in by_accuracy if m not in worse]
-    better = [r.model_a for r in pairs.itertuples() if r.reject and r.estimate > 0]
-    if better:
-        return [m for m in by_accuracy if m in better]
-    worse = {r.model_a for r in pairs.itertuples() if r.reject}
-    return [m for m in by_accuracy if m not in worse]
-
-
 def _oriented(pairs: list, summary: pd.DataFrame) -> list:
     """Put the better-ranked model of each pair first (ties keep the models' order)."""
     rank = dict(zip(summary["model"], summary["rank"]))
@@ -1031,7 +924,7 @@ def _compare_counts(counts: Counts, *, reference: str | None, alpha: float,
     joint.insert(4, "pvalue_adjusted", adjust_pvalues(joint["pvalue"].to_numpy(float), "holm"))
     joint.attrs["adjustment"] = "holm"
     combined = _combined(counts, pat, per_class, pairs, alpha, int(n_boot), seed)
-    best = _best(summary, pair_table, reference)
+    best = best_group(dict(zip(summary["model"], summary["accuracy"])), pair_table, reference)
     summary["best"] = summary["model"].isin(best)
     class_counts, precision = _class_tables(counts, pat, moments)
     prev, prev_ratio = _prevalence(counts, pat, obs, prevalence, pairs, level, int(n_boot), seed)

@@ -1,6 +1,6 @@
 """The comparison's conclusions in words: every sentence the pages show, from the numbers.
 
-The sentences are written once, here, from a comparison's tables (:mod:`precmp_lib.compare.models`
+The sentences are written once, here, from a comparison's tables (:mod:`precmp_lib.compare.predictions`
 computes them); the report and its first screen only display them.
 """
 

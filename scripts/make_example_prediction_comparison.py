@@ -1,7 +1,7 @@
-"""Write precmp_lib/_resources/example_comparison.json: the comparison the report template shows
+"""Write precmp_lib/_resources/example_prediction_comparison.json: the comparison the report template shows
 by default (and under nbval), computed from the shipped examples/digits_wide.csv.
 
-Run from the repository root: ``python scripts/make_example_comparison.py``.
+Run from the repository root: ``python scripts/make_example_prediction_comparison.py``.
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from precmp_lib.compare.models import compare_models
+from precmp_lib.compare.predictions import compare_models
 from precmp_lib.sources.datasets import resource_path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -24,7 +24,7 @@ def comparison_json() -> str:
 
 
 def main() -> None:
-    out = ROOT / "precmp_lib" / "_resources" / "example_comparison.json"
+    out = ROOT / "precmp_lib" / "_resources" / "example_prediction_comparison.json"
     out.write_text(comparison_json(), encoding="utf-8")
     print(f"wrote {out.relative_to(ROOT)}")
 
