@@ -44,7 +44,7 @@ _EXPORTS = {
     "compare_models": "compare.models",
     "Counts": "engine.base",
     "PredictionFileError": "engine.base",
-    "count_predictions": "engine.counting",
+    "count_predictions": "engine.predictions",
     "count_items": "engine.items",
     "Dataset": "sources.datasets",
     "DatasetUnavailable": "sources.datasets",

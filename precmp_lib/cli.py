@@ -1,7 +1,7 @@
 """The ``precmp`` command (also ``python -m precmp_lib``).
 
 ``precmp report PREDICTIONS --y-true COL ... --out report.html`` counts the predictions once,
-through the engine (:func:`precmp_lib.engine.counting.count_predictions`: DuckDB by default, numpy or
+through the engine (:func:`precmp_lib.engine.predictions.count_predictions`: DuckDB by default, numpy or
 Spark on request), compares the models (:func:`precmp_lib.compare.models.compare_models`) and renders
 one self-contained HTML page (:func:`precmp_lib.report.render.render_report`). A bad file, column,
 label or option exits with status 2 and one line naming the file, the column and the problem,
@@ -441,7 +441,7 @@ def _start_spark(args: argparse.Namespace) -> None:
 
 
 def _count(args: argparse.Namespace) -> Any:
-    from .engine.counting import count_predictions
+    from .engine.predictions import count_predictions
 
     _start_spark(args)
     try:

@@ -23,7 +23,7 @@ from statsmodels.stats.proportion import proportion_confint
 import precmp_lib as pc
 from precmp_lib.compare.conclusions import format_pvalue
 from precmp_lib.compare.models import ModelComparison, compare_models, model_pairs
-from precmp_lib.engine.counting import count_predictions
+from precmp_lib.engine.predictions import count_predictions
 from precmp_lib.engine.counts import (
     class_cells,
     joint_confusion,

@@ -14,7 +14,7 @@ import pandas as pd
 import pytest
 
 from precmp_lib.engine.base import Counts, PredictionFileError, _spec
-from precmp_lib.engine.counting import count_predictions
+from precmp_lib.engine.predictions import count_predictions
 from precmp_lib.engine.dictionary import label_dictionary
 from precmp_lib.engine.sql import DUCKDB, SPARK, cluster_sql, counting_sql, roles_sql
 

@@ -1,13 +1,13 @@
 """The engine: a file, DataFrame, DuckDB relation or Spark DataFrame becomes sufficient statistics.
 
 One pass over the rows, where they live, gives the counts and sums every test needs (see
-:mod:`precmp_lib.engine.counting` for the rules the three engines share). The rooms follow the
+:mod:`precmp_lib.engine.predictions` for the rules the three engines share). The rooms follow the
 data: :mod:`.base` (what a count is asked for and what comes back), :mod:`.files` and
 :mod:`.readers` (paths, CSV headers, Parquet schemas, drift), :mod:`.labels`,
 :mod:`.factorize` and :mod:`.dictionary` (raw values to class labels and codes; the optional C
 module ``_native``), :mod:`.sql` (every query's text, with no user text in it),
 :mod:`.numpy_engine`, :mod:`.duckdb_engine` and :mod:`.spark_engine`, :mod:`.finish` (rows to
-:class:`~precmp_lib.engine.base.Counts`), :mod:`.counting` (``count_predictions``, which engine
+:class:`~precmp_lib.engine.base.Counts`), :mod:`.predictions` (``count_predictions``, which engine
 for which source), :mod:`.counts` and :mod:`.clusters` (pattern counts, moments and cluster
 sums) and :mod:`.items` (evaluation items: ``count_items``, ``ItemSums``).
 
@@ -17,4 +17,4 @@ never a test, a comparison, a view or the course.
 
 from .._lib.lazy import submodule_access
 
-__getattr__, __dir__ = submodule_access(__name__, ['base', 'clusters', 'counting', 'counts', 'dictionary', 'duckdb_engine', 'factorize', 'files', 'finish', 'items', 'labels', 'numpy_engine', 'readers', 'spark_engine', 'sql'])
+__getattr__, __dir__ = submodule_access(__name__, ['base', 'clusters', 'counts', 'dictionary', 'duckdb_engine', 'factorize', 'files', 'finish', 'items', 'labels', 'numpy_engine', 'predictions', 'readers', 'spark_engine', 'sql'])

@@ -18,7 +18,7 @@ import numpy as np
 import pandas as pd
 
 from ..engine.base import Counts, PredictionFileError
-from ..engine.counting import count_predictions
+from ..engine.predictions import count_predictions
 from ..engine.dictionary import label_dictionary
 from ..engine.labels import EncodedLabels
 
@@ -129,7 +129,7 @@ def read_predictions(
 ) -> Predictions:
     r"""Read and check a predictions file (CSV or Parquet, wide or long) into per-row codes.
 
-    The file is checked by :func:`precmp_lib.engine.counting.count_predictions` (numpy engine), so the
+    The file is checked by :func:`precmp_lib.engine.predictions.count_predictions` (numpy engine), so the
     label rules and messages are those of every engine; the rows are then coded on the class
     list it found. For comparisons, prefer ``count_predictions``/``compare_models``, which keep
     only counts; this reader is for course code that needs the rows.
