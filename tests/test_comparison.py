@@ -23,7 +23,6 @@ from statsmodels.stats.proportion import proportion_confint
 import precmp_lib as pc
 from precmp_lib.compare.conclusions import format_pvalue
 from precmp_lib.compare.models import ModelComparison, compare_models, model_pairs
-from precmp_lib.engine.predictions import count_predictions
 from precmp_lib.engine.counts import (
     class_cells,
     joint_confusion,
@@ -31,6 +30,7 @@ from precmp_lib.engine.counts import (
     pair_cells_from_patterns,
     precision_moments,
 )
+from precmp_lib.engine.predictions import count_predictions
 from precmp_lib.stats.precision import compare_precision_from_counts
 from precmp_lib.stats.precision_gee import compare_precision_from_moments
 from precmp_lib.stats.prevalence import prevalence_bootstrap_from_patterns

@@ -40,8 +40,8 @@ from ..engine.clusters import (
     class_profiles,
     clustered_accuracy_from_sums,
 )
-from ..engine.predictions import count_predictions
 from ..engine.counts import PrecisionMoments, moments_from_patterns, pair_cells_from_patterns
+from ..engine.predictions import count_predictions
 from ..stats.bayesian import bayes_correlated_ttest
 from ..stats.combine import combine_pvalues, combined_precision_test
 from ..stats.contingency import mcnemar

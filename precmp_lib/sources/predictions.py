@@ -18,9 +18,9 @@ import numpy as np
 import pandas as pd
 
 from ..engine.base import Counts, PredictionFileError
-from ..engine.predictions import count_predictions
 from ..engine.dictionary import label_dictionary
 from ..engine.labels import EncodedLabels
+from ..engine.predictions import count_predictions
 
 __all__ = ["PredictionFileError", "Predictions", "read_predictions"]
 
