@@ -197,6 +197,8 @@ def build_parser() -> argparse.ArgumentParser:
     argparse.ArgumentParser
         A parser whose errors print one line and exit with status 2.
     """
+    from .engine.dispatch import ENGINES
+
     parser = _Parser(prog="precmp", description="Statistical comparison of classifiers.")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
     rep = sub.add_parser(
@@ -220,7 +222,7 @@ def build_parser() -> argparse.ArgumentParser:
                           "missing from some files is an error")
     rep.add_argument("--format", choices=("auto", "wide", "long"), default="auto",
                      help="auto (default): long when the file has 'model' and 'y_pred' columns")
-    rep.add_argument("--engine", choices=("auto", "numpy", "duckdb", "spark"), default="auto",
+    rep.add_argument("--engine", choices=ENGINES, default="auto",
                      help="who counts the rows: auto (DuckDB for files), numpy (in memory), "
                      "duckdb, spark (local mode unless a master is given or configured)")
     rep.add_argument("--spark-master", metavar="URL",

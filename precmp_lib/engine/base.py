@@ -7,7 +7,6 @@ cross-validated design, and is checked against the source's columns before anyth
 
 from __future__ import annotations
 
-import os
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypedDict
@@ -30,14 +29,8 @@ __all__ = ['Counts', 'PredictionFileError']
 
 TEST_SET = "test set"
 REPEATED_CV = "repeated cv"
-ENGINES = ("auto", "numpy", "duckdb", "spark")
 CSV_SUFFIXES = (".csv", ".txt", ".tsv", ".csv.gz", ".tsv.gz")
 PARQUET_SUFFIXES = (".parquet", ".pq")
-# DuckDB's working memory for one count; beyond it, hash tables spill to disk. With 1 GB the
-# cluster query of a 1e7-row cross-validated file (a GROUP BY of 1e6 observations) stays in
-# memory: the whole report peaks near 0.6 GiB of RSS. Under 512 MB DuckDB partitions that
-# GROUP BY to spill it, which took three times as long and peaked higher (0.75 GiB).
-DUCKDB_MEMORY = os.environ.get("PRECMP_DUCKDB_MEMORY", "1GB")
 # Spark Connect's retries of a call once the server has answered: waits of 0.05, 0.2, 0.8,
 # 3.2 and 4 s (about 8 s a call), where the client's default waits up to ten minutes for a
 # server that went away in the middle of a count
@@ -216,6 +209,8 @@ def nested_column(columns: Sequence[str], source: Any, used: Sequence[str]) -> s
     >>> nested_column(["y", "m"], frame, ["y", "m"]), nested_column(["y"], frame, ["y"])
     ('m', None)
     """
+    from .dispatch import _is_spark_frame  # here: the dispatcher imports this module
+
     if isinstance(source, pd.DataFrame):
         def first(c: str) -> Any:
             s = source[c]
@@ -397,13 +392,5 @@ def _check_model_names(spec: _Spec, names: Sequence[str]) -> None:
             role = "the true labels" if m == spec.y else "a key column (id, repeat or fold)"
             raise spec.fail(f"model {m!r} is {role}; a model is compared with the truth, "
                             "not with itself")
-
-
-def _is_spark_frame(source: Any) -> bool:
-    return type(source).__module__.startswith("pyspark.sql") and hasattr(source, "createOrReplaceTempView")
-
-
-def _is_duckdb_relation(source: Any) -> bool:
-    return "duckdb" in type(source).__module__ and hasattr(source, "query")
 
 
