@@ -44,6 +44,7 @@ _EXPORTS = {
     "compare_models": "compare.models",
     "Counts": "engine.base",
     "PredictionFileError": "engine.base",
+    "EngineError": "engine.dispatch",
     "count_predictions": "engine.predictions",
     "count_items": "engine.items",
     "Dataset": "sources.datasets",
