@@ -209,8 +209,6 @@ def nested_column(columns: Sequence[str], source: Any, used: Sequence[str]) -> s
     >>> nested_column(["y", "m"], frame, ["y", "m"]), nested_column(["y"], frame, ["y"])
     ('m', None)
     """
-    from .dispatch import _is_spark_frame  # here: the dispatcher imports this module
-
     if isinstance(source, pd.DataFrame):
         def first(c: str) -> Any:
             s = source[c]
@@ -392,5 +390,13 @@ def _check_model_names(spec: _Spec, names: Sequence[str]) -> None:
             role = "the true labels" if m == spec.y else "a key column (id, repeat or fold)"
             raise spec.fail(f"model {m!r} is {role}; a model is compared with the truth, "
                             "not with itself")
+
+
+def _is_spark_frame(source: Any) -> bool:
+    return type(source).__module__.startswith("pyspark.sql") and hasattr(source, "createOrReplaceTempView")
+
+
+def _is_duckdb_relation(source: Any) -> bool:
+    return "duckdb" in type(source).__module__ and hasattr(source, "query")
 
 

@@ -46,7 +46,7 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar
 import numpy as np
 import pandas as pd
 
-from .base import PredictionFileError
+from .base import PredictionFileError, _is_duckdb_relation, _is_spark_frame
 from .duckdb_engine import (
     DUCKDB_MEMORY,
     duckdb_connection,
@@ -387,11 +387,3 @@ def _count_spark_files(counters: Counters[Q, R], src: Source, request: Q) -> R:
                 raise
             raise counters.spark_failure(opened, exc) from None
         return counters.spark(replace(opened, data=frame), request)
-
-
-def _is_spark_frame(source: Any) -> bool:
-    return type(source).__module__.startswith("pyspark.sql") and hasattr(source, "createOrReplaceTempView")
-
-
-def _is_duckdb_relation(source: Any) -> bool:
-    return "duckdb" in type(source).__module__ and hasattr(source, "query")
