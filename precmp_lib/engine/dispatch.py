@@ -18,6 +18,9 @@ every route:
    long as the count;
 4. it calls the route's counter for that engine with the :class:`Opened` source.
 
+The engines are imported when a count runs: the command reads :data:`ENGINES` for its options
+without loading pandas.
+
 Examples
 --------
 A route that counts rows, on every engine:
@@ -26,7 +29,7 @@ A route that counts rows, on every engine:
 >>> def rows(opened, request):
 ...     return opened.name, opened.engine, len(opened.data.df() if opened.con else opened.data)
 >>> _ = register(Counters("rows", request=lambda source, args: None, reads=lambda request: [],
-...                       numpy=rows, duckdb=rows, spark=rows))
+...                       numpy=rows, duckdb=rows, spark=rows, error=ValueError, memory="64MB"))
 >>> count("rows", {"y": [1, 2, 3]}), count("rows", pd.DataFrame({"y": [1]}), engine="duckdb")
 (('DataFrame', 'numpy', 3), ('DataFrame', 'duckdb', 1))
 >>> count("rows", pd.DataFrame({"y": [1]}), engine="spark")
@@ -43,24 +46,11 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
-import numpy as np
-import pandas as pd
-
-from .base import PredictionFileError, _is_duckdb_relation, _is_spark_frame
-from .duckdb_engine import (
-    DUCKDB_MEMORY,
-    duckdb_connection,
-    duckdb_error,
-    duckdb_memory,
-    duckdb_table,
-    seal_connection,
-)
-from .files import describe_path, file_columns, literal_files, read_columns
-from .spark_engine import is_spark_connect, let_go_if_server_gone, spark_session, spark_table
-
-if TYPE_CHECKING:  # optional at run time: imported where the engine runs
+if TYPE_CHECKING:  # imported where a count runs (and DuckDB and pyspark where they run)
     import duckdb
     from pyspark.sql import SparkSession
+
+    from .base import PredictionFileError
 
 __all__ = ["COUNTERS", "ENGINES", "Counters", "EngineError", "Opened", "Source", "count",
            "register"]
@@ -173,6 +163,8 @@ class Opened(Source):
         PredictionFileError
             Naming the source, never a line of its files (:func:`duckdb_error`).
         """
+        from .duckdb_engine import duckdb_error
+
         kind = self.kind if self.files else self.name
         return duckdb_error(self.name, kind, exc, self.links, self.memory)
 
@@ -195,10 +187,11 @@ class Counters(Generic[Q, R]):
     error : type
         The route's error for its input (a ``ValueError``): a Spark session that does not
         start is one, naming the source.
-    spark_failure : callable (Opened, Exception) -> Exception, optional
-        The one line for Spark failing to open the files (default: Spark's own first line).
     memory : str
-        The route's DuckDB memory limit (``PRECMP_DUCKDB_MEMORY`` overrides it).
+        The route's DuckDB memory limit (``PRECMP_DUCKDB_MEMORY`` overrides it;
+        :mod:`precmp_lib.engine.duckdb_engine` holds the routes' limits).
+    spark_failure : callable (Opened, Exception) -> Exception, optional
+        The one line for Spark failing to open the files (default: Spark's own error).
     """
 
     route: str
@@ -207,9 +200,9 @@ class Counters(Generic[Q, R]):
     numpy: Callable[[Opened, Q], R]
     duckdb: Callable[[Opened, Q], R]
     spark: Callable[[Opened, Q], R]
-    error: type[ValueError] = PredictionFileError
+    error: type[ValueError]
+    memory: str
     spark_failure: Callable[[Opened, Exception], Exception] | None = None
-    memory: str = DUCKDB_MEMORY
 
 
 # Every route's counters, by the route's name
@@ -275,6 +268,11 @@ def count(route: str, source: Any, args: Any = None, *, engine: str = "auto",
     TypeError
         For a source of an unknown kind.
     """
+    import numpy as np
+    import pandas as pd
+
+    from .duckdb_engine import duckdb_connection, duckdb_memory
+
     counters = COUNTERS[route]
     if engine not in ENGINES:
         raise EngineError(f"engine must be one of {', '.join(ENGINES)}; got {engine!r}")
@@ -305,6 +303,10 @@ def count(route: str, source: Any, args: Any = None, *, engine: str = "auto",
 
 def _kind(source: Any) -> str:
     """Recognise a source: ``frame``, ``path``, ``relation`` or ``spark``."""
+    import pandas as pd
+
+    from .base import _is_duckdb_relation, _is_spark_frame
+
     if isinstance(source, pd.DataFrame):
         return "frame"
     if isinstance(source, str | os.PathLike):
@@ -346,6 +348,16 @@ def _either(names: list[str]) -> str:
 def _count_path(counters: Counters[Q, R], path: str | os.PathLike, engine: str, args: Any,
                 progress: bool, optional: Callable[[str], bool] | None, drop: bool) -> R:
     """Count a CSV or Parquet file (or a glob of Parquet files) with numpy, DuckDB or Spark."""
+    from .base import PredictionFileError
+    from .duckdb_engine import (
+        duckdb_connection,
+        duckdb_error,
+        duckdb_memory,
+        duckdb_table,
+        seal_connection,
+    )
+    from .files import describe_path, file_columns, literal_files, read_columns
+
     kind, files, name, matched = describe_path(path)
     columns, left_out = file_columns(kind, files, name, optional, drop)
     src = Source(name, kind, columns, files, matched, left_out)
@@ -371,6 +383,10 @@ def _count_path(counters: Counters[Q, R], path: str | os.PathLike, engine: str, 
 
 def _count_spark_files(counters: Counters[Q, R], src: Source, request: Q) -> R:
     """Open files as a Spark DataFrame (a local session unless one is configured) and count."""
+    from .base import PredictionFileError
+    from .files import literal_files
+    from .spark_engine import is_spark_connect, let_go_if_server_gone, spark_session, spark_table
+
     try:
         spark = spark_session()
     except RuntimeError as exc:

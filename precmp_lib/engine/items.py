@@ -879,4 +879,4 @@ def _spark_failure(source: Opened, exc: Exception) -> ItemFileError:
 
 register(Counters("items", request=_item_request, reads=_item_reads, numpy=_numpy_counter,
                   duckdb=_duckdb_counter, spark=_spark_counter, error=ItemFileError,
-                  spark_failure=_spark_failure, memory=ITEM_DUCKDB_MEMORY))
+                  memory=ITEM_DUCKDB_MEMORY, spark_failure=_spark_failure))

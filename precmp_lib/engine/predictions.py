@@ -86,7 +86,7 @@ import pandas as pd
 
 from .base import Counts, PredictionFileError, _Roles, _Spec, _spec
 from .dispatch import Counters, Opened, Source, count, register
-from .duckdb_engine import _duckdb_count
+from .duckdb_engine import DUCKDB_MEMORY, _duckdb_count
 from .files import malformed_line
 from .numpy_engine import _numpy_count
 from .spark_engine import _spark_count, _spark_error
@@ -274,4 +274,5 @@ def _spark_failure(source: Opened, exc: Exception) -> PredictionFileError:
 
 
 register(Counters("predictions", request=_request, reads=_reads, numpy=_numpy, duckdb=_duckdb,
-                  spark=_spark, error=PredictionFileError, spark_failure=_spark_failure))
+                  spark=_spark, error=PredictionFileError, memory=DUCKDB_MEMORY,
+                  spark_failure=_spark_failure))
