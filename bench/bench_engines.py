@@ -38,7 +38,7 @@ from _timing import GIB, best_of, run_tree_stderr
 from bench_report import CLASSES, byte_compile_package, make_file
 
 from precmp_lib.compare.predictions import compare_models
-from precmp_lib.engine.counting import count_predictions
+from precmp_lib.engine.predictions import count_predictions
 from precmp_lib.engine.spark_engine import spark_session
 
 

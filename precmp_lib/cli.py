@@ -1,7 +1,7 @@
 """The ``precmp`` command (also ``python -m precmp_lib``).
 
 ``precmp report PREDICTIONS --y-true COL ... --out report.html`` counts the predictions once,
-through the engine (:func:`precmp_lib.engine.counting.count_predictions`: DuckDB by default, numpy or
+through the engine (:func:`precmp_lib.engine.predictions.count_predictions`: DuckDB by default, numpy or
 Spark on request), compares the models (:func:`precmp_lib.compare.predictions.compare_models`) and renders
 one self-contained HTML page (:func:`precmp_lib.report.render.render_report`); ``--item COL`` or
 ``--eval-log NAME=PATH`` compares models on evaluation items instead. Which question is asked is

@@ -243,7 +243,7 @@ def test_a_real_run_writes_a_safe_page_quietly_with_umask_modes_and_leaves_no_te
     assert "<script>alert(1)</script>" not in page and "<img src=x onerror" not in page
     # --json holds exactly the comparison's to_json(), as compare_models gives it from the file
     from precmp_lib.compare.predictions import compare_models
-    from precmp_lib.engine.counting import count_predictions
+    from precmp_lib.engine.predictions import count_predictions
 
     expected = compare_models(count_predictions(work / "p.csv", y_true="y")).to_json()
     assert (work / "r.json").read_text() == expected
@@ -306,7 +306,7 @@ def test_spark_engine_run_prints_only_the_commands_lines(tmp_path):
     assert all(line.startswith("precmp: ") for line in lines), lines
     assert any("counted by spark" in line for line in lines), lines
     from precmp_lib.compare.predictions import compare_models
-    from precmp_lib.engine.counting import count_predictions
+    from precmp_lib.engine.predictions import count_predictions
 
     # the same comparison as DuckDB's count of the same file (the engines count alike)
     expected = json.loads(compare_models(count_predictions(work / "p.csv", y_true="y")).to_json())

@@ -30,7 +30,7 @@ from precmp_lib.core.counts import (
     pair_cells_from_patterns,
     precision_moments,
 )
-from precmp_lib.engine.counting import count_predictions
+from precmp_lib.engine.predictions import count_predictions
 from precmp_lib.stats.precision import compare_precision_from_counts
 from precmp_lib.stats.precision_gee import compare_precision_from_moments
 from precmp_lib.stats.prevalence import prevalence_bootstrap_from_patterns

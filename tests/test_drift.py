@@ -16,7 +16,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from precmp_lib.engine.counting import count_predictions
+from precmp_lib.engine.predictions import count_predictions
 
 
 def _frame(seed: int, n: int = 60) -> pd.DataFrame:

@@ -15,9 +15,10 @@ import pytest
 
 from precmp_lib.core.predictions import Counts
 from precmp_lib.engine.base import PredictionFileError, _spec
-from precmp_lib.engine.counting import count_predictions
 from precmp_lib.engine.dictionary import label_dictionary
-from precmp_lib.engine.sql import DUCKDB, SPARK, cluster_sql, counting_sql, roles_sql
+from precmp_lib.engine.dispatch import EngineError
+from precmp_lib.engine.predictions import count_predictions
+from precmp_lib.engine.sql import DUCKDB, SPARK, _roles, cluster_sql, counting_sql, roles_sql
 
 RNG_SEED = 20261123
 
@@ -323,7 +324,7 @@ def test_query_text_holds_no_name_or_value_of_the_source(layout):
                      repeat=HOSTILE_NAMES[2] if layout == "cv" else None,
                      fold=HOSTILE_NAMES[3] if layout == "cv" else None, layout="long")
         spec.models = HOSTILE_NAMES[4:]
-    texts = [roles_sql(spec, columns), counting_sql(spec, DUCKDB), counting_sql(spec, SPARK)]
+    texts = [roles_sql(_roles(spec), columns), counting_sql(spec, DUCKDB), counting_sql(spec, SPARK)]
     if layout == "cv":
         texts.append(cluster_sql(spec))
     for text in texts:
@@ -466,10 +467,42 @@ def test_many_classes_and_many_models_count_in_small_memory():
 
 
 def test_unknown_engine_and_source():
-    with pytest.raises(PredictionFileError, match="engine must be one of"):
+    with pytest.raises(EngineError, match="engine must be one of"):
         count_predictions(pd.DataFrame({"y": [0]}), y_true="y", engine="polars")
     with pytest.raises(TypeError, match="source must be"):
         count_predictions(42, y_true="y")
+
+
+def test_every_route_refuses_an_engine_with_one_error_and_one_message():
+    import duckdb
+
+    from precmp_lib.cli import build_parser
+    from precmp_lib.engine.dispatch import ENGINES
+    from precmp_lib.engine.items import count_items
+
+    frame = pd.DataFrame({"item": [1, 1, 2, 2], "model": ["a", "b", "a", "b"],
+                          "score": [1, 0, 1, 1], "y": [0, 1, 1, 0], "m": [0, 1, 0, 0]})
+    relation = duckdb.connect().from_df(frame)
+    routes = [lambda source, engine: count_predictions(source, y_true="y", models=["m"],
+                                                       engine=engine),
+              lambda source, engine: count_items(source, engine=engine)]
+    for route in routes:
+        with pytest.raises(EngineError, match=r"^engine must be one of auto, numpy, duckdb, "
+                                              r"spark; got 'polars'$"):
+            route(frame, "polars")
+        with pytest.raises(EngineError, match=r"^engine='spark' cannot read a pandas DataFrame: "
+                                              r"it reads a Spark DataFrame or a path; a pandas "
+                                              r"DataFrame is read with engine 'auto', 'numpy' "
+                                              r"or 'duckdb'$"):
+            route(frame, "spark")
+        with pytest.raises(EngineError, match=r"^engine='numpy' cannot read a DuckDB relation: "
+                                              r"it reads a pandas DataFrame or a path; a DuckDB "
+                                              r"relation is read with engine 'auto' or 'duckdb'$"):
+            route(relation, "numpy")
+    # the command offers the engines the library defines
+    engine = next(a for a in build_parser()._subparsers._group_actions[0].choices["report"]._actions
+                  if a.dest == "engine")
+    assert tuple(engine.choices) == ENGINES
 
 
 def test_progress_bar_on_a_terminal_gives_the_same_counts(files, monkeypatch, capsys):

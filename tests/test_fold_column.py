@@ -17,7 +17,7 @@ from scipy import stats
 
 from precmp_lib.cli import main
 from precmp_lib.compare.predictions import compare_models
-from precmp_lib.engine.counting import count_predictions
+from precmp_lib.engine.predictions import count_predictions
 
 
 def _ten_fold(n: int = 230, seed: int = 3) -> pd.DataFrame:

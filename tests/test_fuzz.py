@@ -1119,7 +1119,7 @@ SKIPPED: dict[str, str] = {
 # tested in their own files).
 MODULES = ["stats.accuracy", "stats.bayesian", "stats.combine", "compare.predictions",
            "stats.contingency", "core.counts", "compare.crossval", "sources.datasets",
-           "engine.base", "engine.counting", "engine.spark_engine", "stats.multiple",
+           "engine.base", "engine.predictions", "engine.spark_engine", "stats.multiple",
            "stats.paired", "stats.repeated", "stats.power", "stats.precision_cells", "stats.precision",
            "stats.precision_gee", "sources.predictions", "stats.prevalence", "stats.ranks",
            "stats.posthoc", "stats.replicability", "stats.resampling", "stats.results",

@@ -275,8 +275,7 @@ def test_the_page_of_a_dollar_column_counted_by_spark_holds_no_environment(spark
 def test_duckdb_reads_only_the_files_it_counts(tmp_path):
     import duckdb
 
-    from precmp_lib.engine.duckdb_engine import seal_connection
-    from precmp_lib.engine.readers import duckdb_connection, duckdb_table
+    from precmp_lib.engine.duckdb_engine import duckdb_connection, duckdb_table, seal_connection
 
     pd.DataFrame({"y": ["a", "b"], "m": ["a", "a"]}).to_parquet(tmp_path / "p.parquet")
     SECRET_DIR.joinpath("other.csv").write_text("y\nSECRETLABEL\n")

@@ -442,8 +442,8 @@ def test_a_private_name_through_a_module_alias_is_caught(package_copy, tmp_path)
      "precmp_lib.stats.planted:5 -> precmp_lib.compare.predictions"),
     ("from precmp_lib import report\n\nPAGE = report.render.render_report\n",
      "precmp_lib.stats.planted:1 -> precmp_lib.report"),
-    ("import precmp_lib\n\nCOUNT = precmp_lib.engine.counting.count_predictions\n",
-     "precmp_lib.stats.planted:3 -> precmp_lib.engine.counting"),
+    ("import precmp_lib\n\nCOUNT = precmp_lib.engine.predictions.count_predictions\n",
+     "precmp_lib.stats.planted:3 -> precmp_lib.engine.predictions"),
 ], ids=["exported-name", "subpackage-module", "from-root-import", "dotted-import"])
 def test_attribute_access_to_a_higher_layer_is_caught(package_copy, tmp_path, source, target):
     # (c) what an attribute chain reaches through a module bound by an import
@@ -454,10 +454,10 @@ def test_attribute_access_to_a_higher_layer_is_caught(package_copy, tmp_path, so
 def test_stats_importing_the_engine_is_caught(package_copy, tmp_path):
     # (d) the file-reading dispatcher, and any other module of the engine, is above stats
     root = _planted(package_copy, tmp_path, {
-        "stats/planted.py": "from ..engine.counting import count_predictions\n",
+        "stats/planted.py": "from ..engine.predictions import count_predictions\n",
         "stats/planted_base.py": "def f():\n    from ..engine import base\n    return base\n"})
     problems = layering_problems(root)
-    assert "precmp_lib.stats.planted:1 -> precmp_lib.engine.counting" in problems
+    assert "precmp_lib.stats.planted:1 -> precmp_lib.engine.predictions" in problems
     assert "precmp_lib.stats.planted_base:2 -> precmp_lib.engine.base" in problems
 
 

@@ -13,7 +13,7 @@ from scipy import stats
 
 from precmp_lib.cli import main
 from precmp_lib.compare.predictions import compare_models
-from precmp_lib.engine.counting import count_predictions
+from precmp_lib.engine.predictions import count_predictions
 
 # a column name that would be SQL if it were pasted into a query
 HOSTILE = "'; DROP TABLE src; --"

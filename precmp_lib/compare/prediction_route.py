@@ -1,7 +1,7 @@
 """The predictions route: a file of predictions, counted once and compared (``ROUTE``).
 
 Its input is a predictions file (or a glob of Parquet files) with a column of true labels; the
-engine counts it (:func:`precmp_lib.engine.counting.count_predictions`) and
+engine counts it (:func:`precmp_lib.engine.predictions.count_predictions`) and
 :func:`~precmp_lib.compare.predictions.compare_models` compares the models from the counts.
 The route is chosen when no other route recognises the command's options.
 """
@@ -146,7 +146,7 @@ def _margin(given: list[tuple[str | None, float]] | None) -> float | None:
 
 
 def _count(options: argparse.Namespace) -> Any:
-    from ..engine.counting import count_predictions
+    from ..engine.predictions import count_predictions
 
     start_spark(options)
     try:

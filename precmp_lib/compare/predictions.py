@@ -1,6 +1,6 @@
 """``compare_models``: every number a comparison report shows, computed from counts.
 
-The raw predictions are counted once (:func:`precmp_lib.engine.counting.count_predictions`, or a
+The raw predictions are counted once (:func:`precmp_lib.engine.predictions.count_predictions`, or a
 :class:`~precmp_lib.core.predictions.Counts` passed in); every table below is a pure function of those
 pattern counts, through the count-taking functions of the core modules. The result,
 :class:`ModelComparison`, is frozen and round-trips through JSON, which is what the report
@@ -40,7 +40,7 @@ from ..core.clusters import (
 from ..core.counts import PrecisionMoments, moments_from_patterns, pair_cells_from_patterns
 from ..core.predictions import Counts
 from ..engine.base import REPEATED_CV
-from ..engine.counting import count_predictions
+from ..engine.predictions import count_predictions
 from ..stats.bayesian import bayes_correlated_ttest
 from ..stats.combine import combine_pvalues, combined_precision_test
 from ..stats.contingency import mcnemar
@@ -749,10 +749,10 @@ def compare_models(
 
     Parameters
     ----------
-    source : Counts, or anything :func:`precmp_lib.engine.counting.count_predictions` takes
+    source : Counts, or anything :func:`precmp_lib.engine.predictions.count_predictions` takes
         The predictions, or their counts (then nothing is read again).
     y_true, models, id, repeat, fold, layout, engine, model_column, pred_column
-        Passed to :func:`~precmp_lib.engine.counting.count_predictions` (ignored for ``Counts``).
+        Passed to :func:`~precmp_lib.engine.predictions.count_predictions` (ignored for ``Counts``).
     reference : str, optional
         Compare every model with this one instead of every pair.
     alpha : float
@@ -785,7 +785,7 @@ def compare_models(
         For an option out of range, a ``y_true`` that is not a column, fewer than two models,
         a ``reference`` that is not a model or a ``prevalence`` class the data do not hold.
     PredictionFileError
-        (a ValueError) from :func:`~precmp_lib.engine.counting.count_predictions` for predictions that
+        (a ValueError) from :func:`~precmp_lib.engine.predictions.count_predictions` for predictions that
         cannot be counted.
 
     Examples
@@ -878,7 +878,7 @@ def _cluster_sums(counts: Counts) -> ClusterSums:
 
 
 def _count(source: Any, y_true: str | None, **kwargs: Any) -> Counts:
-    """Count the predictions with :func:`~precmp_lib.engine.counting.count_predictions`."""
+    """Count the predictions with :func:`~precmp_lib.engine.predictions.count_predictions`."""
     if y_true is None:
         raise ValueError("y_true (the column of true labels) is required unless source is Counts")
     if isinstance(source, pd.DataFrame) and (not isinstance(y_true, Hashable)

@@ -24,6 +24,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from ..engine.dispatch import ENGINES
+
 if TYPE_CHECKING:  # pandas and the comparisons are imported when a route runs
     from .base import Comparison
 
@@ -215,7 +217,7 @@ MODELS = Option(("--models",), {
     "help": "wide: model columns (default: all but truth, id, repeat, fold); long: models to "
             "keep; evaluation items: models to keep"})
 ENGINE = Option(("--engine",), {
-    "choices": ("auto", "numpy", "duckdb", "spark"), "default": "auto",
+    "choices": ENGINES, "default": "auto",
     "help": "who counts the rows: auto (DuckDB for files), numpy (in memory), duckdb, spark "
             "(local mode unless a master is given or configured)"})
 SPARK_MASTER = Option(("--spark-master",), {

@@ -8,7 +8,6 @@ anything is read.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypedDict
@@ -27,14 +26,8 @@ __all__ = ['PredictionFileError']
 
 TEST_SET = "test set"
 REPEATED_CV = "repeated cv"
-ENGINES = ("auto", "numpy", "duckdb", "spark")
 CSV_SUFFIXES = (".csv", ".txt", ".tsv", ".csv.gz", ".tsv.gz")
 PARQUET_SUFFIXES = (".parquet", ".pq")
-# DuckDB's working memory for one count; beyond it, hash tables spill to disk. With 1 GB the
-# cluster query of a 1e7-row cross-validated file (a GROUP BY of 1e6 observations) stays in
-# memory: the whole report peaks near 0.6 GiB of RSS. Under 512 MB DuckDB partitions that
-# GROUP BY to spill it, which took three times as long and peaked higher (0.75 GiB).
-DUCKDB_MEMORY = os.environ.get("PRECMP_DUCKDB_MEMORY", "1GB")
 # Spark Connect's retries of a call once the server has answered: waits of 0.05, 0.2, 0.8,
 # 3.2 and 4 s (about 8 s a call), where the client's default waits up to ten minutes for a
 # server that went away in the middle of a count

@@ -19,41 +19,137 @@ if TYPE_CHECKING:  # optional at run time: imported where the engine runs
 
 from .._lib.limits import check_limit
 from ..core.predictions import Counts
-from .base import DUCKDB_MEMORY, PredictionFileError, _check_flat, _Spec
+from .base import PredictionFileError, _check_flat, _Spec
 from .dictionary import _value
-from .files import _delimiter, _field_count_error, _line_end
+from .files import _delimiter, _duckdb_keep, _field_count_error, _line_end
 from .finish import _finish
-from .sql import DUCKDB, _locate_sql, _models_sql, _roles, _split_sets, counting_sql, roles_sql
+from .sql import (
+    DUCKDB,
+    _locate_sql,
+    _models_sql,
+    _roles,
+    _split_sets,
+    counting_sql,
+    duckdb_read_sql,
+    duckdb_seal_sql,
+    duckdb_setup_sql,
+    roles_sql,
+)
+
+# DuckDB's working memory for one count of predictions; beyond it, hash tables spill to disk.
+# With 1 GB the cluster query of a 1e7-row cross-validated file (a GROUP BY of 1e6
+# observations) stays in memory: the whole report peaks near 0.6 GiB of RSS. Under 512 MB
+# DuckDB partitions that GROUP BY to spill it, which took three times as long and peaked
+# higher (0.75 GiB).
+DUCKDB_MEMORY = "1GB"
+# DuckDB's memory limit for the item sums: every level of the query is a GROUP BY that spills
+# to disk beyond it, and the report around the query (Python, pandas, the plots) needs the
+# rest of a 1 GiB budget.
+ITEM_DUCKDB_MEMORY = "512MB"
 
 # --------------------------------------------------------------------------------------------
 # DuckDB
 # --------------------------------------------------------------------------------------------
 
 
+def duckdb_memory(default: str = DUCKDB_MEMORY) -> str:
+    """Return the memory limit of the engines' DuckDB queries: ``PRECMP_DUCKDB_MEMORY``, else ``default``.
+
+    Parameters
+    ----------
+    default : str
+        The route's own limit (:data:`DUCKDB_MEMORY` for predictions, :data:`ITEM_DUCKDB_MEMORY`
+        for items).
+
+    Returns
+    -------
+    str
+        As DuckDB spells it (``"1GB"``), and as messages name it.
+
+    Examples
+    --------
+    >>> os.environ.pop("PRECMP_DUCKDB_MEMORY", None) and None
+    >>> duckdb_memory(), duckdb_memory(ITEM_DUCKDB_MEMORY)
+    ('1GB', '512MB')
+    """
+    return os.environ.get("PRECMP_DUCKDB_MEMORY") or default
+
+
 def _duckdb_source(con: duckdb.DuckDBPyConnection, kind: str, files: list[str],
                    columns: list[str]) -> duckdb.DuckDBPyRelation:
-    lit = DUCKDB.literal
-    if kind == "parquet":
-        # by column name: files that list the same columns in another order still line up
-        return con.sql(f"SELECT * FROM read_parquet([{', '.join(lit(f) for f in files)}], "
-                       "union_by_name = true)")
-    delim = _delimiter(files[0])
-    spec = ", ".join(f"c{i}: 'VARCHAR'" for i in range(len(columns)))
-    return con.sql(
-        f"SELECT * FROM read_csv({lit(files[0])}, header = true, auto_detect = false, "
-        f"delim = {lit(delim)}, quote = '\"', escape = '\"', nullstr = '', "
-        f"new_line = {lit(_line_end(files[0]))}, columns = {{{spec}}})")
+    return con.sql(duckdb_read_sql(kind, files, len(columns), _delimiter(files[0]),
+                                   _line_end(files[0]) if kind == "csv" else "\\n"))
 
 
-def _duckdb_error(name: str, kind: str, exc: Exception, files: list[str],
-                  memory: str | None = None) -> PredictionFileError:
-    """One line from DuckDB's message: its first line and the reason, never the raw line.
+def duckdb_table(con: duckdb.DuckDBPyConnection, kind: str, files: list[str],
+                 columns: list[str], name: str, memory: str | None = None) -> duckdb.DuckDBPyRelation:
+    """Open files as a DuckDB relation of ``columns`` (every CSV cell as text).
 
-    ``memory`` is the memory limit the query ran under, when not :data:`DUCKDB_MEMORY`.
+    The files of a Parquet pattern are read by column name and their ``columns`` kept by
+    position, so that no column name reaches a query.
+
+    Parameters
+    ----------
+    con : duckdb.DuckDBPyConnection
+        A connection of :func:`duckdb_connection`.
+    kind : {"csv", "parquet"}
+    files : list of str
+        Plain names (:func:`~precmp_lib.engine.files.literal_files`).
+    columns : list of str
+        The files' columns (:func:`~precmp_lib.engine.files.file_columns`).
+    name : str
+        The source's name, for messages.
+    memory : str, optional
+        The connection's memory limit, for messages (default :func:`duckdb_memory`).
+
+    Returns
+    -------
+    duckdb.DuckDBPyRelation
+
+    Raises
+    ------
+    PredictionFileError
+        When DuckDB cannot open the files.
+    """
+    try:
+        rel = _duckdb_source(con, kind, files, columns)
+        return _duckdb_keep(rel, columns) if kind == "parquet" else rel
+    except PredictionFileError:
+        raise
+    except Exception as exc:  # duckdb.Error while opening the file
+        raise duckdb_error(name, kind, exc, files, memory) from None
+
+
+def duckdb_error(name: str, kind: str, exc: Exception, files: Sequence[str],
+                 memory: str | None = None) -> PredictionFileError:
+    """Turn a DuckDB failure into one line naming the source: never the raw line of a file.
+
+    DuckDB's first line and reason are kept; a CSV row with more or fewer fields than the
+    header is named by its line; running out of memory names the limit and how to raise it.
+
+    Parameters
+    ----------
+    name, kind : str
+        The source's name and kind (``"csv"``, ``"parquet"``; ``"DataFrame"``, ``"relation"``).
+    exc : Exception
+        DuckDB's error.
+    files : sequence of str
+        Paths to replace by ``name`` in the message.
+    memory : str, optional
+        The memory limit the query ran under (default :func:`duckdb_memory`).
+
+    Returns
+    -------
+    PredictionFileError
+
+    Examples
+    --------
+    >>> str(duckdb_error("a.csv", "csv", RuntimeError("Conversion Error: bad"), []))
+    'a.csv: cannot be read as CSV (Conversion Error: bad)'
     """
     if type(exc).__name__ == "OutOfMemoryException" or "Out of Memory" in str(exc):
         return PredictionFileError(
-            f"{name}: DuckDB ran out of memory counting it (its limit is {memory or DUCKDB_MEMORY}); "
+            f"{name}: DuckDB ran out of memory counting it (its limit is {memory or duckdb_memory()}); "
             "raise the limit with the environment variable PRECMP_DUCKDB_MEMORY (e.g. "
             "PRECMP_DUCKDB_MEMORY=4GB)")
     shape = re.search(r"CSV Error on Line: (\d+)\s*(?:Original Line:[^\n]*\n)?\s*"
@@ -164,7 +260,7 @@ def _duckdb_count(spec: _Spec, relation: duckdb.DuckDBPyRelation, columns: Seque
                   on_error: Callable[[Exception], PredictionFileError]) -> Counts:
     _check_flat(spec, columns, relation)
     try:
-        roles = relation.query("src", roles_sql(spec, columns))
+        roles = relation.query("src", roles_sql(_roles(spec), columns))
         table = roles
         if spec.layout == "long":
             _long_models(spec, [str(r[0]) for r in roles.query("roles", _models_sql(DUCKDB, "roles")).fetchall()
@@ -228,18 +324,37 @@ def _long_models(spec: _Spec, available: list[str]) -> None:
         raise spec.fail("the file has a header but no rows")
 
 
-def _connect() -> duckdb.DuckDBPyConnection:
+def duckdb_connection(memory: str = DUCKDB_MEMORY) -> duckdb.DuckDBPyConnection:
+    """Open a DuckDB connection for an engine: its memory limit and a private spill folder.
+
+    Progress is tracked (for ``query_progress``) but never printed by DuckDB itself; large
+    groupings (the ids of long files) spill to a private folder, removed with the
+    connection, instead of growing to most of the machine's memory or writing into the
+    current folder.
+
+    Parameters
+    ----------
+    memory : str
+        The route's memory limit, unless ``PRECMP_DUCKDB_MEMORY`` sets one
+        (:func:`duckdb_memory`).
+
+    Returns
+    -------
+    duckdb.DuckDBPyConnection
+
+    Examples
+    --------
+    >>> os.environ.pop("PRECMP_DUCKDB_MEMORY", None) and None
+    >>> con = duckdb_connection(ITEM_DUCKDB_MEMORY)
+    >>> con.execute("SELECT current_setting('memory_limit')").fetchone()  # 512e6 bytes
+    ('488.2 MiB',)
+    """
     import duckdb
 
     con = duckdb.connect()
-    # progress is tracked (for query_progress) but never printed by DuckDB itself
-    con.execute("SET enable_progress_bar = true")
-    con.execute("SET enable_progress_bar_print = false")
-    # large GROUP BYs (ids of long files) spill to a private folder, removed with the
-    # connection, instead of growing to most of the machine's memory or writing into the cwd
     spill = tempfile.mkdtemp(prefix="precmp-duckdb-")
-    con.execute(f"SET temp_directory = {DUCKDB.literal(spill)}")
-    con.execute(f"SET memory_limit = {DUCKDB.literal(DUCKDB_MEMORY)}")
+    for statement in duckdb_setup_sql(spill, duckdb_memory(memory)):
+        con.execute(statement)
     weakref.finalize(con, shutil.rmtree, spill, True)
     return con
 
@@ -255,23 +370,19 @@ def seal_connection(con: duckdb.DuckDBPyConnection, files: Sequence[str]) -> Non
     Parameters
     ----------
     con : duckdb.DuckDBPyConnection
-        A connection of :func:`_connect` (``readers.duckdb_connection``) (never a caller's own).
+        A connection of :func:`duckdb_connection` (never a caller's own).
     files : sequence of str
         The paths (or links) the relations read.
 
     Examples
     --------
-    >>> con = _connect()
+    >>> con = duckdb_connection()
     >>> seal_connection(con, [])
     >>> con.execute("SELECT current_setting('enable_external_access'), "
     ...             "current_setting('lock_configuration')").fetchone()
     (False, True)
     """
-    listed = ", ".join(DUCKDB.literal(os.path.abspath(f)) for f in files)
-    con.execute(f"SET allowed_paths = [{listed}]")
-    con.execute("SET autoinstall_known_extensions = false")
-    con.execute("SET autoload_known_extensions = false")
-    con.execute("SET enable_external_access = false")
-    con.execute("SET lock_configuration = true")
+    for statement in duckdb_seal_sql([os.path.abspath(f) for f in files]):
+        con.execute(statement)
 
 

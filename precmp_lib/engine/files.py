@@ -21,6 +21,7 @@ if TYPE_CHECKING:  # optional at run time: imported where the engine runs
 from .._lib.limits import check_limit, check_regular, limit
 from .._lib.text import printable_name
 from .base import CSV_SUFFIXES, PARQUET_SUFFIXES, PredictionFileError, _shown
+from .sql import renamed_sql
 
 
 def resolve_path(path: str | os.PathLike) -> tuple[list[str], bool]:
@@ -58,8 +59,36 @@ def resolve_path(path: str | os.PathLike) -> tuple[list[str], bool]:
     return sorted(glob.glob(text.replace("[", "[[]"))), True
 
 
-def _describe_path(path: str | os.PathLike) -> tuple[str, list[str], str, str | None]:
-    """Return the file kind, the files, the name used in messages and, for a pattern, a note."""
+def describe_path(path: str | os.PathLike) -> tuple[str, list[str], str, str | None]:
+    r"""Check a path argument and say how to read it.
+
+    Parameters
+    ----------
+    path : str or PathLike
+        A CSV or Parquet file, or a pattern of Parquet files (see :func:`resolve_path`).
+
+    Returns
+    -------
+    kind : {"csv", "parquet"}
+    files : list of str
+    name : str
+        How messages name the source (the file name, or the pattern).
+    note : str or None
+        For a pattern, which files it matched.
+
+    Raises
+    ------
+    PredictionFileError
+        For a missing, empty, unreadable or unknown file, or a pattern matching nothing.
+
+    Examples
+    --------
+    >>> d = Path(tempfile.mkdtemp())
+    >>> _ = (d / "preds.csv").write_text("y,m\n1,1\n")
+    >>> kind, files, name, note = describe_path(d / "preds.csv")
+    >>> kind, name, note
+    ('csv', 'preds.csv', None)
+    """
     files, pattern = resolve_path(path)
     if pattern:
         text = printable_name(os.fspath(path))
@@ -120,7 +149,7 @@ def _delimiter(path: str) -> str:
 
 
 @contextlib.contextmanager
-def _literal_files(files: list[str], name: str, own_paths: bool = False) -> Iterator[list[str]]:
+def literal_files(files: list[str], name: str, own_paths: bool = False) -> Iterator[list[str]]:
     """Give DuckDB and Spark plain names for the files: links ``f0.csv``, ... in a private folder.
 
     Both readers expand glob characters in a path they are given (``run[1].parquet`` would read
@@ -130,6 +159,25 @@ def _literal_files(files: list[str], name: str, own_paths: bool = False) -> Iter
     ``own_paths`` (a Spark Connect server, which may run elsewhere and not see this machine's
     private folder) the files' own absolute paths are given whenever they hold none of those
     characters; links only for the others.
+
+    Parameters
+    ----------
+    files : list of str
+    name : str
+        The source's name, for messages.
+    own_paths : bool
+        Keep the files' own absolute paths where they hold no pattern character (a Spark
+        Connect server, see :func:`~precmp_lib.engine.spark_engine.is_spark_connect`).
+
+    Yields
+    ------
+    list of str
+        Paths or links whose names hold no character a file reader takes as a pattern.
+
+    Raises
+    ------
+    PredictionFileError
+        When a path holds such a character and no link to it can be made.
     """
     if own_paths:
         paths = [os.path.abspath(f) for f in files]
@@ -198,12 +246,33 @@ def _csv_header(path: str, name: str) -> list[str]:
     return [h.strip() for h in header]
 
 
-def _malformed_line(path: str, name: str, width: int) -> PredictionFileError | None:
-    """Find the first row with more or fewer fields than the header's ``width``; say which.
+def malformed_line(path: str, name: str, width: int) -> PredictionFileError | None:
+    r"""Find the first CSV row with more or fewer fields than the header's ``width``; say which.
 
     Called when a reader has refused a row without naming it (pandas' tokenizer, Spark's
     ``MALFORMED_CSV_RECORD``), so that every engine names the same line the same way. The
     file is read as a stream, one row at a time.
+
+    Parameters
+    ----------
+    path : str
+    name : str
+        The source's name, for messages.
+    width : int
+        The header's number of columns.
+
+    Returns
+    -------
+    PredictionFileError or None
+        The one line naming the row's line and its number of fields, or None when every row
+        fits (or the file cannot be read as CSV text).
+
+    Examples
+    --------
+    >>> d = Path(tempfile.mkdtemp())
+    >>> _ = (d / "p.csv").write_text("y,m\n1,1\n2,2,2\n")
+    >>> print(malformed_line(str(d / "p.csv"), "p.csv", 2))
+    p.csv: line 3 has 3 fields where the header has 2; every row needs one field per column
     """
     import gzip
 
@@ -235,9 +304,9 @@ def _read_csv_text(path: str, name: str, header: Sequence[str], wanted: Sequence
         frame = pd.read_csv(path, header=0, names=[f"c{i}" for i in range(width)], index_col=False,
                             dtype=str, keep_default_na=False, na_values=[""], sep=_delimiter(path))
     except Exception as exc:  # any parser failure is a file problem for the user
-        raise _malformed_line(path, name, width) or _unreadable(name, "csv", exc) from None
+        raise malformed_line(path, name, width) or _unreadable(name, "csv", exc) from None
     if width and frame.iloc[:, -1].isna().any():
-        short = _malformed_line(path, name, width)
+        short = malformed_line(path, name, width)
         if short is not None:
             raise short
     position = {c: i for i, c in enumerate(header)}
@@ -374,8 +443,88 @@ def _check_drift(files: list[str], schemas: list[Any], name: str,
     return partial
 
 
-def _file_columns(kind: str, files: list[str], name: str) -> list[str]:
-    return _csv_header(files[0], name) if kind == "csv" else _parquet_columns(files, name)[0]
+def file_columns(kind: str, files: list[str], name: str,
+                 optional: Callable[[str], bool] | None = None,
+                 drop: bool = False) -> tuple[list[str], list[str]]:
+    r"""Return the column names of a CSV header or of Parquet schemas, in file order.
+
+    The files of a Parquet pattern must agree on their columns and types (a column that some
+    files lack is an error naming it and the files); a column for which ``optional`` is true
+    is left out instead when ``drop`` is set.
+
+    Parameters
+    ----------
+    kind : {"csv", "parquet"}
+    files : list of str
+    name : str
+        The source's name, for messages.
+    optional : callable, optional
+        Tells which columns may be missing from some files of a pattern (a model column).
+    drop : bool
+        Leave such columns out rather than refuse them.
+
+    Returns
+    -------
+    columns : list of str
+        The columns every file holds.
+    left_out : list of str
+        The optional columns left out.
+
+    Raises
+    ------
+    PredictionFileError
+        For a header or schema that cannot be read, or files that disagree.
+
+    Examples
+    --------
+    >>> d = Path(tempfile.mkdtemp())
+    >>> _ = (d / "p.csv").write_text("y, m\n1,1\n")
+    >>> file_columns("csv", [str(d / "p.csv")], "p.csv")
+    (['y', 'm'], [])
+    """
+    if kind == "csv":
+        return _csv_header(files[0], name), []
+    return _parquet_columns(files, name, optional, drop)
+
+
+def read_columns(kind: str, files: list[str], columns: list[str], name: str,
+                 header: list[str]) -> pd.DataFrame:
+    r"""Read some columns of the files into memory (CSV cells as text, empty cells missing).
+
+    Parameters
+    ----------
+    kind : {"csv", "parquet"}
+    files : list of str
+    columns : list of str
+        The columns to read.
+    name : str
+        The source's name, for messages.
+    header : list of str
+        Every column of the files, in order (:func:`file_columns`): a CSV row with more or
+        fewer fields is refused naming its line, as DuckDB and Spark refuse it.
+
+    Returns
+    -------
+    pandas.DataFrame
+
+    Raises
+    ------
+    PredictionFileError
+        When the files cannot be parsed.
+
+    Examples
+    --------
+    >>> d = Path(tempfile.mkdtemp())
+    >>> _ = (d / "p.csv").write_text("y,m,n\n1,,3\n")
+    >>> read_columns("csv", [str(d / "p.csv")], ["n", "m"], "p.csv", ["y", "m", "n"]).to_dict("list")
+    {'n': ['3'], 'm': [nan]}
+    """
+    if kind == "csv":
+        return _read_csv_text(files[0], name, header, columns)
+    try:
+        return pd.concat([pd.read_parquet(f, columns=columns) for f in files], ignore_index=True)
+    except Exception as exc:  # any parser failure is a file problem for the user
+        raise _unreadable(name, kind, exc) from None
 
 
 def _by_position(frame: Any, keep: Sequence[str], rename: Callable[[Any, list[str]], Any],
@@ -402,7 +551,7 @@ def _by_position(frame: Any, keep: Sequence[str], rename: Callable[[Any, list[st
 
 def _duckdb_keep(rel: duckdb.DuckDBPyRelation, keep: Sequence[str]) -> duckdb.DuckDBPyRelation:
     def rename(r: Any, names: list[str]) -> Any:
-        return r.query("drifted", f"SELECT * FROM drifted AS t({', '.join(names)})")
+        return r.query("drifted", renamed_sql(len(names), "drifted"))
 
     return _by_position(rel, keep, rename, lambda r, cols: r.project(", ".join(cols)))
 

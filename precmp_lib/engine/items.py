@@ -5,9 +5,10 @@ A long item file has one row per answer: the ``item``, the ``model`` that answer
 item's ``cluster`` (a passage, a source document), a ``sample`` column numbering repeated
 answers to the same item, and a ``task``. :func:`count_items` reads it with numpy (a pandas
 DataFrame in memory), DuckDB (CSV or Parquet files, a DataFrame or a relation; out of core) or
-Spark, and returns :class:`~precmp_lib.core.items.ItemSums`: per task, sums over items and
-second-level sums over clusters, never rows. Their size is bounded by models², whatever the
-number of items or clusters.
+Spark (the dispatcher, :mod:`precmp_lib.engine.dispatch`, picks the engine and opens the
+source for the counters this module registers), and returns :class:`~precmp_lib.core.items.ItemSums`: per task, sums
+over items and second-level sums over clusters, never rows. Their size is bounded by models²,
+whatever the number of items or clusters.
 
 With ``a_j`` the score of model j on an item (the mean of its answers when the item was
 answered several times), ``S_cj`` the sum of ``a_j`` over the items of cluster c, ``n_c`` the
@@ -32,7 +33,6 @@ are compared as constants of the engines' expression APIs.
 from __future__ import annotations
 
 import math
-import os
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
@@ -43,20 +43,23 @@ import pandas as pd
 from .._lib.limits import check_limit
 from .._lib.text import REPLACEMENT, lost_bytes
 from ..core.items import ItemSums
-from .base import ENGINES, PredictionFileError, nested_column
-from .duckdb_engine import seal_connection
-from .readers import (
-    describe_path,
-    duckdb_connection,
-    duckdb_file_error,
-    duckdb_table,
-    file_columns,
-    malformed_line,
-    plain_links,
-    read_columns,
-    spark_table,
+from .base import PredictionFileError, nested_column
+from .dispatch import Counters, Opened, Source, count, register
+from .duckdb_engine import ITEM_DUCKDB_MEMORY
+from .files import malformed_line
+from .spark_engine import let_go_if_server_gone, server_gone_message
+from .sql import (
+    DUCKDB,
+    SPARK,
+    item_answers_sql,
+    item_common_sql,
+    item_dropped_sql,
+    item_locate_sql,
+    item_models_sql,
+    item_per_model_sql,
+    item_sums_sql,
+    roles_sql,
 )
-from .spark_engine import let_go_if_server_gone, server_gone_message, spark_session
 
 if TYPE_CHECKING:  # optional at run time
     import duckdb
@@ -71,11 +74,6 @@ SCORE_WORDS = {"c": 1.0, "correct": 1.0, "true": 1.0, "yes": 1.0,
                "p": 0.5, "partial": 0.5}
 
 NO_TASK = ""  # the task of every item when the source has no task column
-
-# DuckDB's memory limit for the item sums unless PRECMP_DUCKDB_MEMORY sets one: every level of
-# the query is a GROUP BY that spills to disk beyond it, and the report around the query
-# (Python, pandas, the plots) needs the rest of a 1 GiB budget.
-ITEM_DUCKDB_MEMORY = "512MB"
 
 
 class ItemFileError(PredictionFileError):
@@ -370,159 +368,16 @@ def _sums_from_matrix(req: _Request, task: str, a: np.ndarray, k: np.ndarray, w:
 
 
 # --------------------------------------------------------------------------------------------
-# SQL (DuckDB and Spark): one text over fixed names
+# DuckDB and Spark: one SQL text over fixed names (:mod:`precmp_lib.engine.sql`)
 # --------------------------------------------------------------------------------------------
 
 
-def roles_sql(req: _Request, columns: Sequence[str], table: str) -> str:
-    """Write the first step: the columns the count reads, renamed by position to fixed names.
-
-    Parameters
-    ----------
-    req : _Request
-        The column roles.
-    columns : sequence of str
-        The source's columns, in order.
-    table : str
-        The table (a fixed view name).
-
-    Returns
-    -------
-    str
-        ``SELECT t.c<i> AS k_item, ... FROM table AS t(c0, c1, ...)``: numbers and fixed names
-        only.
-    """
-    position = {str(c): i for i, c in enumerate(columns)}
-    select = ", ".join(f"t.c{position[col]} AS {fixed}" for fixed, col in req.roles())
-    names = ", ".join(f"c{i}" for i in range(len(columns)))
-    return f"SELECT {select} FROM {table} AS t({names})"
-
-
-def _score_sql(kind: str, text: str) -> str:
-    """Write the score as DOUBLE: numbers and booleans cast; text read as a number or a score word."""
-    if kind != "text":
-        return "CAST(k_score AS DOUBLE)"
-    v = f"LOWER(TRIM(CAST(k_score AS {text})))"
-    words = " ".join(f"WHEN '{w}' THEN {x!r}" for w, x in SCORE_WORDS.items())
-    return f"CASE {v} {words} ELSE TRY_CAST({v} AS DOUBLE) END"
-
-
-def answers_sql(req: _Request, score_kind: str, text: str, table: str) -> str:
-    """Write the first aggregate: one row per (task, item, model), from the answers.
-
-    Columns ``t`` (task), ``i`` (item), ``m`` (model, as text), ``k`` (answers), ``s``, ``s2``
-    (sums of the score and its square), ``g0``, ``g1`` (smallest and largest cluster), ``bad``
-    (answers with a missing, unreadable or non-finite score), ``nul`` (answers with a
-    missing key) and ``brk`` (answers whose task, item, model or cluster holds U+FFFD). Items and clusters keep the source's type: they are only grouped and compared.
-    """
-    x = _score_sql(score_kind, text)
-    t = f"CAST(k_task AS {text})" if req.task else "''"
-    g = "k_cluster" if req.cluster else "0"
-    keys = ["k_item", "k_model", *(["k_cluster"] if req.cluster else []),
-            *(["k_sample"] if req.sample else []), *(["k_task"] if req.task else [])]
-    nul = " OR ".join(f"{k} IS NULL" for k in keys)
-    # the names that tell answers apart (a sample number is only counted)
-    named = ", ".join(f"CAST({k} AS {text})" for k in keys if k != "k_sample")
-    brk = f"CASE WHEN instr(concat_ws('', {named}), '{REPLACEMENT}') > 0 THEN 1 ELSE 0 END"
-    return (f"WITH r AS (SELECT {t} AS t, k_item AS i, CAST(k_model AS {text}) AS m, {g} AS g, "
-            f"{x} AS x, CASE WHEN {nul} THEN 1 ELSE 0 END AS nul, {brk} AS brk FROM {table}) "
-            f"SELECT t, i, m, COUNT(*) AS k, SUM(x) AS s, SUM(x * x) AS s2, "
-            f"MIN(g) AS g0, MAX(g) AS g1, "
-            f"SUM(CASE WHEN x IS NULL OR NOT (x - x = 0) THEN 1 ELSE 0 END) AS bad, "
-            f"SUM(nul) AS nul, SUM(brk) AS brk FROM r GROUP BY t, i, m")
-
-
-def sums_sql(m: int, table: str) -> str:
-    """Write the item and cluster levels over the per-(item, model) table with model index ``j``.
-
-    The inner level makes one row per item (the models' scores side by side, ``a0`` ..
-    ``a{m-1}``); the middle level one row per cluster (``nc``, ``S0`` .., ``P{j}_{k}`` the item
-    products); the outer level one row per task with every sum :class:`ItemSums` holds over
-    items and clusters, and the check columns ``incomplete`` (items some model did not
-    answer), ``moved`` (items whose cluster changes), ``multi`` (items answered more than once
-    by a model), ``bad``, ``nul``, ``nonbinary`` (item scores other than 0 and 1) and ``offunit``
-    (item scores outside 0 to 1). Every
-    level is a plain ``GROUP BY``, which DuckDB spills to disk when it outgrows its memory limit.
-    """
-    pairs = [(a, b) for a in range(m) for b in range(a, m)]
-    a_cols = [f"SUM(CASE WHEN j = {a} THEN s / k END) AS a{a}" for a in range(m)]
-    w = (f"SELECT t, i, MIN(g0) AS g0, MAX(g1) AS g1, COUNT(*) AS nm, "
-         f"MIN(k) AS kmin, MAX(k) AS kmax, SUM(bad) AS bad, SUM(nul) AS nul, SUM(brk) AS brk, "
-         f"SUM(CASE WHEN s / k = 0 OR s / k = 1 THEN 0 ELSE 1 END) AS nonbinary, "
-         f"SUM(CASE WHEN s / k >= 0 AND s / k <= 1 THEN 0 ELSE 1 END) AS offunit, "
-         f"{', '.join(a_cols)} FROM {table} GROUP BY t, i")
-    c_cols = ([f"SUM(a{a}) AS S{a}" for a in range(m)]
-              + [f"SUM(a{a} * a{b}) AS P{a}_{b}" for a, b in pairs])
-    checks = ("SUM(bad) AS bad, SUM(nul) AS nul, SUM(brk) AS brk, SUM(nonbinary) AS nonbinary, "
-              "SUM(offunit) AS offunit")
-    c = (f"SELECT t, g0, COUNT(*) AS nc, SUM(CASE WHEN nm < {m} THEN 1 ELSE 0 END) AS incomplete, "
-         f"SUM(CASE WHEN g0 <> g1 THEN 1 ELSE 0 END) AS moved, "
-         f"SUM(CASE WHEN kmax > 1 THEN 1 ELSE 0 END) AS multi, MIN(kmin) AS kmin, "
-         f"MAX(kmax) AS kmax, {checks}, {', '.join(c_cols)} FROM w GROUP BY t, g0")
-    o_cols = ([f"SUM(S{a}) AS sum{a}" for a in range(m)]
-              + [f"SUM(nc * S{a}) AS ns{a}" for a in range(m)]
-              + [f"SUM(P{a}_{b}) AS ig{a}_{b}" for a, b in pairs]
-              + [f"SUM(S{a} * S{b}) AS cg{a}_{b}" for a, b in pairs])
-    return (f"WITH w AS ({w}), c AS ({c}) SELECT t, COUNT(*) AS nclusters, SUM(nc) AS nitems, "
-            f"SUM(nc * nc) AS n2, SUM(incomplete) AS incomplete, SUM(moved) AS moved, "
-            f"SUM(multi) AS multi, MIN(kmin) AS kmin, MAX(kmax) AS kmax, {checks}, "
-            f"{', '.join(o_cols)} FROM c GROUP BY t ORDER BY t")
-
-
-def per_model_sql(m: int, table: str) -> str:
-    """Write the per-model sums over the per-(item, model) table, one row per task.
-
-    Columns ``tp`` (task), ``k{j}`` (answers of model j), ``w{j}`` (Σ over items of the
-    variance, ddof 1, of the model's answers to the item) and ``v{j}`` (Σ w / K).
-    """
-    wv = "GREATEST(CASE WHEN k > 1 THEN (s2 - s * s / k) / (k - 1) ELSE 0 END, 0)"
-    inner = (f"SELECT t, j, SUM(k) AS kt, SUM({wv}) AS wt, SUM({wv} / k) AS vt "
-             f"FROM {table} GROUP BY t, j")
-    cols = [f"SUM(CASE WHEN j = {a} THEN {src} END) AS {dst}{a}"
-            for dst, src in (("k", "kt"), ("w", "wt"), ("v", "vt")) for a in range(m)]
-    return f"WITH q AS ({inner}) SELECT t AS tp, {', '.join(cols)} FROM q GROUP BY t ORDER BY t"
-
-
-def common_sql(m: int, table: str, keep: bool) -> str:
-    """Write the per-(item, model) rows of the items every model answered (``keep``), or the rest.
-
-    An item counts as answered by the models that have a row for it; a key left empty or
-    holding U+FFFD stays in the kept rows, so that the checks after name it.
-    """
-    op = "=" if keep else "<"
-    return (f"SELECT r.* FROM {table} r JOIN (SELECT t, i, COUNT(*) AS nm FROM {table} "
-            f"GROUP BY t, i) q ON r.t IS NOT DISTINCT FROM q.t AND r.i IS NOT DISTINCT FROM q.i "
-            f"WHERE q.nm {op} {m}"
-            f"{' OR r.nul > 0 OR r.brk > 0' if keep else ' AND r.nul = 0 AND r.brk = 0'}")
-
-
-def dropped_sql(m: int, table: str) -> str:
-    """Write, per task and model, the answered items left out because a model did not answer."""
-    return (f"SELECT t, j, COUNT(*) AS n FROM ({common_sql(m, table, keep=False)}) d "
-            f"GROUP BY t, j")
-
-
 def _dropped(req: _Request, rows: Any) -> dict[str, tuple[int, ...]]:
-    """Per task, the dropped counts by model, from the rows of :func:`dropped_sql`."""
+    """Per task, the dropped counts by model, from the rows of :func:`item_dropped_sql`."""
     out: dict[str, list[int]] = {}
     for t, j, n in rows:
         out.setdefault(str(t), [0] * len(req.models))[int(j)] = int(n)
     return {t: tuple(v) for t, v in out.items()}
-
-
-_LOCATE = {
-    "bad": "SELECT t, i, m FROM {im} WHERE bad > 0 ORDER BY t, i, m LIMIT 1",
-    "nul": "SELECT t, i, m FROM {im} WHERE nul > 0 ORDER BY t, i, m LIMIT 1",
-    # per role, the first value in text order holding U+FFFD
-    "brk": ("SELECT " + ", ".join(
-        f"MIN(CASE WHEN instr(CAST({c} AS STRING), '{REPLACEMENT}') > 0 THEN CAST({c} AS STRING) END)"
-        for c in ("t", "i", "m", "g0", "g1")) + " FROM {im} WHERE brk > 0"),
-    "multi": "SELECT t, i, m, k FROM {im} WHERE k > 1 ORDER BY t, i, m LIMIT 1",
-    "moved": ("SELECT t, i, MIN(g0), MAX(g1) FROM {im} GROUP BY t, i HAVING MIN(g0) <> MAX(g1) "
-              "ORDER BY t, i LIMIT 1"),
-    "incomplete": ("SELECT t, i, COUNT(*) FROM {im} GROUP BY t, i HAVING COUNT(*) < {m} "
-                   "ORDER BY t, i LIMIT 1"),
-}
 
 
 def _first_problem(req: _Request, rows: pd.DataFrame) -> str | None:
@@ -617,33 +472,34 @@ def _duckdb_sums(req: _Request, relation: duckdb.DuckDBPyRelation, columns: Sequ
 
     req.check_flat(columns, relation)
     try:
-        roles = relation.query("src", roles_sql(req, columns, "src"))
+        roles = relation.query("src", roles_sql(req.roles(), columns, "src"))
         kind = _score_kind(str(dict(zip(roles.columns, roles.types))["k_score"]))
         models = sorted(str(r[0]) for r in roles.query(
-            "roles", "SELECT DISTINCT CAST(k_model AS VARCHAR) FROM roles").fetchall()
-            if r[0] is not None)
+            "roles", item_models_sql(DUCKDB, "roles")).fetchall() if r[0] is not None)
         _check_models(req, models)
-        im = roles.query("roles", answers_sql(req, kind, "VARCHAR", "roles"))
+        im = roles.query("roles", item_answers_sql([f for f, _ in req.roles()], kind, DUCKDB,
+                                                   "roles", SCORE_WORDS))
         # one list of the names, one lookup (1-based; 0 for a model not asked for)
         position = FunctionExpression("list_position", ConstantExpression(list(req.models)),
                                       ColumnExpression("m"))
         index = position - ConstantExpression(1)
         indexed = im.select(*[ColumnExpression(c) for c in im.columns], index.alias("j")).filter(
-            "j >= 0")
+            ColumnExpression("j") >= ConstantExpression(0))
         dropped = None
         if req.common:
             m = len(req.models)
-            dropped = _dropped(req, indexed.query("allrows", dropped_sql(m, "allrows")).fetchall())
-            indexed = indexed.query("allrows", common_sql(m, "allrows", keep=True))
-        rows = indexed.query("im", sums_sql(len(req.models), "im")).df()
-        per_model = indexed.query("im", per_model_sql(len(req.models), "im")).df()
+            dropped = _dropped(req, indexed.query("allrows",
+                                                  item_dropped_sql(m, "allrows")).fetchall())
+            indexed = indexed.query("allrows", item_common_sql(m, "allrows", keep=True))
+        rows = indexed.query("im", item_sums_sql(len(req.models), "im")).df()
+        per_model = indexed.query("im", item_per_model_sql(len(req.models), "im")).df()
     except ItemFileError:
         raise
     except Exception as exc:  # duckdb.Error: a parse failure of the user's file
         raise on_error(exc) from None
     check = _first_problem(req, rows)
     if check is not None:  # the error path: find the first item with the problem
-        sql = _LOCATE[check].format(im="im", m=len(req.models))
+        sql = item_locate_sql(check, len(req.models), "im")
         found = indexed.query("im", sql).fetchone() or ("", "?", "?", "?", "?")
         present = [] if check != "incomplete" else [str(x[0]) for x in indexed.filter(
             (ColumnExpression("t") == ConstantExpression(found[0]))
@@ -665,13 +521,14 @@ def _spark_sums(req: _Request, df: SparkDataFrame, columns: Sequence[str]) -> li
     df.createOrReplaceTempView(view)
     gone = False
     try:
-        roles = spark.sql(roles_sql(req, columns, view))
+        roles = spark.sql(roles_sql(req.roles(), columns, view))
         kind = _score_kind(dict(roles.dtypes)["k_score"])
         roles.createOrReplaceTempView(roles_view)
         models = sorted(str(r[0]) for r in roles.select(F.col("k_model").cast("string")).distinct()
                         .collect() if r[0] is not None)
         _check_models(req, models)
-        im = spark.sql(answers_sql(req, kind, "STRING", roles_view))
+        im = spark.sql(item_answers_sql([f for f, _ in req.roles()], kind, SPARK, roles_view,
+                                        SCORE_WORDS))
         # one array of the names, one lookup (1-based; 0 for a model not asked for)
         position = F.array_position(F.array(*(F.lit(m) for m in req.models)), F.col("m"))
         indexed = im.select(*[F.col(c) for c in im.columns], (position - 1).alias("j")).where(
@@ -680,14 +537,14 @@ def _spark_sums(req: _Request, df: SparkDataFrame, columns: Sequence[str]) -> li
         if req.common:
             m = len(req.models)
             indexed.createOrReplaceTempView(all_view)
-            dropped = _dropped(req, spark.sql(dropped_sql(m, all_view)).collect())
-            indexed = spark.sql(common_sql(m, all_view, keep=True))
+            dropped = _dropped(req, spark.sql(item_dropped_sql(m, all_view)).collect())
+            indexed = spark.sql(item_common_sql(m, all_view, keep=True))
         indexed.createOrReplaceTempView(im_view)
-        rows = _spark_frame(spark.sql(sums_sql(len(req.models), im_view)))
-        per_model = _spark_frame(spark.sql(per_model_sql(len(req.models), im_view)))
+        rows = _spark_frame(spark.sql(item_sums_sql(len(req.models), im_view)))
+        per_model = _spark_frame(spark.sql(item_per_model_sql(len(req.models), im_view)))
         check = _first_problem(req, rows)
         if check is not None:  # the error path: find the first item with the problem
-            found = spark.sql(_LOCATE[check].format(im=im_view, m=len(req.models))).collect()
+            found = spark.sql(item_locate_sql(check, len(req.models), im_view)).collect()
             hit = tuple(found[0]) if found else ("", "?", "?", "?", "?")
             present = [] if check != "incomplete" else [str(x[0]) for x in indexed.where(
                 (F.col("t") == F.lit(hit[0])) & (F.col("i") == F.lit(hit[1]))).select("m").collect()]
@@ -712,26 +569,6 @@ def _spark_frame(sdf: Any) -> pd.DataFrame:
 # --------------------------------------------------------------------------------------------
 
 
-def _item_memory() -> str:
-    """Return the memory limit of the item sums' DuckDB queries, as messages name it."""
-    return os.environ.get("PRECMP_DUCKDB_MEMORY") or ITEM_DUCKDB_MEMORY
-
-
-def _item_connection() -> duckdb.DuckDBPyConnection:
-    con = duckdb_connection()
-    if not os.environ.get("PRECMP_DUCKDB_MEMORY"):
-        con.execute(f"SET memory_limit = '{ITEM_DUCKDB_MEMORY}'")
-    return con
-
-
-def _is_spark_frame(source: Any) -> bool:
-    return type(source).__module__.startswith("pyspark.sql") and hasattr(source, "createOrReplaceTempView")
-
-
-def _is_duckdb_relation(source: Any) -> bool:
-    return "duckdb" in type(source).__module__ and hasattr(source, "query")
-
-
 def count_items(
     source: Any,
     *,
@@ -749,7 +586,7 @@ def count_items(
 
     Parameters
     ----------
-    source : DataFrame, path, glob, DuckDB relation or Spark DataFrame
+    source : DataFrame, mapping of arrays, path, glob, DuckDB relation or Spark DataFrame
         One row per answer. A path is a CSV (read as text) or Parquet file; a glob of Parquet
         files is one table.
     item, model, score : str
@@ -784,6 +621,11 @@ def count_items(
         (a ValueError) naming the source, the column and the item or model: an item scored
         twice for one model without a sample column, a model missing an item, a cluster that
         changes within an item, a score that is not a number.
+    EngineError
+        (a ValueError) for an engine not in ``ENGINES``, or one that cannot read this kind of
+        source (:mod:`precmp_lib.engine.dispatch`).
+    TypeError
+        For a source of an unknown kind, or ``models`` that is not a list of names.
 
     Examples
     --------
@@ -799,42 +641,12 @@ def count_items(
     Model a is right on three items and b on one; going from a to b, two items flip from right
     to wrong and none from wrong to right.
     """
-    if engine not in ENGINES:
-        raise ValueError(f"engine must be one of {', '.join(ENGINES)}; got {engine!r}")
     roles: dict[str, Any] = {"item": item, "model": model, "score": score, "cluster": cluster,
-             "sample": sample, "task": task}
+                             "sample": sample, "task": task}
     if isinstance(models, str) or not (models is None or isinstance(models, Sequence)):
         raise TypeError(f"models must be a list of model names; got {models!r:.60}")
     keep = tuple(str(m) for m in models) if models else ()
-    if isinstance(source, pd.DataFrame):
-        req = _request("DataFrame", source.columns, **roles)
-        req.models = keep
-        req.common = common_items
-        frame = source.rename(columns=str)
-        if engine in ("auto", "numpy"):
-            return _numpy_sums(_kept(frame, req), req)
-        if engine == "duckdb":
-            con = _item_connection()
-            return _duckdb_sums(req, con.from_df(frame), list(frame.columns), con,
-                                lambda exc: duckdb_file_error("DataFrame", "DataFrame", exc, [], _item_memory()))
-        raise ValueError("engine='spark' reads Spark DataFrames and files; pass a Spark "
-                         "DataFrame or a path")
-    if isinstance(source, str | os.PathLike):
-        return _count_path(source, engine, roles, keep, common_items)
-    if _is_duckdb_relation(source):
-        req = _request("relation", source.columns, **roles)
-        req.models = keep
-        req.common = common_items
-        con = _item_connection()
-        return _duckdb_sums(req, source, source.columns, con,
-                            lambda exc: duckdb_file_error("relation", "relation", exc, [], _item_memory()))
-    if _is_spark_frame(source):
-        req = _request("Spark DataFrame", source.columns, **roles)
-        req.models = keep
-        req.common = common_items
-        return _spark_sums(req, source, source.columns)
-    raise TypeError("source must be a DataFrame, a path or glob, a DuckDB relation or a Spark "
-                    f"DataFrame; got {type(source).__name__}")
+    return count("items", source, (roles, keep, common_items), engine=engine)
 
 
 def _kept(frame: pd.DataFrame, req: _Request) -> pd.DataFrame:
@@ -847,40 +659,58 @@ def _kept(frame: pd.DataFrame, req: _Request) -> pd.DataFrame:
     return kept
 
 
-def _count_path(path: str | os.PathLike, engine: str, roles: dict[str, Any],
-                keep: tuple[str, ...], common_items: bool = False) -> list[ItemSums]:
-    kind, files, name, matched = describe_path(path)
-    columns = file_columns(kind, files, name)
-    req = _request(name, columns, **roles)
+# --------------------------------------------------------------------------------------------
+# the route's counters
+# --------------------------------------------------------------------------------------------
+
+
+def _item_request(source: Source, args: tuple[dict[str, Any], tuple[str, ...], bool]) -> _Request:
+    """Check the source's columns against the roles; the models to keep, common items or not."""
+    roles, keep, common = args
+    req = _request(source.name, source.columns, **roles)
     req.models = keep
-    req.common = common_items
-    if matched:
-        req.notes.append(matched)
-    if engine == "numpy":
-        frame = read_columns(kind, files, [c for _, c in req.roles()], name, list(columns))
-        return _numpy_sums(_kept(frame, req), req)
-    if engine == "spark":
-        try:
-            spark = spark_session()
-        except RuntimeError as exc:
-            raise ItemFileError(f"{name}: {exc}") from None
-        with plain_links(files, name, spark) as links:
-            try:
-                return _spark_sums(req, spark_table(spark, kind, links), columns)
-            except ItemFileError:
-                raise
-            except Exception as exc:  # a Spark failure reading the file
-                if let_go_if_server_gone(spark, exc):
-                    raise ItemFileError(server_gone_message(name, exc)) from None
-                if kind == "csv" and "MALFORMED_CSV_RECORD" in str(exc):
-                    malformed = malformed_line(files[0], name, len(columns))
-                    if malformed is not None:
-                        raise ItemFileError(str(malformed)) from None
-                first = str(exc).strip().splitlines()[0][:200] if str(exc).strip() else type(exc).__name__
-                raise ItemFileError(f"{name}: cannot be read as {kind.upper()} ({first})") from None
-    con = _item_connection()
-    with plain_links(files, name) as links:
-        rel = duckdb_table(con, kind, links, columns, name)
-        seal_connection(con, links)
-        return _duckdb_sums(req, rel, columns, con,
-                            lambda exc: duckdb_file_error(name, kind, exc, links, _item_memory()))
+    req.common = common
+    if source.matched:
+        req.notes.append(source.matched)
+    return req
+
+
+def _item_reads(req: _Request) -> list[str]:
+    return [c for _, c in req.roles()]
+
+
+def _numpy_counter(source: Opened, req: _Request) -> list[ItemSums]:
+    return _numpy_sums(_kept(source.data, req), req)
+
+
+def _duckdb_counter(source: Opened, req: _Request) -> list[ItemSums]:
+    assert source.con is not None  # the dispatcher's connection
+    return _duckdb_sums(req, source.data, source.columns, source.con, source.duckdb_failure)
+
+
+def _spark_counter(source: Opened, req: _Request) -> list[ItemSums]:
+    if not source.files:  # a Spark DataFrame: its own errors are the caller's
+        return _spark_sums(req, source.data, source.columns)
+    try:
+        return _spark_sums(req, source.data, source.columns)
+    except ItemFileError:
+        raise
+    except Exception as exc:  # a Spark failure reading the file
+        raise _spark_failure(source, exc) from None
+
+
+def _spark_failure(source: Opened, exc: Exception) -> ItemFileError:
+    """Return the one line for Spark failing to read an item file."""
+    if let_go_if_server_gone(source.spark, exc):
+        return ItemFileError(server_gone_message(source.name, exc))
+    if source.kind == "csv" and "MALFORMED_CSV_RECORD" in str(exc):
+        malformed = malformed_line(source.files[0], source.name, len(source.columns))
+        if malformed is not None:
+            return ItemFileError(str(malformed))
+    first = str(exc).strip().splitlines()[0][:200] if str(exc).strip() else type(exc).__name__
+    return ItemFileError(f"{source.name}: cannot be read as {source.kind.upper()} ({first})")
+
+
+register(Counters("items", request=_item_request, reads=_item_reads, numpy=_numpy_counter,
+                  duckdb=_duckdb_counter, spark=_spark_counter, error=ItemFileError,
+                  memory=ITEM_DUCKDB_MEMORY, spark_failure=_spark_failure))

@@ -23,7 +23,7 @@ if TYPE_CHECKING:  # optional at run time: imported where the engine runs
 from ..core.predictions import Counts
 from .base import CONNECT_RETRIES, JAVA_HINT, PredictionFileError, _check_flat, _Spec
 from .duckdb_engine import _long_models
-from .files import _delimiter
+from .files import _delimiter, _spark_keep
 from .finish import _finish
 from .sql import SPARK, _models_sql, _roles, _split_sets, counting_sql, roles_sql
 
@@ -491,7 +491,7 @@ def _spark_cluster_rows(spec: _Spec, spark: SparkSession, roles_view: str,
 def _spark_rows(spec: _Spec, spark: SparkSession, columns: Sequence[str], view: str,
                 roles_view: str) -> pd.DataFrame:
     """Run the first step and the counting query in Spark; the grouped rows as a DataFrame."""
-    roles = spark.sql(roles_sql(spec, columns, view))
+    roles = spark.sql(roles_sql(_roles(spec), columns, view))
     if spec.layout == "long":
         roles.createOrReplaceTempView(roles_view)
         _long_models(spec, [str(r[0]) for r in spark.sql(_models_sql(SPARK, roles_view)).collect()
@@ -512,18 +512,31 @@ def _native(v: Any) -> Any:
     return v.item() if isinstance(v, np.generic) else v
 
 
-def _spark_read(spark: SparkSession, kind: str, files: list[str]) -> SparkDataFrame:
-    """Open the files as a Spark DataFrame (every CSV cell as text, like DuckDB's reader).
+def spark_table(spark: SparkSession, kind: str, files: list[str],
+                columns: list[str]) -> SparkDataFrame:
+    """Open files as a Spark DataFrame of ``columns`` (every CSV cell as text, as DuckDB reads them).
 
-    Parquet is read with :func:`_spark_parquet`, so that no column name is expanded.
+    Parquet is read with :func:`_spark_parquet`, so that no column name is expanded, and the
+    ``columns`` of a pattern's files are kept by position.
+
+    Parameters
+    ----------
+    spark : SparkSession
+    kind : {"csv", "parquet"}
+    files : list of str
+        Plain names (:func:`~precmp_lib.engine.files.literal_files`).
+    columns : list of str
+        The files' columns (:func:`~precmp_lib.engine.files.file_columns`).
+
+    Returns
+    -------
+    pyspark.sql.DataFrame
     """
-    reader = spark.read
     if kind == "csv":
-        return reader.options(header=True, inferSchema=False,
-                              sep=_delimiter(files[0]),
-                              quote='"', escape='"', nullValue="", multiLine=True,
-                              mode="FAILFAST").csv(files)
-    return _spark_parquet(spark, files)
+        return spark.read.options(header=True, inferSchema=False, sep=_delimiter(files[0]),
+                                  quote='"', escape='"', nullValue="", multiLine=True,
+                                  mode="FAILFAST").csv(files)
+    return _spark_keep(_spark_parquet(spark, files), columns)
 
 
 def _spark_parquet(spark: SparkSession, files: list[str]) -> SparkDataFrame:

@@ -1,14 +1,19 @@
-"""The SQL text that DuckDB and Spark both run: one text, no user text in it.
+"""Every query's text: the SQL that DuckDB and Spark run, with no user text in it.
 
-The first step (:func:`roles_sql`) renames the source's columns by position and keeps the
-ones the count reads under fixed names (``k_y``, ``k_p0`` ...); the counting query
-(:func:`counting_sql`) reads only those names, so no query holds a column name, model name
-or label of the source.
+The first step of every route (:func:`roles_sql`) renames the source's columns by position and
+keeps the ones the count reads under fixed names (``k_y``, ``k_p0`` ... for predictions,
+``k_item``, ``k_model`` ... for items); the queries after it read only those names, so no query
+holds a column name, model name or label of the source: the predictions' counting query
+(:func:`counting_sql`) and cluster sums (:func:`cluster_sql`), the items' sums
+(:func:`item_answers_sql`, :func:`item_sums_sql` ...). File paths and settings reach DuckDB as
+string literals (:data:`DUCKDB`'s ``literal``): the reading of files
+(:func:`duckdb_read_sql`) and the set-up and sealing of a connection
+(:func:`duckdb_setup_sql`, :func:`duckdb_seal_sql`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -29,6 +34,7 @@ from ..core.clusters import (
 if TYPE_CHECKING:  # optional at run time: imported where the engine runs
     pass
 
+from .._lib.text import REPLACEMENT
 from .base import _Spec
 
 # --------------------------------------------------------------------------------------------
@@ -71,17 +77,19 @@ def _fixed_name(spec: _Spec, column: str) -> str | None:
     return next((fixed for fixed, col in _roles(spec) if col == column), None)
 
 
-def roles_sql(spec: _Spec, columns: Sequence[str], table: str = "src") -> str:
+def roles_sql(roles: Sequence[tuple[str, str]], columns: Sequence[str], table: str = "src") -> str:
     """Write the first step of the SQL engines: the columns the count reads, by position.
 
     The source's columns are renamed by position (``AS t(c0, c1, ...)``) and the ones the count
-    reads are selected under their fixed names (:func:`_roles`), so the text holds numbers and
-    fixed names only, never a name taken from the source.
+    reads are selected under their fixed names, so the text holds numbers and fixed names
+    only, never a name taken from the source. Every route starts with it: the predictions'
+    roles are :func:`_roles` of their request, the items' ``k_item``, ``k_model`` ...
 
     Parameters
     ----------
-    spec : _Spec
-        The column roles, as :func:`_spec` decides them.
+    roles : sequence of (str, str)
+        Each fixed name with the source column it reads; an empty column name selects the
+        constant 0 (the one repeat of plain k-fold cross-validation).
     columns : sequence of str
         The source's column names, in the source's order.
     table : str
@@ -97,14 +105,42 @@ def roles_sql(spec: _Spec, columns: Sequence[str], table: str = "src") -> str:
     >>> from precmp_lib.engine.base import _spec
     >>> spec = _spec("preds.csv", ["y", "a AS b", "b"], y_true="y", models=None, id=None,
     ...              repeat=None, fold=None, layout="auto")
-    >>> roles_sql(spec, ["y", "a AS b", "b"])
+    >>> roles_sql(_roles(spec), ["y", "a AS b", "b"])
     'SELECT t.c0 AS k_y, t.c1 AS k_p0, t.c2 AS k_p1 FROM src AS t(c0, c1, c2)'
+    >>> roles_sql([("k_item", "q"), ("k_model", "llm"), ("k_score", "s")], ["llm", "q", "s"], "v")
+    'SELECT t.c1 AS k_item, t.c0 AS k_model, t.c2 AS k_score FROM v AS t(c0, c1, c2)'
     """
     position = {str(c): i for i, c in enumerate(columns)}
     select = ", ".join(f"t.c{position[col]} AS {fixed}" if col else f"0 AS {fixed}"
-                       for fixed, col in _roles(spec))
-    names = ", ".join(f"c{i}" for i in range(len(columns)))
-    return f"SELECT {select} FROM {table} AS t({names})"
+                       for fixed, col in roles)
+    return f"SELECT {select} FROM {_renamed(len(columns), table)}"
+
+
+def _renamed(n_columns: int, table: str) -> str:
+    """Return ``table AS t(c0, c1, ...)``: its columns renamed by position."""
+    return f"{table} AS t({', '.join(f'c{i}' for i in range(n_columns))})"
+
+
+def renamed_sql(n_columns: int, table: str) -> str:
+    """Select every column of a table renamed by position: ``c0``, ``c1``, ...
+
+    Parameters
+    ----------
+    n_columns : int
+        The table's number of columns.
+    table : str
+        The table (a fixed view name).
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> renamed_sql(3, "drifted")
+    'SELECT * FROM drifted AS t(c0, c1, c2)'
+    """
+    return f"SELECT * FROM {_renamed(n_columns, table)}"
 
 
 def counting_sql(spec: _Spec, dialect: _Dialect, table: str = "src") -> str:
@@ -364,6 +400,292 @@ def _split_sets(spec: _Spec, rows: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataF
     obs_cols = ["id", "y", *[f"p{j}" for j in range(len(spec.models))], "n"]
     obs = rows.loc[g == 0, obs_cols].reset_index(drop=True)
     return pat, obs
+
+
+# --------------------------------------------------------------------------------------------
+# DuckDB: reading files, and the settings of a connection
+# --------------------------------------------------------------------------------------------
+
+
+def duckdb_read_sql(kind: str, files: Sequence[str], n_columns: int, delimiter: str = ",",
+                    line_end: str = "\\n") -> str:
+    """Write DuckDB's reading of files: Parquet by column name, every CSV cell as text.
+
+    The paths, the delimiter and the line ending are string literals; a CSV file's columns are
+    named by position (``c0``, ``c1``, ...), never by its header.
+
+    Parameters
+    ----------
+    kind : {"csv", "parquet"}
+    files : sequence of str
+        Plain names (links) of the files.
+    n_columns : int
+        The CSV header's number of columns.
+    delimiter, line_end : str
+        The CSV file's delimiter and its header's line ending, as DuckDB spells them.
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> duckdb_read_sql("parquet", ["/tmp/f0.parquet", "/tmp/f1.parquet"], 2)
+    "SELECT * FROM read_parquet(['/tmp/f0.parquet', '/tmp/f1.parquet'], union_by_name = true)"
+    >>> "columns = {c0: 'VARCHAR', c1: 'VARCHAR'}" in duckdb_read_sql("csv", ["/tmp/f0.csv"], 2)
+    True
+    """
+    lit = DUCKDB.literal
+    if kind == "parquet":
+        # by column name: files that list the same columns in another order still line up
+        return (f"SELECT * FROM read_parquet([{', '.join(lit(f) for f in files)}], "
+                "union_by_name = true)")
+    spec = ", ".join(f"c{i}: 'VARCHAR'" for i in range(n_columns))
+    return (f"SELECT * FROM read_csv({lit(files[0])}, header = true, auto_detect = false, "
+            f"delim = {lit(delimiter)}, quote = '\"', escape = '\"', nullstr = '', "
+            f"new_line = {lit(line_end)}, columns = {{{spec}}})")
+
+
+def duckdb_setup_sql(spill: str, memory: str) -> list[str]:
+    """Write the settings of an engine's DuckDB connection: progress, spill folder, memory.
+
+    Parameters
+    ----------
+    spill : str
+        The folder where large groupings spill to disk.
+    memory : str
+        DuckDB's memory limit (``"1GB"``).
+
+    Returns
+    -------
+    list of str
+        The statements, in order.
+
+    Examples
+    --------
+    >>> duckdb_setup_sql("/tmp/spill", "1GB")[-1]
+    "SET memory_limit = '1GB'"
+    """
+    return ["SET enable_progress_bar = true", "SET enable_progress_bar_print = false",
+            f"SET temp_directory = {DUCKDB.literal(spill)}",
+            f"SET memory_limit = {DUCKDB.literal(memory)}"]
+
+
+def duckdb_seal_sql(files: Sequence[str]) -> list[str]:
+    """Write the settings that close a DuckDB connection to all but ``files``, for good.
+
+    Parameters
+    ----------
+    files : sequence of str
+        The absolute paths (or links) the connection may still read.
+
+    Returns
+    -------
+    list of str
+        The statements, in order: the last one locks the configuration.
+
+    Examples
+    --------
+    >>> duckdb_seal_sql(["/tmp/f0.csv"])[0]
+    "SET allowed_paths = ['/tmp/f0.csv']"
+    """
+    listed = ", ".join(DUCKDB.literal(f) for f in files)
+    return [f"SET allowed_paths = [{listed}]", "SET autoinstall_known_extensions = false",
+            "SET autoload_known_extensions = false", "SET enable_external_access = false",
+            "SET lock_configuration = true"]
+
+
+# --------------------------------------------------------------------------------------------
+# the items route: answers, item and cluster sums, and the checks' error path
+# --------------------------------------------------------------------------------------------
+
+
+def item_models_sql(dialect: _Dialect, table: str = "roles") -> str:
+    """Select the distinct model names (as text) of a table renamed by :func:`roles_sql`.
+
+    >>> item_models_sql(DUCKDB)
+    'SELECT DISTINCT CAST(k_model AS VARCHAR) FROM roles'
+    """
+    return f"SELECT DISTINCT CAST(k_model AS {dialect.text}) FROM {table}"
+
+
+def _item_score_sql(kind: str, dialect: _Dialect, words: Mapping[str, float]) -> str:
+    """Write the score as DOUBLE: numbers and booleans cast; text read as a number or a score word."""
+    if kind != "text":
+        return "CAST(k_score AS DOUBLE)"
+    v = f"LOWER(TRIM(CAST(k_score AS {dialect.text})))"
+    cases = " ".join(f"WHEN {dialect.literal(w)} THEN {x!r}" for w, x in words.items())
+    return f"CASE {v} {cases} ELSE TRY_CAST({v} AS DOUBLE) END"
+
+
+def item_answers_sql(roles: Sequence[str], score_kind: str, dialect: _Dialect, table: str,
+                     words: Mapping[str, float]) -> str:
+    """Write the items' first aggregate: one row per (task, item, model), from the answers.
+
+    Columns ``t`` (task), ``i`` (item), ``m`` (model, as text), ``k`` (answers), ``s``, ``s2``
+    (sums of the score and its square), ``g0``, ``g1`` (smallest and largest cluster), ``bad``
+    (answers with a missing, unreadable or non-finite score), ``nul`` (answers with a
+    missing key) and ``brk`` (answers whose task, item, model or cluster holds U+FFFD). Items
+    and clusters keep the source's type: they are only grouped and compared.
+
+    Parameters
+    ----------
+    roles : sequence of str
+        The fixed names the first step made: ``k_item``, ``k_model``, ``k_score`` and any of
+        ``k_cluster``, ``k_sample``, ``k_task``.
+    score_kind : {"number", "text"}
+        How the score column is typed: text is read as a number or one of ``words``.
+    dialect : _Dialect
+        ``DUCKDB`` or ``SPARK``.
+    table : str
+        The table of the first step (a fixed view name).
+    words : mapping of str to float
+        The words a score may hold instead of a number, in lower case.
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> sql = item_answers_sql(["k_item", "k_model", "k_score"], "number", DUCKDB, "roles", {})
+    >>> sql.endswith("FROM r GROUP BY t, i, m")
+    True
+    """
+    has = set(roles)
+    x = _item_score_sql(score_kind, dialect, words)
+    t = f"CAST(k_task AS {dialect.text})" if "k_task" in has else "''"
+    g = "k_cluster" if "k_cluster" in has else "0"
+    keys = [k for k in ("k_item", "k_model", "k_cluster", "k_sample", "k_task")
+            if k in has or k in ("k_item", "k_model")]
+    nul = " OR ".join(f"{k} IS NULL" for k in keys)
+    # the names that tell answers apart (a sample number is only counted)
+    named = ", ".join(f"CAST({k} AS {dialect.text})" for k in keys if k != "k_sample")
+    brk = f"CASE WHEN instr(concat_ws('', {named}), '{REPLACEMENT}') > 0 THEN 1 ELSE 0 END"
+    return (f"WITH r AS (SELECT {t} AS t, k_item AS i, CAST(k_model AS {dialect.text}) AS m, "
+            f"{g} AS g, {x} AS x, CASE WHEN {nul} THEN 1 ELSE 0 END AS nul, {brk} AS brk "
+            f"FROM {table}) "
+            f"SELECT t, i, m, COUNT(*) AS k, SUM(x) AS s, SUM(x * x) AS s2, "
+            f"MIN(g) AS g0, MAX(g) AS g1, "
+            f"SUM(CASE WHEN x IS NULL OR NOT (x - x = 0) THEN 1 ELSE 0 END) AS bad, "
+            f"SUM(nul) AS nul, SUM(brk) AS brk FROM r GROUP BY t, i, m")
+
+
+def item_sums_sql(m: int, table: str) -> str:
+    """Write the item and cluster levels over the per-(item, model) table with model index ``j``.
+
+    The inner level makes one row per item (the models' scores side by side, ``a0`` ..
+    ``a{m-1}``); the middle level one row per cluster (``nc``, ``S0`` .., ``P{j}_{k}`` the item
+    products); the outer level one row per task with every sum :class:`ItemSums` holds over
+    items and clusters, and the check columns ``incomplete`` (items some model did not
+    answer), ``moved`` (items whose cluster changes), ``multi`` (items answered more than once
+    by a model), ``bad``, ``nul``, ``nonbinary`` (item scores other than 0 and 1) and ``offunit``
+    (item scores outside 0 to 1). Every
+    level is a plain ``GROUP BY``, which DuckDB spills to disk when it outgrows its memory limit.
+    """
+    pairs = [(a, b) for a in range(m) for b in range(a, m)]
+    a_cols = [f"SUM(CASE WHEN j = {a} THEN s / k END) AS a{a}" for a in range(m)]
+    w = (f"SELECT t, i, MIN(g0) AS g0, MAX(g1) AS g1, COUNT(*) AS nm, "
+         f"MIN(k) AS kmin, MAX(k) AS kmax, SUM(bad) AS bad, SUM(nul) AS nul, SUM(brk) AS brk, "
+         f"SUM(CASE WHEN s / k = 0 OR s / k = 1 THEN 0 ELSE 1 END) AS nonbinary, "
+         f"SUM(CASE WHEN s / k >= 0 AND s / k <= 1 THEN 0 ELSE 1 END) AS offunit, "
+         f"{', '.join(a_cols)} FROM {table} GROUP BY t, i")
+    c_cols = ([f"SUM(a{a}) AS S{a}" for a in range(m)]
+              + [f"SUM(a{a} * a{b}) AS P{a}_{b}" for a, b in pairs])
+    checks = ("SUM(bad) AS bad, SUM(nul) AS nul, SUM(brk) AS brk, SUM(nonbinary) AS nonbinary, "
+              "SUM(offunit) AS offunit")
+    c = (f"SELECT t, g0, COUNT(*) AS nc, SUM(CASE WHEN nm < {m} THEN 1 ELSE 0 END) AS incomplete, "
+         f"SUM(CASE WHEN g0 <> g1 THEN 1 ELSE 0 END) AS moved, "
+         f"SUM(CASE WHEN kmax > 1 THEN 1 ELSE 0 END) AS multi, MIN(kmin) AS kmin, "
+         f"MAX(kmax) AS kmax, {checks}, {', '.join(c_cols)} FROM w GROUP BY t, g0")
+    o_cols = ([f"SUM(S{a}) AS sum{a}" for a in range(m)]
+              + [f"SUM(nc * S{a}) AS ns{a}" for a in range(m)]
+              + [f"SUM(P{a}_{b}) AS ig{a}_{b}" for a, b in pairs]
+              + [f"SUM(S{a} * S{b}) AS cg{a}_{b}" for a, b in pairs])
+    return (f"WITH w AS ({w}), c AS ({c}) SELECT t, COUNT(*) AS nclusters, SUM(nc) AS nitems, "
+            f"SUM(nc * nc) AS n2, SUM(incomplete) AS incomplete, SUM(moved) AS moved, "
+            f"SUM(multi) AS multi, MIN(kmin) AS kmin, MAX(kmax) AS kmax, {checks}, "
+            f"{', '.join(o_cols)} FROM c GROUP BY t ORDER BY t")
+
+
+def item_per_model_sql(m: int, table: str) -> str:
+    """Write the per-model sums over the per-(item, model) table, one row per task.
+
+    Columns ``tp`` (task), ``k{j}`` (answers of model j), ``w{j}`` (Σ over items of the
+    variance, ddof 1, of the model's answers to the item) and ``v{j}`` (Σ w / K).
+    """
+    wv = "GREATEST(CASE WHEN k > 1 THEN (s2 - s * s / k) / (k - 1) ELSE 0 END, 0)"
+    inner = (f"SELECT t, j, SUM(k) AS kt, SUM({wv}) AS wt, SUM({wv} / k) AS vt "
+             f"FROM {table} GROUP BY t, j")
+    cols = [f"SUM(CASE WHEN j = {a} THEN {src} END) AS {dst}{a}"
+            for dst, src in (("k", "kt"), ("w", "wt"), ("v", "vt")) for a in range(m)]
+    return f"WITH q AS ({inner}) SELECT t AS tp, {', '.join(cols)} FROM q GROUP BY t ORDER BY t"
+
+
+def item_common_sql(m: int, table: str, keep: bool) -> str:
+    """Write the per-(item, model) rows of the items every model answered (``keep``), or the rest.
+
+    An item counts as answered by the models that have a row for it; a key left empty or
+    holding U+FFFD stays in the kept rows, so that the checks after name it.
+    """
+    op = "=" if keep else "<"
+    return (f"SELECT r.* FROM {table} r JOIN (SELECT t, i, COUNT(*) AS nm FROM {table} "
+            f"GROUP BY t, i) q ON r.t IS NOT DISTINCT FROM q.t AND r.i IS NOT DISTINCT FROM q.i "
+            f"WHERE q.nm {op} {m}"
+            f"{' OR r.nul > 0 OR r.brk > 0' if keep else ' AND r.nul = 0 AND r.brk = 0'}")
+
+
+def item_dropped_sql(m: int, table: str) -> str:
+    """Write, per task and model, the answered items left out because a model did not answer."""
+    return (f"SELECT t, j, COUNT(*) AS n FROM ({item_common_sql(m, table, keep=False)}) d "
+            f"GROUP BY t, j")
+
+
+_ITEM_LOCATE = {
+    "bad": "SELECT t, i, m FROM {im} WHERE bad > 0 ORDER BY t, i, m LIMIT 1",
+    "nul": "SELECT t, i, m FROM {im} WHERE nul > 0 ORDER BY t, i, m LIMIT 1",
+    # per role, the first value in text order holding U+FFFD
+    "brk": ("SELECT " + ", ".join(
+        f"MIN(CASE WHEN instr(CAST({c} AS STRING), '{REPLACEMENT}') > 0 THEN CAST({c} AS STRING) END)"
+        for c in ("t", "i", "m", "g0", "g1")) + " FROM {im} WHERE brk > 0"),
+    "multi": "SELECT t, i, m, k FROM {im} WHERE k > 1 ORDER BY t, i, m LIMIT 1",
+    "moved": ("SELECT t, i, MIN(g0), MAX(g1) FROM {im} GROUP BY t, i HAVING MIN(g0) <> MAX(g1) "
+              "ORDER BY t, i LIMIT 1"),
+    "incomplete": ("SELECT t, i, COUNT(*) FROM {im} GROUP BY t, i HAVING COUNT(*) < {m} "
+                   "ORDER BY t, i LIMIT 1"),
+}
+
+
+def item_locate_sql(check: str, m: int, table: str = "im") -> str:
+    """Error path only: find the first item that fails a check of :func:`item_sums_sql`.
+
+    Parameters
+    ----------
+    check : {"bad", "nul", "brk", "multi", "moved", "incomplete"}
+        The check column of :func:`item_sums_sql` that some task's row fails.
+    m : int
+        The number of models.
+    table : str
+        The per-(item, model) table of :func:`item_answers_sql` with the model index ``j``.
+
+    Returns
+    -------
+    str
+        The query; its first row names the task, the item and (but for ``moved`` and
+        ``incomplete``) the model, or for ``brk`` the first task, item, model and clusters
+        holding U+FFFD.
+
+    Examples
+    --------
+    >>> item_locate_sql("incomplete", 3)
+    'SELECT t, i, COUNT(*) FROM im GROUP BY t, i HAVING COUNT(*) < 3 ORDER BY t, i LIMIT 1'
+    """
+    return _ITEM_LOCATE[check].format(im=table, m=m)
+
+
+# --------------------------------------------------------------------------------------------
+# the predictions' model names (long layout) and the error path
+# --------------------------------------------------------------------------------------------
 
 
 def _models_sql(dialect: _Dialect, table: str = "src") -> str:

@@ -20,8 +20,8 @@ import pandas as pd
 from ..core.labels import EncodedLabels
 from ..core.predictions import Counts
 from ..engine.base import PredictionFileError
-from ..engine.counting import count_predictions
 from ..engine.dictionary import label_dictionary
+from ..engine.predictions import count_predictions
 
 __all__ = ["PredictionFileError", "Predictions", "read_predictions"]
 
@@ -130,7 +130,7 @@ def read_predictions(
 ) -> Predictions:
     r"""Read and check a predictions file (CSV or Parquet, wide or long) into per-row codes.
 
-    The file is checked by :func:`precmp_lib.engine.counting.count_predictions` (numpy engine), so the
+    The file is checked by :func:`precmp_lib.engine.predictions.count_predictions` (numpy engine), so the
     label rules and messages are those of every engine; the rows are then coded on the class
     list it found. For comparisons, prefer ``count_predictions``/``compare_models``, which keep
     only counts; this reader is for course code that needs the rows.

@@ -1,4 +1,4 @@
-"""The counting engine: every comparison starts from counts of prediction patterns.
+"""The predictions route's counting: every comparison of models starts from counts of prediction patterns.
 
 One pass over the rows produces the sufficient statistics of a comparison of m models:
 
@@ -25,14 +25,20 @@ duckdb
 spark
     Spark DataFrames, and paths with ``engine="spark"`` (a local session).
 
-DuckDB and Spark run the same SQL text. Its first step (:func:`roles_sql`) renames the source's
-columns by position and keeps the ones the count reads under fixed names (``k_y``, ``k_p0`` ...);
-in the long layout the engines' expression APIs then turn each model name into its index. The
-counting query (:func:`counting_sql`, one GROUP BY, GROUPING SETS for cross-validation) reads
-those fixed names, so no query text holds a column name, model name or label of the source;
-file paths reach DuckDB as string literals. The numpy engine builds the same grouped table
-of raw values. All three then pass through one schema check and one label dictionary
-(:func:`label_dictionary`), so the same data give the same :class:`Counts`, bit for bit.
+Which engine reads which source, and how a file is opened for it, is the dispatcher's
+(:mod:`precmp_lib.engine.dispatch`, the same for every route); this module registers the
+route's request and its three counters with it.
+
+DuckDB and Spark run the same SQL text (:mod:`precmp_lib.engine.sql`). Its first step
+(:func:`~precmp_lib.engine.sql.roles_sql`) renames the source's columns by position and keeps
+the ones the count reads under fixed names (``k_y``, ``k_p0`` ...); in the long layout the
+engines' expression APIs then turn each model name into its index. The counting query
+(:func:`~precmp_lib.engine.sql.counting_sql`, one GROUP BY, GROUPING SETS for
+cross-validation) reads those fixed names, so no query text holds a column name, model name or
+label of the source; file paths reach DuckDB as string literals. The numpy engine builds the
+same grouped table of raw values. All three then pass through one schema check and one label
+dictionary (:func:`label_dictionary`), so the same data give the same :class:`Counts`, bit for
+bit.
 
 Label rules (the same for every engine)
 ---------------------------------------
@@ -73,54 +79,18 @@ Examples
 
 from __future__ import annotations
 
-import os
-from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Sequence
+from typing import Any
 
-import numpy as np
 import pandas as pd
 
-if TYPE_CHECKING:  # optional at run time: imported where the engine runs
-    import duckdb
-    from pyspark.sql import DataFrame as SparkDataFrame
-
 from ..core.predictions import Counts
-from .base import (
-    ENGINES,
-    PredictionFileError,
-    _is_duckdb_relation,
-    _is_spark_frame,
-    _Roles,
-    _Spec,
-    _spec,
-)
-from .duckdb_engine import (
-    _connect,
-    _duckdb_count,
-    _duckdb_error,
-    _duckdb_source,
-    seal_connection,
-)
-from .files import (
-    _describe_path,
-    _duckdb_keep,
-    _file_columns,
-    _literal_files,
-    _malformed_line,
-    _parquet_columns,
-    _read_csv_text,
-    _spark_keep,
-    _unreadable,
-)
+from .base import PredictionFileError, _Roles, _Spec, _spec
+from .dispatch import Counters, Opened, Source, count, register
+from .duckdb_engine import DUCKDB_MEMORY, _duckdb_count
+from .files import malformed_line
 from .numpy_engine import _numpy_count
-from .spark_engine import (
-    _spark_count,
-    _spark_error,
-    _spark_read,
-    is_spark_connect,
-    let_go_if_server_gone,
-    spark_session,
-)
+from .spark_engine import _spark_count, _spark_error
 
 __all__ = ['count_predictions']
 
@@ -204,6 +174,9 @@ def count_predictions(
     PredictionFileError
         (a ValueError) naming the file, the column, the line or row where possible, and the
         problem.
+    EngineError
+        (a ValueError) for an engine not in ``ENGINES``, or one that cannot read this kind of
+        source (:mod:`precmp_lib.engine.dispatch`).
     TypeError
         For a source of an unknown kind, or a ``y_true`` that is not a column name.
 
@@ -228,142 +201,79 @@ def count_predictions(
     observation use the cluster sums: each model is right 4 times, twice on each of two
     observations (2² + 2² = 8).
     """
-    if engine not in ENGINES:
-        raise PredictionFileError(f"engine must be one of {', '.join(ENGINES)}; got {engine!r}")
     if not isinstance(y_true, str):
         raise TypeError(f"y_true must be the name of the column of true labels; got {y_true!r}")
     args: _Roles = {"y_true": y_true, "models": models, "id": id, "repeat": repeat,
                     "fold": fold, "layout": layout, "observations": observations,
                     "prevalence_classes": prevalence_classes, "model_column": model_column,
                     "pred_column": pred_column}
-    if isinstance(source, Mapping):
-        source = pd.DataFrame({str(k): np.asarray(v) for k, v in source.items()})
-    if isinstance(source, pd.DataFrame):
-        return _count_frame(source, engine, progress, args)
-    if isinstance(source, str | os.PathLike):
-        return _count_path(source, engine, progress, args, common_models)
-    if _is_duckdb_relation(source):
-        return _count_relation(source, engine, progress, args)
-    if _is_spark_frame(source):
-        return _count_spark_frame(source, engine, args)
-    raise TypeError("source must be a DataFrame, a mapping of arrays, a path or glob, a DuckDB "
-                    f"relation or a Spark DataFrame; got {type(source).__name__}")
 
-
-def _count_relation(relation: duckdb.DuckDBPyRelation, engine: str, progress: bool,
-                    args: _Roles) -> Counts:
-    """Count a DuckDB relation with DuckDB."""
-    if engine not in ("auto", "duckdb"):
-        raise PredictionFileError(f"a DuckDB relation is counted by DuckDB; got engine={engine!r}")
-    spec = _spec("relation", relation.columns, **args)
-    con = _connect()
-    return _duckdb_count(spec, relation, relation.columns, con, progress,
-                         lambda exc: _duckdb_error("relation", "relation", exc, []))
-
-
-def _count_spark_frame(df: SparkDataFrame, engine: str, args: _Roles) -> Counts:
-    """Count a Spark DataFrame with Spark."""
-    if engine not in ("auto", "spark"):
-        raise PredictionFileError(f"a Spark DataFrame is counted by Spark; got engine={engine!r}")
-    return _spark_count(_spec("Spark DataFrame", df.columns, **args), df, df.columns)
-
-
-def _count_frame(frame: pd.DataFrame, engine: str, progress: bool, args: _Roles) -> Counts:
-    """Count a pandas DataFrame with numpy (the default) or DuckDB."""
-    spec = _spec("DataFrame", frame.columns, **args)
-    frame = frame.rename(columns=str)
-    if engine in ("auto", "numpy"):
-        if len(frame) == 0:
-            raise spec.fail("no rows")
-        return _numpy_count(spec, frame)
-    if engine == "duckdb":
-        con = _connect()
-        rel = con.from_df(frame)
-        return _duckdb_count(spec, rel, list(frame.columns), con, progress,
-                             lambda exc: _duckdb_error("DataFrame", "DataFrame", exc, []))
-    raise PredictionFileError("engine='spark' counts Spark DataFrames and files; pass a Spark "
-                              "DataFrame (spark.createDataFrame) or a path")
-
-
-def _count_path(path: str | os.PathLike, engine: str, progress: bool, args: _Roles,
-                common_models: bool = False) -> Counts:
-    """Count a CSV or Parquet file (or a glob of Parquet files) with DuckDB, Spark or numpy."""
-    kind, files, name, matched = _describe_path(path)
-    left_out: list[str] = []
-    if kind == "parquet" and len(files) > 1:
+    def optional(column: str) -> bool:
         # the truth, the id, repeat and fold columns and the models asked for must be in every
-        # file; with common_models, a model column some files lack is left out
-        needed = {args["y_true"], *(args["models"] or ()), "id", "repeat", "fold",
-                  args["model_column"], args["pred_column"],
-                  *(c for c in (args["id"], args["repeat"], args["fold"]) if c)}
-        columns, left_out = _parquet_columns(files, name, lambda c: c not in needed, common_models)
-    else:
-        columns = _file_columns(kind, files, name)
-    spec = _spec(name, columns, **args)
+        # file of a glob; with common_models, a model column some files lack is left out
+        return column not in {y_true, *(models or ()), "id", "repeat", "fold", model_column,
+                              pred_column, *(c for c in (id, repeat, fold) if c)}
+
+    return count("predictions", source, args, engine=engine, progress=progress,
+                 optional=optional, drop=common_models)
+
+
+# --------------------------------------------------------------------------------------------
+# the route's counters
+# --------------------------------------------------------------------------------------------
+
+
+def _request(source: Source, args: _Roles) -> _Spec:
+    """Check the source's columns and decide the role of each (:func:`_spec`)."""
+    spec = _spec(source.name, source.columns, **args)
+    left_out = source.left_out
     if left_out:
         shown = ", ".join(repr(c) for c in left_out)
         spec.notes.insert(0, f"{'columns' if len(left_out) > 1 else 'column'} {shown} "
                              f"{'are' if len(left_out) > 1 else 'is'} not in every file and left "
                              "out, as asked: only the models every file holds are compared")
-    if matched:
-        spec.notes.insert(0, matched)
-    spec.text_numbers = kind == "csv"
-    spec.rows_are_lines = kind == "csv" and len(files) == 1
-    if engine == "numpy":
-        return _numpy_count(spec, _read_frame(kind, files, spec, name, columns))
-    if engine == "spark":
-        try:
-            spark = spark_session()
-        except RuntimeError as exc:
-            raise PredictionFileError(f"{name}: {exc}") from None
-        with _literal_files(files, name, own_paths=is_spark_connect(spark)) as links:
-            try:
-                df = _spark_read(spark, kind, links)
-                if kind == "parquet":
-                    df = _spark_keep(df, columns)
-            except PredictionFileError:
-                raise
-            except Exception as exc:  # a Spark (JVM) error while opening the files
-                let_go_if_server_gone(spark, exc)
-                raise _spark_error(name, exc, links) from None
-            try:
-                return _spark_count(spec, df, columns, links)
-            except PredictionFileError as exc:
-                malformed = (_malformed_line(files[0], name, len(columns))
-                             if kind == "csv" and "MALFORMED_CSV_RECORD" in str(exc) else None)
-                if malformed is not None:
-                    raise malformed from None
-                raise
-    con = _connect()
-    with _literal_files(files, name) as links:
-        try:
-            rel = _duckdb_source(con, kind, links, columns)
-            if kind == "parquet":
-                rel = _duckdb_keep(rel, columns)
-            seal_connection(con, links)
-        except PredictionFileError:
-            raise
-        except Exception as exc:  # duckdb.Error while opening the file
-            raise _duckdb_error(name, kind, exc, links) from None
-        return _duckdb_count(spec, rel, columns, con, progress,
-                             lambda exc: _duckdb_error(name, kind, exc, links))
+    if source.matched:
+        spec.notes.insert(0, source.matched)
+    spec.text_numbers = source.kind == "csv"
+    spec.rows_are_lines = source.kind == "csv" and len(source.files) == 1
+    return spec
 
 
-def _read_frame(kind: str, files: list[str], spec: _Spec, name: str,
-                columns: list[str]) -> pd.DataFrame:
-    """Read the needed columns of a file into memory for the numpy engine (text for CSV).
-
-    CSV columns are taken by position under the names of :func:`_csv_header` (the header as
-    the other engines see it: no byte-order mark, names stripped).
-    """
-    cols = [c for c in dict.fromkeys([spec.id, spec.repeat, spec.fold, spec.y,
+def _reads(spec: _Spec) -> list[str]:
+    """Return the columns the numpy engine reads from a file: keys, truth, predictions."""
+    return [c for c in dict.fromkeys([spec.id, spec.repeat, spec.fold, spec.y,
                                       *(spec.models if spec.layout == "wide"
                                         else [spec.model_col, spec.pred_col])]) if c]
-    if kind == "csv":
-        return _read_csv_text(files[0], name, columns, cols)
+
+
+def _numpy(source: Opened, spec: _Spec) -> Counts:
+    frame: pd.DataFrame = source.data
+    if source.kind == "frame" and len(frame) == 0:
+        raise spec.fail("no rows")
+    return _numpy_count(spec, frame)
+
+
+def _duckdb(source: Opened, spec: _Spec) -> Counts:
+    assert source.con is not None  # the dispatcher's connection
+    return _duckdb_count(spec, source.data, source.columns, source.con, source.progress,
+                         source.duckdb_failure)
+
+
+def _spark(source: Opened, spec: _Spec) -> Counts:
     try:
-        return pd.concat([pd.read_parquet(f, columns=cols) for f in files], ignore_index=True)
-    except Exception as exc:  # any parser failure is a file problem for the user
-        raise _unreadable(name, kind, exc) from None
+        return _spark_count(spec, source.data, source.columns, source.links)
+    except PredictionFileError as exc:
+        malformed = (malformed_line(source.files[0], source.name, len(source.columns))
+                     if source.kind == "csv" and "MALFORMED_CSV_RECORD" in str(exc) else None)
+        if malformed is not None:
+            raise malformed from None
+        raise
 
 
+def _spark_failure(source: Opened, exc: Exception) -> PredictionFileError:
+    return _spark_error(source.name, exc, source.links)
+
+
+register(Counters("predictions", request=_request, reads=_reads, numpy=_numpy, duckdb=_duckdb,
+                  spark=_spark, error=PredictionFileError, memory=DUCKDB_MEMORY,
+                  spark_failure=_spark_failure))
