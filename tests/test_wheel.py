@@ -154,7 +154,7 @@ def test_make_data_from_the_installed_package_writes_to_the_user_cache_only(inst
     shutil.copy2(Path(DATA_MIRROR) / "banknote_authentication" / remote.name, remote)
     xdg = installed["base"] / "xdg"
     before = _package_files(installed["site"])
-    out = _run(installed, "", "-m", "precmp_lib.sources.datasets", "download", "banknote", "--base-url",
+    out = _run(installed, "", "-m", "precmp_lib.course.download", "download", "banknote", "--base-url",
                site.as_uri(), "--no-progress", XDG_CACHE_HOME=str(xdg))
     assert out.startswith("banknote: downloaded, 1372 rows x 4 features, checked: ")
     assert (xdg / "precmp" / "banknote" / remote.name).read_bytes() == remote.read_bytes()
