@@ -1,0 +1,1 @@
+"""Tests of the precmp command (precmp_lib.cli)."""

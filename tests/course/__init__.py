@@ -1,0 +1,1 @@
+"""Tests of precmp_lib.course."""

@@ -1,0 +1,1 @@
+"""Contract tests of the course notebooks (notebooks/), run through papermill."""
