@@ -1080,7 +1080,7 @@ _IO = "reads files or the network (covered by the data and report tests)"
 _COURSE = "course helper that fits models or runs simulations (argument checks in its own tests)"
 _DEEP = "course helper for the deep-learning notebook (needs PyTorch)"
 _PAPER = ("course helper for the paper's replication: fits the paper's models on its data sets "
-          "or rearranges the shipped printed tables (argument checks in tests/test_paper.py)")
+          "or rearranges the shipped printed tables (argument checks in tests/course/test_paper.py)")
 _DRAWS = "draws a figure (structure checked in the plot tests)"
 SKIPPED: dict[str, str] = {
     "describe_value": "words for any value inside another check's error message: every input is "

@@ -623,3 +623,25 @@ def test_the_site_and_the_command_use_the_renderer_and_the_runner():
     assert "precmp_lib.report.notebooks" in graph["precmp_lib.course.site"]
     assert "precmp_lib.report.render" in graph["precmp_lib.cli"]
     assert "precmp_lib.cli" in graph["precmp_lib.course.site"] and "precmp_lib.cli" in graph["precmp_lib.__main__"]
+
+
+def test_tests_mirror_the_package():
+    """tests/<subpackage>/test_<module>[_aspect].py: each folder is a subpackage (or the command,
+    or the notebooks' contract tests) and each file is named after a module of its folder."""
+    tests = Path(__file__).resolve().parent
+    stray = []
+    for path in sorted(tests.glob("*/test_*.py")):
+        folder = path.parent.name
+        if folder == "notebooks":
+            ok = path.stem.startswith(("test_nb_", "test_claims"))
+        elif folder == "cli":
+            ok = True
+        else:
+            sub = PACKAGE / folder
+            modules = {p.stem.lstrip("_") for p in sub.iterdir()
+                       if p.suffix in (".py", ".c") or (p / "__init__.py").is_file()}
+            ok = sub.is_dir() and any(path.stem == f"test_{m}" or path.stem.startswith(f"test_{m}_")
+                                      for m in modules)
+        if not ok:
+            stray.append(str(path.relative_to(tests)))
+    assert not stray, f"test files that name no module of their folder: {stray}"

@@ -13,7 +13,7 @@ from scipy import stats
 from precmp_lib.compare import predictions as comparison
 from precmp_lib.compare.predictions import compare_models
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def _three_models(seed: int = 4, n: int = 300) -> pd.DataFrame:

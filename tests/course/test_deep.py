@@ -15,7 +15,7 @@ from precmp_lib.sources.datasets import resource_path
 
 needs_torch = pytest.mark.skipif(not deep.torch_available(), reason="PyTorch is not installed")
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def _script():

@@ -6,7 +6,7 @@ written out in this file: McNemar's χ² = (b − c)² / (b + c); Obuchowski's (
 χ² = (Σ D_c)² / [C/(C − 1) Σ D_c²] over passages; the cluster-robust standard error from
 statsmodels' OLS with ``cov_type="cluster"``. The conclusion's sentences are checked to state
 exactly those numbers. The planning part (equivalence, repeated answers, power) is notebook 14's,
-tests/test_nb_14_planning_item_evaluations.py.
+tests/notebooks/test_nb_14_planning_item_evaluations.py.
 """
 
 from __future__ import annotations

@@ -15,7 +15,7 @@ import pytest
 
 from precmp_lib.report.notebooks import notebook_question
 
-_FOLDER = Path(__file__).resolve().parent.parent / "notebooks"
+_FOLDER = Path(__file__).resolve().parents[2] / "notebooks"
 # the course notebooks and the solutions of their exercises (notebooks/solutions/NN_<name>.ipynb)
 NOTEBOOKS = sorted(_FOLDER.glob("*.ipynb")) + sorted((_FOLDER / "solutions").glob("*.ipynb"))
 

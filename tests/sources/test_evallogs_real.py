@@ -26,7 +26,7 @@ from precmp_lib import read_eval_logs
 from precmp_lib.cli import main
 from precmp_lib.sources.evallogs import logs_by_model
 
-MAKER = Path(__file__).with_name("real_eval_logs.py")
+MAKER = Path(__file__).resolve().parents[1] / "real_eval_logs.py"
 INSTALL = "pip install -r requirements-dev.txt (inspect_ai and lm_eval are pinned there)"
 
 

@@ -18,7 +18,7 @@ from simulate_logs_reference import script as _script
 import precmp_lib as pc
 from precmp_lib.sources.datasets import resource_path
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 MODELS = ("model_a", "model_b")
 
 
