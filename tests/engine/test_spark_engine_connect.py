@@ -9,7 +9,8 @@ server's log must show that the server read the file (the Parquet file by its ow
 CSV file through a link in a private folder, gone after the run). The reference is DuckDB's
 report: the engines share one SQL text, and DuckDB's numbers are checked against numpy and
 statsmodels in ``test_engines.py`` and ``test_crossval.py``. The tests of a server that goes
-away once the command has connected start a server of their own and stop it.
+away once the command has connected come last: two commands connect to the module's server, which
+is then stopped (one server JVM for the whole module).
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -292,40 +294,66 @@ def _items_file(path: Path) -> None:
                   "score": rng.integers(0, 2, 24)}).to_csv(path, index=False)
 
 
-@pytest.mark.parametrize("what", ["predictions", "items"])
-def test_a_server_gone_after_connecting_is_one_line_and_exit_2_within_a_minute(what, tmp_path):
-    """A server of its own, stopped once the command has connected. The client's default
-    retries would hold the command for ten minutes; its own give up after a few seconds a call."""
-    if what == "predictions":
-        path = tmp_path / "cv.parquet"
-        cv_file(path, seed=20261127)
-        args = ["--y-true", "y_true"]
-    else:
-        path = tmp_path / "items.csv"
-        _items_file(path)
-        args = ["--item", "item"]
-    out = tmp_path / "r.html"
+@pytest.fixture(scope="module")
+def gone(server, tmp_path_factory):
+    """A command per route connected to the module's server, which is then stopped; then both
+    are told to count, side by side. Each yields its exit status, stderr and the seconds from
+    its go to its exit. The module's other tests have run by then (this fixture's tests come last
+    in the file)."""
     env = {k: v for k, v in os.environ.items()
            if k not in ("PYSPARK_SUBMIT_ARGS", "SPARK_CONF_DIR", "SPARK_REMOTE")}
-    with _connect_server(tmp_path) as server:
-        child = subprocess.Popen(
-            [sys.executable, "-c", GONE_CHILD, server["url"], "report", str(path), *args,
-             "--engine", "spark", "--out", str(out)],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-            env=env)
-        assert child.stdout is not None and child.stdin is not None
-        try:
+    children, done, waiters = {}, {}, []
+    try:
+        for what in ("predictions", "items"):
+            folder = tmp_path_factory.mktemp(f"gone-{what}")
+            if what == "predictions":
+                path = folder / "cv.parquet"
+                cv_file(path, seed=20261127)
+                args = ["--y-true", "y_true"]
+            else:
+                path = folder / "items.csv"
+                _items_file(path)
+                args = ["--item", "item"]
+            out = folder / "r.html"
+            child = subprocess.Popen(
+                [sys.executable, "-c", GONE_CHILD, server["url"], "report", str(path), *args,
+                 "--engine", "spark", "--out", str(out)],
+                stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                env=env)
+            children[what] = (child, path, out)
+            assert child.stdout is not None and child.stdin is not None
             assert child.stdout.readline().strip() == "connected"
-            server["stop"]()
+        server["stop"]()
+
+        def go(what: str, child: subprocess.Popen) -> None:
             start = time.monotonic()
-            child.stdin.write("go\n")
-            child.stdin.flush()
-            _, err = child.communicate(timeout=300)
-        finally:
+            try:
+                _, err = child.communicate("go\n", timeout=300)
+            except subprocess.TimeoutExpired:
+                child.kill()
+                _, err = child.communicate()
+            done[what] = (child.returncode, err, time.monotonic() - start)
+
+        waiters = [threading.Thread(target=go, args=(what, child))
+                   for what, (child, _, _) in children.items()]
+        for waiter in waiters:
+            waiter.start()
+        for waiter in waiters:
+            waiter.join()
+        yield {what: (*done[what], path, out) for what, (_, path, out) in children.items()}
+    finally:
+        for child, _, _ in children.values():
             if child.poll() is None:
                 child.kill()
-    waited = time.monotonic() - start
-    assert child.returncode == 2, err
+                child.wait(timeout=10)
+
+
+@pytest.mark.parametrize("what", ["predictions", "items"])
+def test_a_server_gone_after_connecting_is_one_line_and_exit_2_within_a_minute(what, gone):
+    """The module's server, stopped once the command has connected. The client's default
+    retries would hold the command for ten minutes; its own give up after a few seconds a call."""
+    returncode, err, waited, path, out = gone[what]
+    assert returncode == 2, err
     lines = err.strip().splitlines()
     assert len(lines) == 1, lines
     assert lines[0].startswith(f"precmp: error: {path.name}: the Spark Connect server stopped "
