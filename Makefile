@@ -62,7 +62,9 @@ venv: $(STAMP) ## create .venv from requirements.txt (done by every target that 
 report: $(STAMP) ## run every notebook (JOBS at a time) and render build/reports/index.html
 	$(PY) -m precmp_lib.course.site build-site --out build/reports --jobs $(JOBS)
 
-test: $(DEV) $(TORCH) $(SPARK) ## lint, unit tests, doctests, notebooks under nbval and papermill contract tests
+# `make test` runs each notebook once at its defaults: the contract test marked runs_notebook(name)
+# runs it, and nbval skips it (tests/conftest.py); nbval runs the others.
+test: $(DEV) $(TORCH) $(SPARK) ## lint, unit tests, doctests, every notebook once (contract test or nbval)
 	$(PY) -m ruff check .
 	$(PY) -m mypy
 	$(PY) -m pytest -n $(JOBS) --dist loadfile --nbval-lax -p no:cacheprovider tests precmp_lib notebooks

@@ -1,7 +1,10 @@
-"""Shared fixtures: a non-interactive plot backend and a papermill runner for notebook contracts."""
+"""Shared fixtures: a non-interactive plot backend, a papermill runner for notebook contracts and
+the one run of each notebook at its defaults."""
 
 from __future__ import annotations
 
+import ast
+import copy
 import json
 import os
 from collections.abc import Callable
@@ -50,11 +53,46 @@ def run_notebook(tmp_path: Path) -> Callable[..., dict[str, Any]]:
     return run
 
 
+def notebook_parameters(name: str) -> dict[str, Any]:
+    """The defaults of ``notebooks/<name>.ipynb``: its parameters cell, read as literals."""
+    nb = json.loads((NOTEBOOKS / f"{name}.ipynb").read_text())
+    cell = next(c for c in nb["cells"] if "parameters" in c.get("metadata", {}).get("tags", []))
+    return {n.target.id: ast.literal_eval(n.value) for n in ast.parse("".join(cell["source"])).body}
+
+
+# results.json of each notebook run at its defaults in this process (or the error of that run)
+_DEFAULT_RUNS: dict[str, Any] = {}
+
+
+@pytest.fixture
+def notebook_defaults(request, tmp_path_factory) -> dict[str, Any]:
+    """results.json of the notebook the test's ``runs_notebook`` mark names, run at its defaults.
+
+    The run is the notebook's one execution in `make test`: it is made once per session (the
+    tests that share it get a copy each), and nbval does not execute that notebook again
+    (``pytest_collection_modifyitems`` below). A cell that fails fails every test that shares
+    the run, with papermill's error, as nbval would fail that cell.
+    """
+    mark = request.node.get_closest_marker("runs_notebook")
+    assert mark is not None, "notebook_defaults needs @pytest.mark.runs_notebook(name)"
+    name = mark.args[0]
+    if name not in _DEFAULT_RUNS:
+        folder = tmp_path_factory.mktemp("defaults")
+        try:
+            _DEFAULT_RUNS[name] = execute_notebook(name, folder)
+        except Exception as exc:  # kept, so that the tests sharing the run do not run it again
+            _DEFAULT_RUNS[name] = exc
+    done = _DEFAULT_RUNS[name]
+    if isinstance(done, Exception):
+        raise done
+    return copy.deepcopy(done)
+
+
 def execute_notebook(name: str, folder: Path, **parameters: Any) -> dict[str, Any]:
     """Run ``notebooks/<name>.ipynb`` with papermill into ``folder``; return its results.json.
 
     ``name`` may be ``"solutions/NN_topic"``. The executed notebook is kept in ``folder`` beside
-    the results (a module-scoped fixture runs a notebook once for several tests with this).
+    the results (``notebook_defaults`` runs a notebook once for several tests with this).
     """
     import papermill as pm
 
@@ -77,10 +115,33 @@ def cr1_se(d: Any, groups: Any) -> float:
     return float(fit.bse[0])
 
 
+def _notebook_name(path: Path) -> str | None:
+    """``NN_topic`` or ``solutions/NN_topic`` for a course notebook, else None."""
+    if path.suffix != ".ipynb" or not path.is_relative_to(NOTEBOOKS):
+        return None
+    return path.relative_to(NOTEBOOKS).with_suffix("").as_posix()
+
+
+@pytest.hookimpl(trylast=True)
 def pytest_collection_modifyitems(config, items):
-    """Notebooks that need the UCI datasets (metadata ``precmp.requires = "uci"``) are skipped
-    under nbval when the data are not available here, as `make report` skips rendering them."""
+    """Selections made once -m and -k have chosen the items:
+
+    * nbval does not execute a course notebook that a contract test runs at its defaults
+      (``runs_notebook`` mark, ``notebook_defaults`` fixture): that run is the notebook's one
+      execution, and a failing cell fails it as nbval would;
+    * notebooks that need the UCI datasets (metadata ``precmp.requires = "uci"``) are skipped
+      under nbval when the data are not available here, as `make report` skips rendering them.
+    """
     from precmp_lib.course.site import missing_requirement
+
+    by_contract = {m.args[0] for item in items for m in item.iter_markers("runs_notebook")}
+    keep, executed_by_contract = [], []
+    for item in items:
+        name = _notebook_name(Path(str(item.fspath)))
+        (executed_by_contract if name in by_contract else keep).append(item)
+    if executed_by_contract:
+        config.hook.pytest_deselected(items=executed_by_contract)
+        items[:] = keep
 
     reasons: dict[Path, str] = {}
     for item in items:

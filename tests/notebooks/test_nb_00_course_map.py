@@ -23,10 +23,11 @@ UCI_SHAPES = {  # rows, features, classes, (train, test)
 
 
 @pytest.mark.notebook
-def test_course_map_reports_the_map_and_the_datasets(run_notebook):
+@pytest.mark.runs_notebook("00_course_map")
+def test_course_map_reports_the_map_and_the_datasets(notebook_defaults):
     from sklearn import datasets as sk
 
-    res = run_notebook("00_course_map")
+    res = notebook_defaults
     table = course_map_table()
     assert res["cases"] == len(table) == 13
     assert res["notebooks_in_map"] == sorted(table["notebook"].unique())
@@ -60,11 +61,12 @@ def test_course_map_reports_the_map_and_the_datasets(run_notebook):
 
 
 @pytest.mark.notebook
-def test_solutions_00(run_notebook):
+@pytest.mark.runs_notebook("solutions/00_course_map")
+def test_solutions_00(notebook_defaults):
     """Answers read from the map; the binomial p-value against scipy's binomtest."""
     from scipy import stats
 
-    res = run_notebook("solutions/00_course_map")
+    res = notebook_defaults
     assert res["ex1_notebook"] == ["02_cv_ttests"]
     assert res["ex2_notebook"] == ["01_mcnemar_cochran"]
     assert res["ex3_notebook"] == ["12_algorithm_selection"]

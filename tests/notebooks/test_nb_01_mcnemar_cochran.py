@@ -1,6 +1,7 @@
-"""Contract of notebooks/01_mcnemar_cochran.ipynb: run with small parameters, check results.json.
+"""Contract of notebooks/01_mcnemar_cochran.ipynb: check results.json.
 
-Runs twice: on wine (integer labels) and on Urban Land Cover (string labels, from the UCI mirror).
+Checks the notebook's one run at its defaults (breast_cancer, integer labels; nbval does not
+execute it again), and a second run on Urban Land Cover (string labels, from the UCI mirror).
 """
 
 from __future__ import annotations
@@ -69,12 +70,12 @@ def check_accuracy_section(res):
     assert res["looney"]["df"] == [2, 2 * (res["n_test"] - 1)]
 
 
-def test_notebook_01_contract(run_notebook):
-    res = run_notebook("01_mcnemar_cochran", dataset="wine", n_trees=20, grid_max=12, seed=1,
-                       n_training_sets=100)
-    assert res["dataset"] == "wine"
+@pytest.mark.runs_notebook("01_mcnemar_cochran")
+def test_notebook_01_contract(notebook_defaults):
+    res = notebook_defaults
+    assert res["dataset"] == "breast_cancer"
     table = res["mcnemar_table"]
-    assert sum(map(sum, table)) == res["n_test"] == 89  # wine has 178 rows, half held out
+    assert sum(map(sum, table)) == res["n_test"] == 285  # 569 rows, half (rounded up) held out
     check_mcnemar_on_the_run(res)
     check_accuracy_section(res)
     check_reference_values(res)
@@ -93,9 +94,10 @@ def test_notebook_01_on_string_labels(run_notebook):
     check_accuracy_section(res)
 
 
-def test_solutions_01(run_notebook):
+@pytest.mark.runs_notebook("solutions/01_mcnemar_cochran")
+def test_solutions_01(notebook_defaults):
     """The solutions notebook: answers checked against the binomial and chi-square formulas."""
-    res = run_notebook("solutions/01_mcnemar_cochran", other_dataset="iris", n_trees=20, seed=3)
+    res = notebook_defaults
     p = res["ex1_pvalues"]
     assert p["exact"] == pytest.approx(0.0625) and p["midp"] == pytest.approx(0.03125)
     assert p["chi2"] == pytest.approx(stats.chi2.sf(5.0, 1))
@@ -110,7 +112,7 @@ def test_solutions_01(run_notebook):
     n = res["ex5_needed_n"]
     assert stats.binomtest(round(n * 183 / 190), n, 0.95, alternative="greater").pvalue <= 0.05
     assert stats.binomtest(round((n - 50) * 183 / 190), n - 50, 0.95, alternative="greater").pvalue > 0.05
-    assert res["ex4_n_test"] == 75 and res["ex4_cochran_q"]["df"] == 2  # iris: 150 rows, half held out
+    assert res["ex4_n_test"] == 89 and res["ex4_cochran_q"]["df"] == 2  # wine: 178 rows, half held out
     check_solution_ex4(res)
 
 

@@ -1,4 +1,5 @@
-"""Contract of notebooks/02_cv_ttests.ipynb, run with small parameters through papermill.
+"""Contract of notebooks/02_cv_ttests.ipynb and its solutions: each checked on its one run at its
+defaults (nbval does not execute them again), the notebook also on string labels.
 
 Each p-value the notebook reports is recomputed here from the scores it saved, with the formulas
 of docs/methods.md §4 written out in numpy and with ``scipy.stats.ttest_rel`` for the uncorrected
@@ -10,14 +11,17 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import pytest
-from conftest import needs_mirror
+from conftest import needs_mirror, notebook_parameters
 from scipy import stats
 from stated import assert_states
 
 import precmp_lib as pc
 from precmp_lib.course.type1 import type1_error_simulation
 
-PARAMS = {"seed": 3, "n_trees": 10, "n_repeats": 1, "n_resamples": 4, "n_simulations": 60}
+PARAMS = notebook_parameters("02_cv_ttests")
+SOLUTION = notebook_parameters("solutions/02_cv_ttests")
+# the string-label run: the defaults, smaller
+SMALL = {"seed": 3, "n_trees": 10, "n_repeats": 1, "n_resamples": 4, "n_simulations": 20}
 
 
 def _t_formula(d: np.ndarray, ratio: float) -> tuple[float, float]:
@@ -27,8 +31,9 @@ def _t_formula(d: np.ndarray, ratio: float) -> tuple[float, float]:
 
 
 @pytest.mark.notebook
-def test_notebook_contract(run_notebook):
-    results = run_notebook("02_cv_ttests", **PARAMS)
+@pytest.mark.runs_notebook("02_cv_ttests")
+def test_notebook_contract(notebook_defaults):
+    results = notebook_defaults
     _check_reported_tests(results)
     _check_type1_error_table(results)
     _check_pairwise(results)
@@ -82,14 +87,14 @@ def _check_widget_start(results):
 @needs_mirror
 @pytest.mark.notebook
 def test_notebook_runs_on_string_labels(run_notebook):
-    results = run_notebook("02_cv_ttests", dataset="urban_land_cover", **{**PARAMS, "n_simulations": 20})
+    results = run_notebook("02_cv_ttests", dataset="urban_land_cover", **SMALL)
     assert results["dataset"] == "urban_land_cover"
-    _check_reported_tests(results)
+    _check_reported_tests(results, SMALL)
     _check_one_sided(results)
     _check_bayesian_t(results)
 
 
-def _check_reported_tests(results):
+def _check_reported_tests(results, params=PARAMS):
     """Every reported test follows from the scores the notebook saved."""
     tests = pd.DataFrame(results["tests"])
     assert set(tests["scheme"]) == {"5x2", "kfold", "repeated_kfold", "resampled"}
@@ -116,10 +121,10 @@ def _check_reported_tests(results):
             assert rows.loc["ftest_5x2cv", "statistic"] == pytest.approx(f5)
             assert rows.loc["ftest_5x2cv", "pvalue"] == pytest.approx(stats.f.sf(f5, 10, 5))
         elif scheme in ("kfold", "repeated_kfold"):
-            assert a.shape == (10 * (PARAMS["n_repeats"] if scheme != "kfold" else 1),)
+            assert a.shape == (10 * (params["n_repeats"] if scheme != "kfold" else 1),)
             assert ratio == pytest.approx(1 / 9, rel=0.01)
         else:
-            assert a.shape == (PARAMS["n_resamples"],)
+            assert a.shape == (params["n_resamples"],)
             assert ratio == pytest.approx(3 / 7, rel=0.02)
     assert tests["reject"].tolist() == (tests["pvalue"] <= results["alpha"]).tolist()
     rk = tests[(tests["scheme"] == "repeated_kfold")].set_index("test")
@@ -174,23 +179,23 @@ def _check_pairwise(results):
 
 
 @pytest.mark.notebook
-def test_solutions_02(run_notebook):
+@pytest.mark.runs_notebook("solutions/02_cv_ttests")
+def test_solutions_02(notebook_defaults):
     """Answers: the standard-error ratio sqrt(1 + J/9); p-values that follow the corrected formula;
     the one-sided p-values as tails of the same t (docs/methods.md §4)."""
-    res = run_notebook("solutions/02_cv_ttests", repeats=[1, 2], n_repeats=2, other_dataset="iris",
-                       n_trees=10)
+    res = notebook_defaults
     assert res["ex1_factor"] == pytest.approx(np.sqrt(1 + 100 / 9), rel=1e-12)
     ex2 = pd.DataFrame(res["ex2"]).set_index("n_repeats")
-    assert list(ex2.index) == [1, 2]
+    assert list(ex2.index) == SOLUTION["repeats"] == [1, 3, 10]
     a, b = np.array(res["scores_a"]), np.array(res["scores_b"])
     _t, p = _t_formula(a - b, res["test_train_ratio"])
-    assert ex2.loc[2, "corrected_pvalue"] == pytest.approx(p, rel=1e-9)
+    assert ex2.loc[SOLUTION["n_repeats"], "corrected_pvalue"] == pytest.approx(p, rel=1e-9)
     ex3 = res["ex3"]
     with_data = next(v for k, v in ex3.items() if "with the data" in k)
     against = next(v for k, v in ex3.items() if "against the data" in k)
     assert with_data == pytest.approx(ex3["two-sided"] / 2, rel=1e-9)
     assert against == pytest.approx(1 - ex3["two-sided"] / 2, rel=1e-9)
-    assert res["ex4"]["dataset"] == "iris" and 0 <= res["ex4"]["pvalue_corrected"] <= 1
+    assert res["ex4"]["dataset"] == "wine" and 0 <= res["ex4"]["pvalue_corrected"] <= 1
     # exercise 2's sentence states the p-values and variance factors of its table, 1/(10 r) + 1/9
     factors = [1 / (10 * r) + 1 / 9 for r in ex2.index]
     assert ex2["variance_factor"].tolist() == pytest.approx(factors, rel=1e-12)
@@ -207,7 +212,8 @@ def test_solutions_02(run_notebook):
 
     data = pc.load_dataset("breast_cancer")
     once = pc.paired_cv_scores(make_pipeline(StandardScaler(), LogisticRegression(max_iter=1000)),
-                               RandomForestClassifier(n_estimators=10, random_state=0), data.X, data.y,
+                               RandomForestClassifier(n_estimators=SOLUTION["n_trees"], random_state=0),
+                               data.X, data.y,
                                scheme="repeated_kfold", n_splits=10, n_repeats=1, random_state=0,
                                progress=False).tests().set_index("test")
     assert ex2.loc[1, "corrected_pvalue"] == pytest.approx(once.loc["corrected_resampled_ttest", "pvalue"], rel=1e-9)

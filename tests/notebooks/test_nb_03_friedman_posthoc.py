@@ -1,4 +1,5 @@
-"""Contract of notebooks/03_friedman_posthoc.ipynb: run with small parameters, check results.json.
+"""Contract of notebooks/03_friedman_posthoc.ipynb and its solutions: each checked on its one run at
+its defaults (nbval does not execute them again).
 
 Reference values: Demšar (2006) §3.2.2 as recomputed in docs/methods.md §5.2–5.3, and scipy and
 statsmodels called here on the score matrix the notebook saved.
@@ -12,11 +13,13 @@ import os
 import numpy as np
 import pandas as pd
 import pytest
+from conftest import notebook_parameters
 from scipy import stats
 from stated import assert_states
 from statsmodels.stats.multitest import multipletests
 
 pytestmark = pytest.mark.notebook
+PARAMS = notebook_parameters("03_friedman_posthoc")
 
 SKLEARN_SETS = ["breast_cancer", "digits", "wine", "iris"]
 UCI_SETS = ["wilt", "diabetic_retinopathy", "phishing", "banknote", "magic", "urban_land_cover"]
@@ -32,12 +35,16 @@ def _uci_loaders_available() -> bool:
     return True
 
 
-def test_notebook_03_contract(run_notebook):
+@pytest.mark.runs_notebook("03_friedman_posthoc")
+def test_notebook_03_contract(notebook_defaults):
+    # the UCI sets (urban_land_cover: string labels) where the mirror has them
+    assert PARAMS["datasets"] == SKLEARN_SETS + UCI_SETS
     datasets = SKLEARN_SETS
     if os.environ.get("PRECMP_DATA_MIRROR") and _uci_loaders_available():
-        datasets = SKLEARN_SETS + UCI_SETS[:4] + ["urban_land_cover"]  # string labels
-    res = run_notebook("03_friedman_posthoc", datasets=datasets, cv_folds=3, max_rows=300,
-                       n_trees=10, control="naive_bayes", pair=["svm_rbf", "naive_bayes"])
+        datasets = SKLEARN_SETS + UCI_SETS
+    control, (first, second) = PARAMS["control"], PARAMS["pair"]
+    assert second == control == "logistic_regression" and first == "random_forest"
+    res = notebook_defaults
     check_conclusion(res)
     scores = pd.DataFrame.from_dict(res["scores"], orient="index")
     n, k = scores.shape
@@ -66,7 +73,7 @@ def test_notebook_03_contract(run_notebook):
 
     # Holm against the chosen control: statsmodels' Holm on the saved unadjusted p-values
     holm = pd.DataFrame(res["holm_control"])
-    assert set(holm["control"]) == {"naive_bayes"} and len(holm) == k - 1
+    assert set(holm["control"]) == {control} and len(holm) == k - 1
     np.testing.assert_allclose(holm["pvalue_adjusted"],
                                multipletests(holm["pvalue"], method="holm")[1], rtol=1e-12)
     best = pd.DataFrame(res["holm_best"])
@@ -74,7 +81,7 @@ def test_notebook_03_contract(run_notebook):
 
     # Wilcoxon for the pair equals scipy with R's choice of distribution
     w = res["wilcoxon"]
-    d = np.round((scores["svm_rbf"] - scores["naive_bayes"]).to_numpy(), 12)
+    d = np.round((scores[first] - scores[second]).to_numpy(), 12)
     if w["distribution"] == "exact":
         ref_w = stats.wilcoxon(d, method="exact")
     else:
@@ -90,7 +97,7 @@ def test_notebook_03_contract(run_notebook):
     # rerun here on the saved scores with the notebook's seed (0)
     import precmp_lib as pc
 
-    x, y = scores["svm_rbf"].to_numpy(), scores["naive_bayes"].to_numpy()
+    x, y = scores[first].to_numpy(), scores[second].to_numpy()
     for name, test in (("Bayesian sign", pc.bayes_sign_test), ("Bayesian signed-rank", pc.bayes_signed_rank_test)):
         ref = test(x, y, rope=res["rope"], random_state=0)
         got = res["bayes"][name]
@@ -111,19 +118,20 @@ def test_notebook_03_contract(run_notebook):
                                atol=5e-6)
 
 
-def test_solutions_03(run_notebook):
+@pytest.mark.runs_notebook("solutions/03_friedman_posthoc")
+def test_solutions_03(notebook_defaults):
     """CD ratio 2 (CD ~ 1/sqrt(N)); exact Wilcoxon 2 / 2^N; Demšar's Holm (2 rejections) against
     Nemenyi (none, CD 1.254 > 1.179); Friedman's floor chi2.sf(N(k - 1), k - 1) at full agreement."""
-    res = run_notebook("solutions/03_friedman_posthoc",
-                       exercise_datasets=["iris", "wine", "breast_cancer"], max_rows=200)
+    res = notebook_defaults
+    assert notebook_parameters("solutions/03_friedman_posthoc")["exercise_datasets"] == SKLEARN_SETS
     assert res["ex1_ratio"] == pytest.approx(2.0, rel=1e-12)
     for n, p in res["ex2"].items():
         assert p == pytest.approx(2 / 2 ** int(n), rel=1e-9)
     assert res["ex2_smallest"] == 6
     assert res["ex3_holm_rejects"] == 2 and res["ex3_nemenyi_rejects"] == 0
     ex4 = res["ex4"]
-    assert (ex4["n"], ex4["k"]) == (3, 3)
-    assert ex4["best_possible_pvalue"] == pytest.approx(stats.chi2.sf(3 * 2, 2), rel=1e-9)
+    assert (ex4["n"], ex4["k"]) == (4, 3)
+    assert ex4["best_possible_pvalue"] == pytest.approx(stats.chi2.sf(4 * 2, 2), rel=1e-9)
     assert ex4["friedman_pvalue"] >= ex4["best_possible_pvalue"] - 1e-12
 
 

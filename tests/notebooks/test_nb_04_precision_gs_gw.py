@@ -1,4 +1,6 @@
-"""Contract test of notebooks/04_precision_gs_gw.ipynb, run with small parameters.
+"""Contract test of notebooks/04_precision_gs_gw.ipynb and its solutions: each checked on its one
+run at its defaults (nbval does not execute them again); the notebook also on wine and on string
+labels, with small parameters.
 
 Provenance: macro precision is the mean of the per-class precisions (Gondara, eq. 1; docs/methods.md §11);
 the per-class table is recomputed here with the library on the same split and models; Holm
@@ -13,7 +15,7 @@ import json
 
 import numpy as np
 import pytest
-from conftest import needs_mirror
+from conftest import needs_mirror, notebook_parameters
 from sklearn.discriminant_analysis import LinearDiscriminantAnalysis
 from sklearn.ensemble import RandomForestClassifier
 from sklearn.model_selection import train_test_split
@@ -23,7 +25,8 @@ from statsmodels.stats.multitest import multipletests
 import precmp_lib as pc
 from precmp_lib.core.counts import class_cells, joint_confusion
 
-PARAMS = {"seed": 1, "n_trees": 20, "n_sim": 120, "test_size": 0.6}
+PARAMS = notebook_parameters("04_precision_gs_gw")
+SMALL = {"seed": 1, "n_trees": 20, "n_sim": 40, "test_size": 0.6}  # the runs on other data sets
 
 
 def check_macro_precision_is_the_mean_of_the_classes(results):
@@ -33,12 +36,12 @@ def check_macro_precision_is_the_mean_of_the_classes(results):
 
 
 def check_per_class_table_equals_the_library_on_the_same_split(results, dataset="digits",
-                                                               wald_classes=2):
+                                                               wald_classes=2, params=PARAMS):
     data = pc.load_dataset(dataset)
     X_train, X_test, y_train, y_test = train_test_split(
-        data.X, data.y, test_size=PARAMS["test_size"], stratify=data.y, random_state=PARAMS["seed"])
+        data.X, data.y, test_size=params["test_size"], stratify=data.y, random_state=params["seed"])
     a = LinearDiscriminantAnalysis().fit(X_train, y_train).predict(X_test)
-    b = RandomForestClassifier(n_estimators=PARAMS["n_trees"], random_state=PARAMS["seed"]).fit(
+    b = RandomForestClassifier(n_estimators=params["n_trees"], random_state=params["seed"]).fit(
         X_train, y_train).predict(X_test)
     table = pc.compare_precision(y_test, a, b)
     assert results["n_test"] == len(y_test)
@@ -84,7 +87,7 @@ def check_wald_equals_its_formula(results, y_test, a, b, *, at_least=2):
 
 
 def check_power_curves_show_the_naive_z_test_losing_power(results):
-    # 120 simulated data sets: Monte Carlo sd of a 5 % rate is 0.02
+    # n_sim simulated data sets (400 at the defaults): Monte Carlo sd of a 5 % rate is 0.011
     for rho in ("0.2", "0.8"):
         assert 0.0 <= results["power_null_gs"][rho] <= 0.12
     assert results["power_null_naive_z"]["0.8"] <= results["power_null_gs"]["0.8"]
@@ -116,8 +119,9 @@ def markdown_outputs(executed):
 
 
 @pytest.mark.notebook
-def test_notebook_contract(run_notebook):
-    results = run_notebook("04_precision_gs_gw", **PARAMS)
+@pytest.mark.runs_notebook("04_precision_gs_gw")
+def test_notebook_contract(notebook_defaults):
+    results = notebook_defaults
     check_macro_precision_is_the_mean_of_the_classes(results)
     check_per_class_table_equals_the_library_on_the_same_split(results)
     check_holm_and_the_significant_classes(results)
@@ -129,9 +133,10 @@ def test_notebook_contract(run_notebook):
 
 @pytest.mark.notebook
 def test_notebook_text_follows_the_dataset(run_notebook, tmp_path):
-    results = run_notebook("04_precision_gs_gw", dataset="wine", **{**PARAMS, "n_sim": 40})
+    results = run_notebook("04_precision_gs_gw", dataset="wine", **SMALL)
     assert results["classes"] == [0, 1, 2]
-    check_per_class_table_equals_the_library_on_the_same_split(results, "wine", wald_classes=1)
+    check_per_class_table_equals_the_library_on_the_same_split(results, "wine", wald_classes=1,
+                                                               params=SMALL)
     text = markdown_outputs(tmp_path / "04_precision_gs_gw.executed.ipynb")
     assert "wine has **3 classes**" in text and "10 classes" not in text
 
@@ -149,11 +154,11 @@ def test_notebook_runs_on_string_labels(run_notebook, tmp_path):
 
 
 @pytest.mark.notebook
-def test_solutions_04(run_notebook):
+@pytest.mark.runs_notebook("solutions/04_precision_gs_gw")
+def test_solutions_04(notebook_defaults):
     """The z test is conservative under the null at correlation 0.8 (docs/methods.md §6.2); power
     grows with n; the odds ratio is rebuilt from the precisions; Holm against statsmodels."""
-    res = run_notebook("solutions/04_precision_gs_gw", widget_n_sim=200, n_trees=20,
-                       other_dataset="iris")
+    res = notebook_defaults
     ex1 = {float(k): v for k, v in res["ex1"].items()}
     assert ex1[0.0]["naive_z"] < 0.05 and ex1[0.05]["gs"] > ex1[0.05]["naive_z"]
     for rho in ("0.5", "0.8"):
@@ -167,7 +172,7 @@ def test_solutions_04(run_notebook):
     joint = [r for r in ex3["joint"] if r["statistic"] is not None and r["statistic"] == r["statistic"]]
     assert ex3["class"] == max(joint, key=lambda r: r["statistic"])["class"]
     assert ex3["gee_odds_ratio"] == pytest.approx(ex3["odds_ratio"], rel=1e-6)  # saturated model: OR from counts
-    assert res["ex4"]["dataset"] == "iris" and len(res["ex4"]["classes"]) == 3
+    assert res["ex4"]["dataset"] == "wine" and len(res["ex4"]["classes"]) == 3
 
 
 def check_statements(results):

@@ -1,4 +1,5 @@
-"""Contract test of notebooks/05_relative_precision.ipynb, run with small parameters.
+"""Contract test of notebooks/05_relative_precision.ipynb and its solutions: each checked on its
+one run at its defaults (nbval does not execute them again); the notebook also on string labels.
 
 Provenance: RP = P_A / P_B and its interval (docs/methods.md §6.5); the interval excludes 1 exactly
 when the two-sided p-value is below 1 - level (both from z = log RP / SE); the row count of the
@@ -12,12 +13,13 @@ from itertools import pairwise
 
 import numpy as np
 import pytest
-from conftest import needs_mirror
+from conftest import needs_mirror, notebook_parameters
 from stated import assert_states
 
 import precmp_lib as pc
 
-PARAMS = {"seed": 2, "n_trees": 20, "datasets": ["iris", "wine"], "test_size": 0.5}
+PARAMS = notebook_parameters("05_relative_precision")
+SMALL = {"seed": 2, "n_trees": 20, "datasets": ["iris", "urban_land_cover"], "test_size": 0.5}
 
 
 def check_rp_is_the_ratio_of_precisions_inside_its_interval(results):
@@ -40,8 +42,8 @@ def check_interval_and_test_agree(results):
 
 def check_forest_plot_across_datasets_has_one_row_per_class(results):
     registry = pc.list_datasets().set_index("name")
-    assert results["datasets"] == ["iris", "wine"]
-    assert results["across_rows"] == int(registry.loc[["iris", "wine"], "classes"].sum())
+    assert results["datasets"] == PARAMS["datasets"] == ["digits", "wine", "breast_cancer", "iris"]
+    assert results["across_rows"] == int(registry.loc[PARAMS["datasets"], "classes"].sum())
 
 
 def check_widget_sweep_paired_interval_narrows(results):
@@ -55,8 +57,9 @@ def check_widget_sweep_paired_interval_narrows(results):
 
 
 @pytest.mark.notebook
-def test_notebook_contract(run_notebook):
-    results = run_notebook("05_relative_precision", **PARAMS)
+@pytest.mark.runs_notebook("05_relative_precision")
+def test_notebook_contract(notebook_defaults):
+    results = notebook_defaults
     check_rp_is_the_ratio_of_precisions_inside_its_interval(results)
     check_interval_and_test_agree(results)
     check_forest_plot_across_datasets_has_one_row_per_class(results)
@@ -78,27 +81,27 @@ def check_widget_start_is_the_state_function(results):
 @needs_mirror
 @pytest.mark.notebook
 def test_notebook_runs_on_string_labels(run_notebook):
-    results = run_notebook("05_relative_precision", dataset="urban_land_cover",
-                           **{**PARAMS, "datasets": ["iris", "urban_land_cover"]})
+    results = run_notebook("05_relative_precision", dataset="urban_land_cover", **SMALL)
     assert len(results["classes"]) == 9 and all(isinstance(c, str) for c in results["classes"])
     check_interval_and_test_agree(results)
     check_widget_start_is_the_state_function(results)
 
 
 @pytest.mark.notebook
-def test_solutions_05(run_notebook):
+@pytest.mark.runs_notebook("solutions/05_relative_precision")
+def test_solutions_05(notebook_defaults):
     """Widths from the widget's state function; at both levels the interval excludes 1 exactly
     when the RP test rejects (the same z, docs/methods.md §6.5); fewer exclusions at 99 %."""
     from precmp_lib.course.widgets import rp_correlation_state
 
-    res = run_notebook("solutions/05_relative_precision", dataset="wine", other_dataset="iris", n_trees=20)
+    res = notebook_defaults
     for row in res["ex1"]:
         ref = rp_correlation_state(row["correlation"])["width"]
         assert row["paired"] == pytest.approx(ref["paired"]) and row["naive"] == pytest.approx(ref["naive"])
     ex2 = {r["confidence_level"]: r for r in res["ex2"]}
     assert ex2[0.95]["agree_with_test"] and ex2[0.99]["agree_with_test"]
     assert ex2[0.99]["intervals_excluding_1"] <= ex2[0.95]["intervals_excluding_1"]
-    assert res["ex4"]["dataset"] == "iris" and set(res["ex4"]["no_rp"]) <= set(res["ex4"]["classes"])
+    assert res["ex4"]["dataset"] == "wine" and set(res["ex4"]["no_rp"]) <= set(res["ex4"]["classes"])
 
 
 def check_statements(results):

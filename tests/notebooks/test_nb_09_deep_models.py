@@ -1,18 +1,22 @@
-"""Contract of notebooks/09_deep_models.ipynb: the shipped file, the training path, a user's file."""
+"""Contract of notebooks/09_deep_models.ipynb: the shipped file, the training path, a user's file.
+
+The training path is the notebook's one run at its defaults (nbval does not execute it again), as
+is the solutions notebook's.
+"""
 
 from __future__ import annotations
 
 import numpy as np
 import pandas as pd
 import pytest
+from conftest import notebook_parameters
 from stated import assert_states
 
 import precmp_lib as pc
 from precmp_lib.course import deep
 
 pytestmark = pytest.mark.notebook
-
-needs_torch = pytest.mark.skipif(not deep.torch_available(), reason="PyTorch is not installed")
+PARAMS = notebook_parameters("09_deep_models")
 
 
 def _expected_per_class(frame, a, b):
@@ -43,14 +47,20 @@ def test_notebook_09_shipped_predictions(run_notebook):
     _check_per_class(res, _expected_per_class(shipped, "cnn_dropout_0.5", "cnn_dropout_0.7"))
 
 
-@needs_torch
-def test_notebook_09_trains(run_notebook):
-    res = run_notebook("09_deep_models", epochs=3, seed=4)
+@pytest.mark.runs_notebook("09_deep_models")
+def test_notebook_09_trains(notebook_defaults):
+    res = notebook_defaults
+    if not deep.torch_available():  # the notebook ran on the shipped file instead
+        assert res["source"] == "shipped"
+        pytest.skip("PyTorch is not installed: the notebook read the shipped predictions")
+    assert PARAMS["train"] and not PARAMS["predictions_file"]
     assert res["source"] == "trained"
     assert set(res["training_seconds"]) == {"cnn_dropout_0.5", "cnn_dropout_0.7"}
-    assert res["settings"]["epochs"] == 3 and res["settings"]["torch"].startswith("2.")
+    epochs, seed = PARAMS["epochs"], PARAMS["seed"]
+    assert res["settings"]["epochs"] == epochs and res["settings"]["torch"].startswith("2.")
     # training is deterministic: the same settings here give the same predictions and tests
-    run = deep.train_digits_cnns(epochs=3, seed=4)
+    run = deep.train_digits_cnns(epochs=epochs, seed=seed, test_size=PARAMS["test_size"],
+                                 threads=PARAMS["threads"])
     _check_per_class(res, _expected_per_class(run.predictions, *run.models))
 
 
@@ -86,9 +96,9 @@ def test_notebook_09_string_labels(run_notebook, tmp_path):
     assert sum(r["correct"] + r["wrong"] for r in start.values()) == either
 
 
-def test_solutions_09(run_notebook, tmp_path):
-    (tmp_path / "solutions").mkdir()
-    res = run_notebook("solutions/09_deep_models")
+@pytest.mark.runs_notebook("solutions/09_deep_models")
+def test_solutions_09(notebook_defaults):
+    res = notebook_defaults
     shipped = pd.read_csv(deep.SHIPPED_PREDICTIONS)
     table = pc.mcnemar_table(shipped["y_true"], shipped["cnn_dropout_0.5"], shipped["cnn_dropout_0.7"])
     assert res["mcnemar_pvalue"] == pytest.approx(pc.mcnemar(table).pvalue)

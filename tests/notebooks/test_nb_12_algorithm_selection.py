@@ -1,5 +1,6 @@
-"""Contract of notebooks/12_algorithm_selection.ipynb and its solution notebook, run through
-papermill with small parameters on a data set with integer labels and on one with text labels.
+"""Contract of notebooks/12_algorithm_selection.ipynb and its solution notebook, each checked on its
+one run at its defaults (breast_cancer, integer labels; nbval does not execute them again), the
+notebook also with small parameters on a data set with text labels.
 
 Every test the notebook reports is recomputed here from the outer-fold scores it saved: the
 corrected resampled t of Nadeau & Bengio (2003), t = mean(d) / sqrt((1/K + n_test/n_train) var(d))
@@ -10,22 +11,21 @@ The nested scores themselves are checked against a fresh library run on the same
 
 from __future__ import annotations
 
-import json
 import math
 
 import numpy as np
 import pandas as pd
 import pytest
-from conftest import NOTEBOOKS, needs_mirror
+from conftest import needs_mirror, notebook_parameters
 from scipy import stats
-from sklearn.model_selection import train_test_split
 from stated import assert_states
 
 import precmp_lib as pc
 from precmp_lib.fitting.selection import NESTED_CV_COLUMNS
 
-PARAMS = {"seed": 1, "max_rows": 300, "outer_folds": 3, "inner_folds": 2, "selection_folds": 3,
-          "rope": 0.02}
+PARAMS = notebook_parameters("12_algorithm_selection")
+SMALL = {"seed": 1, "max_rows": 300, "outer_folds": 3, "inner_folds": 2, "selection_folds": 3,
+         "rope": 0.02}  # the run on text labels
 ALGORITHMS = ["logistic regression", "k-nearest neighbours", "decision tree"]
 
 
@@ -34,8 +34,8 @@ def _corrected_t(d: np.ndarray, ratio: float) -> tuple[float, float]:
     return t, 2 * stats.t.sf(abs(t), d.size - 1)
 
 
-def _check_common(results: dict, n_classes: int) -> pd.DataFrame:
-    k = PARAMS["outer_folds"]
+def _check_common(results: dict, n_classes: int, n_rows: int, params=PARAMS) -> pd.DataFrame:
+    k = params["outer_folds"]
     nested = pd.DataFrame(results["nested"])
     assert list(nested.columns) == NESTED_CV_COLUMNS
     assert results["algorithms"] == ALGORITHMS
@@ -43,7 +43,7 @@ def _check_common(results: dict, n_classes: int) -> pd.DataFrame:
     assert nested["score"].between(0, 1).all() and nested["inner_score"].between(0, 1).all()
     assert (nested.groupby("outer_fold")["n_test"].nunique() == 1).all()  # paired folds
     assert (nested["n_train"] + nested["n_test"] == results["n_rows"]).all()
-    assert results["n_rows"] == PARAMS["max_rows"] and len(results["classes"]) == n_classes
+    assert results["n_rows"] == n_rows and len(results["classes"]) == n_classes
     ratio = nested["n_test"].mean() / nested["n_train"].mean()
     assert results["test_train_ratio"] == pytest.approx(ratio, rel=1e-12)
     assert ratio == pytest.approx(1 / (k - 1), rel=0.02)
@@ -67,7 +67,7 @@ def _check_common(results: dict, n_classes: int) -> pd.DataFrame:
     assert results["ttest"]["pvalue"] == pytest.approx(p, rel=1e-9)
     assert results["ttest"]["df"] == k - 1
 
-    rope = PARAMS["rope"]
+    rope = params["rope"]
     post = stats.t(k - 1, loc=d.mean(), scale=math.sqrt((1 / k + ratio) * d.var(ddof=1)))
     bayes = results["bayes"]
     assert bayes["rope"] == rope
@@ -84,7 +84,7 @@ def _check_common(results: dict, n_classes: int) -> pd.DataFrame:
 
     n_test = math.ceil(0.2 * results["n_rows"])  # test_size default 0.2, rounded up as sklearn
     for key, label in (("holdout", "three-way holdout"),
-                       ("kfold_selection", f"{PARAMS['selection_folds']}-fold CV")):
+                       ("kfold_selection", f"{params['selection_folds']}-fold CV")):
         table = pd.DataFrame(results[key])
         assert table["algorithm"].tolist() == ALGORITHMS
         assert (table["selection"] == label).all()
@@ -95,10 +95,12 @@ def _check_common(results: dict, n_classes: int) -> pd.DataFrame:
 
 
 @pytest.mark.notebook
-def test_notebook_contract_default(run_notebook):
-    results = run_notebook("12_algorithm_selection", **PARAMS)
+@pytest.mark.runs_notebook("12_algorithm_selection")
+def test_notebook_contract_default(notebook_defaults):
+    results = notebook_defaults
     assert results["dataset"] == "breast_cancer" and results["classes"] == [0, 1]
-    nested = _check_common(results, n_classes=2)
+    assert PARAMS["max_rows"] == 600  # more than breast_cancer's 569 rows: none is cut
+    nested = _check_common(results, n_classes=2, n_rows=569)
     # the notebook's nested scores are those of a fresh library run on the same rows, with the
     # estimators and grids of its setup cells
     estimators, grids = _notebook_models()
@@ -106,8 +108,7 @@ def test_notebook_contract_default(run_notebook):
                                              for key, values in grid.items()}
                                       for name, grid in grids.items()}
     data = pc.load_dataset("breast_cancer")
-    X, _, y, _ = train_test_split(data.X, data.y, train_size=PARAMS["max_rows"], stratify=data.y,
-                                  random_state=PARAMS["seed"])
+    X, y = data.X, data.y
     fresh = pc.nested_cv_scores(estimators, grids, X, y, outer=PARAMS["outer_folds"],
                                 inner=PARAMS["inner_folds"], random_state=PARAMS["seed"],
                                 progress=False)
@@ -139,26 +140,20 @@ def _check_conclusion(results: dict) -> None:
 @needs_mirror
 @pytest.mark.notebook
 def test_notebook_contract_text_labels(run_notebook):
-    results = run_notebook("12_algorithm_selection", dataset="wilt", **PARAMS)
+    results = run_notebook("12_algorithm_selection", dataset="wilt", **SMALL)
     assert results["dataset"] == "wilt"
     assert results["classes"] == ["n", "w"]  # the labels as the data set spells them
-    _check_common(results, n_classes=2)
+    _check_common(results, n_classes=2, n_rows=SMALL["max_rows"], params=SMALL)
 
 
 @pytest.mark.notebook
-def test_solution_notebook(tmp_path):
-    import papermill as pm
-
-    out = tmp_path / "solutions"
-    params = {"seed": 2, "max_rows": 200, "outer_folds": 3, "inner_folds": 2,
-              "n_holdout_seeds": 3, "other_dataset": "iris", "output_dir": str(out)}
-    pm.execute_notebook(str(NOTEBOOKS / "solutions" / "12_algorithm_selection.ipynb"),
-                        str(tmp_path / "solutions.executed.ipynb"), parameters=params,
-                        cwd=str(NOTEBOOKS / "solutions"), kernel_name="python3",
-                        progress_bar=False)
-    results = json.loads((out / "results.json").read_text())
+@pytest.mark.runs_notebook("solutions/12_algorithm_selection")
+def test_solution_notebook(notebook_defaults):
+    results = notebook_defaults
+    params = notebook_parameters("solutions/12_algorithm_selection")
+    assert (params["seed"], params["outer_folds"], params["n_holdout_seeds"]) == (0, 5, 5)
     ex1 = pd.DataFrame(results["exercise_1"])
-    assert ex1["folds"].tolist() == [3, 6]
+    assert ex1["folds"].tolist() == [5, 10]  # exercise 1 doubles the outer folds
     ex2 = pd.DataFrame(results["exercise_2"])
     assert ex2["rope"].tolist() == [0.0, 0.01, 0.03]
     assert ex2["p_rope"].iloc[0] == 0.0 and ex2["p_rope"].is_monotonic_increasing
@@ -175,9 +170,10 @@ def test_solution_notebook(tmp_path):
     finer = pd.DataFrame(results["exercise_3"]["finer"])
     assert (finer["inner_score"].to_numpy() >= base["inner_score"].to_numpy() - 1e-12).all()
     ranking = pd.DataFrame(results["exercise_4"])
-    assert set(ranking.columns) == {"algorithm", results["dataset"], "iris"}
+    assert set(ranking.columns) == {"algorithm", results["dataset"], params["other_dataset"]}
+    assert params["other_dataset"] == "wine"
     runs = pd.DataFrame(results["holdout_runs"])
-    assert sorted(runs["seed"].unique().tolist()) == [2, 3, 4]
+    assert sorted(runs["seed"].unique().tolist()) == [0, 1, 2, 3, 4]
 
 
 def _notebook_models():

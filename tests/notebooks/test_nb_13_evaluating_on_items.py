@@ -1,5 +1,5 @@
-"""Contract of notebooks/13_evaluating_on_items.ipynb and its solution notebook, run through
-papermill with small parameters.
+"""Contract of notebooks/13_evaluating_on_items.ipynb and its solution notebook, each checked on
+its one run at its defaults (nbval does not execute them again).
 
 Every number the notebook reports is recomputed here from the items it saved, by formulas
 written out in this file: McNemar's χ² = (b − c)² / (b + c); Obuchowski's (1998)
@@ -16,15 +16,16 @@ import math
 import numpy as np
 import pandas as pd
 import pytest
-from conftest import cr1_se, execute_notebook
+from conftest import cr1_se, notebook_parameters
 from scipy import stats
 
-PARAMS = {"seed": 3, "n_clusters": 30, "cluster_size": 6, "skill_grid": [0.0, 1.0], "n_sim": 60}
+PARAMS = notebook_parameters("13_evaluating_on_items")
+pytestmark = pytest.mark.runs_notebook("13_evaluating_on_items")
 
 
-@pytest.fixture(scope="module")
-def results(tmp_path_factory):
-    return execute_notebook("13_evaluating_on_items", tmp_path_factory.mktemp("nb13"), **PARAMS)
+@pytest.fixture
+def results(notebook_defaults):
+    return notebook_defaults
 
 
 @pytest.mark.notebook
@@ -72,13 +73,13 @@ def test_tests_on_the_shipped_logs(results):
 def test_type1_study(results):
     type1 = pd.DataFrame(results["type1"])
     assert sorted(type1["skill_sd"].unique()) == PARAMS["skill_grid"]
-    assert type1.groupby("skill_sd").size().tolist() == [4, 4]
+    assert type1.groupby("skill_sd").size().tolist() == [4] * len(PARAMS["skill_grid"])
     # rejection rates are counts out of n_sim
     counts = type1["rejection_rate"] * PARAMS["n_sim"]
     np.testing.assert_allclose(counts, counts.round(), atol=1e-9)
     # few passages: the same statistics against t(C - 1), whose tails are heavier, reject no more often
     few = pd.DataFrame(results["few_clusters"]).set_index("passages")
-    assert few.index.tolist() == [12, 30]
+    assert few.index.tolist() == PARAMS["few_clusters"] == [12, 30]
     np.testing.assert_allclose(few * PARAMS["n_sim"], (few * PARAMS["n_sim"]).round(), atol=1e-9)
     assert (few["CR1, t with C − 1 df"] <= few["CR1, normal reference"]).all()
 
@@ -110,13 +111,16 @@ def test_conclusion_states_the_computed_numbers(results):
 
 
 @pytest.mark.notebook
-def test_solution_notebook(run_notebook):
-    res = run_notebook("solutions/13_evaluating_on_items", n_clusters=30, cluster_size=6, n_sim=60)
+@pytest.mark.runs_notebook("solutions/13_evaluating_on_items")
+def test_solution_notebook(notebook_defaults):
+    res = notebook_defaults
+    c = notebook_parameters("solutions/13_evaluating_on_items")["n_clusters"]
+    assert res["n_clusters"] == c
     ex2 = pd.DataFrame(res["ex2"]).set_index(["passages", "method"])["statistic"]
     assert ex2[("equal passages", "durkalski")] == pytest.approx(
-        ex2[("equal passages", "obuchowski")] * 30 / 29, rel=1e-12)
+        ex2[("equal passages", "obuchowski")] * c / (c - 1), rel=1e-12)
     unequal = ex2[("unequal passages", "durkalski")] / ex2[("unequal passages", "obuchowski")]
-    assert abs(unequal - 30 / 29) > 1e-3  # "no longer stand in that ratio"
+    assert abs(unequal - c / (c - 1)) > 1e-3  # "no longer stand in that ratio"
     ex1 = pd.DataFrame(res["ex1_type1"])
-    assert (ex1["rejection_rate"] < 0.15).all()  # 60 benchmarks: all near 0.05 without clustering
+    assert (ex1["rejection_rate"] < 0.15).all()  # 300 benchmarks: all near 0.05 without clustering
     assert set(res) == {"ex1_design_effect", "ex1_type1", "ex2", "n_clusters"}

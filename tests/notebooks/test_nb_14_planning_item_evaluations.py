@@ -1,5 +1,5 @@
-"""Contract of notebooks/14_planning_item_evaluations.ipynb and its solution notebook, run through
-papermill with small parameters.
+"""Contract of notebooks/14_planning_item_evaluations.ipynb and its solution notebook, each checked
+on its one run at its defaults (nbval does not execute them again).
 
 Every number the notebook reports is recomputed here from the items it saved, by formulas
 written out in this file: the cluster-robust standard error from
@@ -15,15 +15,16 @@ import math
 import numpy as np
 import pandas as pd
 import pytest
-from conftest import cr1_se, execute_notebook
+from conftest import cr1_se, notebook_parameters
 from scipy import stats
 
-PARAMS = {"seed": 3, "n_clusters": 30, "cluster_size": 6, "n_answers": 3, "margin": 0.05}
+PARAMS = notebook_parameters("14_planning_item_evaluations")
+pytestmark = pytest.mark.runs_notebook("14_planning_item_evaluations")
 
 
-@pytest.fixture(scope="module")
-def results(tmp_path_factory):
-    return execute_notebook("14_planning_item_evaluations", tmp_path_factory.mktemp("nb14"), **PARAMS)
+@pytest.fixture
+def results(notebook_defaults):
+    return notebook_defaults
 
 
 @pytest.mark.notebook
@@ -74,7 +75,7 @@ def test_repeated_answers_and_plan(results):
     plan = results["plan"]
     sd, deff = np.std(d, ddof=1), results["cr1"]["design_effect"]
     z = stats.norm.ppf(0.975) + stats.norm.ppf(0.8)
-    delta = 0.03  # planned_difference default
+    delta = PARAMS["planned_difference"]
     # whole items: the formula's value rounded up
     assert plan["items needed, independent"] == math.ceil((z * sd / delta) ** 2)
     icc = min(max((deff - 1) / (PARAMS["cluster_size"] - 1), 0), 1)
@@ -102,14 +103,16 @@ def test_conclusion_states_the_computed_numbers(results):
             in text)
     plan = results["plan"]
     assert f"{plan['items needed, independent']:,.0f} independent items" in text
-    assert f"{plan['items needed, passages of 6']:,.0f} items in passages of 6" in text
+    m = PARAMS["cluster_size"]
+    assert f"{plan[f'items needed, passages of {m}']:,.0f} items in passages of {m}" in text
     assert "McNemar" not in text  # the clustered tests are notebook 13's conclusion
 
 
 @pytest.mark.notebook
-def test_solution_notebook(run_notebook):
-    res = run_notebook("solutions/14_planning_item_evaluations", n_clusters=30, cluster_size=6,
-                       n_sim=60, answer_grid=[2, 4])
+@pytest.mark.runs_notebook("solutions/14_planning_item_evaluations")
+def test_solution_notebook(notebook_defaults):
+    res = notebook_defaults
+    n_sim = notebook_parameters("solutions/14_planning_item_evaluations")["n_sim"]
     ex1 = res["ex1"]
     assert ex1["half_width"] == pytest.approx(ex1["margin"], rel=1e-9)
     z = stats.norm.ppf(0.95)
@@ -120,8 +123,8 @@ def test_solution_notebook(run_notebook):
         assert ex1[key] == pytest.approx(((z + stats.norm.ppf(q)) * ex1["sd"] / ex1["margin"]) ** 2
                                           * ex1["design_effect"], rel=1e-9)
     rates = pd.DataFrame(res["ex1_rates"]).set_index("size")["equivalence_shown"]
-    counts = rates * 60
-    np.testing.assert_allclose(counts, counts.round(), atol=1e-9)  # shares of the 60 benchmarks
+    counts = rates * n_sim
+    np.testing.assert_allclose(counts, counts.round(), atol=1e-9)  # shares of the n_sim benchmarks
     assert rates.is_monotonic_increasing  # more items, more often shown
     assert "at least 2 answers" in res["ex2_one_answer"]
     ex3 = pd.DataFrame(res["ex3"]).set_index("design")

@@ -1,7 +1,10 @@
 """Every stored notebook is stripped, has exactly one typed `parameters` cell, and states its question.
 
-The notebooks themselves run twice in `make test`: as stored under nbval (`--nbval-lax`) and
-with small parameters through papermill in each topic's contract test (test_nb_*.py).
+`make test` executes each notebook at its defaults once: in the topic's contract test
+(test_nb_*.py, a test marked ``runs_notebook(name)``, through papermill), whose checks read that
+run's results.json, or, for a notebook no contract test runs at its defaults, under nbval
+(`--nbval-lax`). The contract tests also run some notebooks again with other parameters (string
+labels, other data sets).
 """
 
 from __future__ import annotations
@@ -9,6 +12,8 @@ from __future__ import annotations
 import ast
 import json
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -193,3 +198,52 @@ def test_cells_that_write_sentences_are_collapsed(path):
     open_ = [i for i, c in enumerate(cells) if "display(Markdown(" in "".join(c["source"])
              and not c["metadata"].get("jupyter", {}).get("source_hidden")]
     assert open_ == [], f"{path.name}: code cells {open_} write a sentence with their code shown"
+
+
+# Collects what `make test` collects (with nbval) and lists, after the selections of
+# tests/conftest.py, the notebooks nbval executes and the notebooks each contract test runs at
+# its defaults.
+_COLLECT = """
+import json, sys
+from pathlib import Path
+import pytest
+
+class Runs:
+    def pytest_collection_finish(self, session):
+        self.nbval = sorted({Path(str(i.fspath)).resolve().as_posix() for i in session.items
+                             if str(i.fspath).endswith(".ipynb")})
+        self.contract = sorted({(m.args[0], i.nodeid.split("::")[0]) for i in session.items
+                                for m in i.iter_markers("runs_notebook")})
+
+runs = Runs()
+code = pytest.main(["--collect-only", "-q", "--nbval-lax", "-p", "no:cacheprovider", "tests",
+                    "notebooks"], plugins=[runs])
+print("RUNS " + json.dumps({"code": int(code), "nbval": runs.nbval, "contract": runs.contract}))
+"""
+
+
+@pytest.mark.notebook
+def test_each_notebook_executes_once_at_its_defaults():
+    """Every course notebook and solution is executed at its defaults by exactly one of nbval and
+    a contract test (one module each), and `make test` collects the notebooks under nbval."""
+    root = _FOLDER.parent
+    recipe = (root / "Makefile").read_text().split("\ntest:", 1)[1].split("\n\n", 1)[0]
+    pytest_line = next(line for line in recipe.splitlines() if "-m pytest" in line)
+    assert "--nbval-lax" in pytest_line and pytest_line.split()[-1] == "notebooks", pytest_line
+    done = subprocess.run([sys.executable, "-c", _COLLECT], cwd=root, capture_output=True,
+                          text=True, timeout=600)
+    line = next((ln for ln in done.stdout.splitlines() if ln.startswith("RUNS ")), None)
+    assert line is not None, done.stdout[-2000:] + done.stderr[-2000:]
+    runs = json.loads(line[5:])
+    assert runs["code"] == 0, done.stdout[-2000:]
+    names = {p.relative_to(_FOLDER).with_suffix("").as_posix() for p in NOTEBOOKS}
+    by_nbval = {Path(p).relative_to(_FOLDER.resolve()).with_suffix("").as_posix()
+                for p in runs["nbval"] if Path(p).is_relative_to(_FOLDER.resolve())}
+    modules: dict[str, set[str]] = {}
+    for name, module in runs["contract"]:
+        modules.setdefault(name, set()).add(module)
+    assert set(modules) <= names, set(modules) - names
+    assert {n: m for n, m in modules.items() if len(m) > 1} == {}  # one module runs each
+    twice = sorted(by_nbval & set(modules))
+    never = sorted(names - by_nbval - set(modules))
+    assert (twice, never) == ([], [])
