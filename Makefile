@@ -52,7 +52,7 @@ $(SPARK): requirements-spark.txt $(STAMP)
 	$(PY) -m pip install --quiet -r requirements-spark.txt
 	@touch $(SPARK)
 
-.PHONY: help venv report test docs browser-test lab data bench lint clean
+.PHONY: help venv report check test docs browser-test lab data bench lint clean
 
 help: ## list the targets
 	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-12s %s\n", $$1, $$2}'
@@ -62,9 +62,16 @@ venv: $(STAMP) ## create .venv from requirements.txt (done by every target that 
 report: $(STAMP) ## run every notebook (JOBS at a time) and render build/reports/index.html
 	$(PY) -m precmp_lib.course.site build-site --out build/reports --jobs $(JOBS)
 
+# The inner loop: what `make test` runs but the notebooks and the Spark tests (marks `notebook`
+# and `spark`, tests/conftest.py); a few minutes on two cores.
+check: $(DEV) ## the fast loop: lint, unit tests and doctests; no notebooks, no Spark
+	$(PY) -m ruff check .
+	$(PY) -m mypy
+	$(PY) -m pytest -n $(JOBS) -m "not notebook and not spark" -p no:cacheprovider tests precmp_lib
+
 # `make test` runs each notebook once at its defaults: the contract test marked runs_notebook(name)
 # runs it, and nbval skips it (tests/conftest.py); nbval runs the others.
-test: $(DEV) $(TORCH) $(SPARK) ## lint, unit tests, doctests, every notebook once (contract test or nbval)
+test: $(DEV) $(TORCH) $(SPARK) ## lint, unit tests, doctests, Spark, every notebook once (contract test or nbval)
 	$(PY) -m ruff check .
 	$(PY) -m mypy
 	$(PY) -m pytest -n $(JOBS) --dist loadfile --nbval-lax -p no:cacheprovider tests precmp_lib notebooks

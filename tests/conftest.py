@@ -1,12 +1,15 @@
-"""Shared fixtures: a non-interactive plot backend, a papermill runner for notebook contracts and
-the one run of each notebook at its defaults."""
+"""Shared fixtures: a non-interactive plot backend, a papermill runner for notebook contracts,
+the one run of each notebook at its defaults, and the marks of tests that start Spark."""
 
 from __future__ import annotations
 
 import ast
 import copy
+import inspect
 import json
 import os
+import re
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -113,6 +116,73 @@ def cr1_se(d: Any, groups: Any) -> float:
 
     fit = sm.OLS(d, np.ones_like(d)).fit(cov_type="cluster", cov_kwds={"groups": groups})
     return float(fit.bse[0])
+
+
+# A test starts Spark (a local JVM, a Spark Connect server or a command run with --engine spark)
+# when it is in a test_spark_* file, when one of its parameters is the engine "spark", when it
+# uses a fixture named spark, or when its own code names the engine or the session (a helper it
+# calls with "spark" counts: the literal is in the test). Such tests are marked `spark`; `make
+# check` leaves them out, and a test that starts a local session unmarked fails.
+_NAMES_SPARK = re.compile(r"""["']spark["']|spark_session\(|SparkSession""")
+
+
+def _starts_spark(item: pytest.Item) -> bool:
+    path = Path(str(item.fspath))
+    if path.name.startswith("test_spark_"):
+        return True
+    callspec = getattr(item, "callspec", None)
+    if callspec is not None and any(v == "spark" for v in callspec.params.values()
+                                    if isinstance(v, str)):
+        return True
+    if "spark" in getattr(item, "fixturenames", ()):  # a fixture named spark gives a session
+        return True
+    function = getattr(item, "function", None)
+    if function is None:
+        return False
+    try:
+        source = inspect.getsource(function)
+    except (OSError, TypeError):
+        return False
+    # the function's own code: its decorators (parameter lists) are judged per parameter above
+    body = re.split(r"^\s*(?:async\s+)?def ", source, maxsplit=1, flags=re.M)[-1]
+    return bool(_NAMES_SPARK.search(body))
+
+
+def _spark_running() -> bool:
+    """Whether a local Spark session (its JVM) runs in this process."""
+    pyspark = sys.modules.get("pyspark")
+    return pyspark is not None and pyspark.SparkContext._active_spark_context is not None
+
+
+def _spark_only_where_marked(item: pytest.Item, before: bool) -> None:
+    """A test that starts a local Spark session, in its own code or in a fixture, must carry the
+    ``spark`` mark (see ``_starts_spark``): `make check` would otherwise wait for a JVM."""
+    if not before and _spark_running() and item.get_closest_marker("spark") is None:
+        pytest.fail("this test starts Spark but is not marked spark: name the engine \"spark\", "
+                    "spark_session or a fixture named spark in the test itself "
+                    "(tests/conftest.py, _starts_spark)")
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_setup(item: pytest.Item):
+    before = _spark_running()
+    result = yield
+    _spark_only_where_marked(item, before)
+    return result
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_call(item: pytest.Item):
+    before = _spark_running()
+    result = yield
+    _spark_only_where_marked(item, before)
+    return result
+
+
+def pytest_itemcollected(item: pytest.Item) -> None:
+    """Tests that start Spark are marked ``spark`` as they are collected, before ``-m`` selects."""
+    if _starts_spark(item):
+        item.add_marker(pytest.mark.spark)
 
 
 def _notebook_name(path: Path) -> str | None:
