@@ -1,9 +1,9 @@
 """Every stored notebook is stripped, has exactly one typed `parameters` cell, and states its question.
 
 `make test` executes each notebook at its defaults once: in the topic's contract test
-(test_nb_*.py, a test marked ``runs_notebook(name)``, through papermill), whose checks read that
-run's results.json, or, for a notebook no contract test runs at its defaults, under nbval
-(`--nbval-lax`). The contract tests also run some notebooks again with other parameters (string
+(tests/notebooks/test_nb_*.py, a test marked ``runs_notebook(name)``, through papermill), whose
+checks read that run's results.json, or, for a notebook no contract test runs at its defaults,
+under nbval (`--nbval-lax`). The contract tests also run some notebooks again with other parameters (string
 labels, other data sets).
 """
 
