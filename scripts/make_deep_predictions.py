@@ -5,7 +5,7 @@
 
 The file is what notebook 09 uses when PyTorch is not installed. Its provenance (this script,
 the settings below and the torch version) is recorded in data/README.md; the --check run and
-tests/test_deep.py verify that retraining reproduces it exactly.
+tests/course/test_deep.py verify that retraining reproduces it exactly.
 """
 
 from __future__ import annotations
