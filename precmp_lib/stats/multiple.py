@@ -53,15 +53,8 @@ def adjust_pvalues(pvalues: npt.ArrayLike, method: str = "holm") -> np.ndarray:
     array([0.062763, 0.091   , 1.      ])
     """
     check_choice(method, "method", ADJUST_METHODS)
-    try:
-        p = np.asarray(pvalues, dtype=float)
-    except (TypeError, ValueError):
-        raise ValueError(f"pvalues must hold numbers in [0, 1]; got {pvalues!r:.60}") from None
-    if p.ndim != 1:
-        raise ValueError(f"pvalues must be one-dimensional; got shape {p.shape}")
+    p = _pvalue_vector(pvalues)
     ok = ~np.isnan(p)
-    if np.any((p[ok] < 0) | (p[ok] > 1)):
-        raise ValueError("pvalues must lie in [0, 1]")
     out = np.full_like(p, np.nan)
     q = p[ok]
     m = q.size
@@ -124,15 +117,8 @@ def holm_levels(pvalues: npt.ArrayLike, alpha: float) -> np.ndarray:
     failing step's level, 1 - 0.1/3, and their intervals hold 0.
     """
     a = check_probability(alpha, "alpha")
-    try:
-        p = np.asarray(pvalues, dtype=float)
-    except (TypeError, ValueError):
-        raise ValueError(f"pvalues must hold numbers in [0, 1]; got {pvalues!r:.60}") from None
-    if p.ndim != 1:
-        raise ValueError(f"pvalues must be one-dimensional; got shape {p.shape}")
+    p = _pvalue_vector(pvalues)
     known = ~np.isnan(p)
-    if np.any((p[known] < 0) | (p[known] > 1)):
-        raise ValueError("pvalues must lie in [0, 1]")
     out = np.full(p.shape, np.nan)
     ok = np.flatnonzero(known)
     m = len(ok)
@@ -143,3 +129,17 @@ def holm_levels(pvalues: npt.ArrayLike, alpha: float) -> np.ndarray:
             failed = step
         out[at] = 1 - (step if failed is None else failed)
     return out
+
+
+def _pvalue_vector(pvalues: npt.ArrayLike) -> np.ndarray:
+    """Return ``pvalues`` as a 1-d float array (NaN kept), or raise naming what is wrong."""
+    try:
+        p = np.asarray(pvalues, dtype=float)
+    except (TypeError, ValueError):
+        raise ValueError(f"pvalues must hold numbers in [0, 1]; got {pvalues!r:.60}") from None
+    if p.ndim != 1:
+        raise ValueError(f"pvalues must be one-dimensional; got shape {p.shape}")
+    known = p[~np.isnan(p)]
+    if np.any((known < 0) | (known > 1)):
+        raise ValueError("pvalues must lie in [0, 1]")
+    return p
