@@ -272,7 +272,7 @@ def test_the_page_shows_the_plan_only_with_repeated_answers(tmp_path):
 
 def test_eval_logs_of_models_that_answered_different_items(tmp_path, capsys):
     # lm-eval logs written as lm-eval writes them (helper of test_evallogs): m2 lacks doc 3
-    from test_evallogs import _lm_eval
+    from sources.test_evallogs import _lm_eval
 
     _lm_eval(tmp_path / "m1", "arc_easy", [1, 0, 1, 1, 0, 1])
     _lm_eval(tmp_path / "m2", "arc_easy", [1, 1, 0])
