@@ -271,24 +271,40 @@ def _analyse_scope(pkg: _Package, name: str, here: list[str], scope: ast.AST,
             _analyse_scope(pkg, name, here, node, bound, facts)
 
 
+# A module's facts depend on its text, the package's files and the root's table only: the
+# planted copies below share all but one file with the package, so each file is read once.
+_FACTS: dict[tuple, _Facts] = {}
+
+
 def _analyse(package: Path) -> dict[str, _Facts]:
     """Each module of ``package`` (not the root's lazy table) -> its dependencies and private uses."""
     pkg = _Package(package)
+    paths = sorted(package.rglob("*.py"))
+    layout = (package.name, tuple(str(p.relative_to(package))
+                                  for p in [*paths, *sorted(package.rglob("*.c"))]),
+              (package / "__init__.py").read_text(encoding="utf-8"))
     out: dict[str, _Facts] = {}
-    for path in sorted(package.rglob("*.py")):
+    for path in paths:
         name = _module_name(path, package)
         if name == package.name:
             continue
-        here = name.split(".") if path.name == "__init__.py" else name.split(".")[:-1]
-        facts = _Facts()
-        tree = ast.parse(path.read_text(encoding="utf-8"))
-        _analyse_scope(pkg, name, here, tree, {}, facts)
-        # a module's own packages ran before it: importing from them closes no circle
-        ancestors = {".".join(name.split(".")[:k]) for k in range(1, name.count(".") + 1)}
-        facts.edges = {t: n for t, n in facts.edges.items()
-                       if t not in ancestors and t != name and t != package.name}
-        out[name] = facts
+        text = path.read_text(encoding="utf-8")
+        key = (layout, name, text)
+        if key not in _FACTS:
+            _FACTS[key] = _module_facts(pkg, name, path, text)
+        out[name] = _FACTS[key]
     return out
+
+
+def _module_facts(pkg: _Package, name: str, path: Path, text: str) -> _Facts:
+    here = name.split(".") if path.name == "__init__.py" else name.split(".")[:-1]
+    facts = _Facts()
+    _analyse_scope(pkg, name, here, ast.parse(text), {}, facts)
+    # a module's own packages ran before it: importing from them closes no circle
+    ancestors = {".".join(name.split(".")[:k]) for k in range(1, name.count(".") + 1)}
+    facts.edges = {t: n for t, n in facts.edges.items()
+                   if t not in ancestors and t != name and t != pkg.root.name}
+    return facts
 
 
 def upward_imports(package: Path) -> list[str]:
