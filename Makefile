@@ -63,11 +63,12 @@ report: $(STAMP) ## run every notebook (JOBS at a time) and render build/reports
 	$(PY) -m precmp_lib.course.site build-site --out build/reports --jobs $(JOBS)
 
 # The inner loop: what `make test` runs but the notebooks and the Spark tests (marks `notebook`
-# and `spark`, tests/conftest.py); a few minutes on two cores.
+# and `spark`, tests/conftest.py), about 2.5 minutes on two cores; workers steal queued tests
+# from each other, so the two long Hypothesis tests of degenerate files do not end on one worker.
 check: $(DEV) ## the fast loop: lint, unit tests and doctests; no notebooks, no Spark
 	$(PY) -m ruff check .
 	$(PY) -m mypy
-	$(PY) -m pytest -n $(JOBS) -m "not notebook and not spark" -p no:cacheprovider tests precmp_lib
+	$(PY) -m pytest -n $(JOBS) --dist worksteal -m "not notebook and not spark" -p no:cacheprovider tests precmp_lib
 
 # `make test` runs each notebook once at its defaults: the contract test marked runs_notebook(name)
 # runs it, and nbval skips it (tests/conftest.py); nbval runs the others.
