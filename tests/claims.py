@@ -22,7 +22,7 @@ from scipy import stats
 
 import precmp_lib as pc
 from precmp_lib.course.items_simulation import simulate_items
-from precmp_lib.course.widgets import gs_power_state
+from precmp_lib.course.widgets import gs_power_state, proportions_type1_state
 
 
 @dataclass(frozen=True)
@@ -363,6 +363,146 @@ def clopper_pearson_does_not_collapse() -> None:
     r = pc.binomial_test(20, 20, 0.5)
     assert r.ci_low == pytest.approx(0.025 ** (1 / 20), rel=1e-9) and r.ci_low < 1
     assert r.ci_high == 1.0
+
+
+# --- 00 and 01: small tables and fixed references, closed forms --------------------------------
+def five_to_nothing() -> None:
+    # b = 5, c = 0: exact 2·0.5⁵, χ² = 5 on 1 df, corrected (5 − 1)²/5 = 3.2, mid-p exact − 0.5⁵
+    table = [[0, 5], [0, 0]]
+    p = {m: pc.mcnemar(table, method=m).pvalue for m in ("exact", "midp", "chi2", "chi2_corrected")}
+    assert p["exact"] == pytest.approx(0.0625, abs=1e-12) and p["exact"] > 0.05
+    assert round(p["chi2"], 3) == 0.025 and p["chi2"] == pytest.approx(stats.chi2.sf(5, 1), rel=1e-12)
+    assert round(p["chi2_corrected"], 3) == 0.074 and p["chi2_corrected"] > 0.05
+    assert round(p["midp"], 3) == 0.031 and p["midp"] <= 0.05
+
+
+def six_is_the_smallest_b() -> None:
+    exact = {b: pc.mcnemar([[0, b], [0, 0]], method="exact").pvalue for b in range(1, 8)}
+    assert min(b for b, p in exact.items() if p <= 0.05) == 6
+    assert round(exact[6], 3) == 0.031 and exact[5] == pytest.approx(0.0625, abs=1e-12)
+
+
+def against_a_published_95() -> None:
+    one_sided = {n: stats.binomtest(round(183 / 190 * n), n, 0.95, alternative="greater").pvalue
+                 for n in (190, 500, 800)}
+    assert round(183 / 190, 3) == 0.963 and round(one_sided[190], 2) == 0.26
+    assert round(100 * (183 / 190 - 0.95), 1) == 1.3
+    assert round(one_sided[800], 2) == 0.04 and round(one_sided[500], 2) == 0.09
+
+
+def beats_a_published_92() -> None:
+    test = stats.binomtest(940, 1000, 0.92, alternative="greater")
+    assert round(test.pvalue, 3) == 0.009
+    # the one-sided 95 % Clopper–Pearson lower bound: the 5 % quantile of Beta(x, n − x + 1)
+    low = stats.beta.ppf(0.05, 940, 1000 - 940 + 1)
+    assert round(low, 3) == 0.926, low
+
+
+def raschka_a_unpaired_against_paired() -> None:
+    # Raschka's scenario A: 9959 both right, 11 only A, 1 only B, 29 neither, out of 10 000
+    right_a, right_b, n = 9959 + 11, 9959 + 1, 10_000
+    unpaired = stats.chi2_contingency([[right_a, n - right_a], [right_b, n - right_b]],
+                                      correction=False).pvalue
+    paired = pc.mcnemar([[9959, 11], [1, 29]], method="exact").pvalue
+    assert round(unpaired, 2) == 0.23 and round(paired, 3) == 0.006
+
+
+def unpaired_off_alpha_over_test_sets() -> None:
+    rates = proportions_type1_state(n=200, accuracy=0.8, n_sim=2000, random_state=1)
+    se = _mc_se(0.05, 2000)
+    assert rates.loc[0.8, "proportions_z"] < 0.05 - 6 * se  # far below α, positively correlated
+    assert rates.loc[-0.2, "proportions_z"] > 0.05 + 2 * se  # above α, negatively correlated
+
+
+def _heatmap() -> dict[str, float]:
+    from precmp_lib.stats.contingency import mcnemar_pvalue_grid
+
+    grid = mcnemar_pvalue_grid(40)  # the notebook's default grid_max
+    small = grid[(grid.b + grid.c > 0) & (grid.b + grid.c < 25)]
+    differs = {v: float(np.mean((small[v] <= 0.05) != (small["exact"] <= 0.05)))
+               for v in ("chi2", "chi2_corrected", "midp")}
+    return {"midp_below": float(-(grid["midp"] - grid["exact"]).min()),
+            "midp_decides": differs["midp"], "corrected_within": float(
+                (grid["chi2_corrected"] - grid["exact"]).abs().max()),
+            # small tables where the exact test rejects and the variant does not, and the reverse
+            "chi2_stricter": float(np.sum((small["chi2"] > 0.05) & (small["exact"] <= 0.05))),
+            "chi2_looser": float(np.sum((small["chi2"] <= 0.05) & (small["exact"] > 0.05))),
+            "midp_stricter": float(np.sum((small["midp"] > 0.05) & (small["exact"] <= 0.05))),
+            "midp_looser": float(np.sum((small["midp"] <= 0.05) & (small["exact"] > 0.05)))}
+
+
+def heatmap_distances() -> None:
+    h = _heatmap()
+    assert round(h["midp_below"], 1) == 0.5 and abs(h["midp_decides"] - 0.05) < 0.015, h
+    assert h["corrected_within"] < 0.025, h
+
+
+def chi2_and_midp_reject_more_easily() -> None:
+    h = _heatmap()  # on the tables with b + c < 25 they reject wherever the exact test does, and more
+    assert h["chi2_stricter"] == h["midp_stricter"] == 0 and h["chi2_looser"] > 0 < h["midp_looser"], h
+
+
+def _z_over_training_sets(n_test: int, n_sets: int, seed: int) -> float:
+    """Notebook 01's design (uncorrelated errors, 30 training items): the rate at which the
+    difference-of-proportions z test rejects at 5 %."""
+    rng = np.random.default_rng(seed)
+
+    def draw(n):
+        y = rng.integers(0, 2, n)
+        return (2 * y[:, None] - 1) * 0.35 + rng.normal(size=(n, 10)), y
+
+    def right(x_tr, y_tr, x_te, y_te, cols):
+        c0, c1 = x_tr[y_tr == 0][:, cols].mean(0), x_tr[y_tr == 1][:, cols].mean(0)
+        pred = ((x_te[:, cols] - c1) ** 2).sum(1) < ((x_te[:, cols] - c0) ** 2).sum(1)
+        return pred.astype(int) == y_te
+
+    rejects = 0
+    for _ in range(n_sets):
+        (x_tr, y_tr), (x_te, y_te) = draw(30), draw(n_test)
+        ra, rb = right(x_tr, y_tr, x_te, y_te, slice(0, 5)), right(x_tr, y_tr, x_te, y_te, slice(5, 10))
+        rejects += pc.proportions_test(int(ra.sum()), int(rb.sum()), n_test).pvalue <= 0.05
+    return rejects / n_sets
+
+
+def too_liberal_only_on_large_test_sets() -> None:
+    mcnemar_depends_on_the_test_set()
+    small, large = _z_over_training_sets(100, 400, seed=4), _z_over_training_sets(1000, 400, seed=5)
+    assert small < 0.05 + 3 * _mc_se(0.05, 400), small
+    assert large > 0.05 + 6 * _mc_se(0.05, 400), large
+
+
+# --- 13: clusters, few passages and the design effect without a passage effect -----------------
+def ignoring_clusters_rejects_too_often() -> None:
+    from precmp_lib.course.items_simulation import clustered_type1_error
+
+    rates = clustered_type1_error(60, 8, skill_sd=1.2, accuracy=0.66, n_sim=300,
+                                  random_state=3)["rejection_rate"]
+    se = _mc_se(0.05, 300)
+    assert rates["McNemar (items independent)"] > 0.05 + 6 * se, rates
+    for test in ("Obuchowski clustered McNemar", "paired z, cluster-robust (CR1)"):
+        assert abs(rates[test] - 0.05) < 3 * se, rates  # "the level holds"
+
+
+def t_rejects_no_more_often_than_normal() -> None:
+    # the same statistic: t(C − 1) has heavier tails than the normal at every |z| and C ≥ 2
+    z = np.linspace(0.01, 8, 400)
+    for c in (2, 5, 12, 30, 200):
+        assert (stats.t.sf(z, c - 1) >= stats.norm.sf(z)).all(), c
+
+
+def design_effect_without_passage_effect() -> None:
+    from precmp_lib.course.items_simulation import clustered_type1_error
+
+    rng = np.random.default_rng(13)
+    one = [pc.paired_difference(b["correct_a"], b["correct_b"], clusters=b["cluster"]).details[
+        "design_effect"] for b in (simulate_items(60, 8, accuracy_a=0.72, accuracy_b=0.66,
+                                                  skill_sd=0.0, random_state=rng)
+                                   for _ in range(300))]
+    low, high = np.quantile(one, [0.05, 0.95])
+    assert low < 0.8 and high > 1.2, (low, high)  # "0.7 or 1.3 is ordinary" for one benchmark
+    mean = clustered_type1_error(60, 8, skill_sd=0.0, accuracy=0.66, n_sim=300,
+                                 random_state=0)["mean_design_effect"].iloc[0]
+    assert abs(mean - 1) < 0.05, mean  # "its mean over the simulations is close to 1"
 
 
 CLAIMS: dict[str, list[Claim]] = {
