@@ -421,7 +421,9 @@ def _heatmap() -> dict[str, float]:
     small = grid[(grid.b + grid.c > 0) & (grid.b + grid.c < 25)]
     differs = {v: float(np.mean((small[v] <= 0.05) != (small["exact"] <= 0.05)))
                for v in ("chi2", "chi2_corrected", "midp")}
+    within = {v: float((grid[v] - grid["exact"]).abs().max()) for v in ("chi2", "chi2_corrected", "midp")}
     return {"midp_below": float(-(grid["midp"] - grid["exact"]).min()),
+            "corrected_closest": float(within["chi2_corrected"] < min(within["chi2"], within["midp"])),
             "midp_decides": differs["midp"], "corrected_within": float(
                 (grid["chi2_corrected"] - grid["exact"]).abs().max()),
             # small tables where the exact test rejects and the variant does not, and the reverse
@@ -440,6 +442,7 @@ def heatmap_distances() -> None:
 def chi2_and_midp_reject_more_easily() -> None:
     h = _heatmap()  # on the tables with b + c < 25 they reject wherever the exact test does, and more
     assert h["chi2_stricter"] == h["midp_stricter"] == 0 and h["chi2_looser"] > 0 < h["midp_looser"], h
+    assert h["corrected_closest"], h  # "the corrected χ² stays closest to it"
 
 
 def _z_over_training_sets(n_test: int, n_sets: int, seed: int) -> float:
@@ -515,6 +518,69 @@ CLAIMS: dict[str, list[Claim]] = {
               "Notebook 02 (\"One run or ten\") uses 100 test items per training set, where its "
               "false-positive rate stays near α",
               mcnemar_near_alpha_with_100_test_items, "simulation, 100 training and 100 test items"),
+        Claim("notebooks/01_mcnemar_cochran.ipynb",
+              "The uncorrected χ² and the mid-p value reject more easily than it when `b + c` is small",
+              chi2_and_midp_reject_more_easily, "the notebook's p-value grid (grid_max 40)"),
+        Claim("notebooks/01_mcnemar_cochran.ipynb",
+              "over test sets they are conservative when the classifiers' errors are positively "
+              "correlated", unpaired_off_alpha_over_test_sets,
+              "widgets.proportions_type1_state, 2000 test sets"),
+        Claim("notebooks/01_mcnemar_cochran.ipynb",
+              "they stay near α with 100 test items on 30 training items and reject far too often "
+              "with 1000", too_liberal_only_on_large_test_sets, "notebook 01's design, simulated again"),
+        Claim("notebooks/solutions/01_mcnemar_cochran.ipynb",
+              "The uncorrected χ² is `(5 − 0)² / 5 = 5` on 1 df, p = 0.025: it rejects. The corrected "
+              "χ² is `(5 − 1)² / 5 = 3.2`, p = 0.074: it does not", five_to_nothing,
+              "pc.mcnemar against χ²(1) tails"),
+        Claim("notebooks/solutions/01_mcnemar_cochran.ipynb",
+              "so `b ≥ 6` (`2 · 0.5⁶ = 0.031`; `b = 5` gives 0.0625). Two classifiers that disagree on "
+              "five items or fewer can never be told apart by the exact test at 5 %, however lopsided "
+              "the disagreement: the test set, not the test, is too small", six_is_the_smallest_b,
+              "pc.mcnemar's exact test for b = 1 … 7"),
+        Claim("notebooks/solutions/01_mcnemar_cochran.ipynb",
+              "With 5 or fewer discordant items no split rejects at all (even `b = 5, c = 0` gives "
+              "p = 0.0625)", six_is_the_smallest_b, "pc.mcnemar's exact test for b = 1 … 7"),
+        Claim("notebooks/solutions/01_mcnemar_cochran.ipynb",
+              "183 of 190 is 96.3 %, but the one-sided exact binomial p-value against 0.95 is about "
+              "0.26: the test set is too small to show 1.3 points", against_a_published_95,
+              "scipy's exact binomial test"),
+        Claim("docs/instructor/00-05.md",
+              "at b = 5, c = 0 the uncorrected χ² (p = 0.025) and the mid-p test (p = 0.031) reject; "
+              "the exact test (0.0625) and the corrected χ² (0.074) do not", five_to_nothing,
+              "pc.mcnemar against χ²(1) tails"),
+        Claim("docs/instructor/00-05.md",
+              "b ≥ 6 (2 · 0.5⁶ = 0.031); two classifiers that disagree on five items or fewer cannot "
+              "be told apart at 5 %", six_is_the_smallest_b, "pc.mcnemar's exact test"),
+        Claim("docs/instructor/00-05.md",
+              "183/190 = 96.3 % against 95 %: one-sided p ≈ 0.26 — not enough; at the same accuracy "
+              "about 800 items would be needed (p ≈ 0.04; 500 items give 0.09)",
+              against_a_published_95, "scipy's exact binomial test"),
+        Claim("docs/instructor/00-05.md",
+              "in Raschka's scenario A it gives p = 0.23 where McNemar gives 0.006",
+              raschka_a_unpaired_against_paired, "scipy's chi2_contingency and pc.mcnemar, exact"),
+        Claim("docs/instructor/00-05.md",
+              "it is far below α for positively correlated classifiers (wasted power) and above α for "
+              "negatively correlated ones", unpaired_off_alpha_over_test_sets,
+              "widgets.proportions_type1_state, 2000 test sets"),
+        Claim("docs/instructor/00-05.md",
+              "it is too liberal once the test set is large beside the training set (1000 test items "
+              "on 30 training items), and McNemar's test shares the problem",
+              too_liberal_only_on_large_test_sets, "notebook 01's design, simulated again"),
+        Claim("docs/instructor/00-05.md", "With 100 test items both stay near α",
+              too_liberal_only_on_large_test_sets, "notebook 01's design, simulated again"),
+        Claim("docs/instructor/00-05.md",
+              "it is less conservative by design; on the heat map it is up to 0.5 below the exact "
+              "p-value and decides differently for about 5 % of small tables", heatmap_distances,
+              "the notebook's p-value grid (grid_max 40)"),
+        Claim("docs/instructor/00-05.md",
+              "The corrected χ² is the one that stays close (within about 0.02)", heatmap_distances,
+              "the notebook's p-value grid (grid_max 40)"),
+    ],
+    "00_course_map": [
+        Claim("docs/instructor/00-05.md",
+              "940/1000 against 0.92: one-sided p ≈ 0.009, so the claim holds at 5 %, but the one-sided "
+              "lower 95 % bound is only about 0.926", beats_a_published_92,
+              "scipy's exact binomial test and the Beta quantile of Clopper–Pearson"),
     ],
     "02_cv_ttests": [
         Claim("notebooks/02_cv_ttests.ipynb",
@@ -560,6 +626,26 @@ CLAIMS: dict[str, list[Claim]] = {
         Claim("docs/instructor/12.md",
               "at the defaults logistic regression's inner score is below its outer score",
               inner_below_outer_at_the_defaults, "nested CV at the notebook's defaults"),
+    ],
+    "13_evaluating_on_items": [
+        Claim("notebooks/13_evaluating_on_items.ipynb",
+              "explain with a simulation why a test that ignores the clusters rejects too often",
+              ignoring_clusters_rejects_too_often, "clustered_type1_error at skill_sd 1.2, 300 benchmarks"),
+        Claim("notebooks/13_evaluating_on_items.ipynb",
+              "Ignoring clusters does not bias the difference but makes the test **reject too often** "
+              "when the models' advantages cluster; with the clusters the level holds",
+              ignoring_clusters_rejects_too_often, "clustered_type1_error at skill_sd 1.2, 300 benchmarks"),
+        Claim("notebooks/13_evaluating_on_items.ipynb",
+              "read its statistic against t with C − 1 degrees of freedom, which rejects no more often "
+              "than the normal", t_rejects_no_more_often_than_normal, "scipy's t and normal tails"),
+        Claim("docs/instructor/13.md",
+              "near 1, and it scatters from one benchmark to the next (with 60 passages an estimate of "
+              "0.7 or 1.3 is ordinary)", design_effect_without_passage_effect,
+              "300 simulated benchmarks of notebook 13's design at skill_sd 0"),
+        Claim("docs/instructor/13.md",
+              "its mean over the `n_sim` benchmarks at the student's `skill_sd`, which is close to 1",
+              design_effect_without_passage_effect,
+              "clustered_type1_error at skill_sd 0, 300 benchmarks"),
     ],
     "14_planning_item_evaluations": [
         Claim("notebooks/solutions/14_planning_item_evaluations.ipynb",

@@ -27,7 +27,7 @@ def _axes(ax: Axes | None, figsize: tuple[float, float]) -> Axes:
 
 
 # (what you have, what you compare, how many classifiers, the test, the notebook that shows it;
-# on evaluation items, equivalence and power are notebook 14's, precmp_lib.course.widgets.course)
+# on evaluation items, equivalence and power are notebook 14's, as in precmp_lib.course.widgets.course)
 _COURSE_MAP = (
     ("one test set", "accuracy", "one vs a reference",
      "exact binomial test with a Clopper–Pearson interval", "01_mcnemar_cochran"),
@@ -55,11 +55,12 @@ _COURSE_MAP = (
     ("many datasets", "any score", "three or more",
      "Friedman (Iman–Davenport), then Nemenyi or Holm against a control", "03_friedman_posthoc"),
     ("evaluation items", "accuracy", "two or more",
-     "clustered McNemar, Holm across pairs; cluster-robust paired difference; TOST equivalence; "
-     "power and items needed", "13_evaluating_on_items"),
+     "clustered McNemar, Holm across pairs; cluster-robust paired difference",
+     "13_evaluating_on_items"),
     ("evaluation items", "any score", "two or more",
-     "cluster-robust paired difference, Holm across pairs; TOST equivalence; power and items "
-     "needed", "13_evaluating_on_items"),
+     "cluster-robust paired difference, Holm across pairs", "13_evaluating_on_items"),
+    ("evaluation items", "equivalence or the next benchmark", "two or more",
+     "TOST equivalence; power and items needed", "14_planning_item_evaluations"),
 )
 _COURSE_MAP_COLUMNS = ["data", "metric", "classifiers", "test", "notebook"]
 
@@ -105,8 +106,8 @@ def course_map_chart(table: pd.DataFrame | None = None, *, ax: Axes | None = Non
     Examples
     --------
     >>> ax = course_map_chart()
-    >>> len(ax.patches)  # 1 root + 4 kinds of data + 7 metrics + 13 classifier counts + 13 tests
-    38
+    >>> len(ax.patches)  # 1 root + 4 kinds of data + 8 metrics + 14 classifier counts + 14 tests
+    41
     """
     table = course_map_table() if table is None else table
     missing = [c for c in _COURSE_MAP_COLUMNS if c not in table.columns]

@@ -12,6 +12,7 @@ import pytest
 
 from precmp_lib.course import widgets as wd
 from precmp_lib.course.maps import course_map_table
+from precmp_lib.course.widgets.course import EVALUATION_PLANNING
 
 
 def _row(data, metric, classifiers):
@@ -90,7 +91,10 @@ def test_precision_of_more_models_and_under_resampling_is_gee():
 def test_models_on_benchmark_items_use_the_clustered_paired_tests():
     for n in (2, 3):
         acc = wd.course_map_state("accuracy", "evaluation items", n)
-        assert "; ".join(acc["test"]) == _row("evaluation items", "accuracy", "two or more")["test"]
+        planning = _row("evaluation items", EVALUATION_PLANNING, "two or more")
+        assert planning["notebook"] == "14_planning_item_evaluations"
+        assert "; ".join(acc["test"]) == "; ".join(
+            [_row("evaluation items", "accuracy", "two or more")["test"], planning["test"]])
         # the clustered tests are notebook 13's; equivalence and planning notebook 14's
         for state in (acc, wd.course_map_state("scores", "evaluation items", n)):
             shown = state.set_index("test")["notebook"]
@@ -100,8 +104,8 @@ def test_models_on_benchmark_items_use_the_clustered_paired_tests():
             assert set(rest) == {"13_evaluating_on_items"}
         assert acc.loc[0, "call"].startswith("pc.clustered_mcnemar(")
         scores = wd.course_map_state("scores", "evaluation items", n)
-        assert "; ".join(scores["test"]) == _row("evaluation items", "any score",
-                                                 "two or more")["test"]
+        assert "; ".join(scores["test"]) == "; ".join(
+            [_row("evaluation items", "any score", "two or more")["test"], planning["test"]])
         assert scores.loc[0, "call"].startswith("pc.paired_difference(")
     precision = wd.course_map_state("precision", "evaluation items", 2)
     assert precision["test"].tolist() == ["no test in the map"]

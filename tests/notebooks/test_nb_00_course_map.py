@@ -29,7 +29,7 @@ def test_course_map_reports_the_map_and_the_datasets(notebook_defaults):
 
     res = notebook_defaults
     table = course_map_table()
-    assert res["cases"] == len(table) == 13
+    assert res["cases"] == len(table) == 14
     assert res["notebooks_in_map"] == sorted(table["notebook"].unique())
     check_conclusion(res)
 

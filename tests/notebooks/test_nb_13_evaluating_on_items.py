@@ -72,8 +72,9 @@ def test_tests_on_the_shipped_logs(results):
 @pytest.mark.notebook
 def test_type1_study(results):
     type1 = pd.DataFrame(results["type1"])
-    assert sorted(type1["skill_sd"].unique()) == PARAMS["skill_grid"]
-    assert type1.groupby("skill_sd").size().tolist() == [4] * len(PARAMS["skill_grid"])
+    study = sorted(set(PARAMS["skill_grid"]) | {PARAMS["skill_sd"]})  # the run's own row included
+    assert sorted(type1["skill_sd"].unique()) == study
+    assert type1.groupby("skill_sd").size().tolist() == [4] * len(study)
     # rejection rates are counts out of n_sim
     counts = type1["rejection_rate"] * PARAMS["n_sim"]
     np.testing.assert_allclose(counts, counts.round(), atol=1e-9)
@@ -99,15 +100,33 @@ def test_conclusion_states_the_computed_numbers(results):
     assert f"({cr1['ci_low']:+.3f}, {cr1['ci_high']:+.3f})" in text
     assert f"design effect of {cr1['design_effect']:.2f}" in text
     type1 = pd.DataFrame(results["type1"])
-    worst = type1[type1["skill_sd"] == max(PARAMS["skill_grid"])].set_index("test")
-    rate_mc = worst.loc["McNemar (items independent)", "rejection_rate"]
-    rate_ob = worst.loc["Obuchowski clustered McNemar", "rejection_rate"]
+    mine = type1[type1["skill_sd"] == PARAMS["skill_sd"]].set_index("test")  # this run's row
+    rate_mc = mine.loc["McNemar (items independent)", "rejection_rate"]
+    rate_ob = mine.loc["Obuchowski clustered McNemar", "rejection_rate"]
+    assert f"passage effect of {PARAMS['skill_sd']:g} (mean design effect " \
+        f"{mine['mean_design_effect'].iloc[0]:.2f})" in text
     assert f"McNemar's test rejected in {rate_mc:.1%} of {PARAMS['n_sim']}" in text
     assert f"Obuchowski's in {rate_ob:.1%}" in text
     # the clustered SE exceeds the naive one here (skill_sd > 0), so the sentence's direction holds
     assert cr1["se"] > cr1["se_unclustered"]
     assert math.isfinite(rate_mc) and rate_mc > rate_ob
     assert "items needed" not in text and "answers per item" not in text  # planning is notebook 14's
+
+
+@pytest.mark.notebook
+def test_same_seed_table_holds_the_draws_fixed(results):
+    """The table of section 3 redraws the benchmark at each passage effect from the run's seed;
+    at the run's own skill_sd it is the run's benchmark, recomputed here."""
+    same = pd.DataFrame(results["same_seed"]).set_index("skill_sd")
+    assert same.index.tolist() == sorted(set(PARAMS["skill_grid"]) | {PARAMS["skill_sd"]})
+    items = pd.DataFrame(results["items"])
+    row = same.loc[PARAMS["skill_sd"]]
+    assert row["A − B"] == pytest.approx(items["correct_a"].mean() - items["correct_b"].mean(),
+                                         abs=1e-12)
+    assert row["design_effect"] == pytest.approx(results["cr1"]["design_effect"], rel=1e-12)
+    # every row's design effect is its two standard errors' ratio squared
+    np.testing.assert_allclose(same["design_effect"],
+                               (same["se_CR1"] / same["se_items_independent"]) ** 2, rtol=1e-9)
 
 
 @pytest.mark.notebook

@@ -370,6 +370,10 @@ _COURSE_MAP_CALLS: dict[str, tuple[str, str, str | None]] = {
 _COURSE_MAP_STATE_COLUMNS = ["test", "call", "notebook", "why"]
 
 
+# the map's row for equivalence and the size of the next benchmark on evaluation items
+EVALUATION_PLANNING = "equivalence or the next benchmark"
+
+
 def course_map_state(compare: str, design: str, n_models: int,
                      across_classes: bool = False) -> pd.DataFrame:
     """List the tests the course map recommends for one case, with the call and the notebook.
@@ -442,11 +446,12 @@ def course_map_state(compare: str, design: str, n_models: int,
     # under resampling any per-split score is tested like accuracy
     metric = {"many datasets": "any score"}.get(
         data, "accuracy" if compare == "scores" else compare)
-    if data == "evaluation items":
-        metric = "any score" if compare == "scores" else compare
+    metrics = {metric}
+    if data == "evaluation items":  # the clustered tests, then equivalence and planning (14)
+        metrics = {"any score" if compare == "scores" else compare, EVALUATION_PLANNING}
     table = course_map_table()
     wanted = {"two", "two or more"} if n_models == 2 else {"three or more", "two or more"}
-    rows = table[(table["data"] == data) & (table["metric"] == metric)
+    rows = table[(table["data"] == data) & table["metric"].isin(metrics)
                  & table["classifiers"].isin(wanted)]
 
     out = []
