@@ -526,8 +526,8 @@ CLAIMS: dict[str, list[Claim]] = {
               "correlated", unpaired_off_alpha_over_test_sets,
               "widgets.proportions_type1_state, 2000 test sets"),
         Claim("notebooks/01_mcnemar_cochran.ipynb",
-              "they stay near α with 100 test items on 30 training items and reject far too often "
-              "with 1000", too_liberal_only_on_large_test_sets, "notebook 01's design, simulated again"),
+              "with uncorrelated errors they stay near α with 100 test items on 30 training items and "
+              "reject far too often with 1000", too_liberal_only_on_large_test_sets, "notebook 01's design, simulated again"),
         Claim("notebooks/solutions/01_mcnemar_cochran.ipynb",
               "The uncorrected χ² is `(5 − 0)² / 5 = 5` on 1 df, p = 0.025: it rejects. The corrected "
               "χ² is `(5 − 1)² / 5 = 3.2`, p = 0.074: it does not", five_to_nothing,
@@ -555,6 +555,9 @@ CLAIMS: dict[str, list[Claim]] = {
               "183/190 = 96.3 % against 95 %: one-sided p ≈ 0.26 — not enough; at the same accuracy "
               "about 800 items would be needed (p ≈ 0.04; 500 items give 0.09)",
               against_a_published_95, "scipy's exact binomial test"),
+        Claim("docs/instructor/lab-2h.md",
+              "in Raschka's scenario A it gives p = 0.23 where McNemar gives 0.006",
+              raschka_a_unpaired_against_paired, "scipy's chi2_contingency and pc.mcnemar, exact"),
         Claim("docs/instructor/00-05.md",
               "in Raschka's scenario A it gives p = 0.23 where McNemar gives 0.006",
               raschka_a_unpaired_against_paired, "scipy's chi2_contingency and pc.mcnemar, exact"),
@@ -566,7 +569,7 @@ CLAIMS: dict[str, list[Claim]] = {
               "it is too liberal once the test set is large beside the training set (1000 test items "
               "on 30 training items), and McNemar's test shares the problem",
               too_liberal_only_on_large_test_sets, "notebook 01's design, simulated again"),
-        Claim("docs/instructor/00-05.md", "With 100 test items both stay near α",
+        Claim("docs/instructor/00-05.md", "With 100 test items and uncorrelated errors both stay near α",
               too_liberal_only_on_large_test_sets, "notebook 01's design, simulated again"),
         Claim("docs/instructor/00-05.md",
               "it is less conservative by design; on the heat map it is up to 0.5 below the exact "

@@ -127,6 +127,70 @@ def static_widgets(nb: Any) -> int:
     return explorers
 
 
+SENTENCE_TAG = "sentence"
+
+
+def final_progress_text(nb: Any) -> int:
+    r"""Give every progress bar of an executed notebook the text it ended with.
+
+    A progress bar (tqdm's in a notebook) is a widget whose saved output also carries a plain
+    text for readers without widgets, written when the bar was drawn: ``0%| | 0/20``. The state
+    saved at the end of the run (``nb.metadata.widgets``) holds its final texts; each such
+    output's ``text/plain`` becomes them, so a copy opened without a kernel, or shown as text,
+    reads where the bar ended. The widget view itself is kept.
+
+    Parameters
+    ----------
+    nb : NotebookNode
+        An executed notebook (``nbformat``), changed in place.
+
+    Returns
+    -------
+    int
+        The number of progress outputs given their final text.
+
+    Examples
+    --------
+    >>> import nbformat
+    >>> nb = nbformat.v4.new_notebook()
+    >>> ids = {"box": "HBoxModel", "left": "HTMLModel", "bar": "FloatProgressModel", "right": "HTMLModel"}
+    >>> state = {k: {"model_name": v, "state": {}} for k, v in ids.items()}
+    >>> state["box"]["state"]["children"] = ["IPY_MODEL_left", "IPY_MODEL_bar", "IPY_MODEL_right"]
+    >>> state["left"]["state"]["value"] = "folds: 100%"
+    >>> state["bar"]["state"].update(value=20, max=20)
+    >>> state["right"]["state"]["value"] = " 20/20 [00:03&lt;00:00,  6.1it/s]"
+    >>> nb.metadata["widgets"] = {WIDGET_STATE: {"state": state}}
+    >>> out = nbformat.v4.new_output("display_data", data={
+    ...     WIDGET_VIEW: {"model_id": "box"}, "text/plain": "folds:   0%|          | 0/20"})
+    >>> nb.cells = [nbformat.v4.new_code_cell("cv()", outputs=[out])]
+    >>> final_progress_text(nb), nb.cells[0].outputs[0].data["text/plain"]
+    (1, 'folds: 100%| 20/20 [00:03<00:00,  6.1it/s]')
+    """
+    state = nb.metadata.get("widgets", {}).get(WIDGET_STATE, {}).get("state", {})
+    done = 0
+    for cell in nb.cells:
+        for output in cell.get("outputs", []):
+            view = output.get("data", {}).get(WIDGET_VIEW)
+            if view is None:
+                continue
+            model_id = str(view.get("model_id", ""))
+            if not any(n.endswith("ProgressModel") for n in _model_names(model_id, state)):
+                continue
+            box = _model(model_id, state) or {}
+            parts = []
+            for child in box.get("state", {}).get("children", []) or []:
+                model = _model(child, state) or {}
+                attrs = model.get("state", {})
+                if str(model.get("model_name", "")).endswith("ProgressModel"):
+                    parts.append("|")
+                elif isinstance(attrs.get("value"), str):
+                    parts.append(html.unescape(re.sub(r"<[^>]*>", "", attrs["value"])))
+            if parts:
+                output["data"]["text/plain"] = "".join(parts).strip()
+                done += 1
+    return done
+
+
 # model names (their endings) of the widgets a reader moves or sets
 _CONTROLS = ("SliderModel", "DropdownModel", "RadioButtonsModel", "ToggleButtonsModel",
              "SelectModel", "SelectMultipleModel", "CheckboxModel", "ToggleButtonModel",
@@ -472,8 +536,9 @@ MathJax.Hub.Config({
 # nbconvert's lab page without the scripts that fetch from CDNs: no require.js, no widget
 # manager (widgets are stills here), no mermaid loader (the notebooks draw no mermaid diagrams);
 # MathJax comes from resources["mathjax_url"], the site's own copy. A code cell whose input is
-# collapsed in the notebook (metadata jupyter.source_hidden, as JupyterLab stores it: the cells
-# that write a sentence from the results) shows its output, and its code folded under a summary.
+# collapsed in the notebook (metadata jupyter.source_hidden, as JupyterLab stores it) shows its
+# output, and its code folded under a summary; a cell tagged SENTENCE_TAG only builds a sentence
+# from the results, and its page shows the sentence alone, without the code.
 _PAGE_TEMPLATE = """{%- extends 'index.html.j2' -%}
 {% block html_head_js_requirejs %}{% endblock html_head_js_requirejs %}
 {% block jupyter_widgets %}{% endblock jupyter_widgets %}
@@ -484,7 +549,8 @@ _PAGE_TEMPLATE = """{%- extends 'index.html.j2' -%}
 {%- endblock html_head_js_mathjax -%}
 {% block extra_css %}<style type="text/css">{{ resources.precmp_css }}</style>{% endblock extra_css %}
 {% block input_group -%}
-{%- if cell.metadata.get("jupyter", {}).get("source_hidden") -%}
+{%- if "sentence" in cell.metadata.get("tags", []) -%}
+{%- elif cell.metadata.get("jupyter", {}).get("source_hidden") -%}
 <details class="precmp-code"><summary>code of this cell</summary>
 {{ super() }}
 </details>

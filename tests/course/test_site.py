@@ -356,3 +356,45 @@ def test_site_page_folds_the_code_of_collapsed_cells(tmp_path):
     assert folded and "Markdown" in folded.group(1) and "shown_code" not in folded.group(1)
     assert page.count("<details") == 1 and "shown_code" in page
     assert "A is right on 75% of the items." in page[folded.end():]
+
+
+def test_site_page_shows_only_the_sentence_of_a_sentence_cell(tmp_path):
+    """A cell tagged `sentence` (it only builds a sentence from the results) shows the sentence
+    and none of its code, not even folded; a collapsed cell without the tag keeps its fold."""
+    sentence = new_code_cell('display(Markdown(f"B is right on {0.5:.0%} of the items."))',
+                             metadata={"jupyter": {"source_hidden": True},
+                                       "tags": [site.SENTENCE_TAG]},
+                             outputs=[{"output_type": "display_data", "metadata": {},
+                                       "data": {"text/markdown": "B is right on 50% of the items."}}])
+    folded = new_code_cell("folded_code = 1", metadata={"jupyter": {"source_hidden": True}})
+    page = site.site_page(new_notebook(cells=[sentence, folded]), tmp_path / "13_x.html", tmp_path)
+    assert "B is right on 50% of the items." in page
+    assert "display" not in page.split("B is right on")[0].split("<body")[-1]
+    assert "Markdown(f" not in page and page.count("<details") == 1 and "folded_code" in page
+
+
+_LAB = ("00_course_map", "01_mcnemar_cochran", "13_evaluating_on_items")
+
+
+@pytest.mark.parametrize("name", _LAB)
+def test_lab_notebooks_tag_their_sentence_cells(name):
+    """In the lab's notebooks every cell whose one output is a sentence it builds (a last
+    display(Markdown(...)) or print(...) and no other output) is tagged `sentence` and stored
+    collapsed, so JupyterLab and the site show the sentence without its code; a tagged cell
+    really is one."""
+    import ast
+
+    root = Path(__file__).resolve().parents[2] / "notebooks"
+    for i, cell in enumerate(json.loads((root / f"{name}.ipynb").read_text())["cells"]):
+        if cell["cell_type"] != "code":
+            continue
+        body = ast.parse("".join(cell["source"])).body
+        shows = [n for n in body if isinstance(n, ast.Expr)  # what a cell shows; appends build
+                 and not ast.unparse(n.value).split("(")[0].endswith(".append")]
+        only_sentence = len(shows) == 1 and shows[0] is body[-1] and isinstance(
+            shows[0].value, ast.Call) and ast.unparse(shows[0].value.func) in ("display", "print") \
+            and ast.unparse(shows[0].value).startswith(("display(Markdown(", "print("))
+        tagged = site.SENTENCE_TAG in cell["metadata"].get("tags", [])
+        assert tagged == only_sentence, (name, i, "".join(cell["source"])[:80])
+        if tagged:
+            assert cell["metadata"].get("jupyter", {}).get("source_hidden"), (name, i)

@@ -335,3 +335,43 @@ def test_every_notebook_with_exercises_has_its_solutions(stem):
     """The instructor guide and the map say every topic notebook's solutions are in solutions/."""
     assert _exercises(stem) > 0
     assert (NOTEBOOK_DIR / "solutions" / f"{stem}.ipynb").is_file()
+
+
+# --- the glossary ----------------------------------------------------------------------------------
+GLOSSARY = {  # the terms the map and notebook 13 use, as the glossaries name them
+    "00_course_map": ("Omnibus", "Holm", "Clopper–Pearson", "Nadeau–Bengio", "5×2cv", "ROPE",
+                      "GS and GW", "GEE", "Obuchowski", "CR1", "Design effect", "Probit scale",
+                      "Monte Carlo SE", "TOST"),
+    "13_evaluating_on_items": ("Obuchowski", "CR1", "Design effect", "Probit scale",
+                               "Monte Carlo SE", "Type-I error"),
+}
+
+
+def _markdown(stem: str) -> list[str]:
+    nb = json.loads((NOTEBOOK_DIR / f"{stem}.ipynb").read_text())
+    return ["".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "markdown"]
+
+
+def _glossary_at(cells: list[str]) -> int:
+    return next(i for i, text in enumerate(cells)
+                if re.match(r"(## |\*\*)Words (the course|this notebook) uses", text))
+
+
+@pytest.mark.parametrize("stem", sorted(GLOSSARY))
+def test_terms_are_defined_before_first_use(stem):
+    """Each term has a line of its notebook's glossary (bold or italic, then a colon), and no
+    markdown before the glossary uses it, except the opening cell, whose terms the course map's
+    glossary (00) defines."""
+    cells = _markdown(stem)
+    at = _glossary_at(cells)
+    course = cells if stem == "00_course_map" else _markdown("00_course_map")
+    course_glossary = course[_glossary_at(course)]
+    for term in GLOSSARY[stem]:
+        assert re.search(rf"^- [*_]+[^:\n]*{re.escape(term)}[^:\n]*[*_]+[^:\n]*:", cells[at],
+                         flags=re.M | re.I), (stem, term)
+        first = term.split()[0]
+        used = re.compile(rf"(?<!\w){re.escape(first)}(?!\w)", 0 if first.isupper() else re.I)
+        for i, text in enumerate(cells[:at]):
+            if used.search(text):
+                assert i == 0 and stem != "00_course_map" and used.search(course_glossary), \
+                    (stem, term, i)

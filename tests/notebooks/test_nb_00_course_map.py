@@ -34,7 +34,10 @@ def test_course_map_reports_the_map_and_the_datasets(notebook_defaults):
     check_conclusion(res)
 
     rows = {r["name"]: r for r in res["datasets"]}
-    assert list(rows) == ["breast_cancer", "digits", "wine", "iris", *UCI_SHAPES]
+    # at the default include_uci=None: the UCI sets this machine has, and no request for the others
+    assert list(rows) == ["breast_cancer", "digits", "wine", "iris",
+                          *(name for name in UCI_SHAPES if name in rows)]
+    assert all(r["available"] for r in rows.values()) and res["not_loaded"] == []
     for name in ("breast_cancer", "digits", "wine", "iris"):
         X, y = getattr(sk, f"load_{name}")(return_X_y=True)
         r = rows[name]
@@ -46,13 +49,10 @@ def test_course_map_reports_the_map_and_the_datasets(notebook_defaults):
         assert r["n_train"] is None and r["paper_rows"] is None
 
     for name, (n, p, k, (n_train, n_test)) in UCI_SHAPES.items():
-        r = rows[name]
-        if r["available"]:
+        if name in rows:
+            r = rows[name]
             assert (r["rows"], r["features"], r["classes"]) == (n, p, k)
             assert (r["n_train"], r["n_test"]) == (n_train, n_test)
-        else:
-            assert "make data" in r["note"] and "\n" not in r["note"]
-            assert name in res["not_loaded"]
 
     if DATA_MIRROR:  # with the mirror, every UCI set loads and two differ from the paper
         assert res["not_loaded"] == []
@@ -73,6 +73,20 @@ def test_solutions_00(notebook_defaults):
     ref = stats.binomtest(940, 1000, 0.92, alternative="greater")
     assert res["ex2_pvalue"] == pytest.approx(ref.pvalue, rel=1e-9)
     assert res["ex2_ci_low"] == pytest.approx(ref.proportion_ci(method="exact").low, rel=1e-9)
+
+
+@pytest.mark.notebook
+def test_course_map_asked_for_every_uci_dataset(run_notebook, tmp_path, monkeypatch):
+    """include_uci=True lists all six and names what is missing with how to get it (here none
+    is on the machine: an empty cache and no mirror)."""
+    monkeypatch.delenv("PRECMP_DATA_MIRROR", raising=False)
+    monkeypatch.setenv("PRECMP_DATA", str(tmp_path / "empty-cache"))
+    res = run_notebook("00_course_map", include_uci=True)
+    rows = {r["name"]: r for r in res["datasets"]}
+    assert list(rows) == ["breast_cancer", "digits", "wine", "iris", *UCI_SHAPES]
+    for name in UCI_SHAPES:
+        assert not rows[name]["available"] and "make data" in rows[name]["note"]
+    assert res["not_loaded"] == list(UCI_SHAPES)
 
 
 @pytest.mark.notebook
