@@ -24,20 +24,21 @@ content hash where the log has one.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
 import re
-import struct
 import zipfile
 import zlib
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import pandas as pd
 
+from .._lib.bounded import check_json_cost, check_members, inflate_member, read_file
 from .._lib.limits import check_limit, check_regular, limit
 from ..engine.files import resolve_path
 from ..engine.items import parse_scores
@@ -48,7 +49,6 @@ _LM_EVAL_NAME = re.compile(r"^samples_(?P<task>.+?)(_(?P<stamp>\d{4}-\d{2}-\d{2}
                            r"\.jsonl$")
 # files of an eval-set folder (and of lm-evaluation-harness) that sit beside the logs
 _NOT_LOGS = {"logs.json", "eval-set.json"}
-ZIP_ZSTANDARD = 93  # the zip compression method inspect_ai writes its .eval members with
 COLUMNS = ["item", "model", "score", "task", "epoch"]
 
 
@@ -104,7 +104,7 @@ def _model_of(path: Path) -> str:
             raise ValueError(f"{path.name}: no results_<timestamp>.json beside it to name its "
                              "model; name the model with --eval-log NAME=PATH")
         try:
-            text = results.read_bytes()
+            text = read_file(results, results.name)
         except OSError as exc:
             raise _cannot_read(results, exc) from None
         name = _object(_json(text, results.name), results.name).get("model_name")
@@ -352,12 +352,6 @@ def _pick_value(value: Any, scorer: str, key: str, where: str) -> Any:
     return value
 
 
-# The largest member of an .eval archive that is read, by the uncompressed size the archive
-# declares (zipfile stops at that size). A sample's JSON takes kilobytes to a few megabytes; a
-# larger member is refused, not decompressed into memory.
-MAX_MEMBER_BYTES = 1 << 30
-
-
 def _kind(value: Any) -> str:
     """Name a parsed JSON value's type as the log's reader would say it."""
     if isinstance(value, bool):
@@ -400,15 +394,17 @@ def _lone_surrogate(value: Any) -> str | None:
     return None
 
 
-def _json(text: str | bytes, where: str) -> Any:
+def _json(text: str | bytes | bytearray, where: str) -> Any:
     r"""Parse JSON, or raise ValueError naming ``where``.
 
     Refused: bad JSON, text that is not UTF-8, nesting too deep to follow, and a text holding a
     lone surrogate escape (``\ud800`` without its pair), which is not text.
     """
     try:
+        if isinstance(text, bytes | bytearray):
+            check_json_cost(text, where)
         value = json.loads(text)
-        raw = text if isinstance(text, bytes) else text.encode("utf-8", "surrogatepass")
+        raw = text if isinstance(text, bytes | bytearray) else text.encode("utf-8", "surrogatepass")
         if _SURROGATE_ESCAPE.search(raw):
             at = _lone_surrogate(value)
             if at is not None:
@@ -444,73 +440,60 @@ def _task(header: Mapping[str, Any], default: str, where: str) -> str:
     return task
 
 
-def _zstd_member(z: zipfile.ZipFile, info: zipfile.ZipInfo) -> bytes:
-    """Read a zstd-compressed member (zip method 93), which Python's zipfile does not inflate.
-
-    The member's bytes start after its local header (30 bytes, then the name and the extra
-    field, whose lengths the header gives); they are decompressed up to the size the archive
-    declares and checked against the archive's CRC-32.
-    """
-    import zstandard
-
-    fp = z.fp
-    if fp is None:
-        raise ValueError("the archive is closed")
-    fp.seek(info.header_offset)
-    head = fp.read(30)
-    if len(head) != 30 or head[:4] != b"PK\x03\x04":
-        raise zipfile.BadZipFile(f"no local header for {info.filename!r}")
-    name_len, extra_len = struct.unpack("<HH", head[26:30])
-    fp.seek(info.header_offset + 30 + name_len + extra_len)
-    raw = fp.read(info.compress_size)
-    try:
-        reader = zstandard.ZstdDecompressor().stream_reader(raw)
-        data = reader.read(info.file_size + 1)
-    except zstandard.ZstdError as exc:
-        raise zipfile.BadZipFile(f"{info.filename}: {exc}") from None
-    if len(data) != info.file_size or zlib.crc32(data) != info.CRC:
-        raise zipfile.BadZipFile(f"Bad CRC-32 or size for file {info.filename!r}")
-    return data
-
-
-def _archive_json(z: zipfile.ZipFile, info: zipfile.ZipInfo, where: str) -> Any:
-    if info.file_size > MAX_MEMBER_BYTES:
-        raise ValueError(f"{where}: {info.filename!r} would take {info.file_size:,} bytes; a "
-                         f"sample's JSON is read up to {MAX_MEMBER_BYTES:,}")
-    data = _zstd_member(z, info) if info.compress_type == ZIP_ZSTANDARD else z.read(info)
+def _archive_json(z: zipfile.ZipFile, info: zipfile.ZipInfo, where: str, budget: list[int]) -> Any:
+    """Parse one member, inflated up to the member limit and to what is left of the log limit."""
+    data = inflate_member(z, info, f"{where}: {info.filename}", room=budget[0])
+    budget[0] -= len(data)
     return _json(data, f"{where}: {info.filename}")
 
 
+@contextlib.contextmanager
+def _archive_errors(path: Path) -> Iterator[None]:
+    """One line for a damaged or encrypted archive."""
+    try:
+        yield
+    except (zipfile.BadZipFile, zlib.error, EOFError, NotImplementedError) as exc:
+        raise ValueError(f"{path.name}: a damaged .eval archive ({exc})") from None
+    except RuntimeError as exc:  # an encrypted member
+        raise ValueError(f"{path.name}: {exc}") from None
+
+
+def _archive_samples(path: Path, names: list[str], budget: list[int]) -> Iterator[Any]:
+    """Yield an archive's samples one at a time: only the rows taken from them are kept."""
+    with _archive_errors(path), zipfile.ZipFile(path) as z:
+        members = check_members(z, path.name)
+        for name in names:
+            yield _archive_json(z, members[name], path.name, budget)
+
+
 def _inspect_parts(path: Path, header_only: bool = False
-                   ) -> tuple[Mapping[str, Any], list[Any], Any]:
-    """Return the header, the samples and the reductions (None when absent) of an inspect log."""
+                   ) -> tuple[Mapping[str, Any], Iterable[Any], Any]:
+    """Return the header, the samples and the reductions (None when absent) of an inspect log.
+
+    The samples of an ``.eval`` archive are read one at a time as they are iterated; each
+    member is inflated up to the member limit, all of them up to the log limit (bytes
+    produced, whatever the archive declares).
+    """
     if zipfile.is_zipfile(path):
-        try:
-            with zipfile.ZipFile(path) as z:
-                members = {i.filename: i for i in z.infolist()}
-                read = [n for n in members if n == "header.json"
-                        or (n.startswith("samples/") and n.endswith(".json"))]
-                # the total the members read would inflate to, as the archive declares it
-                check_limit("log", sum(members[n].file_size for n in read), path.name)
-                header: Mapping[str, Any] = {}
-                if "header.json" in members:
-                    header = _object(_archive_json(z, members["header.json"], path.name),
-                                     f"{path.name}: header.json")
-                if header_only:
-                    return header, [], None
-                reductions = (_archive_json(z, members["reductions.json"], path.name)
-                              if "reductions.json" in members else None)
-                samples = [_archive_json(z, members[n], path.name) for n in sorted(members)
-                           if n.startswith("samples/") and n.endswith(".json")]
-        except (zipfile.BadZipFile, zlib.error, EOFError, NotImplementedError) as exc:
-            raise ValueError(f"{path.name}: a damaged .eval archive ({exc})") from None
-        except RuntimeError as exc:  # an encrypted member
-            raise ValueError(f"{path.name}: {exc}") from None
-        return header, samples, reductions
+        with _archive_errors(path), zipfile.ZipFile(path) as z:
+            members = check_members(z, path.name)
+            names = sorted(n for n in members if n.startswith("samples/") and n.endswith(".json"))
+            # the total the members read would inflate to, as the archive declares it
+            check_limit("log", sum(members[n].file_size
+                                   for n in [*names, "header.json"] if n in members), path.name)
+            budget = [limit("log")]
+            header: Mapping[str, Any] = {}
+            if "header.json" in members:
+                header = _object(_archive_json(z, members["header.json"], path.name, budget),
+                                 f"{path.name}: header.json")
+            if header_only:
+                return header, [], None
+            reductions = (_archive_json(z, members["reductions.json"], path.name, budget)
+                          if "reductions.json" in members else None)
+        return header, _archive_samples(path, names, budget), reductions
     if path.suffix == ".eval":
         raise ValueError(f"{path.name}: not a zip archive, as .eval logs are (cut short?)")
-    check_limit("log", path.stat().st_size, path.name)
-    data = _json(path.read_bytes(), path.name)
+    data = _json(read_file(path, path.name), path.name)
     if not isinstance(data, Mapping) or not isinstance(data.get("samples"), list):
         raise ValueError(f"{path.name}: no 'samples' list (an inspect log written without samples?)")
     return data, data["samples"], data.get("reductions")
