@@ -294,14 +294,15 @@ def stream_size(path: str, where: str, error: type[ValueError] = LimitError) -> 
     >>> with gzip.open(f.name, "wb") as g:
     ...     _ = g.write(b"y,m\n1,1\n")
     >>> stream_size(f.name, "p.csv.gz")
-    (8, 4)
+    (8, 3)
     """
     import gzip
 
     most = limit("inflated")
     size = 0
     run = 0  # bytes since the last newline
-    last = 0  # the bytes of the line before the last newline
+    last = 0  # the bytes of the line the last newline ended, its ending aside
+    before = b""  # the byte before this chunk
     with gzip.open(path, "rb") as fh:
         while True:
             data = fh.read(_CHUNK)
@@ -314,8 +315,11 @@ def stream_size(path: str, where: str, error: type[ValueError] = LimitError) -> 
             if cut < 0:
                 run += len(data)
             else:
-                first = data.find(b"\n")
-                last = run + first + 1 if first == cut else cut - data.rfind(b"\n", 0, cut)
+                start = data.rfind(b"\n", 0, cut) + 1  # 0 when the line began before this chunk
+                last = (run if start == 0 else 0) + cut - start
+                if (data[cut - 1:cut] if cut else before) == b"\r":
+                    last -= 1
                 run = len(data) - cut - 1
+            before = data[-1:]
     return size, (run if run else last)
 
