@@ -262,8 +262,6 @@ def test_metric_per_task_and_content_hashes(tmp_path):
 
 
 def test_a_damaged_archive_and_an_oversized_member_are_refused(tmp_path, monkeypatch):
-    from precmp_lib.sources import evallogs
-
     path = _zip(tmp_path / "a.eval", {"samples/s0_epoch_1.json": json.dumps(GOOD_SAMPLE) * 50})
     data = bytearray(path.read_bytes())
     start = data.index(b"samples/s0_epoch_1.json") + len("samples/s0_epoch_1.json")
