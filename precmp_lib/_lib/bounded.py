@@ -25,6 +25,7 @@ from collections.abc import Iterator
 from typing import IO, Any
 
 from .limits import LIMITS, LimitError, limit
+from .text import clip_for_message
 
 __all__ = ["PARSE_FACTOR", "ZIP_ZSTANDARD", "check_json_cost", "check_members", "inflate_member",
            "json_cost", "read_file", "stream_size"]
@@ -134,8 +135,8 @@ def check_members(z: zipfile.ZipFile, where: str) -> dict[str, zipfile.ZipInfo]:
     out: dict[str, zipfile.ZipInfo] = {}
     for info in z.infolist():
         if info.filename in out:
-            shown = info.filename if len(info.filename) <= 80 else info.filename[:77] + "..."
-            raise ValueError(f"{where}: the archive holds the member {shown!r} twice; readers "
+            raise ValueError(f"{where}: the archive holds the member "
+                             f"{clip_for_message(info.filename)!r} twice; readers "
                              "differ on which copy they take, so neither is read")
         out[info.filename] = info
     return out
@@ -149,13 +150,13 @@ def _local_start(z: zipfile.ZipFile, info: zipfile.ZipInfo) -> int:
     fp.seek(info.header_offset)
     head = fp.read(30)
     if len(head) != 30 or head[:4] != b"PK\x03\x04":
-        raise zipfile.BadZipFile(f"no local header for {info.filename!r}")
+        raise zipfile.BadZipFile(f"no local header for {clip_for_message(info.filename)!r}")
     name_len, extra_len = struct.unpack("<HH", head[26:30])
     raw = fp.read(name_len)
     local = raw.decode("utf-8" if info.flag_bits & 0x800 else "cp437", "replace")
     if local != info.orig_filename:
-        raise zipfile.BadZipFile(f"the member {info.orig_filename[:80]!r} is named "
-                                 f"{local[:80]!r} in its local header")
+        raise zipfile.BadZipFile(f"the member {clip_for_message(info.orig_filename)!r} is named "
+                                 f"{clip_for_message(local)!r} in its local header")
     return info.header_offset + 30 + name_len + extra_len
 
 
@@ -182,14 +183,28 @@ class _Inflater:
         return b""
 
 
+class _Zstd:
+    """A zstd member (zip method 93, which Python's zipfile does not read before 3.14) as a stream."""
+
+    def __init__(self, source: _Slice) -> None:
+        import zstandard
+
+        self._error = zstandard.ZstdError
+        self._reader = zstandard.ZstdDecompressor().stream_reader(source, read_across_frames=True)
+
+    def read(self, size: int) -> bytes:
+        try:
+            return self._reader.read(size)
+        except self._error as exc:
+            raise zipfile.BadZipFile(f"zstd: {exc}") from None
+
+
 def _stream(source: _Slice, method: int) -> Any:
     """Return an object whose ``read(n)`` gives a member's inflated bytes, ``n`` at most."""
     if method == zipfile.ZIP_STORED:
         return source
     if method == ZIP_ZSTANDARD:
-        import zstandard
-
-        return zstandard.ZstdDecompressor().stream_reader(source, read_across_frames=True)
+        return _Zstd(source)
     if method in (zipfile.ZIP_DEFLATED, zipfile.ZIP_BZIP2):
         return _Inflater(source, method)
     raise NotImplementedError(f"compression method {method} is not read (inspect writes "
@@ -198,21 +213,16 @@ def _stream(source: _Slice, method: int) -> Any:
 
 def _chunks(source: _Slice, method: int, room: int) -> Iterator[bytes]:
     """Yield a member's inflated bytes, ``room`` at most in all (then one byte more, if there is one)."""
-    import zstandard
-
     reader = _stream(source, method)
-    try:
-        while room >= 0:
-            data = reader.read(min(_CHUNK, room + 1))
-            if not data:
-                return
-            room -= len(data)
-            yield data
-    except zstandard.ZstdError as exc:
-        raise zipfile.BadZipFile(f"zstd: {exc}") from None
+    while room >= 0:
+        data = reader.read(min(_CHUNK, room + 1))
+        if not data:
+            return
+        room -= len(data)
+        yield data
 
 
-def inflate_member(z: zipfile.ZipFile, info: zipfile.ZipInfo, where: str,
+def inflate_member(z: zipfile.ZipFile, info: zipfile.ZipInfo, archive: str,
                    room: int | None = None) -> bytearray:
     """Inflate one member of an open archive, stopping one byte past the member limit.
 
@@ -224,8 +234,8 @@ def inflate_member(z: zipfile.ZipFile, info: zipfile.ZipInfo, where: str,
     ----------
     z : zipfile.ZipFile
     info : zipfile.ZipInfo
-    where : str
-        How messages name the member (``"a.eval: samples/1_epoch_1.json"``).
+    archive : str
+        How messages name the archive (``"a.eval"``); the member is named after it.
     room : int, optional
         The bytes left under the archive's total (the ``log`` limit), when fewer than the
         member limit.
@@ -243,9 +253,10 @@ def inflate_member(z: zipfile.ZipFile, info: zipfile.ZipInfo, where: str,
     >>> with zipfile.ZipFile(buf, "w", zipfile.ZIP_BZIP2) as w:
     ...     w.writestr("a.json", "[0]" * 4)
     >>> z = zipfile.ZipFile(buf)
-    >>> inflate_member(z, z.getinfo("a.json"), "x.eval: a.json")
+    >>> inflate_member(z, z.getinfo("a.json"), "x.eval")
     bytearray(b'[0][0][0][0]')
     """
+    where = f"{archive}: {clip_for_message(info.filename)}"
     if info.flag_bits & 0x1:
         raise ValueError(f"{where}: the member is encrypted")
     most = limit("member")
@@ -261,11 +272,11 @@ def inflate_member(z: zipfile.ZipFile, info: zipfile.ZipInfo, where: str,
         crc = zlib.crc32(data, crc)
         if len(out) > most:
             if name == "log":
-                raise _refuse(where.split(":")[0] + " (its members in total)",
+                raise _refuse(f"{archive} (its members in total)",
                               limit("log") - room + len(out), "log")  # type: ignore[operator]
             raise _refuse(where, len(out))
     if len(out) != info.file_size or crc != info.CRC:
-        raise zipfile.BadZipFile(f"Bad CRC-32 or size for file {info.filename[:80]!r}")
+        raise zipfile.BadZipFile(f"Bad CRC-32 or size for file {clip_for_message(info.filename)!r}")
     return out  # no copy: json.loads reads a bytearray
 
 

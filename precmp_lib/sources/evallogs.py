@@ -470,9 +470,9 @@ def _task(header: Mapping[str, Any], default: str, where: str) -> str:
 
 def _archive_json(z: zipfile.ZipFile, info: zipfile.ZipInfo, where: str, budget: list[int]) -> Any:
     """Parse one member, inflated up to the member limit and to what is left of the log limit."""
-    data = inflate_member(z, info, f"{where}: {info.filename}", room=budget[0])
+    data = inflate_member(z, info, where, room=budget[0])
     budget[0] -= len(data)
-    return _json(data, f"{where}: {info.filename}")
+    return _json(data, f"{where}: {clip_for_message(info.filename)}")
 
 
 @contextlib.contextmanager
