@@ -22,7 +22,7 @@ import struct
 import zipfile
 import zlib
 from collections.abc import Iterator
-from typing import IO, Any
+from typing import IO, Any, cast
 
 from .limits import LIMITS, LimitError, limit
 from .text import clip_for_message
@@ -48,7 +48,7 @@ def _refuse(where: str, count: int, name: str = "member") -> LimitError:
                       f"raise it with --limit {name}=N or {entry.variable}=N")
 
 
-def json_cost(data: bytes) -> int:
+def json_cost(data: bytes | bytearray) -> int:
     r"""Estimate the peak memory, in bytes, of parsing ``data`` with :func:`json.loads`.
 
     The bytes themselves, the text they decode to and the texts parsed from it (one, two or
@@ -70,7 +70,7 @@ def json_cost(data: bytes) -> int:
     return len(data) * (1 + 2 * width) + _PER_VALUE * values + _BASE
 
 
-def check_json_cost(data: bytes, where: str, error: type[ValueError] = LimitError) -> None:
+def check_json_cost(data: bytes | bytearray, where: str, error: type[ValueError] = LimitError) -> None:
     """Refuse a JSON document whose parsing would take more than ``PARSE_FACTOR`` × the member limit.
 
     >>> check_json_cost(b"[]", "x.json")
@@ -190,7 +190,8 @@ class _Zstd:
         import zstandard
 
         self._error = zstandard.ZstdError
-        self._reader = zstandard.ZstdDecompressor().stream_reader(source, read_across_frames=True)
+        self._reader = zstandard.ZstdDecompressor().stream_reader(
+            cast(IO[bytes], source), read_across_frames=True)
 
     def read(self, size: int) -> bytes:
         try:

@@ -289,7 +289,8 @@ def _lm_eval_log(path: Path, metric: str | None, cluster: str | None) -> _Log:
     if cluster is not None and not cluster.startswith("doc."):
         raise ValueError(f"{path.name}: lm-evaluation-harness lines carry the document as "
                          f"'doc'; name the cluster 'doc.<key>' (got {cluster!r})")
-    rows, filters, names, seen = [], set(), set(), {}
+    rows, filters, names = [], set(), set()
+    seen: dict[tuple[str, str], int] = {}  # (doc_id, filter) -> its line
     for number, line in _lines(path):
         if not line.strip():
             continue
