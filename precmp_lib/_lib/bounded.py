@@ -32,9 +32,10 @@ __all__ = ["PARSE_FACTOR", "ZIP_ZSTANDARD", "check_json_cost", "check_members", 
 
 ZIP_ZSTANDARD = 93  # the zip method inspect_ai writes its .eval members with
 _CHUNK = 1 << 16
-# What json.loads holds per container or element, beyond the bytes of its texts: measured
-# with tracemalloc on CPython 3.11 (``{},`` 38 bytes per separator, ``"ab",`` 65, distinct
-# keys ``"k1":0,`` 88), rounded up.
+# What json.loads holds per container, element or key, beyond the bytes of its texts: measured
+# with tracemalloc on CPython 3.11 (``{},`` 38 bytes per ``{`` or ``,``, ``"ab",`` 65 per
+# ``,``, distinct keys ``"k1":0,`` 88 per ``,``, ``{"a":1},`` 67 per ``{``, ``:`` or ``,``),
+# rounded up.
 _PER_VALUE = 100
 _BASE = 4096  # the parser's own state, for a small document
 # A document is parsed only when its estimated cost is at most this many times the member
@@ -53,8 +54,10 @@ def json_cost(data: bytes | bytearray) -> int:
 
     The bytes themselves, the text they decode to and the texts parsed from it (one, two or
     four bytes a character, as the widest character needs), and ``_PER_VALUE`` bytes for
-    every ``{``, ``[`` and ``,`` (each starts a value), and 4 KiB. Measured on CPython 3.11, the estimate
-    is 1.0 to 1.3 times the peak for dense objects, lists, numbers, texts and distinct keys.
+    every ``{``, ``[``, ``,`` and ``:`` (each starts a value or a key), and 4 KiB. An upper
+    bound: measured on CPython 3.11 (tests/sources/test_evallogs_bombs.py), it is 1 to 3
+    times the peak for dense objects, lists, texts, floats and keys (8 for small integers,
+    which Python shares).
 
     >>> json_cost(b'"abc"'), json_cost(b"[0,0]")
     (4111, 4311)
@@ -66,7 +69,7 @@ def json_cost(data: bytes | bytearray) -> int:
         width = 4 if any(lead in data for lead in (b"\xf0", b"\xf1", b"\xf2", b"\xf3", b"\xf4")) else 2
     if b"\\u" in data:
         width = 4 if (b"\\ud" in data or b"\\uD" in data) else max(width, 2)
-    values = data.count(b"{") + data.count(b"[") + data.count(b",")
+    values = data.count(b"{") + data.count(b"[") + data.count(b",") + data.count(b":")
     return len(data) * (1 + 2 * width) + _PER_VALUE * values + _BASE
 
 
