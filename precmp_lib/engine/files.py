@@ -176,6 +176,7 @@ def _check_csv_bytes(p: Path, name: str) -> None:
         cut = max(body.rfind(b"\n"), body.rfind(b"\r"))
         last = len(body) - cut - 1 if cut >= 0 else len(body)
     if last > most:
+        _csv_header(str(p), name)  # when the long line is the header, say so
         entry = LIMITS["line"]
         raise PredictionFileError(f"{name}: the last line holds more than {most:,} bytes, the "
                                   f"limit of {entry.counts} (raise it with --limit line=N or "
