@@ -37,6 +37,11 @@ LIMITS = {
     "label": Limit("PRECMP_MAX_LABEL", 1_000, "characters in a label or name"),
     "line": Limit("PRECMP_MAX_LINE", 1 << 20, "bytes in a line"),
     "log": Limit("PRECMP_MAX_LOG_BYTES", 1 << 30, "bytes of log to read (an archive's inflated members in total)"),
+    # one JSON document (an archive member, an inspect .json log, a results_*.json): parsing
+    # holds about 3 times its bytes at most (PARSE_FACTOR in bounded.py), so 192 MiB keeps a
+    # report under 1 GiB whatever the input
+    "member": Limit("PRECMP_MAX_MEMBER_BYTES", 192 << 20, "bytes in one JSON document or archive member"),
+    "inflated": Limit("PRECMP_MAX_INFLATED_BYTES", 1 << 30, "bytes a compressed file inflates to"),
     "depth": Limit("PRECMP_MAX_DEPTH", 32, "levels of folders"),
 }
 
@@ -48,7 +53,7 @@ def limit(name: str) -> int:
     ----------
     name : str
         ``"columns"``, ``"models"``, ``"item_models"``, ``"classes"``, ``"tasks"``,
-        ``"label"``, ``"line"``, ``"log"`` or ``"depth"``.
+        ``"label"``, ``"line"``, ``"log"``, ``"member"``, ``"inflated"`` or ``"depth"``.
 
     Returns
     -------

@@ -45,3 +45,18 @@ def lost_bytes(column: str, noun: str, value: str) -> str:
     return (f"column {column!r} has the {noun} {shown!r} holding U+FFFD, the character put "
             f"where bytes were not UTF-8 text; {noun}s that lost their bytes cannot be told "
             "apart: save the file as UTF-8")
+
+
+def clip_for_message(text: str, limit: int = 80) -> str:
+    """Return a user's text (a name, an id) cut to ``limit`` characters for a one-line message.
+
+    A name read from a file may be a megabyte long; a message shows its start and says how
+    long it is. Lone surrogates are shown as their escapes (see :func:`printable_name`).
+
+    >>> clip_for_message("model_a")
+    'model_a'
+    >>> clip_for_message("m" * 1_000_000, limit=20)
+    'mmmmmmmmmmmmmmmmmmmm... (1,000,000 characters)'
+    """
+    shown = printable_name(text[:limit])
+    return shown if len(text) <= limit else f"{shown}... ({len(text):,} characters)"

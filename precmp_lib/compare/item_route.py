@@ -14,7 +14,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .._lib.text import printable_name
+from .._lib.text import clip_for_message, printable_name
 from .route import (
     ALPHA,
     ENGINE,
@@ -144,11 +144,19 @@ def _source(options: argparse.Namespace) -> tuple[Any, dict[str, Any]]:
             if getattr(options, flag):
                 raise InputError(f"--{flag} does not apply to eval logs: the logs name the "
                                  f"{'task' if flag == 'task' else 'epoch'} of each answer")
+        named = [name for name, _ in options.eval_log if name is not None]
+        twice = next((name for name in named if named.count(name) > 1), None)
+        if twice is not None:  # a dict would keep the last path alone
+            paths = [p for name, p in options.eval_log if name == twice]
+            raise InputError(f"--eval-log names the model {clip_for_message(twice)!r} twice "
+                             f"({clip_for_message(paths[0])} and {clip_for_message(paths[1])}); "
+                             "give each model one name, its logs as a folder or a pattern")
         logs: dict[str, Any] = dict(e for e in options.eval_log if e[0] is not None)
         unnamed = [p for name, p in options.eval_log if name is None]
         for model, files in (logs_by_model(unnamed) if unnamed else {}).items():
             if model in logs:
-                raise InputError(f"model {model!r} is named twice: by --eval-log and by its logs")
+                raise InputError(f"model {clip_for_message(model)!r} is named twice: by "
+                                 "--eval-log and by its logs")
             logs[model] = files
         frame = read_eval_logs(logs, metric=options.metric, cluster=options.cluster,
                                latest=options.latest)

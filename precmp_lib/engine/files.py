@@ -18,7 +18,8 @@ if TYPE_CHECKING:  # optional at run time: imported where the engine runs
     import duckdb
     from pyspark.sql import DataFrame as SparkDataFrame
 
-from .._lib.limits import check_limit, check_regular, limit
+from .._lib.bounded import stream_size
+from .._lib.limits import LIMITS, check_limit, check_regular, limit
 from .._lib.text import printable_name
 from .base import CSV_SUFFIXES, PARQUET_SUFFIXES, PredictionFileError, _shown
 from .sql import renamed_sql
@@ -135,6 +136,51 @@ def _check_file(p: Path, name: str, kind: str) -> None:
         raise PredictionFileError(f"{name}: the file is empty")
     if kind == "parquet" and head != b"PAR1":
         raise PredictionFileError(f"{name}: cannot be read as PARQUET (no Parquet header)")
+    if kind == "csv":
+        _check_csv_bytes(p, name)
+
+
+def _check_csv_bytes(p: Path, name: str) -> None:
+    r"""Refuse a compressed CSV that inflates past its limit, and a last line past the line limit.
+
+    A ``.gz`` file is inflated as a stream and counted before any engine reads it (nothing is
+    kept; a GiB takes a few seconds): DuckDB and Spark inflate it themselves and would read a
+    bomb to its end, pandas into memory. DuckDB (1.5) drops a last line longer than its
+    buffer without a word, counting 40 of 41 rows; the last line is measured here (the file's
+    tail, or the stream's) and refused on every engine when it is longer than the line limit.
+
+    >>> d = Path(tempfile.mkdtemp())
+    >>> _ = (d / "p.csv").write_bytes(b"y,m\n1,1\n1," + b"x" * 50)
+    >>> os.environ["PRECMP_MAX_LINE"] = "40"
+    >>> _check_csv_bytes(d / "p.csv", "p.csv")
+    Traceback (most recent call last):
+    ...
+    precmp_lib.engine.base.PredictionFileError: p.csv: the last line holds more than 40 bytes, the limit of bytes in a line (raise it with --limit line=N or PRECMP_MAX_LINE=N)
+    >>> del os.environ["PRECMP_MAX_LINE"]
+    """
+    most = limit("line")
+    if p.name.lower().endswith(".gz"):
+        import zlib
+
+        try:
+            last = stream_size(str(p), name, PredictionFileError)[1]
+        except (OSError, EOFError, zlib.error) as exc:  # a damaged .gz
+            raise PredictionFileError(f"{name}: cannot be read as CSV ({exc})") from None
+    else:
+        with open(p, "rb") as fh:
+            size = fh.seek(0, os.SEEK_END)
+            fh.seek(max(0, size - most - 3))
+            body = fh.read(most + 3)
+        body = body[:-1] if body.endswith(b"\n") else body  # the last line's own ending
+        body = body[:-1] if body.endswith(b"\r") else body
+        cut = max(body.rfind(b"\n"), body.rfind(b"\r"))
+        last = len(body) - cut - 1 if cut >= 0 else len(body)
+    if last > most:
+        _csv_header(str(p), name)  # when the long line is the header, say so
+        entry = LIMITS["line"]
+        raise PredictionFileError(f"{name}: the last line holds more than {most:,} bytes, the "
+                                  f"limit of {entry.counts} (raise it with --limit line=N or "
+                                  f"{entry.variable}=N)")
 
 
 def _suffix(path: str) -> str:

@@ -226,7 +226,9 @@ def _numpy_codes(frame: pd.DataFrame, req: _Request) -> dict[str, np.ndarray]:
         missing = np.flatnonzero(s.isna().to_numpy())
         if len(missing):
             raise req.fail(f"column {col!r} is empty in row {int(missing[0])}")
-        out[fixed] = s.astype(str).to_numpy()
+        # each distinct value made text once: a name repeated on every row stays one string
+        codes, uniques = pd.factorize(s)
+        out[fixed] = np.asarray(pd.Index(uniques).astype(str), dtype=object)[codes]
     for fixed in ("k_task", "k_item", "k_model", "k_cluster"):  # the SQL engines' order
         if fixed in out:
             broken = sorted(v for v in pd.unique(out[fixed]) if REPLACEMENT in v)

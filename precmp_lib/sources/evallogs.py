@@ -24,21 +24,25 @@ content hash where the log has one.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
 import re
-import struct
+import sys
 import zipfile
 import zlib
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
+from .._lib.bounded import check_json_cost, check_members, inflate_member, read_file
 from .._lib.limits import check_limit, check_regular, limit
+from .._lib.text import clip_for_message
 from ..engine.files import resolve_path
 from ..engine.items import parse_scores
 
@@ -48,7 +52,6 @@ _LM_EVAL_NAME = re.compile(r"^samples_(?P<task>.+?)(_(?P<stamp>\d{4}-\d{2}-\d{2}
                            r"\.jsonl$")
 # files of an eval-set folder (and of lm-evaluation-harness) that sit beside the logs
 _NOT_LOGS = {"logs.json", "eval-set.json"}
-ZIP_ZSTANDARD = 93  # the zip compression method inspect_ai writes its .eval members with
 COLUMNS = ["item", "model", "score", "task", "epoch"]
 
 
@@ -72,20 +75,20 @@ def _files(model: str, path: Any) -> list[Path]:
     text = os.fspath(path)
     files, pattern = resolve_path(text)
     if pattern and not files:
-        raise ValueError(f"logs[{model!r}]: no file matches the pattern {Path(text).name!r}")
+        raise ValueError(f"logs[{_shown(model)}]: no file matches the pattern {Path(text).name!r}")
     out: list[Path] = []
     for f in map(Path, files):
         if f.is_dir():
             found = _log_files(model, f)
             found = [p for p in found if p.suffix != ".json" or _is_inspect_json(p)]
             if not found:
-                raise ValueError(f"logs[{model!r}]: folder {f.name!r} holds no samples_*.jsonl, "
+                raise ValueError(f"logs[{_shown(model)}]: folder {f.name!r} holds no samples_*.jsonl, "
                                  ".eval or inspect .json log")
             out += found
         elif not f.exists():
-            raise ValueError(f"logs[{model!r}]: no such file {f.name!r}")
+            raise ValueError(f"logs[{_shown(model)}]: no such file {f.name!r}")
         else:
-            check_regular(f, f"logs[{model!r}]: {f.name}")
+            check_regular(f, f"logs[{_shown(model)}]: {f.name}")
             out.append(f)
     return out
 
@@ -104,7 +107,7 @@ def _model_of(path: Path) -> str:
             raise ValueError(f"{path.name}: no results_<timestamp>.json beside it to name its "
                              "model; name the model with --eval-log NAME=PATH")
         try:
-            text = results.read_bytes()
+            text = read_file(results, results.name)
         except OSError as exc:
             raise _cannot_read(results, exc) from None
         name = _object(_json(text, results.name), results.name).get("model_name")
@@ -115,7 +118,7 @@ def _model_of(path: Path) -> str:
     if not isinstance(name, str) or not name:
         raise ValueError(f"{path.name}: the log names no model; name it with --eval-log "
                          "NAME=PATH")
-    return name
+    return _name(name, f"{path.name}: the model")
 
 
 def logs_by_model(paths: Any) -> dict[str, list[Path]]:
@@ -192,14 +195,14 @@ def _log_files(model: str, folder: Path) -> list[Path]:
         try:
             entries = list(os.scandir(here))
         except OSError as exc:
-            raise ValueError(f"logs[{model!r}]: folder {here.name!r} cannot be read "
+            raise ValueError(f"logs[{_shown(model)}]: folder {here.name!r} cannot be read "
                              f"({exc.strerror})") from None
         for entry in entries:
             if entry.is_dir(follow_symlinks=False):
-                check_limit("depth", depth + 1, f"logs[{model!r}]: folder {folder.name!r}")
+                check_limit("depth", depth + 1, f"logs[{_shown(model)}]: folder {folder.name!r}")
                 todo.append((Path(entry.path), depth + 1))
             elif _is_log_name(entry.name):
-                check_regular(entry.path, f"logs[{model!r}]: {entry.name}")
+                check_regular(entry.path, f"logs[{_shown(model)}]: {entry.name}")
                 found.append(Path(entry.path))
     return sorted(found)
 
@@ -235,16 +238,32 @@ def _split_metric(metric: str | None, task: str) -> str | None:
     return chosen
 
 
+def _shown(model: str | None) -> str:
+    """Show a model's name as messages do: quoted, cut to 80 characters (None when unnamed)."""
+    return repr(None if model is None else clip_for_message(model))
+
+
+def _name(text: str, where: str) -> str:
+    """Return a name read from a log (model, task, scorer, metric, item id, cluster), stored once.
+
+    A name longer than the label limit is refused, its start shown; equal names are one
+    string in memory however many rows hold them (``sys.intern``).
+    """
+    check_limit("label", len(text), f"{where} {clip_for_message(text, 40)!r}")
+    return sys.intern(text)
+
+
 def _metric_of(record: Mapping[str, Any], metric: str | None, where: str) -> str:
     names = record.get("metrics")
     if metric is not None:
         name = metric.split(",")[0]
         if name not in record:
-            raise ValueError(f"{where}: no metric {name!r} (metrics: {names})")
-        return name
+            raise ValueError(f"{where}: no metric {clip_for_message(name)!r} (metrics: "
+                             f"{clip_for_message(str(names))})")
+        return _name(name, f"{where}: the metric")
     if not names:
         raise ValueError(f"{where}: the line has no 'metrics' list; pass metric=")
-    return str(names[0])
+    return _name(str(names[0]), f"{where}: the metric")
 
 
 def _field(record: Mapping[str, Any], path: str | None, where: str) -> Any:
@@ -258,12 +277,12 @@ def _field(record: Mapping[str, Any], path: str | None, where: str) -> Any:
         value = value[key]
     if isinstance(value, bool) or not isinstance(value, str | int | float):
         raise ValueError(f"{where}: the cluster {path!r} is {_kind(value)}, not a text or number")
-    return str(value)
+    return _name(str(value), f"{where}: the cluster")
 
 
 def _lm_eval_log(path: Path, metric: str | None, cluster: str | None) -> _Log:
     match = _LM_EVAL_NAME.match(path.name)
-    task = match.group("task") if match else path.stem
+    task = _name(match.group("task") if match else path.stem, f"{path.name}: the task")
     stamp = (match.group("stamp") or "") if match else ""
     metric = _split_metric(metric, task)
     want_filter = metric.split(",", 1)[1] if metric and "," in metric else None
@@ -271,6 +290,7 @@ def _lm_eval_log(path: Path, metric: str | None, cluster: str | None) -> _Log:
         raise ValueError(f"{path.name}: lm-evaluation-harness lines carry the document as "
                          f"'doc'; name the cluster 'doc.<key>' (got {cluster!r})")
     rows, filters, names = [], set(), set()
+    seen: dict[tuple[str, str], int] = {}  # (doc_id, filter) -> its line
     for number, line in _lines(path):
         if not line.strip():
             continue
@@ -278,7 +298,7 @@ def _lm_eval_log(path: Path, metric: str | None, cluster: str | None) -> _Log:
         record = _object(_json(line, where), where)
         if "doc_id" not in record:
             raise ValueError(f"{where}: no 'doc_id' (not an lm-evaluation-harness samples line)")
-        flt = str(record.get("filter", "none"))
+        flt = _name(str(record.get("filter", "none")), f"{where}: the filter")
         filters.add(flt)
         if want_filter is not None and flt != want_filter:
             continue
@@ -286,11 +306,20 @@ def _lm_eval_log(path: Path, metric: str | None, cluster: str | None) -> _Log:
         names.add(name)
         value = record[name]
         if isinstance(value, list | dict):
-            raise ValueError(f"{where}: metric {name!r} is not a per-item score "
+            raise ValueError(f"{where}: metric {clip_for_message(name)!r} is not a per-item score "
                              f"(got {_kind(value)}); choose another with metric=")
         digest = record.get("doc_hash")
-        rows.append((_item_id(record["doc_id"], where, "doc_id"), value, task, 1,
-                     _field(record, cluster, where),
+        if isinstance(digest, str) and len(digest) > 64:  # kept per row: a long one as its hash
+            digest = hashlib.sha256(digest.encode("utf-8", "surrogatepass")).hexdigest()
+        item = _item_id(record["doc_id"], where, "doc_id")
+        first = seen.setdefault((item, flt), number)
+        if first != number:
+            raise ValueError(f"{path.name}: doc_id {clip_for_message(item)!r} is on lines "
+                             f"{first} and {number}" + (f" (filter {clip_for_message(flt)!r})"
+                                                         if flt != "none" else "")
+                             + "; each document is scored once (5 and \"5\" are one id): "
+                             "remove the repeated line")
+        rows.append((item, value, task, 1, _field(record, cluster, where),
                      digest if isinstance(digest, str) else None, flt))
     kept = {r[6] for r in rows}
     if want_filter is not None and not rows:
@@ -328,7 +357,7 @@ def _inspect_value(sample: Mapping[str, Any], metric: str | None, where: str) ->
         raise ValueError(f"{where}: the sample has no scores")
     scorer, key = _scorer_of(scores, metric)
     if scorer not in scores:
-        raise ValueError(f"{where}: no scorer {scorer!r} (scorers: {sorted(scores)})")
+        raise ValueError(f"{where}: no scorer {clip_for_message(scorer)!r} (scorers: {clip_for_message(str(sorted(scores)))})")
     value = scores[scorer].get("value") if isinstance(scores[scorer], Mapping) else None
     return _pick_value(value, scorer, key, where)
 
@@ -341,21 +370,15 @@ def _scorer_of(scores: Mapping[str, Any], metric: str | None) -> tuple[str, str]
 def _pick_value(value: Any, scorer: str, key: str, where: str) -> Any:
     if isinstance(value, Mapping):
         if not key:
-            raise ValueError(f"{where}: scorer {scorer!r} gives several values {sorted(value)}; "
+            raise ValueError(f"{where}: scorer {clip_for_message(scorer)!r} gives several values {clip_for_message(str(sorted(value)))}; "
                              f"choose one with metric='{scorer}/NAME'")
         if key not in value:
-            raise ValueError(f"{where}: scorer {scorer!r} has no value {key!r} "
-                             f"(values: {sorted(value)})")
+            raise ValueError(f"{where}: scorer {clip_for_message(scorer)!r} has no value {clip_for_message(key)!r} "
+                             f"(values: {clip_for_message(str(sorted(value)))})")
         value = value[key]
     if value is None or isinstance(value, list | Mapping):
-        raise ValueError(f"{where}: scorer {scorer!r} gives {_kind(value)}, not a score")
+        raise ValueError(f"{where}: scorer {clip_for_message(scorer)!r} gives {_kind(value)}, not a score")
     return value
-
-
-# The largest member of an .eval archive that is read, by the uncompressed size the archive
-# declares (zipfile stops at that size). A sample's JSON takes kilobytes to a few megabytes; a
-# larger member is refused, not decompressed into memory.
-MAX_MEMBER_BYTES = 1 << 30
 
 
 def _kind(value: Any) -> str:
@@ -400,15 +423,17 @@ def _lone_surrogate(value: Any) -> str | None:
     return None
 
 
-def _json(text: str | bytes, where: str) -> Any:
+def _json(text: str | bytes | bytearray, where: str) -> Any:
     r"""Parse JSON, or raise ValueError naming ``where``.
 
     Refused: bad JSON, text that is not UTF-8, nesting too deep to follow, and a text holding a
     lone surrogate escape (``\ud800`` without its pair), which is not text.
     """
     try:
+        if isinstance(text, bytes | bytearray):
+            check_json_cost(text, where)
         value = json.loads(text)
-        raw = text if isinstance(text, bytes) else text.encode("utf-8", "surrogatepass")
+        raw = text if isinstance(text, bytes | bytearray) else text.encode("utf-8", "surrogatepass")
         if _SURROGATE_ESCAPE.search(raw):
             at = _lone_surrogate(value)
             if at is not None:
@@ -433,7 +458,7 @@ def _object(value: Any, where: str) -> Mapping[str, Any]:
 def _item_id(value: Any, where: str, field: str) -> str:
     if isinstance(value, bool) or not isinstance(value, str | int):
         raise ValueError(f"{where}: {field!r} is not a text or a whole number (got {_kind(value)})")
-    return str(value)
+    return _name(str(value), f"{where}: {field!r}")
 
 
 def _task(header: Mapping[str, Any], default: str, where: str) -> str:
@@ -441,76 +466,63 @@ def _task(header: Mapping[str, Any], default: str, where: str) -> str:
     task = _object(part, f"{where}: 'eval'").get("task", default)
     if not isinstance(task, str):
         raise ValueError(f"{where}: 'eval.task' is not a text (got {_kind(task)})")
-    return task
+    return _name(task, f"{where}: the task")
 
 
-def _zstd_member(z: zipfile.ZipFile, info: zipfile.ZipInfo) -> bytes:
-    """Read a zstd-compressed member (zip method 93), which Python's zipfile does not inflate.
+def _archive_json(z: zipfile.ZipFile, info: zipfile.ZipInfo, where: str, budget: list[int]) -> Any:
+    """Parse one member, inflated up to the member limit and to what is left of the log limit."""
+    data = inflate_member(z, info, where, room=budget[0])
+    budget[0] -= len(data)
+    return _json(data, f"{where}: {clip_for_message(info.filename)}")
 
-    The member's bytes start after its local header (30 bytes, then the name and the extra
-    field, whose lengths the header gives); they are decompressed up to the size the archive
-    declares and checked against the archive's CRC-32.
-    """
-    import zstandard
 
-    fp = z.fp
-    if fp is None:
-        raise ValueError("the archive is closed")
-    fp.seek(info.header_offset)
-    head = fp.read(30)
-    if len(head) != 30 or head[:4] != b"PK\x03\x04":
-        raise zipfile.BadZipFile(f"no local header for {info.filename!r}")
-    name_len, extra_len = struct.unpack("<HH", head[26:30])
-    fp.seek(info.header_offset + 30 + name_len + extra_len)
-    raw = fp.read(info.compress_size)
+@contextlib.contextmanager
+def _archive_errors(path: Path) -> Iterator[None]:
+    """One line for a damaged or encrypted archive."""
     try:
-        reader = zstandard.ZstdDecompressor().stream_reader(raw)
-        data = reader.read(info.file_size + 1)
-    except zstandard.ZstdError as exc:
-        raise zipfile.BadZipFile(f"{info.filename}: {exc}") from None
-    if len(data) != info.file_size or zlib.crc32(data) != info.CRC:
-        raise zipfile.BadZipFile(f"Bad CRC-32 or size for file {info.filename!r}")
-    return data
+        yield
+    except (zipfile.BadZipFile, zlib.error, EOFError, NotImplementedError) as exc:
+        raise ValueError(f"{path.name}: a damaged .eval archive ({exc})") from None
+    except RuntimeError as exc:  # an encrypted member
+        raise ValueError(f"{path.name}: {exc}") from None
 
 
-def _archive_json(z: zipfile.ZipFile, info: zipfile.ZipInfo, where: str) -> Any:
-    if info.file_size > MAX_MEMBER_BYTES:
-        raise ValueError(f"{where}: {info.filename!r} would take {info.file_size:,} bytes; a "
-                         f"sample's JSON is read up to {MAX_MEMBER_BYTES:,}")
-    data = _zstd_member(z, info) if info.compress_type == ZIP_ZSTANDARD else z.read(info)
-    return _json(data, f"{where}: {info.filename}")
+def _archive_samples(path: Path, names: list[str], budget: list[int]) -> Iterator[Any]:
+    """Yield an archive's samples one at a time: only the rows taken from them are kept."""
+    with _archive_errors(path), zipfile.ZipFile(path) as z:
+        members = check_members(z, path.name)
+        for name in names:
+            yield _archive_json(z, members[name], path.name, budget)
 
 
 def _inspect_parts(path: Path, header_only: bool = False
-                   ) -> tuple[Mapping[str, Any], list[Any], Any]:
-    """Return the header, the samples and the reductions (None when absent) of an inspect log."""
+                   ) -> tuple[Mapping[str, Any], Iterable[Any], Any]:
+    """Return the header, the samples and the reductions (None when absent) of an inspect log.
+
+    The samples of an ``.eval`` archive are read one at a time as they are iterated; each
+    member is inflated up to the member limit, all of them up to the log limit (bytes
+    produced, whatever the archive declares).
+    """
     if zipfile.is_zipfile(path):
-        try:
-            with zipfile.ZipFile(path) as z:
-                members = {i.filename: i for i in z.infolist()}
-                read = [n for n in members if n == "header.json"
-                        or (n.startswith("samples/") and n.endswith(".json"))]
-                # the total the members read would inflate to, as the archive declares it
-                check_limit("log", sum(members[n].file_size for n in read), path.name)
-                header: Mapping[str, Any] = {}
-                if "header.json" in members:
-                    header = _object(_archive_json(z, members["header.json"], path.name),
-                                     f"{path.name}: header.json")
-                if header_only:
-                    return header, [], None
-                reductions = (_archive_json(z, members["reductions.json"], path.name)
-                              if "reductions.json" in members else None)
-                samples = [_archive_json(z, members[n], path.name) for n in sorted(members)
-                           if n.startswith("samples/") and n.endswith(".json")]
-        except (zipfile.BadZipFile, zlib.error, EOFError, NotImplementedError) as exc:
-            raise ValueError(f"{path.name}: a damaged .eval archive ({exc})") from None
-        except RuntimeError as exc:  # an encrypted member
-            raise ValueError(f"{path.name}: {exc}") from None
-        return header, samples, reductions
+        with _archive_errors(path), zipfile.ZipFile(path) as z:
+            members = check_members(z, path.name)
+            names = sorted(n for n in members if n.startswith("samples/") and n.endswith(".json"))
+            # the total the members read would inflate to, as the archive declares it
+            check_limit("log", sum(members[n].file_size
+                                   for n in [*names, "header.json"] if n in members), path.name)
+            budget = [limit("log")]
+            header: Mapping[str, Any] = {}
+            if "header.json" in members:
+                header = _object(_archive_json(z, members["header.json"], path.name, budget),
+                                 f"{path.name}: header.json")
+            if header_only:
+                return header, [], None
+            reductions = (_archive_json(z, members["reductions.json"], path.name, budget)
+                          if "reductions.json" in members else None)
+        return header, _archive_samples(path, names, budget), reductions
     if path.suffix == ".eval":
         raise ValueError(f"{path.name}: not a zip archive, as .eval logs are (cut short?)")
-    check_limit("log", path.stat().st_size, path.name)
-    data = _json(path.read_bytes(), path.name)
+    data = _json(read_file(path, path.name), path.name)
     if not isinstance(data, Mapping) or not isinstance(data.get("samples"), list):
         raise ValueError(f"{path.name}: no 'samples' list (an inspect log written without samples?)")
     return data, data["samples"], data.get("reductions")
@@ -538,21 +550,26 @@ def _inspect_log(path: Path, metric: str | None, cluster: str | None) -> _Log:
     if cluster is not None and not cluster.startswith("metadata."):
         raise ValueError(f"{path.name}: inspect samples carry their fields in 'metadata'; name "
                          f"the cluster 'metadata.<key>' (got {cluster!r})")
-    rows, errored, scorers = [], [], set()
+    rows, errored, scorers, seen = [], [], set(), set()
     for n, raw in enumerate(samples):
         sample = _object(raw, f"{path.name} sample {n}")
         if "id" not in sample:
             raise ValueError(f"{path.name} sample {n}: no 'id'")
         epoch = sample.get("epoch", 1)
         item = _item_id(sample["id"], f"{path.name} sample {n}", "id")
-        where = f"{path.name} sample {item!r}"
+        where = f"{path.name} sample {clip_for_message(item)!r}"
         if isinstance(epoch, bool) or not isinstance(epoch, int) or epoch < 1:
             raise ValueError(f"{where}: 'epoch' is not a whole number from 1 (got {epoch!r:.40})")
         where += f" epoch {epoch}"
+        if (item, epoch) in seen:
+            raise ValueError(f"{where}: the log holds this sample twice (the same id and "
+                             "epoch); each answer is read once: remove the copy")
+        seen.add((item, epoch))
         if sample.get("error") and not sample.get("scores"):
             errored.append(f"{item} epoch {epoch}")
             continue
-        scorers.add(_scorer_of(sample.get("scores") or {"": None}, metric)[0])
+        scorers.add(_name(_scorer_of(sample.get("scores") or {"": None}, metric)[0],
+                          f"{where}: the scorer"))
         rows.append((item, _inspect_value(sample, metric, where), task, epoch,
                      _field(sample, cluster, where), _content_hash(sample)))
     epochs, reducer = _epochs(header)
@@ -575,7 +592,7 @@ def _reduced(rows: list[tuple[Any, ...]], reductions: Any, scorer: str, reducer:
              and r.get("scorer") == scorer and r.get("reducer", reducer) == reducer]
     if not found:
         raise ValueError(f"{name}: the log names the epoch reducer {reducer!r} but holds no "
-                         f"reductions for scorer {scorer!r}")
+                         f"reductions for scorer {clip_for_message(scorer)!r}")
     first = {r[0]: r for r in rows}
     key = (metric or "").partition("/")[2]
     out = []
@@ -583,7 +600,7 @@ def _reduced(rows: list[tuple[Any, ...]], reductions: Any, scorer: str, reducer:
         item = _item_id(_object(s, f"{name}: reductions").get("sample_id"), f"{name}: "
                         "reductions", "sample_id")
         if item in first:
-            value = _pick_value(s.get("value"), scorer, key, f"{name}: reductions {item!r}")
+            value = _pick_value(s.get("value"), scorer, key, f"{name}: reductions {clip_for_message(item)!r}")
             out.append((item, value, *first[item][2:3], 1, *first[item][4:]))
     return out
 
@@ -609,10 +626,10 @@ def _two_logs(model: str, task: str, a: Path, b: Path) -> str:
     except ValueError:
         names = []
     if len(names) > 1:
-        return (f"logs[{model!r}]: logs of several models ({', '.join(names)}) for task {task!r}, "
+        return (f"logs[{_shown(model)}]: logs of several models ({clip_for_message(', '.join(names))}) for task {clip_for_message(task)!r}, "
                 f"{a.name} and {b.name}; name each model's logs, or read the folder with "
                 "--eval-logs (logs_by_model) to take the models' names from the logs")
-    return (f"logs[{model!r}]: two logs of task {task!r}, {a.name} and {b.name} (a re-run?); "
+    return (f"logs[{_shown(model)}]: two logs of task {clip_for_message(task)!r}, {a.name} and {b.name} (a re-run?); "
             "keep one, or take the newest with latest=True (--latest)")
 
 
@@ -624,7 +641,7 @@ def _check_hashes(frame: pd.DataFrame) -> None:
         task, item = counts[counts > 1].index[0]
         rows = known[(known["task"] == task) & (known["item"] == item)]
         a, b = rows.drop_duplicates("hash")["model"].iloc[:2]
-        raise ValueError(f"task {task!r} item {item!r}: models {a!r} and {b!r} were given "
+        raise ValueError(f"task {clip_for_message(task)!r} item {clip_for_message(item)!r}: models {clip_for_message(a)!r} and {clip_for_message(b)!r} were given "
                          "different content under that id (the logs' hashes differ); compare "
                          "logs of the same dataset revision")
 
@@ -650,13 +667,17 @@ def _read_model(model: str, path: Any, metric: str | None, cluster: str | None,
     read = _one_per_task(model, read, latest, dropped)
     rows = [row for log in read for row in log.rows]
     if not rows:
-        raise ValueError(f"logs[{model!r}]: the logs hold no samples")
-    frame = pd.DataFrame(rows, columns=["item", "score", "task", "epoch", "cluster", "hash"])
+        raise ValueError(f"logs[{_shown(model)}]: the logs hold no samples")
+    # Python objects, not pandas' text columns: a text column holds each row's bytes, an
+    # object column a reference to the one string of a name (see _name)
+    names = ["item", "score", "task", "epoch", "cluster", "hash"]
+    frame = pd.DataFrame({name: pd.Series(values, dtype=object) if name != "epoch" else values
+                          for name, values in zip(names, map(list, zip(*rows)))})
     try:
-        frame["score"] = parse_scores(frame["score"].astype(object), "score")
+        frame["score"] = parse_scores(frame["score"], "score")
     except ValueError as exc:
-        raise ValueError(f"logs[{model!r}]: {exc}") from None
-    frame.insert(1, "model", model)
+        raise ValueError(f"logs[{_shown(model)}]: {exc}") from None
+    frame.insert(1, "model", pd.Series(np.full(len(frame), model, dtype=object), dtype=object))
     return frame, read
 
 
@@ -668,7 +689,7 @@ def _settings(read: dict[str, list[_Log]], dropped: list[str]) -> dict[str, Any]
             scoring.setdefault(log.task, {})[model] = log.scoring
     for task, by_model in scoring.items():
         if len(set(by_model.values())) > 1:
-            raise ValueError(f"task {task!r} is scored differently in the models' logs: "
+            raise ValueError(f"task {clip_for_message(task)!r} is scored differently in the models' logs: "
                              + "; ".join(f"{m}: {s}" for m, s in by_model.items()))
     errored = {f"{model}: {log.task}": log.errored for model, logs in read.items()
                for log in logs if log.errored}
@@ -741,7 +762,8 @@ def read_eval_logs(logs: Mapping[str, Any], *, metric: str | None = None,
     read: dict[str, list[_Log]] = {}
     dropped: list[str] = []
     for model, path in logs.items():
-        frame, read[str(model)] = _read_model(str(model), path, metric, cluster, latest, dropped)
+        model = _name(str(model), "logs: the model")
+        frame, read[model] = _read_model(model, path, metric, cluster, latest, dropped)
         parts.append(frame)
     out = pd.concat(parts, ignore_index=True)
     _check_hashes(out)

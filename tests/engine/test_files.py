@@ -157,3 +157,78 @@ def test_a_missing_module_names_its_install_command(tmp_path, module, engine, co
                 code=BLOCK.format(module=module))
     assert line.endswith(command), line
     assert module in line
+
+
+# --------------------------------------------------------------------------------------------
+# bytes produced: a compressed CSV that inflates past its limit, a last line DuckDB would drop
+# --------------------------------------------------------------------------------------------
+
+
+def _gzip_bomb(path: Path, rows: int) -> Path:
+    """A .csv.gz of ``rows`` identical rows: 4 bytes a row inflated, about 1,000 times less on disk."""
+    import gzip
+
+    with gzip.open(path, "wb", compresslevel=9) as fh:
+        fh.write(b"y,m\n")
+        block = b"0,0\n" * 65_536
+        for _ in range(rows // 65_536):
+            fh.write(block)
+    return path
+
+
+@pytest.mark.parametrize("engine", ["duckdb", "numpy", "spark"])
+def test_a_compressed_csv_is_counted_inflated_before_any_engine_reads_it(tmp_path, engine,
+                                                                         monkeypatch):
+    from precmp_lib.engine.base import PredictionFileError
+
+    monkeypatch.setenv("PRECMP_MAX_INFLATED_BYTES", str(4 << 20))
+    bomb = _gzip_bomb(tmp_path / "p.csv.gz", 4 << 20)  # 16 MiB inflated
+    assert bomb.stat().st_size < 64 << 10
+    with pytest.raises(PredictionFileError, match=r"^p\.csv\.gz inflated: more than 4,194,304 "
+                                                  r"bytes a compressed file inflates to"):
+        count_predictions(str(bomb), y_true="y", engine=engine)
+    # under the limit, the same kind of file is counted: 65,536 rows, all agreeing
+    small = _gzip_bomb(tmp_path / "q.csv.gz", 65_536)
+    counts = count_predictions(str(small), y_true="y", engine=engine)
+    assert counts.n_rows == 65_536
+
+
+@pytest.mark.parametrize("engine", ["duckdb", "numpy", "spark"])
+@pytest.mark.parametrize("ending", [b"", b"\n", b"\r\n"])
+@pytest.mark.parametrize("compressed", [False, True])
+def test_a_last_line_past_the_line_limit_is_refused_not_dropped(tmp_path, engine, ending,
+                                                                compressed, monkeypatch):
+    """DuckDB 1.5 counted 40 of 41 rows when the last line was longer than 32 MiB (the review);
+    every engine now refuses a last line longer than the line limit, lowered here to 4 KiB."""
+    import gzip
+
+    from precmp_lib.engine.base import PredictionFileError
+
+    monkeypatch.setenv("PRECMP_MAX_LINE", "4096")
+    monkeypatch.setenv("PRECMP_MAX_LABEL", "5000")
+    end = ending or b"\n"
+    body = b"y,m" + end + (b"0,0" + end) * 40
+    name = "p.csv.gz" if compressed else "p.csv"
+    write = gzip.compress if compressed else bytes
+    for last, refused in [(b"1," + b"x" * 4094, False), (b"1," + b"x" * 4095, True)]:
+        (tmp_path / name).write_bytes(write(body + last + ending))
+        if refused:
+            with pytest.raises(PredictionFileError, match=rf"^{name}: the last line holds more "
+                                                          r"than 4,096 bytes"):
+                count_predictions(str(tmp_path / name), y_true="y", engine=engine)
+        else:
+            assert count_predictions(str(tmp_path / name), y_true="y",
+                                     engine=engine).n_rows == 41
+
+
+def test_duckdb_would_drop_a_last_line_of_33_mib(tmp_path):
+    """The review's case at the default limits: the 33 MiB last line is refused (DuckDB alone
+    counted 40 rows of 41)."""
+    from precmp_lib.engine.base import PredictionFileError
+
+    path = tmp_path / "p.csv"
+    path.write_bytes(b"y,m\n" + b"0,0\n" * 40 + b"1," + b"x" * (33 << 20) + b"\n")
+    with pytest.raises(PredictionFileError, match=r"^p\.csv: the last line holds more than "
+                                                  r"1,048,576 bytes"):
+        count_predictions(str(path), y_true="y", engine="duckdb")
+    path.unlink()

@@ -262,8 +262,6 @@ def test_metric_per_task_and_content_hashes(tmp_path):
 
 
 def test_a_damaged_archive_and_an_oversized_member_are_refused(tmp_path, monkeypatch):
-    from precmp_lib.sources import evallogs
-
     path = _zip(tmp_path / "a.eval", {"samples/s0_epoch_1.json": json.dumps(GOOD_SAMPLE) * 50})
     data = bytearray(path.read_bytes())
     start = data.index(b"samples/s0_epoch_1.json") + len("samples/s0_epoch_1.json")
@@ -273,8 +271,8 @@ def test_a_damaged_archive_and_an_oversized_member_are_refused(tmp_path, monkeyp
         read_eval_logs({"m": path})
     # a member larger than the reader takes (a zip bomb) is refused before it is inflated
     _zip(tmp_path / "b.eval", {"samples/s0_epoch_1.json": json.dumps(GOOD_SAMPLE)})
-    monkeypatch.setattr(evallogs, "MAX_MEMBER_BYTES", 20)
-    with pytest.raises(ValueError, match=r"would take \d+ bytes; a sample's JSON is read up to 20"):
+    monkeypatch.setenv("PRECMP_MAX_MEMBER_BYTES", "20")
+    with pytest.raises(ValueError, match=r"b.eval: samples/s0_epoch_1.json: more than 20 bytes in one JSON document or archive member"):
         read_eval_logs({"m": tmp_path / "b.eval"})
 
 
