@@ -45,3 +45,22 @@ def lost_bytes(column: str, noun: str, value: str) -> str:
     return (f"column {column!r} has the {noun} {shown!r} holding U+FFFD, the character put "
             f"where bytes were not UTF-8 text; {noun}s that lost their bytes cannot be told "
             "apart: save the file as UTF-8")
+
+
+# The most characters of one piece of user text (a name, an id, a value) a message echoes.
+ECHO = 80
+
+
+def shorten(text: str, most: int = ECHO) -> str:
+    """Return ``text`` cut to at most ``most`` characters, ending in "..." when cut.
+
+    A message names what it is about, but a name or id of a megabyte would bury the line.
+
+    >>> shorten("model_a")
+    'model_a'
+    >>> shorten("x" * 1_000_000)
+    'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx...'
+    >>> len(shorten("x" * 1_000_000))
+    80
+    """
+    return text if len(text) <= most else text[:most - 3] + "..."

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .._lib.text import printable_name
+from .._lib.text import printable_name, shorten
 from .route import (
     ALPHA,
     ENGINE,
@@ -152,6 +152,8 @@ def _source(options: argparse.Namespace) -> tuple[Any, dict[str, Any]]:
             logs[model] = files
         frame = read_eval_logs(logs, metric=options.metric, cluster=options.cluster,
                                latest=options.latest)
+        # messages about the frame name the logs read, not "DataFrame"
+        frame.attrs["source"] = shorten("eval logs of " + ", ".join(logs), 200)
         many_epochs = frame.groupby(["task", "item", "model"]).size().max() > 1
         return frame, {"item": "item", "model": "model", "score": "score", "task": "task",
                        "sample": "epoch" if many_epochs else None,
