@@ -479,7 +479,8 @@ def _report(args: argparse.Namespace) -> int:
             raise InputError(wrong)
         _check_written(args, route.inputs(args), route.input_name)
         comparison = route.run(args, lambda text: _say(args, text))
-    except UnicodeError as exc:  # a name that is not text reached a writer: name the input
+    except (UnicodeEncodeError, UnicodeDecodeError) as exc:  # a name that is not text: name
+        # the input (a reader that names its file says so itself, as a ValueError)
         _print(f"error: {_inputs_named(args)}: a name or text that is not UTF-8 "
                f"({type(exc).__name__}: {exc.reason}); save the files and their names as UTF-8")
         return EXIT_BAD_INPUT

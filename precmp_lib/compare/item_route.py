@@ -195,7 +195,7 @@ def _run(options: argparse.Namespace, progress: Callable[[str], None]) -> Compar
                                    margin=_margins(options.margin), alpha=options.alpha,
                                    engine=engine, common_items=options.common_items,
                                    holm_over=options.holm_over)
-    except InputError:
+    except (InputError, UnicodeEncodeError, UnicodeDecodeError):  # the command names the input
         raise
     except ValueError as exc:
         raise InputError(str(exc)) from None

@@ -163,6 +163,8 @@ def _count(options: argparse.Namespace) -> Any:
             prevalence_classes=[label for label, _ in options.prevalence] or None,
             common_models=options.common_models,
         )
+    except (UnicodeEncodeError, UnicodeDecodeError):  # no reader named it: the command does
+        raise
     except ValueError as exc:  # PredictionFileError and the engines' other input errors
         raise InputError(str(exc)) from None
     except ImportError as exc:

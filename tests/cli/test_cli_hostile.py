@@ -1123,6 +1123,21 @@ def test_a_log_name_that_is_not_utf8_names_its_task_by_its_bytes(tmp_path, capsy
     json.loads(captured["comparison"].to_json())  # the name is text: it can be written
 
 
+def test_text_that_cannot_be_encoded_anywhere_names_the_input(tmp_path, capsys, no_kernel,
+                                                              monkeypatch):
+    # the last net for a lone surrogate no reader caught: one line naming what was read
+    from precmp_lib.engine import predictions
+
+    # before: "'utf-8' codec can't encode character '\ud800' ...", naming no file
+    monkeypatch.setattr(predictions, "count_predictions", lambda *a, **k: "m\ud800".encode())
+    (tmp_path / "p.csv").write_text(GOOD)
+    code, err = run(["report", tmp_path / "p.csv", "--y-true", "y", "--out", tmp_path / "r.html",
+                     "--quiet"], capsys)
+    assert_refused(code, err, f"{tmp_path / 'p.csv'}: a name or text that is not UTF-8 "
+                   "(UnicodeEncodeError: surrogates not allowed); save the files and their names "
+                   "as UTF-8", tmp_path, ["p.csv"])
+
+
 def test_a_whole_number_of_5000_digits_names_the_file_and_line(tmp_path, capsys, no_kernel):
     # before: "Exceeds the limit (4300 digits) for integer string conversion", naming nothing
     a, b = tmp_path / "a", tmp_path / "b"
