@@ -268,31 +268,37 @@ def _outputs(args: argparse.Namespace) -> list[tuple[str, Path]]:
     return outs
 
 
-def _log_folders(args: argparse.Namespace) -> list[Path]:
-    """Return the log folders given (``--eval-log NAME=FOLDER``, ``--eval-logs FOLDER``).
+def _log_folders(args: argparse.Namespace, inputs: list[Path]) -> list[Path]:
+    """Return the log folders read: each folder given, and the folder of each log file read.
 
-    A log folder holds the files the logs' tools read back (lm-evaluation-harness's
-    ``results_*.json`` beside its samples, an eval-set's index): no output may land there.
+    lm-evaluation-harness reads its ``results_*.json`` back from beside its samples, and an
+    eval-set its index: no output may take such a name there.
     """
-    given = [Path(path) for _, path in getattr(args, "eval_log", None) or []]
-    return list(dict.fromkeys(Path(os.path.realpath(p)) for p in given if p.is_dir()))
+    if not getattr(args, "eval_log", None):
+        return []
+    given = [Path(path) for _, path in args.eval_log]
+    folders = [p for p in given if p.is_dir()] + [p.parent for p in inputs]
+    return list(dict.fromkeys(Path(os.path.realpath(f)) for f in folders))
 
 
-# Names that the logs' tools own beside a log file: lm-evaluation-harness's samples and
-# results, inspect's archives.
-_LOG_NAMES = re.compile(r"(samples_.*\.jsonl|results.*\.json|.*\.eval)", re.IGNORECASE)
+# Names that the logs' tools own in a log folder: lm-evaluation-harness's samples and results,
+# inspect's archives and an eval-set's index.
+_LOG_NAMES = re.compile(r"samples_.*\.jsonl|results.*\.json|.*\.eval|logs\.json|eval-set\.json",
+                        re.IGNORECASE)
 
 
-def _log_beside(out: Path, inputs: list[Path]) -> bool:
-    """Whether ``out`` has a log tool's name in the folder of a log read."""
+def _log_named(out: Path, folders: list[Path]) -> Path | None:
+    """Return the log folder ``out`` lies in when it has a log tool's name there, else None.
+
+    >>> _log_named(Path("/logs/ma/results_1.json"), [Path("/logs")])
+    PosixPath('/logs')
+    >>> _log_named(Path("/logs/ma/report.html"), [Path("/logs")]) is None
+    True
+    """
     if not _LOG_NAMES.fullmatch(out.name):
-        return False
-    here = os.path.realpath(out.parent)
-    return any(os.path.realpath(p.parent) == here for p in inputs)
-
-
-def _inside(path: Path, folder: Path) -> bool:
-    return Path(os.path.realpath(path.parent)).is_relative_to(folder)
+        return None
+    here = Path(os.path.realpath(out.parent))
+    return next((f for f in folders if here.is_relative_to(f)), None)
 
 
 def _check_written(args: argparse.Namespace, inputs: list[Path], what: str) -> None:
@@ -305,20 +311,17 @@ def _check_written(args: argparse.Namespace, inputs: list[Path], what: str) -> N
     from ._lib.atomic import check_output
 
     outs = _outputs(args)
-    folders = _log_folders(args)
-    logs = inputs if getattr(args, "eval_log", None) else []
+    folders = _log_folders(args, inputs)
     for flag, out in outs:
         if any(_same_file(out, p) for p in inputs):
             raise InputError(f"{flag} {shorten(out.name)} is {what} itself; choose another "
                              "output file")
-        inside = next((f for f in folders if _inside(out, f)), None)
-        if inside is not None:
+        folder = _log_named(out, folders)
+        if folder is not None:
             raise InputError(f"{flag} {shorten(out.name)} lies in the log folder "
-                             f"{shorten(inside.name)!r} read; write outputs outside the logs' "
-                             "folders")
-        if _log_beside(out, logs):
-            raise InputError(f"{flag} {shorten(out.name)} is a name the logs' tools use, beside "
-                             "a log read; choose another output file")
+                             f"{shorten(folder.name)!r} read, with a name the logs' tools use "
+                             "there (results_*.json, samples_*.jsonl, *.eval, logs.json, "
+                             "eval-set.json); choose another name or folder")
         check_output(out, flag)
     for i, (flag, out) in enumerate(outs):
         for other, path in outs[:i]:

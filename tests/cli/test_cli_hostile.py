@@ -879,24 +879,39 @@ def _lm_eval_run(folder, model, acc):
 
 
 @pytest.mark.parametrize(("flag", "name"), [("--json", "results_2024-01-01T00-00-00.json"),
-                                            ("--notebook", "r.ipynb"), ("--out", "new.html")])
-def test_an_output_in_a_log_folder_read_is_refused(flag, name, tmp_path, capsys, no_kernel,
-                                                   no_work):
+                                            ("--notebook", "samples_x.jsonl"),
+                                            ("--out", "eval-set.json")])
+@pytest.mark.parametrize("given", ["folder", "file", "--eval-logs"])
+def test_an_output_with_a_log_tools_name_in_a_log_folder_read_is_refused(flag, name, given, tmp_path,
+                                                                         capsys, no_kernel,
+                                                                         no_work):
     # before: --json logs/ma/results_....json replaced lm-eval's results, so the next run failed
     _lm_eval_run(tmp_path / "logs" / "ma", "ma", [1, 0, 1, 1])
     _lm_eval_run(tmp_path / "logs" / "mb", "mb", [1, 1, 0, 1])
     results = (tmp_path / "logs" / "ma" / "results_2024-01-01T00-00-00.json").read_text()
-    code, err = run(["report", "--eval-log", f"ma={tmp_path / 'logs' / 'ma'}", "--eval-log",
-                     f"mb={tmp_path / 'logs' / 'mb' / 'samples_t_2024-01-01T00-00-00.jsonl'}",
-                     flag, tmp_path / "logs" / "ma" / name, "--out", tmp_path / "r.html"]
-                    if flag != "--out" else
-                    ["report", "--eval-logs", tmp_path / "logs", flag,
-                     tmp_path / "logs" / "ma" / name], capsys)
+    a = tmp_path / "logs" / "ma" / ("samples_t_2024-01-01T00-00-00.jsonl" if given == "file" else "")
+    logs = (["--eval-logs", tmp_path / "logs"] if given == "--eval-logs" else
+            ["--eval-log", f"ma={a}", "--eval-log", f"mb={tmp_path / 'logs' / 'mb'}"])
+    outs = {"--out": tmp_path / "r.html", flag: tmp_path / "logs" / "ma" / name}
+    code, err = run(["report", *logs, *(x for f, o in outs.items() for x in (f, o))], capsys)
     assert code == 2 and len(err) == 1, err
     assert err[0].startswith(f"precmp: error: {flag} {name} lies in the log folder '"), err[0]
+    assert err[0].endswith("' read, with a name the logs' tools use there (results_*.json, "
+                           "samples_*.jsonl, *.eval, logs.json, eval-set.json); choose another "
+                           "name or folder"), err[0]
     assert (tmp_path / "logs" / "ma" / "results_2024-01-01T00-00-00.json").read_text() == results
     assert sorted(p.name for p in (tmp_path / "logs" / "ma").iterdir()) == [
         "results_2024-01-01T00-00-00.json", "samples_t_2024-01-01T00-00-00.jsonl"]
+
+
+def test_a_page_in_a_log_folder_is_written(tmp_path, capsys, quick_page):
+    # a name no log tool uses is ours to write, in the logs' folder too (as --eval-logs .)
+    _lm_eval_run(tmp_path / "logs" / "ma", "ma", [1, 0, 1, 1])
+    _lm_eval_run(tmp_path / "logs" / "mb", "mb", [1, 1, 0, 1])
+    code, err = run(["report", "--eval-logs", tmp_path / "logs", "--quiet", "--out",
+                     tmp_path / "logs" / "r.html"], capsys)
+    assert code == 0, err
+    assert (tmp_path / "logs" / "r.html").read_text() == "<p>page</p>"
 
 
 def _lm_eval_metrics(folder, metrics):
@@ -952,18 +967,6 @@ def test_reductions_of_another_shape_are_one_line(reductions, message, tmp_path,
     code, err = run(["report", "--eval-log", f"a={log}", "--eval-log", f"b={log}", "--out",
                      tmp_path / "r.html"], capsys)
     assert_refused(code, err, f"a.eval: {message}", tmp_path, ["a.eval"])
-
-
-def test_an_output_with_a_log_tools_name_beside_a_log_file_is_refused(tmp_path, capsys, no_work):
-    # a page beside the logs is fine; lm-eval's results file beside its samples is not ours
-    _lm_eval_run(tmp_path / "ma", "ma", [1, 0, 1, 1])
-    samples = tmp_path / "ma" / "samples_t_2024-01-01T00-00-00.jsonl"
-    code, err = run(["report", "--eval-log", f"a={samples}", "--eval-log", f"b={samples}",
-                     "--out", tmp_path / "ma" / "r.html", "--json",
-                     tmp_path / "ma" / "results_2024-01-01T00-00-00.json"], capsys)
-    assert code == 2 and err == ["precmp: error: --json results_2024-01-01T00-00-00.json is a "
-                                 "name the logs' tools use, beside a log read; choose another "
-                                 "output file"], err
 
 
 @pytest.mark.parametrize("value", ["99999999999999999999999", "100000000000", "1073741825",
