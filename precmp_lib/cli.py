@@ -419,7 +419,7 @@ def _watchdog(outputs: Sequence[str]) -> Iterator[None]:
         shutil.rmtree(private, ignore_errors=True)
         if proc is not None:
             with contextlib.suppress(subprocess.TimeoutExpired):
-                proc.wait(timeout=1)
+                proc.wait(timeout=0.5)
 
 
 def _no_collection_at_exit() -> None:

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import glob
 import os
+import select
 import shutil
 import signal
 import sys
@@ -39,6 +40,22 @@ def _alive(pid: int) -> bool:
         os.kill(pid, 0)
     except OSError:
         return False
+    return True
+
+
+def _unwound(fd: int, pid: int, grace: float) -> bool:
+    """Say whether the command ends, or closes the pipe, within ``grace`` seconds.
+
+    A closed pipe means its handler ran and it unwinds by itself.
+    """
+    deadline = time.monotonic() + grace
+    while _alive(pid):
+        left = deadline - time.monotonic()
+        if left <= 0:
+            return False
+        ready, _, _ = select.select([fd], [], [], min(left, 0.05))
+        if ready and not os.read(fd, 64):
+            return True
     return True
 
 
@@ -70,10 +87,7 @@ def watch(fd: int, pid: int, grace: float, private: str, folders: list[str]) -> 
             return
         if got[0] not in (signal.SIGTERM, signal.SIGHUP):
             continue
-        deadline = time.monotonic() + grace
-        while time.monotonic() < deadline and _alive(pid):
-            time.sleep(0.05)
-        if not _alive(pid):
+        if _unwound(fd, pid, grace):
             return
         try:
             os.kill(pid, signal.SIGKILL)

@@ -47,3 +47,17 @@ def test_sigint_is_ignored_and_a_closed_pipe_ends_the_watch(tmp_path):
     finally:
         proc.kill()
         proc.wait()
+
+
+def test_a_command_that_closes_the_pipe_in_the_grace_is_left_to_end_by_itself(tmp_path):
+    # its own handler ran: it unwinds (exit 143) and the watchdog must not kill it meanwhile
+    proc = _stubborn()
+    try:
+        read, write = os.pipe()
+        os.write(write, bytes([signal.SIGTERM]))
+        os.close(write)
+        watch(read, proc.pid, 5.0, str(tmp_path / "private"), [])
+        assert proc.poll() is None
+    finally:
+        proc.kill()
+        proc.wait()
