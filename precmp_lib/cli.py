@@ -18,6 +18,7 @@ import argparse
 import contextlib
 import math
 import os
+import re
 import signal
 import sys
 import textwrap
@@ -27,8 +28,8 @@ from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any, NoReturn
 
-from ._lib.limits import LIMITS
-from ._lib.text import DIRECTION_CONTROLS
+from ._lib.limits import LIMITS, parse_limit
+from ._lib.text import DIRECTION_CONTROLS, ECHO, printable_name, shorten
 from .compare.prediction_route import parse_prevalence
 from .compare.route import InputError, Route
 from .compare.routes import ROUTES, misplaced, option_routes, route_for
@@ -67,13 +68,27 @@ _TERMINAL_CONTROLS = {c: f"\\x{c:02x}" for c in (*range(0x20), 0x7F, *range(0x80
     c: f"\\u{c:04x}" for c in DIRECTION_CONTROLS}
 
 
+# A quoted piece of a message (a name, an id, a value the file gave) longer than a message
+# echoes: shown cut (a megabyte's item id was printed whole).
+_LONG_QUOTED = re.compile(f"'[^'\\n]{{{ECHO + 1},}}'|\"[^\"\\n]{{{ECHO + 1},}}\"")
+# The longest line the command prints: whatever a message lists, a terminal shows it whole.
+LONGEST_LINE = 2000
+
+
 def _line(text: str) -> str:
     r"""Return one line of the command's output: ``precmp: text``, controls written as escapes.
 
+    A quoted piece longer than 80 characters is cut to 80 (see :func:`~precmp_lib._lib.text.shorten`),
+    and the line to 2,000 characters.
+
     >>> _line("error: column 'a\x1b[31m' is missing; columns are: y, \u202eb")
     "precmp: error: column 'a\\x1b[31m' is missing; columns are: y, \\u202eb"
+    >>> len(_line("error: duplicated item '" + "x" * 1_000_000 + "' in p.csv"))
+    122
     """
-    return f"precmp: {text.translate(_TERMINAL_CONTROLS)}"
+    text = _LONG_QUOTED.sub(lambda m: m[0][0] + shorten(m[0][1:-1]) + m[0][-1], text)
+    text = text.translate(_TERMINAL_CONTROLS)
+    return f"precmp: {shorten(text, LONGEST_LINE)}"
 
 
 def _print(text: str) -> None:
@@ -97,10 +112,11 @@ def _limit(text: str) -> tuple[str, str]:
     if not sep or name not in LIMITS:
         raise argparse.ArgumentTypeError(f"expected NAME=N with NAME one of {', '.join(LIMITS)}; "
                                          f"got {text!r:.60}")
-    value = value.strip()
-    if not (value.isascii() and value.isdigit()) or int(value) < 1:
-        raise argparse.ArgumentTypeError(f"{name}: N must be a positive whole number; got {value!r:.40}")
-    return LIMITS[name].variable, str(int(value))
+    try:
+        number = parse_limit(name, value, f"--limit {name}")
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+    return LIMITS[name].variable, str(number)
 
 
 @contextlib.contextmanager
@@ -220,6 +236,28 @@ def _same_file(a: Path, b: Path) -> bool:
         return False
 
 
+def _into_folders(args: argparse.Namespace) -> None:
+    """Read an output name that ends in ``/`` as a folder: the file is written into it.
+
+    ``--out pages/`` writes ``pages/report.html``; ``--json`` and ``--notebook`` ending in ``/``
+    take the page's name with ``.json`` and ``.ipynb``.
+
+    >>> args = argparse.Namespace(out="pages/", json="pages/", notebook=None)
+    >>> _into_folders(args)
+    >>> args.out, args.json
+    ('pages/report.html', 'pages/report.json')
+    """
+    def into(text: str | None, suffix: str) -> str | None:
+        if not text or not text.endswith(("/", os.sep)):
+            return text
+        return os.path.join(text, Path(args.out).stem + suffix)
+
+    if args.out.endswith(("/", os.sep)):
+        args.out = os.path.join(args.out, "report.html")
+    args.json = into(args.json, ".json")
+    args.notebook = into(args.notebook, ".ipynb")
+
+
 def _outputs(args: argparse.Namespace) -> list[tuple[str, Path]]:
     """List the files a report writes, each with the option that names it."""
     outs = [("--out", Path(args.out))] + ([("--json", Path(args.json))] if args.json else [])
@@ -230,14 +268,61 @@ def _outputs(args: argparse.Namespace) -> list[tuple[str, Path]]:
     return outs
 
 
+def _log_folders(args: argparse.Namespace, inputs: list[Path]) -> list[Path]:
+    """Return the log folders read: each folder given, and the folder of each log file read.
+
+    lm-evaluation-harness reads its ``results_*.json`` back from beside its samples, and an
+    eval-set its index: no output may take such a name there.
+    """
+    if not getattr(args, "eval_log", None):
+        return []
+    given = [Path(path) for _, path in args.eval_log]
+    folders = [p for p in given if p.is_dir()] + [p.parent for p in inputs]
+    return list(dict.fromkeys(Path(os.path.realpath(f)) for f in folders))
+
+
+# Names that the logs' tools own in a log folder: lm-evaluation-harness's samples and results,
+# inspect's archives and an eval-set's index.
+_LOG_NAMES = re.compile(r"samples_.*\.jsonl|results.*\.json|.*\.eval|logs\.json|eval-set\.json",
+                        re.IGNORECASE)
+
+
+def _log_named(out: Path, folders: list[Path]) -> Path | None:
+    """Return the log folder ``out`` lies in when it has a log tool's name there, else None.
+
+    >>> _log_named(Path("/logs/ma/results_1.json"), [Path("/logs")])
+    PosixPath('/logs')
+    >>> _log_named(Path("/logs/ma/report.html"), [Path("/logs")]) is None
+    True
+    """
+    if not _LOG_NAMES.fullmatch(out.name):
+        return None
+    here = Path(os.path.realpath(out.parent))
+    return next((f for f in folders if here.is_relative_to(f)), None)
+
+
 def _check_written(args: argparse.Namespace, inputs: list[Path], what: str) -> None:
-    """Refuse output files that are an input (``what`` names it), a folder, or each other."""
+    """Refuse outputs that would replace what is not ours, before any work.
+
+    An output may not be an input (``what`` names it), lie in a log folder read, take a log
+    tool's name beside a log read, be something other than a regular file (a device, a FIFO,
+    a socket, a link, a folder), or be another output.
+    """
+    from ._lib.atomic import check_output
+
     outs = _outputs(args)
+    folders = _log_folders(args, inputs)
     for flag, out in outs:
         if any(_same_file(out, p) for p in inputs):
-            raise InputError(f"{flag} {out.name} is {what} itself; choose another output file")
-        if out.is_dir():
-            raise InputError(f"{flag} {out.name} is a directory; give a file name")
+            raise InputError(f"{flag} {shorten(out.name)} is {what} itself; choose another "
+                             "output file")
+        folder = _log_named(out, folders)
+        if folder is not None:
+            raise InputError(f"{flag} {shorten(out.name)} lies in the log folder "
+                             f"{shorten(folder.name)!r} read, with a name the logs' tools use "
+                             "there (results_*.json, samples_*.jsonl, *.eval, logs.json, "
+                             "eval-set.json); choose another name or folder")
+        check_output(out, flag)
     for i, (flag, out) in enumerate(outs):
         for other, path in outs[:i]:
             if _same_file(out, path):
@@ -257,27 +342,84 @@ class Terminated(BaseException):
         self.signum = signum
 
 
+# How long a SIGTERM's clean unwinding may take before the process is ended from outside: a
+# query or an array operation in compiled code runs no Python until it returns, so the
+# handler's exception waits for it (a count of 30,000 columns took 62 s to stop).
+STOP_GRACE = 1.0
+
+
 @contextlib.contextmanager
-def exit_on_signals() -> Iterator[None]:
+def exit_on_signals(outputs: Sequence[str] = (), force: bool = False) -> Iterator[None]:
     """Turn SIGTERM (and SIGHUP) into :class:`Terminated` while the block runs.
 
     Every ``finally`` and ``with`` then unwinds: temporary folders (and a notebook's kernel with
     its connection file, where one runs) are removed, as they are on Ctrl-C (SIGINT raises
     ``KeyboardInterrupt``).
     Outside the main thread the handlers cannot be installed and the block runs unchanged.
+
+    Parameters
+    ----------
+    outputs : sequence of str
+        The output names given (``--out``, ...): where the stop watchdog looks for temporary
+        files.
+    force : bool
+        The command's own process only: the temporary folders of the block go into a private
+        folder, and the stop watchdog (:mod:`precmp_lib._lib.watchdog`) ends the process
+        :data:`STOP_GRACE` seconds after the signal if it has not ended by then, and removes
+        that folder and the outputs' temporary files.
     """
     def stop(signum: int, frame: Any) -> None:
         raise Terminated(signum)
 
-    if threading_main():
-        saved = {s: signal.signal(s, stop) for s in (signal.SIGTERM, signal.SIGHUP)}
-    else:
-        saved = {}
+    if not threading_main():
+        yield
+        return
+    saved = {s: signal.signal(s, stop) for s in (signal.SIGTERM, signal.SIGHUP)}
+    with contextlib.ExitStack() as stack:
+        if force:
+            stack.enter_context(_watchdog(outputs))
+        try:
+            yield
+        finally:
+            for s, handler in saved.items():
+                signal.signal(s, handler)
+
+
+@contextlib.contextmanager
+def _watchdog(outputs: Sequence[str]) -> Iterator[None]:
+    """Give the block a private temporary folder and a stop watchdog reading its wakeup pipe."""
+    import shutil
+    import subprocess
+    import tempfile
+
+    from ._lib import watchdog
+
+    private = tempfile.mkdtemp(prefix=f"precmp-{os.getpid()}-")
+    read, write = os.pipe()
+    os.set_blocking(write, False)
+    folders = sorted({str(Path(o)) if o.endswith(("/", os.sep)) else str(Path(o).parent)
+                      for o in outputs})
+    try:
+        proc = subprocess.Popen(
+            [sys.executable, "-I", "-S", watchdog.__file__,
+             *watchdog.watch_arguments(read, os.getpid(), STOP_GRACE, private, folders)],
+            pass_fds=(read,), stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL)
+    except OSError:  # no process to spare: the signal's exception alone stops the command
+        proc = None
+    os.close(read)
+    before_fd = signal.set_wakeup_fd(write, warn_on_full_buffer=False)
+    before_dir = tempfile.tempdir
+    tempfile.tempdir = private
     try:
         yield
     finally:
-        for s, handler in saved.items():
-            signal.signal(s, handler)
+        tempfile.tempdir = before_dir
+        signal.set_wakeup_fd(before_fd)
+        os.close(write)  # the watchdog reads the pipe's end and ends
+        shutil.rmtree(private, ignore_errors=True)
+        if proc is not None:
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                proc.wait(timeout=0.5)
 
 
 def _no_collection_at_exit() -> None:
@@ -304,18 +446,52 @@ def threading_main() -> bool:
     return threading.current_thread() is threading.main_thread()
 
 
+def check_values(args: argparse.Namespace) -> None:
+    """Check the settings read from the environment before any work: one line for a bad one.
+
+    Every ``PRECMP_MAX_...`` limit and ``PRECMP_DUCKDB_MEMORY`` are read here first, so that a
+    bad value stops the command before a file is opened (DuckDB's own error was a parser's
+    traceback, after its spill folder was made).
+
+    >>> os.environ["PRECMP_MAX_TASKS"] = "many"
+    >>> check_values(argparse.Namespace())
+    Traceback (most recent call last):
+    ...
+    ValueError: PRECMP_MAX_TASKS must be a whole number from 1 to 1,000,000 (tasks); got 'many'
+    >>> del os.environ["PRECMP_MAX_TASKS"]
+    """
+    from ._lib.limits import limit
+    from .engine.duckdb_engine import duckdb_memory
+
+    for name in LIMITS:
+        limit(name)
+    duckdb_memory()
+
+
 def _report(args: argparse.Namespace) -> int:
     """Run the route the options ask for and write its page: 0, or 2 with one line on bad input."""
     start = time.perf_counter()
+    from ._lib.atomic import OutputError
+
     try:
+        _into_folders(args)
+        check_values(args)
         route = route_for(args)
         wrong = misplaced(args, route)
         if wrong:
             raise InputError(wrong)
         _check_written(args, route.inputs(args), route.input_name)
         comparison = route.run(args, lambda text: _say(args, text))
+    except (UnicodeEncodeError, UnicodeDecodeError) as exc:  # a name that is not text: name
+        # the input (a reader that names its file says so itself, as a ValueError)
+        _print(f"error: {_inputs_named(args)}: a name or text that is not UTF-8 "
+               f"({type(exc).__name__}: {exc.reason}); save the files and their names as UTF-8")
+        return EXIT_BAD_INPUT
     except ValueError as exc:  # InputError, and the readers' errors on the route's files
         _print(f"error: {exc}")
+        return EXIT_BAD_INPUT
+    except OSError as exc:  # an output refused, a name the system cannot look up
+        _print(f"error: {exc if isinstance(exc, OutputError) else _os_error(exc)}")
         return EXIT_BAD_INPUT
     from .report.render import NotebookError
 
@@ -346,6 +522,16 @@ def _write_outputs(args: argparse.Namespace, comparison: Any, source: str, quiet
             temp[_notebook_json(args)].write_text(comparison.to_json(), encoding="utf-8")
 
 
+def _os_error(exc: OSError) -> str:
+    """One line for a file the system refused: its name (at most 80 characters) and why.
+
+    >>> _os_error(OSError(36, "File name too long", "a" * 300))
+    'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa...: File name too long'
+    """
+    name = shorten(os.fsdecode(exc.filename)) if exc.filename is not None else "a file"
+    return f"{name}: {exc.strerror or exc}"
+
+
 def _output_error(exc: OSError) -> str:
     """One line for an output that could not be written (nothing was)."""
     from ._lib.atomic import OutputError
@@ -353,6 +539,28 @@ def _output_error(exc: OSError) -> str:
     if isinstance(exc, OutputError):
         return f"{exc}; nothing written"
     return f"an output cannot be written ({exc.strerror or exc}); nothing written"
+
+
+def _inputs_named(args: argparse.Namespace) -> str:
+    """Name what the command reads, for a message about no one file: the paths given.
+
+    >>> _inputs_named(argparse.Namespace(predictions=None, eval_log=[("a", "x"), (None, "y")]))
+    'x, y'
+    """
+    logs = [printable_name(str(path)) for _, path in getattr(args, "eval_log", None) or []]
+    given = logs or [printable_name(str(getattr(args, "predictions", None) or "the input"))]
+    return ", ".join(shorten(g) for g in given[:3]) + (" ..." if len(given) > 3 else "")
+
+
+def _out_of_memory(args: argparse.Namespace) -> str:
+    """One line for a command that ran out of memory: what it read and the limits to change.
+
+    >>> _out_of_memory(argparse.Namespace(predictions="p.csv", eval_log=[]))
+    "p.csv: ran out of memory; nothing written. Raise the process's memory limit (ulimit -v, the container's), or read less: lower --limit log=N, --limit line=N, --limit columns=N or --n-resamples N"
+    """
+    return (f"{_inputs_named(args)}: ran out of memory; nothing written. Raise the process's memory limit "
+            "(ulimit -v, the container's), or read less: lower --limit log=N, --limit line=N, "
+            "--limit columns=N or --n-resamples N")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -363,12 +571,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         os.environ["MPLBACKEND"] = "agg"
     args = build_parser().parse_args(argv)
     try:
-        with exit_on_signals(), warnings.catch_warnings(), _limits_set(getattr(args, "limit", [])):
+        outputs = [o for o in (getattr(args, k, None) for k in ("out", "json", "notebook")) if o]
+        with exit_on_signals(outputs, force=argv is None), warnings.catch_warnings(), _limits_set(getattr(args, "limit", [])):
             if getattr(args, "quiet", False):  # nothing but errors: no library's warnings
                 warnings.simplefilter("ignore")
             # Spark Connect's client warns when it gives up on a server; the error says so
             warnings.filterwarnings("ignore", message=r"\[RETRIES_EXCEEDED\]")
             return _report(args)
+    except MemoryError:  # numpy's, DuckDB's and Python's own: anywhere in the command
+        _print(f"error: {_out_of_memory(args)}")
+        return EXIT_BAD_INPUT
     except KeyboardInterrupt:
         _print("interrupted; nothing written")
         return 128 + signal.SIGINT

@@ -241,3 +241,34 @@ def test_an_item_file_name_holding_the_replacement_character_is_refused_by_every
         message = _refusal(lambda: count_items(late, item="item", engine=engine))
         assert message.startswith("late.csv: ") and ("U+FFFD" in message or "UTF-8" in message
                                                      or "utf-8" in message), message
+
+
+@pytest.mark.parametrize("metrics", ["acc", 5, [["acc"]], [None]])
+def test_lm_eval_metrics_of_another_shape_are_one_line_from_the_library(tmp_path, metrics):
+    # before: KeyError 'a' (the text's first letter), TypeError: 'int' object is not subscriptable
+    import json
+
+    from precmp_lib import read_eval_logs
+
+    log = tmp_path / "samples_t_2024-01-01T00-00-00.jsonl"
+    log.write_text("\n".join(json.dumps({"doc_id": i, "metrics": metrics, "acc": 1})
+                             for i in range(3)))
+    message = _refusal(lambda: read_eval_logs({"m": log}))
+    assert message.startswith("samples_t_2024-01-01T00-00-00.jsonl line 1: 'metrics' "
+                              "is not a list of metric names (got "), message
+
+
+@pytest.mark.parametrize("value", ["abc", "0", "1PB", "1 G B"])
+def test_a_bad_duckdb_memory_is_refused_before_duckdb_parses_it(monkeypatch, tmp_path, value):
+    # before: duckdb.ParserException ("Unknown unit for memory: 'pb'"), and an empty spill
+    # folder left in the temporary folder
+    import tempfile
+
+    monkeypatch.setenv("PRECMP_DUCKDB_MEMORY", value)
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    path = tmp_path / "p.csv"
+    path.write_text("y,a,b\n1,1,0\n0,0,0\n")
+    message = _refusal(lambda: count_predictions(path, y_true="y", engine="duckdb"))
+    assert message.startswith("PRECMP_DUCKDB_MEMORY must be an amount of memory with its unit"), \
+        message
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["p.csv"]

@@ -12,7 +12,8 @@ import os
 import stat
 from dataclasses import dataclass
 
-__all__ = ["LIMITS", "Limit", "LimitError", "check_limit", "check_regular", "limit"]
+__all__ = ["LIMITS", "Limit", "LimitError", "check_limit", "check_regular", "file_kind", "limit",
+           "parse_limit"]
 
 
 class LimitError(ValueError):
@@ -21,28 +22,34 @@ class LimitError(ValueError):
 
 @dataclass(frozen=True)
 class Limit:
-    """One limit: its environment variable, its default and what it counts."""
+    """One limit: its environment variable, its default, what it counts and its ceiling.
+
+    The ceiling is the largest value the limit may be raised to: past it a reader's buffer of
+    the limit's size, or the work the limit bounds, would not fit any machine's memory (a line
+    limit of 10^11 bytes asked ``read`` for a buffer of 93 GiB).
+    """
 
     variable: str
     default: int
     counts: str
+    ceiling: int = 1 << 40
 
 
 LIMITS = {
-    "columns": Limit("PRECMP_MAX_COLUMNS", 10_000, "columns"),
-    "models": Limit("PRECMP_MAX_MODELS", 200, "models"),
-    "item_models": Limit("PRECMP_MAX_ITEM_MODELS", 50, "models"),
-    "classes": Limit("PRECMP_MAX_CLASSES", 1_000, "classes"),
-    "tasks": Limit("PRECMP_MAX_TASKS", 64, "tasks"),
-    "label": Limit("PRECMP_MAX_LABEL", 1_000, "characters in a label or name"),
-    "line": Limit("PRECMP_MAX_LINE", 1 << 20, "bytes in a line"),
+    "columns": Limit("PRECMP_MAX_COLUMNS", 10_000, "columns", 1_000_000),
+    "models": Limit("PRECMP_MAX_MODELS", 200, "models", 100_000),
+    "item_models": Limit("PRECMP_MAX_ITEM_MODELS", 50, "models", 100_000),
+    "classes": Limit("PRECMP_MAX_CLASSES", 1_000, "classes", 1_000_000),
+    "tasks": Limit("PRECMP_MAX_TASKS", 64, "tasks", 1_000_000),
+    "label": Limit("PRECMP_MAX_LABEL", 1_000, "characters in a label or name", 1 << 20),
+    "line": Limit("PRECMP_MAX_LINE", 1 << 20, "bytes in a line", 1 << 30),
     "log": Limit("PRECMP_MAX_LOG_BYTES", 1 << 30, "bytes of log to read (an archive's inflated members in total)"),
     # one JSON document (an archive member, an inspect .json log, a results_*.json): parsing
     # holds about 3 times its bytes at most (PARSE_FACTOR in bounded.py), so 192 MiB keeps a
     # report under 1 GiB whatever the input
-    "member": Limit("PRECMP_MAX_MEMBER_BYTES", 192 << 20, "bytes in one JSON document or archive member"),
-    "inflated": Limit("PRECMP_MAX_INFLATED_BYTES", 1 << 30, "bytes a compressed file inflates to"),
-    "depth": Limit("PRECMP_MAX_DEPTH", 32, "levels of folders"),
+    "member": Limit("PRECMP_MAX_MEMBER_BYTES", 192 << 20, "bytes in one JSON document or archive member", 1 << 40),
+    "inflated": Limit("PRECMP_MAX_INFLATED_BYTES", 1 << 30, "bytes a compressed file inflates to", 1 << 40),
+    "depth": Limit("PRECMP_MAX_DEPTH", 32, "levels of folders", 1_000),
 }
 
 
@@ -64,7 +71,7 @@ def limit(name: str) -> int:
     ------
     ValueError
         When ``name`` is not a limit, or its variable is set to anything but a positive whole
-        number (written with ASCII digits).
+        number (written with ASCII digits) no larger than the limit's ceiling.
 
     Examples
     --------
@@ -81,8 +88,46 @@ def limit(name: str) -> int:
     text = os.environ.get(entry.variable, "").strip()
     if not text:
         return entry.default
-    if not (text.isascii() and text.isdigit()) or int(text) < 1:
-        raise ValueError(f"{entry.variable} must be a positive whole number; got {text!r:.40}")
+    return parse_limit(name, text, entry.variable)
+
+
+def parse_limit(name: str, text: str, given_as: str) -> int:
+    """Read a limit's value: a whole number from 1 to the limit's ceiling, in ASCII digits.
+
+    Parameters
+    ----------
+    name : str
+        A key of :data:`LIMITS`.
+    text : str
+        The value as given.
+    given_as : str
+        How the message names where it was given (``--limit line`` or its variable).
+
+    Returns
+    -------
+    int
+
+    Raises
+    ------
+    ValueError
+        One line naming ``given_as``, the range and the value (at most 40 characters of it).
+
+    Examples
+    --------
+    >>> parse_limit("line", "4096", "--limit line")
+    4096
+    >>> parse_limit("line", "99999999999999999999999", "--limit line")
+    Traceback (most recent call last):
+    ...
+    ValueError: --limit line must be a whole number from 1 to 1,073,741,824 (bytes in a line); got '99999999999999999999999'
+    """
+    entry = LIMITS[name]
+    text = text.strip()
+    # the length first: int() of thousands of digits is refused by Python itself, slowly
+    if not (text.isascii() and text.isdigit()) or len(text) > 20 or \
+            not 1 <= int(text) <= entry.ceiling:
+        raise ValueError(f"{given_as} must be a whole number from 1 to {entry.ceiling:,} "
+                         f"({entry.counts}); got {text!r:.40}")
     return int(text)
 
 
@@ -159,11 +204,16 @@ def check_regular(path: str | os.PathLike, where: str, error: type[ValueError] =
     except OSError as exc:
         raise error(f"{where}: cannot be opened ({exc.strerror})") from None
     if not stat.S_ISREG(info.st_mode):
-        raise error(f"{where}: not a regular file ({_file_type(info.st_mode)}); give a file")
+        raise error(f"{where}: not a regular file ({file_kind(info.st_mode)}); give a file")
     return info.st_size
 
 
-def _file_type(mode: int) -> str:
+def file_kind(mode: int) -> str:
+    """Say what a ``stat`` mode that is not a regular file's is ("a FIFO", "a folder", ...).
+
+    >>> file_kind(stat.S_IFIFO)
+    'a FIFO'
+    """
     kinds = [(stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a FIFO"), (stat.S_ISCHR, "a character device"),
              (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket")]
     return next((name for test, name in kinds if test(mode)), "not a file")

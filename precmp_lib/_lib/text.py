@@ -47,6 +47,25 @@ def lost_bytes(column: str, noun: str, value: str) -> str:
             "apart: save the file as UTF-8")
 
 
+# The most characters of one piece of user text (a name, an id, a value) a message echoes.
+ECHO = 80
+
+
+def shorten(text: str, most: int = ECHO) -> str:
+    """Return ``text`` cut to at most ``most`` characters, ending in "..." when cut.
+
+    A message names what it is about, but a name or id of a megabyte would bury the line.
+
+    >>> shorten("model_a")
+    'model_a'
+    >>> shorten("x" * 1_000_000)
+    'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx...'
+    >>> len(shorten("x" * 1_000_000))
+    80
+    """
+    return text if len(text) <= most else text[:most - 3] + "..."
+
+
 def clip_for_message(text: str, limit: int = 80) -> str:
     """Return a user's text (a name, an id) cut to ``limit`` characters for a one-line message.
 

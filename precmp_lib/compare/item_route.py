@@ -14,7 +14,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .._lib.text import clip_for_message, printable_name
+from .._lib.text import clip_for_message, printable_name, shorten
 from .route import (
     ALPHA,
     ENGINE,
@@ -160,6 +160,8 @@ def _source(options: argparse.Namespace) -> tuple[Any, dict[str, Any]]:
             logs[model] = files
         frame = read_eval_logs(logs, metric=options.metric, cluster=options.cluster,
                                latest=options.latest)
+        # messages about the frame name the logs read, not "DataFrame"
+        frame.attrs["source"] = shorten("eval logs of " + ", ".join(logs), 200)
         many_epochs = frame.groupby(["task", "item", "model"]).size().max() > 1
         return frame, {"item": "item", "model": "model", "score": "score", "task": "task",
                        "sample": "epoch" if many_epochs else None,
@@ -201,7 +203,7 @@ def _run(options: argparse.Namespace, progress: Callable[[str], None]) -> Compar
                                    margin=_margins(options.margin), alpha=options.alpha,
                                    engine=engine, common_items=options.common_items,
                                    holm_over=options.holm_over)
-    except InputError:
+    except (InputError, UnicodeEncodeError, UnicodeDecodeError):  # the command names the input
         raise
     except ValueError as exc:
         raise InputError(str(exc)) from None

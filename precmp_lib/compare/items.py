@@ -27,6 +27,7 @@ from typing import Any, ClassVar
 import numpy as np
 import pandas as pd
 
+from .._lib.text import shorten
 from ..core.items import ItemSums
 from ..engine.items import count_items
 from ..stats.contingency import mcnemar
@@ -521,6 +522,7 @@ def compare_items(
         parts = count_items(source, item=item, model=model, score=score, cluster=cluster,
                             sample=sample, task=task, models=models, engine=engine,
                             common_items=common_items)
+    _check_finite(parts, score)
     margins = _task_margins(given, parts)
     if len(parts) > 1 and all(p.unit for p in parts):
         parts = [*parts, ItemSums.combine(parts, ALL_TASKS)]
@@ -540,6 +542,22 @@ def compare_items(
             f"No answer over all tasks: the scores of {other} lie outside 0 to 1, and tasks on "
             "different scales are not averaged; each task's answer is below."))
     return out
+
+
+def _check_finite(parts: list[ItemSums], score: str) -> None:
+    """Refuse scores whose sums of squares overflow a double, naming the source and column.
+
+    Scores beyond about 1e154 square to infinity: the variances, and every test after them,
+    would be infinite or NaN.
+    """
+    for part in parts:
+        arrays = (part.sums, part.item_gram, part.cluster_ns, part.cluster_gram, part.within)
+        if not all(np.isfinite(np.asarray(a, dtype=float)).all() for a in arrays):
+            task = f" (task {shorten(part.task)!r})" if part.task else ""
+            raise ValueError(f"{part.source}: column {shorten(score)!r}{task}: the scores are "
+                             "too large to compare: their squares overflow a double (the sums "
+                             "of squares are infinite; scores beyond about 1e154 do); rescale "
+                             "the scores")
 
 
 def _task_margins(given: dict[str | None, float | None],

@@ -69,6 +69,10 @@ def parse_rope(text: str) -> float:
     return value
 
 
+# The most bootstrap resamples and permutations: 10^5 give a p-value's third digit; each holds
+# a count table per model (10^5 x 6 models x 15 cells of int64: 72 MB).
+MOST_RESAMPLES = 100_000
+
 # the option group, in the order the command's help lists it
 OPTIONS: tuple[Option, ...] = (
     Option(("--y-true",), {"metavar": "COL", "help": "column with the true labels"}),
@@ -102,8 +106,8 @@ OPTIONS: tuple[Option, ...] = (
                                        "prevalence-adjusted precision"}),
     ALPHA,
     Option(("--n-resamples",), {"type": int, "default": 1000,
-                                "help": "bootstrap resamples and swap permutations (default "
-                                        "1000)"}),
+                                "help": "bootstrap resamples and swap permutations, 100 to "
+                                        "100,000 (default 1000)"}),
     Option(("--seed",), {"type": int, "default": 0, "help": "random seed (default 0)"}),
 )
 
@@ -159,6 +163,8 @@ def _count(options: argparse.Namespace) -> Any:
             prevalence_classes=[label for label, _ in options.prevalence] or None,
             common_models=options.common_models,
         )
+    except (UnicodeEncodeError, UnicodeDecodeError):  # no reader named it: the command does
+        raise
     except ValueError as exc:  # PredictionFileError and the engines' other input errors
         raise InputError(str(exc)) from None
     except ImportError as exc:
@@ -199,6 +205,11 @@ def _run(options: argparse.Namespace, progress: Callable[[str], None]) -> Compar
     margin = _margin(options.margin)
     if options.n_resamples < 100:
         raise InputError("--n-resamples must be at least 100")
+    if options.n_resamples > MOST_RESAMPLES:
+        # each resample holds a table of counts per model: 10^8 of them asked numpy for 67 GiB
+        # of a six-model file, after half a minute of work
+        raise InputError(f"--n-resamples must be at most {MOST_RESAMPLES:,}; got "
+                         f"{options.n_resamples:,}")
     counts = _count(options)
     _check_counts(options, counts)
     for note in counts.notes:

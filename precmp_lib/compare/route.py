@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -162,18 +163,32 @@ class Route:
 # --------------------------------------------------------------------------------------------
 
 
+# The smallest --alpha: the confidence level 1 - alpha must differ from 1 in a double with
+# room to spare (1 - 1e-320 is 1.0, which the intervals refuse), and a level past 1e-9 asks the
+# bootstrap and the permutations for quantiles no run of resamples can give.
+SMALLEST_ALPHA = 1e-9
+
+
 def parse_alpha(text: str) -> float:
-    """Read ``--alpha``: a number in (0, 1).
+    """Read ``--alpha``: a number in [1e-9, 1).
 
     >>> parse_alpha("0.01")
     0.01
+    >>> parse_alpha("1e-320")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: --alpha must lie in (0, 1) and be at least 1e-09 (1 - alpha is the confidence level); got 1e-320
     """
     try:
         a = float(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"--alpha takes a number in (0, 1); got {text!r}") from None
+        raise argparse.ArgumentTypeError(f"--alpha takes a number in (0, 1); got {text!r:.40}") from None
     if not 0 < a < 1:
-        raise argparse.ArgumentTypeError(f"--alpha must lie in (0, 1); got {text}")
+        raise argparse.ArgumentTypeError(f"--alpha must lie in (0, 1); got {text:.40}")
+    if a < SMALLEST_ALPHA:
+        raise argparse.ArgumentTypeError(f"--alpha must lie in (0, 1) and be at least "
+                                         f"{SMALLEST_ALPHA:g} (1 - alpha is the confidence "
+                                         f"level); got {text:.40}")
     return a
 
 
@@ -196,16 +211,57 @@ def parse_margin(text: str) -> tuple[str | None, float]:
     return (task if sep else None), x
 
 
+# Spark settings whose values are checked before the session starts (a bad value made Spark
+# fail inside the first query, as dozens of chained Java tracebacks, or hang): the kind of
+# value each takes. Other keys pass as given.
+_WHOLE = re.compile(r"[0-9]{1,9}")
+_SIZE = re.compile(r"[0-9]{1,12}(?:[kmgtp]b?|b)?", re.IGNORECASE)
+_TIME = re.compile(r"[0-9]{1,12}(?:us|ms|s|m|min|h|d)?", re.IGNORECASE)
+_BOOLEAN = re.compile(r"true|false", re.IGNORECASE)
+_SPARK_VALUES: dict[str, tuple[re.Pattern[str], str]] = {
+    **{key: (_WHOLE, "a positive whole number") for key in (
+        "spark.sql.shuffle.partitions", "spark.default.parallelism", "spark.executor.cores",
+        "spark.driver.cores", "spark.executor.instances", "spark.task.cpus",
+        "spark.task.maxFailures", "spark.sql.files.maxPartitionNum",
+        "spark.sql.adaptive.coalescePartitions.initialPartitionNum")},
+    **{key: (_SIZE, "a size such as 4g or 512m") for key in (
+        "spark.driver.memory", "spark.executor.memory", "spark.driver.maxResultSize",
+        "spark.driver.memoryOverhead", "spark.executor.memoryOverhead",
+        "spark.sql.files.maxPartitionBytes", "spark.sql.autoBroadcastJoinThreshold",
+        "spark.memory.offHeap.size", "spark.kryoserializer.buffer.max")},
+    **{key: (_TIME, "a time such as 120s") for key in (
+        "spark.network.timeout", "spark.executor.heartbeatInterval",
+        "spark.sql.broadcastTimeout")},
+    **{key: (_BOOLEAN, "true or false") for key in (
+        "spark.sql.adaptive.enabled", "spark.sql.ansi.enabled", "spark.ui.enabled",
+        "spark.dynamicAllocation.enabled", "spark.sql.caseSensitive",
+        "spark.memory.offHeap.enabled", "spark.eventLog.enabled")},
+}
+
+
 def parse_spark_conf(text: str) -> tuple[str, str]:
-    """Read ``--spark-conf KEY=VALUE`` with a ``spark.*`` key.
+    """Read ``--spark-conf KEY=VALUE`` with a ``spark.*`` key; check the values of known keys.
+
+    A setting Spark reads as a number, a size, a time or a boolean is checked here, before the
+    session starts.
 
     >>> parse_spark_conf("spark.driver.memory=4g")
     ('spark.driver.memory', '4g')
+    >>> parse_spark_conf("spark.sql.shuffle.partitions=abc")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: --spark-conf spark.sql.shuffle.partitions takes a positive whole number; got 'abc'
     """
     key, sep, value = text.partition("=")
-    if not sep or not key.strip().startswith("spark.") or not value.strip():
-        raise argparse.ArgumentTypeError(f"--spark-conf takes KEY=VALUE with a spark.* key; got {text!r}")
-    return key.strip(), value.strip()
+    key, value = key.strip(), value.strip()
+    if not sep or not key.startswith("spark.") or not value:
+        raise argparse.ArgumentTypeError(f"--spark-conf takes KEY=VALUE with a spark.* key; got "
+                                         f"{text!r:.80}")
+    pattern, kind = _SPARK_VALUES.get(key, (None, ""))
+    if pattern is not None and (not value.isascii() or not pattern.fullmatch(value) or
+                                (pattern is _WHOLE and int(value) < 1)):
+        raise argparse.ArgumentTypeError(f"--spark-conf {key} takes {kind}; got {value!r:.40}")
+    return key, value
 
 
 # --------------------------------------------------------------------------------------------

@@ -287,7 +287,8 @@ def count(route: str, source: Any, args: Any = None, *, engine: str = "auto",
         request = counters.request(src, args)
         return counters.spark(Opened(**vars(src), engine=use, data=source,
                                      spark=source.sparkSession), request)
-    name = "DataFrame" if kind == "frame" else "relation"
+    # a frame read from files may carry their name (attrs["source"]: "eval logs of a, b")
+    name = str(source.attrs.get("source") or "DataFrame") if kind == "frame" else "relation"
     src = Source(name, kind, [str(c) for c in source.columns])
     request = counters.request(src, args)
     if kind == "frame":

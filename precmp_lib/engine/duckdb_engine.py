@@ -46,6 +46,8 @@ DUCKDB_MEMORY = "1GB"
 # to disk beyond it, and the report around the query (Python, pandas, the plots) needs the
 # rest of a 1 GiB budget.
 ITEM_DUCKDB_MEMORY = "512MB"
+# An amount of memory as DuckDB's memory_limit takes it: a number and one of its units.
+_MEMORY = re.compile(r"(?P<n>[0-9]+(?:\.[0-9]+)?) ?(?P<unit>[KMGT]i?B|B)", re.IGNORECASE)
 
 # --------------------------------------------------------------------------------------------
 # DuckDB
@@ -71,8 +73,28 @@ def duckdb_memory(default: str = DUCKDB_MEMORY) -> str:
     >>> os.environ.pop("PRECMP_DUCKDB_MEMORY", None) and None
     >>> duckdb_memory(), duckdb_memory(ITEM_DUCKDB_MEMORY)
     ('1GB', '512MB')
+    >>> os.environ["PRECMP_DUCKDB_MEMORY"] = "1PB"
+    >>> duckdb_memory()
+    Traceback (most recent call last):
+    ...
+    ValueError: PRECMP_DUCKDB_MEMORY must be an amount of memory with its unit, such as 4GB or 512MiB (units B, KB, MB, GB, TB, KiB, MiB, GiB, TiB); got '1PB'
+    >>> del os.environ["PRECMP_DUCKDB_MEMORY"]
+
+    Raises
+    ------
+    ValueError
+        When ``PRECMP_DUCKDB_MEMORY`` is set to anything but a positive amount with a unit
+        DuckDB knows (checked here: DuckDB's own error is a parser's traceback).
     """
-    return os.environ.get("PRECMP_DUCKDB_MEMORY") or default
+    text = os.environ.get("PRECMP_DUCKDB_MEMORY", "").strip()
+    if not text:
+        return default
+    match = _MEMORY.fullmatch(text)
+    if match is None or float(match["n"]) <= 0:
+        raise ValueError("PRECMP_DUCKDB_MEMORY must be an amount of memory with its unit, such "
+                         "as 4GB or 512MiB (units B, KB, MB, GB, TB, KiB, MiB, GiB, TiB); got "
+                         f"{text!r:.60}")
+    return text
 
 
 def _duckdb_source(con: duckdb.DuckDBPyConnection, kind: str, files: list[str],
@@ -351,11 +373,12 @@ def duckdb_connection(memory: str = DUCKDB_MEMORY) -> duckdb.DuckDBPyConnection:
     """
     import duckdb
 
+    memory = duckdb_memory(memory)  # a bad setting is refused before the folder is made
     con = duckdb.connect()
     spill = tempfile.mkdtemp(prefix="precmp-duckdb-")
-    for statement in duckdb_setup_sql(spill, duckdb_memory(memory)):
-        con.execute(statement)
     weakref.finalize(con, shutil.rmtree, spill, True)
+    for statement in duckdb_setup_sql(spill, memory):
+        con.execute(statement)
     return con
 
 

@@ -41,7 +41,7 @@ import numpy as np
 import pandas as pd
 
 from .._lib.limits import check_limit
-from .._lib.text import REPLACEMENT, lost_bytes
+from .._lib.text import REPLACEMENT, lost_bytes, shorten
 from ..core.items import ItemSums
 from .base import PredictionFileError, nested_column
 from .dispatch import Counters, Opened, Source, count, register
@@ -209,7 +209,9 @@ def _request(name: str, columns: Sequence[Any], *, item: str, model: str, score:
 
 
 def _shown(value: Any) -> str:
-    return repr(value.item() if isinstance(value, np.generic) else value)
+    """Show an item (a key from the file) in a message: its repr, at most 80 characters."""
+    value = value.item() if isinstance(value, np.generic) else value
+    return repr(shorten(value)) if isinstance(value, str) else shorten(repr(value))
 
 
 # --------------------------------------------------------------------------------------------

@@ -42,7 +42,7 @@ import pandas as pd
 
 from .._lib.bounded import check_json_cost, check_members, inflate_member, read_file
 from .._lib.limits import check_limit, check_regular, limit
-from .._lib.text import clip_for_message
+from .._lib.text import clip_for_message, printable_name, shorten
 from ..engine.files import resolve_path
 from ..engine.items import parse_scores
 
@@ -69,26 +69,38 @@ class _Log:
     samples: int = 0
 
 
-def _files(model: str, path: Any) -> list[Path]:
+def _who(model: str | None) -> str:
+    """Name the logs of a model in messages.
+
+    ``logs['m']``, or ``eval logs`` when the logs name their models themselves
+    (``--eval-logs``).
+
+    >>> _who("m"), _who(None)
+    ("logs['m']", 'eval logs')
+    """
+    return "eval logs" if model is None else f"logs[{clip_for_message(model)!r}]"
+
+
+def _files(model: str | None, path: Any) -> list[Path]:
     if isinstance(path, list | tuple):
         return [f for p in path for f in _files(model, p)]
     text = os.fspath(path)
     files, pattern = resolve_path(text)
     if pattern and not files:
-        raise ValueError(f"logs[{_shown(model)}]: no file matches the pattern {Path(text).name!r}")
+        raise ValueError(f"{_who(model)}: no file matches the pattern {Path(text).name!r}")
     out: list[Path] = []
     for f in map(Path, files):
         if f.is_dir():
             found = _log_files(model, f)
             found = [p for p in found if p.suffix != ".json" or _is_inspect_json(p)]
             if not found:
-                raise ValueError(f"logs[{_shown(model)}]: folder {f.name!r} holds no samples_*.jsonl, "
+                raise ValueError(f"{_who(model)}: folder {f.name!r} holds no samples_*.jsonl, "
                                  ".eval or inspect .json log")
             out += found
         elif not f.exists():
-            raise ValueError(f"logs[{_shown(model)}]: no such file {f.name!r}")
+            raise ValueError(f"{_who(model)}: no such file {f.name!r}")
         else:
-            check_regular(f, f"logs[{_shown(model)}]: {f.name}")
+            check_regular(f, f"{_who(model)}: {f.name}")
             out.append(f)
     return out
 
@@ -146,21 +158,22 @@ def logs_by_model(paths: Any) -> dict[str, list[Path]]:
     ['m1', 'm2']
     """
     out: dict[str, list[Path]] = {}
-    for f in _files("logs", list(paths) if isinstance(paths, list | tuple) else [paths]):
+    for f in _files(None, list(paths) if isinstance(paths, list | tuple) else [paths]):
         out.setdefault(_model_of(f), []).append(f)
     return out
 
 
-_INSPECT_HEAD = re.compile(rb'^\s*\{\s*"version"\s*:\s*\d+\s*,\s*"status"\s*:')
+# (a byte-order mark first, as some editors write, is not part of the JSON)
+_INSPECT_HEAD = re.compile(rb'^(?:\xef\xbb\xbf)?\s*\{\s*"version"\s*:\s*\d+\s*,\s*"status"\s*:')
 
 
-def log_files(model: str, path: Any) -> list[Path]:
+def log_files(model: str | None, path: Any) -> list[Path]:
     """Return the log files read for one model: the file, or those a folder or pattern holds.
 
     Parameters
     ----------
-    model : str
-        The model's name, for messages.
+    model : str or None
+        The model's name, for messages (None: logs that name their models).
     path : str or PathLike
         As :func:`read_eval_logs` takes it.
 
@@ -181,7 +194,7 @@ def _is_log_name(name: str) -> bool:
     return (name.startswith("samples_") and name.endswith(".jsonl")) or name.endswith((".eval", ".json"))
 
 
-def _log_files(model: str, folder: Path) -> list[Path]:
+def _log_files(model: str | None, folder: Path) -> list[Path]:
     """Return the log files in ``folder`` and its subfolders, sorted; regular files only.
 
     Subfolders are walked down to the depth limit (links to folders are not followed); a
@@ -189,21 +202,37 @@ def _log_files(model: str, folder: Path) -> list[Path]:
     is refused before it is opened.
     """
     found: list[Path] = []
+    tasks: set[str] = set()
     todo = [(folder, 0)]
+    where = f"{_who(model)}: folder {shorten(folder.name)!r}"
+    # the most log files a comparison reads: one per task and model (a re-run is refused
+    # unless --latest keeps the newest); counted while listing, before any log is opened
+    most = limit("tasks") * limit("item_models")
     while todo:
         here, depth = todo.pop()
         try:
-            entries = list(os.scandir(here))
+            entries = os.scandir(here)
         except OSError as exc:
-            raise ValueError(f"logs[{_shown(model)}]: folder {here.name!r} cannot be read "
+            raise ValueError(f"{_who(model)}: folder {shorten(here.name)!r} cannot be read "
                              f"({exc.strerror})") from None
-        for entry in entries:
-            if entry.is_dir(follow_symlinks=False):
-                check_limit("depth", depth + 1, f"logs[{_shown(model)}]: folder {folder.name!r}")
-                todo.append((Path(entry.path), depth + 1))
-            elif _is_log_name(entry.name):
-                check_regular(entry.path, f"logs[{_shown(model)}]: {entry.name}")
-                found.append(Path(entry.path))
+        with entries:
+            for entry in entries:
+                if entry.is_dir(follow_symlinks=False):
+                    check_limit("depth", depth + 1, where)
+                    todo.append((Path(entry.path), depth + 1))
+                elif _is_log_name(entry.name):
+                    match = _LM_EVAL_NAME.match(entry.name)
+                    if match:  # an lm-evaluation-harness file names its task
+                        tasks.add(match.group("task"))
+                        check_limit("tasks", len(tasks), where)
+                    if len(found) == most:
+                        raise ValueError(
+                            f"{where}: more than {most:,} log files, the logs of "
+                            f"{limit('tasks'):,} tasks of {limit('item_models'):,} models the "
+                            "limits allow (raise them with --limit tasks=N or --limit "
+                            "item_models=N, or PRECMP_MAX_TASKS=N, PRECMP_MAX_ITEM_MODELS=N)")
+                    check_regular(entry.path, f"{_who(model)}: {shorten(entry.name)}")
+                    found.append(Path(entry.path))
     return sorted(found)
 
 
@@ -238,11 +267,6 @@ def _split_metric(metric: str | None, task: str) -> str | None:
     return chosen
 
 
-def _shown(model: str | None) -> str:
-    """Show a model's name as messages do: quoted, cut to 80 characters (None when unnamed)."""
-    return repr(None if model is None else clip_for_message(model))
-
-
 def _name(text: str, where: str) -> str:
     """Return a name read from a log (model, task, scorer, metric, item id, cluster), stored once.
 
@@ -254,16 +278,29 @@ def _name(text: str, where: str) -> str:
 
 
 def _metric_of(record: Mapping[str, Any], metric: str | None, where: str) -> str:
+    """Return the metric field of an lm-evaluation-harness line.
+
+    ``metric`` when given, else the first of the line's ``metrics`` list of names (anything
+    else there is refused in one line).
+    """
     names = record.get("metrics")
     if metric is not None:
         name = metric.split(",")[0]
         if name not in record:
-            raise ValueError(f"{where}: no metric {clip_for_message(name)!r} (metrics: "
-                             f"{clip_for_message(str(names))})")
+            shown = shorten(", ".join(map(str, names)) if isinstance(names, list) else str(names))
+            raise ValueError(f"{where}: no metric {shorten(name)!r} (metrics: {shown})")
         return _name(name, f"{where}: the metric")
     if not names:
         raise ValueError(f"{where}: the line has no 'metrics' list; pass metric=")
-    return _name(str(names[0]), f"{where}: the metric")
+    if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+        what = _kind(names) if not isinstance(names, list) else "a list holding " + _kind(
+            next(n for n in names if not isinstance(n, str)))
+        raise ValueError(f"{where}: 'metrics' is not a list of metric names (got {what}); "
+                         "pass metric=")
+    if names[0] not in record:
+        raise ValueError(f"{where}: 'metrics' names {shorten(names[0])!r} but the line has no "
+                         "field of that name; pass metric=")
+    return _name(names[0], f"{where}: the metric")
 
 
 def _field(record: Mapping[str, Any], path: str | None, where: str) -> Any:
@@ -282,7 +319,9 @@ def _field(record: Mapping[str, Any], path: str | None, where: str) -> Any:
 
 def _lm_eval_log(path: Path, metric: str | None, cluster: str | None) -> _Log:
     match = _LM_EVAL_NAME.match(path.name)
-    task = _name(match.group("task") if match else path.stem, f"{path.name}: the task")
+    # the task is named by the file: bytes of the name that are not UTF-8 are shown as \xNN
+    task = _name(printable_name(match.group("task") if match else path.stem),
+                 f"{path.name}: the task")
     stamp = (match.group("stamp") or "") if match else ""
     metric = _split_metric(metric, task)
     want_filter = metric.split(",", 1)[1] if metric and "," in metric else None
@@ -445,6 +484,11 @@ def _json(text: str | bytes | bytearray, where: str) -> Any:
                          f"{exc.colno})") from None
     except UnicodeDecodeError:
         raise ValueError(f"{where}: not UTF-8 text") from None
+    except ValueError as exc:  # Python's own limit on the digits of a whole number
+        if "digits" not in str(exc) or where in str(exc):
+            raise
+        raise ValueError(f"{where}: a whole number of more than {sys.get_int_max_str_digits():,} "
+                         "digits, which is not read (no score or id is that long)") from None
     except RecursionError:
         raise ValueError(f"{where}: JSON nested too deeply to read") from None
 
@@ -545,7 +589,7 @@ def _content_hash(sample: Mapping[str, Any]) -> str:
 
 def _inspect_log(path: Path, metric: str | None, cluster: str | None) -> _Log:
     header, samples, reductions = _inspect_parts(path)
-    task = _task(header, path.stem, path.name)
+    task = _task(header, printable_name(path.stem), path.name)
     metric = _split_metric(metric, task)
     if cluster is not None and not cluster.startswith("metadata."):
         raise ValueError(f"{path.name}: inspect samples carry their fields in 'metadata'; name "
@@ -588,6 +632,9 @@ def _inspect_log(path: Path, metric: str | None, cluster: str | None) -> _Log:
 def _reduced(rows: list[tuple[Any, ...]], reductions: Any, scorer: str, reducer: str,
              metric: str | None, name: str) -> list[tuple[Any, ...]]:
     """One row per item: the value inspect's epoch reducer gave it (``reductions``)."""
+    if reductions is not None and not isinstance(reductions, list):
+        raise ValueError(f"{name}: the reductions (reductions.json) are not a list (got "
+                         f"{_kind(reductions)})")
     found = [r for r in reductions or [] if isinstance(r, Mapping)
              and r.get("scorer") == scorer and r.get("reducer", reducer) == reducer]
     if not found:
@@ -596,7 +643,11 @@ def _reduced(rows: list[tuple[Any, ...]], reductions: Any, scorer: str, reducer:
     first = {r[0]: r for r in rows}
     key = (metric or "").partition("/")[2]
     out = []
-    for s in found[0].get("samples") or []:
+    reduced = found[0].get("samples") or []
+    if not isinstance(reduced, list):
+        raise ValueError(f"{name}: the reductions of scorer {scorer!r} hold no list of samples "
+                         f"(got {_kind(reduced)})")
+    for s in reduced:
         item = _item_id(_object(s, f"{name}: reductions").get("sample_id"), f"{name}: "
                         "reductions", "sample_id")
         if item in first:
@@ -626,10 +677,10 @@ def _two_logs(model: str, task: str, a: Path, b: Path) -> str:
     except ValueError:
         names = []
     if len(names) > 1:
-        return (f"logs[{_shown(model)}]: logs of several models ({clip_for_message(', '.join(names))}) for task {clip_for_message(task)!r}, "
+        return (f"{_who(model)}: logs of several models ({clip_for_message(', '.join(names))}) for task {clip_for_message(task)!r}, "
                 f"{a.name} and {b.name}; name each model's logs, or read the folder with "
                 "--eval-logs (logs_by_model) to take the models' names from the logs")
-    return (f"logs[{_shown(model)}]: two logs of task {clip_for_message(task)!r}, {a.name} and {b.name} (a re-run?); "
+    return (f"{_who(model)}: two logs of task {clip_for_message(task)!r}, {a.name} and {b.name} (a re-run?); "
             "keep one, or take the newest with latest=True (--latest)")
 
 
@@ -667,7 +718,7 @@ def _read_model(model: str, path: Any, metric: str | None, cluster: str | None,
     read = _one_per_task(model, read, latest, dropped)
     rows = [row for log in read for row in log.rows]
     if not rows:
-        raise ValueError(f"logs[{_shown(model)}]: the logs hold no samples")
+        raise ValueError(f"{_who(model)}: the logs hold no samples")
     # Python objects, not pandas' text columns: a text column holds each row's bytes, an
     # object column a reference to the one string of a name (see _name)
     names = ["item", "score", "task", "epoch", "cluster", "hash"]
@@ -676,7 +727,7 @@ def _read_model(model: str, path: Any, metric: str | None, cluster: str | None,
     try:
         frame["score"] = parse_scores(frame["score"], "score")
     except ValueError as exc:
-        raise ValueError(f"logs[{_shown(model)}]: {exc}") from None
+        raise ValueError(f"{_who(model)}: {exc}") from None
     frame.insert(1, "model", pd.Series(np.full(len(frame), model, dtype=object), dtype=object))
     return frame, read
 
