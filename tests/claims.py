@@ -690,3 +690,70 @@ CLAIMS: dict[str, list[Claim]] = {
               "item and passage bootstraps and CR1 written out, skill_sd = 0, three seeds"),
     ],
 }
+
+
+# --- 09–12 and 14: the later notebooks, their solutions and their notes -------------------------
+def _later(notebook: str, claims: list[Claim]) -> None:
+    """Add the claims of one of the later notebooks to its table (kept in one block here)."""
+    CLAIMS.setdefault(notebook, []).extend(claims)
+
+
+# 14: planning, closed forms of docs/methods.md §15 and pc's planning functions
+def equivalence_items_give_half_width_m() -> None:
+    z95 = stats.norm.ppf(0.95)
+    for margin, sd, deff in ((0.06, 0.5, 1.0), (0.03, 0.4, 2.5)):
+        n = z95 ** 2 * sd ** 2 * deff / margin ** 2
+        # the 90 % interval of the mean difference: ± z_{0.95} σ_d √(deff / n)
+        assert z95 * sd * np.sqrt(deff / n) == pytest.approx(margin, rel=1e-12)
+        # and it is the size the library plans at power 0.5, two-sided α = 0.1
+        assert pc.paired_sample_size(margin, sd, design_effect=deff, power=0.5, alpha=0.1) == \
+            pytest.approx(n, rel=1e-9)
+
+
+def passages_or_questions() -> None:
+    k = pc.paired_sample_size(0.03, 0.5)
+    assert round(k, -1) == 2180, k
+    assert [round(pc.design_effect(m, 0.1), 1) for m in (5, 10, 20)] == [1.4, 1.9, 2.9]
+    for m in (5, 10, 20):
+        assert pc.paired_sample_size(0.03, 0.5, cluster_size=m, icc=0.1) == \
+            pytest.approx(k * pc.design_effect(m, 0.1), rel=1e-12)
+    assert round(k * 0.1) == 218
+    assert pc.paired_sample_size(0.03, 0.5, n_clusters=150, icc=0.1) == np.inf
+    assert all(np.isfinite(pc.paired_sample_size(0.03, 0.5, n_clusters=c, icc=0.1)) for c in (300, 600))
+
+
+def a_passage_is_worth_at_most_one_over_rho() -> None:
+    # items' worth of m questions in one passage: m / deff = m / (1 + (m − 1) ρ), rising to 1/ρ
+    for rho in (0.05, 0.1, 0.3):
+        worth = [m / pc.design_effect(m, rho) for m in (1, 10, 100, 10_000)]
+        assert bool(np.all(np.diff(worth) > 0)) and worth[-1] < 1 / rho, (rho, worth)
+        assert worth[-1] == pytest.approx(1 / rho, rel=0.01), (rho, worth)
+
+
+def ten_answers_are_not_ten_times_the_items() -> None:
+    from precmp_lib.stats.power import repeated_answers_plan
+
+    # the items one answer per item needs to match n items answered ten times: n (σ²_b + σ²_w) /
+    # (σ²_b + σ²_w / 10), ten times only when the items themselves do not vary
+    for between, within in ((0.04, 0.12), (0.01, 0.2), (0.1, 0.01)):
+        plan = repeated_answers_plan(between, within, 10, 500)
+        assert plan["items_one"] / plan["items_now"] < 10, (between, within, plan)
+    assert repeated_answers_plan(0.0, 0.12, 10, 500)["items_one"] == pytest.approx(5000, rel=1e-12)
+
+
+_later("14_planning_item_evaluations", [
+    Claim("docs/instructor/14.md",
+          "`n = z_{0.95}² σ_d² deff / m²` gives a 90 % interval of half-width m",
+          equivalence_items_give_half_width_m, "closed form and pc.paired_sample_size at power 0.5"),
+    Claim("docs/instructor/14.md",
+          "Independent items: about 2,180 for δ = 0.03, σ_d = 0.5. Passages of 5, 10, 20 questions at "
+          "ρ = 0.1 multiply that by 1.4, 1.9 and 2.9. On a fixed set of passages the items needed are "
+          "finite only when `Kρ < C`: 150 passages can never reach 80 % power (Kρ ≈ 218); 300 and 600 "
+          "can", passages_or_questions, "pc.paired_sample_size and pc.design_effect (docs/methods.md §15)"),
+    Claim("docs/instructor/14.md",
+          "Only up to about 1/ρ items' worth per passage", a_passage_is_worth_at_most_one_over_rho,
+          "pc.design_effect: m / (1 + (m − 1) ρ) for m up to 10 000"),
+    Claim("docs/instructor/14.md",
+          "\"Answer each item ten times and the benchmark is ten times larger.\" Repeats shrink only the "
+          "within-item variance", ten_answers_are_not_ten_times_the_items, "stats.power.repeated_answers_plan"),
+])
