@@ -757,3 +757,83 @@ _later("14_planning_item_evaluations", [
           "\"Answer each item ten times and the benchmark is ten times larger.\" Repeats shrink only the "
           "within-item variance", ten_answers_are_not_ten_times_the_items, "stats.power.repeated_answers_plan"),
 ])
+
+
+# 10: Bouckaert's R(e), closed forms (docs/methods.md §10) and the power of a χ²(1) test
+def _r(rejections: int, n: int = 10) -> float:
+    return pc.replicability([0] * rejections + [1] * (n - rejections))
+
+
+def _expected_r(rejection_rate: float, n: int = 10) -> float:
+    """E R(e) over n repetitions that each reject with probability ``rejection_rate``."""
+    q = np.arange(n + 1)
+    return float(sum(stats.binom.pmf(q, n, rejection_rate) * [_r(int(k), n) for k in q]))
+
+
+def seven_and_three_agree_on_24_of_45() -> None:
+    assert _r(3) == pytest.approx(24 / 45, rel=1e-12)  # C(7, 2) + C(3, 2) = 21 + 3 of C(10, 2)
+    assert min(range(11), key=_r) == 5 and _r(0) == _r(10) == 1.0
+
+
+def four_and_five_of_ten() -> None:
+    assert round(_r(4), 3) == 0.467 and _r(4) == pytest.approx((6 * 5 + 4 * 3) / 90, rel=1e-12)
+    assert round(_r(5), 3) == 0.444 and _r(5) == pytest.approx(40 / 90, rel=1e-12)
+    assert min(_r(q) for q in range(11)) == _r(5)
+
+
+def all_alike_is_one_either_way() -> None:
+    assert pc.replicability([0] * 10) == pc.replicability([1] * 10) == 1.0
+
+
+def replicability_lowest_at_half_power() -> None:
+    # over repetitions that reject with probability π (the test's power at that size),
+    # E R(e) = π² + (1 − π)², lowest at π = 1/2 and below 0.6 only for π within 0.28–0.72
+    grid = np.linspace(0, 1, 101)
+    expected = np.array([_expected_r(p) for p in grid])
+    assert np.allclose(expected, grid ** 2 + (1 - grid) ** 2, atol=1e-12)
+    assert grid[expected.argmin()] == 0.5
+    assert (np.abs(grid[expected < 0.6] - 0.5) < 0.23).all()
+
+
+def _power(rate_at_05: float, alpha: float) -> float:
+    """Power at ``alpha`` of the χ²(1) test (GS) whose power at 0.05 is ``rate_at_05``."""
+    crit = stats.chi2.isf(0.05, 1)
+    lam = next(x for x in np.linspace(0, 40, 40001) if stats.ncx2.sf(crit, 1, x) >= rate_at_05)
+    return float(stats.ncx2.sf(stats.chi2.isf(alpha, 1), 1, lam))
+
+
+def smaller_alpha_moves_replicability() -> None:
+    for rate in (0.9, 0.95, 0.99):  # almost always rejected: towards one half, less replicable
+        low = _power(rate, 0.01)
+        assert 0.5 < low < rate and _expected_r(low) < _expected_r(rate), (rate, low)
+    for rate in (0.3, 0.4, 0.5, 0.6):  # about half: towards never, more replicable
+        low = _power(rate, 0.01)
+        assert low < rate and _expected_r(low) > _expected_r(rate), (rate, low)
+
+
+_later("10_replicability", [
+    Claim("notebooks/10_replicability.ipynb",
+          "Seven acceptances and three rejections agree on 24 of 45 pairs; an even split is the least "
+          "replicable outcome; all-alike is perfectly replicable", seven_and_three_agree_on_24_of_45,
+          "pc.replicability against C(7, 2) + C(3, 2)"),
+    Claim("notebooks/solutions/10_replicability.ipynb",
+          "Cells that rejected almost always move towards one half and become *less* replicable; cells "
+          "that rejected about half of the time move towards \"never\" and become *more* replicable",
+          smaller_alpha_moves_replicability, "noncentral χ²(1) power at α = 0.05 and 0.01, E R(e) over 10 repetitions"),
+    Claim("docs/instructor/06-11.md",
+          "Four of ten reject: `(6·5 + 4·3) / 90 = 0.467`; five of ten: `40 / 90 = 0.444`, the minimum "
+          "for n = 10", four_and_five_of_ten, "pc.replicability, n = 10"),
+    Claim("docs/instructor/06-11.md",
+          "R(e) is lowest where the rejection rate is one half, i.e. at the test size where the GS test "
+          "has about 50 % power", replicability_lowest_at_half_power, "E R(e) over binomial repetitions"),
+    Claim("docs/instructor/06-11.md",
+          "At α = 0.01 rejection rates fall: cells that almost always rejected become less replicable, "
+          "cells near one half become more replicable (towards \"never\")",
+          smaller_alpha_moves_replicability, "noncentral χ²(1) power at α = 0.05 and 0.01, E R(e) over 10 repetitions"),
+    Claim("docs/instructor/06-11.md",
+          "R(e) is 1 when every repetition rejects *and* when none does", all_alike_is_one_either_way,
+          "pc.replicability"),
+    Claim("docs/instructor/06-11.md",
+          "\"Low replicability means the test is broken.\" It means its power is near 50 % at that size",
+          replicability_lowest_at_half_power, "E R(e) over binomial repetitions"),
+])
