@@ -837,3 +837,114 @@ _later("10_replicability", [
           "\"Low replicability means the test is broken.\" It means its power is near 50 % at that size",
           replicability_lowest_at_half_power, "E R(e) over binomial repetitions"),
 ])
+
+
+# 09: the digits, the networks and the shipped predictions of notebook 09
+def digits_are_1797_images_of_8_by_8() -> None:
+    from sklearn.datasets import load_digits
+
+    from precmp_lib.course.deep import digits_split
+
+    digits = load_digits()
+    assert digits.images.shape == (1797, 8, 8)
+    split = digits_split(test_size=0.5, random_state=0)  # the notebook's test_size: half held out
+    assert len(split.y_test) == 899 and len(split.y_train) == 898
+
+
+def two_networks_differ_in_dropout_only() -> None:
+    import inspect
+
+    from precmp_lib.course.deep import cnn_predictions, train_digits_cnns
+
+    for f in (cnn_predictions, train_digits_cnns):
+        assert inspect.signature(f).parameters["dropouts"].default == (0.5, 0.7), f
+        assert inspect.signature(f).parameters["test_size"].default == 0.5, f
+
+
+def the_cnn_has_38282_weights() -> None:
+    pytest.importorskip("torch")
+    from torch import nn
+
+    from precmp_lib.course.deep import make_cnn
+
+    net = make_cnn(0.5)
+    assert sum(p.numel() for p in net.parameters()) == 38_282
+    convs = [m for m in net.modules() if isinstance(m, nn.Conv2d)]
+    assert [c.kernel_size for c in convs] == [(3, 3), (3, 3)]
+    assert sum(isinstance(m, nn.Linear) for m in net.modules()) == 2
+    assert sum(isinstance(m, nn.MaxPool2d) for m in net.modules()) == 1
+
+
+def relative_precision_interval_is_95() -> None:
+    import inspect
+
+    assert inspect.signature(pc.compare_precision).parameters["confidence_level"].default == 0.95
+
+
+def one_false_alarm_in_ten_nulls() -> None:
+    assert round(1 - 0.95 ** 10, 2) == 0.40
+    # ten independent true nulls: P(some p ≤ 0.05), simulated as a check of the closed form
+    p = np.random.default_rng(9).random((20_000, 10))
+    assert abs(np.mean((p <= 0.05).any(axis=1)) - (1 - 0.95 ** 10)) < 4 * _mc_se(0.4, 20_000)
+
+
+@cache
+def _shipped_digits() -> tuple[pd.DataFrame, float, float]:
+    """Per-class GS tests (Holm-adjusted) and McNemar's p of the shipped CNN predictions, and the
+    share of items on which they disagree."""
+    from precmp_lib.course.deep import cnn_predictions
+
+    run = cnn_predictions("", train=False)
+    y, a, b = (run.predictions[c] for c in ("y_true", *run.models[:2]))
+    table = pc.compare_precision(y, a, b)
+    table["gs_pvalue_adjusted"] = pc.adjust_pvalues(table["gs_pvalue"], method="holm")
+    return table, pc.mcnemar(pc.mcnemar_table(y, a, b)).pvalue, float(np.mean(a != b))
+
+
+def no_digit_differs_after_holm() -> None:
+    table, mcnemar_p, _ = _shipped_digits()
+    assert mcnemar_p > 0.05, mcnemar_p
+    assert (table["gs_pvalue_adjusted"] > 0.05).all(), table
+    assert (table["gs_pvalue_adjusted"] <= 0.2).sum() <= 1, table  # "still few or no classes" at 0.2
+    one_false_alarm_in_ten_nulls()
+
+
+def other_families_disagree_more() -> None:
+    from precmp_lib.course.deep import SHIPPED_PREDICTIONS, cnn_predictions
+
+    _, _, networks = _shipped_digits()
+    other = cnn_predictions(str(SHIPPED_PREDICTIONS.parent / "examples" / "digits_wide.csv"),
+                            y_true="digit", id_column="id", models=["logistic", "svm"], train=False)
+    families = float(np.mean(other.predictions["logistic"] != other.predictions["svm"]))
+    assert families > 2 * networks, (families, networks)  # 4.3 % against 1.3 % of the items
+
+
+_later("09_deep_models", [
+    Claim("notebooks/09_deep_models.ipynb",
+          "the 1797 handwritten digits (8 × 8 pixels)", digits_are_1797_images_of_8_by_8,
+          "sklearn's load_digits and precmp_lib.course.deep.digits_split"),
+    Claim("notebooks/09_deep_models.ipynb",
+          "dropout 0.5 against 0.7, are trained on half of the images", two_networks_differ_in_dropout_only,
+          "the defaults of cnn_predictions and train_digits_cnns"),
+    Claim("notebooks/09_deep_models.ipynb",
+          "two 3 × 3 convolutions, max-pooling, two dense layers, 38 282 weights",
+          the_cnn_has_38282_weights, "precmp_lib.course.deep.make_cnn under torch"),
+    Claim("notebooks/09_deep_models.ipynb",
+          "the relative precision RP = P(A) / P(B) with its 95 % interval",
+          relative_precision_interval_is_95, "pc.compare_precision's default confidence level"),
+    Claim("notebooks/solutions/09_deep_models.ipynb",
+          "with ten independent true nulls at 0.05, the chance of at least one false alarm is "
+          "1 − 0.95¹⁰ = 40 %", one_false_alarm_in_ten_nulls, "closed form and 20 000 simulated families"),
+    Claim("notebooks/solutions/09_deep_models.ipynb",
+          "different kinds of model disagree far more often than two networks trained alike",
+          other_families_disagree_more, "the shipped CNN predictions and the shipped digits_wide.csv"),
+    Claim("docs/instructor/06-11.md",
+          "McNemar finds no difference in accuracy; no digit differs in precision after Holm at 5 %. "
+          "2. At α = 0.2 (Holm) still few or no classes; unadjusted at 0.05, with ten classes, a false "
+          "alarm among true nulls has a chance of up to 1 − 0.95¹⁰ = 40 %",
+          no_digit_differs_after_holm, "GS tests and McNemar's test on the shipped CNN predictions"),
+    Claim("docs/instructor/06-11.md",
+          "Two different model families (logistic vs SVM on the shipped example `digits_wide.csv`) "
+          "disagree much more often than two networks trained alike", other_families_disagree_more,
+          "the shipped CNN predictions and the shipped digits_wide.csv"),
+])

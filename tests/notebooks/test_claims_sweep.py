@@ -38,7 +38,7 @@ from conftest import ROOT
 NOTEBOOK_DIR = ROOT / "notebooks"
 INSTRUCTOR = ROOT / "docs" / "instructor"
 LAB_NOTEBOOKS = ("00_course_map", "01_mcnemar_cochran", "13_evaluating_on_items")
-LATER_NOTEBOOKS = ("10_replicability", "14_planning_item_evaluations")
+LATER_NOTEBOOKS = ("09_deep_models", "10_replicability", "14_planning_item_evaluations")
 SWEPT = (
     *(f"notebooks/{nb}.ipynb" for nb in LAB_NOTEBOOKS),
     *(f"notebooks/solutions/{nb}.ipynb" for nb in LAB_NOTEBOOKS),
@@ -50,6 +50,7 @@ SWEPT = (
     # the later notebooks, their solutions and their notes
     *(f"notebooks/{nb}.ipynb" for nb in LATER_NOTEBOOKS),
     *(f"notebooks/solutions/{nb}.ipynb" for nb in LATER_NOTEBOOKS),
+    "docs/instructor/06-11.md#09",
     "docs/instructor/06-11.md#10",
     "docs/instructor/14.md",
 )
