@@ -948,3 +948,184 @@ _later("09_deep_models", [
           "disagree much more often than two networks trained alike", other_families_disagree_more,
           "the shipped CNN predictions and the shipped digits_wide.csv"),
 ])
+
+
+# 12: the solution notebook's run at its defaults, written again (breast_cancer, all 569 rows,
+# 5 outer and 3 inner folds, seed 0; wine for exercise 4; five holdout seeds)
+@cache
+def _selection_run() -> dict:
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.neighbors import KNeighborsClassifier
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import StandardScaler
+    from sklearn.tree import DecisionTreeClassifier
+
+    from precmp_lib.fitting.selection import holdout_selection
+
+    estimators = {
+        "logistic regression": make_pipeline(StandardScaler(), LogisticRegression(max_iter=2000)),
+        "k-nearest neighbours": make_pipeline(StandardScaler(), KNeighborsClassifier()),
+        "decision tree": DecisionTreeClassifier(random_state=0),
+    }
+    grids = {"logistic regression": {"logisticregression__C": [0.01, 0.1, 1.0, 10.0]},
+             "k-nearest neighbours": {"kneighborsclassifier__n_neighbors": [3, 7, 15, 31]},
+             "decision tree": {"max_depth": [2, 4, 8, None]}}
+    finer_grids = {"logistic regression": {"logisticregression__C": [
+        0.001, 0.003, 0.01, 0.03, 0.1, 0.3, 1.0, 3.0, 10.0, 30.0, 100.0]},
+        "k-nearest neighbours": {"kneighborsclassifier__n_neighbors": list(range(1, 32))},
+        "decision tree": {"max_depth": [*range(1, 13), None]}}
+    data = pc.load_dataset("breast_cancer")
+    X, y = data.X, data.y
+
+    def nested(grid, X, y, outer=5):
+        return pc.nested_cv_scores(estimators, grid, X, y, outer=outer, inner=3, random_state=0,
+                                   progress=False)
+
+    def wide(frame):
+        return frame.pivot(index="outer_fold", columns="algorithm", values="score")
+
+    def tests(frame, rope=0.01):
+        w, ratio = wide(frame), frame.attrs["test_train_ratio"]
+        a, b = w["logistic regression"], w["k-nearest neighbours"]
+        t = pc.corrected_resampled_ttest(a, b, test_train_ratio=ratio)
+        post = pc.bayes_correlated_ttest(a, b, rope=rope, test_train_ratio=ratio)
+        return {"factor": 1 / len(w) + ratio, "sd": float((a - b).std()), "mean": t.estimate,
+                "p": t.pvalue, "scale": post.posterior.scale,
+                "probs": (post.p_a_better, post.p_rope, post.p_b_better)}
+
+    base, doubled, finer = nested(grids, X, y), nested(grids, X, y, 10), nested(finer_grids, X, y)
+    wine = pc.load_dataset("wine")
+    other = nested(grids, wine.X, wine.y)
+    other_wide = wide(other)
+    top = list(other_wide.mean().sort_values(ascending=False).index)
+    other_post = pc.bayes_correlated_ttest(other_wide[top[0]], other_wide[top[1]], rope=0.01,
+                                           test_train_ratio=other.attrs["test_train_ratio"])
+    holdout = pd.concat([holdout_selection(estimators, grids, X, y, random_state=s)
+                         for s in range(5)], ignore_index=True)
+
+    def means(frame):
+        return frame.groupby("algorithm")[["inner_score", "score"]].mean()
+
+    return {"rows": len(y), "order": list(wide(base).mean().sort_values(ascending=False).index),
+            "base": base, "five": tests(base), "ten": tests(doubled),
+            "ropes": {r: tests(base, r)["probs"] for r in (0.0, 0.01, 0.03)},
+            "finer": means(finer) - means(base), "wine_order": top,
+            "wine_max": max(other_post.p_a_better, other_post.p_rope, other_post.p_b_better),
+            "holdout": holdout.loc[holdout["algorithm"] == "logistic regression", "test_score"]}
+
+
+def selection_defaults() -> None:
+    import json
+    from pathlib import Path
+
+    run = _selection_run()
+    assert run["rows"] == 569 and run["order"][:2] == ["logistic regression", "k-nearest neighbours"]
+    cells = json.loads((Path(__file__).parents[1] / "notebooks" / "solutions" /
+                        "12_algorithm_selection.ipynb").read_text())["cells"]
+    parameters = "".join(next(c["source"] for c in cells if c["cell_type"] == "code"))
+    for setting in ("seed: int = 0", "outer_folds: int = 5", "inner_folds: int = 3",
+                    "max_rows: int = 600", "dataset: str = \"breast_cancer\""):
+        assert setting in parameters, setting  # max_rows above 569: all the rows
+
+
+def ten_outer_folds() -> None:
+    five, ten = _selection_run()["five"], _selection_run()["ten"]
+    assert (round(five["factor"], 3), round(ten["factor"], 3)) == (0.450, 0.211)
+    assert (round(five["p"], 3), round(ten["p"], 3)) == (0.195, 0.230)
+    assert (round(five["scale"], 4), round(ten["scale"], 4)) == (0.0079, 0.0123)
+    assert (round(five["sd"], 4), round(ten["sd"], 4)) == (0.0118, 0.0267)
+    assert (round(five["mean"], 4), round(ten["mean"], 4)) == (0.0123, 0.0158)
+    # the standard error is √(factor · S²): the factor is one of its two parts
+    assert five["scale"] == pytest.approx(np.sqrt(five["factor"] * five["sd"] ** 2), rel=1e-9)
+
+
+def test_folds_half_as_large() -> None:
+    from sklearn.model_selection import StratifiedKFold
+
+    y = pc.load_dataset("breast_cancer").y
+    size = {k: np.mean([len(t) for _, t in StratifiedKFold(k).split(np.zeros(len(y)), y)])
+            for k in (5, 10)}
+    assert size[10] == pytest.approx(size[5] / 2, rel=0.01), size
+    # both terms of 1/K + n_test/n_train shrink, and the differences spread more at the defaults
+    assert 1 / 10 < 1 / 5 and size[10] / (569 - size[10]) < size[5] / (569 - size[5])
+    assert _selection_run()["ten"]["sd"] > _selection_run()["five"]["sd"]
+
+
+def rope_takes_the_middle() -> None:
+    ropes = _selection_run()["ropes"]
+    assert ropes[0.0][1] == 0
+    assert [round(x, 3) for x in ropes[0.0][::2]] == [0.903, 0.097]
+    assert [round(x, 3) for x in ropes[0.03]] == [0.044, 0.953, 0.003]
+    better, worse = ([ropes[r][k] for r in (0.0, 0.01, 0.03)] for k in (0, 2))
+    assert np.all(np.diff(better) < 0) and np.all(np.diff(worse) < 0), ropes
+
+
+def finer_grid_inner_up_outer_still() -> None:
+    change = _selection_run()["finer"]
+    assert (change["inner_score"] >= 0).all() and round(change["inner_score"].mean(), 3) == 0.003
+    assert round(change["score"].mean(), 4) == 0, change
+
+
+def wine_same_order_more_decisive() -> None:
+    run = _selection_run()
+    assert run["wine_order"] == run["order"], (run["wine_order"], run["order"])
+    assert round(run["wine_max"], 3) == 0.842 and round(max(run["ropes"][0.01]), 3) == 0.606
+
+
+def holdout_noise() -> None:
+    run = _selection_run()
+    scores = run["holdout"]
+    assert (round(scores.min(), 3), round(scores.max(), 3), round(scores.std(), 3)) == (0.974, 0.982, 0.005)
+    outer = run["base"].groupby("algorithm")["score"].std()["logistic regression"]
+    assert round(outer, 3) == 0.016, outer
+
+
+def which_bias_wins_depends() -> None:
+    # inner models train on (k − 1)/k of the outer training rows; at the defaults the inner score
+    # is below the outer one for logistic regression and above it for the other two learners
+    base = _selection_run()["base"]
+    gap = base.groupby("algorithm")["inner_score"].mean() - base.groupby("algorithm")["score"].mean()
+    assert gap["logistic regression"] < 0 < min(gap["decision tree"], gap["k-nearest neighbours"]), gap
+
+
+_later("12_algorithm_selection", [
+    Claim("notebooks/12_algorithm_selection.ipynb",
+          "they are maxima over the grid (optimistic) of models trained on fewer rows than the final "
+          "ones (pessimistic), and which bias wins depends on the grid, the learner and the data",
+          which_bias_wins_depends, "the solution's nested CV at the defaults, written again"),
+    Claim("notebooks/solutions/12_algorithm_selection.ipynb",
+          "Doubling K shrinks both terms, but each outer test fold is then half as large, so the fold "
+          "differences themselves spread more", test_folds_half_as_large,
+          "StratifiedKFold on breast_cancer; the solution's run at the defaults"),
+    Claim("docs/instructor/12.md",
+          "the numbers below are those of the default parameters (all 569 rows of breast_cancer, "
+          "5 outer and 3 inner folds, seed 0)", selection_defaults,
+          "the solution notebook's parameters cell and breast_cancer's rows"),
+    Claim("docs/instructor/12.md",
+          "because the variance factor 1/K + n_test/n_train falls (0.450 → 0.211). The run shows the "
+          "opposite: p 0.195 → 0.230 and posterior scale 0.0079 → 0.0123, because the fold "
+          "differences spread more on test folds half as large (sd 0.0118 → 0.0267) and the mean "
+          "difference itself moved (+0.0123 → +0.0158). The factor is only half of the standard error",
+          ten_outer_folds, "the solution's exercise 1 at the defaults, written again"),
+    Claim("docs/instructor/12.md",
+          "At `rope = 0` there is no equivalence region, so P(equivalent) is 0 by definition. From 0 to "
+          "0.03, P(logistic regression better) falls 0.903 → 0.044 and P(k-nearest neighbours better) "
+          "0.097 → 0.003; the ROPE takes 0.953. Both sides give up the mass nearest to 0",
+          rope_takes_the_middle, "the solution's exercise 2 at the defaults, written again"),
+    Claim("docs/instructor/12.md",
+          "The inner scores rise (on average +0.003: more settings tried on the same inner folds can "
+          "only keep or raise the best), the outer scores do not move (0.0000 to four decimals here)",
+          finer_grid_inner_up_outer_still, "the solution's exercise 3 at the defaults, written again"),
+    Claim("docs/instructor/12.md",
+          "On wine the order is the same (logistic regression, then k-nearest neighbours) and the "
+          "Bayesian test is more decisive (largest probability 0.842 against 0.606)",
+          wine_same_order_more_decisive, "the solution's exercise 4 at the defaults, written again"),
+    Claim("docs/instructor/12.md",
+          "Over five seeds the holdout test score of logistic regression ranges 0.974 to 0.982 (sd "
+          "0.005) and its five outer scores have sd 0.016", holdout_noise,
+          "the solution's exercise 5 at the defaults, written again"),
+    Claim("docs/instructor/12.md",
+          "\"The inner score is at least an upper bound.\" Not when the learner still gains from more "
+          "rows: the inner models train on fewer rows than the refitted ones",
+          inner_below_outer_at_the_defaults, "nested CV at the notebook's defaults"),
+])
