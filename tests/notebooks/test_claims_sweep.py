@@ -38,8 +38,8 @@ from conftest import ROOT
 NOTEBOOK_DIR = ROOT / "notebooks"
 INSTRUCTOR = ROOT / "docs" / "instructor"
 LAB_NOTEBOOKS = ("00_course_map", "01_mcnemar_cochran", "13_evaluating_on_items")
-LATER_NOTEBOOKS = ("09_deep_models", "10_replicability", "12_algorithm_selection",
-                   "14_planning_item_evaluations")
+LATER_NOTEBOOKS = ("09_deep_models", "10_replicability", "11_paper_replication",
+                   "12_algorithm_selection", "14_planning_item_evaluations")
 SWEPT = (
     *(f"notebooks/{nb}.ipynb" for nb in LAB_NOTEBOOKS),
     *(f"notebooks/solutions/{nb}.ipynb" for nb in LAB_NOTEBOOKS),
@@ -53,6 +53,7 @@ SWEPT = (
     *(f"notebooks/solutions/{nb}.ipynb" for nb in LATER_NOTEBOOKS),
     "docs/instructor/06-11.md#09",
     "docs/instructor/06-11.md#10",
+    "docs/instructor/06-11.md#11",
     "docs/instructor/12.md",
     "docs/instructor/14.md",
 )
