@@ -2,7 +2,8 @@
 
 The sweep reads the prose students and instructors read on the two-hour path (``SWEPT``: the
 markdown cells of notebooks 00, 01 and 13 and of their solutions, the lab guide, the instructor
-guide and the notes of 00, 01 and 13) sentence by sentence, and finds its claims: numbers,
+guide and the notes of 00, 01 and 13) and in the later notebooks 09, 10, 11, 12 and 14 (their
+markdown, their solutions and their instructor notes) sentence by sentence, and finds its claims: numbers,
 percentages, number words ("half", "twice", "three to five"), directions ("too liberal", "too
 often", "below", "more … than") and named datasets. A sentence with a claim passes only when
 
@@ -38,6 +39,8 @@ from conftest import ROOT
 NOTEBOOK_DIR = ROOT / "notebooks"
 INSTRUCTOR = ROOT / "docs" / "instructor"
 LAB_NOTEBOOKS = ("00_course_map", "01_mcnemar_cochran", "13_evaluating_on_items")
+LATER_NOTEBOOKS = ("09_deep_models", "10_replicability", "11_paper_replication",
+                   "12_algorithm_selection", "14_planning_item_evaluations")
 SWEPT = (
     *(f"notebooks/{nb}.ipynb" for nb in LAB_NOTEBOOKS),
     *(f"notebooks/solutions/{nb}.ipynb" for nb in LAB_NOTEBOOKS),
@@ -46,6 +49,14 @@ SWEPT = (
     "docs/instructor/00-05.md#00",
     "docs/instructor/00-05.md#01",
     "docs/instructor/13.md",
+    # the later notebooks, their solutions and their notes
+    *(f"notebooks/{nb}.ipynb" for nb in LATER_NOTEBOOKS),
+    *(f"notebooks/solutions/{nb}.ipynb" for nb in LATER_NOTEBOOKS),
+    "docs/instructor/06-11.md#09",
+    "docs/instructor/06-11.md#10",
+    "docs/instructor/06-11.md#11",
+    "docs/instructor/12.md",
+    "docs/instructor/14.md",
 )
 
 # --- what a claim looks like -------------------------------------------------------------------
