@@ -182,8 +182,12 @@ def _margins(given: list[tuple[str | None, float]] | None) -> dict[str | None, f
 
 def _run(options: argparse.Namespace, progress: Callable[[str], None]) -> Comparison:
     """Read the items (or the logs) and compare the models on them."""
+    from .dataset_route import datasets_hint
     from .items import compare_items
 
+    hint = datasets_hint(options.item)
+    if hint is not None:  # results across data sets given as items: say which route reads them
+        raise InputError(hint)
     try:
         source, roles = _source(options)
         if not options.eval_log:  # the logs are read into memory: no Spark session for them

@@ -821,7 +821,7 @@ __all__ += ["cliffs_delta", "hodges_lehmann_interval", "sign_test"]
 
 
 def sign_test(x: Any, y: Any, *, higher_is_better: bool = True) -> TestResult:
-    """The sign test: on how many data sets X beats Y, ties set aside.
+    """Test on how many data sets X beats Y, ties set aside (the sign test).
 
     Parameters
     ----------
@@ -875,7 +875,7 @@ def sign_test(x: Any, y: Any, *, higher_is_better: bool = True) -> TestResult:
 
 def hodges_lehmann_interval(x: Any, y: Any, *,
                             confidence_level: float = 0.95) -> tuple[float, float, float]:
-    """The median difference of X and Y (Hodges–Lehmann) with its distribution-free interval.
+    """Estimate the median difference of X and Y (Hodges–Lehmann) with its distribution-free interval.
 
     Parameters
     ----------
@@ -925,7 +925,7 @@ def hodges_lehmann_interval(x: Any, y: Any, *,
         c = int(np.searchsorted(cdf, tail - 1e-12))  # smallest v with P(V <= v) >= tail
     else:
         mean, sd = n * (n + 1) / 4.0, math.sqrt(n * (n + 1) * (2 * n + 1) / 24.0)
-        c = int(math.floor(mean - float(stats.norm.isf(tail)) * sd))
+        c = math.floor(mean - float(stats.norm.isf(tail)) * sd)
     c = min(max(c, 1), (m + 1) // 2)
     return estimate, float(walsh[c - 1]), float(walsh[m - c])
 

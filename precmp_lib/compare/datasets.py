@@ -1,0 +1,570 @@
+"""Models compared across data sets: every number the data-set report shows.
+
+:func:`compare_datasets` reads a results table once
+(:func:`precmp_lib.engine.datasets.count_datasets`: one score per data set and model, or per
+fold) and computes, from the N x k table of scores,
+
+- each model's mean rank (1 = best) and its mean and median score;
+- the omnibus tests: Friedman's χ² and Iman and Davenport's F (with two models: the Wilcoxon
+  signed-rank test, exact where it can be, and the sign test with wins, ties and losses);
+- every pair by the Wilcoxon signed-rank test, Holm-adjusted over the pairs (the post-hoc that
+  Benavoli, Corani and Mangili 2016 recommend: a mean-rank test's p-value for two models
+  depends on which other models are in the pool), with Nemenyi's mean-rank test and critical
+  difference beside it as the classic view; against a ``reference`` the same over its k - 1
+  pairs;
+- each pair's effect sizes: the median difference with its Hodges–Lehmann interval, the
+  probability that A beats B on a data set and Cliff's delta;
+- the Bayesian signed-rank test of every pair with a region of practical equivalence;
+- with per-fold scores, each data set's own corrected resampled t (Nadeau–Bengio) for every
+  pair, Holm-adjusted within the data set;
+- the best group and the sentence that answers the question.
+
+The result, :class:`DatasetComparison`, holds plain tables and sentences; the report only
+shows them.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from itertools import combinations
+from typing import Any, ClassVar
+
+import numpy as np
+import pandas as pd
+
+from .._lib.dist import norm_sf
+from ..engine.datasets import DatasetScores, count_datasets
+from ..stats.bayesian import bayes_signed_rank_test
+from ..stats.multiple import adjust_pvalues
+from ..stats.posthoc import critical_difference, nemenyi, rank_cliques
+from ..stats.ranks import (
+    cliffs_delta,
+    friedman,
+    hodges_lehmann_interval,
+    iman_davenport,
+    rank_data,
+    sign_test,
+    wilcoxon,
+)
+from ..stats.resampling import corrected_resampled_ttest
+from .base import Comparison, best_group
+
+__all__ = ["BAYES_LIMIT", "CD_MODELS", "DatasetComparison", "compare_datasets"]
+
+# The CD diagram is drawn up to this many models; beyond it the page shows a ranked table
+CD_MODELS = 20
+# The Bayesian signed-rank matrix runs while pairs x N² stays under this (each posterior draw
+# is a quadratic form in the N + 1 Dirichlet weights)
+BAYES_LIMIT = 2_000_000
+BAYES_SAMPLES = 20_000
+# Up to this many data sets the Wilcoxon test uses its exact (permutation) distribution
+EXACT_DATASETS = 50
+CITATIONS = {
+    "friedman": "Friedman (1937)",
+    "iman": "Iman & Davenport (1980)",
+    "demsar": "Demšar (2006)",
+    "wilcoxon": "Wilcoxon (1945)",
+    "holm": "Holm (1979)",
+    "benavoli": "Benavoli, Corani & Mangili (2016)",
+    "nemenyi": "Nemenyi (1963)",
+    "bayes": "Benavoli, Corani, Demšar & Zaffalon (2017)",
+    "hl": "Hodges & Lehmann (1963)",
+    "cliff": "Cliff (1993)",
+    "nb": "Nadeau & Bengio (2003)",
+}
+
+
+@dataclass(frozen=True, kw_only=True)
+class DatasetComparison(Comparison):
+    """The comparison of several models across data sets (route ``"datasets"``).
+
+    The core fields and the JSON codec are :class:`~precmp_lib.compare.base.Comparison`'s.
+
+    Attributes
+    ----------
+    summary : DataFrame
+        One row per model, best mean rank first: ``model``, ``mean_rank`` (1 = best),
+        ``rank`` (1, 2, ... by mean rank), ``mean_score``, ``median_score``, ``firsts`` (data
+        sets where the model ranks first, ties shared), ``group`` (letters: models sharing a
+        letter are not shown to differ by the Holm-adjusted Wilcoxon tests), ``best``.
+    pairs : DataFrame
+        One row per pair, the better-ranked model as A: ``model_a``, ``model_b``, ``test``,
+        ``estimate`` (the Hodges–Lehmann median of score A - B), ``ci_low``, ``ci_high``,
+        ``statistic`` (Wilcoxon's V), ``pvalue``, ``pvalue_adjusted`` (Holm over the pairs),
+        ``reject``, ``wins``, ``ties``, ``losses`` (data sets where A scores better, equal,
+        worse), ``sign_pvalue``, ``prob_superiority`` (share of data sets A wins, ties
+        counted half), ``cliffs_delta`` (of A's and B's scores, score units' direction),
+        ``rank_a``, ``rank_b``, ``nemenyi_pvalue``, ``nemenyi_reject``, ``bayes_a_better``,
+        ``bayes_rope``, ``bayes_b_better``, ``bayes_decision``.
+    omnibus : DataFrame
+        ``test``, ``statistic``, ``df``, ``pvalue``, ``note``: Friedman and Iman–Davenport (two
+        models: Wilcoxon and the sign test).
+    reference_pairs : DataFrame
+        With a reference: one row per other model (``model_a`` the model, ``model_b`` the
+        reference), the ``pairs`` columns with Holm over these k - 1 pairs, and
+        ``rank_pvalue_adjusted`` (Holm on the mean-rank z tests); else empty.
+    per_dataset : DataFrame
+        One row per data set and model: ``dataset``, ``model``, ``score``, ``rank``.
+    fold_tests : DataFrame
+        With per-fold scores: one row per data set and pair: ``dataset``, ``model_a``,
+        ``model_b``, ``folds``, ``estimate`` (mean of A - B), ``ci_low``, ``ci_high``,
+        ``statistic`` (corrected t), ``df``, ``pvalue``, ``pvalue_adjusted`` (Holm within the
+        data set), ``reject``; else empty.
+    datasets : list of str
+        The data sets compared.
+    dropped : list of str
+        Data sets left out because a model had no score on them (``common_datasets``).
+    lower_is_better : bool
+    reference : str or None
+    rope : float
+        Half-width of the region of practical equivalence of the Bayesian test, score units.
+    critical_difference : float or None
+        Nemenyi's critical difference of mean ranks (three models or more).
+    groups : dict
+        ``"wilcoxon_holm"`` and ``"nemenyi"``: lists of groups (models not shown to differ,
+        adjacent in mean rank), the bars of a critical-difference diagram.
+    notes : list of str
+        What qualifies the tests: the χ² approximation for few data sets, ties, N and k.
+    methods : str
+        A paragraph to paste in a paper's methods section.
+    """
+
+    kind: ClassVar[str] = "datasets"
+    omnibus: pd.DataFrame
+    reference_pairs: pd.DataFrame
+    per_dataset: pd.DataFrame
+    fold_tests: pd.DataFrame
+    datasets: list[str]
+    dropped: list[str] = field(default_factory=list)
+    lower_is_better: bool = False
+    reference: str | None = None
+    rope: float = 0.0
+    critical_difference: float | None = None
+    groups: dict[str, list[list[str]]] = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)
+    methods: str = ""
+
+    def matrix(self) -> pd.DataFrame:
+        """Return the N x k table of scores (data sets x models), in the models' order.
+
+        Returns
+        -------
+        DataFrame
+        """
+        table = self.per_dataset.pivot(index="dataset", columns="model", values="score")
+        return table.loc[self.datasets, self.models]
+
+
+def _direction(lower_is_better: bool) -> float:
+    return -1.0 if lower_is_better else 1.0
+
+
+def _checked(read: DatasetScores, reference: str | None) -> None:
+    name = read.source
+    if len(read.models) < 2:
+        raise ValueError(f"{name}: need at least two models to compare; found "
+                         f"{read.models}")
+    if len(read.datasets) < 3:
+        dropped = f" ({len(read.dropped)} left out by --common-datasets)" if read.dropped else ""
+        raise ValueError(f"{name}: need at least three data sets to compare models across data "
+                         f"sets; found {len(read.datasets)}{dropped}")
+    if reference is not None and reference not in read.models:
+        raise ValueError(f"{name}: --reference {reference!r} is not one of the models "
+                         f"{read.models}")
+
+
+def _pair_row(a: str, b: str, x: np.ndarray, y: np.ndarray, sign: float,
+              level: float) -> dict[str, Any]:
+    """Wilcoxon, sign test and effect sizes of one pair (A's scores ``x``, B's ``y``)."""
+    n = x.size
+    w = wilcoxon(x, y, method="exact" if n <= EXACT_DATASETS else "normal")
+    s = sign_test(x, y, higher_is_better=sign > 0)
+    est, lo, hi = hodges_lehmann_interval(x, y, confidence_level=level)
+    wins, ties, losses = (s.details[k] for k in ("wins", "ties", "losses"))
+    return {"model_a": a, "model_b": b, "test": "Wilcoxon signed-rank", "estimate": est,
+            "ci_low": lo, "ci_high": hi, "statistic": w.statistic, "pvalue": w.pvalue,
+            "wins": wins, "ties": ties, "losses": losses, "sign_pvalue": s.pvalue,
+            "prob_superiority": (wins + ties / 2) / n, "cliffs_delta": cliffs_delta(x, y),
+            "distribution": w.details["distribution"]}
+
+
+def _bayes(x: np.ndarray, y: np.ndarray, sign: float, rope: float, seed: int) -> dict[str, Any]:
+    res = bayes_signed_rank_test(sign * x, sign * y, rope=rope, n_samples=BAYES_SAMPLES,
+                                 random_state=seed)
+    return {"bayes_a_better": res.p_a_better, "bayes_rope": res.p_rope,
+            "bayes_b_better": res.p_b_better, "bayes_decision": res.decision(0.95)}
+
+
+def _pairs(matrix: pd.DataFrame, order: list[str], ranks: pd.Series, sign: float, alpha: float,
+           rope: float, seed: int, pairs: Sequence[tuple[str, str]],
+           nemenyi_p: pd.DataFrame | None, bayes: bool) -> pd.DataFrame:
+    """Every pair asked for: Wilcoxon + Holm, sign test, effect sizes, Nemenyi, Bayes."""
+    rows = []
+    for i, (a, b) in enumerate(pairs):
+        x, y = matrix[a].to_numpy(float), matrix[b].to_numpy(float)
+        row = _pair_row(a, b, x, y, sign, 1 - alpha)
+        row["rank_a"], row["rank_b"] = float(ranks[a]), float(ranks[b])
+        if nemenyi_p is not None:
+            row["nemenyi_pvalue"] = float(nemenyi_p.loc[a, b])
+            row["nemenyi_reject"] = row["nemenyi_pvalue"] <= alpha
+        if bayes:
+            row.update(_bayes(x, y, sign, rope, seed + i))
+        rows.append(row)
+    out = pd.DataFrame(rows)
+    out.insert(out.columns.get_loc("pvalue") + 1, "pvalue_adjusted",
+               adjust_pvalues(out["pvalue"].to_numpy(), "holm"))
+    out.insert(out.columns.get_loc("pvalue_adjusted") + 1, "reject",
+               out["pvalue_adjusted"] <= alpha)
+    out.attrs["adjustment"] = "holm"
+    return out
+
+
+def _omnibus(matrix: pd.DataFrame, sign: float, pairs: pd.DataFrame) -> pd.DataFrame:
+    hib = sign > 0
+    if matrix.shape[1] == 2:
+        row = pairs.iloc[0]
+        return pd.DataFrame([
+            {"test": "Wilcoxon signed-rank (" + str(row["distribution"]) + ")",
+             "statistic": row["statistic"], "df": np.nan, "pvalue": row["pvalue"], "note": ""},
+            {"test": "sign test (exact binomial, ties set aside)", "statistic": row["wins"],
+             "df": np.nan, "pvalue": row["sign_pvalue"],
+             "note": f"{row['wins']} wins, {row['ties']} ties, {row['losses']} losses"}])
+    f = friedman(matrix, higher_is_better=hib)
+    i = iman_davenport(matrix, higher_is_better=hib)
+    return pd.DataFrame([
+        {"test": f.method, "statistic": f.statistic, "df": f"{f.df:g}", "pvalue": f.pvalue,
+         "note": f.note, "kendall_w": f.details["kendall_w"]},
+        {"test": i.method, "statistic": i.statistic, "df": f"{i.df[0]:g}, {i.df[1]:g}",
+         "pvalue": i.pvalue, "note": i.note, "kendall_w": np.nan}])
+
+
+def _letters(order: list[str], groups: list[list[str]]) -> dict[str, str]:
+    """Letters of the groups a model belongs to (a, b, ...; a model in no group gets its own)."""
+    out = {m: "" for m in order}
+    covered = {m for g in groups for m in g}
+    blocks = [list(g) for g in groups] + [[m] for m in order if m not in covered]
+    blocks.sort(key=lambda g: order.index(g[0]))
+    for n, g in enumerate(blocks):
+        letter = _letter(n)
+        for m in g:
+            out[m] += letter
+    return out
+
+
+def _letter(n: int) -> str:
+    """Return the n-th group letter: a, b, ..., z, aa, ab, ...
+
+    >>> _letter(0), _letter(25), _letter(26)
+    ('a', 'z', 'aa')
+    """
+    text = ""
+    n += 1
+    while n:
+        n, r = divmod(n - 1, 26)
+        text = chr(97 + r) + text
+    return text
+
+
+def _groups(order: list[str], ranks: pd.Series, pairs: pd.DataFrame, col: str) -> list[list[str]]:
+    sig = pd.DataFrame(False, index=order, columns=order)
+    for r in pairs.itertuples():
+        if getattr(r, col):
+            sig.loc[r.model_a, r.model_b] = sig.loc[r.model_b, r.model_a] = True
+    return [list(g) for g in rank_cliques(ranks.loc[order], sig)]
+
+
+def _fold_tests(read: DatasetScores, order: list[str], alpha: float) -> pd.DataFrame:
+    """Each data set's corrected resampled t of every pair, Holm within the data set."""
+    if not read.folds:
+        return pd.DataFrame()
+    keys = [k for k in ("repeat", "fold") if k in read.scores.columns]
+    rows = []
+    for ds, part in read.scores.groupby("dataset", sort=False):
+        wide = part.pivot_table(index=keys, columns="model", values="score", aggfunc="first")
+        folds = part[keys[-1]].nunique()  # K of K-fold: n_test / n_train = 1 / (K - 1)
+        ratio = 1.0 / max(folds - 1, 1)
+        start = len(rows)
+        for a, b in combinations(order, 2):
+            res = corrected_resampled_ttest(wide[a].to_numpy(float), wide[b].to_numpy(float),
+                                            test_train_ratio=ratio, confidence_level=1 - alpha)
+            rows.append({"dataset": ds, "model_a": a, "model_b": b, "folds": len(wide),
+                         "estimate": res.estimate, "ci_low": res.ci_low, "ci_high": res.ci_high,
+                         "statistic": res.statistic, "df": res.df, "pvalue": res.pvalue})
+        p = np.array([r["pvalue"] for r in rows[start:]], dtype=float)
+        adj = adjust_pvalues(np.where(np.isnan(p), 1.0, p), "holm")
+        for r, q in zip(rows[start:], adj):
+            r["pvalue_adjusted"], r["reject"] = float(q), bool(q <= alpha)
+    return pd.DataFrame(rows)
+
+
+def _and(names: list[str]) -> str:
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def answer(n: int, summary: pd.DataFrame, pairs: pd.DataFrame, alpha: float,
+           reference: str | None = None) -> str:
+    """Say the answer in one sentence: who ranks first, and whom it is shown to beat.
+
+    >>> s = pd.DataFrame({"model": ["rf", "knn", "nb"], "mean_rank": [1.2, 2.0, 2.8]})
+    >>> p = pd.DataFrame({"model_a": ["rf", "rf", "knn"], "model_b": ["knn", "nb", "nb"],
+    ...                   "reject": [False, True, False]})
+    >>> answer(20, s, p, 0.05)
+    'Over 20 data sets, rf ranks first (mean rank 1.2); it is not shown to differ from knn; it beats nb (Holm-adjusted Wilcoxon signed-rank tests, α = 0.05).'
+    """
+    top = str(summary["model"].iloc[0])
+    rank = float(summary["mean_rank"].iloc[0])
+    same, beaten = [], []
+    for m in summary["model"].iloc[1:]:
+        row = pairs[((pairs.model_a == top) & (pairs.model_b == m))
+                    | ((pairs.model_a == m) & (pairs.model_b == top))]
+        if row.empty:
+            continue
+        (beaten if bool(row["reject"].iloc[0]) else same).append(str(m))
+    parts = [f"Over {n} data sets, {top} ranks first (mean rank {rank:.2f})"
+             if rank < 10 else f"Over {n} data sets, {top} ranks first (mean rank {rank:.1f})"]
+    if same:
+        parts.append(f"it is not shown to differ from {_and(same)}")
+    if beaten:
+        parts.append(f"it beats {_and(beaten)}")
+    if not same and not beaten and reference:
+        parts.append(f"it was compared with the reference {reference} only")
+    return "; ".join(parts) + f" (Holm-adjusted Wilcoxon signed-rank tests, α = {alpha:g})."
+
+
+def _notes(read: DatasetScores, matrix: pd.DataFrame, sign: float, bayes: bool,
+           n_pairs: int) -> list[str]:
+    n, k = matrix.shape
+    out = []
+    if k > 2 and (n <= 10 or k <= 5):
+        out.append(f"N = {n} data sets and k = {k} models: Friedman's χ² approximation wants N "
+                   "> 10 and k > 5 (Demšar 2006); Iman–Davenport's F is the one to read.")
+    if n <= EXACT_DATASETS:
+        out.append(f"With N = {n} data sets the Wilcoxon p-values use the exact permutation "
+                   "distribution of the signed ranks (mid-ranks for ties).")
+    else:
+        out.append(f"With N = {n} data sets the Wilcoxon p-values use the normal "
+                   "approximation with tie-corrected variance.")
+    ranks = rank_data(matrix, higher_is_better=sign > 0).matrix
+    tied = int(np.sum([len(r) - len(np.unique(r)) > 0 for r in ranks]))
+    if tied:
+        out.append(f"{tied} of {n} data sets have tied scores (equal to 12 significant digits): "
+                   "tied models share the mean of their ranks, Friedman's statistic is "
+                   "tie-corrected, and the sign test sets ties aside.")
+    if n < 6:
+        out.append(f"With N = {n} data sets no two-sided Wilcoxon test can reach p < 0.05: "
+                   "compare on more data sets.")
+    if not bayes:
+        out.append(f"The Bayesian signed-rank matrix was not computed: {n_pairs} pairs over "
+                   f"{n} data sets exceed its budget ({BAYES_LIMIT:,} pair × N² terms).")
+    if k > CD_MODELS:
+        out.append(f"{k} models: the critical-difference diagram is readable up to "
+                   f"{CD_MODELS}; the ranked table shows the same groups.")
+    if read.dropped:
+        out.append(f"{len(read.dropped)} data sets were left out because a model had no score "
+                   f"on them (--common-datasets): {', '.join(read.dropped[:10])}"
+                   + (" ..." if len(read.dropped) > 10 else "") + ".")
+    return out
+
+
+def _methods(n: int, k: int, alpha: float, rope: float, reference: str | None, bayes: bool,
+             folds: bool, lower: bool) -> str:
+    c = CITATIONS
+    what = "lower scores better" if lower else "higher scores better"
+    text = [f"We compared {k} models on {n} data sets ({what}). Within each data set the "
+            f"models were ranked (1 = best, ties sharing the mean rank) and compared by mean "
+            f"rank."]
+    if k > 2:
+        text.append(f"Friedman's test ({c['friedman']}) with Iman and Davenport's F "
+                    f"({c['iman']}) tested whether all models perform alike ({c['demsar']}).")
+    text.append(f"Pairs of models were compared with the Wilcoxon signed-rank test "
+                f"({c['wilcoxon']}) on the per-data-set scores, with Holm's adjustment "
+                f"({c['holm']}) over the {k * (k - 1) // 2 if reference is None else k - 1} "
+                f"comparisons{'' if reference is None else ' against ' + reference}, at "
+                f"α = {alpha:g}, as recommended by {c['benavoli']} over mean-rank tests, whose "
+                "p-values depend on the other models compared.")
+    if k > 2:
+        text.append(f"Nemenyi's test ({c['nemenyi']}) and its critical difference of mean ranks "
+                    "are reported as the classic view.")
+    text.append(f"Effect sizes are the Hodges–Lehmann median difference with its "
+                f"distribution-free {100 * (1 - alpha):g} % interval ({c['hl']}), the share of "
+                f"data sets won and Cliff's delta ({c['cliff']}).")
+    if bayes:
+        text.append(f"The Bayesian signed-rank test ({c['bayes']}) gave the posterior "
+                    f"probabilities that one model is better, that the two are practically "
+                    f"equivalent (a region of practical equivalence of ±{rope:g} in score "
+                    "units), or that the other is better, with decisions at 0.95.")
+    if folds:
+        text.append(f"Within each data set, pairs were compared on the per-fold scores with the "
+                    f"corrected resampled t-test ({c['nb']}), Holm-adjusted within the data "
+                    "set.")
+    return " ".join(text)
+
+
+def compare_datasets(
+    source: Any,
+    *,
+    dataset: str | None = None,
+    model: str = "model",
+    score: str = "score",
+    models: Sequence[str] | None = None,
+    layout: str = "auto",
+    lower_is_better: bool = False,
+    reference: str | None = None,
+    rope: float = 0.01,
+    alpha: float = 0.05,
+    common_datasets: bool = False,
+    engine: str = "auto",
+    random_state: int = 0,
+) -> DatasetComparison:
+    """Compare models across data sets: ranks, Friedman, post-hoc tests, effect sizes, Bayes.
+
+    Parameters
+    ----------
+    source : DataFrame, mapping of arrays, path, glob, DuckDB relation, Spark DataFrame or DatasetScores
+        A results table, wide (a data-set column and one numeric column per model) or long
+        (``dataset``, ``model``, ``score`` [, ``repeat``, ``fold``]); see
+        :func:`precmp_lib.engine.datasets.count_datasets`.
+    dataset, model, score, models, layout, common_datasets, engine
+        As for :func:`~precmp_lib.engine.datasets.count_datasets`.
+    lower_is_better : bool
+        The scores are errors or losses (the lowest is best).
+    reference : str, optional
+        Also compare every model with this one (Holm over its k - 1 pairs); the best group is
+        then decided against it.
+    rope : float
+        Half-width of the region of practical equivalence of the Bayesian signed-rank test, in
+        score units (default 0.01: one point of accuracy).
+    alpha : float
+        Level of the decisions.
+    random_state : int
+        Seed of the Bayesian test's Monte Carlo draws.
+
+    Returns
+    -------
+    DatasetComparison
+
+    Raises
+    ------
+    ValueError
+        Fewer than two models or three data sets, a reference that is not a model, and the
+        reader's errors (:class:`~precmp_lib.engine.datasets.DatasetFileError`).
+
+    Examples
+    --------
+    >>> import numpy as np, pandas as pd
+    >>> rng = np.random.default_rng(0)
+    >>> base = rng.uniform(0.6, 0.9, 12)
+    >>> wide = pd.DataFrame({"dataset": [f"d{i}" for i in range(12)],
+    ...                      "rf": base + 0.04, "lr": base + 0.01, "nb": base - 0.03})
+    >>> cmp = compare_datasets(wide)
+    >>> cmp.summary["model"].tolist(), cmp.best
+    (['rf', 'lr', 'nb'], ['rf'])
+    >>> cmp.conclusions[0]
+    'Over 12 data sets, rf ranks first (mean rank 1.00); it beats lr and nb (Holm-adjusted Wilcoxon signed-rank tests, α = 0.05).'
+    """
+    read = source if isinstance(source, DatasetScores) else count_datasets(
+        source, dataset=dataset, model=model, score=score, models=models, layout=layout,
+        common_datasets=common_datasets, engine=engine)
+    _checked(read, reference)
+    if not (isinstance(rope, int | float) and math.isfinite(rope) and rope >= 0):
+        raise ValueError(f"rope must be a number >= 0; got {rope!r}")
+    sign = _direction(lower_is_better)
+    matrix = read.matrix()
+    n, k = matrix.shape
+    data = rank_data(matrix, higher_is_better=not lower_is_better)
+    ranks = data.ranks.rename(None)
+    ranks.index = list(matrix.columns)
+    order = sorted(read.models, key=lambda m: (float(ranks[m]), read.models.index(m)))
+    all_pairs = list(combinations(order, 2))
+    bayes = len(all_pairs) * (n + 1) ** 2 <= BAYES_LIMIT
+    nem = nemenyi(matrix, alpha=alpha, higher_is_better=not lower_is_better) if k > 2 else None
+    pairs = _pairs(matrix, order, ranks, sign, alpha, rope, random_state, all_pairs,
+                   None if nem is None else nem.pvalues, bayes)
+    reference_pairs = pd.DataFrame()
+    if reference is not None:
+        others = [(m, reference) for m in order if m != reference]
+        reference_pairs = _pairs(matrix, order, ranks, sign, alpha, rope, random_state,
+                                 others, None, False)
+        z = (reference_pairs["rank_a"] - reference_pairs["rank_b"]) / data.se
+        p = np.minimum(1.0, 2.0 * norm_sf(np.abs(z.to_numpy())))
+        reference_pairs["rank_pvalue_adjusted"] = adjust_pvalues(p, "holm")
+    groups = {"wilcoxon_holm": _groups(order, ranks, pairs, "reject")}
+    if nem is not None:
+        groups["nemenyi"] = [list(g) for g in nem.cliques]
+    letters = _letters(order, groups["wilcoxon_holm"])
+    rank_matrix = pd.DataFrame(data.matrix, index=matrix.index, columns=matrix.columns)
+    summary = pd.DataFrame({
+        "model": order, "mean_rank": [float(ranks[m]) for m in order],
+        "rank": np.arange(1, k + 1),
+        "mean_score": [float(matrix[m].mean()) for m in order],
+        "median_score": [float(matrix[m].median()) for m in order],
+        "firsts": [float((rank_matrix[m] == rank_matrix.min(axis=1)).sum()) for m in order],
+        "group": [letters[m] for m in order]})
+    score_of = {m: -float(ranks[m]) for m in order}  # by_score ranks highest first
+    if reference is None:
+        best = best_group(score_of, pairs)
+    else:
+        signed = reference_pairs.assign(estimate=sign * reference_pairs["estimate"])
+        best = best_group(score_of, signed, reference)
+    summary["best"] = summary["model"].isin(best)
+    per_dataset = matrix.reset_index().melt(id_vars="dataset", var_name="model",
+                                            value_name="score")
+    per_dataset["rank"] = rank_matrix.reset_index(drop=True).melt()["value"].to_numpy()
+    cd = critical_difference(k, n, alpha=alpha) if k > 2 else None
+    sentence = answer(n, summary, pairs, alpha)
+    notes = _notes(read, matrix, sign, bayes, len(all_pairs))
+    fold_tests = _fold_tests(read, order, alpha)
+    conclusions = [sentence, *_reference_lines(reference, reference_pairs, sign),
+                   *_fold_lines(fold_tests, n, reference or order[0])]
+    settings = {"dataset": dataset, "layout": read.layout, "lower_is_better": lower_is_better,
+                "reference": reference, "rope": rope, "common_datasets": common_datasets,
+                "folds": read.folds, "bayes_samples": BAYES_SAMPLES if bayes else 0,
+                "random_state": random_state, "notes": list(read.notes)}
+    return DatasetComparison(
+        models=list(read.models), summary=summary, pairs=pairs, best=best,
+        design={"datasets": n, "models": k, "folds": read.folds,
+                "description": f"{k} models on {n} data sets"
+                               + (", scores per fold" if read.folds else "")},
+        settings=settings, alpha=alpha, engine=read.engine, source=read.source,
+        n_rows=read.n_rows, recommendation=sentence, conclusions=conclusions,
+        omnibus=_omnibus(matrix, sign, pairs), reference_pairs=reference_pairs,
+        per_dataset=per_dataset, fold_tests=fold_tests, datasets=list(read.datasets),
+        dropped=list(read.dropped), lower_is_better=lower_is_better, reference=reference,
+        rope=float(rope), critical_difference=cd, groups=groups, notes=notes,
+        methods=_methods(n, k, alpha, rope, reference, bayes, read.folds, lower_is_better))
+
+
+def _reference_lines(reference: str | None, ref: pd.DataFrame, sign: float) -> list[str]:
+    if reference is None or ref.empty:
+        return []
+    better = [r.model_a for r in ref.itertuples() if r.reject and sign * r.estimate > 0]
+    worse = [r.model_a for r in ref.itertuples() if r.reject and sign * r.estimate < 0]
+    same = [r.model_a for r in ref.itertuples() if not r.reject]
+    parts = []
+    if better:
+        parts.append(f"{_and(better)} {'beats' if len(better) == 1 else 'beat'} it")
+    if worse:
+        parts.append(f"it beats {_and(worse)}")
+    if same:
+        parts.append(f"{_and(same)} {'is' if len(same) == 1 else 'are'} not shown to differ "
+                     "from it")
+    return [f"Against the reference {reference}: " + "; ".join(parts)
+            + " (Holm over its pairs)."]
+
+
+def _fold_lines(fold: pd.DataFrame, n: int, first: str) -> list[str]:
+    """Say, for the top model (or the reference) against each other, the per-data-set tests."""
+    if fold.empty:
+        return []
+    out = []
+    mine = fold[(fold["model_a"] == first) | (fold["model_b"] == first)]
+    for (a, b), part in mine.groupby(["model_a", "model_b"], sort=False):
+        more = int((part["estimate"] > 0).sum())
+        sig = int((part["reject"] & (part["estimate"] > 0)).sum())
+        sig_b = int((part["reject"] & (part["estimate"] < 0)).sum())
+        out.append(f"Within data sets ({a} − {b}): the mean score of {a} is higher on {more} of "
+                   f"{n} data sets, significantly on {sig}; {b}'s significantly on {sig_b} "
+                   "(corrected resampled t, Holm within each data set).")
+    return out
