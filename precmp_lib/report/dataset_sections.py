@@ -396,7 +396,11 @@ def latex_table(cmp: DatasetComparison, digits: int = 3) -> str:
     ...                      "nb": [.95, .96, .81]})
     >>> text = latex_table(compare_datasets(wide))
     >>> print(text.splitlines()[5])
+    iris & \textbf{0.950} (1.5) & \textbf{0.950} (1.5) \\
+    >>> print(text.splitlines()[7])
     digits\_2 & \textbf{0.970} (1) & 0.810 (2) \\
+
+    The two models tie on iris and share ranks 1 and 2.
     """
     order = list(cmp.summary["model"])
     score = cmp.per_dataset.pivot(index="dataset", columns="model", values="score")
