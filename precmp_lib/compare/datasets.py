@@ -40,12 +40,14 @@ from ..stats.bayesian import bayes_signed_rank_test
 from ..stats.multiple import adjust_pvalues
 from ..stats.posthoc import critical_difference, nemenyi, rank_cliques
 from ..stats.ranks import (
-    cliffs_delta,
+    cliffs_delta_matrix,
     friedman,
     hodges_lehmann_interval,
     iman_davenport,
     rank_data,
-    sign_test,
+    sign_counts,
+    sign_pvalues,
+    signed_rank_normal,
     wilcoxon,
 )
 from ..stats.resampling import corrected_resampled_ttest
@@ -59,6 +61,9 @@ CD_MODELS = 20
 # is a quadratic form in the N + 1 Dirichlet weights)
 BAYES_LIMIT = 2_000_000
 BAYES_SAMPLES = 20_000
+# The Hodges–Lehmann intervals of every pair are computed while the pairs' Walsh averages
+# (N(N+1)/2 each) number at most this; beyond it, those of the top model's pairs only
+WALSH_LIMIT = 20_000_000
 # Up to this many data sets the Wilcoxon test uses its exact (permutation) distribution
 EXACT_DATASETS = 50
 CITATIONS = {
@@ -175,19 +180,24 @@ def _checked(read: DatasetScores, reference: str | None) -> None:
                          f"{read.models}")
 
 
-def _pair_row(a: str, b: str, x: np.ndarray, y: np.ndarray, sign: float,
-              level: float) -> dict[str, Any]:
-    """Wilcoxon, sign test and effect sizes of one pair (A's scores ``x``, B's ``y``)."""
-    n = x.size
-    w = wilcoxon(x, y, method="exact" if n <= EXACT_DATASETS else "normal")
-    s = sign_test(x, y, higher_is_better=sign > 0)
-    est, lo, hi = hodges_lehmann_interval(x, y, confidence_level=level)
-    wins, ties, losses = (s.details[k] for k in ("wins", "ties", "losses"))
-    return {"model_a": a, "model_b": b, "test": "Wilcoxon signed-rank", "estimate": est,
-            "ci_low": lo, "ci_high": hi, "statistic": w.statistic, "pvalue": w.pvalue,
-            "wins": wins, "ties": ties, "losses": losses, "sign_pvalue": s.pvalue,
-            "prob_superiority": (wins + ties / 2) / n, "cliffs_delta": cliffs_delta(x, y),
-            "distribution": w.details["distribution"]}
+def _signed_ranks(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray, str]:
+    """Every pair's Wilcoxon V and p-value: exact up to EXACT_DATASETS data sets, else normal.
+
+    ``x`` and ``y`` are N x P: column p holds pair p's scores.
+    """
+    if x.shape[0] > EXACT_DATASETS:
+        v, p = signed_rank_normal(x, y)
+        return v, p, "normal"
+    res = [wilcoxon(x[:, j], y[:, j], method="exact") for j in range(x.shape[1])]
+    return (np.array([r.statistic for r in res]), np.array([r.pvalue for r in res]), "exact")
+
+
+def _median_difference(a: np.ndarray, b: np.ndarray, level: float,
+                       walsh: bool) -> dict[str, float]:
+    """Return the Hodges–Lehmann median difference with its interval (NaN without ``walsh``)."""
+    est, lo, hi = (hodges_lehmann_interval(a, b, confidence_level=level) if walsh
+                   else (math.nan, math.nan, math.nan))
+    return {"estimate": est, "ci_low": lo, "ci_high": hi}
 
 
 def _bayes(x: np.ndarray, y: np.ndarray, sign: float, rope: float, seed: int) -> dict[str, Any]:
@@ -201,18 +211,34 @@ def _pairs(matrix: pd.DataFrame, order: list[str], ranks: pd.Series, sign: float
            rope: float, seed: int, pairs: Sequence[tuple[str, str]],
            nemenyi_p: pd.DataFrame | None, bayes: bool) -> pd.DataFrame:
     """Every pair asked for: Wilcoxon + Holm, sign test, effect sizes, Nemenyi, Bayes."""
+    n = len(matrix)
+    x = matrix[[a for a, _ in pairs]].to_numpy(float)
+    y = matrix[[b for _, b in pairs]].to_numpy(float)
+    v, p, distribution = _signed_ranks(x, y)
+    wins, ties, losses = sign_counts(x, y, higher_is_better=sign > 0)
+    sign_p = sign_pvalues(wins, losses)
+    delta = cliffs_delta_matrix(matrix)
+    # the Walsh averages of every pair, while they fit the budget; else the top model's pairs
+    every = len(pairs) * n * (n + 1) / 2 <= WALSH_LIMIT
     rows = []
     for i, (a, b) in enumerate(pairs):
-        x, y = matrix[a].to_numpy(float), matrix[b].to_numpy(float)
-        row = _pair_row(a, b, x, y, sign, 1 - alpha)
-        row["rank_a"], row["rank_b"] = float(ranks[a]), float(ranks[b])
+        row = {"model_a": a, "model_b": b, "test": "Wilcoxon signed-rank"}
+        row.update(_median_difference(x[:, i], y[:, i], 1 - alpha, every or order[0] in (a, b)))
+        row["cliffs_delta"] = float(delta.loc[a, b])
+        row.update({"statistic": v[i], "pvalue": p[i], "wins": int(wins[i]),
+                    "ties": int(ties[i]), "losses": int(losses[i]), "sign_pvalue": sign_p[i],
+                    "prob_superiority": (wins[i] + ties[i] / 2) / n,
+                    "distribution": distribution,
+                    "rank_a": float(ranks[a]), "rank_b": float(ranks[b])})
         if nemenyi_p is not None:
             row["nemenyi_pvalue"] = float(nemenyi_p.loc[a, b])
             row["nemenyi_reject"] = row["nemenyi_pvalue"] <= alpha
         if bayes:
-            row.update(_bayes(x, y, sign, rope, seed + i))
+            row.update(_bayes(x[:, i], y[:, i], sign, rope, seed + i))
         rows.append(row)
     out = pd.DataFrame(rows)
+    cols = ["model_a", "model_b", "test", "estimate", "ci_low", "ci_high", "statistic", "pvalue"]
+    out = out[cols + [c for c in out.columns if c not in cols]]
     out.insert(out.columns.get_loc("pvalue") + 1, "pvalue_adjusted",
                adjust_pvalues(out["pvalue"].to_numpy(), "holm"))
     out.insert(out.columns.get_loc("pvalue_adjusted") + 1, "reject",

@@ -778,3 +778,24 @@ def test_cliffs_delta_is_its_definition_over_every_pair():
     a, b = np.round(rng.uniform(0, 1, 12), 1), np.round(rng.uniform(0, 1, 9), 1)
     assert cliffs_delta(a, b) == pytest.approx(np.mean(np.sign(a[:, None] - b[None, :])))
     assert cliffs_delta(b, a) == pytest.approx(-cliffs_delta(a, b))
+
+
+def test_signed_rank_normal_is_wilcoxon_normal_pair_by_pair_with_ties_and_zeros():
+    from precmp_lib.stats.ranks import sign_pvalues, signed_rank_normal
+
+    rng = np.random.default_rng(1)
+    x, y = np.round(rng.random((80, 30)), 2), np.round(rng.random((80, 30)), 2)  # ties, zeros
+    v, p = signed_rank_normal(x, y)
+    for j in range(30):
+        ref = wilcoxon(x[:, j], y[:, j], method="normal")
+        assert v[j] == ref.statistic and p[j] == pytest.approx(ref.pvalue, rel=1e-12)
+        # and scipy's normal approximation with R's continuity correction, on the differences
+        # rounded as ours are (0.5 - 0.4 and 0.3 - 0.2 tie only after rounding)
+        sp_ref = stats.wilcoxon(np.round(x[:, j] - y[:, j], 12), method="approx",
+                                correction=True)
+        assert p[j] == pytest.approx(sp_ref.pvalue, rel=1e-9)
+    wins = rng.integers(0, 30, 50)
+    losses = rng.integers(0, 30, 50)
+    ref = [stats.binomtest(int(w), int(w + lo)).pvalue if w + lo else 1.0
+           for w, lo in zip(wins, losses)]
+    np.testing.assert_allclose(sign_pvalues(wins, losses), ref, rtol=1e-9)
