@@ -384,6 +384,11 @@ def _notes(read: DatasetScores, matrix: pd.DataFrame, sign: float, bayes: bool,
     if not bayes:
         out.append(f"The Bayesian signed-rank matrix was not computed: {n_pairs} pairs over "
                    f"{n} data sets exceed its budget ({BAYES_LIMIT:,} pair × N² terms).")
+    if n_pairs * n * (n + 1) / 2 > WALSH_LIMIT:
+        out.append(f"The Hodges–Lehmann median differences and intervals are given for the "
+                   f"pairs of the top model only: {n_pairs} pairs over {n} data sets exceed "
+                   f"their budget ({WALSH_LIMIT:,} Walsh averages); the other pairs' "
+                   "Wilcoxon tests, win counts and Cliff's deltas are complete.")
     if k > CD_MODELS:
         out.append(f"{k} models: the critical-difference diagram is readable up to "
                    f"{CD_MODELS}; the ranked table shows the same groups.")
