@@ -35,7 +35,7 @@ from .route import (
 if TYPE_CHECKING:  # the comparison's module is imported when the route runs
     from .base import Comparison
 
-__all__ = ["OPTIONS", "ROUTE", "cd_paths", "datasets_hint"]
+__all__ = ["OPTIONS", "ROUTE", "cd_paths"]
 
 
 def _shared(options: tuple[Option, ...], flag: str) -> Option:
@@ -114,21 +114,6 @@ def _outputs(options: argparse.Namespace) -> list[tuple[str, Path]]:
     if options.latex:
         outs.append(("--latex", Path(options.latex)))
     return outs
-
-
-def datasets_hint(item: str | None) -> str | None:
-    """The line that sends results across data sets given as items to this route, else None.
-
-    >>> print(datasets_hint("dataset"))
-    --item dataset names data sets: a table of scores across data sets is compared by rank, data set by data set (Friedman, Wilcoxon, Nemenyi), not as items; run precmp report FILE without --item (or with --dataset dataset)
-    """
-    from ..engine.datasets import looks_like_datasets
-
-    if item is None or not looks_like_datasets(item):
-        return None
-    return (f"--item {item} names data sets: a table of scores across data sets is compared by "
-            "rank, data set by data set (Friedman, Wilcoxon, Nemenyi), not as items; run "
-            f"precmp report FILE without --item (or with --dataset {item})")
 
 
 def _run(options: argparse.Namespace, progress: Callable[[str], None]) -> Comparison:

@@ -13,7 +13,8 @@ import pandas as pd
 import pytest
 
 from precmp_lib.cli import main
-from precmp_lib.compare.dataset_route import cd_paths, datasets_hint
+from precmp_lib.compare.dataset_route import cd_paths
+from precmp_lib.compare.item_route import datasets_hint
 from precmp_lib.compare.routes import comparison_from_json
 
 
