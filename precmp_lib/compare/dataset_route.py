@@ -39,7 +39,7 @@ __all__ = ["OPTIONS", "ROUTE", "cd_paths"]
 
 
 def _shared(options: tuple[Option, ...], flag: str) -> Option:
-    """The option of another route's group that this route reads too (one object in both)."""
+    """Return the option of another route's group that this route reads too (one object in both)."""
     return next(o for o in options if o.flag == flag)
 
 

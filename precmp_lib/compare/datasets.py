@@ -222,7 +222,7 @@ def _pairs(matrix: pd.DataFrame, order: list[str], ranks: pd.Series, sign: float
     every = len(pairs) * n * (n + 1) / 2 <= WALSH_LIMIT
     rows = []
     for i, (a, b) in enumerate(pairs):
-        row = {"model_a": a, "model_b": b, "test": "Wilcoxon signed-rank"}
+        row: dict[str, Any] = {"model_a": a, "model_b": b, "test": "Wilcoxon signed-rank"}
         row.update(_median_difference(x[:, i], y[:, i], 1 - alpha, every or order[0] in (a, b)))
         row["cliffs_delta"] = float(delta.loc[a, b])
         row.update({"statistic": v[i], "pvalue": p[i], "wins": int(wins[i]),
@@ -262,7 +262,8 @@ def _omnibus(matrix: pd.DataFrame, sign: float, pairs: pd.DataFrame) -> pd.DataF
     return pd.DataFrame([
         {"test": f.method, "statistic": f.statistic, "df": f"{f.df:g}", "pvalue": f.pvalue,
          "note": f.note, "kendall_w": f.details["kendall_w"]},
-        {"test": i.method, "statistic": i.statistic, "df": f"{i.df[0]:g}, {i.df[1]:g}",
+        {"test": i.method, "statistic": i.statistic,
+         "df": ", ".join(f"{v:g}" for v in np.atleast_1d(np.asarray(i.df, dtype=float))),
          "pvalue": i.pvalue, "note": i.note, "kendall_w": np.nan}])
 
 
@@ -306,7 +307,7 @@ def _fold_tests(read: DatasetScores, order: list[str], alpha: float) -> pd.DataF
     if not read.folds:
         return pd.DataFrame()
     keys = [k for k in ("repeat", "fold") if k in read.scores.columns]
-    rows = []
+    rows: list[dict[str, Any]] = []
     for ds, part in read.scores.groupby("dataset", sort=False):
         wide = part.pivot_table(index=keys, columns="model", values="score", aggfunc="first")
         folds = part[keys[-1]].nunique()  # K of K-fold: n_test / n_train = 1 / (K - 1)
@@ -341,7 +342,8 @@ def answer(n: int, summary: pd.DataFrame, pairs: pd.DataFrame, alpha: float,
     """
     top = str(summary["model"].iloc[0])
     rank = float(summary["mean_rank"].iloc[0])
-    same, beaten = [], []
+    same: list[str] = []
+    beaten: list[str] = []
     for m in summary["model"].iloc[1:]:
         row = pairs[((pairs.model_a == top) & (pairs.model_b == m))
                     | ((pairs.model_a == m) & (pairs.model_b == top))]
@@ -373,7 +375,7 @@ def _notes(read: DatasetScores, matrix: pd.DataFrame, sign: float, bayes: bool,
         out.append(f"With N = {n} data sets the Wilcoxon p-values use the normal "
                    "approximation with tie-corrected variance.")
     ranks = rank_data(matrix, higher_is_better=sign > 0).matrix
-    tied = int(np.sum([len(r) - len(np.unique(r)) > 0 for r in ranks]))
+    tied = 0 if ranks is None else int(np.sum([len(r) - len(np.unique(r)) > 0 for r in ranks]))
     if tied:
         out.append(f"{tied} of {n} data sets have tied scores (equal to 12 significant digits): "
                    "tied models share the mean of their ranks, Friedman's statistic is "

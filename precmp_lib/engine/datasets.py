@@ -180,7 +180,8 @@ def _request(name: str, columns: list[str], *, dataset: str | None, model: str, 
     ds = _find_dataset(name, columns, dataset)
     long = layout == "long" or (layout == "auto" and model in columns and score in columns)
     keys = {r: r for r in ("repeat", "fold") if r in columns and r != ds}
-    req = _Request(name, ds, "long" if long else "wide", [], common=common, **keys)
+    req = _Request(name, ds, "long" if long else "wide", [], common=common,
+                   repeat=keys.get("repeat", ""), fold=keys.get("fold", ""))
     if long:
         for col, what in ((model, "model names, --model-column"), (score, "scores, --score")):
             if col not in columns:

@@ -127,7 +127,7 @@ def draw_cd_diagram(
                             gid="cd-control-band")
 
     y_group0, group_step = y_axis + 0.25, 0.18
-    _cd_cliques(ax, groups, ranks, y_group0, group_step, clique_ink)
+    _cd_cliques(ax, [tuple(g) for g in groups], ranks, y_group0, group_step, clique_ink)
 
     # classifiers: elbow from the rank down to a row, then out to the side
     y_row0 = y_group0 + max(len(groups), 1) * group_step + 0.2

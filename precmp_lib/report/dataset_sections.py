@@ -21,7 +21,7 @@ import pandas as pd
 from ..compare.datasets import CD_MODELS, DatasetComparison
 from ..compare.prediction_conclusions import format_pvalue
 from .dataset_figures import CD_INK, cd_figsize, draw_cd_diagram
-from .html import BETTER, CSS, WORSE, Html, bidi_note, esc, table_html
+from .html import CSS, Html, bidi_note, esc, table_html
 from .prediction_figures import _mpl
 from .prediction_sections import figure_html
 
@@ -55,7 +55,7 @@ def _h2(key: str) -> str:
 
 
 def _keys(cmp: DatasetComparison) -> list[tuple[str, str]]:
-    """The sections this comparison has (no reference, no folds: those are left out)."""
+    """Return the sections this comparison has (no reference, no folds: those are left out)."""
     skip = set()
     if cmp.reference is None:
         skip.add("pd-reference")

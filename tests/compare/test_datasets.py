@@ -241,8 +241,8 @@ def test_bad_tables_are_refused_in_one_line(change, message):
 def test_a_data_set_missing_a_model_is_named_and_common_datasets_drops_it():
     long = _table().melt(id_vars="dataset", var_name="model", value_name="score")
     long = long[~((long["dataset"] == "d07") & (long["model"] == "nb"))]
-    with pytest.raises(ValueError, match="data set 'd07' has no score of model 'nb'; .*"
-                                         "--common-datasets"):
+    with pytest.raises(ValueError, match=r"data set 'd07' has no score of model 'nb'; .*"
+                                         r"--common-datasets"):
         compare_datasets(long)
     cmp = compare_datasets(long, common_datasets=True)
     assert cmp.dropped == ["d07"] and len(cmp.datasets) == 19

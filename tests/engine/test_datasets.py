@@ -88,10 +88,10 @@ def test_spark_reads_csv_and_parquet_as_numpy_does(files, spark):
 def test_the_data_set_column_is_recognised_or_named():
     assert looks_like_datasets("Data set") and looks_like_datasets("data_set")
     frame = _wide().rename(columns={"Data set": "problem id"})
-    with pytest.raises(DatasetFileError, match="no column names the data sets .* --dataset COL"):
+    with pytest.raises(DatasetFileError, match=r"no column names the data sets .* --dataset COL"):
         count_datasets(frame)
     assert count_datasets(frame, dataset="problem id").models == ["rf", "lr 'x'", "nb"]
-    with pytest.raises(DatasetFileError, match="column 'nope' .* is missing"):
+    with pytest.raises(DatasetFileError, match=r"column 'nope' .* is missing"):
         count_datasets(frame, dataset="nope")
 
 
@@ -99,8 +99,8 @@ def test_a_non_numeric_cell_and_nan_text_are_refused_naming_the_cell(tmp_path):
     path = tmp_path / "r.csv"
     path.write_text("dataset,a,b\nx,0.9,0.8\ny,0.7,NaN\nz,0.5,0.4\n")
     for engine in ("numpy", "duckdb"):
-        with pytest.raises(DatasetFileError, match="r.csv: data set 'y', model 'b': score is nan"):
+        with pytest.raises(DatasetFileError, match=r"r\.csv: data set 'y', model 'b': score is nan"):
             count_datasets(path, engine=engine)
     path.write_text("dataset,a,b\nx,0.9,0.8\ny,0.7,high\nz,0.5,0.4\n")
-    with pytest.raises(DatasetFileError, match="data set 'y', model 'b': score 'high' is not a"):
+    with pytest.raises(DatasetFileError, match=r"data set 'y', model 'b': score 'high' is not a"):
         count_datasets(path, engine="duckdb")
