@@ -5,6 +5,9 @@ data-set column and one numeric column per model, or long, ``dataset, model, sco
 optional ``repeat`` and ``fold``. The command takes this route for a table given without
 ``--y-true`` (predictions), ``--item`` or ``--eval-log`` (evaluation items), or with
 ``--dataset COL``; :func:`~precmp_lib.compare.datasets.compare_datasets` compares the models.
+With ``--dataset COL`` and ``--y-true COL`` the input is a predictions file of several data
+sets: :func:`~precmp_lib.compare.datasets.compare_predictions_by_dataset` tests each data set
+on its own predictions and the models across data sets on their accuracies.
 Besides the page it writes the critical-difference diagram as SVG and PDF beside it, and a
 LaTeX table with ``--latex PATH`` (the report's view side draws them:
 :mod:`precmp_lib.report.dataset_sections`).
@@ -44,6 +47,7 @@ def _shared(options: tuple[Option, ...], flag: str) -> Option:
 
 
 REFERENCE = _shared(prediction_route.OPTIONS, "--reference")
+Y_TRUE = _shared(prediction_route.OPTIONS, "--y-true")
 ROPE = _shared(prediction_route.OPTIONS, "--rope")
 SCORE = _shared(item_route.OPTIONS, "--score")
 
@@ -53,6 +57,7 @@ OPTIONS: tuple[Option, ...] = (
                             "help": "results across data sets: the data-set column (default: "
                                     "a column named 'dataset'); a table given without "
                                     "--y-true, --item or --eval-log is read as results"}),
+    Y_TRUE,
     MODELS,
     ENGINE,
     SPARK_MASTER,
@@ -118,16 +123,27 @@ def _outputs(options: argparse.Namespace) -> list[tuple[str, Path]]:
 
 def _run(options: argparse.Namespace, progress: Callable[[str], None]) -> Comparison:
     """Read the results table and compare the models across its data sets."""
-    from .datasets import compare_datasets
+    from .datasets import compare_datasets, compare_predictions_by_dataset
 
     start_spark(options)
     try:
-        comparison = compare_datasets(
-            options.predictions, dataset=options.dataset, model=options.model_column,
-            score=options.score, models=options.models,
-            lower_is_better=options.lower_is_better, reference=options.reference,
-            rope=options.rope, alpha=options.alpha, common_datasets=options.common_datasets,
-            engine=options.engine)
+        if options.y_true:  # predictions of several data sets: both levels side by side
+            if options.engine not in ("auto", "numpy"):
+                raise InputError("predictions per data set (--dataset with --y-true) are read "
+                                 "in memory: give --engine numpy or leave --engine out")
+            comparison = compare_predictions_by_dataset(
+                options.predictions, dataset=options.dataset, y_true=options.y_true,
+                models=options.models, reference=options.reference, rope=options.rope,
+                alpha=options.alpha)
+        else:
+            comparison = compare_datasets(
+                options.predictions, dataset=options.dataset, model=options.model_column,
+                score=options.score, models=options.models,
+                lower_is_better=options.lower_is_better, reference=options.reference,
+                rope=options.rope, alpha=options.alpha,
+                common_datasets=options.common_datasets, engine=options.engine)
+    except InputError:
+        raise
     except ValueError as exc:
         text = str(exc)
         if "no column names the data sets" in text:

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from itertools import combinations
 from typing import Any, ClassVar
 
@@ -53,7 +53,8 @@ from ..stats.ranks import (
 from ..stats.resampling import corrected_resampled_ttest
 from .base import Comparison, best_group
 
-__all__ = ["BAYES_LIMIT", "CD_MODELS", "DatasetComparison", "compare_datasets"]
+__all__ = ["BAYES_LIMIT", "CD_MODELS", "DatasetComparison", "compare_datasets",
+           "compare_predictions_by_dataset"]
 
 # The CD diagram is drawn up to this many models; beyond it the page shows a ranked table
 CD_MODELS = 20
@@ -601,3 +602,114 @@ def _fold_lines(fold: pd.DataFrame, n: int, first: str) -> list[str]:
                    f"{n} data sets, significantly on {sig}; {b}'s significantly on {sig_b} "
                    "(corrected resampled t, Holm within each data set).")
     return out
+
+
+# --------------------------------------------------------------------------------------------
+# from predictions per data set: each data set's own test beside the answer across data sets
+# --------------------------------------------------------------------------------------------
+
+
+def _prediction_frame(source: Any) -> tuple[pd.DataFrame, str]:
+    """Read a predictions file (cells as text, as the command reads a CSV) or take a frame."""
+    if isinstance(source, pd.DataFrame):
+        return source, "DataFrame"
+    from pathlib import Path
+
+    path = Path(source)
+    if not path.is_file():
+        raise ValueError(f"{path.name}: no such file")
+    if path.suffix.lower() in (".parquet", ".pq"):
+        return pd.read_parquet(path), path.name
+    return pd.read_csv(path, dtype=str, keep_default_na=False, na_values=[""]), path.name
+
+
+def compare_predictions_by_dataset(
+    source: Any,
+    *,
+    dataset: str,
+    y_true: str,
+    models: Sequence[str] | None = None,
+    reference: str | None = None,
+    rope: float = 0.01,
+    alpha: float = 0.05,
+    random_state: int = 0,
+) -> DatasetComparison:
+    """Compare models on predictions of several data sets: within each, and across them.
+
+    Each data set's rows (a ``dataset`` column) are compared by
+    :func:`~precmp_lib.compare.predictions.compare_models` — McNemar's test on a test set, the
+    corrected resampled t under cross-validation, Holm-adjusted within the data set — and the
+    per-data-set accuracies by :func:`compare_datasets`.
+
+    Parameters
+    ----------
+    source : DataFrame or path
+        A wide predictions table (the truth and one column per model) with a data-set column.
+    dataset, y_true : str
+        The data-set and truth columns.
+    models, reference, rope, alpha, random_state
+        As for :func:`compare_datasets` (``models``: the prediction columns).
+
+    Returns
+    -------
+    DatasetComparison
+        Its ``fold_tests`` holds each data set's pairs (``test`` names the test); its second
+        conclusion sets the two levels side by side.
+
+    Examples
+    --------
+    >>> rng = np.random.default_rng(0)
+    >>> rows = []
+    >>> for d in range(6):
+    ...     y = rng.integers(0, 2, 200)
+    ...     rows.append(pd.DataFrame({"set": f"d{d}", "y": y,
+    ...         "a": np.where(rng.random(200) < 0.9, y, 1 - y),
+    ...         "b": np.where(rng.random(200) < 0.8, y, 1 - y)}))
+    >>> cmp = compare_predictions_by_dataset(pd.concat(rows), dataset="set", y_true="y")
+    >>> cmp.conclusions[1][:60]
+    'a is more accurate than b on 6 of 6 data sets, significantly'
+    """
+    from .predictions import compare_models
+
+    frame, name = _prediction_frame(source)
+    if dataset not in frame.columns:
+        raise ValueError(f"{name}: column {dataset!r} (the data sets, --dataset) is missing")
+    within, rows = [], []
+    for ds, part in frame.groupby(dataset, sort=False):
+        one = compare_models(part.drop(columns=[dataset]).reset_index(drop=True), y_true=y_true,
+                             models=models, alpha=alpha, engine="numpy")
+        rows += [{"dataset": str(ds), "model": m, "score": float(a)}
+                 for m, a in zip(one.summary["model"], one.summary["accuracy"])]
+        within.append(one.pairs.assign(dataset=str(ds)))
+    scores = pd.DataFrame(rows)
+    model_names = list(dict.fromkeys(scores["model"]))
+    read = DatasetScores(scores=scores, models=model_names,
+                         datasets=list(dict.fromkeys(scores["dataset"])), layout="predictions",
+                         source=name, engine="numpy", n_rows=len(frame))
+    out = compare_datasets(read, reference=reference, rope=rope, alpha=alpha,
+                           random_state=random_state)
+    keep = ["dataset", "model_a", "model_b", "test", "estimate", "ci_low", "ci_high",
+            "statistic", "pvalue", "pvalue_adjusted", "reject"]
+    pairs = pd.concat(within, ignore_index=True)
+    pairs = pairs[[c for c in keep if c in pairs.columns]]
+    first = reference or str(out.summary["model"].iloc[0])
+    lines = [_two_levels(first, m, pairs, out.pairs, len(read.datasets))
+             for m in out.summary["model"] if m != first]
+    conclusions = [out.conclusions[0], *lines, *out.conclusions[1:]]
+    return replace(out, fold_tests=pairs, conclusions=conclusions,
+                   design={**out.design, "description": out.design["description"]
+                           + ", from predictions per data set"})
+
+
+def _two_levels(a: str, b: str, within: pd.DataFrame, across: pd.DataFrame, n: int) -> str:
+    """Say how A fares against B within the data sets and across them, in one sentence."""
+    mine = within[((within.model_a == a) & (within.model_b == b))
+                  | ((within.model_a == b) & (within.model_b == a))]
+    sign = np.where(mine.model_a == a, 1.0, -1.0)
+    better = int(np.sum(sign * mine["estimate"] > 0))
+    shown = int(np.sum((sign * mine["estimate"] > 0) & mine["reject"].astype(bool)))
+    row = across[((across.model_a == a) & (across.model_b == b))
+                 | ((across.model_a == b) & (across.model_b == a))].iloc[0]
+    return (f"{a} is more accurate than {b} on {better} of {n} data sets, significantly on "
+            f"{shown} (Holm within data sets); across data sets, Wilcoxon p = "
+            f"{row['pvalue']:.3g} (Holm-adjusted {row['pvalue_adjusted']:.3g}).")

@@ -37,7 +37,7 @@ DATASET_SECTIONS = [
     ("pd-effects", "Effect sizes"),
     ("pd-datasets", "Data set by data set"),
     ("pd-bayes", "Bayesian signed-rank test"),
-    ("pd-folds", "Within each data set: per-fold tests"),
+    ("pd-folds", "Within each data set: its own tests"),
     ("pd-assumptions", "Assumptions and notes"),
     ("pd-methods", "Methods paragraph"),
     ("pd-details", "Data and settings"),
@@ -294,10 +294,17 @@ def _bayes(cmp: DatasetComparison) -> str:
 def _folds(cmp: DatasetComparison) -> str:
     if cmp.fold_tests.empty:
         return ""
-    intro = ("<p>Within each data set, the per-fold scores of each pair by the corrected "
-             "resampled t-test (Nadeau and Bengio 2003; n_test/n_train = 1/(K − 1) for K folds), "
-             "Holm-adjusted over the pairs of the data set. The folds of one data set share "
-             "training data, so the plain paired t would be too liberal.</p>")
+    if "test" in cmp.fold_tests:  # from predictions per data set
+        intro = ("<p>Within each data set, each pair compared on that data set's own "
+                 "predictions by the predictions report's test (McNemar's test on a test set, "
+                 "the corrected resampled t under cross-validation; the test column names it), "
+                 "Holm-adjusted over the pairs of the data set; estimate is accuracy A − B. "
+                 "The conclusion sets these beside the test across data sets.</p>")
+    else:
+        intro = ("<p>Within each data set, the per-fold scores of each pair by the corrected "
+                 "resampled t-test (Nadeau and Bengio 2003; n_test/n_train = 1/(K − 1) for K "
+                 "folds), Holm-adjusted over the pairs of the data set. The folds of one data "
+                 "set share training data, so the plain paired t would be too liberal.</p>")
     return _h2("pd-folds") + intro + table_html(cmp.fold_tests, "fold_tests", max_rows=100)
 
 

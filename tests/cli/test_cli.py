@@ -155,7 +155,8 @@ def items(tmp_path):
      "--reference applies to predictions files or results across data sets, not to evaluation "
      "items (--item, --eval-log)"),
     (["--item", "q", "--y-true", "score", "--prevalence", "a=0.1", "--seed", "3"],
-     "--y-true, --prevalence, --seed apply to predictions files, not to evaluation items"),
+     "--y-true, --prevalence, --seed apply to predictions files or results across data sets, "
+     "not to evaluation items"),
     (["--item", "q", "--n-resamples", "500", "--format", "long"],
      "--format, --n-resamples apply to predictions files"),
     (["--y-true", "score", "--cluster", "doc"],

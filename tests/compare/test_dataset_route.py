@@ -122,3 +122,31 @@ def test_the_json_is_exactly_to_json(tmp_path, capsys):
     text = (tmp_path / "c.json").read_text()
     assert code == 0 and comparison_from_json(text).to_json() == text
     assert json.loads(text)["kind"] == "datasets"
+
+
+def test_predictions_per_data_set_give_both_levels_side_by_side(tmp_path, capsys):
+    rng = np.random.default_rng(5)
+    parts = []
+    for d in range(8):
+        y = rng.integers(0, 3, 150).astype(str)
+        wrong = lambda rate: np.where(rng.random(150) < rate, y, "9")  # noqa: E731
+        parts.append(pd.DataFrame({"set": f"s{d}", "label": y, "big": wrong(0.92),
+                                   "small": wrong(0.85)}))
+    frame = pd.concat(parts)
+    path = tmp_path / "preds.csv"
+    frame.to_csv(path, index=False)
+    code, err = run(["report", str(path), "--dataset", "set", "--y-true", "label", "--quiet",
+                     "--out", str(tmp_path / "p.html"), "--json", str(tmp_path / "c.json")],
+                    capsys)
+    assert code == 0, err
+    cmp = comparison_from_json((tmp_path / "c.json").read_text())
+    within = cmp.fold_tests
+    assert set(within["dataset"]) == {f"s{d}" for d in range(8)}
+    assert set(within["test"]) == {"McNemar exact"} or within["test"].str.contains("McNemar").all()
+    # the across-data-sets table is each data set's accuracy
+    part = frame[frame["set"] == "s0"]
+    assert cmp.matrix().loc["s0", "big"] == pytest.approx((part["big"] == part["label"]).mean())
+    better = int((within["estimate"] > 0).sum())
+    assert cmp.conclusions[1].startswith(f"big is more accurate than small on {better} of 8 "
+                                         "data sets, significantly on ")
+    assert "Within each data set: its own tests" in (tmp_path / "p.html").read_text()
