@@ -129,9 +129,9 @@ def test_predictions_per_data_set_give_both_levels_side_by_side(tmp_path, capsys
     parts = []
     for d in range(8):
         y = rng.integers(0, 3, 150).astype(str)
-        wrong = lambda rate: np.where(rng.random(150) < rate, y, "9")  # noqa: E731
-        parts.append(pd.DataFrame({"set": f"s{d}", "label": y, "big": wrong(0.92),
-                                   "small": wrong(0.85)}))
+        big = np.where(rng.random(150) < 0.92, y, "9")  # right with probability 0.92
+        small = np.where(rng.random(150) < 0.85, y, "9")
+        parts.append(pd.DataFrame({"set": f"s{d}", "label": y, "big": big, "small": small}))
     frame = pd.concat(parts)
     path = tmp_path / "preds.csv"
     frame.to_csv(path, index=False)
