@@ -260,8 +260,9 @@ def _datasets(cmp: DatasetComparison) -> str:
     order = list(cmp.summary["model"])
     wide, rank = wide.loc[cmp.datasets, order], rank.loc[cmp.datasets, order]
     table = wide.copy()
-    table.insert(0, "first", [", ".join(m for m in order if rank.loc[d, m] == rank.loc[d].min())
-                              for d in cmp.datasets])
+    r = rank.to_numpy()
+    tops = r == r.min(axis=1, keepdims=True)
+    table.insert(0, "first", [", ".join(m for m, top in zip(order, row) if top) for row in tops])
     table = table.reset_index()
     intro = ("<p>Each data set's scores, the models in the order of their mean rank; first "
              "names the model (or the tied models) ranked first on that data set. The ranks "
@@ -414,13 +415,12 @@ def latex_table(cmp: DatasetComparison, digits: int = 3) -> str:
     rank = cmp.per_dataset.pivot(index="dataset", columns="model", values="rank")
     lines = [r"\begin{tabular}{l" + "r" * len(order) + "}", r"\toprule",
              "Data set & " + " & ".join(_tex(m) for m in order) + r" \\", r"\midrule"]
-    for d in cmp.datasets:
-        cells = []
-        for m in order:
-            text = f"{score.loc[d, m]:.{digits}f}"
-            if rank.loc[d, m] == rank.loc[d].min():
-                text = rf"\textbf{{{text}}}"
-            cells.append(f"{text} ({rank.loc[d, m]:g})")
+    s = score.loc[cmp.datasets, order].to_numpy()
+    r = rank.loc[cmp.datasets, order].to_numpy()
+    tops = r == r.min(axis=1, keepdims=True)
+    for d, values, ranks, top in zip(cmp.datasets, s, r, tops):
+        cells = [(rf"\textbf{{{v:.{digits}f}}}" if t else f"{v:.{digits}f}") + f" ({q:g})"
+                 for v, q, t in zip(values, ranks, top)]
         lines.append(_tex(d) + " & " + " & ".join(cells) + r" \\")
     lines += [r"\midrule",
               "Mean rank & " + " & ".join(f"{r:.2f}" for r in cmp.summary["mean_rank"]) + r" \\",
