@@ -67,7 +67,7 @@ def _keys(cmp: DatasetComparison) -> list[tuple[str, str]]:
 
 
 def dataset_header(cmp: DatasetComparison, source_name: str = "") -> Html:
-    """Render what was compared, in one paragraph.
+    """Render the answer (the comparison's first sentence), then what was compared.
 
     Parameters
     ----------
@@ -84,9 +84,10 @@ def dataset_header(cmp: DatasetComparison, source_name: str = "") -> Html:
         f" and {len(cmp.models) - 12} more" if len(cmp.models) > 12 else "")
     direction = "lower is better" if cmp.lower_is_better else "higher is better"
     folds = ", scores per fold (averaged within each data set)" if cmp.design.get("folds") else ""
-    return _wrap(CSS + f"<p class='lead'>Results across data sets from <strong>{esc(name)}"
-                 f"</strong>: {len(cmp.models)} models ({models}) on {len(cmp.datasets)} data "
-                 f"sets, {direction}{folds}.</p>"
+    answer = f'<p class="rec">{esc(cmp.conclusions[0])}</p>' if cmp.conclusions else ""
+    return _wrap(CSS + answer + f"<p class='lead'>Results across data sets from <strong>"
+                 f"{esc(name)}</strong>: {len(cmp.models)} models ({models}) on "
+                 f"{len(cmp.datasets)} data sets, {direction}{folds}.</p>"
                  + bidi_note([name, *cmp.models, *cmp.datasets]))
 
 
@@ -118,8 +119,7 @@ def _omnibus_line(cmp: DatasetComparison) -> str:
 
 
 def _conclusion(cmp: DatasetComparison) -> str:
-    lines = list(cmp.conclusions)
-    rec = f'<p class="rec">{esc(lines.pop(0))}</p>' if lines else ""
+    lines = list(cmp.conclusions)[1:]  # the first, the answer, opens the page (the header)
     groups = cmp.summary[["model", "group"]]
     letters = "; ".join(f"{m} {g}" for m, g in zip(groups["model"], groups["group"]))
     more = [_omnibus_line(cmp), f"Groups (models sharing a letter are not shown to differ): "
@@ -127,7 +127,7 @@ def _conclusion(cmp: DatasetComparison) -> str:
     if cmp.dropped:
         more.append(f"{len(cmp.dropped)} data sets were left out because a model had no score "
                     "on them (--common-datasets).")
-    return (_h2("pd-conclusion") + rec
+    return (_h2("pd-conclusion")
             + "<ul class='points'>" + "".join(f"<li>{esc(x)}</li>" for x in more) + "</ul>")
 
 

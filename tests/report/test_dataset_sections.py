@@ -13,7 +13,12 @@ import pytest
 
 from precmp_lib import compare_datasets
 from precmp_lib.compare.datasets import DatasetComparison
-from precmp_lib.report.dataset_sections import cd_figure, dataset_sections, latex_table
+from precmp_lib.report.dataset_sections import (
+    cd_figure,
+    dataset_header,
+    dataset_sections,
+    latex_table,
+)
 from precmp_lib.report.render import render_report
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -31,7 +36,9 @@ def _table(names) -> pd.DataFrame:
 def test_the_page_opens_with_the_answer_and_escapes_every_name(tmp_path):
     cmp = compare_datasets(_table(["<b>rf</b>", "lr", "nb"]))
     page = dataset_sections(cmp)
-    assert page.index('class="rec"') < page.index("Do the models differ at all?")
+    header = dataset_header(cmp)
+    assert "Over 12 data sets, &lt;b&gt;rf&lt;/b&gt; ranks first" in header
+    assert header.index('class="rec"') < header.index("class='lead'")
     assert "&lt;b&gt;rf&lt;/b&gt;" in page and "<b>rf</b>" not in page
     assert "d&amp;0" in page
     out = render_report(cmp, tmp_path / "p.html", quiet=True)
