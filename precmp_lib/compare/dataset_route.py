@@ -56,7 +56,9 @@ OPTIONS: tuple[Option, ...] = (
     Option(("--dataset",), {"metavar": "COL",
                             "help": "results across data sets: the data-set column (default: "
                                     "a column named 'dataset'); a table given without "
-                                    "--y-true, --item or --eval-log is read as results"}),
+                                    "--y-true, --item or --eval-log is read as results. With "
+                                    "--y-true: predictions of several data sets, in this "
+                                    "column or one file per data set (a folder or glob)"}),
     Y_TRUE,
     MODELS,
     ENGINE,

@@ -609,18 +609,49 @@ def _fold_lines(fold: pd.DataFrame, n: int, first: str) -> list[str]:
 # --------------------------------------------------------------------------------------------
 
 
-def _prediction_frame(source: Any) -> tuple[pd.DataFrame, str]:
-    """Read a predictions file (cells as text, as the command reads a CSV) or take a frame."""
+def _read_predictions(path: Any) -> pd.DataFrame:
+    """Read one predictions file: Parquet, or CSV with every cell as text (only empty is missing)."""
+    if str(path).lower().endswith((".parquet", ".pq")):
+        return pd.read_parquet(path)
+    return pd.read_csv(path, dtype=str, keep_default_na=False, na_values=[""])
+
+
+def _prediction_frame(source: Any, dataset: str) -> tuple[pd.DataFrame, str]:
+    """Read the predictions of several data sets: a frame, a file, or a folder or glob of files.
+
+    A file of a folder or pattern that has no ``dataset`` column is one data set, named by its
+    file name without the suffix.
+    """
     if isinstance(source, pd.DataFrame):
         return source, "DataFrame"
     from pathlib import Path
 
+    from ..engine.files import resolve_path
+
     path = Path(source)
-    if not path.is_file():
-        raise ValueError(f"{path.name}: no such file")
-    if path.suffix.lower() in (".parquet", ".pq"):
-        return pd.read_parquet(path), path.name
-    return pd.read_csv(path, dtype=str, keep_default_na=False, na_values=[""]), path.name
+    if path.is_dir():
+        files = sorted(str(p) for p in path.iterdir()
+                       if p.is_file() and p.name.lower().endswith((".csv", ".parquet", ".pq")))
+    else:
+        files = resolve_path(source)[0]
+    files = [f for f in files if Path(f).is_file()]
+    if not files:
+        raise ValueError(f"{path.name}: no predictions file (CSV or Parquet) found")
+    if len(files) == 1 and not path.is_dir():
+        return _read_predictions(files[0]), path.name
+    parts = []
+    for f in files:
+        part = _read_predictions(f)
+        if dataset not in part.columns:
+            part[dataset] = Path(f).name.split(".")[0]
+        parts.append(part)
+    first = set(parts[0].columns)
+    for f, part in zip(files, parts):
+        if set(part.columns) != first:
+            raise ValueError(f"{Path(f).name}: its columns differ from those of "
+                             f"{Path(files[0]).name}; every data set's file needs the same "
+                             "truth and model columns")
+    return pd.concat(parts, ignore_index=True), f"{path.name} ({len(files)} files)"
 
 
 def compare_predictions_by_dataset(
@@ -643,8 +674,10 @@ def compare_predictions_by_dataset(
 
     Parameters
     ----------
-    source : DataFrame or path
-        A wide predictions table (the truth and one column per model) with a data-set column.
+    source : DataFrame, path, folder or glob
+        A wide predictions table (the truth and one column per model) with a data-set column;
+        or a folder (or pattern) of such files, each file without that column being one data
+        set named by its file name.
     dataset, y_true : str
         The data-set and truth columns.
     models, reference, rope, alpha, random_state
@@ -671,7 +704,7 @@ def compare_predictions_by_dataset(
     """
     from .predictions import compare_models
 
-    frame, name = _prediction_frame(source)
+    frame, name = _prediction_frame(source, dataset)
     if dataset not in frame.columns:
         raise ValueError(f"{name}: column {dataset!r} (the data sets, --dataset) is missing")
     within, rows = [], []

@@ -150,3 +150,26 @@ def test_predictions_per_data_set_give_both_levels_side_by_side(tmp_path, capsys
     assert cmp.conclusions[1].startswith(f"big is more accurate than small on {better} of 8 "
                                          "data sets, significantly on ")
     assert "Within each data set: its own tests" in (tmp_path / "p.html").read_text()
+
+
+def test_a_folder_of_prediction_files_is_one_data_set_per_file(tmp_path, capsys):
+    rng = np.random.default_rng(6)
+    folder = tmp_path / "preds"
+    folder.mkdir()
+    for d in range(5):
+        y = rng.integers(0, 2, 120)
+        pd.DataFrame({"y": y, "a": np.where(rng.random(120) < 0.9, y, 1 - y),
+                      "b": np.where(rng.random(120) < 0.7, y, 1 - y)}).to_csv(
+            folder / f"set{d}.csv", index=False)
+    code, err = run(["report", str(folder), "--dataset", "file", "--y-true", "y", "--quiet",
+                     "--out", str(tmp_path / "p.html"), "--json", str(tmp_path / "c.json")],
+                    capsys)
+    assert code == 0, err
+    cmp = comparison_from_json((tmp_path / "c.json").read_text())
+    assert cmp.datasets == [f"set{d}" for d in range(5)]
+    part = pd.read_csv(folder / "set3.csv")
+    assert cmp.matrix().loc["set3", "a"] == pytest.approx((part["a"] == part["y"]).mean())
+    (folder / "set9.csv").write_text("y,a\n1,1\n")
+    code, err = run(["report", str(folder), "--dataset", "file", "--y-true", "y",
+                     "--out", str(tmp_path / "q.html")], capsys)
+    assert code == 2 and "set9.csv: its columns differ from those of set0.csv" in err[0]
