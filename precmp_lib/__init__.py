@@ -8,7 +8,7 @@ evaluation items, clustered paired tests (clustered McNemar, the cluster-robust 
 difference, equivalence), repeated answers per item, and power and sample size.
 
 This namespace holds what a user comparing classifiers calls: the tests, :func:`compare_models`
-and :func:`compare_items` with the counting engine behind them, and the readers of data sets,
+:func:`compare_items` and :func:`compare_datasets` with the counting engine behind them, and the readers of data sets,
 prediction files and evaluation logs. Everything else is reached through its subpackage, whose
 folders follow the data flow:
 
@@ -44,6 +44,7 @@ _EXPORTS = {
     "gee_from_long": "compare.crossval",
     "ItemComparison": "compare.items",
     "compare_items": "compare.items",
+    "compare_datasets": "compare.datasets",
     "ModelComparison": "compare.predictions",
     "compare_models": "compare.predictions",
     "Counts": "core.predictions",

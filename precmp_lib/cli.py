@@ -265,7 +265,7 @@ def _outputs(args: argparse.Namespace) -> list[tuple[str, Path]]:
         outs.append(("--notebook", Path(args.notebook)))
         if not args.json:
             outs.append(("--notebook's .json", _notebook_json(args)))
-    return outs
+    return outs + route_for(args).outputs(args)
 
 
 def _log_folders(args: argparse.Namespace, inputs: list[Path]) -> list[Path]:
@@ -520,6 +520,13 @@ def _write_outputs(args: argparse.Namespace, comparison: Any, source: str, quiet
                       notebook_comparison=_notebook_json(args) if args.notebook else None)
         if args.json or args.notebook:
             temp[_notebook_json(args)].write_text(comparison.to_json(), encoding="utf-8")
+        route = route_for(args)
+        if route.writer:  # the route's own outputs (figures, tables), staged with the page
+            import importlib
+
+            module, _, function = route.writer.partition(":")
+            getattr(importlib.import_module(module), function)(
+                comparison, args, {out: temp[out] for _, out in route.outputs(args)})
 
 
 def _os_error(exc: OSError) -> str:

@@ -207,6 +207,10 @@ def as_score_matrix(
         raise ValueError(f"{name} must hold finite numbers; found {arr[r, c]} at row {r}, column {c}")
     rows = rows or [str(i) for i in range(arr.shape[0])]
     cols = cols or [f"clf_{j}" for j in range(arr.shape[1])]
+    twice = next((c for i, c in enumerate(cols) if c in cols[:i]), None)
+    if twice is not None:  # two classifiers of one name: every result by name would merge them
+        raise ValueError(f"{name} has two columns named {twice!r}; give each classifier its "
+                         "own name")
     return arr, rows, cols
 
 

@@ -32,7 +32,7 @@ from .route import (
 if TYPE_CHECKING:  # the comparison's module is imported when the route runs
     from .base import Comparison
 
-__all__ = ["OPTIONS", "ROUTE", "parse_eval_log"]
+__all__ = ["OPTIONS", "ROUTE", "datasets_hint", "parse_eval_log"]
 
 
 def parse_eval_log(text: str) -> tuple[str, str]:
@@ -173,6 +173,25 @@ def _source(options: argparse.Namespace) -> tuple[Any, dict[str, Any]]:
                                  "sample": options.sample, "task": options.task}
 
 
+def datasets_hint(item: str | None) -> str | None:
+    """Return the line that sends results across data sets, given as items, to their route.
+
+    None when the item column does not name data sets.
+
+    >>> print(datasets_hint("dataset"))
+    --item dataset names data sets: a table of scores across data sets is compared by rank, data set by data set (Friedman, Wilcoxon, Nemenyi), not as items; run precmp report FILE without --item (or with --dataset dataset)
+    >>> datasets_hint("question") is None
+    True
+    """
+    from ..engine.datasets import looks_like_datasets
+
+    if item is None or not looks_like_datasets(item):
+        return None
+    return (f"--item {item} names data sets: a table of scores across data sets is compared by "
+            "rank, data set by data set (Friedman, Wilcoxon, Nemenyi), not as items; run "
+            f"precmp report FILE without --item (or with --dataset {item})")
+
+
 def _margins(given: list[tuple[str | None, float]] | None) -> dict[str | None, float] | None:
     """Collect the margins given by task (None: every task not named); refuse a task named twice.
 
@@ -194,6 +213,9 @@ def _run(options: argparse.Namespace, progress: Callable[[str], None]) -> Compar
     """Read the items (or the logs) and compare the models on them."""
     from .items import compare_items
 
+    hint = datasets_hint(options.item)
+    if hint is not None:  # results across data sets given as items: say which route reads them
+        raise InputError(hint)
     try:
         source, roles = _source(options)
         if not options.eval_log:  # the logs are read into memory: no Spark session for them

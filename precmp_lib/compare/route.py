@@ -135,6 +135,15 @@ class Route:
         :class:`InputError` with the line the command prints.
     template : str
         The resource name of its report template in ``precmp_lib/_resources``.
+    outputs : callable
+        ``outputs(options) -> list of (str, Path)``: files the route writes besides the page,
+        the JSON and the notebook, each with how messages name it (default: none). The command
+        writes them with the page, all or none.
+    writer : str
+        ``"module:function"`` of the view side that writes those files,
+        ``function(comparison, options, paths)`` with ``paths`` mapping each output to the
+        temporary file to write (imported when the files are written: the registry imports no
+        view).
 
     Examples
     --------
@@ -156,6 +165,8 @@ class Route:
     input_name: str
     run: Callable[[argparse.Namespace, Callable[[str], None]], Comparison]
     template: str
+    outputs: Callable[[argparse.Namespace], list[tuple[str, Path]]] = lambda options: []
+    writer: str = ""
 
 
 # --------------------------------------------------------------------------------------------

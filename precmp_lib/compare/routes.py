@@ -19,13 +19,13 @@ import argparse
 import json
 from typing import Any
 
-from . import item_route, prediction_route
+from . import dataset_route, item_route, prediction_route
 from .route import InputError, Option, Route
 
 __all__ = ["ROUTES", "comparison_from_json", "misplaced", "option_routes", "route_for",
            "route_named"]
 
-ROUTES: tuple[Route, ...] = (prediction_route.ROUTE, item_route.ROUTE)
+ROUTES: tuple[Route, ...] = (prediction_route.ROUTE, item_route.ROUTE, dataset_route.ROUTE)
 
 
 def route_named(name: str) -> Route:
@@ -88,7 +88,7 @@ def option_routes() -> dict[Option, tuple[Route, ...]]:
     --------
     >>> owners = {o.flag: tuple(r.name for r in rs) for o, rs in option_routes().items()}
     >>> owners["--alpha"], owners["--seed"], owners["--cluster"]
-    (('predictions', 'items'), ('predictions',), ('items',))
+    (('predictions', 'items', 'datasets'), ('predictions',), ('items',))
     """
     out: dict[Option, list[Route]] = {}
     for route in ROUTES:

@@ -18,4 +18,4 @@ comparison, a view or the course.
 
 from .._lib.lazy import submodule_access
 
-__getattr__, __dir__ = submodule_access(__name__, ['base', 'dictionary', 'dispatch', 'duckdb_engine', 'files', 'finish', 'items', 'numpy_engine', 'predictions', 'spark_engine', 'sql'])
+__getattr__, __dir__ = submodule_access(__name__, ['base', 'datasets', 'dictionary', 'dispatch', 'duckdb_engine', 'files', 'finish', 'items', 'numpy_engine', 'predictions', 'spark_engine', 'sql'])

@@ -19,6 +19,7 @@ from precmp_lib.cli import build_parser
 from precmp_lib.compare.base import Comparison, best_group
 from precmp_lib.compare.items import ItemComparison, compare_items
 from precmp_lib.compare.predictions import ModelComparison, compare_models
+from precmp_lib.compare.route import InputError
 from precmp_lib.compare.routes import (
     ROUTES,
     comparison_from_json,
@@ -63,10 +64,16 @@ def test_the_route_is_the_one_the_options_ask_for():
     assert route_for(defaults).name == "predictions"  # the default route
     for given in ({"item": "q"}, {"eval_log": [("a", "a.eval")]}):
         assert route_for(argparse.Namespace(**dict(vars(defaults), **given))).name == "items"
+    # a table with no --y-true, --item or --eval-log is results across data sets
+    for given in ({"predictions": "r.csv"}, {"dataset": "ds"},
+                  {"predictions": "r.csv", "dataset": "ds", "y_true": "y"}):
+        assert route_for(argparse.Namespace(**dict(vars(defaults), **given))).name == "datasets"
+    for given in ({"predictions": "p.csv", "y_true": "y"}, {"predictions": "i.csv", "item": "q"}):
+        assert route_for(argparse.Namespace(**dict(vars(defaults), **given))).name != "datasets"
 
 
 # an option that chooses each route (the first route is the default: no option at all)
-CHOOSING = {"predictions": {}, "items": {"item": "q"}}
+CHOOSING = {"predictions": {}, "items": {"item": "q"}, "datasets": {"dataset": "ds"}}
 
 
 @pytest.mark.parametrize("chosen", ROUTES, ids=lambda r: r.name)
@@ -76,11 +83,19 @@ def test_every_option_of_another_route_is_refused_in_one_line_naming_its_route(c
     assert misplaced(argparse.Namespace(**defaults), chosen) is None
     for option, owners in option_routes().items():
         given = argparse.Namespace(**dict(defaults, **{option.dest: object()}))
-        if chosen in owners or route_for(given) is not chosen:  # read, or choosing its route
+        try:
+            asked = route_for(given)
+        except InputError as err:  # an option that chooses another route too: both named
+            assert "at once" in str(err) and chosen.title in str(err), option.flag
+            continue
+        if chosen in owners or asked is not chosen:  # read, or choosing its route
             continue
         line = misplaced(given, chosen)
-        assert line == (f"{option.flag} applies to {owners[0].title}, not to {chosen.title} "
-                        f"({chosen.chosen_by}): give {owners[0].usage}"), option.flag
+        said = (f"{option.flag} applies to {' or '.join(r.title for r in owners)}, not to "
+                f"{chosen.title} ({chosen.chosen_by})")
+        if len(owners) == 1:  # one route reads it: the line says how to choose that route
+            said += f": give {owners[0].usage}"
+        assert line == said, option.flag
 
 
 def _items() -> pd.DataFrame:

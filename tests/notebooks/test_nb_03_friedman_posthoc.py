@@ -88,6 +88,18 @@ def test_notebook_03_contract(notebook_defaults):
         ref_w = stats.wilcoxon(d, method="asymptotic", correction=True, zero_method="wilcox")
     assert w["pvalue"] == pytest.approx(ref_w.pvalue, rel=1e-9)
 
+    # compare_datasets: every pair by Wilcoxon's exact test (scipy where no difference ties or
+    # is zero), Holm over the pairs (statsmodels), Nemenyi beside it
+    route = pd.DataFrame(res["route"]["pairs"])
+    assert len(route) == k * (k - 1) // 2
+    for r in route.itertuples():
+        d = np.round((scores[r.model_a] - scores[r.model_b]).to_numpy(), 12)
+        if np.all(d != 0) and len(np.unique(np.abs(d))) == n:
+            assert r.pvalue == pytest.approx(stats.wilcoxon(d, method="exact").pvalue, rel=1e-9)
+    np.testing.assert_allclose(route["pvalue_adjusted"],
+                               multipletests(route["pvalue"], method="holm")[1], rtol=1e-12)
+    assert res["results_file"] == ""
+
     # the static start of the widget: the CD of this run's k and N, by the same formula
     start = pd.DataFrame(res["widget_start"]).set_index("n_datasets")
     assert start.loc[n, "current"] and start.loc[n, "cd_nemenyi"] == pytest.approx(cd, rel=1e-9)
@@ -133,6 +145,12 @@ def test_solutions_03(notebook_defaults):
     assert (ex4["n"], ex4["k"]) == (4, 3)
     assert ex4["best_possible_pvalue"] == pytest.approx(stats.chi2.sf(4 * 2, 2), rel=1e-9)
     assert ex4["friedman_pvalue"] >= ex4["best_possible_pvalue"] - 1e-12
+    # exercise 6: adding worse classifiers leaves the pair's Wilcoxon p-value as it is and
+    # moves its Nemenyi p-value (up: the CD grows with k) and its Holm p-value (more pairs)
+    small, large = res["ex6"]["A, B, C"], res["ex6"]["A to F"]
+    assert small["wilcoxon_pvalue"] == large["wilcoxon_pvalue"]
+    assert large["nemenyi_pvalue"] > small["nemenyi_pvalue"]
+    assert large["holm_pvalue"] != small["holm_pvalue"]
 
 
 def check_conclusion(res):
@@ -144,6 +162,9 @@ def check_conclusion(res):
         len(res["datasets"]), len(res["classifiers"]), f"{ranks.iloc[0]:.2f}", f"{ranks.iloc[-1]:.2f}",
         f"{fid['statistic']:.3f}", f"{fid['pvalue']:.4g}", f"{fr['pvalue']:.4g}",
         f"{nem['critical_difference']:.3f}", nem["alpha"], f"{w['statistic']:g}", f"{w['pvalue']:.4g}",
+        # the last line is compare_datasets' answer: N, the top model's mean rank, alpha
+        len(res["datasets"]), f"{ranks.iloc[0]:.2f}", nem["alpha"],
     ], ignore=[*res["classifiers"], w["distribution"]])
+    assert text.splitlines()[-1] == res["route"]["answer"]
     assert ("not all equivalent" in text) == (fid["pvalue"] <= nem["alpha"])
     assert ranks.index[0] in text.splitlines()[0].split("best average rank: ")[1].split(",")[0]

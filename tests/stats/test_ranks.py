@@ -735,3 +735,67 @@ class TestRoundSignificant:
         x = np.arange(6.0).reshape(2, 3) / 7
         assert rk._round_significant(x).shape == (2, 3)
         assert rk._round_significant([]).shape == (0,)
+
+
+# --------------------------------------------------------------------------------------------
+# the sign test, the Hodges–Lehmann interval and Cliff's delta
+# --------------------------------------------------------------------------------------------
+
+
+def test_hodges_lehmann_interval_inverts_scipys_exact_signed_rank_test():
+    from precmp_lib.stats.ranks import hodges_lehmann_interval
+
+    rng = np.random.default_rng(4)
+    for n in (8, 15, 30):
+        x, y = rng.normal(0.8, 0.05, n), rng.normal(0.78, 0.05, n)
+        est, lo, hi = hodges_lehmann_interval(x, y)
+        d = x - y
+        eps = 1e-9
+        p = [stats.wilcoxon(d - delta, method="exact").pvalue
+             for delta in (lo - eps, lo + eps, hi - eps, hi + eps)]
+        # just outside the interval the test rejects at 5 %, just inside it does not
+        assert p[0] <= 0.05 < p[1] and p[2] > 0.05 >= p[3], (n, p)
+        assert lo <= est <= hi
+
+
+def test_sign_test_equals_scipys_binomial_test_and_counts_ties():
+    from precmp_lib.stats.ranks import sign_test
+
+    x = [0.9, 0.8, 0.7, 0.6, 0.9, 0.8, 0.75, 0.5]
+    y = [0.8, 0.7, 0.6, 0.6, 0.95, 0.7, 0.7, 0.4]
+    res = sign_test(x, y)
+    assert (res.details["wins"], res.details["ties"], res.details["losses"]) == (6, 1, 1)
+    assert res.pvalue == pytest.approx(stats.binomtest(6, 7).pvalue)
+    low = sign_test(x, y, higher_is_better=False)
+    assert (low.details["wins"], low.details["losses"]) == (1, 6)
+    assert sign_test([0.5, 0.5], [0.5, 0.5]).degenerate
+
+
+def test_cliffs_delta_is_its_definition_over_every_pair():
+    from precmp_lib.stats.ranks import cliffs_delta
+
+    rng = np.random.default_rng(1)
+    a, b = np.round(rng.uniform(0, 1, 12), 1), np.round(rng.uniform(0, 1, 9), 1)
+    assert cliffs_delta(a, b) == pytest.approx(np.mean(np.sign(a[:, None] - b[None, :])))
+    assert cliffs_delta(b, a) == pytest.approx(-cliffs_delta(a, b))
+
+
+def test_signed_rank_normal_is_wilcoxon_normal_pair_by_pair_with_ties_and_zeros():
+    from precmp_lib.stats.ranks import sign_pvalues, signed_rank_normal
+
+    rng = np.random.default_rng(1)
+    x, y = np.round(rng.random((80, 30)), 2), np.round(rng.random((80, 30)), 2)  # ties, zeros
+    v, p = signed_rank_normal(x, y)
+    for j in range(30):
+        ref = wilcoxon(x[:, j], y[:, j], method="normal")
+        assert v[j] == ref.statistic and p[j] == pytest.approx(ref.pvalue, rel=1e-12)
+        # and scipy's normal approximation with R's continuity correction, on the differences
+        # rounded as ours are (0.5 - 0.4 and 0.3 - 0.2 tie only after rounding)
+        sp_ref = stats.wilcoxon(np.round(x[:, j] - y[:, j], 12), method="approx",
+                                correction=True)
+        assert p[j] == pytest.approx(sp_ref.pvalue, rel=1e-9)
+    wins = rng.integers(0, 30, 50)
+    losses = rng.integers(0, 30, 50)
+    ref = [stats.binomtest(int(w), int(w + lo)).pvalue if w + lo else 1.0
+           for w, lo in zip(wins, losses)]
+    np.testing.assert_allclose(sign_pvalues(wins, losses), ref, rtol=1e-9)
