@@ -38,6 +38,7 @@ from conftest import ROOT
 NOTEBOOK_DIR = ROOT / "notebooks"
 INSTRUCTOR = ROOT / "docs" / "instructor"
 LAB_NOTEBOOKS = ("00_course_map", "01_mcnemar_cochran", "13_evaluating_on_items")
+TOPIC_NOTEBOOKS_A = ("02_cv_ttests",)
 SWEPT = (
     *(f"notebooks/{nb}.ipynb" for nb in LAB_NOTEBOOKS),
     *(f"notebooks/solutions/{nb}.ipynb" for nb in LAB_NOTEBOOKS),
@@ -46,6 +47,11 @@ SWEPT = (
     "docs/instructor/00-05.md#00",
     "docs/instructor/00-05.md#01",
     "docs/instructor/13.md",
+    # the topic notebooks 02, 04–08 (not 03), their solutions and their notes
+    *(f"notebooks/{nb}.ipynb" for nb in TOPIC_NOTEBOOKS_A),
+    *(f"notebooks/solutions/{nb}.ipynb" for nb in TOPIC_NOTEBOOKS_A),
+    *(f"docs/instructor/00-05.md#{nb[:2]}" for nb in TOPIC_NOTEBOOKS_A if nb < "06"),
+    *(f"docs/instructor/06-11.md#{nb[:2]}" for nb in TOPIC_NOTEBOOKS_A if nb >= "06"),
 )
 
 # --- what a claim looks like -------------------------------------------------------------------
