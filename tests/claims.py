@@ -719,6 +719,71 @@ def rope_half_at_the_mean_difference() -> None:
     assert abs(first - abs(float(np.mean(a - b)))) <= 0.002, (first, float(np.mean(a - b)))
 
 
+# --- 04: the z test beside the paired GS, odds ratios against ratios of precisions ---------------
+def z_test_conservative_when_correlated() -> None:
+    # the widget's own simulation (1000 data sets, seed 0) at n = 1000, and power_curve's settings
+    import inspect
+
+    from precmp_lib.course.simulate import power_curve
+
+    defaults = inspect.signature(power_curve).parameters
+    assert (defaults["prevalence"].default, defaults["recall"].default,
+            defaults["precision_b"].default) == (0.3, 0.7, 0.75)
+    se = _mc_se(0.05, 1000)
+    state = {rho: gs_power_state(rho, 1000, differences=[0.0, 0.05]) for rho in (0.2, 0.5, 0.8)}
+    for rho in (0.5, 0.8):  # below α under the null, the more so the stronger the correlation
+        assert state[rho].loc[0.0, "naive_z"] < 0.05 - 3 * se, (rho, state[rho])
+    assert state[0.8].loc[0.0, "naive_z"] < 0.01, state[0.8]  # "close to 0"
+    assert state[0.8].loc[0.0, "naive_z"] <= state[0.5].loc[0.0, "naive_z"]
+    # the GS gains power with the correlation; the z test loses it beside the GS
+    assert state[0.8].loc[0.05, "gs"] > state[0.2].loc[0.05, "gs"] + 0.1, state
+    for rho in (0.5, 0.8):
+        assert state[rho].loc[0.05, "naive_z"] < state[rho].loc[0.05, "gs"] - 0.1, (rho, state[rho])
+    assert state[0.8].loc[0.05, "naive_z"] <= state[0.2].loc[0.05, "naive_z"] + 4 * _mc_se(0.5, 1000)
+
+
+def odds_ratio_not_chance_of_detecting() -> None:
+    # Gondara's printed odds ratio of Table 9 (wilt, RF1 against NB), as the package records it
+    from importlib.resources import files
+
+    tables = pd.read_csv(files("precmp_lib") / "_resources" / "paper_tables.csv", comment="#")
+    row = tables[(tables["dataset"] == "wilt") & (tables["quantity"] == "odds_ratio")
+                 & (tables["value"] == 1.52)]
+    assert len(row) == 1, row
+    assert round(float(row["value"].iloc[0]) - 1, 2) == 0.52  # 52 % higher odds
+    # the odds of a right positive prediction, not recall: rebuilt from the two precisions
+    assert round((0.74 / 0.26) / (0.65 / 0.35), 2) == 1.53  # docs/methods.md §8, printed 1.52
+
+
+@cache
+def _digits_gee() -> object:
+    """Notebook 04's four models on digits (70 % held out, seed 0) against naive Bayes."""
+    from sklearn.ensemble import RandomForestClassifier
+    from sklearn.model_selection import train_test_split
+    from sklearn.naive_bayes import GaussianNB
+    from sklearn.tree import DecisionTreeClassifier
+
+    d = pc.load_dataset("digits")
+    X_tr, X_te, y_tr, y_te = train_test_split(d.X, d.y, test_size=0.7, stratify=d.y, random_state=0)
+    models = {"NB": GaussianNB(), "RF": RandomForestClassifier(n_estimators=100, random_state=0),
+              "tree": DecisionTreeClassifier(random_state=0),
+              "RF10": RandomForestClassifier(n_estimators=10, random_state=0)}
+    preds = {k: m.fit(X_tr, y_tr).predict(X_te) for k, m in models.items()}
+    return pc.gee_precision(y_te, preds, reference="NB")
+
+
+def odds_ratio_exaggerates_high_precisions() -> None:
+    gee = _digits_gee()
+    focus = gee.joint.dropna(subset=["statistic"]).sort_values("statistic").iloc[-1]["class"]
+    row = gee.coefficients.query("`class` == @focus").sort_values("odds_ratio").iloc[-1]
+    prec = gee.precision.set_index(["class", "model"])["precision"]
+    rp = prec[(focus, row["model"])] / prec[(focus, "NB")]
+    assert (focus, row["model"]) == (2, "RF"), (focus, row["model"])  # the forest plot's class
+    assert (round(rp, 2), round(float(row["odds_ratio"]), 2)) == (1.08, 3.45), (rp, row["odds_ratio"])
+    # RP, the ratio of the shares of positive predictions that are right, says "how many times
+    # more often"; at high precisions the odds ratio lies far above it
+    assert row["odds_ratio"] > 3 * rp
+
 CLAIMS: dict[str, list[Claim]] = {
     "01_mcnemar_cochran": [
         Claim("notebooks/01_mcnemar_cochran.ipynb",
@@ -897,6 +962,46 @@ CLAIMS: dict[str, list[Claim]] = {
               "Where *both* precisions are 1 (wine split 50/50: class 2) the Wald test gives a statistic "
               "of 0 with the interval [0, 0]",
               wald_zero_where_both_precisions_are_one, "notebook 04's classifiers on wine, Wald from counts"),
+        # the sweep of 04's text
+        Claim("notebooks/04_precision_gs_gw.ipynb",
+              "when the classifiers are correlated, the difference of the precisions varies much less than "
+              "the z test assumes, so the z test is conservative and loses power",
+              z_test_conservative_when_correlated, "widgets.gs_power_state, 1000 data sets, seed 0"),
+        Claim("notebooks/04_precision_gs_gw.ipynb",
+              "with a fixed prevalence (0.3) and recall (0.7), B's precision 0.75 and A's precision 0.75 + "
+              "difference", z_test_conservative_when_correlated, "power_curve's defaults"),
+        Claim("notebooks/04_precision_gs_gw.ipynb",
+              "the paired GS gains power as the classifiers agree more, the z test for independent "
+              "proportions does not (and drops below α under the null)",
+              z_test_conservative_when_correlated, "widgets.gs_power_state, 1000 data sets, seed 0"),
+        Claim("notebooks/04_precision_gs_gw.ipynb",
+              "Gondara's sentence \"52 % higher chances of detecting non-wilted trees\" should read \"52 % "
+              "higher odds that a positive prediction is correct\"", odds_ratio_not_chance_of_detecting,
+              "paper_tables.csv (Gondara, Table 9) and docs/methods.md §8"),
+        Claim("notebooks/04_precision_gs_gw.ipynb",
+              "which one answers \"how many times more often is a positive prediction right\"",
+              odds_ratio_exaggerates_high_precisions, "notebook 04's models on digits, GEE against NB"),
+        Claim("notebooks/solutions/04_precision_gs_gw.ipynb",
+              "Its statistic is therefore too small, and it seldom rejects, under the null and under "
+              "alternatives", z_test_conservative_when_correlated,
+              "widgets.gs_power_state, 1000 data sets, seed 0"),
+        Claim("notebooks/solutions/04_precision_gs_gw.ipynb",
+              "Only the RP answers \"how many times more often is a positive prediction right\"",
+              odds_ratio_exaggerates_high_precisions, "notebook 04's models on digits, GEE against NB"),
+        Claim("docs/instructor/00-05.md",
+              "1: at correlation 0.8 under the null the z test rejects less than α (close to 0)",
+              z_test_conservative_when_correlated, "widgets.gs_power_state, 1000 data sets, seed 0"),
+        Claim("docs/instructor/00-05.md",
+              "2: at a difference of 0.025 the GS needs thousands of test items; fewer at correlation 0.8 "
+              "than at 0.5", gs_sizes_for_80_percent, "the widget's own simulation (gs_power_state, seed 0)"),
+        Claim("docs/instructor/00-05.md",
+              "the large forest against naive Bayes: RP 1.08 against OR 3.45); only RP says \"how many "
+              "times more often is a positive prediction right\"", odds_ratio_exaggerates_high_precisions,
+              "notebook 04's models on digits, GEE against NB"),
+        Claim("docs/instructor/00-05.md",
+              "\"An odds ratio of 1.52 means 52 % more chance of detecting the class\": it is 52 % higher "
+              "odds that a positive prediction is right", odds_ratio_not_chance_of_detecting,
+              "paper_tables.csv (Gondara, Table 9) and docs/methods.md §8"),
     ],
     "08_cross_validation": [
         Claim("notebooks/08_cross_validation.ipynb",

@@ -38,7 +38,7 @@ from conftest import ROOT
 NOTEBOOK_DIR = ROOT / "notebooks"
 INSTRUCTOR = ROOT / "docs" / "instructor"
 LAB_NOTEBOOKS = ("00_course_map", "01_mcnemar_cochran", "13_evaluating_on_items")
-TOPIC_NOTEBOOKS_A = ("02_cv_ttests",)
+TOPIC_NOTEBOOKS_A = ("02_cv_ttests", "04_precision_gs_gw")
 SWEPT = (
     *(f"notebooks/{nb}.ipynb" for nb in LAB_NOTEBOOKS),
     *(f"notebooks/solutions/{nb}.ipynb" for nb in LAB_NOTEBOOKS),
@@ -62,7 +62,9 @@ _WORDS = re.compile(
     r"(?: to (?:two|three|four|five|six|seven|eight|nine|ten))? (?:times|exercises))\b", re.I)
 _DIRECTIONS = re.compile(
     r"\b(too (?:liberal|conservative|often|rarely|small|large|wide|narrow)|liberal|"
-    r"conservative|over-?rejects?|(?:below|above) (?:α|\d|the level|its level|the nominal)|more often|less often|no more often|"
+    r"conservative|over-?rejects?|(?:below|above) (?:α|\d|the level|its level|the nominal)|more often|"
+    # "more or less often" asks which way (an exercise's question), it does not say one
+    r"(?<!more or )less often|no more often|"
     r"more \w+ than|fewer \w+ than|higher than|lower than|smaller than|larger than|"
     r"close to \d|near α|far (?:above|below))\b", re.I)
 _DATASETS = re.compile(r"\b(Wilt|Phishing|Urban Land Cover|Magic|Banknote|Diabetic Retinopathy)\b")
@@ -108,6 +110,8 @@ def claims_in(sentence: str) -> list[str]:
     prose = _prose(sentence)
     if prose.lstrip().startswith("#"):
         return []  # a heading names a section
+    if prose.lstrip().startswith("**Question:**"):
+        return []  # the question a notebook opens with asks what its outputs answer
     named = _NAMES.sub(" ", _TIMES.sub(" ", prose))
     found = [m.group(0).strip() for m in _NUMBER.finditer(named)]
     found += [m.group(0) for m in _WORDS.finditer(prose)]
