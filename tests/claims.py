@@ -784,6 +784,83 @@ def odds_ratio_exaggerates_high_precisions() -> None:
     # more often"; at high precisions the odds ratio lies far above it
     assert row["odds_ratio"] > 3 * rp
 
+# --- 05: relative precision, its interval and the naive one ------------------------------------
+@cache
+def _digits_rp(level: float) -> pd.DataFrame:
+    """The solution of 05: naive Bayes (A) against a forest (B, 100 trees) on digits split 50/50
+    with seed 0; compare_precision at a confidence level."""
+    from sklearn.ensemble import RandomForestClassifier
+    from sklearn.model_selection import train_test_split
+    from sklearn.naive_bayes import GaussianNB
+
+    d = pc.load_dataset("digits")
+    X_tr, X_te, y_tr, y_te = train_test_split(d.X, d.y, test_size=0.5, stratify=d.y, random_state=0)
+    a = GaussianNB().fit(X_tr, y_tr).predict(X_te)
+    b = RandomForestClassifier(n_estimators=100, random_state=0).fit(X_tr, y_tr).predict(X_te)
+    return pc.compare_precision(y_te, a, b, confidence_level=level).dropna(subset=["rp"])
+
+
+def rp_is_a_over_b() -> None:
+    t = _digits_rp(0.95)
+    np.testing.assert_allclose(t["rp"], t["precision_a"] / t["precision_b"], rtol=1e-12)
+    assert round(0.84 / 0.80, 2) == 1.05  # RP 1.05: right 5 % more often
+    # below 1 where the forest (B) is the more precise
+    assert ((t["rp"] < 1) == (t["precision_b"] > t["precision_a"])).all()
+
+
+def log_scale_symmetry() -> None:
+    assert round(1 / 1.1, 2) == 0.91 and np.log(1 / 1.1) == pytest.approx(-np.log(1.1), rel=1e-12)
+
+
+def interval_and_test_agree() -> None:
+    counts = {}
+    for level in (0.95, 0.99):
+        t = _digits_rp(level)
+        excludes = (t["rp_ci_low"] > 1) | (t["rp_ci_high"] < 1)
+        assert (excludes == (t["rp_pvalue"] < 1 - level)).all(), (level, t)
+        counts[level] = int(excludes.sum())
+    assert counts[0.99] < counts[0.95], counts  # "fewer intervals exclude 1" at 99 %
+
+
+def smallest_p_class_less_often() -> None:
+    t = _digits_rp(0.95)
+    row = t.loc[t["rp_pvalue"].idxmin()]
+    assert row["rp"] < 1 and row["rp_ci_high"] < 1, row  # "right x % less often than B's"
+
+
+def rp_widget_settings() -> None:
+    import inspect
+
+    from precmp_lib.course.widgets import rp_correlation_state
+
+    p = inspect.signature(rp_correlation_state).parameters
+    assert [p[k].default for k in ("precision_a", "precision_b", "prevalence", "recall", "n")] == \
+        [0.80, 0.85, 0.3, 0.7, 1000]
+
+
+def naive_rp_interval_never_narrower() -> None:
+    # The covariance of the two precisions comes from the items both call positive: each adds
+    # (y − P_A)(y − P_B), P_A·P_B when wrong and (1 − P_A)(1 − P_B) when right, never negative; so
+    # the naive (Katz) interval is at least as wide as the paired one, equal without shared positives.
+    from precmp_lib.course.widgets import rp_correlation_state
+    from precmp_lib.stats.precision_cells import naive_rp_from_cells, rp_from_cells
+
+    def ratio(cells: np.ndarray) -> float:
+        p, q = rp_from_cells(cells), naive_rp_from_cells(cells)
+        return float(np.log(q.ci_high / q.ci_low) / np.log(p.ci_high / p.ci_low))
+
+    rng = np.random.default_rng(0)
+    ratios = [ratio(rng.multinomial(2000, rng.dirichlet(np.ones(8))).reshape(2, 2, 2).astype(float))
+              for _ in range(500)]
+    assert min(r for r in ratios if np.isfinite(r)) >= 1 - 1e-12
+    disjoint = np.array([[[400, 30], [30, 0]], [[0, 100], [100, 0]]], float)  # cells[d, a, b]
+    assert ratio(disjoint) == pytest.approx(1, rel=1e-9)
+    # the widget: wider by about 10 % at correlation 0, 7 % at −0.3, 25 % at 0.5
+    wide = {r: rp_correlation_state(r)["width"] for r in (-0.3, 0.0, 0.5, 0.9)}
+    over = {r: float(w["naive"] / w["paired"]) for r, w in wide.items()}
+    assert [round(over[r] - 1, 2) for r in (0.0, -0.3, 0.5)] == [0.10, 0.07, 0.25], over
+    assert over[0.9] > over[0.5], over
+
 CLAIMS: dict[str, list[Claim]] = {
     "01_mcnemar_cochran": [
         Claim("notebooks/01_mcnemar_cochran.ipynb",
@@ -1002,6 +1079,47 @@ CLAIMS: dict[str, list[Claim]] = {
               "\"An odds ratio of 1.52 means 52 % more chance of detecting the class\": it is 52 % higher "
               "odds that a positive prediction is right", odds_ratio_not_chance_of_detecting,
               "paper_tables.csv (Gondara, Table 9) and docs/methods.md §8"),
+    ],
+    "05_relative_precision": [  # the sweep of 05's text
+        Claim("notebooks/05_relative_precision.ipynb",
+              "RP = 1.05 means A's positive predictions are right 5 % more often than B's", rp_is_a_over_b,
+              "compare_precision on the solution's digits split"),
+        Claim("notebooks/05_relative_precision.ipynb",
+              "RP is **A over B** (values below 1: the forest is more precise)", rp_is_a_over_b,
+              "compare_precision on the solution's digits split"),
+        Claim("notebooks/05_relative_precision.ipynb",
+              "\"A is 10 % less precise\" (0.91) and \"A is 10 % more precise\" (1.1) sit equally far from "
+              "the line", log_scale_symmetry, "log(1/1.1) = −log(1.1)"),
+        Claim("notebooks/05_relative_precision.ipynb",
+              "the interval excludes 1 exactly when the two-sided p-value is below 1 − confidence level",
+              interval_and_test_agree, "compare_precision at 95 % and 99 % on the solution's digits split"),
+        Claim("notebooks/05_relative_precision.ipynb",
+              "with A's precision 0.80, B's 0.85, prevalence 0.3, recall 0.7 and 1000 test observations",
+              rp_widget_settings, "widgets.rp_correlation_state's defaults"),
+        Claim("notebooks/05_relative_precision.ipynb",
+              "an interval for independent samples has the wrong width, too wide for correlated classifiers",
+              naive_rp_interval_never_narrower,
+              "rp_from_cells against naive_rp_from_cells on 500 random tables and the widget"),
+        Claim("notebooks/solutions/05_relative_precision.ipynb",
+              "No predictions make it too narrow", naive_rp_interval_never_narrower,
+              "rp_from_cells against naive_rp_from_cells on 500 random tables and the widget"),
+        Claim("notebooks/solutions/05_relative_precision.ipynb",
+              "Fewer intervals exclude 1 (each is wider), and the interval and the test still agree on every "
+              "class", interval_and_test_agree, "compare_precision at 95 % and 99 % on digits"),
+        Claim("docs/instructor/00-05.md",
+              "1: both at correlation 0 and at −0.3 the naive interval is still a little wider than the "
+              "paired one (about 10 % and 7 %)", naive_rp_interval_never_narrower,
+              "widgets.rp_correlation_state at −0.3, 0, 0.5, 0.9"),
+        Claim("docs/instructor/00-05.md",
+              "2: at 99 % fewer intervals exclude 1, and interval and test still agree on every class",
+              interval_and_test_agree, "compare_precision at 95 % and 99 % on digits"),
+        Claim("docs/instructor/00-05.md",
+              "for class k, A's positive predictions are right x % less often than B's",
+              smallest_p_class_less_often, "compare_precision on the solution's digits split"),
+        Claim("docs/instructor/00-05.md",
+              "they are never too narrow (the covariance of two precisions on one test set cannot be "
+              "negative: solution 1), but they are too wide", naive_rp_interval_never_narrower,
+              "rp_from_cells against naive_rp_from_cells on 500 random tables and the widget"),
     ],
     "08_cross_validation": [
         Claim("notebooks/08_cross_validation.ipynb",
