@@ -861,6 +861,53 @@ def naive_rp_interval_never_narrower() -> None:
     assert [round(over[r] - 1, 2) for r in (0.0, -0.3, 0.5)] == [0.10, 0.07, 0.25], over
     assert over[0.9] > over[0.5], over
 
+# --- 07: precision at another prevalence -------------------------------------------------------
+def worked_classifier_of_07() -> None:
+    # 45 TP, 15 FN, 10 FP, 130 TN (docs/methods.md §9, worked example 1)
+    tp, fn, fp, tn = 45, 15, 10, 130
+    se, sp = tp / (tp + fn), tn / (tn + fp)
+    assert (round(se, 2), round(sp, 3), round(tp / (tp + fp), 3)) == (0.75, 0.929, 0.818)
+    assert (tp + fn) / (tp + fn + fp + tn) == 0.3
+    at = pc.prevalence_adjusted_precision(se, sp, [0.3, 0.5])
+    assert at[0] == pytest.approx(tp / (tp + fp), rel=1e-12)  # at its own prevalence: its precision
+    assert round(at[1], 3) == 0.913 and round(1 - sp, 4) == 0.0714
+    half = (1 - sp) / (se + 1 - sp)  # Se·π = (1 − Sp)(1 − π)
+    assert round(half, 3) == 0.087 and round(se + 1 - sp, 4) == 0.8214
+    assert pc.prevalence_adjusted_precision(se, sp, half) == pytest.approx(0.5, rel=1e-9)
+    assert pc.prevalence_adjusted_precision(se, sp, 0.08) < 0.5 < pc.prevalence_adjusted_precision(se, sp, 0.09)
+
+
+def table10_class_mix() -> None:
+    table = np.zeros((2, 2, 2), dtype=int)  # notebook 07's reproduced test set, n[true, NB, RF]
+    table[0] = [[103, 45], [6, 11]]
+    table[1] = [[63, 64], [1, 53]]
+    assert round(table[0].sum() / table.sum(), 2) == 0.48
+    y, a, b = np.unravel_index(np.repeat(np.arange(8), table.ravel()), table.shape)
+    t = pc.compare_updated_precision(y, a, b, prevalence={0: 0.30, 1: 0.70}, n_resamples=200,
+                                     random_state=0).set_index("class")
+    assert (t.loc[0, ["updated_a", "updated_b"]].to_numpy() < t.loc[0, ["precision_a", "precision_b"]].to_numpy()).all()
+    assert (t.loc[1, ["updated_a", "updated_b"]].to_numpy() > t.loc[1, ["precision_a", "precision_b"]].to_numpy()).all()
+
+
+def perfect_specificity_gives_the_point_one() -> None:
+    for prevalence in (0.01, 0.1, 0.5):
+        r = pc.bayes_update_precision(None, None, confusion=[[140, 0], [15, 45]], prevalence=prevalence,
+                                      n_resamples=500, random_state=0).iloc[0]
+        assert (r["precision_updated"], r["ci_low"], r["ci_high"]) == (1.0, 1.0, 1.0), r
+
+
+def updating_keeps_the_order() -> None:
+    # the ratio of two updated precisions is monotone in π, and its sign of log is that of
+    # log(LR_A / LR_B), LR = Se/(1 − Sp): the order never changes
+    rng = np.random.default_rng(0)
+    grid = np.linspace(0.001, 0.999, 200)
+    for _ in range(200):
+        (se_a, se_b), (sp_a, sp_b) = rng.uniform(0.5, 1, 2), rng.uniform(0.5, 0.999, 2)
+        diff = (pc.prevalence_adjusted_precision(se_a, sp_a, grid)
+                - pc.prevalence_adjusted_precision(se_b, sp_b, grid))
+        lr = np.sign(se_a / (1 - sp_a) - se_b / (1 - sp_b))
+        assert (np.sign(diff) == lr).all()
+
 CLAIMS: dict[str, list[Claim]] = {
     "01_mcnemar_cochran": [
         Claim("notebooks/01_mcnemar_cochran.ipynb",
@@ -1120,6 +1167,29 @@ CLAIMS: dict[str, list[Claim]] = {
               "they are never too narrow (the covariance of two precisions on one test set cannot be "
               "negative: solution 1), but they are too wide", naive_rp_interval_never_narrower,
               "rp_from_cells against naive_rp_from_cells on 500 random tables and the widget"),
+    ],
+    "07_bayes_update": [  # the sweep of 07's text
+        Claim("notebooks/07_bayes_update.ipynb",
+              "A classifier with 45 true positives, 15 false negatives, 10 false positives and 130 true "
+              "negatives (Se = 0.75, Sp = 0.929) has precision 0.818 on its test set, where the class makes "
+              "up 30 %", worked_classifier_of_07, "closed form and pc.prevalence_adjusted_precision"),
+        Claim("notebooks/07_bayes_update.ipynb",
+              "Class 0 is rarer in the assumed population (30 %) than in the test set (48 %), so both "
+              "classifiers lose precision on it; class 1 gains", table10_class_mix,
+              "pc.compare_updated_precision on the notebook's reproduced table"),
+        Claim("notebooks/solutions/07_bayes_update.ipynb",
+              "below a prevalence of about 9 %, most of its positive calls are wrong", worked_classifier_of_07,
+              "closed form and pc.prevalence_adjusted_precision"),
+        Claim("docs/instructor/06-11.md",
+              "At π = 0.5 the priors cancel: `P = Se / (Se + 1 − Sp) = 0.75 / (0.75 + 1/14) = 0.913`",
+              worked_classifier_of_07, "closed form and pc.prevalence_adjusted_precision"),
+        Claim("docs/instructor/06-11.md",
+              "Sp = 1 gives precision 1 at every prevalence above 0; every bootstrap replicate is 1, so the "
+              "percentile interval is the point 1", perfect_specificity_gives_the_point_one,
+              "pc.bayes_update_precision with no false positive"),
+        Claim("docs/instructor/06-11.md",
+              "\"Updating can make the worse classifier better.\" Not at any prevalence",
+              updating_keeps_the_order, "pc.prevalence_adjusted_precision over 200 random pairs"),
     ],
     "08_cross_validation": [
         Claim("notebooks/08_cross_validation.ipynb",

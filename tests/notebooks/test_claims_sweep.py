@@ -38,7 +38,8 @@ from conftest import ROOT
 NOTEBOOK_DIR = ROOT / "notebooks"
 INSTRUCTOR = ROOT / "docs" / "instructor"
 LAB_NOTEBOOKS = ("00_course_map", "01_mcnemar_cochran", "13_evaluating_on_items")
-TOPIC_NOTEBOOKS_A = ("02_cv_ttests", "04_precision_gs_gw", "05_relative_precision")
+TOPIC_NOTEBOOKS_A = ("02_cv_ttests", "04_precision_gs_gw", "05_relative_precision",
+                     "07_bayes_update")
 SWEPT = (
     *(f"notebooks/{nb}.ipynb" for nb in LAB_NOTEBOOKS),
     *(f"notebooks/solutions/{nb}.ipynb" for nb in LAB_NOTEBOOKS),
