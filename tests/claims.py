@@ -908,6 +908,76 @@ def updating_keeps_the_order() -> None:
         lr = np.sign(se_a / (1 - sp_a) - se_b / (1 - sp_b))
         assert (np.sign(diff) == lr).all()
 
+# --- 08: copies, clusters and folds ------------------------------------------------------------
+@cache
+def _breast_cancer_oof(n_splits: int, n_repeats: int) -> pd.DataFrame:
+    """Notebook 08's pair (naive Bayes, a forest of 50 trees, seed 0) cross-validated on
+    breast_cancer, the data the notebook falls back to without the UCI files."""
+    from sklearn.ensemble import RandomForestClassifier
+    from sklearn.naive_bayes import GaussianNB
+
+    d = pc.load_dataset("breast_cancer")
+    models = {"naive_bayes": GaussianNB(),
+              "random_forest": RandomForestClassifier(n_estimators=50, random_state=0, n_jobs=1)}
+    return pc.cross_val_predictions(models, d.X, d.y, n_splits=n_splits, n_repeats=n_repeats,
+                                    random_state=0, progress=False)
+
+
+def _statistic(long: pd.DataFrame, cluster: str = "id") -> np.ndarray:
+    return pc.gee_from_long(long, cluster=cluster).joint.set_index("class")["statistic"].to_numpy(float)
+
+
+def identical_copies_by_cluster() -> None:
+    once = _breast_cancer_oof(10, 1)
+    paired, unpaired = _statistic(once), _statistic(once, "none")
+    for r in (3, 5, 10):
+        copies = pd.concat([once.assign(repeat=k) for k in range(r)], ignore_index=True)
+        assert (copies.groupby(["model", "id"]).size() == r).all()  # every row copied r times
+        np.testing.assert_allclose(_statistic(copies), paired, rtol=1e-8)  # bread r, meat r²
+        np.testing.assert_allclose(_statistic(copies, "id_repeat"), r * paired, rtol=1e-8)
+        np.testing.assert_allclose(_statistic(copies, "none"), r * unpaired, rtol=1e-8)
+    assert (unpaired < paired).all()  # the pairing lost: three copies give less than 3 times
+    assert (10 * unpaired > paired).all()  # ten copies without clusters: too large
+
+
+def repeated_cv_predicts_the_same_observations() -> None:
+    # 10 × 10-fold CV of two fast models (the design, not the models, decides the rows)
+    from sklearn.discriminant_analysis import LinearDiscriminantAnalysis
+    from sklearn.naive_bayes import GaussianNB
+
+    d = pc.load_dataset("breast_cancer")
+    cv = pc.cross_val_predictions({"naive_bayes": GaussianNB(), "lda": LinearDiscriminantAnalysis()},
+                                  d.X, d.y, n_splits=10, n_repeats=10, random_state=0, progress=False)
+    n = len(d.y)
+    assert cv["id"].nunique() == n and (cv.groupby(["model", "id"]).size() == 10).all()
+
+
+def id_repeat_up_to_five_times() -> None:
+    from precmp_lib.compare.crossval import clustering_comparison
+
+    inflation = clustering_comparison(_breast_cancer_oof(10, 5)).pivot(
+        index="class", columns="cluster", values="inflation")["id_repeat"]
+    assert ((inflation > 1) & (inflation <= 5 + 1e-9)).all(), inflation
+    once = _breast_cancer_oof(10, 1)
+    copies = pd.concat([once.assign(repeat=k) for k in range(5)], ignore_index=True)
+    assert copies.groupby(["id", "repeat"]).ngroups == 5 * once["id"].nunique()  # five times the clusters
+
+
+def five_folds_train_on_four_fifths() -> None:
+    from sklearn.model_selection import StratifiedKFold
+
+    d = pc.load_dataset("breast_cancer")
+    for k, share in ((5, 0.8), (10, 0.9)):
+        sizes = [len(tr) / len(d.y) for tr, _ in StratifiedKFold(k).split(d.X, d.y)]
+        assert max(abs(s - share) for s in sizes) < 1 / len(d.y) + 1e-12, (k, sizes)
+
+
+def table11_is_diabetic_retinopathy() -> None:
+    from importlib.resources import files
+
+    tables = pd.read_csv(files("precmp_lib") / "_resources" / "paper_tables.csv", comment="#")
+    assert set(tables.loc[tables["table"] == 11, "dataset"]) == {"diabetic_retinopathy"}
+
 CLAIMS: dict[str, list[Claim]] = {
     "01_mcnemar_cochran": [
         Claim("notebooks/01_mcnemar_cochran.ipynb",
@@ -1206,6 +1276,41 @@ CLAIMS: dict[str, list[Claim]] = {
         Claim("notebooks/solutions/08_cross_validation.ipynb",
               "A z statistic scatters by about ±1 between samples", z_scatters_by_one,
               "simulated GEE Wald statistics at 1000 items"),
+        # the sweep of 08's text
+        Claim("notebooks/08_cross_validation.ipynb",
+              "The paper's Table 11 compares naive Bayes and a random forest on Diabetic Retinopathy Debrecen",
+              table11_is_diabetic_retinopathy, "paper_tables.csv, Table 11"),
+        Claim("notebooks/08_cross_validation.ipynb",
+              "every row is copied ten times. Clustered on `id`, the sandwich's bread grows by 10 and its "
+              "meat by 100, so the variance of β̂ — and the Wald statistic — is unchanged",
+              identical_copies_by_cluster, "pc.gee_from_long on 3, 5 and 10 copies of 10-fold CV"),
+        Claim("notebooks/solutions/08_cross_validation.ipynb",
+              "More, by up to five times. Clustering on `(id, repeat)` makes five times as many clusters",
+              id_repeat_up_to_five_times, "5 × 10-fold CV of breast_cancer, clustering_comparison"),
+        Claim("notebooks/solutions/08_cross_validation.ipynb",
+              "by a model trained on 80 % instead of 90 % of the data", five_folds_train_on_four_fifths,
+              "scikit-learn's StratifiedKFold on breast_cancer"),
+        Claim("notebooks/solutions/08_cross_validation.ipynb",
+              "Less than three times. Without clusters every prediction counts as independent",
+              identical_copies_by_cluster, "pc.gee_from_long on 3 copies of 10-fold CV"),
+        Claim("notebooks/solutions/08_cross_validation.ipynb",
+              "The statistic is three times the *unpaired* one, which is smaller than the paired one",
+              identical_copies_by_cluster, "pc.gee_from_long on 3 copies of 10-fold CV"),
+        Claim("docs/instructor/06-11.md",
+              "the statistic is larger than the one clustered on `id`, by up to r times: exactly r if the "
+              "repetitions reused their folds", identical_copies_by_cluster,
+              "pc.gee_from_long on copies of 10-fold CV; 5 × 10-fold CV in the solution's claim"),
+        Claim("docs/instructor/06-11.md",
+              "Three identical copies without clusters give exactly three times the *unpaired* statistic, "
+              "which is below the paired one: less than three times the right value",
+              identical_copies_by_cluster, "pc.gee_from_long on 3 copies of 10-fold CV"),
+        Claim("docs/instructor/06-11.md",
+              "\"10 × 10-fold CV has ten times the data.\" It has the same observations predicted ten times",
+              repeated_cv_predicts_the_same_observations, "pc.cross_val_predictions, 10 × 10 folds"),
+        Claim("docs/instructor/06-11.md",
+              "It ignores both the repetitions and the pairing of the two classifiers; the result can be too "
+              "large or too small", identical_copies_by_cluster,
+              "pc.gee_from_long without clusters on one and ten copies of 10-fold CV"),
     ],
     "12_algorithm_selection": [
         Claim("notebooks/12_algorithm_selection.ipynb",

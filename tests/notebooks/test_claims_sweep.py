@@ -39,7 +39,7 @@ NOTEBOOK_DIR = ROOT / "notebooks"
 INSTRUCTOR = ROOT / "docs" / "instructor"
 LAB_NOTEBOOKS = ("00_course_map", "01_mcnemar_cochran", "13_evaluating_on_items")
 TOPIC_NOTEBOOKS_A = ("02_cv_ttests", "04_precision_gs_gw", "05_relative_precision",
-                     "07_bayes_update")
+                     "07_bayes_update", "08_cross_validation")
 SWEPT = (
     *(f"notebooks/{nb}.ipynb" for nb in LAB_NOTEBOOKS),
     *(f"notebooks/solutions/{nb}.ipynb" for nb in LAB_NOTEBOOKS),
@@ -72,6 +72,7 @@ _DATASETS = re.compile(r"\b(Wilt|Phishing|Urban Land Cover|Magic|Banknote|Diabet
 # where a number is a name, not a claim: notebooks, sections, exercises, tables, equations
 _NAMES = re.compile(
     r"(?:notebooks?|sections?|§|exercises?|tables?|figures?|eqs?\.|equations?|steps?|rows?|"
+    r"algorithms?|"  # a paper's numbered algorithm (Gondara's Algorithm 2)
     r"slots?|scenarios?|rules?|answers?|part)\s*\d+(?:[.–-]\d+)*(?:\s*(?:,|and|or|to|–)\s*\d+)*"
     r"|\[\d\d[^\]]*\]|\(\d\d(?:[,–-]\s?\d\d)*\)|^\s*\d+[.:)]|\b\d\d_[a-z_]+|\d+\s*[×x]\s*\d+\s*cv"
     r"|\d+-fold|\b[A-Z][\w–-]*\s+\d{4}\b|\(\d{4}\)|\d:\d\d"
