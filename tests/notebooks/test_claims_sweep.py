@@ -39,7 +39,8 @@ NOTEBOOK_DIR = ROOT / "notebooks"
 INSTRUCTOR = ROOT / "docs" / "instructor"
 LAB_NOTEBOOKS = ("00_course_map", "01_mcnemar_cochran", "13_evaluating_on_items")
 TOPIC_NOTEBOOKS_A = ("02_cv_ttests", "04_precision_gs_gw", "05_relative_precision",
-                     "07_bayes_update", "08_cross_validation")
+                     "06_combining_pvalues", "07_bayes_update",
+                     "08_cross_validation")
 SWEPT = (
     *(f"notebooks/{nb}.ipynb" for nb in LAB_NOTEBOOKS),
     *(f"notebooks/solutions/{nb}.ipynb" for nb in LAB_NOTEBOOKS),
@@ -66,7 +67,9 @@ _DIRECTIONS = re.compile(
     r"conservative|over-?rejects?|(?:below|above) (?:α|\d|the level|its level|the nominal)|more often|"
     # "more or less often" asks which way (an exercise's question), it does not say one
     r"(?<!more or )less often|no more often|"
-    r"more \w+ than|fewer \w+ than|higher than|lower than|smaller than|larger than|"
+    r"more \w+ than|fewer \w+ than|higher than|larger than|"
+    # "higher or lower than", "larger or smaller than" ask which way, as "more or less often" does
+    r"(?<!higher or )lower than|(?<!larger or )smaller than|"
     r"close to \d|near α|far (?:above|below))\b", re.I)
 _DATASETS = re.compile(r"\b(Wilt|Phishing|Urban Land Cover|Magic|Banknote|Diabetic Retinopathy)\b")
 # where a number is a name, not a claim: notebooks, sections, exercises, tables, equations
