@@ -2,7 +2,8 @@
 
 The sweep reads the prose students and instructors read on the two-hour path (``SWEPT``: the
 markdown cells of notebooks 00, 01 and 13 and of their solutions, the lab guide, the instructor
-guide and the notes of 00, 01 and 13) sentence by sentence, and finds its claims: numbers,
+guide and the notes of 00, 01 and 13; and the topic notebooks 02, 04–08, their solutions and
+their notes) sentence by sentence, and finds its claims: numbers,
 percentages, number words ("half", "twice", "three to five"), directions ("too liberal", "too
 often", "below", "more … than") and named datasets. A sentence with a claim passes only when
 
