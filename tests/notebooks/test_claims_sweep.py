@@ -128,6 +128,24 @@ def claims_in(sentence: str) -> list[str]:
     return found
 
 
+@pytest.mark.parametrize(("sentence", "claims"), [
+    # a question that asks which way states no direction; the same words as a statement do
+    ("Will the z test reject more or less often than α?", []),
+    ("The z test rejects less often than α.", ["less often"]),
+    ("Will Fisher's type-I error be higher or lower than at 0.9?", ["0.9"]),
+    ("Fisher's type-I error is lower than at 0.9.", ["0.9", "lower than"]),
+    ("Is the excess larger or smaller than with two tests?", []),
+    ("The excess is smaller than with two tests.", ["smaller than"]),
+    # names: a release, a paper's algorithm, the question a notebook opens with
+    ("DTComPair 1.2.2 prints B over A.", []),
+    ("Gondara's Algorithm 2 stacks the predictions.", []),
+    ("**Question:** Is one classifier more precise than another?", []),
+    ("A is more precise than B.", ["more precise than"]),
+])
+def test_questions_and_names_are_not_claims(sentence, claims):
+    assert claims_in(sentence) == claims
+
+
 # --- what binds a claim ------------------------------------------------------------------------
 def _fold(text: str) -> str:
     return re.sub(r"\s+", " ", text).strip()
