@@ -719,6 +719,20 @@ def rope_half_at_the_mean_difference() -> None:
     assert abs(first - abs(float(np.mean(a - b)))) <= 0.002, (first, float(np.mean(a - b)))
 
 
+def gw_undefined_at_zero_or_one() -> None:
+    # three classes of 300 random items: A's predictions of class 2 all wrong (precision 0), B's of
+    # class 1 all right (precision 1); GW (a log-odds test) has no value there, GS has
+    rng = np.random.default_rng(0)
+    y = rng.integers(0, 3, 300)
+    a = np.where(rng.random(300) < 0.8, y, (y + 1) % 3)
+    b = np.where(rng.random(300) < 0.7, y, (y + 2) % 3)
+    a[a == 2] = np.where(y[a == 2] == 2, 0, 2)
+    b[b == 1] = y[b == 1]
+    t = pc.compare_precision(y, a, b).set_index("class")
+    assert (t.loc[2, "precision_a"], t.loc[1, "precision_b"]) == (0.0, 1.0), t
+    assert t.loc[[1, 2], "gw_pvalue"].isna().all() and t.loc[[1, 2], "gs_pvalue"].notna().all(), t
+    assert np.isfinite(t.loc[0, "gw_pvalue"]), t
+
 # --- 04: the z test beside the paired GS, odds ratios against ratios of precisions ---------------
 def z_test_conservative_when_correlated() -> None:
     # the widget's own simulation (1000 data sets, seed 0) at n = 1000, and power_curve's settings
@@ -1317,6 +1331,9 @@ CLAIMS: dict[str, list[Claim]] = {
               "times more often is a positive prediction right\"", odds_ratio_exaggerates_high_precisions,
               "notebook 04's models on digits, GEE against NB"),
         Claim("docs/instructor/00-05.md",
+              "GW does not exist at a precision of 0 or 1; use the Wald test or GS there",
+              gw_undefined_at_zero_or_one, "compare_precision on 300 simulated items, seed 0"),
+        Claim("docs/instructor/00-05.md",
               "\"An odds ratio of 1.52 means 52 % more chance of detecting the class\": it is 52 % higher "
               "odds that a positive prediction is right", odds_ratio_not_chance_of_detecting,
               "paper_tables.csv (Gondara, Table 9) and docs/methods.md §8"),
@@ -1357,6 +1374,10 @@ CLAIMS: dict[str, list[Claim]] = {
         Claim("docs/instructor/00-05.md",
               "for class k, A's positive predictions are right x % less often than B's",
               smallest_p_class_less_often, "compare_precision on the solution's digits split"),
+        Claim("docs/instructor/00-05.md",
+              "\"An interval that crosses 1 shows the classifiers are equal\": it shows the data cannot tell",
+              interval_and_test_agree, "compare_precision at 95 % and 99 % on digits: crossing 1 is p above "
+              "1 − level"),
         Claim("docs/instructor/00-05.md",
               "they are never too narrow (the covariance of two precisions on one test set cannot be "
               "negative: solution 1), but they are too wide", naive_rp_interval_never_narrower,
