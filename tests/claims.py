@@ -655,6 +655,17 @@ def power_setting_separation() -> None:
     assert defaults["separation"].default + 0.5 == 2.0
 
 
+def correction_levels_off() -> None:
+    from precmp_lib.course.widgets import cv_correction_state
+
+    s = cv_correction_state(3 / 7, mean_difference=0.01, sd_difference=0.03)
+    assert s["uncorrected_pvalue"].is_monotonic_decreasing and s["uncorrected_pvalue"].iloc[-1] < 1e-3
+    assert s["corrected_pvalue"].iloc[-1] > 0.5 * s["corrected_pvalue"].iloc[-3] > 0.05  # levels off
+    assert (s["corrected_factor"] > 3 / 7).all()
+    zero = cv_correction_state(0.0, mean_difference=0.01, sd_difference=0.03)
+    np.testing.assert_allclose(zero["uncorrected_pvalue"], zero["corrected_pvalue"], rtol=1e-12)
+
+
 def se_ratio_at_100_splits() -> None:
     s = pc.course.widgets.cv_correction_state(1 / 9, mean_difference=0.01, sd_difference=0.03,
                                               n_resamples=[100])
@@ -668,6 +679,8 @@ def one_sided_against_the_data() -> None:
     two = pc.corrected_resampled_ttest(a, b, test_train_ratio=1 / 9)
     wrong = pc.corrected_resampled_ttest(a, b, test_train_ratio=1 / 9, alternative="greater")
     assert wrong.pvalue == pytest.approx(1 - two.pvalue / 2, rel=1e-12) and wrong.pvalue > 0.5
+    right = pc.corrected_resampled_ttest(a, b, test_train_ratio=1 / 9, alternative="less")
+    assert right.pvalue == pytest.approx(two.pvalue / 2, rel=1e-12)
     # under a true null, taking the side the sign shows rejects twice as often as α
     nulls = rng.normal(size=(4000, 30))
     p_two = stats.ttest_1samp(nulls, 0, axis=1).pvalue
@@ -874,6 +887,8 @@ def naive_rp_interval_never_narrower() -> None:
     over = {r: float(w["naive"] / w["paired"]) for r, w in wide.items()}
     assert [round(over[r] - 1, 2) for r in (0.0, -0.3, 0.5)] == [0.10, 0.07, 0.25], over
     assert over[0.9] > over[0.5], over
+    for latent in (0.0, -0.3):  # the predictions stay positively correlated
+        assert (rp_correlation_state(latent)["prediction_correlation"] > 0).all(), latent
 
 # --- 07: precision at another prevalence -------------------------------------------------------
 def worked_classifier_of_07() -> None:
@@ -889,6 +904,22 @@ def worked_classifier_of_07() -> None:
     assert round(half, 3) == 0.087 and round(se + 1 - sp, 4) == 0.8214
     assert pc.prevalence_adjusted_precision(se, sp, half) == pytest.approx(0.5, rel=1e-9)
     assert pc.prevalence_adjusted_precision(se, sp, 0.08) < 0.5 < pc.prevalence_adjusted_precision(se, sp, 0.09)
+    assert pc.prevalence_adjusted_precision(se, sp, 0.01) < 0.1  # at 1 %: fewer than one in ten
+
+
+def interval_narrows_with_prevalence() -> None:
+    # the worked classifier's percentile intervals (4000 resamples of its counts, seed 12345)
+    widths, relative = {}, []
+    for prevalence in (0.01, 0.05, 0.1, 0.5, 0.9):  # exercise 2 compares 0.05 and 0.9
+        r = pc.bayes_update_precision(None, None, confusion=[[130, 10], [15, 45]], prevalence=prevalence,
+                                      n_resamples=4000, random_state=12345).iloc[0]
+        widths[prevalence] = r["ci_high"] - r["ci_low"]
+        relative.append(widths[prevalence] / r["precision_updated"])
+    assert widths[0.05] > 5 * widths[0.9], widths  # wide where the class is rare, narrow where common
+    assert all(np.diff(relative) < 0), relative  # and, relative to the precision, the rarer the wider
+    high = pc.bayes_update_precision(None, None, confusion=[[130, 10], [15, 45]], prevalence=0.99,
+                                     n_resamples=500, random_state=0).iloc[0]
+    assert high["precision_updated"] > 0.99, high  # approaches 1
 
 
 def table10_class_mix() -> None:
@@ -901,6 +932,9 @@ def table10_class_mix() -> None:
                                      random_state=0).set_index("class")
     assert (t.loc[0, ["updated_a", "updated_b"]].to_numpy() < t.loc[0, ["precision_a", "precision_b"]].to_numpy()).all()
     assert (t.loc[1, ["updated_a", "updated_b"]].to_numpy() > t.loc[1, ["precision_a", "precision_b"]].to_numpy()).all()
+    printed = {(0, "updated_a"): 0.35, (0, "updated_b"): 0.45, (1, "updated_a"): 0.87, (1, "updated_b"): 0.81}
+    gaps = {k: abs(t.loc[k[0], k[1]] - v) for k, v in printed.items()}  # Gondara's Table 10
+    assert max(gaps.values()) < 0.007, gaps
 
 
 def perfect_specificity_gives_the_point_one() -> None:
@@ -921,6 +955,10 @@ def updating_keeps_the_order() -> None:
                 - pc.prevalence_adjusted_precision(se_b, sp_b, grid))
         lr = np.sign(se_a / (1 - sp_a) - se_b / (1 - sp_b))
         assert (np.sign(diff) == lr).all()
+        ends = [pc.prevalence_adjusted_precision(se_a, sp_a, pi) / pc.prevalence_adjusted_precision(se_b, sp_b, pi)
+                for pi in (1e-9, 1 - 1e-9)]
+        ratio_of_lr = (se_a / (1 - sp_a)) / (se_b / (1 - sp_b))
+        assert ends[0] == pytest.approx(ratio_of_lr, rel=1e-6) and ends[1] == pytest.approx(1, abs=1e-6)
 
 # --- 08: copies, clusters and folds ------------------------------------------------------------
 @cache
@@ -1064,6 +1102,9 @@ def paper_fit_settings() -> None:
     assert inspect.signature(models.paper_split).parameters["test_size"].default == 0.3  # 70/30
     assert inspect.signature(models.fit_paper_models).parameters["n_trees"].default == 1000
     assert "phishing" in models._NOMINAL
+
+
+def phishing_codes() -> None:
     try:
         phishing = pc.load_dataset("phishing")
     except pc.DatasetUnavailable:
@@ -1261,6 +1302,13 @@ CLAIMS: dict[str, list[Claim]] = {
               "the one-sided p-value is `1 − p_two/2`, above 0.5. Choosing the direction after seeing the "
               "sign would always give `p_two / 2`: half the p-value, twice the false alarms",
               one_sided_against_the_data, "pc.corrected_resampled_ttest; 4000 null t-tests, seed 0"),
+        Claim("notebooks/02_cv_ttests.ipynb",
+              "the uncorrected p-value (vermilion) falls towards 0 as the number of splits J grows, because "
+              "`1/J` does; the corrected one levels off, because its factor never falls below the ratio. At "
+              "ratio 0 the two coincide", correction_levels_off, "widgets.cv_correction_state at ratios 3/7 and 0"),
+        Claim("notebooks/02_cv_ttests.ipynb",
+              "half the two-sided value when the mean difference points the chosen way, and more than 0.5 when "
+              "it points the other way", one_sided_against_the_data, "pc.corrected_resampled_ttest"),
         Claim("docs/instructor/00-05.md",
               "1: the standard-error ratio is √(1 + J/9) = 3.48 at J = 100", se_ratio_at_100_splits,
               "widgets.cv_correction_state at J = 100, ratio 1/9"),
@@ -1364,6 +1412,10 @@ CLAIMS: dict[str, list[Claim]] = {
         Claim("notebooks/solutions/05_relative_precision.ipynb",
               "Fewer intervals exclude 1 (each is wider), and the interval and the test still agree on every "
               "class", interval_and_test_agree, "compare_precision at 95 % and 99 % on digits"),
+        Claim("notebooks/solutions/05_relative_precision.ipynb",
+              "their *predictions* stay positively correlated (`prediction_correlation`) even when the latent "
+              "correlation is 0 or −0.3, and the naive interval is still the wider one",
+              naive_rp_interval_never_narrower, "widgets.rp_correlation_state at −0.3 and 0"),
         Claim("docs/instructor/00-05.md",
               "1: both at correlation 0 and at −0.3 the naive interval is still a little wider than the "
               "paired one (about 10 % and 7 %)", naive_rp_interval_never_narrower,
@@ -1423,6 +1475,15 @@ CLAIMS: dict[str, list[Claim]] = {
         Claim("notebooks/solutions/06_combining_pvalues.ipynb",
               "\"Fisher is conservative under positive dependence\", true of Bonferroni, not of Fisher",
               fisher_anti_conservative_bonferroni_conservative, "20 000 correlated normal pairs, seed 0"),
+        Claim("notebooks/06_combining_pvalues.ipynb",
+              "else the 70/30 split the author's R script draws — with naive Bayes treating nominal features "
+              "(Phishing's −1/0/1 codes) as categories", phishing_codes, "the Phishing file (UCI mirror)"),
+        Claim("notebooks/solutions/06_combining_pvalues.ipynb",
+              "The rescaled statistic uses the right variance at every correlation and stays near 5 %",
+              fisher_worse_at_095_rescaled_at_five, "widgets.combination_state, 100 000 pairs, seed 1"),
+        Claim("notebooks/solutions/06_combining_pvalues.ipynb",
+              "with 200 instead of 2000 the estimate, and so the p-value, scatter more from seed to seed",
+              dai_cui_scatters_with_fewer_permutations, "pc.combined_precision_test, seeds 0–7"),
         Claim("docs/instructor/06-11.md", "*Fisher at correlation 0.95.* Higher than at 0.9",
               fisher_worse_at_095_rescaled_at_five, "widgets.combination_state, 100 000 pairs, seed 1"),
         Claim("docs/instructor/06-11.md",
@@ -1457,6 +1518,26 @@ CLAIMS: dict[str, list[Claim]] = {
               "Class 0 is rarer in the assumed population (30 %) than in the test set (48 %), so both "
               "classifiers lose precision on it; class 1 gains", table10_class_mix,
               "pc.compare_updated_precision on the notebook's reproduced table"),
+        Claim("notebooks/07_bayes_update.ipynb",
+              "At a prevalence of 1 % fewer than one positive prediction in ten is right",
+              worked_classifier_of_07, "pc.prevalence_adjusted_precision"),
+        Claim("notebooks/07_bayes_update.ipynb",
+              "about 0.30 for class 0 and 0.70 for class 1 reproduce all four printed values within 0.007",
+              table10_class_mix, "pc.compare_updated_precision against Gondara's Table 10"),
+        Claim("notebooks/07_bayes_update.ipynb",
+              "Only the size of the ratio moves, towards the ratio of likelihood ratios where the class is "
+              "rare and towards 1 where it is common", updating_keeps_the_order,
+              "pc.prevalence_adjusted_precision over 200 random pairs"),
+        Claim("notebooks/solutions/07_bayes_update.ipynb",
+              "so its uncertainty is that of `1 − Sp`, estimated from the few false positives, and the interval "
+              "is wide. At a high prevalence the true positives dominate and the precision approaches 1 "
+              "whatever the small error rates; the interval narrows", interval_narrows_with_prevalence,
+              "pc.bayes_update_precision on the worked classifier, 4000 resamples"),
+        Claim("notebooks/solutions/07_bayes_update.ipynb",
+              "every replicate is 1 and the interval is the single point 1", perfect_specificity_gives_the_point_one,
+              "pc.bayes_update_precision with no false positive"),
+        Claim("docs/instructor/06-11.md", "Intervals are wide at a low prevalence",
+              interval_narrows_with_prevalence, "pc.bayes_update_precision on the worked classifier"),
         Claim("notebooks/solutions/07_bayes_update.ipynb",
               "below a prevalence of about 9 %, most of its positive calls are wrong", worked_classifier_of_07,
               "closed form and pc.prevalence_adjusted_precision"),
@@ -1494,6 +1575,12 @@ CLAIMS: dict[str, list[Claim]] = {
               "every row is copied ten times. Clustered on `id`, the sandwich's bread grows by 10 and its "
               "meat by 100, so the variance of β̂ — and the Wald statistic — is unchanged",
               identical_copies_by_cluster, "pc.gee_from_long on 3, 5 and 10 copies of 10-fold CV"),
+        Claim("notebooks/08_cross_validation.ipynb",
+              "A single train/test split tests on a fraction of the data (Gondara: 30 %)", paper_fit_settings,
+              "course.paper.models.paper_split's default"),
+        Claim("notebooks/08_cross_validation.ipynb",
+              "the paper's \"more power\" of CV comes from predicting all n observations instead of a 30 % test "
+              "set", paper_fit_settings, "course.paper.models.paper_split's default"),
         Claim("notebooks/solutions/08_cross_validation.ipynb",
               "More, by up to five times. Clustering on `(id, repeat)` makes five times as many clusters",
               id_repeat_up_to_five_times, "5 × 10-fold CV of breast_cancer, clustering_comparison"),
