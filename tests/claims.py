@@ -1292,6 +1292,9 @@ CLAIMS: dict[str, list[Claim]] = {
               "by what factor is the corrected standard error larger than the uncorrected one",
               se_ratio_at_100_splits, "widgets.cv_correction_state at J = 100, ratio 1/9"),
         Claim("notebooks/solutions/02_cv_ttests.ipynb",
+              "at J = 100 `sqrt(12.1) ≈ 3.48`", se_ratio_at_100_splits,
+              "widgets.cv_correction_state at J = 100, ratio 1/9"),
+        Claim("notebooks/solutions/02_cv_ttests.ipynb",
               "The corrected t is 3.5 times smaller for the same scores", se_ratio_at_100_splits,
               "widgets.cv_correction_state at J = 100, ratio 1/9"),
         Claim("notebooks/solutions/02_cv_ttests.ipynb",
@@ -1444,6 +1447,8 @@ CLAIMS: dict[str, list[Claim]] = {
               "the GS test of equal precision gives p = 0.0002 (class 0) and p = 0.074 (class 1), as the "
               "paper's Table 7 prints them (its Table 5 misprints the first as 0.002)",
               retinopathy_per_class_and_combined, "pc.combined_precision_test; paper_tables.csv"),
+        Claim("notebooks/06_combining_pvalues.ipynb", "Fisher's method gives p ≈ 0.0002",
+              retinopathy_per_class_and_combined, "pc.combined_precision_test, Fisher (0.00019)"),
         Claim("notebooks/06_combining_pvalues.ipynb",
               "Dai–Cui gives a p-value more than ten times larger, about 0.0026 (the paper's Table 7 prints "
               "0.002", retinopathy_per_class_and_combined,
@@ -1538,6 +1543,9 @@ CLAIMS: dict[str, list[Claim]] = {
               "pc.bayes_update_precision with no false positive"),
         Claim("docs/instructor/06-11.md", "Intervals are wide at a low prevalence",
               interval_narrows_with_prevalence, "pc.bayes_update_precision on the worked classifier"),
+        Claim("notebooks/solutions/07_bayes_update.ipynb",
+              "`P = Se / (Se + 1 − Sp) = 0.75 / (0.75 + 0.0714) = 0.913`", worked_classifier_of_07,
+              "closed form and pc.prevalence_adjusted_precision"),
         Claim("notebooks/solutions/07_bayes_update.ipynb",
               "below a prevalence of about 9 %, most of its positive calls are wrong", worked_classifier_of_07,
               "closed form and pc.prevalence_adjusted_precision"),
