@@ -508,6 +508,655 @@ def design_effect_without_passage_effect() -> None:
     assert abs(mean - 1) < 0.05, mean  # "its mean over the simulations is close to 1"
 
 
+# === notebooks 02, 04–08: the topic notebooks' prose, their solutions and notes ===============
+# --- 02: resampled scores -----------------------------------------------------------------------
+@cache
+def _resampling_rates() -> dict[str, pd.Series]:
+    """Notebook 02's three simulations at its defaults (seed 0, 500 data sets each, one generator
+    drawn in the notebook's order): the null, the null with unstable learners, and A better."""
+    from precmp_lib.course.type1 import type1_error_simulation
+
+    rng = np.random.default_rng(0)
+    out = {}
+    for name, options in (("null", {}), ("hard", {"n_features": 50, "separation": 1.0}),
+                          ("power", {"effect": 0.5})):
+        sim = type1_error_simulation(n_simulations=500, alpha=0.05, random_state=rng, progress=False,
+                                     **options)
+        out[name] = sim.rates.set_index("key")["rejection_rate"]
+        out[name + "_ci_low"] = sim.rates.set_index("key")["ci_low"]
+    return out
+
+
+_SE_500 = _mc_se(0.05, 500)  # Monte Carlo SE of a rate of 5 % over 500 data sets, 0.0097
+
+
+def uncorrected_resampled_tests_over_reject() -> None:
+    null = _resampling_rates()["null"]
+    for key in ("resampled_t", "repeated_kfold_t"):  # "far more often than α": 10 MC SE and more
+        assert null[key] > 0.05 + 10 * _SE_500, (key, null[key])
+
+
+def corrected_and_5x2cv_near_or_below_alpha() -> None:
+    r = _resampling_rates()
+    null, low = r["null"], r["null_ci_low"]
+    for key in ("corrected_resampled_t", "corrected_kfold_t", "corrected_repeated_kfold_t",
+                "ttest_5x2cv", "ftest_5x2cv", "kfold_t"):
+        assert null[key] < 0.05 + 2 * _SE_500 and low[key] <= 0.05, (key, null[key])
+    assert abs(null["kfold_t"] - 0.05) < 2 * _SE_500, null["kfold_t"]  # "about right"
+    assert null["corrected_kfold_t"] < 0.05 - 3 * _SE_500, null["corrected_kfold_t"]  # conservative
+
+
+def unstable_learners_break_kfold_and_5x2cv() -> None:
+    hard = _resampling_rates()["hard"]
+    for key in ("kfold_t", "ttest_5x2cv", "ftest_5x2cv"):  # over-reject: 3 MC SE above α at least
+        assert hard[key] > 0.05 + 3 * _SE_500, (key, hard[key])
+    assert hard["ftest_5x2cv"] > hard["ttest_5x2cv"], hard  # "the F more than the t"
+    for key in ("corrected_resampled_t", "corrected_repeated_kfold_t"):  # "a little above it at worst"
+        assert hard[key] < 0.05 + 3 * _SE_500, (key, hard[key])
+
+
+def corrected_detects_more_than_5x2cv() -> None:
+    r = _resampling_rates()
+    power, null, hard = r["power"], r["null"], r["hard"]
+    assert power["corrected_repeated_kfold_t"] > max(power["ttest_5x2cv"], power["ftest_5x2cv"]), power
+    assert abs(null["corrected_repeated_kfold_t"] - 0.05) < 2 * _SE_500  # near α
+    assert 0.05 < hard["corrected_repeated_kfold_t"] < 0.05 + 3 * _SE_500  # a little above it
+
+
+def type1_plot_marks_intervals_above_alpha() -> None:
+    # the plot's vermilion points are those whose Wilson 95 % interval (type1.py) lies above α
+    from matplotlib import pyplot as plt
+
+    from precmp_lib.course.plots import VERMILLION, resampling_type1_plot
+    from precmp_lib.course.type1 import type1_error_simulation
+
+    sim = type1_error_simulation(n_simulations=50, alpha=0.05, random_state=0, progress=False)
+    rates = sim.rates
+    k, n = rates["rejections"].to_numpy(), rates["n_simulations"].to_numpy()
+    wilson = [stats.binomtest(int(x), int(m)).proportion_ci(0.95, method="wilson").low
+              for x, m in zip(k, n)]
+    np.testing.assert_allclose(rates["ci_low"], wilson, rtol=1e-9)
+    ax = resampling_type1_plot(rates, alpha=0.05)
+    vermilion = sum(len(c.lines[0].get_xdata()) for c in ax.containers
+                    if c.lines[0].get_color() == VERMILLION)
+    plt.close(ax.figure)
+    assert vermilion == int((rates["ci_low"] > 0.05).sum()) > 0
+
+
+def _one_run_or_ten(separation_a: float, n_sets: int, rng: np.random.Generator) -> tuple[float, float]:
+    """Notebook 02's "One run or ten" written again: 200 rows, nearest centroids on two blocks of
+    five features (B's separation 0.6), McNemar's exact test on the first 50/50 split, the 5×2cv F
+    on all five replications; the rejection rates at 5 %."""
+    out = np.zeros(2)
+    for _ in range(n_sets):
+        y = rng.integers(0, 2, 200)
+        half = (2 * y[:, None] - 1) / 2
+        x = np.hstack([np.repeat(half * separation_a, 5, 1), np.repeat(half * 0.6, 5, 1)])
+        x = x + rng.normal(size=(200, 10))
+        acc = np.empty((2, 5, 2))
+        for i in range(5):
+            perm = rng.permutation(200)
+            for j, (train, test) in enumerate([(perm[:100], perm[100:]), (perm[100:], perm[:100])]):
+                right = []
+                for cols in (slice(0, 5), slice(5, 10)):
+                    xt, yt = x[train][:, cols], y[train]
+                    c0, c1 = xt[yt == 0].mean(0), xt[yt == 1].mean(0)
+                    xs = x[test][:, cols]
+                    right.append((((xs - c1) ** 2).sum(1) < ((xs - c0) ** 2).sum(1)).astype(int) == y[test])
+                acc[:, i, j] = right[0].mean(), right[1].mean()
+                if i == j == 0:
+                    table = [[0, int(np.sum(right[0] & ~right[1]))], [int(np.sum(~right[0] & right[1])), 0]]
+        out += (pc.mcnemar(table, method="exact").pvalue <= 0.05,
+                pc.ftest_5x2cv(acc[0], acc[1]).pvalue <= 0.05)
+    return out[0] / n_sets, out[1] / n_sets
+
+
+@cache
+def _one_or_ten_rates() -> dict[str, tuple[float, float]]:
+    rng = np.random.default_rng(0)  # the notebook's seed, settings in its order
+    return {"null": _one_run_or_ten(0.6, 500, rng), "power": _one_run_or_ten(0.9, 500, rng)}
+
+
+def mcnemar_low_type1_5x2cv_f_more_power() -> None:
+    r = _one_or_ten_rates()
+    assert r["null"][0] < 0.05 + 2 * _SE_500, r  # McNemar: low type-I error
+    assert r["power"][1] > r["power"][0], r  # the F (ten fits per learner) has more power
+
+
+def training_sets_overlap() -> None:
+    from sklearn.model_selection import KFold, ShuffleSplit
+
+    rows = np.arange(900)
+    train = [set(tr) for tr, _ in KFold(10).split(rows)]
+    shared = {len(train[i] & train[j]) / len(train[i]) for i in range(10) for j in range(i + 1, 10)}
+    assert shared == {8 / 9}, shared  # two training sets share 8 of their 9 folds
+    (tr1, te1), (tr2, te2) = ShuffleSplit(2, test_size=0.3, random_state=0).split(rows)
+    assert set(tr1) & set(tr2) and set(te1) & set(te2)
+
+
+def corrected_factor_stays_above_the_ratio() -> None:
+    # the corrected t's standard error over rK fold differences is sqrt((1/(rK) + 1/(K−1))·S²)
+    rng = np.random.default_rng(0)
+    for r in (1, 3, 10, 100):
+        d = 0.01 + 0.03 * rng.standard_normal(10 * r)
+        res = pc.corrected_resampled_ttest(d, np.zeros_like(d), test_train_ratio=1 / 9)
+        factor = (res.estimate / res.statistic) ** 2 / d.var(ddof=1)
+        assert factor == pytest.approx(1 / (10 * r) + 1 / 9, rel=1e-9) and factor > 1 / 9
+
+
+def power_setting_separation() -> None:
+    import inspect
+
+    from precmp_lib.course.type1 import type1_error_simulation
+
+    defaults = inspect.signature(type1_error_simulation).parameters
+    assert defaults["separation"].default == 1.5  # the notebook's power run passes effect=0.5 only
+    assert _resampling_rates()["power"]["ftest_5x2cv"] > _resampling_rates()["null"]["ftest_5x2cv"]
+    assert defaults["separation"].default + 0.5 == 2.0
+
+
+def correction_levels_off() -> None:
+    from precmp_lib.course.widgets import cv_correction_state
+
+    s = cv_correction_state(3 / 7, mean_difference=0.01, sd_difference=0.03)
+    assert s["uncorrected_pvalue"].is_monotonic_decreasing and s["uncorrected_pvalue"].iloc[-1] < 1e-3
+    assert s["corrected_pvalue"].iloc[-1] > 0.5 * s["corrected_pvalue"].iloc[-3] > 0.05  # levels off
+    assert (s["corrected_factor"] > 3 / 7).all()
+    zero = cv_correction_state(0.0, mean_difference=0.01, sd_difference=0.03)
+    np.testing.assert_allclose(zero["uncorrected_pvalue"], zero["corrected_pvalue"], rtol=1e-12)
+
+
+def se_ratio_at_100_splits() -> None:
+    s = pc.course.widgets.cv_correction_state(1 / 9, mean_difference=0.01, sd_difference=0.03,
+                                              n_resamples=[100])
+    ratio = float(np.sqrt(s.loc[100, "corrected_factor"] / s.loc[100, "uncorrected_factor"]))
+    assert ratio == pytest.approx(np.sqrt(1 + 100 / 9), rel=1e-12) and round(ratio, 2) == 3.48
+
+
+def one_sided_against_the_data() -> None:
+    rng = np.random.default_rng(0)
+    a, b = rng.normal(0.90, 0.02, 30), rng.normal(0.91, 0.02, 30)  # A worse: the mean points "less"
+    two = pc.corrected_resampled_ttest(a, b, test_train_ratio=1 / 9)
+    wrong = pc.corrected_resampled_ttest(a, b, test_train_ratio=1 / 9, alternative="greater")
+    assert wrong.pvalue == pytest.approx(1 - two.pvalue / 2, rel=1e-12) and wrong.pvalue > 0.5
+    right = pc.corrected_resampled_ttest(a, b, test_train_ratio=1 / 9, alternative="less")
+    assert right.pvalue == pytest.approx(two.pvalue / 2, rel=1e-12)
+    # under a true null, taking the side the sign shows rejects twice as often as α
+    nulls = rng.normal(size=(4000, 30))
+    p_two = stats.ttest_1samp(nulls, 0, axis=1).pvalue
+    rate = float(np.mean(p_two / 2 <= 0.05))
+    assert abs(rate - 0.10) < 3 * _mc_se(0.10, 4000), rate
+
+
+@cache
+def _repetitions_table() -> pd.DataFrame:
+    """The solution of 02's exercise 2: logistic regression against a random forest (100 trees,
+    seed 0) on breast_cancer, 10-fold CV repeated 10 times; the first r repetitions for r = 1, 3, 10."""
+    from sklearn.ensemble import RandomForestClassifier
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import StandardScaler
+
+    from precmp_lib.stats.resampling import paired_ttest_kfold
+
+    data = pc.load_dataset("breast_cancer")
+    last = pc.paired_cv_scores(make_pipeline(StandardScaler(), LogisticRegression(max_iter=1000)),
+                               RandomForestClassifier(n_estimators=100, random_state=0),
+                               data.X, data.y, scheme="repeated_kfold", n_splits=10, n_repeats=10,
+                               random_state=0, progress=False)
+    rows = {}
+    for r in (1, 3, 10):
+        a, b = last.scores_a[: 10 * r], last.scores_b[: 10 * r]
+        rows[r] = {"uncorrected": paired_ttest_kfold(a, b).pvalue,
+                   "corrected": pc.corrected_resampled_ttest(
+                       a, b, test_train_ratio=last.test_train_ratio).pvalue,
+                   "factor": 1 / (10 * r) + last.test_train_ratio, "mean": float(np.mean(a - b))}
+    table = pd.DataFrame.from_dict(rows, orient="index")
+    table.attrs["scores"] = (last.scores_a[:30], last.scores_b[:30], last.test_train_ratio)
+    return table
+
+
+def repetitions_answer() -> None:
+    t = _repetitions_table()
+    assert [f"{p:.2g}" for p in t["uncorrected"][:2]] == ["0.019", "0.0018"], t
+    assert f"{t['uncorrected'].iloc[2]:.1g}" == "3e-09", t  # "3 · 10⁻⁹"
+    assert [f"{p:.3f}" for p in t["corrected"]] == ["0.080", "0.110", "0.064"], t
+    assert [f"{f:.3f}" for f in t["factor"]] == ["0.211", "0.144", "0.121"], t
+
+
+def rope_half_at_the_mean_difference() -> None:
+    a, b, ratio = _repetitions_table().attrs["scores"]
+    grid = np.round(np.linspace(0, 0.05, 51), 4)
+    scan = pc.course.widgets.bayes_rope_state(a, b, 0.0, ropes=grid, runs=3, test_train_ratio=ratio)
+    first = float(scan.index[scan["p_rope"] > 0.5].min())
+    assert abs(first - abs(float(np.mean(a - b)))) <= 0.002, (first, float(np.mean(a - b)))
+
+
+def gw_undefined_at_zero_or_one() -> None:
+    # three classes of 300 random items: A's predictions of class 2 all wrong (precision 0), B's of
+    # class 1 all right (precision 1); GW (a log-odds test) has no value there, GS has
+    rng = np.random.default_rng(0)
+    y = rng.integers(0, 3, 300)
+    a = np.where(rng.random(300) < 0.8, y, (y + 1) % 3)
+    b = np.where(rng.random(300) < 0.7, y, (y + 2) % 3)
+    a[a == 2] = np.where(y[a == 2] == 2, 0, 2)
+    b[b == 1] = y[b == 1]
+    t = pc.compare_precision(y, a, b).set_index("class")
+    assert (t.loc[2, "precision_a"], t.loc[1, "precision_b"]) == (0.0, 1.0), t
+    assert t.loc[[1, 2], "gw_pvalue"].isna().all() and t.loc[[1, 2], "gs_pvalue"].notna().all(), t
+    assert np.isfinite(t.loc[0, "gw_pvalue"]), t
+
+# --- 04: the z test beside the paired GS, odds ratios against ratios of precisions ---------------
+def z_test_conservative_when_correlated() -> None:
+    # the widget's own simulation (1000 data sets, seed 0) at n = 1000, and power_curve's settings
+    import inspect
+
+    from precmp_lib.course.simulate import power_curve
+
+    defaults = inspect.signature(power_curve).parameters
+    assert (defaults["prevalence"].default, defaults["recall"].default,
+            defaults["precision_b"].default) == (0.3, 0.7, 0.75)
+    se = _mc_se(0.05, 1000)
+    state = {rho: gs_power_state(rho, 1000, differences=[0.0, 0.05]) for rho in (0.2, 0.5, 0.8)}
+    for rho in (0.5, 0.8):  # below α under the null, the more so the stronger the correlation
+        assert state[rho].loc[0.0, "naive_z"] < 0.05 - 3 * se, (rho, state[rho])
+    assert state[0.8].loc[0.0, "naive_z"] < 0.01, state[0.8]  # "close to 0"
+    assert state[0.8].loc[0.0, "naive_z"] <= state[0.5].loc[0.0, "naive_z"]
+    # the GS gains power with the correlation; the z test loses it beside the GS
+    assert state[0.8].loc[0.05, "gs"] > state[0.2].loc[0.05, "gs"] + 0.1, state
+    for rho in (0.5, 0.8):
+        assert state[rho].loc[0.05, "naive_z"] < state[rho].loc[0.05, "gs"] - 0.1, (rho, state[rho])
+    assert state[0.8].loc[0.05, "naive_z"] <= state[0.2].loc[0.05, "naive_z"] + 4 * _mc_se(0.5, 1000)
+
+
+def odds_ratio_not_chance_of_detecting() -> None:
+    # Gondara's printed odds ratio of Table 9 (wilt, RF1 against NB), as the package records it
+    from importlib.resources import files
+
+    tables = pd.read_csv(files("precmp_lib") / "_resources" / "paper_tables.csv", comment="#")
+    row = tables[(tables["dataset"] == "wilt") & (tables["quantity"] == "odds_ratio")
+                 & (tables["value"] == 1.52)]
+    assert len(row) == 1, row
+    assert round(float(row["value"].iloc[0]) - 1, 2) == 0.52  # 52 % higher odds
+    # the odds of a right positive prediction, not recall: rebuilt from the two precisions
+    assert round((0.74 / 0.26) / (0.65 / 0.35), 2) == 1.53  # docs/methods.md §8, printed 1.52
+
+
+@cache
+def _digits_gee() -> object:
+    """Notebook 04's four models on digits (70 % held out, seed 0) against naive Bayes."""
+    from sklearn.ensemble import RandomForestClassifier
+    from sklearn.model_selection import train_test_split
+    from sklearn.naive_bayes import GaussianNB
+    from sklearn.tree import DecisionTreeClassifier
+
+    d = pc.load_dataset("digits")
+    X_tr, X_te, y_tr, y_te = train_test_split(d.X, d.y, test_size=0.7, stratify=d.y, random_state=0)
+    models = {"NB": GaussianNB(), "RF": RandomForestClassifier(n_estimators=100, random_state=0),
+              "tree": DecisionTreeClassifier(random_state=0),
+              "RF10": RandomForestClassifier(n_estimators=10, random_state=0)}
+    preds = {k: m.fit(X_tr, y_tr).predict(X_te) for k, m in models.items()}
+    return pc.gee_precision(y_te, preds, reference="NB")
+
+
+def odds_ratio_exaggerates_high_precisions() -> None:
+    gee = _digits_gee()
+    focus = gee.joint.dropna(subset=["statistic"]).sort_values("statistic").iloc[-1]["class"]
+    row = gee.coefficients.query("`class` == @focus").sort_values("odds_ratio").iloc[-1]
+    prec = gee.precision.set_index(["class", "model"])["precision"]
+    rp = prec[(focus, row["model"])] / prec[(focus, "NB")]
+    assert (focus, row["model"]) == (2, "RF"), (focus, row["model"])  # the forest plot's class
+    assert (round(rp, 2), round(float(row["odds_ratio"]), 2)) == (1.08, 3.45), (rp, row["odds_ratio"])
+    # RP, the ratio of the shares of positive predictions that are right, says "how many times
+    # more often"; at high precisions the odds ratio lies far above it
+    assert row["odds_ratio"] > 3 * rp
+
+# --- 05: relative precision, its interval and the naive one ------------------------------------
+@cache
+def _digits_rp(level: float) -> pd.DataFrame:
+    """The solution of 05: naive Bayes (A) against a forest (B, 100 trees) on digits split 50/50
+    with seed 0; compare_precision at a confidence level."""
+    from sklearn.ensemble import RandomForestClassifier
+    from sklearn.model_selection import train_test_split
+    from sklearn.naive_bayes import GaussianNB
+
+    d = pc.load_dataset("digits")
+    X_tr, X_te, y_tr, y_te = train_test_split(d.X, d.y, test_size=0.5, stratify=d.y, random_state=0)
+    a = GaussianNB().fit(X_tr, y_tr).predict(X_te)
+    b = RandomForestClassifier(n_estimators=100, random_state=0).fit(X_tr, y_tr).predict(X_te)
+    return pc.compare_precision(y_te, a, b, confidence_level=level).dropna(subset=["rp"])
+
+
+def rp_is_a_over_b() -> None:
+    t = _digits_rp(0.95)
+    np.testing.assert_allclose(t["rp"], t["precision_a"] / t["precision_b"], rtol=1e-12)
+    assert round(0.84 / 0.80, 2) == 1.05  # RP 1.05: right 5 % more often
+    # below 1 where the forest (B) is the more precise
+    assert ((t["rp"] < 1) == (t["precision_b"] > t["precision_a"])).all()
+
+
+def log_scale_symmetry() -> None:
+    assert round(1 / 1.1, 2) == 0.91 and np.log(1 / 1.1) == pytest.approx(-np.log(1.1), rel=1e-12)
+
+
+def interval_and_test_agree() -> None:
+    counts = {}
+    for level in (0.95, 0.99):
+        t = _digits_rp(level)
+        excludes = (t["rp_ci_low"] > 1) | (t["rp_ci_high"] < 1)
+        assert (excludes == (t["rp_pvalue"] < 1 - level)).all(), (level, t)
+        counts[level] = int(excludes.sum())
+    assert counts[0.99] < counts[0.95], counts  # "fewer intervals exclude 1" at 99 %
+
+
+def smallest_p_class_less_often() -> None:
+    t = _digits_rp(0.95)
+    row = t.loc[t["rp_pvalue"].idxmin()]
+    assert row["rp"] < 1 and row["rp_ci_high"] < 1, row  # "right x % less often than B's"
+
+
+def rp_widget_settings() -> None:
+    import inspect
+
+    from precmp_lib.course.widgets import rp_correlation_state
+
+    p = inspect.signature(rp_correlation_state).parameters
+    assert [p[k].default for k in ("precision_a", "precision_b", "prevalence", "recall", "n")] == \
+        [0.80, 0.85, 0.3, 0.7, 1000]
+
+
+def naive_rp_interval_never_narrower() -> None:
+    # The covariance of the two precisions comes from the items both call positive: each adds
+    # (y − P_A)(y − P_B), P_A·P_B when wrong and (1 − P_A)(1 − P_B) when right, never negative; so
+    # the naive (Katz) interval is at least as wide as the paired one, equal without shared positives.
+    from precmp_lib.course.widgets import rp_correlation_state
+    from precmp_lib.stats.precision_cells import naive_rp_from_cells, rp_from_cells
+
+    def ratio(cells: np.ndarray) -> float:
+        p, q = rp_from_cells(cells), naive_rp_from_cells(cells)
+        return float(np.log(q.ci_high / q.ci_low) / np.log(p.ci_high / p.ci_low))
+
+    rng = np.random.default_rng(0)
+    ratios = [ratio(rng.multinomial(2000, rng.dirichlet(np.ones(8))).reshape(2, 2, 2).astype(float))
+              for _ in range(500)]
+    assert min(r for r in ratios if np.isfinite(r)) >= 1 - 1e-12
+    disjoint = np.array([[[400, 30], [30, 0]], [[0, 100], [100, 0]]], float)  # cells[d, a, b]
+    assert ratio(disjoint) == pytest.approx(1, rel=1e-9)
+    # the widget: wider by about 10 % at correlation 0, 7 % at −0.3, 25 % at 0.5
+    wide = {r: rp_correlation_state(r)["width"] for r in (-0.3, 0.0, 0.5, 0.9)}
+    over = {r: float(w["naive"] / w["paired"]) for r, w in wide.items()}
+    assert [round(over[r] - 1, 2) for r in (0.0, -0.3, 0.5)] == [0.10, 0.07, 0.25], over
+    assert over[0.9] > over[0.5], over
+    for latent in (0.0, -0.3):  # the predictions stay positively correlated
+        assert (rp_correlation_state(latent)["prediction_correlation"] > 0).all(), latent
+
+# --- 07: precision at another prevalence -------------------------------------------------------
+def worked_classifier_of_07() -> None:
+    # 45 TP, 15 FN, 10 FP, 130 TN (docs/methods.md §9, worked example 1)
+    tp, fn, fp, tn = 45, 15, 10, 130
+    se, sp = tp / (tp + fn), tn / (tn + fp)
+    assert (round(se, 2), round(sp, 3), round(tp / (tp + fp), 3)) == (0.75, 0.929, 0.818)
+    assert (tp + fn) / (tp + fn + fp + tn) == 0.3
+    at = pc.prevalence_adjusted_precision(se, sp, [0.3, 0.5])
+    assert at[0] == pytest.approx(tp / (tp + fp), rel=1e-12)  # at its own prevalence: its precision
+    assert round(at[1], 3) == 0.913 and round(1 - sp, 4) == 0.0714
+    half = (1 - sp) / (se + 1 - sp)  # Se·π = (1 − Sp)(1 − π)
+    assert round(half, 3) == 0.087 and round(se + 1 - sp, 4) == 0.8214
+    assert pc.prevalence_adjusted_precision(se, sp, half) == pytest.approx(0.5, rel=1e-9)
+    assert pc.prevalence_adjusted_precision(se, sp, 0.08) < 0.5 < pc.prevalence_adjusted_precision(se, sp, 0.09)
+    assert pc.prevalence_adjusted_precision(se, sp, 0.01) < 0.1  # at 1 %: fewer than one in ten
+
+
+def interval_narrows_with_prevalence() -> None:
+    # the worked classifier's percentile intervals (4000 resamples of its counts, seed 12345)
+    widths, relative = {}, []
+    for prevalence in (0.01, 0.05, 0.1, 0.5, 0.9):  # exercise 2 compares 0.05 and 0.9
+        r = pc.bayes_update_precision(None, None, confusion=[[130, 10], [15, 45]], prevalence=prevalence,
+                                      n_resamples=4000, random_state=12345).iloc[0]
+        widths[prevalence] = r["ci_high"] - r["ci_low"]
+        relative.append(widths[prevalence] / r["precision_updated"])
+    assert widths[0.05] > 5 * widths[0.9], widths  # wide where the class is rare, narrow where common
+    assert all(np.diff(relative) < 0), relative  # and, relative to the precision, the rarer the wider
+    high = pc.bayes_update_precision(None, None, confusion=[[130, 10], [15, 45]], prevalence=0.99,
+                                     n_resamples=500, random_state=0).iloc[0]
+    assert high["precision_updated"] > 0.99, high  # approaches 1
+
+
+def table10_class_mix() -> None:
+    table = np.zeros((2, 2, 2), dtype=int)  # notebook 07's reproduced test set, n[true, NB, RF]
+    table[0] = [[103, 45], [6, 11]]
+    table[1] = [[63, 64], [1, 53]]
+    assert round(table[0].sum() / table.sum(), 2) == 0.48
+    y, a, b = np.unravel_index(np.repeat(np.arange(8), table.ravel()), table.shape)
+    t = pc.compare_updated_precision(y, a, b, prevalence={0: 0.30, 1: 0.70}, n_resamples=200,
+                                     random_state=0).set_index("class")
+    assert (t.loc[0, ["updated_a", "updated_b"]].to_numpy() < t.loc[0, ["precision_a", "precision_b"]].to_numpy()).all()
+    assert (t.loc[1, ["updated_a", "updated_b"]].to_numpy() > t.loc[1, ["precision_a", "precision_b"]].to_numpy()).all()
+    printed = {(0, "updated_a"): 0.35, (0, "updated_b"): 0.45, (1, "updated_a"): 0.87, (1, "updated_b"): 0.81}
+    gaps = {k: abs(t.loc[k[0], k[1]] - v) for k, v in printed.items()}  # Gondara's Table 10
+    assert max(gaps.values()) < 0.007, gaps
+
+
+def perfect_specificity_gives_the_point_one() -> None:
+    for prevalence in (0.01, 0.1, 0.5):
+        r = pc.bayes_update_precision(None, None, confusion=[[140, 0], [15, 45]], prevalence=prevalence,
+                                      n_resamples=500, random_state=0).iloc[0]
+        assert (r["precision_updated"], r["ci_low"], r["ci_high"]) == (1.0, 1.0, 1.0), r
+
+
+def updating_keeps_the_order() -> None:
+    # the ratio of two updated precisions is monotone in π, and its sign of log is that of
+    # log(LR_A / LR_B), LR = Se/(1 − Sp): the order never changes
+    rng = np.random.default_rng(0)
+    grid = np.linspace(0.001, 0.999, 200)
+    for _ in range(200):
+        (se_a, se_b), (sp_a, sp_b) = rng.uniform(0.5, 1, 2), rng.uniform(0.5, 0.999, 2)
+        diff = (pc.prevalence_adjusted_precision(se_a, sp_a, grid)
+                - pc.prevalence_adjusted_precision(se_b, sp_b, grid))
+        lr = np.sign(se_a / (1 - sp_a) - se_b / (1 - sp_b))
+        assert (np.sign(diff) == lr).all()
+        ends = [pc.prevalence_adjusted_precision(se_a, sp_a, pi) / pc.prevalence_adjusted_precision(se_b, sp_b, pi)
+                for pi in (1e-9, 1 - 1e-9)]
+        ratio_of_lr = (se_a / (1 - sp_a)) / (se_b / (1 - sp_b))
+        assert ends[0] == pytest.approx(ratio_of_lr, rel=1e-6) and ends[1] == pytest.approx(1, abs=1e-6)
+
+# --- 08: copies, clusters and folds ------------------------------------------------------------
+@cache
+def _breast_cancer_oof(n_splits: int, n_repeats: int) -> pd.DataFrame:
+    """Notebook 08's pair (naive Bayes, a forest of 50 trees, seed 0) cross-validated on
+    breast_cancer, the data the notebook falls back to without the UCI files."""
+    from sklearn.ensemble import RandomForestClassifier
+    from sklearn.naive_bayes import GaussianNB
+
+    d = pc.load_dataset("breast_cancer")
+    models = {"naive_bayes": GaussianNB(),
+              "random_forest": RandomForestClassifier(n_estimators=50, random_state=0, n_jobs=1)}
+    return pc.cross_val_predictions(models, d.X, d.y, n_splits=n_splits, n_repeats=n_repeats,
+                                    random_state=0, progress=False)
+
+
+def _statistic(long: pd.DataFrame, cluster: str = "id") -> np.ndarray:
+    return pc.gee_from_long(long, cluster=cluster).joint.set_index("class")["statistic"].to_numpy(float)
+
+
+def identical_copies_by_cluster() -> None:
+    once = _breast_cancer_oof(10, 1)
+    paired, unpaired = _statistic(once), _statistic(once, "none")
+    for r in (3, 5, 10):
+        copies = pd.concat([once.assign(repeat=k) for k in range(r)], ignore_index=True)
+        assert (copies.groupby(["model", "id"]).size() == r).all()  # every row copied r times
+        np.testing.assert_allclose(_statistic(copies), paired, rtol=1e-8)  # bread r, meat r²
+        np.testing.assert_allclose(_statistic(copies, "id_repeat"), r * paired, rtol=1e-8)
+        np.testing.assert_allclose(_statistic(copies, "none"), r * unpaired, rtol=1e-8)
+    assert (unpaired < paired).all()  # the pairing lost: three copies give less than 3 times
+    assert (10 * unpaired > paired).all()  # ten copies without clusters: too large
+
+
+def repeated_cv_predicts_the_same_observations() -> None:
+    # 10 × 10-fold CV of two fast models (the design, not the models, decides the rows)
+    from sklearn.discriminant_analysis import LinearDiscriminantAnalysis
+    from sklearn.naive_bayes import GaussianNB
+
+    d = pc.load_dataset("breast_cancer")
+    cv = pc.cross_val_predictions({"naive_bayes": GaussianNB(), "lda": LinearDiscriminantAnalysis()},
+                                  d.X, d.y, n_splits=10, n_repeats=10, random_state=0, progress=False)
+    n = len(d.y)
+    assert cv["id"].nunique() == n and (cv.groupby(["model", "id"]).size() == 10).all()
+
+
+def id_repeat_up_to_five_times() -> None:
+    from precmp_lib.compare.crossval import clustering_comparison
+
+    inflation = clustering_comparison(_breast_cancer_oof(10, 5)).pivot(
+        index="class", columns="cluster", values="inflation")["id_repeat"]
+    assert ((inflation > 1) & (inflation <= 5 + 1e-9)).all(), inflation
+    once = _breast_cancer_oof(10, 1)
+    copies = pd.concat([once.assign(repeat=k) for k in range(5)], ignore_index=True)
+    assert copies.groupby(["id", "repeat"]).ngroups == 5 * once["id"].nunique()  # five times the clusters
+
+
+def five_folds_train_on_four_fifths() -> None:
+    from sklearn.model_selection import StratifiedKFold
+
+    d = pc.load_dataset("breast_cancer")
+    for k, share in ((5, 0.8), (10, 0.9)):
+        sizes = [len(tr) / len(d.y) for tr, _ in StratifiedKFold(k).split(d.X, d.y)]
+        assert max(abs(s - share) for s in sizes) < 1 / len(d.y) + 1e-12, (k, sizes)
+
+
+def table11_is_diabetic_retinopathy() -> None:
+    from importlib.resources import files
+
+    tables = pd.read_csv(files("precmp_lib") / "_resources" / "paper_tables.csv", comment="#")
+    assert set(tables.loc[tables["table"] == 11, "dataset"]) == {"diabetic_retinopathy"}
+
+# --- 06: combining the per-class p-values -------------------------------------------------------
+def _paper_rows(table: int) -> pd.DataFrame:
+    from importlib.resources import files
+
+    rows = pd.read_csv(files("precmp_lib") / "_resources" / "paper_tables.csv", comment="#")
+    return rows[(rows["table"] == table) & (rows["dataset"] == "diabetic_retinopathy")]
+
+
+def _retinopathy_table() -> np.ndarray:
+    table = np.zeros((2, 2, 2), dtype=int)  # notebook 06's reproduced test set, n[true, NB, RF]
+    table[0] = [[103, 45], [6, 11]]
+    table[1] = [[63, 64], [1, 53]]
+    return table
+
+
+@cache
+def _retinopathy_combined(method: str, n_resamples: int = 2000, seed: int = 20240501) -> object:
+    return pc.combined_precision_test(None, table=_retinopathy_table(), method=method,
+                                      n_resamples=n_resamples, random_state=seed)
+
+
+def retinopathy_per_class_and_combined() -> None:
+    assert _retinopathy_table().sum() == 346
+    dai, fisher = _retinopathy_combined("dai_cui"), _retinopathy_combined("fisher")
+    p0, p1 = dai.details["class_pvalues"]
+    assert (round(p0, 4), round(p1, 3)) == (0.0002, 0.074), (p0, p1)
+    t7 = _paper_rows(7).set_index(["quantity", "class"])["value"]
+    assert (t7[("gs_pvalue", "0")], t7[("gs_pvalue", "1")]) == (0.0002, 0.07)  # as Table 7 prints them
+    t5 = _paper_rows(5).set_index(["quantity", "class"])["value"]
+    assert t5[("gs_pvalue", "0")] == 0.002  # Table 5's misprint
+    assert dai.pvalue > 10 * fisher.pvalue and round(dai.pvalue, 4) == 0.0026, (dai.pvalue, fisher.pvalue)
+    assert _paper_rows(7).query("quantity == 'combined_pvalue'")["value"].item() == 0.002
+    assert round(fisher.pvalue, 5) == 0.00019, fisher.pvalue
+
+
+def fisher_terms_vary_more_than_chi2_4() -> None:
+    dai = _retinopathy_combined("dai_cui")
+    assert stats.chi2(4).var() == 8 and dai.details["expectation"] == pytest.approx(4)
+    assert dai.details["variance"] > 1.5 * 8 and dai.details["term_correlation"][0, 1] > 0.5, dai.details
+
+
+def brown_at_the_printed_pvalues() -> None:
+    def brown(rho: float, **options: str) -> float:
+        return pc.combine_pvalues([0.0002, 0.07], method="brown", correlation=[[1, rho], [rho, 1]],
+                                  **options).pvalue
+
+    assert round(brown(0.0), 5) == 0.00017 and round(brown(1.0), 4) == 0.0037
+    grid = [brown(r) for r in np.linspace(0, 1, 11)]
+    assert all(np.diff(grid) > 0), grid  # grows with ρ
+    one_sided = brown(0.5, sides="one-sided", approximation="kost_mcdermott")
+    assert 1.7 < one_sided / brown(0.5) < 2.3, one_sided / brown(0.5)  # "would double it"
+
+
+def two_sided_covariance_is_even() -> None:
+    from precmp_lib.stats.combine import lancaster_covariance
+
+    rho = np.linspace(0.05, 0.95, 19)
+    two = lancaster_covariance(rho)
+    np.testing.assert_allclose(two, lancaster_covariance(-rho), rtol=1e-9)
+    assert (two > 0).all() and (two < lancaster_covariance(rho, sides="one-sided")).all()
+    assert (np.diff(two) > 0).all()  # grows with the correlation
+    assert stats.chi2(4).var() == 8  # Fisher's reference for two independent tests
+
+
+def paper_fit_settings() -> None:
+    import inspect
+
+    from precmp_lib.course.paper import models
+
+    assert inspect.signature(models.paper_split).parameters["test_size"].default == 0.3  # 70/30
+    assert inspect.signature(models.fit_paper_models).parameters["n_trees"].default == 1000
+    assert "phishing" in models._NOMINAL
+
+
+def phishing_codes() -> None:
+    try:
+        phishing = pc.load_dataset("phishing")
+    except pc.DatasetUnavailable:
+        pytest.skip("the Phishing codes need the UCI files")
+    assert set(np.unique(np.asarray(phishing.X))) <= {-1, 0, 1}
+
+
+def fisher_anti_conservative_bonferroni_conservative() -> None:
+    # two-sided p-values of positively correlated normal statistics under the null, 20 000 pairs
+    rng = np.random.default_rng(0)
+    for rho in (0.5, 0.9):
+        z = rng.multivariate_normal([0, 0], [[1, rho], [rho, 1]], size=20_000)
+        p = 2 * stats.norm.sf(np.abs(z))
+        fisher = stats.chi2.sf(-2 * np.log(p).sum(axis=1), 4)
+        se = _mc_se(0.05, 20_000)
+        assert np.mean(fisher <= 0.05) > 0.05 + 6 * se, rho  # anti-conservative
+        assert np.mean(2 * p.min(axis=1) <= 0.05) < 0.05 - 2 * se, rho  # Bonferroni: conservative
+
+
+def fisher_worse_at_095_rescaled_at_five() -> None:
+    from precmp_lib.course.widgets import combination_state
+
+    # 100 000 simulated pairs, the same seed at both correlations (common random numbers)
+    high, low = (combination_state(r, n_sim=100_000, random_state=1) for r in (0.95, 0.9))
+    assert high.loc["fisher", "type1_error"] > low.loc["fisher", "type1_error"] > 0.05, (high, low)
+    for state in (high, low):
+        rescaled = state.loc["brown / dai_cui"]
+        assert abs(rescaled["type1_error"] - 0.05) < 3 * rescaled["mc_se"], state  # "about 5 %"
+
+
+def dai_cui_scatters_with_fewer_permutations() -> None:
+    spread = {n: np.std([_retinopathy_combined("dai_cui", n, seed).pvalue for seed in range(8)])
+              for n in (200, 2000)}
+    assert spread[200] > spread[2000], spread
+    few = [_retinopathy_combined("dai_cui", 200, seed).pvalue for seed in range(8)]
+    assert 0.001 < np.mean(few) < 0.004, few  # around the paper's 0.002
+    assert {_retinopathy_combined("fisher", 200, seed).pvalue for seed in range(3)} == \
+        {_retinopathy_combined("fisher").pvalue}  # Fisher's: a function of the p-values alone
+
+
+def more_classes_widen_the_gap() -> None:
+    def combined(k: int, p: float, rho: float, method: str) -> float:
+        corr = np.full((k, k), rho) + (1 - rho) * np.eye(k)
+        options = {"correlation": corr} if method == "brown" else {}
+        return pc.combine_pvalues([p] * k, method=method, **options).pvalue
+
+    gap = [combined(k, 0.02, 0.5, "brown") / combined(k, 0.02, 0.5, "fisher") for k in (2, 3, 5, 9)]
+    assert all(np.diff(gap) > 0), gap
+    for k in (2, 5, 10):  # every class below 0.0001: every method rejects, even at ρ = 1
+        assert max(combined(k, 1e-4, 1.0, "brown"), combined(k, 1e-4, 0.0, "fisher"),
+                   combined(k, 1e-4, 0.0, "simes")) <= 0.05
+
 CLAIMS: dict[str, list[Claim]] = {
     "01_mcnemar_cochran": [
         Claim("notebooks/01_mcnemar_cochran.ipynb",
@@ -592,6 +1241,98 @@ CLAIMS: dict[str, list[Claim]] = {
         Claim("docs/instructor/00-05.md",
               "notebook 01's simulation over training sets (1000 test items, 30 training items) shows it "
               "far above α", mcnemar_depends_on_the_test_set, "notebook 01's design, simulated again"),
+        # the sweep of 02's text
+        Claim("notebooks/02_cv_ttests.ipynb",
+              "two training sets of a 10-fold cross-validation share 8/9 of their rows, and random 70/30 "
+              "splits overlap in both training and test rows", training_sets_overlap,
+              "scikit-learn's KFold and ShuffleSplit"),
+        Claim("notebooks/02_cv_ttests.ipynb",
+              "say why the plain paired t-test over-rejects on resampled scores",
+              uncorrected_resampled_tests_over_reject, "notebook 02's null simulation, seed 0, 500 data sets"),
+        Claim("notebooks/02_cv_ttests.ipynb",
+              "Bouckaert & Frank's corrected t uses the variance factor 1/(rK) + 1/(K−1), which stays "
+              "above 1/(K−1) however many repetitions are added", corrected_factor_stays_above_the_ratio,
+              "pc.corrected_resampled_ttest's standard error over 10 to 1000 fold scores"),
+        Claim("notebooks/02_cv_ttests.ipynb",
+              "the uncorrected tests' standard errors ignore the overlap of the splits and come out too small",
+              uncorrected_resampled_tests_over_reject, "notebook 02's null simulation, seed 0, 500 data sets"),
+        Claim("notebooks/02_cv_ttests.ipynb",
+              "Vermilion points are tests whose whole 95 % interval lies above α",
+              type1_plot_marks_intervals_above_alpha, "plots.resampling_type1_plot and scipy's Wilson interval"),
+        Claim("notebooks/02_cv_ttests.ipynb",
+              "the uncorrected resampled and repeated-CV t-tests reject far more often than α where nothing "
+              "differs", uncorrected_resampled_tests_over_reject,
+              "notebook 02's null simulation, seed 0, 500 data sets"),
+        Claim("notebooks/02_cv_ttests.ipynb",
+              "The corrected tests and both 5×2cv tests stay near or below α. With this stable learner the "
+              "single 10-fold t is about right and its corrected version is conservative",
+              corrected_and_5x2cv_near_or_below_alpha, "notebook 02's null simulation, seed 0, 500 data sets"),
+        Claim("notebooks/02_cv_ttests.ipynb",
+              "Here the uncorrected 10-fold t over-rejects too, and so do the 5×2cv tests",
+              unstable_learners_break_kfold_and_5x2cv,
+              "notebook 02's simulation with unstable learners, seed 0, 500 data sets"),
+        Claim("notebooks/02_cv_ttests.ipynb", "(separation 2.0 instead of 1.5 in its features)",
+              power_setting_separation, "type1_error_simulation's defaults and the notebook's effect=0.5"),
+        Claim("notebooks/02_cv_ttests.ipynb",
+              "McNemar's test on one held-out set has a low type-I error. When they can be trained "
+              "**ten times**, the 5×2cv tests have somewhat more power, for ten times the compute",
+              mcnemar_low_type1_5x2cv_f_more_power, "notebook 02's \"One run or ten\", simulated again"),
+        Claim("notebooks/02_cv_ttests.ipynb",
+              "The uncorrected resampled and repeated-CV t-tests ignore this and reject a true null far "
+              "more often than α", uncorrected_resampled_tests_over_reject,
+              "notebook 02's null simulation, seed 0, 500 data sets"),
+        Claim("notebooks/02_cv_ttests.ipynb",
+              "with unstable learners both 5×2cv tests over-reject (the second simulation)",
+              unstable_learners_break_kfold_and_5x2cv,
+              "notebook 02's simulation with unstable learners, seed 0, 500 data sets"),
+        Claim("notebooks/02_cv_ttests.ipynb",
+              "The 5×2cv F has somewhat more power for ten times the compute",
+              mcnemar_low_type1_5x2cv_f_more_power, "notebook 02's \"One run or ten\", simulated again"),
+        Claim("notebooks/02_cv_ttests.ipynb",
+              "by what factor is the corrected standard error larger than the uncorrected one",
+              se_ratio_at_100_splits, "widgets.cv_correction_state at J = 100, ratio 1/9"),
+        Claim("notebooks/solutions/02_cv_ttests.ipynb",
+              "at J = 100 `sqrt(12.1) ≈ 3.48`", se_ratio_at_100_splits,
+              "widgets.cv_correction_state at J = 100, ratio 1/9"),
+        Claim("notebooks/solutions/02_cv_ttests.ipynb",
+              "The corrected t is 3.5 times smaller for the same scores", se_ratio_at_100_splits,
+              "widgets.cv_correction_state at J = 100, ratio 1/9"),
+        Claim("notebooks/solutions/02_cv_ttests.ipynb",
+              "`1/(rK) + 1/(K − 1)` cannot fall below 1/(K − 1) = 1/9",
+              corrected_factor_stays_above_the_ratio,
+              "pc.corrected_resampled_ttest's standard error over 10 to 1000 fold scores"),
+        Claim("notebooks/solutions/02_cv_ttests.ipynb",
+              "the one-sided p-value is `1 − p_two/2`, above 0.5. Choosing the direction after seeing the "
+              "sign would always give `p_two / 2`: half the p-value, twice the false alarms",
+              one_sided_against_the_data, "pc.corrected_resampled_ttest; 4000 null t-tests, seed 0"),
+        Claim("notebooks/02_cv_ttests.ipynb",
+              "the uncorrected p-value (vermilion) falls towards 0 as the number of splits J grows, because "
+              "`1/J` does; the corrected one levels off, because its factor never falls below the ratio. At "
+              "ratio 0 the two coincide", correction_levels_off, "widgets.cv_correction_state at ratios 3/7 and 0"),
+        Claim("notebooks/02_cv_ttests.ipynb",
+              "half the two-sided value when the mean difference points the chosen way, and more than 0.5 when "
+              "it points the other way", one_sided_against_the_data, "pc.corrected_resampled_ttest"),
+        Claim("docs/instructor/00-05.md",
+              "1: the standard-error ratio is √(1 + J/9) = 3.48 at J = 100", se_ratio_at_100_splits,
+              "widgets.cv_correction_state at J = 100, ratio 1/9"),
+        Claim("docs/instructor/00-05.md",
+              "the uncorrected repeated-CV p-value falls with every repetition (0.019 → 0.0018 → 3 · 10⁻⁹), "
+              "while the corrected one goes 0.080 → 0.110 → 0.064", repetitions_answer,
+              "the solution's computation: breast_cancer, 10 × 10-fold CV, seed 0"),
+        Claim("docs/instructor/00-05.md",
+              "3: against the data the one-sided p is 1 − p₂/2 (above 0.5)", one_sided_against_the_data,
+              "pc.corrected_resampled_ttest; 4000 null t-tests, seed 0"),
+        Claim("docs/instructor/00-05.md",
+              "5: the ROPE at which P(equivalent) passes 0.5 is about the size of the mean difference",
+              rope_half_at_the_mean_difference, "the solution's ROPE scan on 3 × 10-fold CV, seed 0"),
+        Claim("docs/instructor/00-05.md",
+              "its type-I error is near α in the simulations (a little above it with unstable learners), "
+              "and at the defaults it detected the real difference more often than the 5×2cv tests",
+              corrected_detects_more_than_5x2cv, "notebook 02's three simulations, seed 0, 500 data sets"),
+        Claim("docs/instructor/00-05.md",
+              "both 5×2cv tests over-reject with unstable learners (the second simulation; at the defaults "
+              "the F more than the t)", unstable_learners_break_kfold_and_5x2cv,
+              "notebook 02's simulation with unstable learners, seed 0, 500 data sets"),
     ],
     "04_precision_gs_gw": [
         Claim("docs/instructor/00-05.md", "about 6 500 at correlation 0.8 and 9 500 at 0.5",
@@ -604,6 +1345,220 @@ CLAIMS: dict[str, list[Claim]] = {
               "Where *both* precisions are 1 (wine split 50/50: class 2) the Wald test gives a statistic "
               "of 0 with the interval [0, 0]",
               wald_zero_where_both_precisions_are_one, "notebook 04's classifiers on wine, Wald from counts"),
+        # the sweep of 04's text
+        Claim("notebooks/04_precision_gs_gw.ipynb",
+              "when the classifiers are correlated, the difference of the precisions varies much less than "
+              "the z test assumes, so the z test is conservative and loses power",
+              z_test_conservative_when_correlated, "widgets.gs_power_state, 1000 data sets, seed 0"),
+        Claim("notebooks/04_precision_gs_gw.ipynb",
+              "with a fixed prevalence (0.3) and recall (0.7), B's precision 0.75 and A's precision 0.75 + "
+              "difference", z_test_conservative_when_correlated, "power_curve's defaults"),
+        Claim("notebooks/04_precision_gs_gw.ipynb",
+              "the paired GS gains power as the classifiers agree more, the z test for independent "
+              "proportions does not (and drops below α under the null)",
+              z_test_conservative_when_correlated, "widgets.gs_power_state, 1000 data sets, seed 0"),
+        Claim("notebooks/04_precision_gs_gw.ipynb",
+              "Gondara's sentence \"52 % higher chances of detecting non-wilted trees\" should read \"52 % "
+              "higher odds that a positive prediction is correct\"", odds_ratio_not_chance_of_detecting,
+              "paper_tables.csv (Gondara, Table 9) and docs/methods.md §8"),
+        Claim("notebooks/04_precision_gs_gw.ipynb",
+              "which one answers \"how many times more often is a positive prediction right\"",
+              odds_ratio_exaggerates_high_precisions, "notebook 04's models on digits, GEE against NB"),
+        Claim("notebooks/solutions/04_precision_gs_gw.ipynb",
+              "Its statistic is therefore too small, and it seldom rejects, under the null and under "
+              "alternatives", z_test_conservative_when_correlated,
+              "widgets.gs_power_state, 1000 data sets, seed 0"),
+        Claim("notebooks/solutions/04_precision_gs_gw.ipynb",
+              "Only the RP answers \"how many times more often is a positive prediction right\"",
+              odds_ratio_exaggerates_high_precisions, "notebook 04's models on digits, GEE against NB"),
+        Claim("docs/instructor/00-05.md",
+              "1: at correlation 0.8 under the null the z test rejects less than α (close to 0)",
+              z_test_conservative_when_correlated, "widgets.gs_power_state, 1000 data sets, seed 0"),
+        Claim("docs/instructor/00-05.md",
+              "2: at a difference of 0.025 the GS needs thousands of test items; fewer at correlation 0.8 "
+              "than at 0.5", gs_sizes_for_80_percent, "the widget's own simulation (gs_power_state, seed 0)"),
+        Claim("docs/instructor/00-05.md",
+              "the large forest against naive Bayes: RP 1.08 against OR 3.45); only RP says \"how many "
+              "times more often is a positive prediction right\"", odds_ratio_exaggerates_high_precisions,
+              "notebook 04's models on digits, GEE against NB"),
+        Claim("docs/instructor/00-05.md",
+              "GW does not exist at a precision of 0 or 1; use the Wald test or GS there",
+              gw_undefined_at_zero_or_one, "compare_precision on 300 simulated items, seed 0"),
+        Claim("docs/instructor/00-05.md",
+              "\"An odds ratio of 1.52 means 52 % more chance of detecting the class\": it is 52 % higher "
+              "odds that a positive prediction is right", odds_ratio_not_chance_of_detecting,
+              "paper_tables.csv (Gondara, Table 9) and docs/methods.md §8"),
+    ],
+    "05_relative_precision": [  # the sweep of 05's text
+        Claim("notebooks/05_relative_precision.ipynb",
+              "RP = 1.05 means A's positive predictions are right 5 % more often than B's", rp_is_a_over_b,
+              "compare_precision on the solution's digits split"),
+        Claim("notebooks/05_relative_precision.ipynb",
+              "RP is **A over B** (values below 1: the forest is more precise)", rp_is_a_over_b,
+              "compare_precision on the solution's digits split"),
+        Claim("notebooks/05_relative_precision.ipynb",
+              "\"A is 10 % less precise\" (0.91) and \"A is 10 % more precise\" (1.1) sit equally far from "
+              "the line", log_scale_symmetry, "log(1/1.1) = −log(1.1)"),
+        Claim("notebooks/05_relative_precision.ipynb",
+              "the interval excludes 1 exactly when the two-sided p-value is below 1 − confidence level",
+              interval_and_test_agree, "compare_precision at 95 % and 99 % on the solution's digits split"),
+        Claim("notebooks/05_relative_precision.ipynb",
+              "with A's precision 0.80, B's 0.85, prevalence 0.3, recall 0.7 and 1000 test observations",
+              rp_widget_settings, "widgets.rp_correlation_state's defaults"),
+        Claim("notebooks/05_relative_precision.ipynb",
+              "an interval for independent samples has the wrong width, too wide for correlated classifiers",
+              naive_rp_interval_never_narrower,
+              "rp_from_cells against naive_rp_from_cells on 500 random tables and the widget"),
+        Claim("notebooks/solutions/05_relative_precision.ipynb",
+              "No predictions make it too narrow", naive_rp_interval_never_narrower,
+              "rp_from_cells against naive_rp_from_cells on 500 random tables and the widget"),
+        Claim("notebooks/solutions/05_relative_precision.ipynb",
+              "Fewer intervals exclude 1 (each is wider), and the interval and the test still agree on every "
+              "class", interval_and_test_agree, "compare_precision at 95 % and 99 % on digits"),
+        Claim("notebooks/solutions/05_relative_precision.ipynb",
+              "their *predictions* stay positively correlated (`prediction_correlation`) even when the latent "
+              "correlation is 0 or −0.3, and the naive interval is still the wider one",
+              naive_rp_interval_never_narrower, "widgets.rp_correlation_state at −0.3 and 0"),
+        Claim("docs/instructor/00-05.md",
+              "1: both at correlation 0 and at −0.3 the naive interval is still a little wider than the "
+              "paired one (about 10 % and 7 %)", naive_rp_interval_never_narrower,
+              "widgets.rp_correlation_state at −0.3, 0, 0.5, 0.9"),
+        Claim("docs/instructor/00-05.md",
+              "2: at 99 % fewer intervals exclude 1, and interval and test still agree on every class",
+              interval_and_test_agree, "compare_precision at 95 % and 99 % on digits"),
+        Claim("docs/instructor/00-05.md",
+              "for class k, A's positive predictions are right x % less often than B's",
+              smallest_p_class_less_often, "compare_precision on the solution's digits split"),
+        Claim("docs/instructor/00-05.md",
+              "\"An interval that crosses 1 shows the classifiers are equal\": it shows the data cannot tell",
+              interval_and_test_agree, "compare_precision at 95 % and 99 % on digits: crossing 1 is p above "
+              "1 − level"),
+        Claim("docs/instructor/00-05.md",
+              "they are never too narrow (the covariance of two precisions on one test set cannot be "
+              "negative: solution 1), but they are too wide", naive_rp_interval_never_narrower,
+              "rp_from_cells against naive_rp_from_cells on 500 random tables and the widget"),
+    ],
+    "06_combining_pvalues": [  # the sweep of 06's text
+        Claim("notebooks/06_combining_pvalues.ipynb",
+              "Gondara compares naive Bayes (A) and a random forest (B) on the Diabetic Retinopathy Debrecen "
+              "data. Reproducing his R split gives a test set of 346 observations",
+              retinopathy_per_class_and_combined, "paper_tables.csv (Tables 5 and 7) and the notebook's table"),
+        Claim("notebooks/06_combining_pvalues.ipynb",
+              "the GS test of equal precision gives p = 0.0002 (class 0) and p = 0.074 (class 1), as the "
+              "paper's Table 7 prints them (its Table 5 misprints the first as 0.002)",
+              retinopathy_per_class_and_combined, "pc.combined_precision_test; paper_tables.csv"),
+        Claim("notebooks/06_combining_pvalues.ipynb", "Fisher's method gives p ≈ 0.0002",
+              retinopathy_per_class_and_combined, "pc.combined_precision_test, Fisher (0.00019)"),
+        Claim("notebooks/06_combining_pvalues.ipynb",
+              "Dai–Cui gives a p-value more than ten times larger, about 0.0026 (the paper's Table 7 prints "
+              "0.002", retinopathy_per_class_and_combined,
+              "pc.combined_precision_test, 2000 permutations, seed 20240501"),
+        Claim("notebooks/06_combining_pvalues.ipynb",
+              "the sum `T = −2 Σ ln p` varies far more than the χ²(4) that Fisher assumes (variance 8)",
+              fisher_terms_vary_more_than_chi2_4, "the swap-permutation variance of the paper's example"),
+        Claim("notebooks/06_combining_pvalues.ipynb",
+              "the combined p-value grows with ρ from the independent 0.00017 to 0.0037 at ρ = 1; the "
+              "one-sided polynomial would double it at ρ = 0.5", brown_at_the_printed_pvalues,
+              "pc.combine_pvalues, Brown's method"),
+        Claim("notebooks/06_combining_pvalues.ipynb",
+              "else the 70/30 split the author's R script draws — with naive Bayes treating nominal features "
+              "(Phishing's −1/0/1 codes) as categories", paper_fit_settings,
+              "course.paper.models' defaults; the Phishing file when present"),
+        Claim("notebooks/06_combining_pvalues.ipynb",
+              "The forests are smaller than the paper's 1000 trees unless `full=True`", paper_fit_settings,
+              "course.paper.models' defaults and the notebook's n_trees"),
+        Claim("notebooks/06_combining_pvalues.ipynb",
+              "Fisher's method, which assumes independence, is then anti-conservative",
+              fisher_anti_conservative_bonferroni_conservative, "20 000 correlated normal pairs, seed 0"),
+        Claim("notebooks/solutions/06_combining_pvalues.ipynb",
+              "Fisher's statistic `T = −2 Σ ln p` has variance 8 for two independent tests; correlation adds "
+              "`2 Cov` to it, and the covariance of the two terms grows with the correlation",
+              two_sided_covariance_is_even, "stats.combine.lancaster_covariance"),
+        Claim("notebooks/solutions/06_combining_pvalues.ipynb",
+              "it rejects more often the stronger the correlation: higher at 0.95 than at 0.9",
+              fisher_worse_at_095_rescaled_at_five, "widgets.combination_state, 100 000 pairs, seed 1"),
+        Claim("notebooks/solutions/06_combining_pvalues.ipynb",
+              "\"Fisher is conservative under positive dependence\", true of Bonferroni, not of Fisher",
+              fisher_anti_conservative_bonferroni_conservative, "20 000 correlated normal pairs, seed 0"),
+        Claim("notebooks/06_combining_pvalues.ipynb",
+              "else the 70/30 split the author's R script draws — with naive Bayes treating nominal features "
+              "(Phishing's −1/0/1 codes) as categories", phishing_codes, "the Phishing file (UCI mirror)"),
+        Claim("notebooks/solutions/06_combining_pvalues.ipynb",
+              "The rescaled statistic uses the right variance at every correlation and stays near 5 %",
+              fisher_worse_at_095_rescaled_at_five, "widgets.combination_state, 100 000 pairs, seed 1"),
+        Claim("notebooks/solutions/06_combining_pvalues.ipynb",
+              "with 200 instead of 2000 the estimate, and so the p-value, scatter more from seed to seed",
+              dai_cui_scatters_with_fewer_permutations, "pc.combined_precision_test, seeds 0–7"),
+        Claim("docs/instructor/06-11.md", "*Fisher at correlation 0.95.* Higher than at 0.9",
+              fisher_worse_at_095_rescaled_at_five, "widgets.combination_state, 100 000 pairs, seed 1"),
+        Claim("docs/instructor/06-11.md",
+              "keeps the χ²(4) reference whatever the correlation, while its true variance is `8 + 2 Cov`, "
+              "and the covariance grows with the correlation", two_sided_covariance_is_even,
+              "stats.combine.lancaster_covariance"),
+        Claim("docs/instructor/06-11.md",
+              "The rescaled statistic (Brown, or Dai–Cui with the covariance given) stays at about 5 %",
+              fisher_worse_at_095_rescaled_at_five, "widgets.combination_state, 100 000 pairs, seed 1"),
+        Claim("docs/instructor/06-11.md",
+              "Dai–Cui's p-value scatters more from seed to seed (around the paper's 0.002); Fisher's is "
+              "0.00019 every time", dai_cui_scatters_with_fewer_permutations,
+              "pc.combined_precision_test, 200 and 2000 permutations, seeds 0–7"),
+        Claim("docs/instructor/06-11.md",
+              "With more classes the gap between Fisher and Dai–Cui widens wherever the per-class evidence "
+              "is not overwhelming; where every class has p < 0.0001 all methods reject",
+              more_classes_widen_the_gap, "pc.combine_pvalues with 2 to 10 equicorrelated p-values"),
+        Claim("docs/instructor/06-11.md",
+              "\"Fisher is conservative under dependence.\" That is Bonferroni. Fisher is anti-conservative "
+              "under positive dependence", fisher_anti_conservative_bonferroni_conservative,
+              "20 000 correlated normal pairs, seed 0"),
+        Claim("docs/instructor/06-11.md",
+              "the per-class tests are χ²(1), two-sided, and their covariance is an even function of ρ",
+              two_sided_covariance_is_even, "stats.combine.lancaster_covariance"),
+    ],
+    "07_bayes_update": [  # the sweep of 07's text
+        Claim("notebooks/07_bayes_update.ipynb",
+              "A classifier with 45 true positives, 15 false negatives, 10 false positives and 130 true "
+              "negatives (Se = 0.75, Sp = 0.929) has precision 0.818 on its test set, where the class makes "
+              "up 30 %", worked_classifier_of_07, "closed form and pc.prevalence_adjusted_precision"),
+        Claim("notebooks/07_bayes_update.ipynb",
+              "Class 0 is rarer in the assumed population (30 %) than in the test set (48 %), so both "
+              "classifiers lose precision on it; class 1 gains", table10_class_mix,
+              "pc.compare_updated_precision on the notebook's reproduced table"),
+        Claim("notebooks/07_bayes_update.ipynb",
+              "At a prevalence of 1 % fewer than one positive prediction in ten is right",
+              worked_classifier_of_07, "pc.prevalence_adjusted_precision"),
+        Claim("notebooks/07_bayes_update.ipynb",
+              "about 0.30 for class 0 and 0.70 for class 1 reproduce all four printed values within 0.007",
+              table10_class_mix, "pc.compare_updated_precision against Gondara's Table 10"),
+        Claim("notebooks/07_bayes_update.ipynb",
+              "Only the size of the ratio moves, towards the ratio of likelihood ratios where the class is "
+              "rare and towards 1 where it is common", updating_keeps_the_order,
+              "pc.prevalence_adjusted_precision over 200 random pairs"),
+        Claim("notebooks/solutions/07_bayes_update.ipynb",
+              "so its uncertainty is that of `1 − Sp`, estimated from the few false positives, and the interval "
+              "is wide. At a high prevalence the true positives dominate and the precision approaches 1 "
+              "whatever the small error rates; the interval narrows", interval_narrows_with_prevalence,
+              "pc.bayes_update_precision on the worked classifier, 4000 resamples"),
+        Claim("notebooks/solutions/07_bayes_update.ipynb",
+              "every replicate is 1 and the interval is the single point 1", perfect_specificity_gives_the_point_one,
+              "pc.bayes_update_precision with no false positive"),
+        Claim("docs/instructor/06-11.md", "Intervals are wide at a low prevalence",
+              interval_narrows_with_prevalence, "pc.bayes_update_precision on the worked classifier"),
+        Claim("notebooks/solutions/07_bayes_update.ipynb",
+              "`P = Se / (Se + 1 − Sp) = 0.75 / (0.75 + 0.0714) = 0.913`", worked_classifier_of_07,
+              "closed form and pc.prevalence_adjusted_precision"),
+        Claim("notebooks/solutions/07_bayes_update.ipynb",
+              "below a prevalence of about 9 %, most of its positive calls are wrong", worked_classifier_of_07,
+              "closed form and pc.prevalence_adjusted_precision"),
+        Claim("docs/instructor/06-11.md",
+              "At π = 0.5 the priors cancel: `P = Se / (Se + 1 − Sp) = 0.75 / (0.75 + 1/14) = 0.913`",
+              worked_classifier_of_07, "closed form and pc.prevalence_adjusted_precision"),
+        Claim("docs/instructor/06-11.md",
+              "Sp = 1 gives precision 1 at every prevalence above 0; every bootstrap replicate is 1, so the "
+              "percentile interval is the point 1", perfect_specificity_gives_the_point_one,
+              "pc.bayes_update_precision with no false positive"),
+        Claim("docs/instructor/06-11.md",
+              "\"Updating can make the worse classifier better.\" Not at any prevalence",
+              updating_keeps_the_order, "pc.prevalence_adjusted_precision over 200 random pairs"),
     ],
     "08_cross_validation": [
         Claim("notebooks/08_cross_validation.ipynb",
@@ -620,6 +1575,47 @@ CLAIMS: dict[str, list[Claim]] = {
         Claim("notebooks/solutions/08_cross_validation.ipynb",
               "A z statistic scatters by about ±1 between samples", z_scatters_by_one,
               "simulated GEE Wald statistics at 1000 items"),
+        # the sweep of 08's text
+        Claim("notebooks/08_cross_validation.ipynb",
+              "The paper's Table 11 compares naive Bayes and a random forest on Diabetic Retinopathy Debrecen",
+              table11_is_diabetic_retinopathy, "paper_tables.csv, Table 11"),
+        Claim("notebooks/08_cross_validation.ipynb",
+              "every row is copied ten times. Clustered on `id`, the sandwich's bread grows by 10 and its "
+              "meat by 100, so the variance of β̂ — and the Wald statistic — is unchanged",
+              identical_copies_by_cluster, "pc.gee_from_long on 3, 5 and 10 copies of 10-fold CV"),
+        Claim("notebooks/08_cross_validation.ipynb",
+              "A single train/test split tests on a fraction of the data (Gondara: 30 %)", paper_fit_settings,
+              "course.paper.models.paper_split's default"),
+        Claim("notebooks/08_cross_validation.ipynb",
+              "the paper's \"more power\" of CV comes from predicting all n observations instead of a 30 % test "
+              "set", paper_fit_settings, "course.paper.models.paper_split's default"),
+        Claim("notebooks/solutions/08_cross_validation.ipynb",
+              "More, by up to five times. Clustering on `(id, repeat)` makes five times as many clusters",
+              id_repeat_up_to_five_times, "5 × 10-fold CV of breast_cancer, clustering_comparison"),
+        Claim("notebooks/solutions/08_cross_validation.ipynb",
+              "by a model trained on 80 % instead of 90 % of the data", five_folds_train_on_four_fifths,
+              "scikit-learn's StratifiedKFold on breast_cancer"),
+        Claim("notebooks/solutions/08_cross_validation.ipynb",
+              "Less than three times. Without clusters every prediction counts as independent",
+              identical_copies_by_cluster, "pc.gee_from_long on 3 copies of 10-fold CV"),
+        Claim("notebooks/solutions/08_cross_validation.ipynb",
+              "The statistic is three times the *unpaired* one, which is smaller than the paired one",
+              identical_copies_by_cluster, "pc.gee_from_long on 3 copies of 10-fold CV"),
+        Claim("docs/instructor/06-11.md",
+              "the statistic is larger than the one clustered on `id`, by up to r times: exactly r if the "
+              "repetitions reused their folds", identical_copies_by_cluster,
+              "pc.gee_from_long on copies of 10-fold CV; 5 × 10-fold CV in the solution's claim"),
+        Claim("docs/instructor/06-11.md",
+              "Three identical copies without clusters give exactly three times the *unpaired* statistic, "
+              "which is below the paired one: less than three times the right value",
+              identical_copies_by_cluster, "pc.gee_from_long on 3 copies of 10-fold CV"),
+        Claim("docs/instructor/06-11.md",
+              "\"10 × 10-fold CV has ten times the data.\" It has the same observations predicted ten times",
+              repeated_cv_predicts_the_same_observations, "pc.cross_val_predictions, 10 × 10 folds"),
+        Claim("docs/instructor/06-11.md",
+              "It ignores both the repetitions and the pairing of the two classifiers; the result can be too "
+              "large or too small", identical_copies_by_cluster,
+              "pc.gee_from_long without clusters on one and ten copies of 10-fold CV"),
     ],
     "12_algorithm_selection": [
         Claim("notebooks/12_algorithm_selection.ipynb",
