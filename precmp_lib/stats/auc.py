@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -45,7 +44,9 @@ __all__ = [
     "SUM_TOLERANCE",
     "DelongSums",
     "auc_covariance",
+    "auc_difference",
     "auc_interval",
+    "auc_results",
     "brier_scores",
     "clustered_auc_covariance",
     "delong_sums",
@@ -350,7 +351,7 @@ def auc_difference(aucs: np.ndarray, cov: np.ndarray, a: int, b: int, *,
                    confidence_level: float = 0.95, alternative: str = "two-sided",
                    method: str = "DeLong paired", n: int | None = None,
                    note: str = "") -> TestResult:
-    """The z test of AUC_a - AUC_b from the AUCs and their covariance matrix.
+    """Test AUC_a - AUC_b by z from the AUCs and their covariance matrix.
 
     Var(θ_a - θ_b) = V_a + V_b - 2 C_ab; z = (θ_a - θ_b) / SE, normal interval. A variance of
     0 with equal AUCs is indistinguishable (z 0, p 1); with different AUCs (each 0 or 1) the
@@ -608,7 +609,7 @@ def _class_codes(y_true: npt.ArrayLike, k: int) -> np.ndarray:
 
 
 def one_vs_rest_aucs(y_true: npt.ArrayLike, proba: npt.ArrayLike) -> np.ndarray:
-    """The one-vs-rest AUC of every class: class c against the rest, scored by P(c).
+    """Return the one-vs-rest AUC of every class: class c against the rest, scored by P(c).
 
     Parameters
     ----------
