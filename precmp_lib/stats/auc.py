@@ -19,8 +19,9 @@ models scored on the *same* observations:
   cross-validation and the Nadeau–Bengio corrected resampled t over folds;
 - :func:`one_vs_rest_aucs`, :func:`hand_till_m` -- multiclass: the one-vs-rest AUC of every
   class and Hand and Till's M;
-- :func:`brier_scores`, :func:`log_losses` -- per-observation losses, whose paired differences
-  go through :func:`precmp_lib.stats.paired.paired_difference` (CR1 over clusters).
+- :func:`brier_scores`, :func:`log_losses` -- per-observation losses; :func:`loss_sums` reduces
+  them to the sums whose paired differences go through
+  :func:`precmp_lib.stats.paired.paired_difference_from_sums` (CR1 over clusters).
 
 The formulas are in docs/methods.md, section "Probabilities: AUC, Brier score and log loss".
 """
@@ -36,6 +37,7 @@ from scipy.stats import rankdata
 
 from .._lib.checks import check_choice, check_probability
 from .._lib.dist import norm_isf, norm_sf
+from ..core.items import ItemSums
 from .resampling import corrected_resampled_ttest
 from .results import ALTERNATIVES, TestResult
 
@@ -55,6 +57,7 @@ __all__ = [
     "fold_aucs",
     "hand_till_m",
     "log_losses",
+    "loss_sums",
     "one_vs_rest_aucs",
     "placements",
 ]
@@ -751,3 +754,53 @@ def log_losses(y_true: npt.ArrayLike, proba: npt.ArrayLike, *,
     if p.ndim == 1:
         return -(y * np.log(q) + (1.0 - y) * np.log1p(-q))
     return -np.log(q[np.arange(q.shape[0]), y.argmax(axis=1)])
+
+
+def loss_sums(losses: npt.ArrayLike, models: tuple[str, ...] | list[str], *,
+              clusters: npt.ArrayLike | None = None, name: str = "") -> ItemSums:
+    """Reduce per-observation losses of k models to the sums their paired differences need.
+
+    The sums are those of models scored on evaluation items (:class:`~precmp_lib.core.items.ItemSums`),
+    so :meth:`PairedSums.from_items <precmp_lib.stats.paired.PairedSums.from_items>` and
+    :func:`~precmp_lib.stats.paired.paired_difference_from_sums` give each model's mean loss
+    (``b=None``) and each pair's difference with the CR1 standard error over clusters.
+
+    Parameters
+    ----------
+    losses : array-like of shape (k, n)
+        :func:`brier_scores` or :func:`log_losses` of each model.
+    models : sequence of str
+    clusters : array-like of shape (n,), optional
+    name : str
+        What the losses are ("Brier score").
+
+    Returns
+    -------
+    ItemSums
+
+    Examples
+    --------
+    >>> from precmp_lib.stats.paired import PairedSums, paired_difference_from_sums
+    >>> s = loss_sums([[0.1, 0.4, 0.2, 0.3], [0.2, 0.5, 0.2, 0.5]], ["a", "b"])
+    >>> res = paired_difference_from_sums(PairedSums.from_items(s, 0, 1))
+    >>> round(res.estimate, 3), round(res.details["se"], 4)
+    (-0.1, 0.0408)
+    """
+    x = np.atleast_2d(np.asarray(losses, dtype=float))
+    k, n = x.shape
+    if clusters is None:
+        n_clusters, sum_n2 = None, float(n)
+        cluster_ns, cluster_gram = x.sum(axis=1), x @ x.T
+    else:
+        codes, uniques = _codes(clusters, n)
+        n_clusters = len(uniques)
+        if n_clusters < 2:
+            raise ValueError("clusters must hold at least two clusters")
+        size = np.bincount(codes, minlength=n_clusters).astype(float)
+        per = np.stack([np.bincount(codes, weights=row, minlength=n_clusters) for row in x])
+        sum_n2, cluster_ns, cluster_gram = float(size @ size), per @ size, per @ per.T
+    return ItemSums(task=name, models=tuple(models), n_items=n, n_clusters=n_clusters,
+                    sum_n2=sum_n2, sums=x.sum(axis=1), item_gram=x @ x.T, cluster_ns=cluster_ns,
+                    cluster_gram=cluster_gram, answers=np.full(k, n), within=np.zeros(k),
+                    within_over_k=np.zeros(k), k_min=1, k_max=1, binary=False,
+                    unit=bool(((x >= 0) & (x <= 1)).all()))
