@@ -19,13 +19,13 @@ import argparse
 import json
 from typing import Any
 
-from . import item_route, prediction_route
+from . import item_route, prediction_route, probability_route
 from .route import InputError, Option, Route
 
 __all__ = ["ROUTES", "comparison_from_json", "misplaced", "option_routes", "route_for",
            "route_named"]
 
-ROUTES: tuple[Route, ...] = (prediction_route.ROUTE, item_route.ROUTE)
+ROUTES: tuple[Route, ...] = (prediction_route.ROUTE, item_route.ROUTE, probability_route.ROUTE)
 
 
 def route_named(name: str) -> Route:
