@@ -111,6 +111,11 @@ class ProbabilityComparison(Comparison):
         """More than two classes."""
         return self.positive is None
 
+    @property
+    def has_losses(self) -> bool:
+        """The scores are probabilities: Brier score and log loss were computed."""
+        return bool(len(self.brier)) and bool(np.isfinite(self.brier["estimate"]).all())
+
 
 # --------------------------------------------------------------------------------------------
 # pieces
@@ -182,6 +187,11 @@ def _df(sums: Any) -> int | None:
 
 def _loss_tables(sums: Any, models: Sequence[str], pairs: list,
                  level: float) -> tuple[pd.DataFrame, pd.DataFrame]:
+    if sums is None:  # scores, not probabilities: no losses
+        nan = {"estimate": np.nan, "ci_low": np.nan, "ci_high": np.nan, "se": np.nan}
+        return (pd.DataFrame([{"model": m, **nan} for m in models]),
+                pd.DataFrame(columns=["model_a", "model_b", "test", "estimate", "ci_low",
+                                      "ci_high", "statistic", "df", "pvalue", "note"]))
     idx = {m: i for i, m in enumerate(models)}
     df = _df(sums)
     single = []
@@ -216,7 +226,8 @@ def _class_tables(counts: ProbabilityCounts, pairs: list,
         for m, r in zip(counts.models, auc_results(aucs, cov, n_pos, counts.n_rows - n_pos,
                                                    confidence_level=level)):
             singles.append({"class": c, "model": m, "auc": r.estimate, "ci_low": r.ci_low,
-                            "ci_high": r.ci_high, "se": r.details["se"], "note": r.note})
+                            "ci_high": r.ci_high, "se": r.details["se"],
+                            "note": r.note if r.degenerate else ""})
         for a, b in pairs:
             r = auc_difference(aucs, cov, idx[a], idx[b], confidence_level=level)
             rows.append({"class": c, "model_a": a, "model_b": b, "estimate": r.estimate,
@@ -253,9 +264,12 @@ def _sentences(cmp: dict[str, Any], metric: str, alpha: float) -> tuple[str, lis
     test = (pairs["test"].iloc[0] if len(pairs) and "test" in pairs else "the paired test")
     direction = "highest" if higher else "lowest"
     rec = f"Use {top}: it has the {direction} {name} ({value[top]:.4g})"
-    if others:
+    if cmp.get("multiclass") and metric == "auc":
+        rec = (f"{top} has the highest Hand and Till M ({value[top]:.4g}); M has no paired "
+               "test here: the one-vs-rest AUCs are compared class by class (DeLong, Holm).")
+    elif others:
         rec += (f", and {', '.join(others)} {'is' if len(others) == 1 else 'are'} not shown "
-                f"{'worse' if higher else 'worse'} than it ({test}, Holm-adjusted at "
+                f"worse than it ({test}, Holm-adjusted at "
                 f"α = {alpha:g}): any of them will do on this {name}.")
     elif len(s) > 1:
         rec += (f", and every other model is shown worse than it ({test}, Holm-adjusted at "
@@ -272,6 +286,8 @@ def _sentences(cmp: dict[str, Any], metric: str, alpha: float) -> tuple[str, lis
                       f"p = {row.pvalue:.2g} (Holm {row.pvalue_adjusted:.2g}).")
     for label, table in (("Brier score", cmp["brier"]), ("log loss", cmp["log_loss"])):
         t = table.sort_values("estimate")
+        if not np.isfinite(t["estimate"].iloc[0]):
+            continue
         points.append(f"Lowest {label}: {t['model'].iloc[0]} ({t['estimate'].iloc[0]:.4g}).")
     return rec, points
 
@@ -336,7 +352,7 @@ def compare_probabilities(
         counts = count_probabilities(source, y_true=y_true, proba=proba, positive=positive,
                                      threshold=threshold, id=id, cluster=cluster, layout=layout,
                                      model_column=model_column, pred_column=pred_column,
-                                     engine=engine)
+                                     engine=engine, losses=metric in ("brier", "logloss"))
     level = 1 - alpha
     models = list(counts.models)
     pairs = model_pairs(models, reference)
@@ -347,6 +363,8 @@ def compare_probabilities(
     auc = _auc_table(counts, level)
     auc_pairs = (_holm(_auc_pairs(counts, pairs, level), alpha) if not counts.multiclass
                  else pd.DataFrame())
+    if metric in ("brier", "logloss") and counts.brier is None:
+        raise ValueError(f"{counts.source}: --metric {metric} needs probabilities in [0, 1]")
     brier, brier_pairs = _loss_tables(counts.brier, models, pairs, level)
     logloss, logloss_pairs = _loss_tables(counts.log_loss, models, pairs, level)
     brier_pairs, logloss_pairs = _holm(brier_pairs, alpha), _holm(logloss_pairs, alpha)
@@ -371,7 +389,7 @@ def compare_probabilities(
         notes.append(f"every model's AUC is below 0.5: are the probabilities those of class "
                      f"{counts.positive!r}? (--positive names the class they are of)")
     parts = {"summary": summary, "pairs": chosen, "best": best, "auc_pairs": auc_pairs,
-             "brier": brier, "log_loss": logloss}
+             "brier": brier, "log_loss": logloss, "multiclass": counts.multiclass}
     recommendation, points = _sentences(parts, metric, alpha)
     design = dict(counts.design)
     design["description"] = _description(counts)

@@ -58,8 +58,7 @@ from .base import PredictionFileError, _spec
 from .dispatch import Counters, Opened, Source, count, register
 from .duckdb_engine import DUCKDB_MEMORY
 
-__all__ = ["CLASS_SEPARATOR", "ROC_POINTS", "ProbabilityCounts", "count_probabilities",
-           "looks_like_probabilities"]
+__all__ = ["CLASS_SEPARATOR", "ROC_POINTS", "ProbabilityCounts", "count_probabilities"]
 
 #: Multiclass wide columns are named MODEL + CLASS_SEPARATOR + CLASS.
 CLASS_SEPARATOR = ":"
@@ -93,8 +92,9 @@ class ProbabilityCounts:
         clusters); multiclass: Hand and Till's M of each model and no covariance (NaN).
     fold_aucs : DataFrame
         Cross-validation: ``model``, ``fold``, ``auc`` (empty otherwise).
-    brier, log_loss : ItemSums
-        Sums of per-observation losses (:func:`~precmp_lib.stats.auc.loss_sums`).
+    brier, log_loss : ItemSums or None
+        Sums of per-observation losses (:func:`~precmp_lib.stats.auc.loss_sums`); None when
+        the scores are not probabilities (some outside [0, 1]).
     roc : DataFrame
         ``model``, ``fpr``, ``tpr`` (binary; multiclass: empty).
     calibration : DataFrame
@@ -122,8 +122,8 @@ class ProbabilityCounts:
     aucs: np.ndarray
     auc_covariance: np.ndarray
     fold_aucs: pd.DataFrame
-    brier: ItemSums
-    log_loss: ItemSums
+    brier: ItemSums | None
+    log_loss: ItemSums | None
     roc: pd.DataFrame
     calibration: pd.DataFrame
     per_class: pd.DataFrame
@@ -155,6 +155,7 @@ class _Request:
     cluster: str | None = None
     positive: Any = None
     threshold: float = 0.5
+    losses: bool = False             # Brier score or log loss asked for: scores must be in [0, 1]
     text_numbers: bool = False
     notes: list[str] = field(default_factory=list)
 
@@ -178,7 +179,7 @@ def count_probabilities(source: Any, *, y_true: str, proba: Sequence[str],
                         positive: Any = None, threshold: float = 0.5, id: str | None = None,
                         cluster: str | None = None, layout: str = "auto",
                         model_column: str = "model", pred_column: str = "y_pred",
-                        engine: str = "auto") -> ProbabilityCounts:
+                        engine: str = "auto", losses: bool = False) -> ProbabilityCounts:
     """Reduce several models' probabilities to what the probabilities route compares.
 
     Parameters
@@ -203,6 +204,9 @@ def count_probabilities(source: Any, *, y_true: str, proba: Sequence[str],
         Long: the model column, and the label column used when present.
     engine : {"auto", "numpy"}
         The probabilities are reduced in memory.
+    losses : bool
+        Brier score or log loss is what matters: scores outside [0, 1] are an error (otherwise
+        such scores are compared by AUC only, with a note).
 
     Returns
     -------
@@ -217,7 +221,7 @@ def count_probabilities(source: Any, *, y_true: str, proba: Sequence[str],
     """
     args = {"y_true": y_true, "proba": list(proba), "positive": positive,
             "threshold": float(threshold), "id": id, "cluster": cluster, "layout": layout,
-            "model_column": model_column, "pred_column": pred_column}
+            "model_column": model_column, "pred_column": pred_column, "losses": losses}
     return count("probabilities", source, args,  # type: ignore[no-any-return]
                  engine="numpy" if engine == "auto" else engine)
 
@@ -252,6 +256,7 @@ def _request(source: Source, args: dict[str, Any]) -> _Request:
         raise req.fail(f"column {req.cluster!r} (cluster) is missing")
     req.positive = args["positive"]
     req.threshold = args["threshold"]
+    req.losses = bool(args.get("losses"))
     req.text_numbers = source.kind == "csv"
     return req
 
@@ -301,7 +306,7 @@ def _numbers(req: _Request, values: pd.Series, column: str) -> np.ndarray:
 
 
 def _truth_labels(req: _Request, values: pd.Series) -> np.ndarray:
-    """The truth as labels: numbers when every label reads as a number, else text."""
+    """Return the truth as labels: numbers when every label reads as a number, else text."""
     if values.isna().any():
         raise req.fail(f"column {req.y!r} (true labels) has a missing value at row "
                        f"{int(np.flatnonzero(values.isna().to_numpy())[0])}")
@@ -320,7 +325,7 @@ def _long_to_wide(req: _Request, frame: pd.DataFrame) -> tuple[pd.DataFrame, dic
         raise req.fail(f"column {req.model_col!r} names {len(models)} model; need at least two")
     frame = frame.assign(**{req.model_col: frame[req.model_col].astype(str)})
     if frame.duplicated([*keys, req.model_col]).any():
-        raise req.fail(f"an observation has two rows for one model (columns {keys + [req.model_col]})")
+        raise req.fail(f"an observation has two rows for one model (columns {[*keys, req.model_col]})")
     values = [req.proba_col] + ([req.pred_col] if req.pred_col else [])
     wide = frame.pivot(index=keys, columns=req.model_col, values=values)
     if wide.isna().any().any():
@@ -424,7 +429,7 @@ def _design(req: _Request, table: pd.DataFrame) -> tuple[dict, np.ndarray | None
         if design["design"] == "test set":
             design["design"] = "clustered"
     if clusters is not None:
-        design["n_clusters"] = int(len(np.unique(clusters)))
+        design["n_clusters"] = len(np.unique(clusters))
     return design, clusters, folds
 
 
@@ -434,7 +439,13 @@ def _binary(req: _Request, table: pd.DataFrame, y_lab: np.ndarray, models: list[
     y = y_lab == pos
     scores = np.stack([_numbers(req, table[req.columns[m]], req.columns[m]) for m in models])
     _check_scores(req, scores, models)
-    _unit(req, scores, models)
+    unit = bool(((scores >= 0) & (scores <= 1)).all())
+    if not unit:
+        if req.losses:
+            _unit(req, scores, models)
+        req.notes.append("the scores are not all in [0, 1]: they are compared by AUC only (no "
+                         "Brier score, log loss or calibration), and labels are taken at "
+                         f"score >= {req.threshold:g}")
     design, clusters, folds = _design(req, table)
     if clusters is not None:
         aucs, cov, _ = clustered_auc_covariance(y, scores, clusters)
@@ -450,13 +461,14 @@ def _binary(req: _Request, table: pd.DataFrame, y_lab: np.ndarray, models: list[
         per_fold = pd.DataFrame([{"model": m, "fold": str(f).replace("\x00", " ").strip(),
                                   "auc": fa[i, j]} for i, m in enumerate(models)
                                  for j, f in enumerate(ids)])
-    neg = [c for c in classes if c != pos][0]
+    neg = next(c for c in classes if c != pos)
     labels = {m: np.where(scores[i] >= req.threshold, pos, neg) for i, m in enumerate(models)}
     return {"positive": pos, "y": y, "scores": scores, "design": design, "clusters": clusters,
             "aucs": aucs, "cov": cov, "fold_aucs": per_fold, "labels": labels,
-            "brier": np.stack([brier_scores(y, s) for s in scores]),
-            "log_loss": np.stack([log_losses(y, s) for s in scores]),
-            "roc": _roc(y, scores, models), "calibration": _calibration(y, scores, models)}
+            "brier": np.stack([brier_scores(y, s) for s in scores]) if unit else None,
+            "log_loss": np.stack([log_losses(y, s) for s in scores]) if unit else None,
+            "roc": _roc(y, scores, models),
+            "calibration": _calibration(y, scores, models) if unit else None}
 
 
 def _multiclass(req: _Request, table: pd.DataFrame, y_lab: np.ndarray, models: list[str],
@@ -542,31 +554,18 @@ def _numpy(source: Opened, req: _Request) -> ProbabilityCounts:
         n_negative=(len(table) - n_pos) if n_pos else 0, design=part["design"],
         aucs=np.asarray(part["aucs"]), auc_covariance=np.asarray(part["cov"]),
         fold_aucs=part["fold_aucs"],
-        brier=loss_sums(part["brier"], models, clusters=clusters, name="Brier score"),
-        log_loss=loss_sums(part["log_loss"], models, clusters=clusters, name="log loss"),
+        brier=None if part["brier"] is None else loss_sums(part["brier"], models,
+                                                           clusters=clusters, name="Brier score"),
+        log_loss=None if part["log_loss"] is None else loss_sums(part["log_loss"], models,
+                                                                 clusters=clusters,
+                                                                 name="log loss"),
         roc=part.get("roc", pd.DataFrame(columns=["model", "fpr", "tpr"])),
-        calibration=part.get("calibration", pd.DataFrame(
-            columns=["model", "bin", "n", "mean_predicted", "observed"])),
+        calibration=(part.get("calibration") if part.get("calibration") is not None else
+                     pd.DataFrame(columns=["model", "bin", "n", "mean_predicted", "observed"])),
         per_class=part.get("per_class", pd.DataFrame(columns=["class", "model", "auc",
                                                               "variance"])),
         class_covariance=part.get("class_covariance", {}), labels=labels,
         label_source=label_source, notes=list(req.notes))
-
-
-def looks_like_probabilities(values: Any) -> bool:
-    """Whether a column of predicted labels looks like probabilities (fractions in [0, 1]).
-
-    True when every value reads as a number in [0, 1], some are not 0 or 1, and there are
-    more than two distinct values: a column of labels has few values, all whole.
-
-    >>> looks_like_probabilities(["0.2", "1.0", "0.85", "0.0"]), looks_like_probabilities([0, 1, 1])
-    (True, False)
-    """
-    x = pd.to_numeric(pd.Series(values), errors="coerce")
-    if x.isna().any() or len(x) == 0:
-        return False
-    frac = (x != x.round()).any()
-    return bool(frac and x.between(0, 1).all() and x.nunique() > 2)
 
 
 def _reads(req: _Request) -> list[str]:

@@ -16,7 +16,18 @@ import numpy as np
 import pandas as pd
 
 from ..compare.probabilities import METRICS, ProbabilityComparison
-from .html import BETTER, CSS, DARK_GREY, NOT_SHOWN, REFERENCE, WORSE, _html, bidi_note, esc, table_html
+from .html import (
+    BETTER,
+    CSS,
+    DARK_GREY,
+    NOT_SHOWN,
+    REFERENCE,
+    WORSE,
+    _html,
+    bidi_note,
+    esc,
+    table_html,
+)
 from .prediction_figures import _figure_html, _interval_plot, _mpl, _subplots
 
 __all__ = ["SECTIONS", "model_colours", "page_header", "section_auc", "section_auc_pairs",
@@ -125,6 +136,8 @@ def _shown(cmp: ProbabilityComparison) -> list[tuple[str, str]]:
         skip.add("pp-classes")
     if not len(cmp.fold_aucs):
         skip.add("pp-folds")
+    if not cmp.has_losses:
+        skip |= {"pp-losses", "pp-calibration"}
     return [(k, t) for k, t in SECTIONS if k not in skip]
 
 
@@ -276,6 +289,8 @@ def section_folds(cmp: ProbabilityComparison) -> Any:
 
 def section_losses(cmp: ProbabilityComparison) -> Any:
     """Render Brier score and log loss per model and per pair, with intervals (Holm)."""
+    if not cmp.has_losses:
+        return _wrap("")
     clustered = cmp.design.get("n_clusters")
     how = (f"cluster-robust (CR1) over {clustered:,} clusters" if clustered
            else "observations taken as independent")
@@ -323,7 +338,7 @@ def calibration_plot(cmp: ProbabilityComparison) -> Any:
 
 def section_calibration(cmp: ProbabilityComparison) -> Any:
     """Render the reliability diagram and its table (ten bins of width 0.1)."""
-    if cmp.multiclass or not len(cmp.calibration):
+    if cmp.multiclass or not cmp.has_losses or not len(cmp.calibration):
         return _wrap("")
     intro = ("<p>Observations binned by predicted probability (ten bins of width 0.1, empty bins "
              "left out): a calibrated model's points lie on the diagonal. Points above it: the "
