@@ -275,3 +275,31 @@ def test_bad_probabilities():
         A.log_losses([0, 1], [[0.2, 0.7], [0.5, 0.5]])
     with pytest.raises(ValueError, match="never occur"):
         A.one_vs_rest_aucs([0, 0, 1], [[0.2, 0.7, 0.1], [0.5, 0.4, 0.1], [0.3, 0.3, 0.4]])
+
+
+# pROC 1.18.0 on the two models below (written to CSV with the truth as 0/1 = malignant/benign,
+# benign positive): roc(y, p, levels = c(0, 1), direction = "<"), roc.test(method = "delong",
+# paired = TRUE). docs/methods.md §16.1 quotes these numbers.
+PROC_BREAST_CANCER = dict(auc_a=0.99654463183874953, auc_b=0.97852735499794319,
+                          z=2.7245857967805085, p=0.0064382200284644354)
+
+
+def test_breast_cancer_logistic_against_naive_bayes_equals_proc():
+    from sklearn.datasets import load_breast_cancer
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.model_selection import train_test_split
+    from sklearn.naive_bayes import GaussianNB
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import StandardScaler
+
+    x, y = load_breast_cancer(return_X_y=True)
+    xtr, xte, ytr, yte = train_test_split(x, y, test_size=0.4, random_state=0, stratify=y)
+    lr = make_pipeline(StandardScaler(), LogisticRegression(max_iter=1000)).fit(xtr, ytr)
+    nb = GaussianNB().fit(xtr, ytr)
+    res = A.delong_test(yte, lr.predict_proba(xte)[:, 1], nb.predict_proba(xte)[:, 1])
+    ref = PROC_BREAST_CANCER
+    # the fits may move in the last digits between scikit-learn versions: 1e-6 relative
+    assert res.details["auc_a"] == pytest.approx(ref["auc_a"], rel=1e-6)
+    assert res.details["auc_b"] == pytest.approx(ref["auc_b"], rel=1e-6)
+    assert res.statistic == pytest.approx(ref["z"], rel=1e-5)
+    assert res.pvalue == pytest.approx(ref["p"], rel=1e-4)
