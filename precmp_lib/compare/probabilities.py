@@ -222,7 +222,7 @@ def _class_tables(counts: ProbabilityCounts, pairs: list,
         part = pc[pc["class"].astype(str) == str(c)]
         aucs = part["auc"].to_numpy(float)
         cov = counts.class_covariance[str(c)]
-        n_pos = int(counts.labels[counts.labels.columns[0]].astype(str).eq(str(c)).sum())
+        n_pos = int(part["n_positive"].iloc[0])
         for m, r in zip(counts.models, auc_results(aucs, cov, n_pos, counts.n_rows - n_pos,
                                                    confidence_level=level)):
             singles.append({"class": c, "model": m, "auc": r.estimate, "ci_low": r.ci_low,
@@ -356,10 +356,13 @@ def compare_probabilities(
     level = 1 - alpha
     models = list(counts.models)
     pairs = model_pairs(models, reference)
-    labels = compare_models(counts.labels, y_true=str(counts.labels.columns[0]), models=models,
-                            id=None if "id" not in counts.labels else "id", layout="wide",
-                            reference=reference, alpha=alpha, engine="numpy", n_boot=n_boot,
-                            seed=seed)
+    if isinstance(counts.labels, pd.DataFrame):
+        labels = compare_models(counts.labels, y_true=str(counts.labels.columns[0]),
+                                models=models, layout="wide", reference=reference, alpha=alpha,
+                                engine="numpy", n_boot=n_boot, seed=seed)
+    else:  # the SQL engines' label patterns
+        labels = compare_models(counts.labels, reference=reference, alpha=alpha, n_boot=n_boot,
+                                seed=seed)
     auc = _auc_table(counts, level)
     auc_pairs = (_holm(_auc_pairs(counts, pairs, level), alpha) if not counts.multiclass
                  else pd.DataFrame())

@@ -44,10 +44,14 @@ import numpy as np
 import pandas as pd
 
 from ..core.items import ItemSums
+from ..core.predictions import Counts
 from ..stats.auc import (
+    LOG_LOSS_EPSILON,
+    DelongSums,
     auc_covariance,
     brier_scores,
     clustered_auc_covariance,
+    clustered_covariance_from_sums,
     delong_sums,
     fold_aucs,
     hand_till_m,
@@ -100,11 +104,13 @@ class ProbabilityCounts:
     calibration : DataFrame
         ``model``, ``bin``, ``n``, ``mean_predicted``, ``observed`` (binary).
     per_class : DataFrame
-        Multiclass: ``class``, ``model``, ``auc`` one-vs-rest, ``variance``.
+        Multiclass: ``class``, ``model``, ``auc`` one-vs-rest, ``variance``, ``n_positive``
+        (observations of the class).
     class_covariance : dict
         Multiclass: class -> (k, k) DeLong covariance of the models' one-vs-rest AUCs.
-    labels : DataFrame
-        The truth, the keys and each model's predicted labels, for the predictions route.
+    labels : DataFrame or Counts
+        The truth, the keys and each model's predicted labels (numpy), or their pattern counts
+        (DuckDB, Spark), for the predictions route.
     label_source : str
         Where the labels come from: ``"threshold"`` or the long file's label column.
     notes : list of str
@@ -128,7 +134,7 @@ class ProbabilityCounts:
     calibration: pd.DataFrame
     per_class: pd.DataFrame
     class_covariance: dict
-    labels: pd.DataFrame
+    labels: pd.DataFrame | Counts
     label_source: str
     notes: list[str] = field(default_factory=list)
 
@@ -156,6 +162,7 @@ class _Request:
     positive: Any = None
     threshold: float = 0.5
     losses: bool = False             # Brier score or log loss asked for: scores must be in [0, 1]
+    auto: bool = False               # engine "auto": the SQL engines hand what they cannot do to numpy
     text_numbers: bool = False
     notes: list[str] = field(default_factory=list)
 
@@ -202,8 +209,11 @@ def count_probabilities(source: Any, *, y_true: str, proba: Sequence[str],
         ``"auto"``: long when ``proba`` names one column and the source has a model column.
     model_column, pred_column : str
         Long: the model column, and the label column used when present.
-    engine : {"auto", "numpy"}
-        The probabilities are reduced in memory.
+    engine : {"auto", "numpy", "duckdb", "spark"}
+        ``"auto"``: numpy for data in memory, DuckDB for files. DuckDB and Spark reduce wide
+        binary probabilities where the data live (window functions for DeLong's placements;
+        only sums, binned curves and label patterns come back); a long, multiclass or
+        cross-validated file is read in memory with ``"auto"``, refused otherwise.
     losses : bool
         Brier score or log loss is what matters: scores outside [0, 1] are an error (otherwise
         such scores are compared by AUC only, with a note).
@@ -221,9 +231,9 @@ def count_probabilities(source: Any, *, y_true: str, proba: Sequence[str],
     """
     args = {"y_true": y_true, "proba": list(proba), "positive": positive,
             "threshold": float(threshold), "id": id, "cluster": cluster, "layout": layout,
-            "model_column": model_column, "pred_column": pred_column, "losses": losses}
-    return count("probabilities", source, args,  # type: ignore[no-any-return]
-                 engine="numpy" if engine == "auto" else engine)
+            "model_column": model_column, "pred_column": pred_column, "losses": losses,
+            "auto": engine == "auto"}
+    return count("probabilities", source, args, engine=engine)  # type: ignore[no-any-return]
 
 
 # --------------------------------------------------------------------------------------------
@@ -257,6 +267,7 @@ def _request(source: Source, args: dict[str, Any]) -> _Request:
     req.positive = args["positive"]
     req.threshold = args["threshold"]
     req.losses = bool(args.get("losses"))
+    req.auto = bool(args.get("auto"))
     req.text_numbers = source.kind == "csv"
     return req
 
@@ -504,8 +515,8 @@ def _multiclass(req: _Request, table: pd.DataFrame, y_lab: np.ndarray, models: l
         else:
             aucs, cov = auc_covariance(delong_sums(codes == j, scores, models))
         cov_by_class[str(c)] = cov
-        rows += [{"class": c, "model": m, "auc": aucs[i], "variance": cov[i, i]}
-                 for i, m in enumerate(models)]
+        rows += [{"class": c, "model": m, "auc": aucs[i], "variance": cov[i, i],
+                  "n_positive": int((codes == j).sum())} for i, m in enumerate(models)]
     labels = {m: np.asarray(classes, dtype=object)[proba[i].argmax(axis=1)]
               for i, m in enumerate(models)}
     return {"positive": None, "design": design, "clusters": clusters,
@@ -521,8 +532,8 @@ def _codes_of(values: np.ndarray, order: list[str]) -> np.ndarray:
     return np.array([index[str(v)] for v in values], dtype=np.int64)
 
 
-def _numpy(source: Opened, req: _Request) -> ProbabilityCounts:
-    table: pd.DataFrame = source.data
+def _numpy(source: Opened, req: _Request, frame: pd.DataFrame | None = None) -> ProbabilityCounts:
+    table: pd.DataFrame = source.data if frame is None else frame
     if len(table) == 0:
         raise req.fail("no rows")
     if req.layout == "long":
@@ -572,11 +583,257 @@ def _reads(req: _Request) -> list[str]:
     return req.reads()
 
 
-def _no_rows_in_python(source: Opened, req: _Request) -> ProbabilityCounts:
-    raise PredictionFileError(f"{req.name}: probabilities are compared by the numpy engine "
-                              "(--engine numpy); DuckDB and Spark count predicted labels only")
+def _sql_supported(req: _Request) -> str | None:
+    """Why the SQL engines cannot reduce this request (None when they can)."""
+    if req.layout != "wide":
+        return "a long file"
+    if req.multiclass:
+        return "multiclass probabilities"
+    if req.fold is not None:
+        return "cross-validated scores (a fold column)"
+    return None
+
+
+def _sql_roles(req: _Request) -> list[tuple[str, str]]:
+    roles = [("k_y", req.y)] + [(f"k_s{j}", req.columns[m]) for j, m in enumerate(req.models)]
+    return roles + ([("k_c", req.cluster)] if req.cluster else [])
+
+
+def _checked_scores(req: _Request, check: Any) -> bool:
+    """Refuse missing and constant scores; return whether every score lies in [0, 1]."""
+    models, k = req.models, len(req.models)
+    if int(check["n"]) == 0:
+        raise req.fail("no rows")
+    if int(check["ny"] or 0):
+        raise req.fail(f"column {req.y!r} (true labels) has a missing value")
+    for j, m in enumerate(models):
+        if int(check[f"bad{j}"] or 0):
+            raise req.fail(f"column {req.columns[m]!r} holds a missing or non-numeric score: "
+                           "every model needs a score for every observation")
+        if check[f"lo{j}"] == check[f"hi{j}"]:
+            raise req.fail(f"model {m!r} gives every observation the same score "
+                           f"({check[f'lo{j}']:g}): it ranks nothing (AUC 0.5 by ties) and is "
+                           "not a model to compare")
+    lo = np.array([check[f"lo{j}"] for j in range(k)], dtype=float)
+    hi = np.array([check[f"hi{j}"] for j in range(k)], dtype=float)
+    unit = bool((lo >= 0).all() and (hi <= 1).all())
+    if not unit:
+        j = int(np.flatnonzero((lo < 0) | (hi > 1))[0])
+        if req.losses:
+            bad = lo[j] if lo[j] < 0 else hi[j]
+            raise req.fail(f"model {models[j]!r} has a score outside [0, 1] ({bad:g}): Brier "
+                           "score and log loss need probabilities")
+        req.notes.append("the scores are not all in [0, 1]: they are compared by AUC only (no "
+                         "Brier score, log loss or calibration), and labels are taken at "
+                         f"score >= {req.threshold:g}")
+    return unit
+
+
+def _sql_classes(req: _Request, raw: pd.DataFrame) -> tuple[list, Any, str, int, int]:
+    """Return the classes, the positive one, its place in the engine's order, m and n."""
+    labels = _truth_labels(req, raw["k_y"])
+    classes = sorted(set(labels.tolist()), key=lambda v: (str(type(v)), v))
+    if len(raw) != len(classes):
+        raise req.fail(f"column {req.y!r} writes one label in two ways")
+    pos = _positive(req, classes)
+    at = int(np.flatnonzero(labels == pos)[0])
+    m_pos = int(raw["n"].iloc[at])
+    return classes, pos, "MIN" if at == 0 else "MAX", m_pos, int(raw["n"].sum()) - m_pos
+
+
+def _reduce_sql(req: _Request, roles: Any, run: Any, engine: str) -> ProbabilityCounts:
+    """Reduce the scores where the data live: every query below returns a bounded table.
+
+    ``run(obj, name, sql, fetch)`` runs ``sql`` over ``obj`` known as ``name`` and returns the
+    result as a relation (``fetch=False``) or a pandas frame.
+    """
+    from .sql import (
+        proba_base_sql,
+        proba_check_sql,
+        proba_classes_sql,
+        proba_cluster_sums_sql,
+        proba_curves_sql,
+        proba_rows_sql,
+        proba_sums_sql,
+    )
+
+    models, k = req.models, len(req.models)
+    unit = _checked_scores(req, run(roles, "roles", proba_check_sql(k), True).iloc[0])
+    classes, pos, which, m_pos, n_neg = _sql_classes(
+        req, run(roles, "roles", proba_classes_sql(), True))
+    pr = run(roles, "roles", proba_rows_sql(k, m_pos, n_neg, which, LOG_LOSS_EPSILON,
+                                            losses=unit, clustered=bool(req.cluster)), False)
+    by_y = run(pr, "pr", proba_sums_sql(k, unit), True).set_index("y")
+    p, q = by_y.loc[1], by_y.loc[0]
+
+    def vec(row: Any, prefix: str) -> np.ndarray:
+        return np.array([float(row[f"{prefix}{j}"]) for j in range(k)])
+
+    def mat(row: Any, prefix: str) -> np.ndarray:
+        out = np.empty((k, k))
+        for a in range(k):
+            for b in range(a, k):
+                out[a, b] = out[b, a] = float(row[f"{prefix}{a}_{b}"])
+        return out
+
+    sums = DelongSums(tuple(models), m_pos, n_neg, vec(p, "sv"), vec(q, "sv"), mat(p, "pv"),
+                      mat(q, "pv"))
+    aucs, cov = auc_covariance(sums)
+    design: dict[str, Any] = {"design": "test set", "n_clusters": None, "folds": None,
+                              "repeats": None, "test_train_ratio": None}
+    n_rows = m_pos + n_neg
+    cl = None
+    if req.cluster:
+        cl = run(pr, "pr", proba_cluster_sums_sql(k, m_pos, n_neg, unit), True).iloc[0]
+        c = int(cl["nclusters"])
+        if c < 2:
+            raise req.fail(f"column {req.cluster!r} (cluster) holds one cluster")
+        cov = clustered_covariance_from_sums(aucs, mat(cl, "pp"), vec(cl, "pw"),
+                                             float(cl["ww"]), c)
+        design.update(design="clustered", n_clusters=c)
+
+    def losses(x: str, name: str) -> ItemSums | None:
+        if not unit:
+            return None
+        total = vec(p, f"s{x}") + vec(q, f"s{x}")
+        gram = mat(p, f"p{x}") + mat(q, f"p{x}")
+        if cl is None:
+            nc, sum_n2, cns, cgram = None, float(n_rows), total, gram
+        else:
+            nc, sum_n2 = int(cl["nclusters"]), float(cl["n2"])
+            cns, cgram = vec(cl, f"n{x}"), mat(cl, f"c{x}")
+        return ItemSums(task=name, models=tuple(models), n_items=n_rows, n_clusters=nc,
+                        sum_n2=sum_n2, sums=total, item_gram=gram, cluster_ns=cns,
+                        cluster_gram=cgram, answers=np.full(k, n_rows), within=np.zeros(k),
+                        within_over_k=np.zeros(k), k_min=1, k_max=1, binary=False, unit=True,
+                        engine=engine)
+
+    pb = run(roles, "roles", proba_base_sql(k, "roles", which, False), False)
+    roc_sql, cal_sql, pat_sql = proba_curves_sql(k, req.threshold)
+    roc = _roc_from_bins(run(pb, "pb", roc_sql, True), models)
+    cal = _calibration_from_bins(run(pb, "pb", cal_sql, True), models) if unit else None
+    pat = run(pb, "pb", pat_sql, True)
+    neg = next(cl_ for cl_ in classes if cl_ != pos)
+    counts = _label_counts(pat, models, (neg, pos) if classes[0] == neg else (pos, neg),
+                           pos, n_rows, engine, req.name)
+    return ProbabilityCounts(
+        source=req.name, engine=engine, models=tuple(models), classes=tuple(classes),
+        positive=pos, n_rows=n_rows, n_positive=m_pos, n_negative=n_neg, design=design,
+        aucs=aucs, auc_covariance=cov, fold_aucs=pd.DataFrame(columns=["model", "fold", "auc"]),
+        brier=losses("b", "Brier score"), log_loss=losses("l", "log loss"), roc=roc,
+        calibration=cal if cal is not None else pd.DataFrame(
+            columns=["model", "bin", "n", "mean_predicted", "observed"]),
+        per_class=pd.DataFrame(columns=["class", "model", "auc", "variance"]),
+        class_covariance={}, labels=counts, label_source="threshold", notes=list(req.notes))
+
+
+def _roc_from_bins(bins: pd.DataFrame, models: Sequence[str]) -> pd.DataFrame:
+    parts = []
+    for j, name in enumerate(models):
+        part = bins[bins["j"] == j].sort_values("bin", ascending=False)
+        tp = np.r_[0.0, np.cumsum(part["pos"].to_numpy(float))]
+        fp = np.r_[0.0, np.cumsum(part["neg"].to_numpy(float))]
+        parts.append(pd.DataFrame({"model": name, "fpr": fp / max(fp[-1], 1),
+                                   "tpr": tp / max(tp[-1], 1)}))
+    return pd.concat(parts, ignore_index=True)
+
+
+def _calibration_from_bins(bins: pd.DataFrame, models: Sequence[str]) -> pd.DataFrame:
+    rows = []
+    for r in bins.sort_values(["j", "bin"]).itertuples():
+        rows.append({"model": models[int(r.j)], "bin": int(r.bin), "n": int(r.n),
+                     "mean_predicted": float(r.sp) / r.n, "observed": float(r.sy) / r.n})
+    return pd.DataFrame(rows, columns=["model", "bin", "n", "mean_predicted", "observed"])
+
+
+def _label_counts(pat: pd.DataFrame, models: Sequence[str], classes: tuple, positive: Any,
+                  n_rows: int, engine: str, source: str) -> Counts:
+    """Return the labels at the threshold as the predictions route's counts (class order)."""
+    code = {0: classes.index(next(c for c in classes if c != positive)),
+            1: classes.index(positive)}
+    out = pd.DataFrame({"y": pat["y"].astype(int).map(code)})
+    for j in range(len(models)):
+        out[f"p{j}"] = pat[f"p{j}"].astype(int).map(code)
+    out["count"] = pat["count"].astype(np.int64)
+    out = out.sort_values(list(out.columns[:-1])).reset_index(drop=True).astype(np.int64)
+    return Counts(classes=classes, models=tuple(models), patterns=out, observations=None,
+                  design="test set", n_rows=n_rows, n_observations=n_rows, engine=engine,
+                  source=source)
+
+
+def _duckdb(source: Opened, req: _Request) -> ProbabilityCounts:
+    why = _sql_supported(req)
+    if why is not None:
+        if not req.auto:
+            raise req.fail(f"{why} is read with --engine numpy (in memory); DuckDB and Spark "
+                           "reduce wide binary probabilities")
+        return _numpy(source, req, frame=_in_memory(source, req))
+    from .sql import roles_sql
+
+    def run(obj: Any, name: str, sql: str, fetch: bool) -> Any:
+        rel = obj.query(name, sql)
+        return rel.df() if fetch else rel
+
+    try:
+        roles = source.data.query("src", roles_sql(_sql_roles(req), source.columns, "src"))
+        return _reduce_sql(req, roles, run, "duckdb")
+    except PredictionFileError:
+        raise
+    except Exception as exc:  # duckdb.Error: a parse failure of the user's file
+        raise source.duckdb_failure(exc) from None
+
+
+def _in_memory(source: Opened, req: _Request) -> pd.DataFrame:
+    """Read the request's columns into memory (engine "auto", a file DuckDB cannot reduce)."""
+    from .sql import roles_sql
+
+    reads = req.reads()
+    sql = roles_sql([(f"k{i}", c) for i, c in enumerate(reads)], source.columns, "src")
+    frame = source.data.query("src", sql).df()
+    frame.columns = reads
+    return frame
+
+
+def _spark(source: Opened, req: _Request) -> ProbabilityCounts:
+    import uuid
+
+    why = _sql_supported(req)
+    if why is not None:
+        raise req.fail(f"{why} is read with --engine numpy (in memory); DuckDB and Spark "
+                       "reduce wide binary probabilities")
+    from .sql import roles_sql
+
+    spark = source.data.sparkSession
+    tag = uuid.uuid4().hex
+    views: list[str] = []
+
+    def run(obj: Any, name: str, sql: str, fetch: bool) -> Any:
+        view = f"precmp_{name}_{tag}"
+        if view not in views:
+            obj.createOrReplaceTempView(view)
+            views.append(view)
+        df = spark.sql(sql.replace(f"FROM {name}", f"FROM {view}").replace(
+            f"FROM {name} ", f"FROM {view} "))
+        if not fetch:
+            return df
+        rows = df.collect()
+        return pd.DataFrame([r.asDict() for r in rows], columns=df.columns)
+
+    try:
+        roles = spark.sql(roles_sql(_sql_roles(req), source.columns, _view(source, tag, views)))
+        return _reduce_sql(req, roles, run, "spark")
+    finally:
+        for v in views:
+            spark.catalog.dropTempView(v)
+
+
+def _view(source: Opened, tag: str, views: list[str]) -> str:
+    view = f"precmp_src_{tag}"
+    source.data.createOrReplaceTempView(view)
+    views.append(view)
+    return view
 
 
 register(Counters("probabilities", request=_request, reads=_reads, numpy=_numpy,
-                  duckdb=_no_rows_in_python, spark=_no_rows_in_python,
-                  error=PredictionFileError, memory=DUCKDB_MEMORY))
+                  duckdb=_duckdb, spark=_spark, error=PredictionFileError,
+                  memory=DUCKDB_MEMORY))

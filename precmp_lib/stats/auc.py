@@ -51,6 +51,7 @@ __all__ = [
     "auc_results",
     "brier_scores",
     "clustered_auc_covariance",
+    "clustered_covariance_from_sums",
     "delong_sums",
     "delong_test",
     "fold_auc_test",
@@ -506,9 +507,48 @@ def clustered_auc_covariance(y_true: npt.ArrayLike, scores: npt.ArrayLike,
     vy = np.stack([np.bincount(codes[~y], weights=row, minlength=n_clusters) for row in v01])
     mi = np.bincount(codes[y], minlength=n_clusters)
     ni = np.bincount(codes[~y], minlength=n_clusters)
-    u = (vx - np.outer(theta, mi)) / m + (vy - np.outer(theta, ni)) / n
-    cov = n_clusters / (n_clusters - 1) * (u @ u.T)
+    p = vx / m + vy / n          # each model's placements per cluster, weighted
+    w = mi / m + ni / n          # the weights per cluster
+    cov = clustered_covariance_from_sums(theta, p @ p.T, p @ w, float(w @ w), n_clusters)
     return theta, cov, n_clusters
+
+
+def clustered_covariance_from_sums(aucs: np.ndarray, sum_pp: np.ndarray, sum_pw: np.ndarray,
+                                   sum_ww: float, n_clusters: int) -> np.ndarray:
+    """Obuchowski's covariance of the AUCs from cluster sums (what an engine returns).
+
+    With P_c = V_X(c)/m + V_Y(c)/n and W_c = m_c/m + n_c/n per cluster, U_c = P_c - θ W_c, so
+    Σ U^a U^b = Σ P^a P^b - θ_b Σ P^a W - θ_a Σ P^b W + θ_a θ_b Σ W².
+
+    Parameters
+    ----------
+    aucs : ndarray of shape (k,)
+    sum_pp : ndarray of shape (k, k)
+        Σ_c P_c^a P_c^b.
+    sum_pw : ndarray of shape (k,)
+        Σ_c P_c^a W_c.
+    sum_ww : float
+        Σ_c W_c².
+    n_clusters : int
+
+    Returns
+    -------
+    ndarray of shape (k, k)
+
+    Examples
+    --------
+    >>> clustered_covariance_from_sums(np.array([0.5]), np.array([[0.5]]), np.array([1.0]),
+    ...                                2.0, 2).tolist()
+    [[0.0]]
+    """
+    theta = np.asarray(aucs, dtype=float)
+    pw = np.asarray(sum_pw, dtype=float)
+    ss = (np.asarray(sum_pp, dtype=float) - np.outer(pw, theta) - np.outer(theta, pw)
+          + np.outer(theta, theta) * sum_ww)
+    cov = n_clusters / (n_clusters - 1) * ss
+    idx = np.diag_indices_from(cov)
+    cov[idx] = np.maximum(cov[idx], 0.0)
+    return cov
 
 
 def _codes(clusters: npt.ArrayLike, n: int) -> tuple[np.ndarray, np.ndarray]:

@@ -131,3 +131,81 @@ def test_bad_multiclass_input():
         count_probabilities(df, y_true="y", proba=["m", "n"])
     with pytest.raises(PredictionFileError, match="neither a column nor the prefix"):
         count_probabilities(df, y_true="y", proba=["m", "q"])
+
+
+# --------------------------------------------------------------------------------------------
+# every engine gives the same numbers
+# --------------------------------------------------------------------------------------------
+
+
+def _same(a, b):
+    np.testing.assert_allclose(a.aucs, b.aucs, rtol=1e-13)
+    np.testing.assert_allclose(a.auc_covariance, b.auc_covariance, rtol=1e-9, atol=1e-17)
+    for loss in ("brier", "log_loss"):
+        x, y = getattr(a, loss), getattr(b, loss)
+        np.testing.assert_allclose(x.sums, y.sums, rtol=1e-12)
+        np.testing.assert_allclose(x.item_gram, y.item_gram, rtol=1e-12)
+        np.testing.assert_allclose(x.cluster_gram, y.cluster_gram, rtol=1e-12)
+        assert x.n_clusters == y.n_clusters
+    assert (a.positive, a.n_positive, a.n_negative) == (b.positive, b.n_positive, b.n_negative)
+
+
+@pytest.mark.parametrize("suffix", ["csv", "parquet"])
+@pytest.mark.parametrize("cluster", [None, "patient"])
+def test_duckdb_equals_numpy(tmp_path, suffix, cluster):
+    df = wide(n=200)
+    df["patient"] = np.repeat(np.arange(40), 5)
+    path = tmp_path / f"p.{suffix}"
+    df.to_csv(path, index=False) if suffix == "csv" else df.to_parquet(path)
+    args = {"y_true": "y", "proba": ["a", "b", "c"], "cluster": cluster}
+    d = count_probabilities(str(path), engine="duckdb", **args)
+    n = count_probabilities(str(path), engine="numpy", **args)
+    assert d.engine == "duckdb" and n.engine == "numpy"
+    _same(d, n)
+    # the labels at the threshold: the same counts as the numpy engine's labels
+    from precmp_lib.engine.predictions import count_predictions
+
+    labels = count_predictions(n.labels, y_true="y", models=["a", "b", "c"], layout="wide")
+    pd.testing.assert_frame_equal(d.labels.patterns.reset_index(drop=True),
+                                  labels.patterns.reset_index(drop=True), check_dtype=False)
+    # the binned ROC keeps the ends and rises
+    roc = d.roc[d.roc.model == "a"]
+    assert roc.iloc[0][["fpr", "tpr"]].tolist() == [0, 0] and roc.iloc[-1]["tpr"] == 1
+    assert np.all(np.diff(roc["tpr"]) >= 0)
+
+
+def test_duckdb_refuses_what_it_cannot_reduce_and_auto_reads_it_in_memory(tmp_path):
+    df = wide()
+    df["fold"] = np.arange(len(df)) % 4
+    path = tmp_path / "cv.csv"
+    df.to_csv(path, index=False)
+    with pytest.raises(PredictionFileError, match=r"cross-validated scores .* --engine numpy"):
+        count_probabilities(str(path), y_true="y", proba=["a", "b"], engine="duckdb")
+    auto = count_probabilities(str(path), y_true="y", proba=["a", "b"])
+    assert auto.design["design"] == "repeated cv" and auto.engine == "numpy"
+
+
+@pytest.mark.parametrize("change, match", [
+    (lambda d: d.assign(a=d["a"].astype(object).where(d.index != 4, "x")), "non-numeric score"),
+    (lambda d: d.assign(a=0.3), "same score"),
+    (lambda d: d.assign(y="yes"), "holds one class"),
+])
+def test_duckdb_bad_input(tmp_path, change, match):
+    path = tmp_path / "bad.csv"
+    change(wide()).to_csv(path, index=False)
+    with pytest.raises(PredictionFileError, match=match):
+        count_probabilities(str(path), y_true="y", proba=["a", "b"], engine="duckdb")
+
+
+@pytest.mark.parametrize("engine", ["spark"])
+def test_spark_equals_numpy(tmp_path, engine):
+    pytest.importorskip("pyspark")
+    df = wide(n=150)
+    df["patient"] = np.repeat(np.arange(30), 5)
+    path = tmp_path / "p.parquet"
+    df.to_parquet(path)
+    for cluster in (None, "patient"):
+        args = {"y_true": "y", "proba": ["a", "b"], "cluster": cluster}
+        s = count_probabilities(str(path), engine=engine, **args)
+        assert s.engine == "spark"
+        _same(s, count_probabilities(str(path), engine="numpy", **args))
