@@ -658,7 +658,10 @@ def _reduce_sql(req: _Request, roles: Any, run: Any, engine: str) -> Probability
     )
 
     models, k = req.models, len(req.models)
-    unit = _checked_scores(req, run(roles, "roles", proba_check_sql(k), True).iloc[0])
+    check = run(roles, "roles", proba_check_sql(k), True).iloc[0]
+    unit = _checked_scores(req, check)
+    lo = [float(check[f"lo{j}"]) for j in range(k)]
+    hi = [float(check[f"hi{j}"]) for j in range(k)]
     classes, pos, which, m_pos, n_neg = _sql_classes(
         req, run(roles, "roles", proba_classes_sql(), True))
     pr = run(roles, "roles", proba_rows_sql(k, m_pos, n_neg, which, LOG_LOSS_EPSILON,
@@ -709,7 +712,7 @@ def _reduce_sql(req: _Request, roles: Any, run: Any, engine: str) -> Probability
                         engine=engine)
 
     pb = run(roles, "roles", proba_base_sql(k, "roles", which, False), False)
-    roc_sql, cal_sql, pat_sql = proba_curves_sql(k, req.threshold)
+    roc_sql, cal_sql, pat_sql = proba_curves_sql(k, req.threshold, lo, hi)
     roc = _roc_from_bins(run(pb, "pb", roc_sql, True), models)
     cal = _calibration_from_bins(run(pb, "pb", cal_sql, True), models) if unit else None
     pat = run(pb, "pb", pat_sql, True)

@@ -1119,11 +1119,13 @@ def proba_rows_sql(k: int, m: int, n: int, positive: str, eps: float, *, losses:
                    clustered: bool, table: str = "roles") -> str:
     """Write each row's placement values and losses: ``y``, ``v{j}``, ``b{j}``, ``l{j}`` (, ``c``).
 
-    A positive's placement is the share of negatives it outscores, a tie counting one half:
-    (#negatives with score <= s - half the negatives with score = s) / n, from one window
-    ordered by the score (``RANGE`` up to the current row: every tie included) and one
-    partitioned by it; a negative's is the share of positives that outscore it. Brier score
-    ``b{j}`` = (s - y)², log loss ``l{j}`` with s clipped to [eps, 1 - eps].
+    A positive's placement is the share of negatives it outscores, a tie counting one half; a
+    negative's the share of positives that outscore it. Per model, the rows are first counted
+    by distinct score (positives ``p``, negatives ``q``); one running sum over the distinct
+    scores in order gives each score's placement, (Σ q up to s - q/2) / n for a positive and
+    (m - Σ p up to s + p/2) / m for a negative; a join brings it back to the rows. The sort
+    is of the distinct scores only. Brier score ``b{j}`` = (s - y)², log loss ``l{j}`` with s
+    clipped to [eps, 1 - eps].
 
     Parameters
     ----------
@@ -1147,25 +1149,25 @@ def proba_rows_sql(k: int, m: int, n: int, positive: str, eps: float, *, losses:
     """
     if positive not in ("MIN", "MAX"):
         raise ValueError(f"positive must be 'MIN' or 'MAX'; got {positive!r}")
-    wins = []
-    for j in range(k):
-        le = f"OVER (ORDER BY s{j} RANGE BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW)"
-        eq = f"OVER (PARTITION BY s{j})"
-        wins.append(f"SUM(1 - y) {le} AS nle{j}, SUM(1 - y) {eq} AS neq{j}, "
-                    f"SUM(y) {le} AS ple{j}, SUM(y) {eq} AS peq{j}")
-    placed = []
     half = _double(0.5)
+    run = "ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW"
+    ctes = [f"b AS ({proba_base_sql(k, table, positive, clustered)})"]
     for j in range(k):
-        placed.append(f"CASE WHEN y = 1 THEN (nle{j} - {half} * neq{j}) / {_double(n)} "
-                      f"ELSE ({_double(m)} - ple{j} + {half} * peq{j}) / {_double(m)} END AS v{j}")
+        ctes.append(f"g{j} AS (SELECT s{j} AS s, SUM(y) AS p, SUM(1 - y) AS q FROM b "
+                    f"GROUP BY s{j})")
+        ctes.append(f"h{j} AS (SELECT s, (SUM(q) OVER (ORDER BY s {run}) - {half} * q) / "
+                    f"{_double(n)} AS pos, ({_double(m)} - SUM(p) OVER (ORDER BY s {run}) + "
+                    f"{half} * p) / {_double(m)} AS neg FROM g{j})")
+    placed = []
+    for j in range(k):
+        placed.append(f"CASE WHEN b.y = 1 THEN h{j}.pos ELSE h{j}.neg END AS v{j}")
         if losses:
-            q = f"LEAST(GREATEST(s{j}, {_double(eps)}), {_double(1 - eps)})"
-            placed.append(f"(s{j} - y) * (s{j} - y) AS b{j}, "
-                          f"-(y * LN({q}) + (1 - y) * LN(1 - {q})) AS l{j}")
-    c = ", c" if clustered else ""
-    return (f"WITH b AS ({proba_base_sql(k, table, positive, clustered)}), "
-            f"w AS (SELECT y{c}, {', '.join(f's{j}' for j in range(k))}, {', '.join(wins)} FROM b) "
-            f"SELECT y{c}, {', '.join(placed)} FROM w")
+            q = f"LEAST(GREATEST(b.s{j}, {_double(eps)}), {_double(1 - eps)})"
+            placed.append(f"(b.s{j} - b.y) * (b.s{j} - b.y) AS b{j}, "
+                          f"-(b.y * LN({q}) + (1 - b.y) * LN(1 - {q})) AS l{j}")
+    c = ", b.c AS c" if clustered else ""
+    joins = " ".join(f"JOIN h{j} ON b.s{j} = h{j}.s" for j in range(k))
+    return (f"WITH {', '.join(ctes)} SELECT b.y AS y{c}, {', '.join(placed)} FROM b {joins}")
 
 
 def _products(prefix: str, k: int, left: str = "", right: str = "") -> list[str]:
@@ -1208,19 +1210,21 @@ def proba_cluster_sums_sql(k: int, m: int, n: int, losses: bool, table: str = "p
             f"SELECT {', '.join(outer)} FROM g")
 
 
-def proba_curves_sql(k: int, threshold: float, table: str = "pb", bins: int = 1000) -> list[str]:
+def proba_curves_sql(k: int, threshold: float, lo: Sequence[float], hi: Sequence[float],
+                     table: str = "pb", bins: int = 1000) -> list[str]:
     """Write the bounded curves: ROC counts per score bin, calibration bins, label patterns.
 
     The ROC counts positives and negatives per model and bin of the score (``bins`` equal
-    widths between the model's smallest and largest score); the reliability table per tenth
-    of the probability; the labels' patterns (y and each model's label at ``threshold``) with
-    their counts, at most 2^(k+1) rows.
+    widths between the model's smallest and largest score, ``lo`` and ``hi``); the reliability
+    table per tenth of the probability; the labels' patterns (y and each model's label at
+    ``threshold``) with their counts, at most 2^(k+1) rows.
     """
+    def width(j: int) -> str:
+        return _double(hi[j] - lo[j] if hi[j] > lo[j] else 1.0)
+
     roc = " UNION ALL ".join(
-        f"SELECT {j} AS j, FLOOR((s{j} - lo) / (CASE WHEN hi > lo THEN hi - lo ELSE 1 END) * "
-        f"{bins}) AS bin, MIN(s{j}) AS s, SUM(y) AS pos, SUM(1 - y) AS neg FROM (SELECT y, s{j}, "
-        f"MIN(s{j}) OVER () AS lo, MAX(s{j}) OVER () AS hi FROM {table}) GROUP BY 1, 2"
-        for j in range(k))
+        f"SELECT {j} AS j, FLOOR((s{j} - {_double(lo[j])}) / {width(j)} * {bins}) AS bin, "
+        f"SUM(y) AS pos, SUM(1 - y) AS neg FROM {table} GROUP BY 1, 2" for j in range(k))
     cal = " UNION ALL ".join(
         f"SELECT {j} AS j, LEAST(FLOOR(s{j} * 10), 9) AS bin, COUNT(*) AS n, SUM(s{j}) AS sp, "
         f"SUM(y) AS sy FROM {table} GROUP BY 1, 2" for j in range(k))
