@@ -1073,9 +1073,6 @@ def proba_check_sql(k: int, table: str = "roles") -> str:
 
     ``bad{j}``: rows whose score is missing, not a number or not finite; ``lo{j}``, ``hi{j}``
     the smallest and largest finite score; ``ny`` the rows with no truth.
-
-    >>> proba_check_sql(1)
-    'WITH x AS (SELECT k_y, TRY_CAST(k_s0 AS DOUBLE) AS s0 FROM roles) SELECT COUNT(*) AS n, SUM(CASE WHEN k_y IS NULL THEN 1 ELSE 0 END) AS ny, SUM(CASE WHEN s0 IS NULL OR NOT (s0 - s0 = 0) THEN 1 ELSE 0 END) AS bad0, MIN(CASE WHEN s0 - s0 = 0 THEN s0 END) AS lo0, MAX(CASE WHEN s0 - s0 = 0 THEN s0 END) AS hi0 FROM x'
     """
     casts = ", ".join(f"TRY_CAST(k_s{j} AS DOUBLE) AS s{j}" for j in range(k))
     cols = ", ".join(f"SUM(CASE WHEN s{j} IS NULL OR NOT (s{j} - s{j} = 0) THEN 1 ELSE 0 END) "
@@ -1086,29 +1083,17 @@ def proba_check_sql(k: int, table: str = "roles") -> str:
 
 
 def proba_classes_sql(table: str = "roles") -> str:
-    """Select the truth's distinct values with their counts, in the engine's order.
-
-    >>> proba_classes_sql()
-    'SELECT k_y, COUNT(*) AS n FROM roles WHERE k_y IS NOT NULL GROUP BY k_y ORDER BY k_y'
-    """
+    """Select the truth's distinct values with their counts, in the engine's order."""
     return f"SELECT k_y, COUNT(*) AS n FROM {table} WHERE k_y IS NOT NULL GROUP BY k_y ORDER BY k_y"
 
 
 def _double(x: float) -> str:
-    """Write a number as a DOUBLE literal in both dialects (Spark reads ``0.5`` as a DECIMAL).
-
-    >>> _double(0.5)
-    '5.00000000000000000e-01'
-    """
+    """Write a number as a DOUBLE literal in both dialects (Spark reads ``0.5`` as a DECIMAL)."""
     return f"{float(x):.17e}"
 
 
 def proba_base_sql(k: int, table: str, positive: str, clustered: bool) -> str:
-    """Select the rows as y (1 for the positive class: the truth's ``MIN`` or ``MAX``) and scores.
-
-    >>> proba_base_sql(1, "roles", "MAX", False)
-    'SELECT CASE WHEN k_y = (SELECT MAX(k_y) FROM roles) THEN 1 ELSE 0 END AS y, TRY_CAST(k_s0 AS DOUBLE) AS s0 FROM roles'
-    """
+    """Select the rows as y (1 for the positive class: the truth's ``MIN`` or ``MAX``) and scores."""
     scores = ", ".join(f"TRY_CAST(k_s{j} AS DOUBLE) AS s{j}" for j in range(k))
     c = ", k_c AS c" if clustered else ""
     return (f"SELECT CASE WHEN k_y = (SELECT {positive}(k_y) FROM {table}) THEN 1 ELSE 0 END "
@@ -1125,27 +1110,9 @@ def proba_rows_sql(k: int, m: int, n: int, positive: str, eps: float, *, losses:
     scores in order gives each score's placement, (Σ q up to s - q/2) / n for a positive and
     (m - Σ p up to s + p/2) / m for a negative; a join brings it back to the rows. The sort
     is of the distinct scores only. Brier score ``b{j}`` = (s - y)², log loss ``l{j}`` with s
-    clipped to [eps, 1 - eps].
-
-    Parameters
-    ----------
-    k : int
-        Models (score columns ``k_s0`` ..).
-    m, n : int
-        Positives and negatives.
-    positive : {"MIN", "MAX"}
-        Which of the truth's two values is the positive class, in the engine's order.
-    eps : float
-        The log loss clip.
-    losses : bool
-        Also the losses (the scores are probabilities).
-    clustered : bool
-        Keep the cluster column ``k_c`` as ``c``.
-    table : str
-
-    Returns
-    -------
-    str
+    clipped to [eps, 1 - eps] (``losses``: the scores are probabilities). ``k`` models (score
+    columns ``k_s0`` ..), ``m`` positives, ``n`` negatives; ``positive`` ("MIN" or "MAX") says
+    which of the truth's two values is the positive class; ``clustered`` keeps ``k_c`` as ``c``.
     """
     if positive not in ("MIN", "MAX"):
         raise ValueError(f"positive must be 'MIN' or 'MAX'; got {positive!r}")
@@ -1177,11 +1144,7 @@ def _products(prefix: str, k: int, left: str = "", right: str = "") -> list[str]
 
 
 def proba_sums_sql(k: int, losses: bool, table: str = "pr") -> str:
-    """Write the sums by class: rows, Σ v{j} and Σ v_i v_j (and the same of both losses).
-
-    >>> proba_sums_sql(1, False)
-    'SELECT y, COUNT(*) AS n, SUM(v0) AS sv0, SUM(v0 * v0) AS pv0_0 FROM pr GROUP BY y ORDER BY y'
-    """
+    """Write the sums by class: rows, Σ v{j} and Σ v_i v_j (and the same of both losses)."""
     cols = [f"SUM(v{j}) AS sv{j}" for j in range(k)] + _products("pv", k, "v")
     if losses:
         for x in ("b", "l"):
