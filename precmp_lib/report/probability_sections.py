@@ -324,8 +324,11 @@ def calibration_plot(cmp: ProbabilityComparison) -> Any:
     for i, m in enumerate(by_rank(cmp)):
         part = cmp.calibration[cmp.calibration["model"] == m]
         ax.plot(part["mean_predicted"], part["observed"], color=colours[m][0],
-                ls=_STYLES[i % len(_STYLES)], marker="o", ms=3.5, lw=1.5,
-                label=_mpl(f"{i + 1}. {m}", 50))
+                ls=_STYLES[i % len(_STYLES)], lw=1.2, alpha=.8, label=_mpl(f"{i + 1}. {m}", 50))
+        # a point's area grows with its bin's observations: a bin of one is a small dot
+        share = part["n"].to_numpy(float) / max(float(part["n"].sum()), 1.0)
+        ax.scatter(part["mean_predicted"], part["observed"], s=8 + 400 * share,
+                   color=colours[m][0], alpha=.8, zorder=3)
     ax.set_xlabel(f"mean predicted P({_mpl(cmp.positive)}) in the bin")
     ax.set_ylabel(f"observed share of {_mpl(cmp.positive)}")
     ax.set_xlim(0, 1)
@@ -342,7 +345,9 @@ def section_calibration(cmp: ProbabilityComparison) -> Any:
         return _wrap("")
     intro = ("<p>Observations binned by predicted probability (ten bins of width 0.1, empty bins "
              "left out): a calibrated model's points lie on the diagonal. Points above it: the "
-             "model under-predicts the positive class in that range; below: over-predicts.</p>")
+             "model under-predicts the positive class in that range; below: over-predicts. A "
+             "point's area grows with the observations in its bin: a bin of a few observations "
+             "says little.</p>")
     return _wrap(_h2("pp-calibration") + intro
                  + _figure_html(calibration_plot(cmp), "Reliability diagram of every model")
                  + _legend_html(_legend(model_colours(cmp)))

@@ -44,6 +44,9 @@ def test_calibration_plot_has_a_line_per_model():
     cmp = _cmp()
     fig = view.calibration_plot(cmp)
     assert len(fig.axes[0].get_lines()) == 4
+    sizes = fig.axes[0].collections[0].get_sizes()  # the first model's bins, area by count
+    part = cmp.calibration[cmp.calibration["model"] == view.by_rank(cmp)[0]]
+    assert sizes.argmax() == part["n"].to_numpy().argmax()
 
 
 def test_sections_name_the_scores_and_the_metric():
