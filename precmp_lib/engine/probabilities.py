@@ -17,7 +17,8 @@ wide, multiclass
     names the models.
 long
     One row per observation and model: ``id``, ``model``, the truth and the score column
-    (``--proba COL``), optionally ``y_pred`` (the model's own labels).
+    (``--proba COL``), optionally ``y_pred`` (the model's own labels); multiclass, one row per
+    observation, model and class, the class in a column named ``class``.
 
 The positive class of a binary truth is ``positive`` when given, else the larger of the two
 labels in sorted order. Scores must be finite; Brier score and log loss need probabilities in
@@ -62,10 +63,12 @@ from .base import PredictionFileError, _spec
 from .dispatch import Counters, Opened, Source, count, register
 from .duckdb_engine import DUCKDB_MEMORY
 
-__all__ = ["CLASS_SEPARATOR", "ROC_POINTS", "ProbabilityCounts", "count_probabilities"]
+__all__ = ["CLASS_COLUMN", "CLASS_SEPARATOR", "ROC_POINTS", "ProbabilityCounts", "count_probabilities"]
 
 #: Multiclass wide columns are named MODEL + CLASS_SEPARATOR + CLASS.
 CLASS_SEPARATOR = ":"
+#: A long file with this column holds one row per observation, model and class (multiclass).
+CLASS_COLUMN = "class"
 #: The ROC curve of each model is kept at most at this many thresholds (evenly spaced in rank).
 ROC_POINTS = 400
 #: Reliability bins: equal widths over [0, 1].
@@ -155,6 +158,7 @@ class _Request:
     proba_col: str | None = None     # long: the score column
     model_col: str = "model"
     pred_col: str | None = None      # long: the label column when the file has one
+    class_col: str | None = None     # long, multiclass: the class each row's probability is of
     id: str | None = None
     repeat: str | None = None
     fold: str | None = None
@@ -178,6 +182,8 @@ class _Request:
             cols += [self.model_col, self.proba_col or ""]
             if self.pred_col:
                 cols.append(self.pred_col)
+            if self.class_col:
+                cols.append(self.class_col)
         cols += [c for c in (self.id, self.repeat, self.fold, self.cluster) if c]
         return list(dict.fromkeys(c for c in cols if c))
 
@@ -256,9 +262,11 @@ def _request(source: Source, args: dict[str, Any]) -> _Request:
                      repeat=None, fold=None, layout="long", model_column=args["model_column"],
                      pred_column=proba[0])
         pred = args["pred_column"] if args["pred_column"] in columns else None
-        req = _Request(source.name, spec.y, [], "long", {}, False, proba_col=proba[0],
-                       model_col=spec.model_col, pred_col=pred, id=spec.id, repeat=spec.repeat,
-                       fold=spec.fold, notes=list(spec.notes))
+        klass = CLASS_COLUMN if CLASS_COLUMN in columns else None
+        req = _Request(source.name, spec.y, [], "long", {}, klass is not None,
+                       proba_col=proba[0], model_col=spec.model_col,
+                       pred_col=None if klass else pred, id=spec.id, repeat=spec.repeat,
+                       fold=spec.fold, class_col=klass, notes=list(spec.notes))
     else:
         req = _wide_request(source, args, proba, columns)
     req.cluster = args["cluster"]
@@ -329,7 +337,43 @@ def _truth_labels(req: _Request, values: pd.Series) -> np.ndarray:
     return values.astype(str).to_numpy()
 
 
+def _long_classes_to_wide(req: _Request, frame: pd.DataFrame) -> tuple[pd.DataFrame, dict]:
+    """Long multiclass: one row per observation, model and class -> columns MODEL:CLASS."""
+    assert req.class_col is not None and req.proba_col is not None
+    keys = [c for c in (req.id, req.repeat) if c]
+    frame = frame.assign(**{req.model_col: frame[req.model_col].astype(str),
+                            req.class_col: frame[req.class_col].astype(str)})
+    models = list(dict.fromkeys(frame[req.model_col]))
+    if len(models) < 2:
+        raise req.fail(f"column {req.model_col!r} names {len(models)} model; need at least two")
+    if frame.duplicated([*keys, req.model_col, req.class_col]).any():
+        raise req.fail("an observation has two rows for one model and class (columns "
+                       f"{[*keys, req.model_col, req.class_col]})")
+    wide = frame.pivot(index=keys, columns=[req.model_col, req.class_col], values=req.proba_col)
+    if wide.isna().any().any():
+        raise req.fail("not every model gives every observation a probability of every class "
+                       "(a long multiclass file needs one row per observation, model and class)")
+    firsts = frame.drop_duplicates(keys).set_index(keys)
+    out = pd.DataFrame({req.y: firsts.loc[wide.index, req.y].to_numpy()})
+    for k in keys:
+        out[k] = wide.index.get_level_values(k).to_numpy()
+    for extra in (req.fold, req.cluster):
+        if extra:
+            out[extra] = firsts.loc[wide.index, extra].to_numpy()
+    classes = sorted(set(frame[req.class_col]))
+    columns: dict[str, Any] = {}
+    for m in models:
+        columns[m] = {}
+        for c in classes:
+            out[f"{m}{CLASS_SEPARATOR}{c}"] = wide[(m, c)].to_numpy()
+            columns[m][c] = f"{m}{CLASS_SEPARATOR}{c}"
+    req.models = models
+    return out, columns
+
+
 def _long_to_wide(req: _Request, frame: pd.DataFrame) -> tuple[pd.DataFrame, dict]:
+    if req.class_col is not None:
+        return _long_classes_to_wide(req, frame)
     keys = [c for c in (req.id, req.repeat) if c]
     models = list(dict.fromkeys(frame[req.model_col].astype(str)))
     if len(models) < 2:

@@ -209,3 +209,23 @@ def test_spark_equals_numpy(tmp_path, engine):
         s = count_probabilities(str(path), engine=engine, **args)
         assert s.engine == "spark"
         _same(s, count_probabilities(str(path), engine="numpy", **args))
+
+
+def test_long_multiclass_with_a_class_column_equals_wide():
+    rng = np.random.default_rng(8)
+    y = rng.integers(0, 3, 90)
+    wide_df = pd.DataFrame({"id": np.arange(90), "y": np.array(["x", "y", "z"])[y]})
+    rows = []
+    for m in ("m1", "m2"):
+        logit = rng.normal(size=(90, 3)) + np.eye(3)[y] * 1.5
+        p = np.exp(logit) / np.exp(logit).sum(axis=1, keepdims=True)
+        for j, cls in enumerate("xyz"):
+            wide_df[f"{m}:{cls}"] = p[:, j]
+            rows.append(pd.DataFrame({"id": np.arange(90), "model": m, "class": cls,
+                                      "y": wide_df["y"], "p": p[:, j]}))
+    long = pd.concat(rows).sample(frac=1, random_state=0)
+    c_long = count_probabilities(long, y_true="y", proba=["p"])
+    c_wide = count_probabilities(wide_df, y_true="y", proba=["m1", "m2"])
+    assert c_long.multiclass and c_long.models == ("m1", "m2")
+    np.testing.assert_allclose(c_long.aucs, c_wide.aucs, rtol=1e-13)
+    pd.testing.assert_frame_equal(c_long.per_class, c_wide.per_class)
