@@ -58,3 +58,18 @@ def test_sections_name_the_scores_and_the_metric():
     assert "ε = 1e-15" in losses
     toc = str(view.table_of_contents(cmp))
     assert "pp-folds" not in toc and "pp-classes" not in toc and "pp-calibration" in toc
+
+
+def test_names_are_escaped_on_the_page(tmp_path):
+    from precmp_lib.report.render import render_report
+
+    rng = np.random.default_rng(5)
+    y = rng.integers(0, 2, 120)
+    df = pd.DataFrame({"y": np.where(y == 1, "<i>sick</i>", "well")})
+    for name, k in (("<script>a</script>", 2.0), ("b$x$", 1.0)):
+        df[name] = 1 / (1 + np.exp(-k * (2 * y - 1) - rng.normal(size=120)))
+    cmp = compare_probabilities(df, y_true="y", proba=["<script>a</script>", "b$x$"],
+                                positive="<i>sick</i>")
+    page = render_report(cmp, tmp_path / "p.html", quiet=True).read_text(encoding="utf-8")
+    assert "<script>a</script>" not in page and "&lt;script&gt;a&lt;/script&gt;" in page
+    assert "<i>sick</i>" not in page
