@@ -346,6 +346,31 @@ def item_bootstrap_too_small_when_clustered() -> None:
         assert item < 0.8 * cr1 and item < 0.8 * passage, (seed, item, passage, cr1)
 
 
+def aucs_near_one_bootstrap_lopsided() -> None:
+    # both AUCs above 0.98; a paired bootstrap of the logistic AUC (rows drawn here, 1000
+    # resamples) is skewed to the left, away from the bound at 1 (skewness about -0.9)
+    from sklearn.metrics import roc_auc_score
+
+    truth, prob = _breast_cancer(0.5, 0)
+    aucs = {k: roc_auc_score(truth, p) for k, p in prob.items()}
+    assert min(aucs.values()) > 0.98, aucs
+    rows = np.random.default_rng(1).integers(0, len(truth), size=(1000, len(truth)))
+    boot = np.array([roc_auc_score(truth[r], prob["logistic"][r]) for r in rows])
+    assert stats.skew(boot) < -0.4, stats.skew(boot)
+
+
+def delong_variance_zero_at_one() -> None:
+    # a perfect ranking: every placement is 1 (positives) or 0 (negatives), so S10 = S01 = 0
+    from precmp_lib.stats.auc import auc_interval, placements
+
+    truth, _ = _breast_cancer(0.5, 0)
+    score = truth + 0.5 * np.random.default_rng(0).random(len(truth))
+    v10, v01 = placements(truth, score)
+    assert np.all(v10 == 1) and np.all(v01 == 1)
+    res = auc_interval(truth, score)
+    assert res.details["variance"] == 0 and res.estimate == 1 and res.ci_low < 1
+
+
 def units_agree_without_passage_effect() -> None:
     for seed in range(3):
         ses = _unit_ses(0.0, seed)
@@ -1677,6 +1702,15 @@ CLAIMS: dict[str, list[Claim]] = {
         Claim("notebooks/15_bootstrap_permutation.ipynb",
               "An exact interval for a proportion (Clopper–Pearson, `pc.binomial_test`) does not "
               "collapse", clopper_pearson_does_not_collapse, "Clopper–Pearson's closed form at x = n"),
+        Claim("notebooks/15_bootstrap_permutation.ipynb",
+              "both AUCs sit near 1, where its distribution is lopsided",
+              aucs_near_one_bootstrap_lopsided,
+              "the notebook's split, sklearn's roc_auc_score, a paired bootstrap drawn here"),
+        Claim("notebooks/15_bootstrap_permutation.ipynb",
+              "at an AUC of exactly 1 every placement is 1, its variance is 0 and its interval [1, 1]",
+              delong_variance_zero_at_one,
+              "DeLong's placements on a perfect ranking; pROC 1.18.0's ci.auc of an AUC of 1 is "
+              "1-1 (tests/stats/test_auc.py, PROC['perfect'])"),
         Claim("docs/instructor/15.md",
               "At the default seed the paired F1 interval is about 1.6 times as wide, but other "
               "seeds scatter widely and one of the next two gives a narrower interval",

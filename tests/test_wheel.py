@@ -33,6 +33,8 @@ RESOURCES = [
     "prediction_report.ipynb",
     "report_nbconvert.html.j2",
     "example_prediction_comparison.json",  # the report template's default parameter
+    "probability_report.ipynb",
+    "example_probability_comparison.json",  # the probabilities template's default parameter
     "spark-log4j2.properties",  # the Spark engine's log settings
     "item_logs/model_a.eval",  # inspect_ai logs read by notebook 13
     "item_logs/model_b.eval",

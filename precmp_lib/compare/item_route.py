@@ -17,8 +17,10 @@ from typing import TYPE_CHECKING, Any
 from .._lib.text import clip_for_message, printable_name, shorten
 from .route import (
     ALPHA,
+    CLUSTER,
     ENGINE,
     MARGIN,
+    METRIC,
     MODEL_COLUMN,
     MODELS,
     SPARK_CONF,
@@ -76,8 +78,7 @@ OPTIONS: tuple[Option, ...] = (
     Option(("--score",), {"metavar": "COL", "default": "score",
                           "help": "score column: 0/1, true/false, C/I/P/N or numbers (default "
                                   "'score')"}),
-    Option(("--cluster",), {"metavar": "COL",
-                            "help": "cluster of each item (passage, document)"}),
+    CLUSTER,
     Option(("--sample",), {"metavar": "COL", "help": "numbers repeated answers to an item"}),
     Option(("--task",), {"metavar": "COL", "help": "task column: per-task and combined results"}),
     Option(("--common-items",), {"action": "store_true",
@@ -103,9 +104,7 @@ OPTIONS: tuple[Option, ...] = (
     Option(("--latest",), {"action": "store_true",
                            "help": "eval logs: of two logs of one model and task, read the "
                                    "newest (default: refuse them)"}),
-    Option(("--metric",), {"metavar": "NAME",
-                           "help": "eval logs: the metric or scorer to read; TASK=METRIC for "
-                                   "one task, several joined by ';'"}),
+    METRIC,
 )
 
 

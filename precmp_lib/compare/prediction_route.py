@@ -180,12 +180,39 @@ def _check_counts(options: argparse.Namespace, counts: Any) -> None:
     if options.reference is not None and options.reference not in models:
         raise InputError(f"{name}: --reference {options.reference!r} is not one of the models "
                          f"{models}")
+    _refuse_probabilities(counts)
     labels = {str(c) for c in counts.classes}
     for label, _ in options.prevalence:
         if label not in labels:
             shown = ", ".join(sorted(labels)[:12])
             raise InputError(f"{name}: --prevalence class {label!r} is not a label of column "
                              f"{options.y_true!r} ({shown})")
+
+
+def _fraction(label: Any) -> bool:
+    """Tell whether a label is a number strictly between 0 and 1: a probability, not a class."""
+    try:
+        x = float(label)
+    except (TypeError, ValueError):
+        return False
+    return 0 < x < 1 and not isinstance(label, bool)
+
+
+def _refuse_probabilities(counts: Any) -> None:
+    """Refuse a model column whose 'labels' are fractions the truth never has: probabilities.
+
+    A k-NN or forest probability column holds 0.0 and 1.0 as well, so that with 0/1 truth it
+    would otherwise be read as a model of many classes.
+    """
+    pat = counts.patterns
+    truth = {counts.classes[c] for c in pat["y"].unique()}
+    for j, model in enumerate(counts.models):
+        predicted = [counts.classes[c] for c in pat[f"p{j}"].unique()]
+        fractions = [v for v in predicted if v not in truth and _fraction(v)]
+        if fractions:
+            raise InputError(f"{counts.source}: column {model!r} holds values such as "
+                             f"{fractions[0]} that are no label of the truth: it looks like "
+                             f"probabilities: use --proba {model} (the probabilities report)")
 
 
 def _counted(counts: Any) -> str:

@@ -32,8 +32,10 @@ if TYPE_CHECKING:  # pandas and the comparisons are imported when a route runs
 
 __all__ = [
     "ALPHA",
+    "CLUSTER",
     "ENGINE",
     "MARGIN",
+    "METRIC",
     "MODELS",
     "MODEL_COLUMN",
     "SPARK_CONF",
@@ -303,6 +305,15 @@ MARGIN = Option(("--margin",), {
     "help": "equivalence margin (TOST), e.g. 0.02: the accuracy difference for predictions "
             "files; the score scale for evaluation items, for every task, or TASK=X for one "
             "task (repeat it; needed when tasks have different scales)"})
+CLUSTER = Option(("--cluster",), {
+    "metavar": "COL",
+    "help": "cluster of each item (passage, document) or observation (patient): clustered "
+            "tests"})
+METRIC = Option(("--metric",), {
+    "metavar": "NAME",
+    "help": "eval logs: the metric or scorer to read; TASK=METRIC for one task, several joined "
+            "by ';'. Probabilities (--proba): what the recommendation rests on, auc (default), "
+            "brier, logloss or accuracy"})
 ALPHA = Option(("--alpha",), {"type": parse_alpha, "default": 0.05,
                               "help": "significance level (default 0.05)"})
 

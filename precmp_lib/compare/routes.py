@@ -19,13 +19,14 @@ import argparse
 import json
 from typing import Any
 
-from . import dataset_route, item_route, prediction_route
+from . import dataset_route, item_route, prediction_route, probability_route
 from .route import InputError, Option, Route
 
 __all__ = ["ROUTES", "comparison_from_json", "misplaced", "option_routes", "route_for",
            "route_named"]
 
-ROUTES: tuple[Route, ...] = (prediction_route.ROUTE, item_route.ROUTE, dataset_route.ROUTE)
+ROUTES: tuple[Route, ...] = (prediction_route.ROUTE, item_route.ROUTE, dataset_route.ROUTE,
+                             probability_route.ROUTE)
 
 
 def route_named(name: str) -> Route:
@@ -59,7 +60,8 @@ def route_named(name: str) -> Route:
 def route_for(options: argparse.Namespace) -> Route:
     """Return the route the command's options ask for.
 
-    The route that recognises them, else the default (the first of ``ROUTES``).
+    The route that recognises them, else the default (the first of ``ROUTES``): ``--item`` or
+    ``--eval-log`` choose the items, ``--proba`` the probabilities.
 
     Raises
     ------
@@ -87,8 +89,8 @@ def option_routes() -> dict[Option, tuple[Route, ...]]:
     Examples
     --------
     >>> owners = {o.flag: tuple(r.name for r in rs) for o, rs in option_routes().items()}
-    >>> owners["--alpha"], owners["--seed"], owners["--cluster"]
-    (('predictions', 'items', 'datasets'), ('predictions',), ('items',))
+    >>> owners["--alpha"], owners["--seed"], owners["--item"]
+    (('predictions', 'items', 'datasets', 'probabilities'), ('predictions', 'probabilities'), ('items',))
     """
     out: dict[Option, list[Route]] = {}
     for route in ROUTES:
@@ -129,7 +131,7 @@ def misplaced(options: argparse.Namespace, route: Route) -> str | None:
     ...     _ = defaults.setdefault(option.dest, _default(option))
     >>> given = argparse.Namespace(**dict(defaults, item="q", seed=3))
     >>> print(misplaced(given, route_for(given)))
-    --seed applies to predictions files, not to evaluation items (--item, --eval-log): give a predictions file and --y-true COL
+    --seed applies to predictions files or probabilities, not to evaluation items (--item, --eval-log): give a predictions file and --y-true COL
     >>> given = argparse.Namespace(**dict(defaults, y_true="y", task="t"))
     >>> print(misplaced(given, route_for(given)))
     --task applies to evaluation items, not to predictions files (no --item or --eval-log): give --item COL or --eval-log NAME=PATH
@@ -137,6 +139,7 @@ def misplaced(options: argparse.Namespace, route: Route) -> str | None:
     """
     given: list[str] = []
     owners: list[Route] = []
+    common: list[Route] | None = None  # the routes that read every option given
     seen: set[str] = set()
     for option, routes in option_routes().items():
         if route in routes or option.dest in seen:
@@ -145,12 +148,13 @@ def misplaced(options: argparse.Namespace, route: Route) -> str | None:
         if getattr(options, option.dest, None) != _default(option):
             given.append(option.flag)
             owners += [r for r in routes if r not in owners]
+            common = [r for r in (routes if common is None else common) if r in routes]
     if not given:
         return None
     verb = "applies" if len(given) == 1 else "apply"
     line = (f"{', '.join(given)} {verb} to {' or '.join(r.title for r in owners)}, not to "
             f"{route.title} ({route.chosen_by})")
-    return f"{line}: give {owners[0].usage}" if len(owners) == 1 else line
+    return f"{line}: give {common[0].usage}" if common else line
 
 
 def comparison_from_json(text: str) -> Any:

@@ -152,21 +152,21 @@ def items(tmp_path):
 
 @pytest.mark.parametrize(("args", "message"), [
     (["--item", "q", "--reference", "x"],
-     "--reference applies to predictions files or results across data sets, not to evaluation "
-     "items (--item, --eval-log)"),
+     "--reference applies to predictions files or results across data sets or probabilities, "
+     "not to evaluation items (--item, --eval-log): give a predictions file and --y-true COL"),
     (["--item", "q", "--y-true", "score", "--prevalence", "a=0.1", "--seed", "3"],
-     "--y-true, --prevalence, --seed apply to predictions files or results across data sets, "
-     "not to evaluation items"),
+     "--y-true, --prevalence, --seed apply to predictions files or results across data sets or "
+     "probabilities, not to evaluation items"),
     (["--item", "q", "--n-resamples", "500", "--format", "long"],
      "--format, --n-resamples apply to predictions files"),
     (["--y-true", "score", "--cluster", "doc"],
-     "--cluster applies to evaluation items, not to predictions files (no --item or --eval-log): "
-     "give --item COL or --eval-log NAME=PATH"),
+     "--cluster applies to evaluation items or probabilities, not to predictions files (no "
+     "--item or --eval-log): give --item COL or --eval-log NAME=PATH"),
     (["--y-true", "score", "--test", "mcnemar", "--sample", "s"],
      "--sample, --test apply to evaluation items"),
     (["--item", "q", "--y-pred", "p", "--rope", "0.02"],
-     "--y-pred, --rope apply to predictions files or results across data sets, not to "
-     "evaluation items"),
+     "--y-pred, --rope apply to predictions files or probabilities or results across data sets, "
+     "not to evaluation items"),
 ])
 def test_an_option_of_the_other_report_exits_2_and_writes_nothing(args, message, items, capsys):
     # each would otherwise be read by neither report and ignored without a word

@@ -26,6 +26,7 @@ def _script(name: str):
     ("make_example_prediction_comparison", "example_prediction_comparison.json"),
     ("make_example_item_comparison", "example_item_comparison.json"),
     ("make_example_dataset_comparison", "example_dataset_comparison.json"),
+    ("make_example_probability_comparison", "example_probability_comparison.json"),
 ])
 def test_the_shipped_example_is_what_its_script_writes_today(script, resource):
     shipped = (ROOT / "precmp_lib" / "_resources" / resource).read_text(encoding="utf-8")

@@ -70,10 +70,13 @@ def test_the_route_is_the_one_the_options_ask_for():
         assert route_for(argparse.Namespace(**dict(vars(defaults), **given))).name == "datasets"
     for given in ({"predictions": "p.csv", "y_true": "y"}, {"predictions": "i.csv", "item": "q"}):
         assert route_for(argparse.Namespace(**dict(vars(defaults), **given))).name != "datasets"
+    given = argparse.Namespace(**dict(vars(defaults), proba=["p"], y_true="y"))
+    assert route_for(given).name == "probabilities"
 
 
 # an option that chooses each route (the first route is the default: no option at all)
-CHOOSING = {"predictions": {}, "items": {"item": "q"}, "datasets": {"dataset": "ds"}}
+CHOOSING = {"predictions": {}, "items": {"item": "q"}, "datasets": {"dataset": "ds"},
+            "probabilities": {"proba": ["p"]}}
 
 
 @pytest.mark.parametrize("chosen", ROUTES, ids=lambda r: r.name)
@@ -91,10 +94,9 @@ def test_every_option_of_another_route_is_refused_in_one_line_naming_its_route(c
         if chosen in owners or asked is not chosen:  # read, or choosing its route
             continue
         line = misplaced(given, chosen)
+        # the line says how to choose the first route that reads the option
         said = (f"{option.flag} applies to {' or '.join(r.title for r in owners)}, not to "
-                f"{chosen.title} ({chosen.chosen_by})")
-        if len(owners) == 1:  # one route reads it: the line says how to choose that route
-            said += f": give {owners[0].usage}"
+                f"{chosen.title} ({chosen.chosen_by}): give {owners[0].usage}")
         assert line == said, option.flag
 
 

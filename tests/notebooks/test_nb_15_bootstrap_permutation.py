@@ -108,3 +108,57 @@ def test_conclusion_states_the_results(results):
         assert f"{value:+.4f}" in text
     assert f"p = {results['permutation_pvalues']['AUC']:.4f}" in text
     assert f"({results['units']['passage bootstrap']:.4f})" in text
+
+
+def _slow_delong(y, a, b):
+    """DeLong et al. (1988) by every positive-negative pair (psi = 1, 1/2, 0), written out here."""
+    out = []
+    for s in (a, b):
+        pos, neg = s[y], s[~y]
+        psi = (pos[:, None] > neg[None, :]) + 0.5 * (pos[:, None] == neg[None, :])
+        out.append((psi.mean(), psi.mean(axis=1), psi.mean(axis=0)))
+    (ta, xa, ya), (tb, xb, yb) = out
+    m, n = len(xa), len(ya)
+    var = (np.var(xa - xb, ddof=1) / m + np.var(ya - yb, ddof=1) / n)
+    z = (ta - tb) / np.sqrt(var)
+    return ta, tb, z, 2 * stats.norm.sf(abs(z))
+
+
+@pytest.mark.notebook
+def test_delong_beside_the_bootstrap(results):
+    y, _, prob = _data(results)
+    ta, tb, z, p = _slow_delong(y, prob["logistic"], prob["naive Bayes"])
+    d = results["delong"]
+    assert (d["auc_a"], d["auc_b"]) == pytest.approx((ta, tb), rel=1e-12)
+    assert d["statistic"] == pytest.approx(z, rel=1e-9) and d["pvalue"] == pytest.approx(p, rel=1e-8)
+    # the exact bound at an AUC of 1: (alpha/2)^(1/k), k = min(positives, negatives)
+    k = min(y.sum(), (~y).sum())
+    perfect = results["perfect"]
+    assert perfect["estimate"] == 1 and perfect["variance"] == 0
+    assert perfect["ci_low"] == pytest.approx((PARAMS["alpha"] / 2) ** (1 / k))
+    assert f"z = {d['statistic']:.2f}" in results["delong_sentence"]
+
+
+SOLUTION = notebook_parameters("solutions/15_bootstrap_permutation")
+
+
+@pytest.mark.notebook
+@pytest.mark.runs_notebook("solutions/15_bootstrap_permutation")
+def test_solutions_15(notebook_defaults):
+    """The solutions notebook: DeLong against the O(n²) form, the exact bound, the SEs' spread."""
+    r = notebook_defaults
+    y = np.asarray(r["y_tiny"]).astype(bool)
+    prob = {k: np.asarray(v, float) for k, v in r["prob_tiny"].items()}
+    ta, tb, z, _ = _slow_delong(y, prob["logistic"], prob["naive Bayes"])
+    assert r["ex4_delong"]["statistic"] == pytest.approx(z, rel=1e-9)
+    assert r["ex4_observed"] == pytest.approx(ta - tb, rel=1e-12)
+    ex4 = pd.DataFrame(r["ex4"]).set_index("index")
+    assert ex4.loc["DeLong", "below observed"] == pytest.approx(ex4.loc["DeLong", "above observed"])
+    k = min(y.sum(), (~y).sum())
+    assert r["ex4_perfect"]["exact"][0] == pytest.approx((SOLUTION["alpha"] / 2) ** (1 / k))
+    assert r["ex4_perfect"]["bootstrap"] == [1.0, 1.0] and r["ex4_perfect"]["delong_variance"] == 0
+    ex3 = r["ex3"]
+    ses = [ex3["item_bootstrap"], ex3["passage_bootstrap"], ex3["cr1"]]
+    assert max(ses) / min(ses) < 1.25  # "agree within about a fifth" (instructor notes)
+    assert r["ex1"]["predicted"] == pytest.approx(np.sqrt(r["ex1"]["rows"][0] / r["ex1"]["rows"][1]))
+    assert r["ex2"]["extreme_share"]["naive Bayes"] > r["ex2"]["extreme_share"]["logistic"]
