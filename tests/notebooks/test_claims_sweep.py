@@ -2,7 +2,7 @@
 
 The sweep reads the prose students and instructors read on the two-hour path (``SWEPT``: the
 markdown cells of notebooks 00, 01 and 13 and of their solutions, the lab guide, the instructor
-guide and the notes of 00, 01 and 13; and the topic notebooks 02, 04–12 and 14, their solutions
+guide and the notes of 00, 01 and 13; and the topic notebooks 02–12 and 14, their solutions
 and their notes) sentence by sentence, and finds its claims: numbers,
 percentages, number words ("half", "twice", "three to five"), directions ("too liberal", "too
 often", "below", "more … than") and named datasets. A sentence with a claim passes only when
@@ -39,7 +39,7 @@ from conftest import ROOT
 NOTEBOOK_DIR = ROOT / "notebooks"
 INSTRUCTOR = ROOT / "docs" / "instructor"
 LAB_NOTEBOOKS = ("00_course_map", "01_mcnemar_cochran", "13_evaluating_on_items")
-TOPIC_NOTEBOOKS_A = ("02_cv_ttests", "04_precision_gs_gw", "05_relative_precision",
+TOPIC_NOTEBOOKS_A = ("02_cv_ttests", "03_friedman_posthoc", "04_precision_gs_gw", "05_relative_precision",
                      "06_combining_pvalues", "07_bayes_update",
                      "08_cross_validation")
 LATER_NOTEBOOKS = ("09_deep_models", "10_replicability", "11_paper_replication",
@@ -52,7 +52,7 @@ SWEPT = (
     "docs/instructor/00-05.md#00",
     "docs/instructor/00-05.md#01",
     "docs/instructor/13.md",
-    # the topic notebooks 02, 04–08 (not 03), their solutions and their notes
+    # the topic notebooks 02–08, their solutions and their notes
     *(f"notebooks/{nb}.ipynb" for nb in TOPIC_NOTEBOOKS_A),
     *(f"notebooks/solutions/{nb}.ipynb" for nb in TOPIC_NOTEBOOKS_A),
     *(f"docs/instructor/00-05.md#{nb[:2]}" for nb in TOPIC_NOTEBOOKS_A if nb < "06"),
