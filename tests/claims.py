@@ -1182,6 +1182,208 @@ def more_classes_widen_the_gap() -> None:
         assert max(combined(k, 1e-4, 1.0, "brown"), combined(k, 1e-4, 0.0, "fisher"),
                    combined(k, 1e-4, 0.0, "simes")) <= 0.05
 
+
+# --- 03: many data sets, Demšar's worked example and the closed forms of ranks ----------------
+# Demšar (2006) §3.2.2: average ranks of C4.5 and three tuned variants over 14 data sets, as the
+# notebook (and docs/methods.md §5.2) copies them from the paper.
+_DEMSAR_RANKS = pd.Series({"C4.5": 3.143, "C4.5+m": 2.000, "C4.5+cf": 2.893, "C4.5+m+cf": 1.964})
+
+
+def _all_wins_pvalue(n: int) -> float:
+    """pc.wilcoxon's exact two-sided p-value when A wins on all n data sets (no ties, no zeros)."""
+    return pc.wilcoxon(np.arange(1, n + 1) / 100 + 0.5, np.full(n, 0.5)).pvalue
+
+
+def demsar_worked_numbers() -> None:
+    chi2 = pc.friedman(_DEMSAR_RANKS, n_datasets=14).statistic
+    f = pc.iman_davenport(_DEMSAR_RANKS, n_datasets=14).statistic
+    assert round(chi2, 2) == 9.28 and round(f, 2) == 3.69, (chi2, f)
+    assert round(stats.f.ppf(0.95, 3, 39), 2) == 2.85
+    se = np.sqrt(4 * 5 / (6 * 14))
+    assert round(se, 3) == 0.488
+    nemenyi = pc.critical_difference(4, 14, alpha=0.05)
+    dunn = pc.critical_difference(4, 14, alpha=0.05, method="bonferroni_dunn")
+    assert round(nemenyi / se, 3) == 2.569 and round(nemenyi, 2) == 1.25, nemenyi
+    assert round(dunn / se, 3) == 2.394 and round(dunn, 3) == 1.168, dunn
+    assert np.floor(dunn * 100) / 100 == 1.16  # the paper's 1.16 is 1.168 truncated
+    holm = pc.tests_against_control(_DEMSAR_RANKS, "C4.5", n_datasets=14, alpha=0.05)
+    assert set(holm.loc[holm["reject"], "model"]) == {"C4.5+m+cf", "C4.5+m"}, holm
+
+
+def holm_against_control_beats_nemenyi_on_demsar() -> None:
+    holm = pc.tests_against_control(_DEMSAR_RANKS, "C4.5", n_datasets=14, alpha=0.05)
+    assert len(holm) == 3 and int(holm["reject"].sum()) == 2, holm
+    cd = pc.critical_difference(4, 14, alpha=0.05)
+    gaps = [abs(a - b) for i, a in enumerate(_DEMSAR_RANKS) for b in _DEMSAR_RANKS.iloc[i + 1:]]
+    assert len(gaps) == 6 and round(cd, 2) == 1.25
+    assert max(gaps) < cd and round(max(gaps), 2) == 1.18, (gaps, cd)  # 3.143 − 1.964
+
+
+def holm_thresholds_below_nemenyi() -> None:
+    # both compare z = ΔR / √(k(k+1)/(6N)) with a critical value: Nemenyi's is q_α (the CD over
+    # that SE), Holm's strictest step against a control is the two-sided z at α/(k − 1); Holm's
+    # is the lower at every k of the course, so it separates every pair Nemenyi separates and more
+    for k in range(3, 11):
+        q = pc.critical_difference(k, 10, alpha=0.05) / np.sqrt(k * (k + 1) / 60)
+        assert stats.norm.isf(0.05 / (2 * (k - 1))) < q, k
+
+
+def rank_scale_free() -> None:
+    from precmp_lib.stats.ranks import rank_matrix
+
+    close = np.array([0.9940, 0.9925, 0.9910, 0.9895, 0.9880, 0.9865])  # every one rounds to 0.99
+    spread = np.linspace(0.9, 0.6, 6)
+    assert np.all(np.round(close, 2) == 0.99)
+    ranks = rank_matrix(pd.DataFrame([close, spread]), higher_is_better=True).to_numpy()
+    assert np.array_equal(ranks[0], ranks[1]) and np.array_equal(ranks[0], np.arange(1, 7)), ranks
+
+
+def wilcoxon_needs_six_data_sets() -> None:
+    import itertools
+
+    assert _all_wins_pvalue(5) == 0.0625 and round(_all_wins_pvalue(6), 3) == 0.031
+    for n in range(2, 6):  # every sign pattern of n distinct differences: none goes below 0.0625
+        for signs in itertools.product((-1, 1), repeat=n):
+            d = np.array(signs) * np.arange(1, n + 1) / 100
+            assert pc.wilcoxon(0.5 + d, np.full(n, 0.5)).pvalue >= 0.0625, (n, signs)
+
+
+def cd_like_one_over_root_n() -> None:
+    for k in (3, 6, 10):
+        for n in (4, 10, 25):
+            cd = pc.critical_difference(k, n, alpha=0.05)
+            assert cd / pc.critical_difference(k, 4 * n, alpha=0.05) == pytest.approx(2, rel=1e-12)
+            assert cd / pc.critical_difference(k, 2 * n, alpha=0.05) == pytest.approx(np.sqrt(2), rel=1e-12)
+
+
+def few_data_sets_cd_and_friedman_floor() -> None:
+    cd = pc.critical_difference(6, 4, alpha=0.05)
+    assert round(cd, 1) == 3.8, cd  # of at most k − 1 = 5 ranks
+    agree = pc.friedman(pd.DataFrame([list(range(6, 0, -1))] * 4)).pvalue
+    assert agree == pytest.approx(stats.chi2.sf(4 * 5, 5), rel=1e-9) and agree > 1e-3, agree
+    rng = np.random.default_rng(3)  # no table of four data sets goes below perfect agreement
+    for _ in range(200):
+        table = pd.DataFrame([rng.permutation(6) for _ in range(4)])
+        assert pc.friedman(table).pvalue >= agree - 1e-15
+
+
+def baycomp_default_priors() -> None:
+    import inspect
+
+    from baycomp.multiple import SignedRankTest, SignTest
+
+    sign, signed_rank = (inspect.signature(t.sample).parameters["prior"].default
+                         for t in (SignTest, SignedRankTest))
+    assert (sign, signed_rank) == (1, 0.5)
+    for test, strength in ((pc.bayes_sign_test, 1), (pc.bayes_signed_rank_test, 0.5)):
+        params = inspect.signature(test).parameters
+        assert params["prior_strength"].default == strength and params["prior_place"].default == "rope"
+    # and they are baycomp's tests: where pc puts the prior ("rope": a difference of 0 for the
+    # signed-rank test, the rope region for the sign test) baycomp puts it too, so the posterior
+    # means of the three probabilities agree (50 000 draws each: Monte Carlo SE below 0.002)
+    a = np.array([.91, .85, .78, .88, .95, .70, .83, .90, .86, .80, .75, .92])  # pc's docstring data
+    b = np.array([.88, .83, .74, .86, .95, .66, .80, .86, .82, .80, .77, .89])
+    for ours, theirs in ((pc.bayes_sign_test, SignTest), (pc.bayes_signed_rank_test, SignedRankTest)):
+        for rope in (0.0, 0.01, 0.03):
+            mine = ours(a, b, rope=rope, random_state=0).sample.mean(axis=0)
+            # baycomp takes y − x: its first column ("left") is where x is better
+            ref = theirs.sample(a, b, rope=rope, random_state=0).mean(axis=0)
+            assert np.abs(mine - ref).max() < 0.01, (ours.__name__, rope, mine, ref)
+
+
+def wilcoxon_exact_below_fifty() -> None:
+    # R's wilcox.test (stats, R 4.x): `exact <- (n < 50)` when exact is not given, and no exact
+    # p-value with ties or zeros; pc.wilcoxon's "auto" makes the same choice
+    for n, expected in ((49, "exact"), (50, "normal")):
+        d = np.arange(1, n + 1) / 1000 * np.where(np.arange(n) % 3 == 0, -1, 1)
+        assert pc.wilcoxon(0.5 + d, np.full(n, 0.5)).details["distribution"] == expected, n
+    tied = np.r_[np.arange(1, 10), 9] / 1000  # ten differences, two of them equal
+    assert pc.wilcoxon(0.5 + tied, np.full(10, 0.5)).details["distribution"] == "normal"
+
+
+def demsar_figure_1a() -> None:
+    # Nemenyi at α = 0.10 on Demšar's ranks: C4.5 is separated from C4.5+m and C4.5+m+cf, and
+    # C4.5+cf from neither C4.5 nor the tuned-m variants (it sits under both bars)
+    cd = pc.critical_difference(4, 14, alpha=0.10)
+    r = _DEMSAR_RANKS
+    assert r["C4.5"] - r["C4.5+m"] >= cd and r["C4.5"] - r["C4.5+m+cf"] >= cd, cd
+    assert r["C4.5"] > max(r["C4.5+m"], r["C4.5+m+cf"])  # higher rank: worse
+    assert r["C4.5"] - r["C4.5+cf"] < cd and r["C4.5+cf"] - r["C4.5+m+cf"] < cd, cd
+
+
+def friedman_chi2_conservative() -> None:
+    # The exact null distribution of the rank sums (every data set ranks k = 4 classifiers in one
+    # of the 24 orders with equal chance; N = 14 data sets, Demšar's example; no ties), by
+    # convolution over data sets: the size of the 5 % χ²_F test is 0.0445 (below α, conservative),
+    # that of Iman–Davenport's F_F 0.0526, the closer to α.
+    import itertools
+
+    k, n = 4, 14
+    perms = list(itertools.permutations(range(1, k + 1)))
+    size = k * n + 1
+    dist = np.zeros((size,) * (k - 1))  # the first k − 1 rank sums; the last is fixed by them
+    dist[(0,) * (k - 1)] = 1.0
+    for _ in range(n):
+        new = np.zeros_like(dist)
+        for p in perms:
+            new[tuple(slice(p[j], None) for j in range(k - 1))] += \
+                dist[tuple(slice(0, size - p[j]) for j in range(k - 1))]
+        dist = new / len(perms)
+    sums = np.indices(dist.shape).astype(float)
+    last = n * k * (k + 1) / 2 - sums.sum(axis=0)
+    chi2 = 12 / (n * k * (k + 1)) * ((sums**2).sum(axis=0) + last**2) - 3 * n * (k + 1)
+    denominator = n * (k - 1) - chi2  # 0 at perfect agreement, where F_F is infinite
+    with np.errstate(divide="ignore"):
+        f = np.where(denominator > 0, (n - 1) * chi2 / np.where(denominator > 0, denominator, 1), np.inf)
+    reached = dist > 0
+    size_chi2 = dist[reached & (stats.chi2.sf(chi2, k - 1) <= 0.05)].sum()
+    size_f = dist[reached & (stats.f.sf(f, k - 1, (k - 1) * (n - 1)) <= 0.05)].sum()
+    assert dist.sum() == pytest.approx(1, abs=1e-12)
+    assert size_chi2 < 0.05 and abs(size_f - 0.05) < abs(size_chi2 - 0.05), (size_chi2, size_f)
+    assert round(size_chi2, 4) == 0.0445 and round(size_f, 4) == 0.0526, (size_chi2, size_f)
+    # the closed forms are pc's: scores ranked (higher is better) as (1, 2, 3, 4) on seven data
+    # sets and (2, 1, 4, 3) on the other seven give the rank sums (21, 21, 49, 49)
+    table = pd.DataFrame([[4, 3, 2, 1]] * 7 + [[3, 4, 1, 2]] * 7, dtype=float)
+    at = (21, 21, 49)
+    assert pc.friedman(table).statistic == pytest.approx(chi2[at], rel=1e-12)
+    assert pc.iman_davenport(table).statistic == pytest.approx(f[at], rel=1e-12)
+
+
+def _pool_table(seed: int = 0) -> dict[str, dict[str, float]]:
+    """The solution's exercise 6: three classifiers on 15 simulated data sets, then three clearly
+    worse ones added; the pair A–B's p-values from compare_datasets in each pool."""
+    rng = np.random.default_rng(seed)
+    base = rng.uniform(0.7, 0.9, 15)
+    small = pd.DataFrame({"dataset": [f"d{i:02d}" for i in range(15)],
+                          **{m: base + e + rng.normal(0, 0.01, 15)
+                             for m, e in (("A", 0.015), ("B", 0.0), ("C", -0.01))}})
+    large = small.assign(**{m: base + e + rng.normal(0, 0.01, 15)
+                            for m, e in (("D", -0.08), ("E", -0.09), ("F", -0.1))})
+    out = {}
+    for pool, table in (("small", small), ("large", large)):
+        row = pc.compare_datasets(table).pairs.query(
+            "model_a in ['A', 'B'] and model_b in ['A', 'B']").iloc[0]
+        out[pool] = {"wilcoxon": row["pvalue"], "holm": row["pvalue_adjusted"],
+                     "nemenyi": row["nemenyi_pvalue"]}
+    return out
+
+
+def pool_moves_nemenyi_not_wilcoxon() -> None:
+    t = _pool_table()
+    assert t["small"]["wilcoxon"] == t["large"]["wilcoxon"]
+    assert round(t["small"]["nemenyi"], 2) == 0.01 and round(t["large"]["nemenyi"], 1) == 0.6, t
+    assert t["small"]["holm"] != t["large"]["holm"], t
+
+
+def wilcoxon_holm_first_step_at_ten() -> None:
+    assert round(_all_wins_pvalue(10), 3) == 0.002 and 2 / 2**10 == _all_wins_pvalue(10)
+    assert round(0.05 / 15, 3) == 0.003
+    d = np.arange(1, 11) / 100
+    nine = pc.wilcoxon(0.5 + d * np.r_[-1, np.ones(9)], np.full(10, 0.5)).pvalue
+    assert nine == 4 / 2**10 and round(nine, 3) == 0.004
+    assert _all_wins_pvalue(10) < 0.05 / 15 < nine  # so only ten wins of ten pass the first step
+
+
 CLAIMS: dict[str, list[Claim]] = {
     "01_mcnemar_cochran": [
         Claim("notebooks/01_mcnemar_cochran.ipynb",
@@ -1358,6 +1560,82 @@ CLAIMS: dict[str, list[Claim]] = {
               "both 5×2cv tests over-reject with unstable learners (the second simulation; at the defaults "
               "the F more than the t)", unstable_learners_break_kfold_and_5x2cv,
               "notebook 02's simulation with unstable learners, seed 0, 500 data sets"),
+    ],
+    "03_friedman_posthoc": [  # the sweep of 03's text
+        Claim("notebooks/03_friedman_posthoc.ipynb",
+              "a data set where every score rounds to 0.99 counts as much as one where the scores "
+              "spread from 0.6 to 0.9", rank_scale_free, "precmp_lib.stats.ranks.rank_matrix"),
+        Claim("notebooks/03_friedman_posthoc.ipynb",
+              "a step-down procedure has much more power than Nemenyi's k(k − 1)/2",
+              holm_thresholds_below_nemenyi, "pc.critical_difference against scipy's normal quantile"),
+        Claim("notebooks/03_friedman_posthoc.ipynb",
+              "baycomp's defaults: strength 1 for the sign test, 0.5 for the signed-rank test, placed "
+              "at a difference of 0", baycomp_default_priors, "baycomp 1.0.3's signatures and pc's"),
+        Claim("notebooks/03_friedman_posthoc.ipynb",
+              "From the published average ranks he gets χ²_F = 9.28, F_F = 3.69 (critical F(3, 39) = "
+              "2.85), the Nemenyi CD 1.25 (2.569 · 0.488), the Bonferroni–Dunn CD 1.16 (2.394 · 0.488; "
+              "1.168 before truncation), and Holm's test against C4.5 rejects C4.5+m+cf and C4.5+m",
+              demsar_worked_numbers, "pc on Demšar's average ranks; scipy's F quantile"),
+        Claim("notebooks/03_friedman_posthoc.ipynb",
+              "with N ≤ 5 the two-sided Wilcoxon p-value never drops below 0.0625, and the CD shrinks "
+              "only like 1/√N", wilcoxon_needs_six_data_sets, "pc.wilcoxon over every sign pattern"),
+        Claim("notebooks/03_friedman_posthoc.ipynb",
+              "with N ≤ 5 the two-sided Wilcoxon p-value never drops below 0.0625, and the CD shrinks "
+              "only like 1/√N", cd_like_one_over_root_n, "pc.critical_difference"),
+        Claim("notebooks/03_friedman_posthoc.ipynb",
+              "Why does Holm against a control separate more pairs than Nemenyi",
+              holm_thresholds_below_nemenyi, "pc.critical_difference against scipy's normal quantile"),
+        Claim("notebooks/03_friedman_posthoc.ipynb",
+              "It follows R's `wilcox.test`: exact distribution when fewer than 50 differences are "
+              "non-zero and there are no ties or zeros", wilcoxon_exact_below_fifty,
+              "R's wilcox.test default (exact when n < 50) and pc.wilcoxon's choice"),
+        Claim("notebooks/03_friedman_posthoc.ipynb",
+              "Demšar's Figure 1(a) at α = 0.10: pure C4.5 is worse than the two variants that tune m, and "
+              "C4.5+cf sits under both bars", demsar_figure_1a, "pc.critical_difference on Demšar's ranks"),
+        Claim("docs/instructor/00-05.md",
+              "1: the CD shrinks like 1/√N, so halving it takes N = 40 data sets, not 20",
+              cd_like_one_over_root_n, "pc.critical_difference"),
+        Claim("docs/instructor/00-05.md",
+              "against a control fixed in advance Holm is much more powerful",
+              holm_thresholds_below_nemenyi, "pc.critical_difference against scipy's normal quantile"),
+        Claim("notebooks/03_friedman_posthoc.ipynb",
+              "Iman & Davenport (1980) showed that χ²_F is conservative", friedman_chi2_conservative,
+              "exact null distribution of the rank sums, k = 4, N = 14; closed forms checked against pc"),
+        Claim("notebooks/03_friedman_posthoc.ipynb",
+              "Friedman's χ² and its less conservative F form by Iman & Davenport (1980)",
+              friedman_chi2_conservative, "exact null distribution of the rank sums, k = 4, N = 14"),
+        Claim("notebooks/solutions/03_friedman_posthoc.ipynb",
+              "halving it takes four times as many data sets, N = 40 instead of 10. The usual wrong "
+              "guess is N = 20", cd_like_one_over_root_n, "pc.critical_difference"),
+        Claim("notebooks/solutions/03_friedman_posthoc.ipynb",
+              "the exact two-sided p-value is `2 / 2^N`: 0.0625 at N = 5 and 0.031 at N = 6",
+              wilcoxon_needs_six_data_sets, "pc.wilcoxon over every sign pattern"),
+        Claim("notebooks/solutions/03_friedman_posthoc.ipynb",
+              "Holm against C4.5 makes 3 comparisons and separates C4.5 from two variants; Nemenyi "
+              "makes 6 and, with its larger CD (1.25), separates no pair — the largest gap, "
+              "3.143 − 1.964 = 1.18, falls short", holm_against_control_beats_nemenyi_on_demsar,
+              "pc on Demšar's average ranks"),
+        Claim("docs/instructor/00-05.md",
+              "N = 6 (2/2⁶ = 0.031; five data sets give 0.0625)", wilcoxon_needs_six_data_sets,
+              "pc.wilcoxon over every sign pattern"),
+        Claim("docs/instructor/00-05.md",
+              "on Demšar's ranks Holm against C4.5 rejects 2 of 3 comparisons while Nemenyi (CD 1.25) "
+              "rejects none — the largest gap is 1.18", holm_against_control_beats_nemenyi_on_demsar,
+              "pc on Demšar's average ranks"),
+        Claim("docs/instructor/00-05.md",
+              "with four data sets and six classifiers the CD is about 3.8 ranks of at most 5, and "
+              "Friedman's p-value has a floor even at perfect agreement",
+              few_data_sets_cd_and_friedman_floor, "pc.critical_difference and pc.friedman"),
+        Claim("docs/instructor/00-05.md",
+              "adding three clearly worse classifiers leaves the pair's Wilcoxon p-value exactly as it "
+              "was, while its Nemenyi p-value jumps (in the solution's seeded table from about 0.01 to "
+              "about 0.6) and its Holm p-value changes with the size of the family",
+              pool_moves_nemenyi_not_wilcoxon, "the solution's exercise 6 rerun (seed 0), compare_datasets"),
+        Claim("docs/instructor/00-05.md",
+              "with N = 10 the smallest two-sided exact p-value is 2/2¹⁰ ≈ 0.002 against Holm's first "
+              "level 0.05/15 ≈ 0.003, and nine wins out of ten give at best 4/2¹⁰ ≈ 0.004, so its first "
+              "step separates only a pair where one classifier wins on every data set",
+              wilcoxon_holm_first_step_at_ten, "pc.wilcoxon's exact p-values"),
     ],
     "04_precision_gs_gw": [
         Claim("docs/instructor/00-05.md", "about 6 500 at correlation 0.8 and 9 500 at 0.5",
