@@ -31,7 +31,7 @@ class Limit:
 LIMITS = {
     "columns": Limit("PRECMP_MAX_COLUMNS", 10_000, "columns"),
     "models": Limit("PRECMP_MAX_MODELS", 200, "models"),
-    "item_models": Limit("PRECMP_MAX_ITEM_MODELS", 50, "models"),
+    "item_models": Limit("PRECMP_MAX_ITEM_MODELS", 1_000, "models"),
     "classes": Limit("PRECMP_MAX_CLASSES", 1_000, "classes"),
     "tasks": Limit("PRECMP_MAX_TASKS", 64, "tasks"),
     "label": Limit("PRECMP_MAX_LABEL", 1_000, "characters in a label or name"),
