@@ -35,6 +35,7 @@ __all__ = [
     "MARGIN",
     "MODELS",
     "MODEL_COLUMN",
+    "REFERENCE",
     "SPARK_CONF",
     "SPARK_MASTER",
     "InputError",
@@ -238,6 +239,9 @@ MARGIN = Option(("--margin",), {
             "task (repeat it; needed when tasks have different scales)"})
 ALPHA = Option(("--alpha",), {"type": parse_alpha, "default": 0.05,
                               "help": "significance level (default 0.05)"})
+REFERENCE = Option(("--reference",), {
+    "metavar": "MODEL",
+    "help": "compare every model against this one (the family Holm's adjustment runs over)"})
 
 
 # --------------------------------------------------------------------------------------------
