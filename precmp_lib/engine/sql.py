@@ -601,7 +601,7 @@ def item_matrix_sql(table: str) -> str:
     ``models²``: the products that give every pair's sums (XᵀX, SᵀS) are made from them in
     numpy (:func:`precmp_lib.engine.items.count_items`).
 
-    >>> "DENSE_RANK() OVER (ORDER BY t, i) - 1 AS ic" in item_matrix_sql("im")
+    >>> "CAST(DENSE_RANK() OVER (ORDER BY t, i) - 1 AS INT) AS ic" in item_matrix_sql("im")
     True
     """
     return (f"SELECT CAST(DENSE_RANK() OVER (ORDER BY t) - 1 AS INT) AS tc, "
