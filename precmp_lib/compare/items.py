@@ -27,9 +27,9 @@ from typing import Any, ClassVar
 import numpy as np
 import pandas as pd
 
+from .._lib.dist import norm_isf
 from ..core.items import ItemSums
 from ..engine.items import count_items
-from .._lib.dist import norm_isf
 from ..stats.allpairs import (
     clustered_mcnemar_all,
     discordant_counts,
@@ -282,7 +282,7 @@ def _repeated_plan(s: ItemSums, a: int, b: int, deff: float, alpha: float) -> di
 
 def _pairs(s: ItemSums, summary: pd.DataFrame, test: str, level: float, alpha: float,
            margin: float | None, against: int | None = None) -> pd.DataFrame:
-    """The pairs of the family tested, the better-ranked model as A (ties keep the models' order).
+    """Return the pairs of the family tested, the better-ranked model as A (ties keep the models' order).
 
     Every pair (``against`` None, in the order of a nested loop), or each model against model
     ``against``. The statistics of all the pairs come at once from the sums matrices
@@ -721,7 +721,7 @@ def _compare_sums(parts: list[ItemSums], *, test: str, margins: dict[str, float 
 
 def _against(s: ItemSums, summary: pd.DataFrame, family: str,
              reference: str | None) -> int | None:
-    """The model every other one is tested against (None: every pair is tested)."""
+    """Return the model every other one is tested against (None: every pair is tested)."""
     if reference is not None:
         return s.models.index(reference)
     if family == "all":

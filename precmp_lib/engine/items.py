@@ -33,6 +33,7 @@ are compared as constants of the engines' expression APIs.
 from __future__ import annotations
 
 import math
+import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
@@ -55,6 +56,7 @@ from .sql import (
     item_checks_sql,
     item_common_sql,
     item_dropped_sql,
+    item_index_sql,
     item_locate_sql,
     item_matrix_sql,
     item_models_sql,
@@ -349,7 +351,7 @@ def _numpy_clusters(req: _Request, keys: dict, item_code: np.ndarray, item_keys:
 
 def _sums_from_matrix(req: _Request, task: str, a: np.ndarray, k: np.ndarray, w: np.ndarray,
                       clusters: np.ndarray | None, n_rows: int, engine: str) -> ItemSums:
-    n, m = a.shape
+    n = a.shape[0]
     gram = a.T @ a  # X'X: every pair's items both get right (for 0/1 scores), one product
     if clusters is None:
         c, n2, ns, hg = None, float(n), a.sum(axis=0), gram
@@ -424,27 +426,29 @@ def _check_tasks(req: _Request, n_tasks: int) -> None:
     check_limit("tasks", n_tasks, f"{req.name}: column {req.task!r}", ItemFileError)
 
 
-def _sums_from_long(req: _Request, long: dict[str, np.ndarray], tasks: list[str], engine: str,
+def _sums_from_long(req: _Request, long: dict[str, np.ndarray], index: dict[str, np.ndarray],
+                    tasks: list[str], engine: str,
                     dropped: dict[str, tuple[int, ...]] | None = None) -> list[ItemSums]:
     """Build each task's sums from the long item x model table of :func:`item_matrix_sql`.
 
     The checks have passed: every item has one row per model. The dense items x models matrix
-    is filled once; its products (XᵀX, and SᵀS over the cluster sums) are numpy's.
+    is filled once; its products (XᵀX, and SᵀS over the cluster sums) are numpy's. ``index``
+    gives each item code's task and cluster (:func:`item_index_sql`).
     """
     _check_tasks(req, len(tasks))
     m = len(req.models)
     ic, j = long["ic"].astype(np.int64), long["j"].astype(np.int64)
-    n_all = int(ic.max()) + 1 if len(ic) else 0
+    n_all = len(index["ic"])
     k = np.zeros((n_all, m))
     s = np.zeros((n_all, m))
     s2 = np.zeros((n_all, m))
     k[ic, j], s[ic, j], s2[ic, j] = long["k"], long["s"], long["s2"]
     task_of = np.zeros(n_all, dtype=np.int64)
-    task_of[ic] = long["tc"]
+    task_of[np.asarray(index["ic"], dtype=np.int64)] = index["tc"]
     cluster_of = None
     if req.cluster is not None:
         cluster_of = np.zeros(n_all, dtype=np.int64)
-        cluster_of[ic] = long["gc"]
+        cluster_of[np.asarray(index["ic"], dtype=np.int64)] = index["gc"]
     del long
     with np.errstate(invalid="ignore", divide="ignore"):
         a = s / k
@@ -463,9 +467,10 @@ def _sums_from_long(req: _Request, long: dict[str, np.ndarray], tasks: list[str]
     return out
 
 
-def _long(frame: pd.DataFrame | dict[str, Any]) -> dict[str, np.ndarray]:
-    """The columns of :func:`item_matrix_sql`'s result as plain numpy arrays."""
-    return {c: np.asarray(frame[c]) for c in ("tc", "ic", "gc", "j", "k", "s", "s2")}
+def _long(frame: pd.DataFrame | dict[str, Any],
+          columns: Sequence[str] = ("ic", "j", "k", "s", "s2")) -> dict[str, np.ndarray]:
+    """Return the columns of :func:`item_matrix_sql`'s (or ``item_index_sql``'s) result as arrays."""
+    return {c: np.asarray(frame[c]) for c in columns}
 
 
 def _score_kind(dtype: str) -> str:
@@ -477,7 +482,7 @@ def _score_kind(dtype: str) -> str:
 
 def _duckdb_sums(req: _Request, relation: duckdb.DuckDBPyRelation, columns: Sequence[str],
                  con: duckdb.DuckDBPyConnection, on_error: Any) -> list[ItemSums]:
-    from duckdb import ColumnExpression, ConstantExpression, FunctionExpression
+    from duckdb import ColumnExpression, ConstantExpression
 
     req.check_flat(columns, relation)
     try:
@@ -488,23 +493,34 @@ def _duckdb_sums(req: _Request, relation: duckdb.DuckDBPyRelation, columns: Sequ
         _check_models(req, models)
         im = roles.query("roles", item_answers_sql([f for f, _ in req.roles()], kind, DUCKDB,
                                                    "roles", SCORE_WORDS))
-        # one list of the names, one lookup (1-based; 0 for a model not asked for)
-        position = FunctionExpression("list_position", ConstantExpression(list(req.models)),
-                                      ColumnExpression("m"))
-        index = position - ConstantExpression(1)
-        indexed = im.select(*[ColumnExpression(c) for c in im.columns], index.alias("j")).filter(
-            ColumnExpression("j") >= ConstantExpression(0))
+        # each model's index by a join with the table of the names (a model not asked for has
+        # none): a hash join, where a lookup in the list of names costs models per answer
+        names = con.from_df(pd.DataFrame({"mk": list(req.models),
+                                          "j": np.arange(len(req.models), dtype=np.int32)}))
+        indexed = im.join(names, ColumnExpression("m") == ColumnExpression("mk")).select(
+            *[ColumnExpression(c) for c in [*im.columns, "j"]])
         dropped = None
         if req.common:
             m = len(req.models)
             dropped = _dropped(req, indexed.query("allrows",
                                                   item_dropped_sql(m, "allrows")).fetchall())
             indexed = indexed.query("allrows", item_common_sql(m, "allrows", keep=True))
-        rows = indexed.query("im", item_checks_sql(len(req.models), "im")).df()
-        check = _first_problem(req, rows)
-        if check is None:
-            tasks = [str(r[0]) for r in indexed.query("im", item_tasks_sql("im")).fetchall()]
-            long = _long(indexed.query("im", item_matrix_sql("im")).fetchnumpy())
+        # the answers are read once into a table (DuckDB spills it beyond its memory limit);
+        # the checks, the items' codes and the matrix are read from it
+        table = f"precmp_im_{uuid.uuid4().hex}"
+        indexed.select(*[ColumnExpression(c) for c in ("t", "i", "j", "k", "s", "s2", "g0",
+                                                         "g1", "bad", "nul", "brk")]).create(table)
+        try:
+            kept = con.table(table)
+            rows = kept.query("im", item_checks_sql(len(req.models), "im")).df()
+            check = _first_problem(req, rows)
+            if check is None:
+                tasks = [str(r[0]) for r in kept.query("im", item_tasks_sql("im")).fetchall()]
+                index = _long(kept.query("im", item_index_sql("im")).fetchnumpy(),
+                              ("ic", "tc", "gc"))
+                long = _long(kept.query("im", item_matrix_sql("im")).fetchnumpy())
+        finally:
+            con.execute(f"DROP TABLE IF EXISTS {table}")
     except ItemFileError:
         raise
     except Exception as exc:  # duckdb.Error: a parse failure of the user's file
@@ -516,11 +532,10 @@ def _duckdb_sums(req: _Request, relation: duckdb.DuckDBPyRelation, columns: Sequ
             (ColumnExpression("t") == ConstantExpression(found[0]))
             & (ColumnExpression("i") == ConstantExpression(found[1]))).select("m").fetchall()]
         raise _problem_message(req, check, found, present)
-    return _sums_from_long(req, long, tasks, "duckdb", dropped)
+    return _sums_from_long(req, long, index, tasks, "duckdb", dropped)
 
 
 def _spark_sums(req: _Request, df: SparkDataFrame, columns: Sequence[str]) -> list[ItemSums]:
-    import uuid
 
     from pyspark.sql import functions as F
 
@@ -560,8 +575,9 @@ def _spark_sums(req: _Request, df: SparkDataFrame, columns: Sequence[str]) -> li
                 (F.col("t") == F.lit(hit[0])) & (F.col("i") == F.lit(hit[1]))).select("m").collect()]
             raise _problem_message(req, check, hit, present)
         tasks = [str(r[0]) for r in spark.sql(item_tasks_sql(im_view)).collect()]
+        index = _long(spark.sql(item_index_sql(im_view)).toPandas(), ("ic", "tc", "gc"))
         long = _long(spark.sql(item_matrix_sql(im_view)).toPandas())
-        return _sums_from_long(req, long, tasks, "spark", dropped)
+        return _sums_from_long(req, long, index, tasks, "spark", dropped)
     except Exception as exc:
         gone = let_go_if_server_gone(spark, exc)  # closed: nothing waits on it again
         raise

@@ -591,23 +591,46 @@ def item_checks_sql(m: int, table: str) -> str:
             f"COALESCE(SUM(CASE WHEN g0 <> g1 THEN 1 ELSE 0 END), 0) AS moved FROM w")
 
 
-def item_matrix_sql(table: str) -> str:
-    """Write the per-(item, model) sums with whole-number codes: the item x model matrix, long.
+def _item_codes_cte(table: str) -> str:
+    """One row per item with whole-number codes: ``ic`` in (task, item) order, ``tc`` in task
+    order, ``gc`` in (task, cluster) order; numbered over the items, not over the answers."""
+    return (f"it AS (SELECT t, i, MIN(g0) AS g FROM {table} GROUP BY t, i), "
+            f"ik AS (SELECT t, i, g, ROW_NUMBER() OVER (ORDER BY t, i) - 1 AS ic FROM it), "
+            f"tk AS (SELECT t, ROW_NUMBER() OVER (ORDER BY t) - 1 AS tc FROM "
+            f"(SELECT DISTINCT t FROM it) d), "
+            f"gk AS (SELECT t, g, ROW_NUMBER() OVER (ORDER BY t, g) - 1 AS gc FROM "
+            f"(SELECT DISTINCT t, g FROM it) e), "
+            f"codes AS (SELECT ik.t, ik.i, CAST(ik.ic AS INT) AS ic, CAST(tk.tc AS INT) AS tc, "
+            f"CAST(gk.gc AS INT) AS gc FROM ik JOIN tk ON ik.t = tk.t "
+            f"JOIN gk ON ik.t = gk.t AND ik.g = gk.g)")
 
-    One row per answered (item, model): ``tc`` (the task's code, 0-based in task order),
-    ``ic`` (the item's, in (task, item) order, so that a task's items are contiguous), ``gc``
-    (the cluster's, in (task, cluster) order), ``j`` (the model index), ``k`` (answers),
-    ``s``, ``s2`` (sums of the score and its square). The rows are ``models x items``, never
-    ``models²``: the products that give every pair's sums (XᵀX, SᵀS) are made from them in
-    numpy (:func:`precmp_lib.engine.items.count_items`).
 
-    >>> "CAST(DENSE_RANK() OVER (ORDER BY t, i) - 1 AS INT) AS ic" in item_matrix_sql("im")
+def item_index_sql(table: str) -> str:
+    """Write the items' codes (see :func:`item_matrix_sql`): ``ic``, ``tc``, ``gc``, by ``ic``.
+
+    >>> item_index_sql("im").endswith("SELECT ic, tc, gc FROM codes ORDER BY ic")
     True
     """
-    return (f"SELECT CAST(DENSE_RANK() OVER (ORDER BY t) - 1 AS INT) AS tc, "
-            f"CAST(DENSE_RANK() OVER (ORDER BY t, i) - 1 AS INT) AS ic, "
-            f"CAST(DENSE_RANK() OVER (ORDER BY t, g0) - 1 AS INT) AS gc, CAST(j AS INT) AS j, "
-            f"CAST(k AS INT) AS k, CAST(s AS DOUBLE) AS s, CAST(s2 AS DOUBLE) AS s2 FROM {table}")
+    return f"WITH {_item_codes_cte(table)} SELECT ic, tc, gc FROM codes ORDER BY ic"
+
+
+def item_matrix_sql(table: str) -> str:
+    """Write the per-(item, model) sums with the item's code: the item x model matrix, long.
+
+    One row per answered (item, model): ``ic`` (the item's code, 0-based in (task, item) order,
+    so that a task's items are contiguous; :func:`item_index_sql` gives each code's task ``tc``
+    and cluster ``gc``), ``j`` (the model index), ``k`` (answers), ``s``, ``s2`` (sums of the
+    score and its square). The rows are ``models x items``, never ``models²``: the products
+    that give every pair's sums (XᵀX, SᵀS) are made from them in numpy
+    (:func:`precmp_lib.engine.items.count_items`). The codes are numbered over the items and
+    joined to the answers, so that no sort runs over the answers.
+
+    >>> "JOIN codes c ON q.t = c.t AND q.i = c.i" in item_matrix_sql("im")
+    True
+    """
+    return (f"WITH {_item_codes_cte(table)} SELECT c.ic AS ic, CAST(q.j AS INT) AS j, "
+            f"CAST(q.k AS INT) AS k, CAST(q.s AS DOUBLE) AS s, CAST(q.s2 AS DOUBLE) AS s2 "
+            f"FROM {table} q JOIN codes c ON q.t = c.t AND q.i = c.i")
 
 
 def item_tasks_sql(table: str) -> str:

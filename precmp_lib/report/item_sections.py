@@ -144,7 +144,7 @@ def _errored_notes(cmp: ItemComparison) -> dict[str, str]:
 
 
 def _top_pair(cmp: ItemComparison, task: str) -> tuple[str, str, Any] | None:
-    """The top two models of a line and their pair's row (from the pairs tested, else all_pairs)."""
+    """Return the top two models of a line and their pair's row (pairs tested, else all_pairs)."""
     summary = cmp.summary[cmp.summary["task"] == task]
     if len(summary) < 2:
         return None
@@ -477,7 +477,7 @@ def _family_text(cmp: ItemComparison) -> str:
 
 
 def _against_leader(cmp: ItemComparison, task: str) -> pd.DataFrame:
-    """One row per model of a line, ranked: its score, interval, and its pair with the leader."""
+    """Return one row per model of a line, ranked: score, interval, and its pair with the leader."""
     summary = cmp.summary[cmp.summary["task"] == task]
     order = by_score(dict(zip(summary["model"], summary["score"])))
     s = summary.set_index("model").loc[order]
@@ -517,7 +517,7 @@ def _against_leader(cmp: ItemComparison, task: str) -> pd.DataFrame:
 
 
 def _ranking(cmp: ItemComparison) -> str:
-    """The ranked list with intervals, the best group and each model against the leader."""
+    """Render the ranked list with intervals, the best group and each model against the leader."""
     task = cmp.tasks[-1]
     table = _against_leader(cmp, task)
     where = " over all tasks" if task == ALL_TASKS else (f" on {task}" if task else "")
@@ -572,8 +572,11 @@ sel.addEventListener('change',draw);draw();})();
 
 
 def _heat_data(cmp: ItemComparison, names: list[str]) -> tuple[str, str, float]:
-    """Every pair's difference (int16, of ``scale``) and -1000 log10 of its adjusted p-value
-    (uint16), in the upper triangle of ``names``' order, base64; and the scale."""
+    """Quantise every pair for the page's script.
+
+    Returns the differences (int16, of ``scale``) and -1000 log10 of the adjusted p-values
+    (uint16), in the upper triangle of ``names``' order, base64; and the scale.
+    """
     k = len(names)
     index = {m: i for i, m in enumerate(names)}
     ap = cmp.all_pairs
@@ -596,7 +599,7 @@ def _heat_data(cmp: ItemComparison, names: list[str]) -> tuple[str, str, float]:
 
 
 def _heat_map(cmp: ItemComparison) -> str:
-    """Every pair as one heat map, drawn once in the page (a canvas and an inline script)."""
+    """Render every pair as one heat map, drawn once in the page (a canvas, an inline script)."""
     if cmp.all_pairs.empty:
         return ""
     task = cmp.tasks[-1]
@@ -631,7 +634,7 @@ def _heat_map(cmp: ItemComparison) -> str:
 
 
 def _tasks_folded(cmp: ItemComparison) -> str:
-    """Per task, folded: one table of every model's score on every task (ranked overall)."""
+    """Render the tasks, folded: one table of every model's score on every task (ranked overall)."""
     tasks = [t for t in cmp.tasks if t != ALL_TASKS]
     task = cmp.tasks[-1]
     summary = cmp.summary
@@ -662,7 +665,7 @@ def _tasks_folded(cmp: ItemComparison) -> str:
 
 
 def _power_many(cmp: ItemComparison) -> str:
-    """The power of each line in one sentence (the pairs' table is in the JSON)."""
+    """Render the power of each line in one sentence (the pairs' table is in the JSON)."""
     rows = []
     for task in cmp.tasks:
         d = cmp.design_table[cmp.design_table["task"] == task].iloc[0]
