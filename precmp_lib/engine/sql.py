@@ -592,8 +592,10 @@ def item_checks_sql(m: int, table: str) -> str:
 
 
 def _item_codes_cte(table: str) -> str:
-    """One row per item with whole-number codes: ``ic`` in (task, item) order, ``tc`` in task
-    order, ``gc`` in (task, cluster) order; numbered over the items, not over the answers."""
+    """Write the CTEs that give each item whole-number codes, numbered over the items.
+
+    ``ic`` in (task, item) order, ``tc`` in task order, ``gc`` in (task, cluster) order.
+    """
     return (f"it AS (SELECT t, i, MIN(g0) AS g FROM {table} GROUP BY t, i), "
             f"ik AS (SELECT t, i, g, ROW_NUMBER() OVER (ORDER BY t, i) - 1 AS ic FROM it), "
             f"tk AS (SELECT t, ROW_NUMBER() OVER (ORDER BY t) - 1 AS tc FROM "
