@@ -750,7 +750,9 @@ def _against_reference(task: str, pairs: pd.DataFrame, reference: str, alpha: fl
     """
     from .prediction_conclusions import join_names
 
-    better, worse, same = [], [], []
+    better: list[str] = []
+    worse: list[str] = []
+    same: list[str] = []
     for r in pairs.itertuples():
         other = r.model_b if r.model_a == reference else r.model_a
         sign = 1 if r.model_b == reference else -1
