@@ -615,7 +615,7 @@ def _heat_map(cmp: ItemComparison) -> str:
              "shown worse; grey, not shown to differ; the deeper the colour, the smaller the "
              "adjusted p-value (or, by difference, the larger the difference). Point at a cell "
              "for its numbers. The table of every pair is in the comparison's JSON (--json, "
-             "all_pairs).</p>")
+             "all_pairs), and below as CSV up to 2,000 pairs.</p>")
     attrs = (f'data-names="{esc(json.dumps(names))}" data-alpha="{cmp.alpha:g}" '
              f'data-unit="{1 if unit else 0}" data-scale="{scale!r}" data-diff="{diff}" '
              f'data-logp="{logp}"')
@@ -624,7 +624,7 @@ def _heat_map(cmp: ItemComparison) -> str:
                '<option value="d:rank">difference, by rank</option><option value="d:name">'
                'difference, by name</option></select></label></p>')
     csv = ""
-    if len(cmp.all_pairs) <= 5_000:  # a small table also comes as CSV
+    if len(cmp.all_pairs) <= 2_000:  # a small table also comes as CSV (about 300 KB at most)
         csv = f"<p>{csv_link(cmp.all_pairs, 'all_pairs.csv')}</p>"
     return (_h2("pi-heatmap") + intro + f'<div class="heatmap" {attrs}>{control}'
             '<canvas role="img" aria-label="heat map of every pair" '
