@@ -38,7 +38,7 @@ class Limit:
 LIMITS = {
     "columns": Limit("PRECMP_MAX_COLUMNS", 10_000, "columns", 1_000_000),
     "models": Limit("PRECMP_MAX_MODELS", 200, "models", 100_000),
-    "item_models": Limit("PRECMP_MAX_ITEM_MODELS", 50, "models", 100_000),
+    "item_models": Limit("PRECMP_MAX_ITEM_MODELS", 1_000, "models", 100_000),
     "classes": Limit("PRECMP_MAX_CLASSES", 1_000, "classes", 1_000_000),
     "tasks": Limit("PRECMP_MAX_TASKS", 64, "tasks", 1_000_000),
     "label": Limit("PRECMP_MAX_LABEL", 1_000, "characters in a label or name", 1 << 20),

@@ -23,6 +23,7 @@ from .route import (
     METRIC,
     MODEL_COLUMN,
     MODELS,
+    REFERENCE,
     SPARK_CONF,
     SPARK_MASTER,
     InputError,
@@ -84,6 +85,12 @@ OPTIONS: tuple[Option, ...] = (
     Option(("--common-items",), {"action": "store_true",
                                  "help": "compare on the items every model answered (per task); "
                                          "the items left out are counted per model"}),
+    REFERENCE,
+    Option(("--pairs",), {"choices": ("auto", "all", "leader"), "default": "auto",
+                          "dest": "pair_family",
+                          "help": "the pairs tested, Holm's adjustment over them: all (every "
+                                  "pair), leader (each model against the top one); auto "
+                                  "(default): all up to 10 models, leader beyond"}),
     Option(("--holm-over",), {"choices": ("pairs", "pairs-tasks"), "default": "pairs",
                               "help": "Holm's adjustment over the pairs of each task (pairs, "
                                       "default) or over every pair of every task (pairs-tasks)"}),
@@ -223,7 +230,8 @@ def _run(options: argparse.Namespace, progress: Callable[[str], None]) -> Compar
         comparison = compare_items(source, **roles, models=options.models, test=options.test,
                                    margin=_margins(options.margin), alpha=options.alpha,
                                    engine=engine, common_items=options.common_items,
-                                   holm_over=options.holm_over)
+                                   holm_over=options.holm_over, family=options.pair_family,
+                                   reference=options.reference)
     except (InputError, UnicodeEncodeError, UnicodeDecodeError):  # the command names the input
         raise
     except ValueError as exc:

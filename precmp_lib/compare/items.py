@@ -27,9 +27,17 @@ from typing import Any, ClassVar
 import numpy as np
 import pandas as pd
 
+from .._lib.dist import norm_isf
 from .._lib.text import shorten
 from ..core.items import ItemSums
 from ..engine.items import count_items
+from ..stats.allpairs import (
+    clustered_mcnemar_all,
+    discordant_counts,
+    mcnemar_all,
+    pair_index,
+    paired_differences_all,
+)
 from ..stats.contingency import mcnemar
 from ..stats.multiple import adjust_pvalues
 from ..stats.paired import (
@@ -45,10 +53,10 @@ from ..stats.power import (
     paired_sample_size,
     repeated_answers_plan,
 )
-from .base import Comparison, best_group
+from .base import Comparison, best_group, by_score
 
-__all__ = ["ALL_TASKS", "ALL_TASKS_LINE", "HOLM_OVER", "ITEM_TESTS", "ItemComparison",
-           "compare_items"]
+__all__ = ["ALL_TASKS", "ALL_TASKS_LINE", "FAMILIES", "HOLM_OVER", "ITEM_TESTS", "MANY_MODELS",
+           "ItemComparison", "compare_items"]
 
 ITEM_TESTS = ("auto", "mcnemar", "difference")
 # what Holm's adjustment runs over: the pairs within each task, or every pair of every task
@@ -57,6 +65,11 @@ ALL_TASKS = "all tasks"
 # How each conclusion about all tasks together begins (a task's own begin with its name).
 ALL_TASKS_LINE = "All tasks together: "
 POWER = 0.8
+# the pairs tested: every pair, or each model against the leader (the top model of each task)
+FAMILIES = ("auto", "all", "leader")
+# beyond this many models "auto" tests each model against the leader (k - 1 pairs per task, not
+# k (k - 1) / 2), and every pair of the whole comparison is kept for the heat map (all_pairs)
+MANY_MODELS = 10
 # Fewer discordant items than this: McNemar's chi-square is a poor approximation and the exact
 # binomial p-value is given beside it
 FEW_DISCORDANT = 25
@@ -102,6 +115,11 @@ class ItemComparison(Comparison):
         :func:`~precmp_lib.compare.base.best_group`.
     best_by_task : dict
         Task -> the models of its best group.
+    all_pairs : DataFrame
+        With more than ``MANY_MODELS`` models: every pair of the whole comparison (all tasks
+        together, or the one task), ``model_a``, ``model_b``, ``estimate``, ``ci_low``,
+        ``ci_high``, ``statistic``, ``pvalue``, ``pvalue_adjusted`` (Holm over all
+        k (k - 1) / 2 pairs), ``reject``; empty otherwise.
     conclusions : list of str
         Plain sentences.
     recommendation : str
@@ -129,6 +147,7 @@ class ItemComparison(Comparison):
     margin: float | None = None
     design_table: pd.DataFrame
     best_by_task: dict[str, list[str]] = field(default_factory=dict)
+    all_pairs: pd.DataFrame = field(default_factory=pd.DataFrame)
 
     @property
     def source_name(self) -> str:
@@ -162,14 +181,11 @@ def _t_df(s: ItemSums, use_mcnemar: bool) -> int | None:
 
 
 def _summary(s: ItemSums, level: float, df: int | None = None) -> pd.DataFrame:
-    rows = []
-    for a, name in enumerate(s.models):
-        res = paired_difference_from_sums(PairedSums.from_items(s, a), confidence_level=level,
-                                          df=df)
-        rows.append({"task": s.task, "model": name, "n": s.n_items, "score": res.estimate,
-                     "ci_low": res.ci_low, "ci_high": res.ci_high, "se": res.details["se"],
-                     "design_effect": res.details["design_effect"]})
-    out = pd.DataFrame(rows)
+    # every model's mean score with its CR1 interval at once (a difference from a zero model)
+    res = paired_differences_all(s, np.arange(s.n_models), None, confidence_level=level, df=df)
+    out = pd.DataFrame({"task": s.task, "model": list(s.models), "n": s.n_items,
+                        "score": res.estimate, "ci_low": res.ci_low, "ci_high": res.ci_high,
+                        "se": res.se, "design_effect": res.design_effect})
     out["rank"] = out["score"].rank(ascending=False, method="min").astype(int)
     return out
 
@@ -266,14 +282,77 @@ def _repeated_plan(s: ItemSums, a: int, b: int, deff: float, alpha: float) -> di
 
 
 def _pairs(s: ItemSums, summary: pd.DataFrame, test: str, level: float, alpha: float,
-           margin: float | None) -> pd.DataFrame:
-    """Every pair of the task, the better-ranked model as A (ties keep the models' order)."""
+           margin: float | None, against: int | None = None) -> pd.DataFrame:
+    """Return the pairs of the family tested, the better-ranked model as A (ties keep the models' order).
+
+    Every pair (``against`` None, in the order of a nested loop), or each model against model
+    ``against``. The statistics of all the pairs come at once from the sums matrices
+    (:mod:`precmp_lib.stats.allpairs`); they equal :func:`_pair_row`'s, pair by pair. The
+    equivalence test and the plan for repeated answers, when asked for, are made pair by pair.
+    """
     chosen = _use_mcnemar(s, test)
-    m = s.n_models
     rank = summary["rank"].to_numpy()
-    rows = [_pair_row(s, *((b, a) if rank[b] < rank[a] else (a, b)), chosen, level, alpha, margin)
-            for a in range(m) for b in range(a + 1, m)]
-    out = pd.DataFrame(rows)
+    ia, ib = pair_index(s.n_models, against)
+    swap = rank[ib] < rank[ia]
+    a, b = np.where(swap, ib, ia), np.where(swap, ia, ib)
+    df = _t_df(s, chosen)
+    diff = paired_differences_all(s, a, b, confidence_level=level, df=df)
+    names = np.asarray(s.models, dtype=object)
+    out = pd.DataFrame({"task": s.task, "model_a": names[a], "model_b": names[b]})
+    note = np.full(len(a), "", dtype=object)
+    if chosen and s.n_clusters is not None:
+        out["test"] = "Obuchowski clustered McNemar"
+        stat, p = clustered_mcnemar_all(s, a, b)
+        if s.n_clusters < FEW_CLUSTERS:
+            note[:] = (f"only {s.n_clusters} clusters: a variance estimated from so few clusters "
+                       "is biased low, so the p-value and interval are optimistic")
+    elif chosen:  # independent items: McNemar's chi-square on the discordant items
+        out["test"] = "McNemar χ² (items independent)"
+        only_a, only_b = discordant_counts(s.sums, s.item_gram, a, b)
+        stat, p = mcnemar_all(only_a, only_b, "chi2")
+        few = np.flatnonzero(only_a + only_b < FEW_DISCORDANT)
+        if len(few):
+            exact = mcnemar_all(only_a[few], only_b[few], "exact")[1]
+            for i, e in zip(few, exact):
+                note[i] = (f"only {int(only_a[i] + only_b[i])} discordant items: the χ² p-value "
+                           f"is asymptotic and poor here; the exact test gives p = {e:.3g}")
+    else:
+        out["test"] = (("paired difference, CR1 z" if df is None
+                        else f"paired difference, CR1 t ({df} df)") if s.n_clusters is not None
+                       else "paired difference z")
+        stat, p = diff.statistic, diff.pvalue
+        if df is not None:
+            note[:] = f"t with C−1 = {df} df: few clusters, where z would reject too often"
+    if s.binary:
+        only_a, only_b = discordant_counts(s.sums, s.item_gram, a, b)
+    else:
+        only_a = only_b = np.full(len(a), math.nan)
+    n = s.n_items
+    sd = np.sqrt(diff.var_unclustered * n) if n > 1 else np.full(len(a), math.nan)
+    deff = np.where(np.isfinite(diff.design_effect), diff.design_effect, 1.0)
+    # no spread of the differences (or none between clusters): nothing to plan from
+    plan = (sd > 0) & (deff > 0)
+    z = float(norm_isf(alpha / 2.0)) + float(norm_isf(1.0 - POWER))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        mde = np.where(plan, z * sd * np.sqrt(deff / n), math.nan)
+        need = np.where(plan & (diff.estimate != 0),
+                        (z * sd / np.abs(diff.estimate)) ** 2 * deff, math.nan)
+    out = out.assign(estimate=diff.estimate, ci_low=diff.ci_low, ci_high=diff.ci_high,
+                     statistic=stat, pvalue=p, a_right_b_wrong=only_a, a_wrong_b_right=only_b,
+                     se=diff.se, design_effect=diff.design_effect, correlation=diff.correlation,
+                     mde=mde, items_needed=need, note=note)
+    if margin is not None:
+        rows = []
+        for i, j in zip(a, b):
+            eq = equivalence_test_from_sums(PairedSums.from_items(s, int(i), int(j)),
+                                            margin=margin, alpha=alpha, df=df)
+            rows.append((margin, eq.pvalue, bool(eq.details["equivalent"])))
+        out["margin"], out["tost_pvalue"], out["equivalent"] = (
+            [r[0] for r in rows], [r[1] for r in rows], [r[2] for r in rows])
+    if s.k_max > 1:
+        plans = pd.DataFrame([_repeated_plan(s, int(i), int(j), float(d), alpha)
+                              for i, j, d in zip(a, b, deff)])
+        out = pd.concat([out, plans], axis=1)
     out["pvalue_adjusted"] = adjust_pvalues(out["pvalue"].to_numpy(float), "holm")
     out["reject"] = out["pvalue_adjusted"] < alpha
     return out
@@ -361,12 +440,14 @@ def no_plan(clustered: bool) -> str:
 
 def _conclusions(task: str, summary: pd.DataFrame, pairs: pd.DataFrame, best: list[str],
                  design: dict[str, Any], alpha: float, margin: float | None,
-                 level: float) -> list[str]:
+                 level: float, reference: str | None = None) -> list[str]:
     where = ALL_TASKS_LINE if task == ALL_TASKS else (f"{task}: " if task else "")
-    top = best[0]
+    top = best[0] if best else by_score(dict(zip(summary["model"], summary["score"])))[0]
     score = float(summary.set_index("model").loc[top, "score"])
     lines = []
-    if len(best) == 1:
+    if reference is not None:
+        lines.append(where + _against_reference("", pairs, reference, alpha))
+    elif len(best) == 1:
         lines.append(f"{where}{top} scores highest ({score:.3f}) and every other model is shown "
                      f"worse after Holm's adjustment at α = {alpha:g}.")
     else:
@@ -452,6 +533,8 @@ def compare_items(
     engine: str = "auto",
     common_items: bool = False,
     holm_over: str = "pairs",
+    family: str = "auto",
+    reference: str | None = None,
 ) -> ItemComparison:
     """Compare several models on the same evaluation items, per task and for all tasks.
 
@@ -483,6 +566,14 @@ def compare_items(
     holm_over : {"pairs", "pairs-tasks"}
         ``"pairs"``: Holm's adjustment over the pairs of each task. ``"pairs-tasks"``: over
         every pair of every task together (the all-tasks line keeps Holm over its pairs).
+    family : {"auto", "all", "leader"}
+        The pairs tested, over which Holm's adjustment runs: ``"all"`` every pair
+        (k (k - 1) / 2 per task), ``"leader"`` each model against the top model of its task
+        (k - 1); ``"auto"``: all pairs up to ``MANY_MODELS`` models, the leader beyond.
+    reference : str, optional
+        Test each model against this one instead (k - 1 pairs per task); the best group is then
+        the models shown better than it, or, when none is, it and the models not shown to
+        differ from it.
 
     Returns
     -------
@@ -510,6 +601,8 @@ def compare_items(
         raise ValueError(f"alpha must lie in (0, 0.5); got {alpha!r}")
     if holm_over not in HOLM_OVER:
         raise ValueError(f"holm_over must be one of {', '.join(HOLM_OVER)}; got {holm_over!r}")
+    if family not in FAMILIES:
+        raise ValueError(f"family must be one of {', '.join(FAMILIES)}; got {family!r}")
     given: dict[str | None, float | None] = (dict(margin) if isinstance(margin, Mapping)
                                              else {None: margin})
     for value in given.values():
@@ -529,8 +622,13 @@ def compare_items(
         shared = set(margins.values())
         margins[ALL_TASKS] = shared.pop() if len(shared) == 1 and len(margins) == len(parts) - 1 \
             else None
+    if reference is not None and reference not in parts[0].models:
+        raise ValueError(f"reference {reference!r} is not one of the models "
+                         f"({', '.join(parts[0].models[:8])}{' ...' if parts[0].n_models > 8 else ''})")
+    if family == "auto":
+        family = "all" if parts[0].n_models <= MANY_MODELS else "leader"
     out = _compare_sums(parts, test=test, margins=margins, alpha=float(alpha),
-                        holm_over=holm_over)
+                        holm_over=holm_over, family=family, reference=reference)
     if common_items:
         out.settings["dropped"] = {p.task: dict(zip(p.models, p.dropped)) for p in parts}
     if len(parts) > 1 and not all(p.unit for p in parts):
@@ -587,7 +685,8 @@ def _task_margins(given: dict[str | None, float | None],
 
 
 def _compare_sums(parts: list[ItemSums], *, test: str, margins: dict[str, float | None],
-                  alpha: float, holm_over: str = "pairs") -> ItemComparison:
+                  alpha: float, holm_over: str = "pairs", family: str = "all",
+                  reference: str | None = None) -> ItemComparison:
     level = 1 - alpha
     summaries, pair_frames, designs, best, lines = [], [], [], {}, []
     for s in parts:
@@ -595,17 +694,18 @@ def _compare_sums(parts: list[ItemSums], *, test: str, margins: dict[str, float 
             raise ValueError(f"task {s.task!r} has {s.n_items} item(s); at least 2 are needed")
         summary = _summary(s, level, _t_df(s, _use_mcnemar(s, test)))
         summaries.append(summary)
-        pair_frames.append(_pairs(s, summary, test, level, alpha, margins.get(s.task)))
+        against = _against(s, summary, family, reference)
+        pair_frames.append(_pairs(s, summary, test, level, alpha, margins.get(s.task), against))
     if holm_over == "pairs-tasks":
         _holm_over_tasks(pair_frames, alpha)
     for s, summary, pairs in zip(parts, summaries, pair_frames):
-        group = best_group(dict(zip(summary["model"], summary["score"])), pairs)
+        group = best_group(dict(zip(summary["model"], summary["score"])), pairs, reference)
         summary["best"] = summary["model"].isin(group)
         design = _design_row(s, summary, _use_mcnemar(s, test))
         design["margin"] = margins.get(s.task)
         best[s.task] = group
         lines += _conclusions(s.task, summary, pairs, group, design, alpha, margins.get(s.task),
-                              level)
+                              level, reference)
         designs.append(design)
     if holm_over == "pairs-tasks" and len(parts) > 1:
         lines = [line if line.startswith(ALL_TASKS_LINE) else
@@ -613,8 +713,10 @@ def _compare_sums(parts: list[ItemSums], *, test: str, margins: dict[str, float 
                  for line in lines]
     first = parts[0]
     # what to use: from the last part, all tasks together when there are several
-    recommendation = _recommend(parts[-1].task, summary, pairs, group, alpha,
-                                clustered=parts[-1].n_clusters is not None, unit=parts[-1].unit)
+    recommendation = (_recommend(parts[-1].task, summary, pairs, group, alpha,
+                                 clustered=parts[-1].n_clusters is not None, unit=parts[-1].unit)
+                      if reference is None else _against_reference(parts[-1].task, pairs,
+                                                                   reference, alpha))
     n_rows = int(sum(s.n_rows for s in parts if s.task != ALL_TASKS))
     return ItemComparison(
         summary=pd.concat(summaries, ignore_index=True), pairs=pd.concat(pair_frames, ignore_index=True),
@@ -623,13 +725,64 @@ def _compare_sums(parts: list[ItemSums], *, test: str, margins: dict[str, float 
         # have none)
         best=group if len(parts) == 1 or parts[-1].task == ALL_TASKS else [],
         best_by_task=best, conclusions=lines,
+        all_pairs=(_all_pairs(parts[-1], summary, test, level, alpha)
+                   if first.n_models > MANY_MODELS else pd.DataFrame()),
         tasks=[s.task for s in parts], models=list(first.models), alpha=alpha,
         margin=_one_margin(margins, parts),
         recommendation=recommendation,
         engine=first.engine, source=first.source, n_rows=n_rows,
         settings={"test": test, "power": POWER, "notes": list(first.notes),
-                  "holm_over": holm_over,
+                  "holm_over": holm_over, "family": "reference" if reference else family,
+                  "reference": reference,
                   "margins": {s.task: margins.get(s.task) for s in parts}})
+
+
+def _against(s: ItemSums, summary: pd.DataFrame, family: str,
+             reference: str | None) -> int | None:
+    """Return the model every other one is tested against (None: every pair is tested)."""
+    if reference is not None:
+        return s.models.index(reference)
+    if family == "all":
+        return None
+    return s.models.index(by_score(dict(zip(summary["model"], summary["score"])))[0])
+
+
+ALL_PAIR_COLUMNS = ["model_a", "model_b", "estimate", "ci_low", "ci_high", "statistic", "pvalue",
+                    "pvalue_adjusted", "reject"]
+
+
+def _all_pairs(s: ItemSums, summary: pd.DataFrame, test: str, level: float,
+               alpha: float) -> pd.DataFrame:
+    """Every pair of one line (all tasks together, or the one task), Holm over all of them."""
+    plain = replace(s, k_max=1)  # the plan for repeated answers is made for the pairs tested
+    return _pairs(plain, summary, test, level, alpha, None)[ALL_PAIR_COLUMNS]
+
+
+def _against_reference(task: str, pairs: pd.DataFrame, reference: str, alpha: float) -> str:
+    """Say, in one sentence, which models are shown better or worse than the reference.
+
+    >>> pairs = pd.DataFrame({"model_a": ["a", "r"], "model_b": ["r", "c"],
+    ...                       "estimate": [0.1, 0.2], "reject": [True, False]})
+    >>> print(_against_reference("", pairs, "r", 0.05))
+    Against r (each model against it, Holm over 2 pairs at α = 0.05): shown better: a; shown worse: none; not shown to differ: c.
+    """
+    from .prediction_conclusions import join_names
+
+    better: list[str] = []
+    worse: list[str] = []
+    same: list[str] = []
+    for r in pairs.itertuples():
+        other = r.model_b if r.model_a == reference else r.model_a
+        sign = 1 if r.model_b == reference else -1
+        (same if not r.reject else better if sign * r.estimate > 0 else worse).append(other)
+    where = " over all tasks" if task == ALL_TASKS else ""
+
+    def said(names: list[str]) -> str:
+        return join_names(names) if names else "none"
+
+    return (f"Against {reference}{where} (each model against it, Holm over {len(pairs)} pairs "
+            f"at α = {alpha:g}): shown better: {said(better)}; shown worse: {said(worse)}; "
+            f"not shown to differ: {said(same)}.")
 
 
 def _whole_design(parts: list[ItemSums], n_rows: int) -> dict[str, Any]:

@@ -21,6 +21,7 @@ from .route import (
     MARGIN,
     MODEL_COLUMN,
     MODELS,
+    REFERENCE,
     SPARK_CONF,
     SPARK_MASTER,
     InputError,
@@ -99,7 +100,7 @@ OPTIONS: tuple[Option, ...] = (
     Option(("--rope",), {"type": parse_rope, "metavar": "X", "default": 0.01,
                          "help": "cross-validation: region of practical equivalence of the "
                                  "Bayesian correlated t, |accuracy A - B| <= X (default 0.01)"}),
-    Option(("--reference",), {"metavar": "MODEL", "help": "compare every model against this one"}),
+    REFERENCE,
     Option(("--prevalence",), {"nargs": "+", "type": parse_prevalence, "metavar": "CLASS=P",
                                "default": [],
                                "help": "population prevalence of a class, for "

@@ -38,6 +38,7 @@ __all__ = [
     "METRIC",
     "MODELS",
     "MODEL_COLUMN",
+    "REFERENCE",
     "SPARK_CONF",
     "SPARK_MASTER",
     "InputError",
@@ -316,6 +317,9 @@ METRIC = Option(("--metric",), {
             "brier, logloss or accuracy"})
 ALPHA = Option(("--alpha",), {"type": parse_alpha, "default": 0.05,
                               "help": "significance level (default 0.05)"})
+REFERENCE = Option(("--reference",), {
+    "metavar": "MODEL",
+    "help": "compare every model against this one (the family Holm's adjustment runs over)"})
 
 
 # --------------------------------------------------------------------------------------------

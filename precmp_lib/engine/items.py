@@ -33,6 +33,7 @@ are compared as constants of the engines' expression APIs.
 from __future__ import annotations
 
 import math
+import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
@@ -52,12 +53,14 @@ from .sql import (
     DUCKDB,
     SPARK,
     item_answers_sql,
+    item_checks_sql,
     item_common_sql,
     item_dropped_sql,
+    item_index_sql,
     item_locate_sql,
+    item_matrix_sql,
     item_models_sql,
-    item_per_model_sql,
-    item_sums_sql,
+    item_tasks_sql,
     roles_sql,
 )
 
@@ -352,20 +355,22 @@ def _numpy_clusters(req: _Request, keys: dict, item_code: np.ndarray, item_keys:
 
 def _sums_from_matrix(req: _Request, task: str, a: np.ndarray, k: np.ndarray, w: np.ndarray,
                       clusters: np.ndarray | None, n_rows: int, engine: str) -> ItemSums:
-    n, m = a.shape
+    n = a.shape[0]
+    gram = a.T @ a  # X'X: every pair's items both get right (for 0/1 scores), one product
     if clusters is None:
-        c, n2, ns, hg = None, float(n), a.sum(axis=0), a.T @ a
+        c, n2, ns, hg = None, float(n), a.sum(axis=0), gram
     else:
         codes, _ = pd.factorize(clusters)
         c = int(codes.max()) + 1
         size = np.bincount(codes, minlength=c).astype(float)
-        s = np.zeros((c, m))
-        np.add.at(s, codes, a)
+        order = np.argsort(codes, kind="stable")
+        starts = np.concatenate(([0], np.cumsum(size[:-1]))).astype(np.int64)
+        s = np.add.reduceat(a[order], starts, axis=0)  # S: clusters x models sums
         n2, ns, hg = float(size @ size), size @ s, s.T @ s
     binary = bool(np.all((a == 0) | (a == 1)))
     unit = bool(np.all((a >= 0) & (a <= 1)))
     return ItemSums(task=task, models=req.models, n_items=n, n_clusters=c, sum_n2=n2,
-                    sums=a.sum(axis=0), item_gram=a.T @ a, cluster_ns=ns, cluster_gram=hg,
+                    sums=a.sum(axis=0), item_gram=gram, cluster_ns=ns, cluster_gram=hg,
                     answers=k.sum(axis=0), within=w.sum(axis=0), within_over_k=(w / k).sum(axis=0),
                     k_min=int(k.min()), k_max=int(k.max()), binary=binary, engine=engine,
                     source=req.name, n_rows=n_rows, notes=tuple(req.notes), unit=unit)
@@ -425,42 +430,51 @@ def _check_tasks(req: _Request, n_tasks: int) -> None:
     check_limit("tasks", n_tasks, f"{req.name}: column {req.task!r}", ItemFileError)
 
 
-def _sums_from_rows(req: _Request, rows: pd.DataFrame, engine: str,
+def _sums_from_long(req: _Request, long: dict[str, np.ndarray], index: dict[str, np.ndarray],
+                    tasks: list[str], engine: str,
                     dropped: dict[str, tuple[int, ...]] | None = None) -> list[ItemSums]:
-    _check_tasks(req, len(rows))
+    """Build each task's sums from the long item x model table of :func:`item_matrix_sql`.
+
+    The checks have passed: every item has one row per model. The dense items x models matrix
+    is filled once; its products (XᵀX, and SᵀS over the cluster sums) are numpy's. ``index``
+    gives each item code's task and cluster (:func:`item_index_sql`).
+    """
+    _check_tasks(req, len(tasks))
     m = len(req.models)
+    ic, j = long["ic"].astype(np.int64), long["j"].astype(np.int64)
+    n_all = len(index["ic"])
+    k = np.zeros((n_all, m))
+    s = np.zeros((n_all, m))
+    s2 = np.zeros((n_all, m))
+    k[ic, j], s[ic, j], s2[ic, j] = long["k"], long["s"], long["s2"]
+    task_of = np.zeros(n_all, dtype=np.int64)
+    task_of[np.asarray(index["ic"], dtype=np.int64)] = index["tc"]
+    cluster_of = None
+    if req.cluster is not None:
+        cluster_of = np.zeros(n_all, dtype=np.int64)
+        cluster_of[np.asarray(index["ic"], dtype=np.int64)] = index["gc"]
+    del long
+    with np.errstate(invalid="ignore", divide="ignore"):
+        a = s / k
+        w = np.where(k > 1, (s2 - s * s / k) / (k - 1), 0.0)
+    w = np.maximum(w, 0.0)
+    del s, s2
     out = []
-    for _, r in rows.iterrows():
-        ig, cg = np.zeros((m, m)), np.zeros((m, m))
-        for a in range(m):
-            for b in range(a, m):
-                ig[a, b] = ig[b, a] = float(r[f"ig{a}_{b}"])
-                cg[a, b] = cg[b, a] = float(r[f"cg{a}_{b}"])
-
-        def vector(prefix: str, row: Any = r) -> np.ndarray:
-            return np.array([float(row[f"{prefix}{a}"]) for a in range(m)])
-
-        clustered = req.cluster is not None
-        answers = vector("k")
-        out.append(ItemSums(
-            task=str(r["t"]), models=req.models, n_items=int(r["nitems"]),
-            n_clusters=int(r["nclusters"]) if clustered else None,
-            sum_n2=float(r["n2"]) if clustered else float(r["nitems"]),
-            sums=vector("sum"), item_gram=ig,
-            cluster_ns=vector("ns") if clustered else vector("sum"),
-            cluster_gram=cg if clustered else ig.copy(), answers=answers,
-            within=vector("w"), within_over_k=vector("v"), k_min=int(r["kmin"]),
-            k_max=int(r["kmax"]), binary=int(r["nonbinary"]) == 0, engine=engine,
-            source=req.name, n_rows=int(answers.sum()), notes=tuple(req.notes),
-            unit=int(r["offunit"]) == 0,
-            dropped=(dropped or {}).get(str(r["t"]), (0,) * m) if req.common else ()))
+    bounds = np.searchsorted(task_of, np.arange(len(tasks) + 1))  # a task's items are contiguous
+    for code, task in enumerate(tasks):
+        lo, hi = int(bounds[code]), int(bounds[code + 1])
+        part = _sums_from_matrix(req, task, a[lo:hi], k[lo:hi], w[lo:hi],
+                                 None if cluster_of is None else cluster_of[lo:hi],
+                                 int(k[lo:hi].sum()), engine)
+        out.append(replace(part, dropped=(dropped or {}).get(task, (0,) * m))
+                   if req.common else part)
     return out
 
 
-def _joined(rows: pd.DataFrame, per_model: pd.DataFrame) -> pd.DataFrame:
-    """Set the per-model sums beside the item and cluster sums of the same task."""
-    per_model = per_model.assign(tp=per_model["tp"].astype(str))
-    return rows.assign(tp=rows["t"].astype(str)).merge(per_model, on="tp", how="left")
+def _long(frame: pd.DataFrame | dict[str, Any],
+          columns: Sequence[str] = ("ic", "j", "k", "s", "s2")) -> dict[str, np.ndarray]:
+    """Return the columns of :func:`item_matrix_sql`'s (or ``item_index_sql``'s) result as arrays."""
+    return {c: np.asarray(frame[c]) for c in columns}
 
 
 def _score_kind(dtype: str) -> str:
@@ -472,7 +486,7 @@ def _score_kind(dtype: str) -> str:
 
 def _duckdb_sums(req: _Request, relation: duckdb.DuckDBPyRelation, columns: Sequence[str],
                  con: duckdb.DuckDBPyConnection, on_error: Any) -> list[ItemSums]:
-    from duckdb import ColumnExpression, ConstantExpression, FunctionExpression
+    from duckdb import ColumnExpression, ConstantExpression
 
     req.check_flat(columns, relation)
     try:
@@ -483,25 +497,38 @@ def _duckdb_sums(req: _Request, relation: duckdb.DuckDBPyRelation, columns: Sequ
         _check_models(req, models)
         im = roles.query("roles", item_answers_sql([f for f, _ in req.roles()], kind, DUCKDB,
                                                    "roles", SCORE_WORDS))
-        # one list of the names, one lookup (1-based; 0 for a model not asked for)
-        position = FunctionExpression("list_position", ConstantExpression(list(req.models)),
-                                      ColumnExpression("m"))
-        index = position - ConstantExpression(1)
-        indexed = im.select(*[ColumnExpression(c) for c in im.columns], index.alias("j")).filter(
-            ColumnExpression("j") >= ConstantExpression(0))
+        # each model's index by a join with the table of the names (a model not asked for has
+        # none): a hash join, where a lookup in the list of names costs models per answer
+        names = con.from_df(pd.DataFrame({"mk": list(req.models),
+                                          "j": np.arange(len(req.models), dtype=np.int32)}))
+        indexed = im.join(names, ColumnExpression("m") == ColumnExpression("mk")).select(
+            *[ColumnExpression(c) for c in [*im.columns, "j"]])
         dropped = None
         if req.common:
             m = len(req.models)
             dropped = _dropped(req, indexed.query("allrows",
                                                   item_dropped_sql(m, "allrows")).fetchall())
             indexed = indexed.query("allrows", item_common_sql(m, "allrows", keep=True))
-        rows = indexed.query("im", item_sums_sql(len(req.models), "im")).df()
-        per_model = indexed.query("im", item_per_model_sql(len(req.models), "im")).df()
+        # the answers are read once into a table (DuckDB spills it beyond its memory limit);
+        # the checks, the items' codes and the matrix are read from it
+        table = f"precmp_im_{uuid.uuid4().hex}"
+        indexed.select(*[ColumnExpression(c) for c in ("t", "i", "j", "k", "s", "s2", "g0",
+                                                         "g1", "bad", "nul", "brk")]).create(table)
+        try:
+            kept = con.table(table)
+            rows = kept.query("im", item_checks_sql(len(req.models), "im")).df()
+            check = _first_problem(req, rows)
+            if check is None:
+                tasks = [str(r[0]) for r in kept.query("im", item_tasks_sql("im")).fetchall()]
+                index = _long(kept.query("im", item_index_sql("im")).fetchnumpy(),
+                              ("ic", "tc", "gc"))
+                long = _long(kept.query("im", item_matrix_sql("im")).fetchnumpy())
+        finally:
+            con.execute(f"DROP TABLE IF EXISTS {table}")
     except ItemFileError:
         raise
     except Exception as exc:  # duckdb.Error: a parse failure of the user's file
         raise on_error(exc) from None
-    check = _first_problem(req, rows)
     if check is not None:  # the error path: find the first item with the problem
         sql = item_locate_sql(check, len(req.models), "im")
         found = indexed.query("im", sql).fetchone() or ("", "?", "?", "?", "?")
@@ -509,11 +536,10 @@ def _duckdb_sums(req: _Request, relation: duckdb.DuckDBPyRelation, columns: Sequ
             (ColumnExpression("t") == ConstantExpression(found[0]))
             & (ColumnExpression("i") == ConstantExpression(found[1]))).select("m").fetchall()]
         raise _problem_message(req, check, found, present)
-    return _sums_from_rows(req, _joined(rows, per_model), "duckdb", dropped)
+    return _sums_from_long(req, long, index, tasks, "duckdb", dropped)
 
 
 def _spark_sums(req: _Request, df: SparkDataFrame, columns: Sequence[str]) -> list[ItemSums]:
-    import uuid
 
     from pyspark.sql import functions as F
 
@@ -544,8 +570,7 @@ def _spark_sums(req: _Request, df: SparkDataFrame, columns: Sequence[str]) -> li
             dropped = _dropped(req, spark.sql(item_dropped_sql(m, all_view)).collect())
             indexed = spark.sql(item_common_sql(m, all_view, keep=True))
         indexed.createOrReplaceTempView(im_view)
-        rows = _spark_frame(spark.sql(item_sums_sql(len(req.models), im_view)))
-        per_model = _spark_frame(spark.sql(item_per_model_sql(len(req.models), im_view)))
+        rows = _spark_frame(spark.sql(item_checks_sql(len(req.models), im_view)))
         check = _first_problem(req, rows)
         if check is not None:  # the error path: find the first item with the problem
             found = spark.sql(item_locate_sql(check, len(req.models), im_view)).collect()
@@ -553,7 +578,10 @@ def _spark_sums(req: _Request, df: SparkDataFrame, columns: Sequence[str]) -> li
             present = [] if check != "incomplete" else [str(x[0]) for x in indexed.where(
                 (F.col("t") == F.lit(hit[0])) & (F.col("i") == F.lit(hit[1]))).select("m").collect()]
             raise _problem_message(req, check, hit, present)
-        return _sums_from_rows(req, _joined(rows, per_model), "spark", dropped)
+        tasks = [str(r[0]) for r in spark.sql(item_tasks_sql(im_view)).collect()]
+        index = _long(spark.sql(item_index_sql(im_view)).toPandas(), ("ic", "tc", "gc"))
+        long = _long(spark.sql(item_matrix_sql(im_view)).toPandas())
+        return _sums_from_long(req, long, index, tasks, "spark", dropped)
     except Exception as exc:
         gone = let_go_if_server_gone(spark, exc)  # closed: nothing waits on it again
         raise

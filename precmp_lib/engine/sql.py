@@ -5,7 +5,7 @@ keeps the ones the count reads under fixed names (``k_y``, ``k_p0`` ... for pred
 ``k_item``, ``k_model`` ... for items); the queries after it read only those names, so no query
 holds a column name, model name or label of the source: the predictions' counting query
 (:func:`counting_sql`) and cluster sums (:func:`cluster_sql`), the items' sums
-(:func:`item_answers_sql`, :func:`item_sums_sql` ...). File paths and settings reach DuckDB as
+(:func:`item_answers_sql`, :func:`item_matrix_sql` ...). File paths and settings reach DuckDB as
 string literals (:data:`DUCKDB`'s ``literal``): the reading of files
 (:func:`duckdb_read_sql`) and the set-up and sealing of a connection
 (:func:`duckdb_setup_sql`, :func:`duckdb_seal_sql`).
@@ -571,55 +571,77 @@ def item_answers_sql(roles: Sequence[str], score_kind: str, dialect: _Dialect, t
             f"SUM(nul) AS nul, SUM(brk) AS brk FROM r GROUP BY t, i, m")
 
 
-def item_sums_sql(m: int, table: str) -> str:
-    """Write the item and cluster levels over the per-(item, model) table with model index ``j``.
+def item_checks_sql(m: int, table: str) -> str:
+    """Write the checks of the per-(item, model) table with model index ``j``: one row.
 
-    The inner level makes one row per item (the models' scores side by side, ``a0`` ..
-    ``a{m-1}``); the middle level one row per cluster (``nc``, ``S0`` .., ``P{j}_{k}`` the item
-    products); the outer level one row per task with every sum :class:`ItemSums` holds over
-    items and clusters, and the check columns ``incomplete`` (items some model did not
-    answer), ``moved`` (items whose cluster changes), ``multi`` (items answered more than once
-    by a model), ``bad``, ``nul``, ``nonbinary`` (item scores other than 0 and 1) and ``offunit``
-    (item scores outside 0 to 1). Every
-    level is a plain ``GROUP BY``, which DuckDB spills to disk when it outgrows its memory limit.
+    Columns ``bad``, ``nul``, ``brk`` (answers with an unreadable score, a missing key, a name
+    holding U+FFFD), ``multi`` (items answered more than once by a model), ``incomplete``
+    (items some of the ``m`` models did not answer) and ``moved`` (items whose cluster
+    changes). Its width does not grow with the models.
+
+    >>> item_checks_sql(3, "im").startswith("WITH w AS (SELECT t, i, COUNT(*) AS nm")
+    True
     """
-    pairs = [(a, b) for a in range(m) for b in range(a, m)]
-    a_cols = [f"SUM(CASE WHEN j = {a} THEN s / k END) AS a{a}" for a in range(m)]
-    w = (f"SELECT t, i, MIN(g0) AS g0, MAX(g1) AS g1, COUNT(*) AS nm, "
-         f"MIN(k) AS kmin, MAX(k) AS kmax, SUM(bad) AS bad, SUM(nul) AS nul, SUM(brk) AS brk, "
-         f"SUM(CASE WHEN s / k = 0 OR s / k = 1 THEN 0 ELSE 1 END) AS nonbinary, "
-         f"SUM(CASE WHEN s / k >= 0 AND s / k <= 1 THEN 0 ELSE 1 END) AS offunit, "
-         f"{', '.join(a_cols)} FROM {table} GROUP BY t, i")
-    c_cols = ([f"SUM(a{a}) AS S{a}" for a in range(m)]
-              + [f"SUM(a{a} * a{b}) AS P{a}_{b}" for a, b in pairs])
-    checks = ("SUM(bad) AS bad, SUM(nul) AS nul, SUM(brk) AS brk, SUM(nonbinary) AS nonbinary, "
-              "SUM(offunit) AS offunit")
-    c = (f"SELECT t, g0, COUNT(*) AS nc, SUM(CASE WHEN nm < {m} THEN 1 ELSE 0 END) AS incomplete, "
-         f"SUM(CASE WHEN g0 <> g1 THEN 1 ELSE 0 END) AS moved, "
-         f"SUM(CASE WHEN kmax > 1 THEN 1 ELSE 0 END) AS multi, MIN(kmin) AS kmin, "
-         f"MAX(kmax) AS kmax, {checks}, {', '.join(c_cols)} FROM w GROUP BY t, g0")
-    o_cols = ([f"SUM(S{a}) AS sum{a}" for a in range(m)]
-              + [f"SUM(nc * S{a}) AS ns{a}" for a in range(m)]
-              + [f"SUM(P{a}_{b}) AS ig{a}_{b}" for a, b in pairs]
-              + [f"SUM(S{a} * S{b}) AS cg{a}_{b}" for a, b in pairs])
-    return (f"WITH w AS ({w}), c AS ({c}) SELECT t, COUNT(*) AS nclusters, SUM(nc) AS nitems, "
-            f"SUM(nc * nc) AS n2, SUM(incomplete) AS incomplete, SUM(moved) AS moved, "
-            f"SUM(multi) AS multi, MIN(kmin) AS kmin, MAX(kmax) AS kmax, {checks}, "
-            f"{', '.join(o_cols)} FROM c GROUP BY t ORDER BY t")
+    w = (f"SELECT t, i, COUNT(*) AS nm, MIN(g0) AS g0, MAX(g1) AS g1, MAX(k) AS kmax, "
+         f"SUM(bad) AS bad, SUM(nul) AS nul, SUM(brk) AS brk FROM {table} GROUP BY t, i")
+    return (f"WITH w AS ({w}) SELECT COALESCE(SUM(bad), 0) AS bad, COALESCE(SUM(nul), 0) AS nul, "
+            f"COALESCE(SUM(brk), 0) AS brk, "
+            f"COALESCE(SUM(CASE WHEN kmax > 1 THEN 1 ELSE 0 END), 0) AS multi, "
+            f"COALESCE(SUM(CASE WHEN nm < {m} THEN 1 ELSE 0 END), 0) AS incomplete, "
+            f"COALESCE(SUM(CASE WHEN g0 <> g1 THEN 1 ELSE 0 END), 0) AS moved FROM w")
 
 
-def item_per_model_sql(m: int, table: str) -> str:
-    """Write the per-model sums over the per-(item, model) table, one row per task.
+def _item_codes_cte(table: str) -> str:
+    """Write the CTEs that give each item whole-number codes, numbered over the items.
 
-    Columns ``tp`` (task), ``k{j}`` (answers of model j), ``w{j}`` (Σ over items of the
-    variance, ddof 1, of the model's answers to the item) and ``v{j}`` (Σ w / K).
+    ``ic`` in (task, item) order, ``tc`` in task order, ``gc`` in (task, cluster) order.
     """
-    wv = "GREATEST(CASE WHEN k > 1 THEN (s2 - s * s / k) / (k - 1) ELSE 0 END, 0)"
-    inner = (f"SELECT t, j, SUM(k) AS kt, SUM({wv}) AS wt, SUM({wv} / k) AS vt "
-             f"FROM {table} GROUP BY t, j")
-    cols = [f"SUM(CASE WHEN j = {a} THEN {src} END) AS {dst}{a}"
-            for dst, src in (("k", "kt"), ("w", "wt"), ("v", "vt")) for a in range(m)]
-    return f"WITH q AS ({inner}) SELECT t AS tp, {', '.join(cols)} FROM q GROUP BY t ORDER BY t"
+    return (f"it AS (SELECT t, i, MIN(g0) AS g FROM {table} GROUP BY t, i), "
+            f"ik AS (SELECT t, i, g, ROW_NUMBER() OVER (ORDER BY t, i) - 1 AS ic FROM it), "
+            f"tk AS (SELECT t, ROW_NUMBER() OVER (ORDER BY t) - 1 AS tc FROM "
+            f"(SELECT DISTINCT t FROM it) d), "
+            f"gk AS (SELECT t, g, ROW_NUMBER() OVER (ORDER BY t, g) - 1 AS gc FROM "
+            f"(SELECT DISTINCT t, g FROM it) e), "
+            f"codes AS (SELECT ik.t, ik.i, CAST(ik.ic AS INT) AS ic, CAST(tk.tc AS INT) AS tc, "
+            f"CAST(gk.gc AS INT) AS gc FROM ik JOIN tk ON ik.t = tk.t "
+            f"JOIN gk ON ik.t = gk.t AND ik.g = gk.g)")
+
+
+def item_index_sql(table: str) -> str:
+    """Write the items' codes (see :func:`item_matrix_sql`): ``ic``, ``tc``, ``gc``, by ``ic``.
+
+    >>> item_index_sql("im").endswith("SELECT ic, tc, gc FROM codes ORDER BY ic")
+    True
+    """
+    return f"WITH {_item_codes_cte(table)} SELECT ic, tc, gc FROM codes ORDER BY ic"
+
+
+def item_matrix_sql(table: str) -> str:
+    """Write the per-(item, model) sums with the item's code: the item x model matrix, long.
+
+    One row per answered (item, model): ``ic`` (the item's code, 0-based in (task, item) order,
+    so that a task's items are contiguous; :func:`item_index_sql` gives each code's task ``tc``
+    and cluster ``gc``), ``j`` (the model index), ``k`` (answers), ``s``, ``s2`` (sums of the
+    score and its square). The rows are ``models x items``, never ``models²``: the products
+    that give every pair's sums (XᵀX, SᵀS) are made from them in numpy
+    (:func:`precmp_lib.engine.items.count_items`). The codes are numbered over the items and
+    joined to the answers, so that no sort runs over the answers.
+
+    >>> "JOIN codes c ON q.t = c.t AND q.i = c.i" in item_matrix_sql("im")
+    True
+    """
+    return (f"WITH {_item_codes_cte(table)} SELECT c.ic AS ic, CAST(q.j AS INT) AS j, "
+            f"CAST(q.k AS INT) AS k, CAST(q.s AS DOUBLE) AS s, CAST(q.s2 AS DOUBLE) AS s2 "
+            f"FROM {table} q JOIN codes c ON q.t = c.t AND q.i = c.i")
+
+
+def item_tasks_sql(table: str) -> str:
+    """Write the tasks of the per-(item, model) table, in the order of the codes ``tc``.
+
+    >>> item_tasks_sql("im")
+    'SELECT DISTINCT t FROM im ORDER BY t'
+    """
+    return f"SELECT DISTINCT t FROM {table} ORDER BY t"
 
 
 def item_common_sql(m: int, table: str, keep: bool) -> str:
@@ -662,7 +684,7 @@ def item_locate_sql(check: str, m: int, table: str = "im") -> str:
     Parameters
     ----------
     check : {"bad", "nul", "brk", "multi", "moved", "incomplete"}
-        The check column of :func:`item_sums_sql` that some task's row fails.
+        The check column of :func:`item_checks_sql` that fails.
     m : int
         The number of models.
     table : str

@@ -8,6 +8,8 @@ URIs with escaped alt text, and each table carries its own CSV.
 
 from __future__ import annotations
 
+import base64
+import json
 import math
 from typing import Any
 
@@ -15,9 +17,17 @@ import numpy as np
 import pandas as pd
 
 from ..compare.base import by_score
-from ..compare.items import ALL_TASKS, ALL_TASKS_LINE, ItemComparison, amount, median_mde, no_plan
+from ..compare.items import (
+    ALL_TASKS,
+    ALL_TASKS_LINE,
+    MANY_MODELS,
+    ItemComparison,
+    amount,
+    median_mde,
+    no_plan,
+)
 from ..compare.prediction_conclusions import format_pvalue
-from .html import BETTER, CSS, NOT_SHOWN, WORSE, Html, bidi_note, esc, table_html
+from .html import BETTER, CSS, NOT_SHOWN, WORSE, Html, bidi_note, csv_link, esc, table_html
 from .prediction_sections import figure_html, interval_plot, legend_html
 
 __all__ = ["ITEM_SECTIONS", "item_header", "item_sections", "item_toc"]
@@ -32,12 +42,28 @@ ITEM_SECTIONS = [
 ]
 
 
+# the page for many models: the ranking and the heat map lead, the per-task results are folded
+MANY_SECTIONS = [
+    ("pi-conclusion", "Conclusion"),
+    ("pi-ranking", "Ranking, each model against the leader"),
+    ("pi-heatmap", "Every pair: heat map"),
+    ("pi-tasks", "Per task"),
+    ("pi-design", "Design: items, clusters, answers"),
+    ("pi-power", "Power: what these items can detect"),
+    ("pi-details", "Data and settings"),
+]
+
+
+def _many(cmp: ItemComparison) -> bool:
+    return len(cmp.models) > MANY_MODELS
+
+
 def _wrap(body: str) -> Html:
     return Html(f'<div class="pcr">{body}</div>')
 
 
 def _h2(key: str, suffix: str = "") -> str:
-    return f'<h2 id="{key}">{esc(dict(ITEM_SECTIONS)[key] + suffix)}</h2>'
+    return f'<h2 id="{key}">{esc({**dict(ITEM_SECTIONS), **dict(MANY_SECTIONS)}[key] + suffix)}</h2>'
 
 
 def _task_label(task: str) -> str:
@@ -80,7 +106,8 @@ def item_toc(cmp: ItemComparison) -> Html:
     -------
     Html
     """
-    links = "".join(f'<li><a href="#{k}">{esc(t)}</a></li>' for k, t in ITEM_SECTIONS)
+    links = "".join(f'<li><a href="#{k}">{esc(t)}</a></li>'
+                    for k, t in (MANY_SECTIONS if _many(cmp) else ITEM_SECTIONS))
     return _wrap(f'<nav class="toc"><strong>Contents</strong><ol>{links}</ol></nav>')
 
 
@@ -116,37 +143,58 @@ def _errored_notes(cmp: ItemComparison) -> dict[str, str]:
     return {task: " ".join(lines) for task, lines in said.items()}
 
 
-def _suite_answer(cmp: ItemComparison) -> str:
-    """Say the answer over all tasks in one sentence.
-
-    It names the metric, the top model against the next one, their difference with its
-    interval and the Holm-adjusted p-value.
-    """
-    pairs = cmp.pairs[cmp.pairs["task"] == ALL_TASKS]
-    summary = cmp.summary[cmp.summary["task"] == ALL_TASKS]
-    if pairs.empty or summary.empty:
-        return ""
+def _top_pair(cmp: ItemComparison, task: str) -> tuple[str, str, Any] | None:
+    """Return the top two models of a line and their pair's row (pairs tested, else all_pairs)."""
+    summary = cmp.summary[cmp.summary["task"] == task]
+    if len(summary) < 2:
+        return None
     top, second = by_score(dict(zip(summary["model"], summary["score"])))[:2]
-    row = pairs[((pairs.model_a == top) & (pairs.model_b == second))
-                | ((pairs.model_a == second) & (pairs.model_b == top))].iloc[0]
+    for table in (cmp.pairs[cmp.pairs["task"] == task], cmp.all_pairs):
+        if table.empty:
+            continue
+        hit = table[((table.model_a == top) & (table.model_b == second))
+                    | ((table.model_a == second) & (table.model_b == top))]
+        if len(hit):
+            return top, second, hit.iloc[0]
+    return None
+
+
+def _suite_answer(cmp: ItemComparison) -> str:
+    """Say the answer in one sentence: the difference of the top two models and its interval.
+
+    It names the metric (over several tasks), the top model against the next one, their
+    difference with its interval and the Holm-adjusted p-value: the first sentence of every
+    item page. Empty when tasks on different scales are not pooled.
+    """
+    task = cmp.tasks[-1]
+    if len(cmp.tasks) > 1 and task != ALL_TASKS:
+        return ""
+    found = _top_pair(cmp, task)
+    if found is None:
+        return ""
+    top, second, row = found
     sign = 1 if row.model_a == top else -1
     est = sign * row.estimate
     lo, hi = sorted([sign * row.ci_low, sign * row.ci_high])
-    unit = bool(cmp.design_table.set_index("task").loc[ALL_TASKS].get("unit", True))
+    unit = bool(cmp.design_table.set_index("task").loc[task].get("unit", True))
     scale = 100 if unit else 1
     fmt = "{:+.1f}" if unit else "{:+.3g}"
     what = " points" if unit else " in score units"
+    p = format_pvalue(float(row.pvalue_adjusted))
+    interval = (f"{100 * (1 - cmp.alpha):g} % interval {fmt.format(scale * lo)} to "
+                f"{fmt.format(scale * hi)}" if math.isfinite(lo) and math.isfinite(hi)
+                else "no interval (the differences do not vary)")
+    said = (f"{top} − {second} = {fmt.format(scale * est)}{what}, {interval}, Holm-adjusted p "
+            f"{p if p.startswith('<') else '= ' + p}.")
+    if task != ALL_TASKS:
+        return (f"{task}: " if task else "") + said
     scoring = (cmp.settings.get("eval_logs") or {}).get("scoring") or {}
     ways = sorted(set(scoring.values()))
     metric = (f"scored by {ways[0]}" if len(ways) == 1 else
               f"scored per task ({len(ways)} ways, named in the design section)" if ways
               else "mean item score")
     n_tasks = len([t for t in cmp.tasks if t != ALL_TASKS])
-    p = format_pvalue(float(row.pvalue_adjusted))
-    return (f"Over all {n_tasks} tasks ({metric}): {top} − {second} = "
-            f"{fmt.format(scale * est)}{what}, {100 * (1 - cmp.alpha):g} % interval "
-            f"{fmt.format(scale * lo)} to {fmt.format(scale * hi)}, Holm-adjusted p "
-            f"{p if p.startswith('<') else '= ' + p}.")
+    return f"Over all {n_tasks} tasks ({metric}): {said}"
 
 
 def _conclusion(cmp: ItemComparison) -> str:
@@ -155,8 +203,8 @@ def _conclusion(cmp: ItemComparison) -> str:
     The recommendation is made from the best group of the last task (all tasks together when
     there are several), whose own line would say the same again; that line is left out. A task
     whose logs lost more than 5 % of their samples to errors says so at the start of its first
-    line. With more than ``FOLD_TASKS`` tasks the answer over all tasks leads (the metric, the
-    difference of the top two models with its interval) and the per-task lines are folded.
+    line. The difference of the top two models with its interval leads every page (over all
+    tasks: with the metric); with more than ``FOLD_TASKS`` tasks the per-task lines are folded.
     """
     lines = list(cmp.conclusions)
     rec = ""
@@ -176,12 +224,13 @@ def _conclusion(cmp: ItemComparison) -> str:
         if i is not None:
             lines[i] = f"{start}{text} {lines[i][len(start):]}"
     tasks = [t for t in cmp.tasks if t != ALL_TASKS]
-    if len(tasks) <= FOLD_TASKS:
-        return _h2("pi-conclusion") + rec + "".join(f"<p>{esc(line)}</p>" for line in lines)
-    every = [line for line in lines if line.startswith(ALL_TASKS_LINE)]
-    each = [line for line in lines if not line.startswith(ALL_TASKS_LINE)]
     answer = _suite_answer(cmp)
     lead = f'<p class="rec">{esc(answer)}</p>' if answer else ""
+    if len(tasks) <= FOLD_TASKS:
+        return (_h2("pi-conclusion") + lead + rec
+                + "".join(f"<p>{esc(line)}</p>" for line in lines))
+    every = [line for line in lines if line.startswith(ALL_TASKS_LINE)]
+    each = [line for line in lines if not line.startswith(ALL_TASKS_LINE)]
     flagged = "".join(f"<p>{esc(line)}</p>" for line in each
                       if any(line.startswith(f"{t}: {w}") for t, w in warn.items()))
     folded = (f"<details><summary>{esc(f'Each of the {len(tasks)} tasks ({len(each)} lines)')}"
@@ -411,6 +460,226 @@ def _power(cmp: ItemComparison) -> str:
     return _h2("pi-power") + intro + "".join(rows) + table_html(p, "power") + _repeated(cmp)
 
 
+def _family_text(cmp: ItemComparison) -> str:
+    """Say which pairs were tested, and over which Holm's adjustment runs."""
+    k = len(cmp.models)
+    family = cmp.settings.get("family", "all")
+    if family == "reference":
+        return (f"Each model is tested against the reference, {cmp.settings.get('reference')} "
+                f"(--reference; {k - 1:,} pairs per task), Holm's adjustment over those pairs.")
+    if family == "leader":
+        return (f"Each model is tested against the leader, the top model of each task (--pairs "
+                f"leader, the default beyond {MANY_MODELS} models: {k - 1:,} pairs per task, not "
+                f"{k * (k - 1) // 2:,}), Holm's adjustment over those pairs; the heat map tests "
+                f"every pair, Holm over all {k * (k - 1) // 2:,}.")
+    return (f"Every pair is tested (--pairs all: {k * (k - 1) // 2:,} pairs per task), Holm's "
+            "adjustment over them.")
+
+
+def _against_leader(cmp: ItemComparison, task: str) -> pd.DataFrame:
+    """Return one row per model of a line, ranked: score, interval, and its pair with the leader."""
+    summary = cmp.summary[cmp.summary["task"] == task]
+    order = by_score(dict(zip(summary["model"], summary["score"])))
+    s = summary.set_index("model").loc[order]
+    ref = cmp.settings.get("reference")
+    leader = ref if ref else order[0]
+    pairs = cmp.pairs[cmp.pairs["task"] == task]
+    if not ((pairs.model_a == leader) | (pairs.model_b == leader)).all() and not cmp.all_pairs.empty:
+        pairs = pairs[(pairs.model_a == leader) | (pairs.model_b == leader)]
+    cols: dict[str, list[float]] = {"diff": [], "diff_low": [], "diff_high": [], "p_holm": []}
+    shown: list[str] = []
+    by_other = {}
+    for r in pairs.itertuples():
+        if leader in (r.model_a, r.model_b):
+            by_other[r.model_b if r.model_a == leader else r.model_a] = r
+    for m in order:
+        r = by_other.get(m)
+        if r is None:
+            for c in cols:
+                cols[c].append(math.nan)
+            shown.append("leader" if m == leader else "")
+            continue
+        sign = 1 if r.model_a == m else -1  # the model minus the leader
+        lo, hi = sorted([sign * r.ci_low, sign * r.ci_high])
+        cols["diff"].append(sign * r.estimate)
+        cols["diff_low"].append(lo)
+        cols["diff_high"].append(hi)
+        cols["p_holm"].append(r.pvalue_adjusted)
+        shown.append("not shown to differ" if not r.reject
+                     else "shown better" if sign * r.estimate > 0 else "shown worse")
+    out = pd.DataFrame({"rank": s["rank"].to_numpy(), "model": order,
+                        "score": s["score"].to_numpy(), "ci_low": s["ci_low"].to_numpy(),
+                        "ci_high": s["ci_high"].to_numpy(), "best": s["best"].to_numpy(),
+                        f"minus {leader}": cols["diff"], "low": cols["diff_low"],
+                        "high": cols["diff_high"], "p_holm": cols["p_holm"],
+                        "against the leader": shown})
+    return out
+
+
+def _ranking(cmp: ItemComparison) -> str:
+    """Render the ranked list with intervals, the best group and each model against the leader."""
+    task = cmp.tasks[-1]
+    table = _against_leader(cmp, task)
+    where = " over all tasks" if task == ALL_TASKS else (f" on {task}" if task else "")
+    best = list(table.loc[table["best"], "model"])
+    from ..compare.prediction_conclusions import join_names
+
+    group = (f"The best group{where}: {join_names(best, most=12)} ({len(best):,} of "
+             f"{len(table):,} models not shown worse than the top one)." if best
+             else "No best group: tasks on different scales are not pooled.")
+    intro = (f"<p>{esc(group)}</p><p>{esc(_family_text(cmp))} Each row: the model's mean score "
+             f"with its {100 * (1 - cmp.alpha):g} % cluster-robust interval, then its difference "
+             "from the leader with its interval and the Holm-adjusted p-value.</p>")
+    return _h2("pi-ranking") + intro + table_html(table, "ranking")
+
+
+# drawn in the page by the script below: the colour of a cell from the quantised difference
+# and adjusted p-value of its pair; the order of the rows and columns chosen by the reader
+_HEAT_SCRIPT = """
+(function(){
+var box=document.currentScript.parentNode;
+var el=box.querySelector('canvas'),sel=box.querySelector('select'),out=box.querySelector('.hm-out');
+var names=JSON.parse(box.dataset.names),k=names.length,alpha=parseFloat(box.dataset.alpha);
+var unit=box.dataset.unit==='1',scale=parseFloat(box.dataset.scale);
+function bytes(s){var b=atob(s),a=new Uint8Array(b.length);for(var i=0;i<b.length;i++)a[i]=b.charCodeAt(i);return a;}
+var d=new Int16Array(bytes(box.dataset.diff).buffer),q=new Uint16Array(bytes(box.dataset.logp).buffer);
+function at(i,j){if(i===j)return null;var a=Math.min(i,j),b=Math.max(i,j);
+var n=a*k-a*(a+1)/2+(b-a-1),s=i<j?1:-1;return [s*d[n]*scale/32767,Math.pow(10,-q[n]/1000)];}
+var cell=Math.max(1,Math.min(18,Math.floor(720/k))),pad=k<=60?110:0;
+el.width=el.height=pad+cell*k;var g=el.getContext('2d'),order=[];
+function colour(v,p,mode){if(v===null)return '#ffffff';
+if(mode==='p'){if(p>=alpha)return '#d9d9d9';var t=Math.min(1,-Math.log10(Math.max(p,1e-300))/10);
+return v>0?'rgba(0,114,178,'+(0.35+0.65*t)+')':'rgba(213,94,0,'+(0.35+0.65*t)+')';}
+var m=Math.max(-1,Math.min(1,v/Math.max(1e-12,scale)));
+return m>0?'rgba(0,114,178,'+m+')':'rgba(213,94,0,'+(-m)+')';}
+function draw(){var how=sel.value,mode=how.split(':')[0];order=[];for(var i=0;i<k;i++)order.push(i);
+if(how.split(':')[1]==='name')order.sort(function(a,b){return names[a]<names[b]?-1:names[a]>names[b]?1:0;});
+g.fillStyle='#fff';g.fillRect(0,0,el.width,el.height);
+for(var r=0;r<k;r++)for(var c=0;c<k;c++){var x=at(order[r],order[c]);
+g.fillStyle=colour(x&&x[0],x&&x[1],mode);g.fillRect(pad+c*cell,pad+r*cell,cell,cell);}
+if(pad){g.fillStyle='#222';g.font=Math.min(12,cell)+'px sans-serif';
+for(var i=0;i<k;i++){var t=names[order[i]].slice(0,16);g.textAlign='right';
+g.fillText(t,pad-4,pad+i*cell+cell*0.8);g.save();g.translate(pad+i*cell+cell*0.8,pad-4);
+g.rotate(-Math.PI/2);g.textAlign='left';g.fillText(t,0,0);g.restore();}}}
+el.addEventListener('mousemove',function(e){var b=el.getBoundingClientRect(),f=el.width/b.width;
+var c=Math.floor(((e.clientX-b.left)*f-pad)/cell),r=Math.floor(((e.clientY-b.top)*f-pad)/cell);
+if(r<0||c<0||r>=k||c>=k||r===c){out.textContent='';return;}var x=at(order[r],order[c]);
+var v=unit?(x[0]*100).toFixed(1)+' points':x[0].toPrecision(3);
+out.textContent=names[order[r]]+' \u2212 '+names[order[c]]+' = '+(x[0]>0?'+':'')+v+
+', Holm-adjusted p '+(x[1]<1e-4?'< 0.0001':'= '+x[1].toPrecision(2));});
+sel.addEventListener('change',draw);draw();})();
+"""
+
+
+def _heat_data(cmp: ItemComparison, names: list[str]) -> tuple[str, str, float]:
+    """Quantise every pair for the page's script.
+
+    Returns the differences (int16, of ``scale``) and -1000 log10 of the adjusted p-values
+    (uint16), in the upper triangle of ``names``' order, base64; and the scale.
+    """
+    k = len(names)
+    index = {m: i for i, m in enumerate(names)}
+    ap = cmp.all_pairs
+    a = ap["model_a"].map(index).to_numpy(int)
+    b = ap["model_b"].map(index).to_numpy(int)
+    est = ap["estimate"].to_numpy(float)
+    swap = a > b
+    lo, hi = np.where(swap, b, a), np.where(swap, a, b)
+    diff = np.where(swap, -est, est)  # the earlier model minus the later one
+    n = lo * k - lo * (lo + 1) // 2 + (hi - lo - 1)
+    scale = float(np.nanmax(np.abs(diff))) if len(diff) and np.isfinite(diff).any() else 1.0
+    scale = scale if scale > 0 else 1.0
+    d = np.zeros(k * (k - 1) // 2, dtype="<i2")
+    q = np.zeros(k * (k - 1) // 2, dtype="<u2")
+    d[n] = np.round(np.nan_to_num(diff / scale) * 32767).astype("<i2")
+    logp = -np.log10(np.clip(ap["pvalue_adjusted"].to_numpy(float), 1e-65, 1.0)) * 1000
+    q[n] = np.round(np.nan_to_num(logp)).astype("<u2")
+    return (base64.b64encode(d.tobytes()).decode("ascii"),
+            base64.b64encode(q.tobytes()).decode("ascii"), scale)
+
+
+def _heat_map(cmp: ItemComparison) -> str:
+    """Render every pair as one heat map, drawn once in the page (a canvas, an inline script)."""
+    if cmp.all_pairs.empty:
+        return ""
+    task = cmp.tasks[-1]
+    summary = cmp.summary[cmp.summary["task"] == task]
+    names = by_score(dict(zip(summary["model"], summary["score"])))
+    diff, logp, scale = _heat_data(cmp, names)
+    k = len(names)
+    unit = bool(cmp.design_table.set_index("task").loc[task].get("unit", True))
+    where = "all tasks together" if task == ALL_TASKS else (task or "the items")
+    intro = (f"<p>Every pair of the {k:,} models on {esc(where)}: {k * (k - 1) // 2:,} pairs, "
+             f"Holm's adjustment over all of them. A cell is the row's model minus the "
+             f"column's: blue, the row's model is shown better (α = {cmp.alpha:g}); vermillion, "
+             "shown worse; grey, not shown to differ; the deeper the colour, the smaller the "
+             "adjusted p-value (or, by difference, the larger the difference). Point at a cell "
+             "for its numbers. The table of every pair is in the comparison's JSON (--json, "
+             "all_pairs), and below as CSV up to 2,000 pairs.</p>")
+    attrs = (f'data-names="{esc(json.dumps(names))}" data-alpha="{cmp.alpha:g}" '
+             f'data-unit="{1 if unit else 0}" data-scale="{scale!r}" data-diff="{diff}" '
+             f'data-logp="{logp}"')
+    control = ('<p><label>Colour and order: <select><option value="p:rank">adjusted p-value, '
+               'by rank</option><option value="p:name">adjusted p-value, by name</option>'
+               '<option value="d:rank">difference, by rank</option><option value="d:name">'
+               'difference, by name</option></select></label></p>')
+    csv = ""
+    if len(cmp.all_pairs) <= 2_000:  # a small table also comes as CSV (about 300 KB at most)
+        csv = f"<p>{csv_link(cmp.all_pairs, 'all_pairs.csv')}</p>"
+    return (_h2("pi-heatmap") + intro + f'<div class="heatmap" {attrs}>{control}'
+            '<canvas role="img" aria-label="heat map of every pair" '
+            'style="max-width:100%;image-rendering:pixelated"></canvas>'
+            '<p class="hm-out meta" aria-live="polite"></p>'
+            f"<script>{_HEAT_SCRIPT}</script></div>" + csv)
+
+
+def _tasks_folded(cmp: ItemComparison) -> str:
+    """Render the tasks, folded: one table of every model's score on every task (ranked overall)."""
+    tasks = [t for t in cmp.tasks if t != ALL_TASKS]
+    task = cmp.tasks[-1]
+    summary = cmp.summary
+    last = summary[summary["task"] == task]
+    order = by_score(dict(zip(last["model"], last["score"])))
+    wide = summary.pivot(index="model", columns="task", values="score").loc[order]
+    best = summary.pivot(index="model", columns="task", values="best").loc[order]
+    head = "".join(f'<th>{esc(_task_label(t))}</th>' for t in tasks)
+    rows = []
+    for m in order:
+        cells = "".join(f"<td>{'<b>' if best.at[m, t] else ''}{wide.at[m, t]:.3f}"
+                        f"{'</b>' if best.at[m, t] else ''}</td>" for t in tasks)
+        rows.append(f'<tr><td class="s">{esc(m)}</td>{cells}</tr>')
+    groups = "".join(f"<li>{esc(_task_label(t))}: {esc(', '.join(cmp.best_by_task.get(t, [])[:12]))}"
+                     f"{esc(' and more' if len(cmp.best_by_task.get(t, [])) > 12 else '')}</li>"
+                     for t in tasks)
+    table = (f'<div class="box"><table class="t"><thead><tr><th class="s">model</th>{head}</tr>'
+             f'</thead><tbody>{"".join(rows)}</tbody></table></div>')
+    if len(tasks) <= 1:
+        return ""
+    return (_h2("pi-tasks") + f"<p>Each model's mean score on each of the {len(tasks)} tasks, "
+            "in bold where the model is in the task's best group; each task's pairs are in the "
+            "comparison's JSON (--json).</p>"
+            f'<details class="more"><summary>{esc(f"Scores on each of the {len(tasks)} tasks")}'
+            f"</summary>{table}</details>"
+            f'<details class="more"><summary>{esc("The best group of each task")}</summary>'
+            f"<ul>{groups}</ul></details>")
+
+
+def _power_many(cmp: ItemComparison) -> str:
+    """Render the power of each line in one sentence (the pairs' table is in the JSON)."""
+    rows = []
+    for task in cmp.tasks:
+        d = cmp.design_table[cmp.design_table["task"] == task].iloc[0]
+        mde = median_mde(cmp.pairs[cmp.pairs["task"] == task])
+        if math.isnan(mde):
+            continue
+        where = f"{_task_label(task)}: " if len(cmp.tasks) > 1 else ""
+        rows.append(f"<li>{esc(where)}{esc(amount(mde, bool(d.get('unit', True))))}</li>")
+    return (_h2("pi-power") + "<p>The smallest difference of mean scores the items detect with "
+            "80 % power (median over the pairs tested):</p>"
+            f'<details class="more"><summary>{esc(f"{len(rows)} lines")}</summary>'
+            f"<ul>{''.join(rows)}</ul></details>")
+
+
 def _details(cmp: ItemComparison, versions: dict | None) -> str:
     rows = {"source": cmp.source, "engine": cmp.engine, "answers read": f"{cmp.n_rows:,}",
             "alpha": cmp.alpha, "test": cmp.settings.get("test"),
@@ -447,6 +716,10 @@ def item_sections(cmp: ItemComparison, versions: dict | None = None) -> Html:
     >>> "Pairs of models on the same items" in page, "&lt;a&gt;" in page, "<a>" in page
     (True, True, False)
     """
-    body: list[Any] = [_conclusion(cmp), _design(cmp), _scores(cmp), _pairs(cmp), _power(cmp),
-                       _details(cmp, versions)]
+    if _many(cmp):
+        body: list[Any] = [_conclusion(cmp), _ranking(cmp), _heat_map(cmp), _tasks_folded(cmp),
+                           _design(cmp), _power_many(cmp), _details(cmp, versions)]
+    else:
+        body = [_conclusion(cmp), _design(cmp), _scores(cmp), _pairs(cmp), _power(cmp),
+                _details(cmp, versions)]
     return _wrap("".join(body))

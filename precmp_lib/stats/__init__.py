@@ -1,6 +1,6 @@
 """Statistical tests: pure functions of counts, cluster sums or score matrices.
 
-Each module is one topic: :mod:`.contingency` (McNemar, Cochran's Q), :mod:`.accuracy`,
+Each module is one topic: :mod:`.contingency` (McNemar, Cochran's Q), :mod:`.allpairs` (every pair of many models from the sums matrices), :mod:`.accuracy`,
 :mod:`.precision_cells`, :mod:`.precision` and :mod:`.precision_gee` (GS, GW, Wald, RP, GEE),
 :mod:`.paired` (clustered paired tests on items), :mod:`.repeated` (items answered several
 times), :mod:`.resampling` (corrected and 5x2cv t-tests), :mod:`.ranks` and :mod:`.posthoc` (Wilcoxon, Friedman, Nemenyi), :mod:`.bayesian`,
@@ -18,4 +18,4 @@ course.
 
 from .._lib.lazy import submodule_access
 
-__getattr__, __dir__ = submodule_access(__name__, ['accuracy', 'auc', 'bayesian', 'combine', 'contingency', 'intervals', 'multiple', 'paired', 'posthoc', 'power', 'precision', 'precision_cells', 'precision_gee', 'prevalence', 'ranks', 'repeated', 'replicability', 'resampling', 'results'])
+__getattr__, __dir__ = submodule_access(__name__, ['accuracy', 'allpairs', 'auc', 'bayesian', 'combine', 'contingency', 'intervals', 'multiple', 'paired', 'posthoc', 'power', 'precision', 'precision_cells', 'precision_gee', 'prevalence', 'ranks', 'repeated', 'replicability', 'resampling', 'results'])

@@ -546,8 +546,8 @@ BEYOND = {
     "a line's length": ("p.csv", "y," + ",".join(f"m{j:07d}" for j in range(120_000)) + "\n", [],
                         "p.csv: the header line: 1,048,577 bytes in a line, more than the limit of "
                         "1,048,576 (raise it with --limit line=N or PRECMP_MAX_LINE=N)"),
-    "models of items": ("i.csv", _items(51), ["--item", "item"],
-                        "i.csv: column 'model': 51 models, more than the limit of 50 (raise it with "
+    "models of items": ("i.csv", _items(1_001), ["--item", "item"],
+                        "i.csv: column 'model': 1,001 models, more than the limit of 1,000 (raise it with "
                         "--limit item_models=N or PRECMP_MAX_ITEM_MODELS=N)"),
     "tasks": ("i.csv", _items(2, tasks=65), ["--item", "item", "--task", "task"],
               "i.csv: column 'task': 65 tasks, more than the limit of 64 (raise it with "

@@ -120,5 +120,7 @@ def test_one_task_with_errored_samples_says_so_in_the_recommendation(tmp_path):
     cmp.settings["eval_logs"] = {"scoring": {"race": "scorer match"},
                                  "errored": {"a: race": ["q1 epoch 1", "q2 epoch 1"]},
                                  "samples": {"a: race": 32}}
-    rec = re.search(r'<p class="rec">(.*?)</p>', item_sections(cmp)).group(1)
+    # the page's first sentence is the difference with its interval; the recommendation next
+    lead, rec = re.findall(r'<p class="rec">(.*?)</p>', item_sections(cmp))[:2]
+    assert lead.startswith(esc("race: b − a = +33.3 points, 95 % interval +13.8 to +52.9"))
     assert rec.startswith(esc("race: a: 2 of 32 samples errored (6.2 %) and were skipped. "))
