@@ -369,14 +369,7 @@ def test_the_guide_counts_the_exercises_as_they_are():
         assert (stated.group(1), stated.group(2)) == (words[min(counts)], words[max(counts)])
 
 
-_SOLUTIONS_15 = NOTEBOOK_DIR / "solutions" / "15_bootstrap_permutation.ipynb"
-
-
-@pytest.mark.parametrize("stem", [
-    pytest.param(s, marks=pytest.mark.xfail(
-        s == _SOLUTIONS_15.stem and not _SOLUTIONS_15.is_file(), strict=True,
-        reason="the solutions of 15 are written with its bootstrap and DeLong exercises"))
-    for s in TOPICS])
+@pytest.mark.parametrize("stem", TOPICS)
 def test_every_notebook_with_exercises_has_its_solutions(stem):
     """The instructor guide and the map say every topic notebook's solutions are in solutions/."""
     assert _exercises(stem) > 0
