@@ -2,9 +2,8 @@
 
 The sweep reads the prose students and instructors read on the two-hour path (``SWEPT``: the
 markdown cells of notebooks 00, 01 and 13 and of their solutions, the lab guide, the instructor
-guide and the notes of 00, 01 and 13; and the topic notebooks 02, 04–12 and 14, their solutions
-and their notes) sentence by sentence, and finds its claims: numbers,
-percentages, number words ("half", "twice", "three to five"), directions ("too liberal", "too
+guide and the notes of 00, 01 and 13; and the topic notebooks 02, 04–12, 14 and 15, their
+solutions and their notes) sentence by sentence, and finds its claims: numbers, percentages, number words ("half", "twice", "three to five"), directions ("too liberal", "too
 often", "below", "more … than") and named datasets. A sentence with a claim passes only when
 
 * it is **registered**: a phrase of ``tests/claims.py`` registered for that file covers it, and
@@ -65,6 +64,10 @@ SWEPT = (
     "docs/instructor/06-11.md#11",
     "docs/instructor/12.md",
     "docs/instructor/14.md",
+    # notebook 15 (the bootstrap, the permutation test and DeLong's test), its solutions and notes
+    "notebooks/15_bootstrap_permutation.ipynb",
+    "notebooks/solutions/15_bootstrap_permutation.ipynb",
+    "docs/instructor/15.md",
 )
 
 # --- what a claim looks like -------------------------------------------------------------------
@@ -192,6 +195,9 @@ SETTINGS_OF = {
     "docs/instructor/13.md": ["notebooks/13_evaluating_on_items.ipynb",
                               "notebooks/solutions/13_evaluating_on_items.ipynb"],
     "docs/instructor/00-05.md": [f"notebooks/{nb}.ipynb" for nb in LAB_NOTEBOOKS[:2]],
+    # a parameter of 15 in 15.md (the slice of `boundary_n` = 20 right answers)
+    "docs/instructor/15.md": ["notebooks/15_bootstrap_permutation.ipynb",
+                              "notebooks/solutions/15_bootstrap_permutation.ipynb"],
 }
 
 
