@@ -268,7 +268,20 @@ def test_every_claim_is_bound(file):
 
 
 # --- sentences the notebooks build -------------------------------------------------------------
-_BOUND_TO_ZERO = re.compile(r"within\s*\{[^{}]*:\.0%\}")
+# "within {x:.0%}", and the same bound written as a number of per cent, "within {100 * x:.0f} %"
+_BOUND_TO_ZERO = re.compile(r"within\s*±?\s*\{[^{}]*:\.0(?:%\}|f\}\s?%)")
+
+
+@pytest.mark.parametrize(("code", "flagged"), [
+    ('f"within {gap:.0%} of the one"', True),
+    ('f"within {100 * gap:.0f} % of the one"', True),
+    ('f"within ±{100 * gap:.0f}% of it"', True),
+    ('f"within {gap:.1%} of the one"', False),
+    ('f"within ±{margin:g} (p = {p:.3f})"', False),
+    ('f"{100 * share:.0f} % of the probabilities lie within 0.01 of 0 or 1"', False),
+])
+def test_a_bound_to_zero_is_recognised(code, flagged):
+    assert bool(_BOUND_TO_ZERO.search(code)) == flagged
 
 
 @pytest.mark.parametrize("nb", sorted(p.relative_to(ROOT).as_posix()
