@@ -2592,7 +2592,26 @@ def delong_at_the_edges() -> None:
     assert res.estimate + stats.norm.ppf(0.975) * res.details["se"] > 1 and res.ci_high == 1.0
 
 
+def design_effect_scatters_around_one() -> None:
+    # notebook 15's benchmark (60 passages of 8 questions, both models at 0.7) at skill_sd = 0,
+    # drawn 200 times: the design effect of pc.paired_difference is 1 on average (its Monte Carlo
+    # SE is about 0.014 here: SD 0.19 over 200) and one benchmark's estimate lands well on either
+    # side of it (its 5 % and 95 % quantiles are about 0.71 and 1.33)
+    rng = np.random.default_rng(15)
+    deffs = np.array([pc.paired_difference(b["correct_a"], b["correct_b"], clusters=b["cluster"])
+                      .details["design_effect"]
+                      for b in (simulate_items(60, 8, accuracy_a=0.7, accuracy_b=0.7, skill_sd=0.0,
+                                               random_state=rng) for _ in range(200))])
+    assert abs(deffs.mean() - 1) < 0.05, deffs.mean()
+    low, high = np.quantile(deffs, [0.05, 0.95])
+    assert low < 0.85 and high > 1.15, (low, high)
+
+
 _later("15_bootstrap_permutation", [
+    Claim("docs/instructor/15.md",
+          "the differences no longer cluster, and the design effect scatters around 1",
+          design_effect_scatters_around_one,
+          "pc.paired_difference on 200 simulated benchmarks of notebook 15's design at skill_sd 0"),
     Claim("notebooks/15_bootstrap_permutation.ipynb",
           "with few items and a score close to 1, the bootstrap distribution is lopsided and the "
           "percentile interval too short on the side away from the boundary: it misses a true score "
