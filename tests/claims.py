@@ -2765,3 +2765,155 @@ _later("11_paper_replication", [
           "land cover's classes", decisions_can_flip_at_paper_scale,
           "paper.table5 with 1000-tree forests: diabetic retinopathy seed 0, Urban land cover seeds 0–2"),
 ])
+
+
+# 15: the sweep of its text, its solutions and its notes (the bootstrap, the permutation test and
+# DeLong's test); the notebook's split, resampling and scores written again
+def _f1_rows(truth: np.ndarray, called: np.ndarray) -> np.ndarray:
+    tp, fp, fn = (np.sum(x, axis=-1) for x in (truth & called, ~truth & called, truth & ~called))
+    return 2 * tp / (2 * tp + fp + fn)
+
+
+def _auc_rows(truth: np.ndarray, score: np.ndarray) -> np.ndarray:
+    """The Mann–Whitney AUC of each row, from ranks, as notebook 15 computes it."""
+    ranks, n_pos = stats.rankdata(score, axis=-1), truth.sum(axis=-1)
+    return (np.sum(ranks * truth, axis=-1) - n_pos * (n_pos + 1) / 2) / (n_pos * (truth.shape[-1] - n_pos))
+
+
+def _slice_percentile(right: int, n: int, seed: int = 0, n_resamples: int = 2000) -> np.ndarray:
+    """Notebook 15's percentile bootstrap of a slice of n items, ``right`` of them right."""
+    items = (np.arange(n) < right).astype(float)
+    boot = items[np.random.default_rng(seed).integers(0, n, size=(n_resamples, n))].mean(axis=1)
+    return boot
+
+
+def near_one_percentile_short_away_from_boundary() -> None:
+    # 18 or 19 right of the notebook's boundary_n = 20: the resampled shares are skewed towards 0
+    # (away from 1), and the percentile interval stops above Clopper–Pearson's lower end
+    # (Beta(x, n − x + 1)'s 2.5 % quantile) while reaching its upper end
+    n = 20
+    for right in (18, 19):
+        boot = _slice_percentile(right, n)
+        low, high = np.quantile(boot, [0.025, 0.975])
+        assert stats.skew(boot) < -0.3, (right, stats.skew(boot))
+        assert low > stats.beta.ppf(0.025, right, n - right + 1) + 0.05, (right, low)
+        assert high >= stats.beta.ppf(0.975, right + 1, n - right), (right, high)
+    # coverage, summed exactly over the binomial counts x of a true score p (the intervals of
+    # each x from 2000 resamples): the interval lies wholly above p (misses a score below it)
+    # much more often than α/2 = 2.5 %, and wholly below p less often than α/2
+    ends = {x: np.quantile(_slice_percentile(x, n, seed=x), [0.025, 0.975]) for x in range(n + 1)}
+    for p in (0.8, 0.9, 0.95):
+        pmf = stats.binom.pmf(np.arange(n + 1), n, p)
+        above = sum(pmf[x] for x in ends if ends[x][0] > p)
+        below = sum(pmf[x] for x in ends if ends[x][1] < p)
+        assert above > 0.05 and below < 0.025, (p, above, below)
+
+
+def each_answer_fails_somewhere() -> None:
+    percentile_interval_collapses_at_one()  # the percentile bootstrap at the boundary
+    delong_variance_zero_at_one()  # DeLong's normal interval at an AUC of 1
+
+
+def rows_at_a_fifth() -> None:
+    # scikit-learn's stratified split of the 569 rows rounds the test share up: 114 and 285
+    assert [len(_breast_cancer(size, 0)[0]) for size in (0.2, 0.5)] == [114, 285]
+    assert round(np.sqrt(285 / 114), 2) == 1.58
+
+
+def unpaired_bootstrap_wider() -> None:
+    # notebook 15's paired and unpaired bootstraps (2000 resamples) at its split, seeds 0–2:
+    # drawing the second classifier's rows on their own widens both intervals
+    for seed in range(3):
+        truth, prob = _breast_cancer(0.5, seed)
+        n = len(truth)
+        rng = np.random.default_rng(seed)
+        rows, other = (rng.integers(0, n, size=(2000, n)) for _ in range(2))
+        called = {k: p >= 0.5 for k, p in prob.items()}
+        for rows_of, out in ((_f1_rows, called), (_auc_rows, prob)):
+            a, b = out["logistic"], out["naive Bayes"]
+            paired = rows_of(truth[rows], a[rows]) - rows_of(truth[rows], b[rows])
+            unpaired = rows_of(truth[rows], a[rows]) - rows_of(truth[other], b[other])
+            widths = [np.subtract(*np.quantile(d, [0.975, 0.025])) for d in (paired, unpaired)]
+            assert widths[1] > 1.05 * widths[0], (seed, rows_of.__name__, widths)
+
+
+def perfect_ranking_claims_no_uncertainty() -> None:
+    # the solution's exercise 4: test_size 0.1, a perfect ranking truth + 0.5 U(0, 1)
+    from precmp_lib.stats.auc import auc_interval
+
+    truth, _ = _breast_cancer(0.1, 0)
+    rng = np.random.default_rng(0)
+    score = truth + 0.5 * rng.random(len(truth))
+    rows = rng.integers(0, len(truth), size=(2000, len(truth)))
+    boot = _auc_rows(truth[rows], score[rows])
+    assert np.quantile(boot[np.isfinite(boot)], [0.025, 0.975]).tolist() == [1.0, 1.0]
+    res = auc_interval(truth, score)
+    k = min(truth.sum(), (~truth).sum())
+    # Clopper–Pearson for k of k pairs ordered right: Beta(k, 1)'s 2.5 % quantile, upper 1
+    assert res.details["variance"] == 0 and res.ci_high == 1.0
+    assert res.ci_low == pytest.approx(stats.beta.ppf(0.025, k, 1), rel=1e-9) and res.ci_low < 1
+
+
+def delong_at_the_edges() -> None:
+    from precmp_lib.stats.auc import auc_interval
+
+    truth, _ = _breast_cancer(0.5, 0)
+    score = truth + 0.5 * np.random.default_rng(0).random(len(truth))
+    for s, auc in ((score, 1.0), (-score, 0.0)):  # a perfect ranking and its reverse
+        res = auc_interval(truth, s)
+        assert res.estimate == auc and res.details["variance"] == 0, (auc, res.details)
+    # three positives among fifty negatives, one positive below three negatives: AUC 0.98 and
+    # AUC + 1.96 SE = 1.025 (the placements of docs/methods.md §16.1), clipped to 1
+    few = np.array([1] * 3 + [0] * 50, bool)
+    res = auc_interval(few, np.r_[[0.99, 0.98, 0.9], np.linspace(0, 0.95, 50)])
+    assert res.estimate == pytest.approx(0.98) and res.details["variance"] > 0
+    assert res.estimate + stats.norm.ppf(0.975) * res.details["se"] > 1 and res.ci_high == 1.0
+
+
+def design_effect_scatters_around_one() -> None:
+    # notebook 15's benchmark (60 passages of 8 questions, both models at 0.7) at skill_sd = 0,
+    # drawn 200 times: the design effect of pc.paired_difference is 1 on average (its Monte Carlo
+    # SE is about 0.014 here: SD 0.19 over 200) and one benchmark's estimate lands well on either
+    # side of it (its 5 % and 95 % quantiles are about 0.71 and 1.33)
+    rng = np.random.default_rng(15)
+    deffs = np.array([pc.paired_difference(b["correct_a"], b["correct_b"], clusters=b["cluster"])
+                      .details["design_effect"]
+                      for b in (simulate_items(60, 8, accuracy_a=0.7, accuracy_b=0.7, skill_sd=0.0,
+                                               random_state=rng) for _ in range(200))])
+    assert abs(deffs.mean() - 1) < 0.05, deffs.mean()
+    low, high = np.quantile(deffs, [0.05, 0.95])
+    assert low < 0.85 and high > 1.15, (low, high)
+
+
+_later("15_bootstrap_permutation", [
+    Claim("docs/instructor/15.md",
+          "the differences no longer cluster, and the design effect scatters around 1",
+          design_effect_scatters_around_one,
+          "pc.paired_difference on 200 simulated benchmarks of notebook 15's design at skill_sd 0"),
+    Claim("notebooks/15_bootstrap_permutation.ipynb",
+          "with few items and a score close to 1, the bootstrap distribution is lopsided and the "
+          "percentile interval too short on the side away from the boundary: it misses a true score "
+          "below it more often than its level says", near_one_percentile_short_away_from_boundary,
+          "percentile bootstraps of 20 items (2000 resamples each), Clopper–Pearson by scipy's beta, "
+          "coverage summed over scipy's binomial"),
+    Claim("docs/instructor/15.md",
+          "where each of the three answers fails: the percentile bootstrap at the boundary, DeLong's "
+          "normal interval at an AUC of 1, the permutation test for an interval",
+          each_answer_fails_somewhere, "a bootstrap of 20 right answers; DeLong's placements on a "
+          "perfect ranking"),
+    Claim("docs/instructor/15.md",
+          "Most students predict √(285/114) ≈ 1.58 times as wide at `test_size = 0.2` (114 test rows "
+          "instead of 285)", rows_at_a_fifth, "scikit-learn's train_test_split of breast_cancer"),
+    Claim("docs/instructor/15.md",
+          "For a perfect ranking the percentile bootstrap gives [1, 1] and DeLong's variance is 0, so "
+          "both claim no uncertainty; `auc_interval` gives the exact Clopper–Pearson bound from "
+          "min(positives, negatives) disjoint pairs instead", perfect_ranking_claims_no_uncertainty,
+          "the solution's exercise 4 written again; Clopper–Pearson by scipy's beta"),
+    Claim("docs/instructor/15.md",
+          "\"Unpaired resampling is conservative, so it is safe.\" It answers another question",
+          unpaired_bootstrap_wider, "notebook 15's paired and unpaired bootstraps at seeds 0–2"),
+    Claim("docs/instructor/15.md",
+          "It is a normal approximation: at an AUC of 0 or 1 its variance is 0, and with few positives "
+          "or negatives its interval can leave [0, 1] (it is clipped there)", delong_at_the_edges,
+          "precmp_lib.stats.auc.auc_interval on a perfect ranking, its reverse and 3 positives"),
+])

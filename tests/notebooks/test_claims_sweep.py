@@ -2,8 +2,8 @@
 
 The sweep reads the prose students and instructors read on the two-hour path (``SWEPT``: the
 markdown cells of notebooks 00, 01 and 13 and of their solutions, the lab guide, the instructor
-guide and the notes of 00, 01 and 13; and the topic notebooks 02–12 and 14, their solutions
-and their notes) sentence by sentence, and finds its claims: numbers,
+guide and the notes of 00, 01 and 13; and the topic notebooks 02–12, 14 and 15, their
+solutions and their notes) sentence by sentence, and finds its claims: numbers,
 percentages, number words ("half", "twice", "three to five"), directions ("too liberal", "too
 often", "below", "more … than") and named datasets. A sentence with a claim passes only when
 
@@ -65,6 +65,10 @@ SWEPT = (
     "docs/instructor/06-11.md#11",
     "docs/instructor/12.md",
     "docs/instructor/14.md",
+    # notebook 15 (the bootstrap, the permutation test and DeLong's test), its solutions and notes
+    "notebooks/15_bootstrap_permutation.ipynb",
+    "notebooks/solutions/15_bootstrap_permutation.ipynb",
+    "docs/instructor/15.md",
 )
 
 # --- what a claim looks like -------------------------------------------------------------------
@@ -194,6 +198,9 @@ SETTINGS_OF = {
     "docs/instructor/13.md": ["notebooks/13_evaluating_on_items.ipynb",
                               "notebooks/solutions/13_evaluating_on_items.ipynb"],
     **{f"docs/instructor/00-05.md#{nb[:2]}": [f"notebooks/{nb}.ipynb"] for nb in LAB_NOTEBOOKS[:2]},
+    # a parameter of 15 in 15.md (the slice of `boundary_n` = 20 right answers)
+    "docs/instructor/15.md": ["notebooks/15_bootstrap_permutation.ipynb",
+                              "notebooks/solutions/15_bootstrap_permutation.ipynb"],
 }
 
 
@@ -271,7 +278,20 @@ def test_every_claim_is_bound(file):
 
 
 # --- sentences the notebooks build -------------------------------------------------------------
-_BOUND_TO_ZERO = re.compile(r"within\s*\{[^{}]*:\.0%\}")
+# "within {x:.0%}", and the same bound written as a number of per cent, "within {100 * x:.0f} %"
+_BOUND_TO_ZERO = re.compile(r"within\s*±?\s*\{[^{}]*:\.0(?:%\}|f\}\s?%)")
+
+
+@pytest.mark.parametrize(("code", "flagged"), [
+    ('f"within {gap:.0%} of the one"', True),
+    ('f"within {100 * gap:.0f} % of the one"', True),
+    ('f"within ±{100 * gap:.0f}% of it"', True),
+    ('f"within {gap:.1%} of the one"', False),
+    ('f"within ±{margin:g} (p = {p:.3f})"', False),
+    ('f"{100 * share:.0f} % of the probabilities lie within 0.01 of 0 or 1"', False),
+])
+def test_a_bound_to_zero_is_recognised(code, flagged):
+    assert bool(_BOUND_TO_ZERO.search(code)) == flagged
 
 
 @pytest.mark.parametrize("nb", sorted(p.relative_to(ROOT).as_posix()
@@ -378,14 +398,7 @@ def test_the_guide_counts_the_exercises_as_they_are():
         assert (stated.group(1), stated.group(2)) == (words[min(counts)], words[max(counts)])
 
 
-_SOLUTIONS_15 = NOTEBOOK_DIR / "solutions" / "15_bootstrap_permutation.ipynb"
-
-
-@pytest.mark.parametrize("stem", [
-    pytest.param(s, marks=pytest.mark.xfail(
-        s == _SOLUTIONS_15.stem and not _SOLUTIONS_15.is_file(), strict=True,
-        reason="the solutions of 15 are written with its bootstrap and DeLong exercises"))
-    for s in TOPICS])
+@pytest.mark.parametrize("stem", TOPICS)
 def test_every_notebook_with_exercises_has_its_solutions(stem):
     """The instructor guide and the map say every topic notebook's solutions are in solutions/."""
     assert _exercises(stem) > 0
