@@ -5,8 +5,8 @@ task and for all tasks together, computes from the returned sums
 
 - each model's mean score with a cluster-robust (CR1) interval;
 - every pair by the clustered McNemar test (Obuchowski) when every item score is 0 or 1, else by
-  the cluster-robust paired difference (referred to t with C - 1 degrees of freedom below 50
-  clusters), Holm-adjusted across the pairs of the task; the
+  the cluster-robust paired difference (referred to t with units - 1 degrees of freedom below 50
+  independent units: clusters, or items when there are none), Holm-adjusted across the pairs of the task; the
   difference with its CR1 interval; the flips (items right for A and wrong for B, and the
   reverse); TOST equivalence at a margin when one is given;
 - the minimum difference detectable with 80 % power by these items and clusters, and the items
@@ -33,11 +33,11 @@ from ..stats.contingency import mcnemar
 from ..stats.multiple import adjust_pvalues
 from ..stats.paired import (
     FEW_CLUSTERS,
-    T_CLUSTERS,
     PairedSums,
     clustered_mcnemar_from_sums,
     equivalence_test_from_sums,
     paired_difference_from_sums,
+    t_df,
 )
 from ..stats.power import (
     minimum_detectable_difference,
@@ -82,8 +82,8 @@ class ItemComparison(Comparison):
         with 80 % power), ``items_needed`` (items that would detect the observed difference
         with 80 % power), ``note`` (what qualifies the row: fewer than 20 clusters under the
         clustered McNemar test; fewer than 25 discordant items under McNemar's χ², with the
-        exact test's p-value; t with C - 1 degrees of freedom for the paired difference on
-        fewer than 50 clusters; else empty), ``tost_pvalue`` and ``equivalent`` (with a
+        exact test's p-value; t with units - 1 degrees of freedom for the paired difference on
+        fewer than 50 independent units, clusters or unclustered items; else empty), ``tost_pvalue`` and ``equivalent`` (with a
         margin).
     design : dict
         The whole comparison: ``design`` (``"clustered items"`` or ``"independent items"``),
@@ -149,15 +149,14 @@ def _finite(x: float) -> float | None:
 def _t_df(s: ItemSums, use_mcnemar: bool) -> int | None:
     """Return the t degrees of freedom of a task's paired difference, or None for z.
 
-    C - 1 when the task's scores are tested by the paired difference on fewer than
-    ``T_CLUSTERS`` clusters (its p-values and intervals then come from t), else None.
+    :func:`~precmp_lib.stats.paired.t_df` of the task's independent units: its clusters, or
+    its items when it has none (p-values and intervals then come from t with units - 1 df).
 
-    The clustered McNemar test keeps its chi-square reference, whose few-cluster note says when
-    it is optimistic.
+    The McNemar tests keep their chi-square reference, whose notes say when it is optimistic.
     """
-    if use_mcnemar or s.n_clusters is None or s.n_clusters >= T_CLUSTERS:
+    if use_mcnemar:
         return None
-    return int(s.n_clusters) - 1
+    return t_df(s.n_clusters if s.n_clusters is not None else s.n_items)
 
 
 def _summary(s: ItemSums, level: float, df: int | None = None) -> pd.DataFrame:
@@ -208,12 +207,14 @@ def _pair_row(s: ItemSums, a: int, b: int, use_mcnemar: bool, level: float, alph
             note = (f"only {int(only_a + only_b)} discordant items: the χ² p-value is "
                     f"asymptotic and poor here; the exact test gives p = {exact:.3g}")
     else:
-        row["test"] = (("paired difference, CR1 z" if df is None
-                        else f"paired difference, CR1 t ({df} df)") if s.n_clusters is not None
-                       else "paired difference z")
+        clustered = s.n_clusters is not None
+        ref = "z" if df is None else f"t ({df} df)"
+        row["test"] = f"paired difference, CR1 {ref}" if clustered else f"paired difference {ref}"
         stat, p = diff.statistic, diff.pvalue
         if df is not None:
-            note = f"t with C−1 = {df} df: few clusters, where z would reject too often"
+            note = (f"t with C−1 = {df} df: few clusters, where z would reject too often"
+                    if clustered else
+                    f"t with n−1 = {df} df: few independent items, where z would reject too often")
     flips = s.flips(a, b) if s.binary else (math.nan, math.nan)
     sd = math.sqrt(ps.variance_unclustered() * s.n_items) if s.n_items > 1 else math.nan
     deff = d["design_effect"] if math.isfinite(d["design_effect"]) else 1.0

@@ -406,3 +406,34 @@ def test_items_whose_differences_cancel_in_every_cluster_still_make_a_page(tmp_p
                  "--quiet", "--out", str(tmp_path / "r.html")]) == 0
     page = (tmp_path / "r.html").read_text(encoding="utf-8")
     assert "nan points" not in page and "no difference is planned" in page
+
+
+def test_one_rule_for_z_or_t_clusters_or_unclustered_items():
+    """20 unclustered items and the same items each its own cluster: the same t(19).
+
+    CR1 with one item per cluster, C/(C - 1) · Σ(d_i - d̄)² / n², is the unclustered s²/n, so
+    the two standard errors are one; the reference distribution is t with units - 1 = 19 df in
+    both (scipy's t for the p-value), never z for one and t for the other (which flipped the
+    decision: Holm p 0.020 under z, 0.056 under t(19)).
+    """
+    rng = np.random.default_rng(11)
+    n = 20
+    a = rng.normal(0.6, 0.2, n)
+    b = a - 0.05 + rng.normal(0, 0.1, n)
+    frame = pd.DataFrame({"item": np.tile(np.arange(n), 2), "model": np.repeat(["a", "b"], n),
+                          "score": np.concatenate([a, b]), "own": np.tile(np.arange(n), 2)})
+    plain = compare_items(frame).pairs.iloc[0]
+    own = compare_items(frame, cluster="own").pairs.iloc[0]
+    assert plain.test == "paired difference t (19 df)" and "n−1 = 19 df" in plain.note
+    assert own.test == "paired difference, CR1 t (19 df)" and "C−1 = 19 df" in own.note
+    d = a - b
+    se = d.std(ddof=1) / math.sqrt(n)
+    assert plain.se == pytest.approx(se, rel=1e-12)
+    assert own.se == pytest.approx(se, rel=1e-12)
+    p = 2 * stats.t.sf(abs(d.mean() / se), 19)
+    assert plain.pvalue == pytest.approx(p, rel=1e-10) and own.pvalue == pytest.approx(p, rel=1e-10)
+    assert (plain.ci_low, plain.ci_high) == pytest.approx((own.ci_low, own.ci_high), rel=1e-12)
+    # 50 items or more: z, clustered or not
+    big = pd.DataFrame({"item": np.tile(np.arange(60), 2), "model": np.repeat(["a", "b"], 60),
+                        "score": rng.random(120)})
+    assert compare_items(big).pairs.iloc[0].test == "paired difference z"
