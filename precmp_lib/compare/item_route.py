@@ -150,8 +150,9 @@ def _source(options: argparse.Namespace) -> tuple[Any, dict[str, Any]]:
             if model in logs:
                 raise InputError(f"model {model!r} is named twice: by --eval-log and by its logs")
             logs[model] = files
+        # an unfinished run is compared only on the items every model answered
         frame = read_eval_logs(logs, metric=options.metric, cluster=options.cluster,
-                               latest=options.latest)
+                               latest=options.latest, incomplete=options.common_items)
         many_epochs = frame.groupby(["task", "item", "model"]).size().max() > 1
         return frame, {"item": "item", "model": "model", "score": "score", "task": "task",
                        "sample": "epoch" if many_epochs else None,

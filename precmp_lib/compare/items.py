@@ -20,6 +20,7 @@ them.
 from __future__ import annotations
 
 import math
+import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar
@@ -516,6 +517,14 @@ def compare_items(
         if value is not None and not (isinstance(value, float | int) and 0 < value
                                       and math.isfinite(value)):
             raise ValueError(f"margin must be a positive number; got {value!r}")
+    logs = _logs_given(source)
+    if logs is not None:  # eval logs, in memory or as paths: read them into an item table
+        from ..sources.evallogs import read_eval_logs
+
+        source = read_eval_logs(logs, cluster=cluster, incomplete=common_items)
+        epochs = source.groupby(["task", "item", "model"]).size().max() > 1
+        item, model, score, task = "item", "model", "score", "task"
+        sample, cluster = ("epoch" if epochs else None), ("cluster" if cluster else None)
     if isinstance(source, list) and source and isinstance(source[0], ItemSums):
         parts = source
     else:
@@ -532,6 +541,9 @@ def compare_items(
                         holm_over=holm_over)
     if common_items:
         out.settings["dropped"] = {p.task: dict(zip(p.models, p.dropped)) for p in parts}
+    read = source.attrs.get("eval_logs") if isinstance(source, pd.DataFrame) else None
+    if read is not None:
+        out = _with_runs(out, read, len(parts) > 1)
     if len(parts) > 1 and not all(p.unit for p in parts):
         other = ", ".join(p.task for p in parts if not p.unit)
         out.settings["notes"].append(
@@ -541,6 +553,58 @@ def compare_items(
             f"No answer over all tasks: the scores of {other} lie outside 0 to 1, and tasks on "
             "different scales are not averaged; each task's answer is below."))
     return out
+
+
+def _logs_given(source: Any) -> Any:
+    """Return the eval logs given as the source, or None for an item table.
+
+    Logs are inspect's ``EvalLog`` or the result of ``lm_eval.simple_evaluate`` (one model,
+    named by the log), or a mapping model -> log, path or list of them; a mapping of columns
+    (arrays, lists) is an item table.
+    """
+    from ..sources.evallogs import is_log_object
+
+    if is_log_object(source):
+        return {_log_model(source): source}
+    if not isinstance(source, Mapping) or not source:
+        return None
+    values = list(source.values())
+    if all(is_log_object(v) or isinstance(v, str | os.PathLike) for v in values):
+        return source
+    return None
+
+
+def _log_model(log: Any) -> str:
+    """Return the model a log object names: ``EvalLog.eval.model``, lm-eval's ``model_args``."""
+    eval_ = getattr(log, "eval", None)
+    if eval_ is not None:
+        return str(eval_.model)
+    config = log.get("config") or {}
+    return str(config.get("model_args") or config.get("model") or "model")
+
+
+def _with_runs(out: ItemComparison, read: Mapping[str, Any], several: bool) -> ItemComparison:
+    """Carry what the eval logs were read as; say first which runs did not finish.
+
+    A run that stopped before its last sample (compared on the items every model answered)
+    is stated at the start of the recommendation, the page's first sentence; samples with no
+    score (NaN, null) are named in the notes.
+    """
+    out.settings["eval_logs"] = dict(read)
+    said = [f"model {model}: {how}" + (f" in task {task}" if several else "")
+            for model, tasks in (read.get("runs") or {}).items() for task, how in tasks.items()]
+    unscored = read.get("unscored") or {}
+    if unscored:
+        out.settings["notes"].append(
+            "Samples with no score (NaN or null), skipped: " + "; ".join(
+                f"{where}: {len(ids)} ({', '.join(ids[:5])}{', …' if len(ids) > 5 else ''})"
+                for where, ids in unscored.items()))
+    if not said:
+        return out
+    runs = ("; ".join(said) + " — compared on the items every model answered "
+            "(--common-items), not on the whole task.")
+    out.settings["notes"].insert(0, runs)
+    return replace(out, recommendation=f"{runs} {out.recommendation}".strip())
 
 
 def _task_margins(given: dict[str | None, float | None],

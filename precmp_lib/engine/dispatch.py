@@ -287,7 +287,9 @@ def count(route: str, source: Any, args: Any = None, *, engine: str = "auto",
         request = counters.request(src, args)
         return counters.spark(Opened(**vars(src), engine=use, data=source,
                                      spark=source.sparkSession), request)
-    name = "DataFrame" if kind == "frame" else "relation"
+    # a frame may name itself for messages (read_eval_logs: "the eval logs")
+    name = (str(source.attrs.get("source_name") or "DataFrame") if kind == "frame"
+            else "relation")
     src = Source(name, kind, [str(c) for c in source.columns])
     request = counters.request(src, args)
     if kind == "frame":

@@ -31,7 +31,7 @@ import re
 import struct
 import zipfile
 import zlib
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -50,6 +50,8 @@ _LM_EVAL_NAME = re.compile(r"^samples_(?P<task>.+?)(_(?P<stamp>\d{4}-\d{2}-\d{2}
 _NOT_LOGS = {"logs.json", "eval-set.json"}
 ZIP_ZSTANDARD = 93  # the zip compression method inspect_ai writes its .eval members with
 COLUMNS = ["item", "model", "score", "task", "epoch"]
+# the statuses inspect gives a run: every sample done, or stopped before that
+RUN_STATUSES = ("success", "started", "cancelled", "error")
 
 
 @dataclass
@@ -64,6 +66,13 @@ class _Log:
     errored: list[str] = field(default_factory=list)
     # the samples the log holds, errored ones included (answers before any epoch reduction)
     samples: int = 0
+    # samples whose score is NaN or null: not scored, skipped and named like errored ones
+    unscored: list[str] = field(default_factory=list)
+    # the run's status (inspect: started, cancelled, error, success) and the samples it planned
+    status: str = "success"
+    planned: int = 0
+    # the model the log names (None: it names none, or it was given in memory)
+    model: str | None = None
 
 
 def _files(model: str, path: Any) -> list[Path]:
@@ -265,17 +274,22 @@ def _lm_eval_log(path: Path, metric: str | None, cluster: str | None) -> _Log:
     match = _LM_EVAL_NAME.match(path.name)
     task = match.group("task") if match else path.stem
     stamp = (match.group("stamp") or "") if match else ""
+    records = ((f"{path.name} line {number}", line) for number, line in _lines(path)
+               if line.strip())
+    return _lm_eval_read(path, task, stamp, records, metric, cluster)
+
+
+def _lm_eval_read(path: Path, task: str, stamp: str, records: Iterable[tuple[str, Any]],
+                  metric: str | None, cluster: str | None) -> _Log:
+    """Read one task's sample records (JSON lines of a file, or dicts in memory) into a :class:`_Log`."""
     metric = _split_metric(metric, task)
     want_filter = metric.split(",", 1)[1] if metric and "," in metric else None
     if cluster is not None and not cluster.startswith("doc."):
         raise ValueError(f"{path.name}: lm-evaluation-harness lines carry the document as "
                          f"'doc'; name the cluster 'doc.<key>' (got {cluster!r})")
-    rows, filters, names = [], set(), set()
-    for number, line in _lines(path):
-        if not line.strip():
-            continue
-        where = f"{path.name} line {number}"
-        record = _object(_json(line, where), where)
+    rows, filters, names, unscored = [], set(), set(), []
+    for where, line in records:
+        record = _object(_json(line, where) if isinstance(line, bytes | str) else line, where)
         if "doc_id" not in record:
             raise ValueError(f"{where}: no 'doc_id' (not an lm-evaluation-harness samples line)")
         flt = str(record.get("filter", "none"))
@@ -288,6 +302,9 @@ def _lm_eval_log(path: Path, metric: str | None, cluster: str | None) -> _Log:
         if isinstance(value, list | dict):
             raise ValueError(f"{where}: metric {name!r} is not a per-item score "
                              f"(got {_kind(value)}); choose another with metric=")
+        if _unscored(value):
+            unscored.append(f"doc_id {record['doc_id']}: {_unscored(value)}")
+            continue
         digest = record.get("doc_hash")
         rows.append((_item_id(record["doc_id"], where, "doc_id"), value, task, 1,
                      _field(record, cluster, where),
@@ -301,7 +318,8 @@ def _lm_eval_log(path: Path, metric: str | None, cluster: str | None) -> _Log:
         raise ValueError(f"{path.name}: the items are scored under several filters "
                          f"{sorted(kept)}; choose one with metric='METRIC,FILTER'")
     scoring = f"metric {', '.join(sorted(names))}, filter {', '.join(sorted(kept)) or 'none'}"
-    return _Log(path, task, stamp, [r[:6] for r in rows], scoring)
+    return _Log(path, task, stamp, [r[:6] for r in rows], scoring,
+                samples=len(rows) + len(unscored), unscored=unscored)
 
 
 def _lines(path: Path) -> Iterator[tuple[int, bytes]]:
@@ -329,8 +347,10 @@ def _inspect_value(sample: Mapping[str, Any], metric: str | None, where: str) ->
     scorer, key = _scorer_of(scores, metric)
     if scorer not in scores:
         raise ValueError(f"{where}: no scorer {scorer!r} (scorers: {sorted(scores)})")
-    value = scores[scorer].get("value") if isinstance(scores[scorer], Mapping) else None
-    return _pick_value(value, scorer, key, where)
+    given = scores[scorer]
+    if not isinstance(given, Mapping) or "value" not in given:
+        raise ValueError(f"{where}: scorer {scorer!r} gives no value, not a score")
+    return _pick_value(given["value"], scorer, key, where)
 
 
 def _scorer_of(scores: Mapping[str, Any], metric: str | None) -> tuple[str, str]:
@@ -347,7 +367,7 @@ def _pick_value(value: Any, scorer: str, key: str, where: str) -> Any:
             raise ValueError(f"{where}: scorer {scorer!r} has no value {key!r} "
                              f"(values: {sorted(value)})")
         value = value[key]
-    if value is None or isinstance(value, list | Mapping):
+    if isinstance(value, list | Mapping):
         raise ValueError(f"{where}: scorer {scorer!r} gives {_kind(value)}, not a score")
     return value
 
@@ -496,6 +516,8 @@ def _inspect_parts(path: Path, header_only: bool = False
                 if "header.json" in members:
                     header = _object(_archive_json(z, members["header.json"], path.name),
                                      f"{path.name}: header.json")
+                else:
+                    header = _journal_start(z, members, path.name)
                 if header_only:
                     return header, [], None
                 reductions = (_archive_json(z, members["reductions.json"], path.name)
@@ -516,6 +538,41 @@ def _inspect_parts(path: Path, header_only: bool = False
     return data, data["samples"], data.get("reductions")
 
 
+def _journal_start(z: zipfile.ZipFile, members: Mapping[str, zipfile.ZipInfo],
+                   name: str) -> Mapping[str, Any]:
+    """Return the header of an unfinished run: ``_journal/start.json``, status ``started``.
+
+    inspect writes ``header.json`` when a run ends (success, cancelled or error); a run killed
+    before that (a started run) holds only the journal's start record, which names the task,
+    the model and the dataset's samples, and the samples flushed so far.
+    """
+    info = members.get("_journal/start.json")
+    if info is None:
+        return {}
+    start = _object(_archive_json(z, info, name), f"{name}: _journal/start.json")
+    return {**start, "status": "started"}
+
+
+def _run_status(header: Mapping[str, Any], name: str) -> tuple[str, int]:
+    """Return a log's status and the samples its run planned (samples × epochs; 0: unknown).
+
+    >>> _run_status({"status": "cancelled", "eval": {"dataset": {"samples": 82},
+    ...              "config": {"epochs": 1}}}, "a.eval")
+    ('cancelled', 82)
+    """
+    status = header.get("status", "success")
+    if status not in RUN_STATUSES:
+        raise ValueError(f"{name}: the log's status is {_printable(str(status))[:40]!r}, not one "
+                         f"of {', '.join(RUN_STATUSES)}")
+    part = header.get("eval")
+    dataset = part.get("dataset") if isinstance(part, Mapping) else None
+    planned = 0
+    if isinstance(dataset, Mapping):
+        ids, n = dataset.get("sample_ids"), dataset.get("samples")
+        planned = len(ids) if isinstance(ids, list) else n if isinstance(n, int) else 0
+    return str(status), planned * _epochs(header)[0]
+
+
 def _epochs(header: Mapping[str, Any]) -> tuple[int, str]:
     """Return the epochs of an inspect log and its epoch reducer (``"mean"`` unless it names one)."""
     config = header.get("eval", {}).get("config") if isinstance(header.get("eval"), Mapping) else {}
@@ -533,12 +590,18 @@ def _content_hash(sample: Mapping[str, Any]) -> str:
 
 def _inspect_log(path: Path, metric: str | None, cluster: str | None) -> _Log:
     header, samples, reductions = _inspect_parts(path)
+    return _inspect_read(path, header, samples, reductions, metric, cluster)
+
+
+def _inspect_read(path: Path, header: Mapping[str, Any], samples: list[Any], reductions: Any,
+                  metric: str | None, cluster: str | None) -> _Log:
+    """Read an inspect log's parts (from a file, or an ``EvalLog`` in memory) into a :class:`_Log`."""
     task = _task(header, path.stem, path.name)
     metric = _split_metric(metric, task)
     if cluster is not None and not cluster.startswith("metadata."):
         raise ValueError(f"{path.name}: inspect samples carry their fields in 'metadata'; name "
                          f"the cluster 'metadata.<key>' (got {cluster!r})")
-    rows, errored, scorers = [], [], set()
+    rows, errored, unscored, scorers = [], [], [], set()
     for n, raw in enumerate(samples):
         sample = _object(raw, f"{path.name} sample {n}")
         if "id" not in sample:
@@ -553,10 +616,14 @@ def _inspect_log(path: Path, metric: str | None, cluster: str | None) -> _Log:
             errored.append(f"{item} epoch {epoch}")
             continue
         scorers.add(_scorer_of(sample.get("scores") or {"": None}, metric)[0])
-        rows.append((item, _inspect_value(sample, metric, where), task, epoch,
-                     _field(sample, cluster, where), _content_hash(sample)))
+        value = _inspect_value(sample, metric, where)
+        if _unscored(value):
+            unscored.append(f"{item} epoch {epoch}: {_unscored(value)}")
+            continue
+        rows.append((item, value, task, epoch, _field(sample, cluster, where),
+                     _content_hash(sample)))
     epochs, reducer = _epochs(header)
-    samples_read = len(rows) + len(errored)
+    samples_read = len(rows) + len(errored) + len(unscored)
     scorer = ", ".join(sorted(scorers))
     if epochs > 1 and reducer != "mean" and rows:
         rows = _reduced(rows, reductions, scorer, reducer, metric, path.name)
@@ -564,8 +631,27 @@ def _inspect_log(path: Path, metric: str | None, cluster: str | None) -> _Log:
     else:
         said = f"{epochs} epochs, the mean of an item's answers" if epochs > 1 else "1 epoch"
     scoring = f"scorer {scorer} (C 1, P 0.5, I 0, N 0; true 1, false 0), {said}"
+    status, planned = _run_status(header, path.name)
+    model = header["eval"].get("model") if isinstance(header.get("eval"), Mapping) else None
     return _Log(path, task, str(header.get("eval", {}).get("created", "")), rows, scoring,
-                errored, samples_read)
+                errored, samples_read, unscored, status, planned,
+                model if isinstance(model, str) and model else None)
+
+
+def _unscored(value: Any) -> str:
+    """Say why a score is no score (``"score NaN"``, ``"score null"``), or ``""`` for a score.
+
+    A scorer that could not score a sample gives NaN (a float) or null; such a sample is
+    skipped and named, as a sample that errored is, not read as a score.
+
+    >>> _unscored(float("nan")), _unscored(None), _unscored(1.0), _unscored("C")
+    ('score NaN', 'score null', '', '')
+    """
+    if value is None:
+        return "score null"
+    if isinstance(value, float) and value != value:
+        return "score NaN"
+    return ""
 
 
 def _reduced(rows: list[tuple[Any, ...]], reductions: Any, scorer: str, reducer: str,
@@ -584,6 +670,8 @@ def _reduced(rows: list[tuple[Any, ...]], reductions: Any, scorer: str, reducer:
                         "reductions", "sample_id")
         if item in first:
             value = _pick_value(s.get("value"), scorer, key, f"{name}: reductions {item!r}")
+            if _unscored(value):
+                continue
             out.append((item, value, *first[item][2:3], 1, *first[item][4:]))
     return out
 
@@ -597,23 +685,40 @@ def _one_per_task(model: str, read: list[_Log], latest: bool, dropped: list[str]
     for task, found in by_task.items():
         found.sort(key=lambda log: (log.stamp, log.path.name))
         if len(found) > 1 and not latest:
-            raise ValueError(_two_logs(model, task, found[0].path, found[1].path))
+            raise ValueError(_two_logs(model, task, found[0], found[1]))
         dropped += [f"{model}: {log.path.name}" for log in found[:-1]]
         out.append(found[-1])
     return out
 
 
-def _two_logs(model: str, task: str, a: Path, b: Path) -> str:
+def _named_model(log: _Log) -> str | None:
+    """Return the model a log names: read with it (inspect), else from the results beside it."""
+    if log.model is not None or not isinstance(log.path, Path):
+        return log.model
     try:
-        names = sorted({_model_of(a), _model_of(b)})
-    except ValueError:
-        names = []
+        return _model_of(log.path)
+    except (ValueError, OSError):
+        return None
+
+
+def _two_logs(model: str, task: str, a: _Log, b: _Log) -> str:
+    names = sorted({n for n in (_named_model(a), _named_model(b)) if n is not None})
+    where, first, second = _label(model), a.path.name, b.path.name
     if len(names) > 1:
-        return (f"logs[{model!r}]: logs of several models ({', '.join(names)}) for task {task!r}, "
-                f"{a.name} and {b.name}; name each model's logs, or read the folder with "
+        return (f"{where}: logs of several models ({', '.join(names)}) for task {task!r}, "
+                f"{first} and {second}; name each model's logs, or read the folder with "
                 "--eval-logs (logs_by_model) to take the models' names from the logs")
-    return (f"logs[{model!r}]: two logs of task {task!r}, {a.name} and {b.name} (a re-run?); "
-            "keep one, or take the newest with latest=True (--latest)")
+    # the same name: a re-run of one model, or two models under one name (inspect names a
+    # model by its provider's name, "mockllm/model" for its mock model, whatever was run)
+    shared = f"both name the model {names[0]!r}" if names else "one model"
+    return (f"{where}: two logs of task {task!r}, {first} and {second} ({shared}): if one model "
+            "ran twice, keep one log or read the newest with latest=True (--latest); if they are "
+            "two models, name each with --eval-log NAME=PATH ({NAME: log} in the mapping)")
+
+
+def _label(model: str | None) -> str:
+    """How messages name the logs given for a model: ``logs['a']``, or the logs not yet named."""
+    return "the eval logs" if model is None or model == "logs" else f"logs[{model!r}]"
 
 
 def _check_hashes(frame: pd.DataFrame) -> None:
@@ -644,13 +749,128 @@ def _cannot_read(path: Path, exc: OSError) -> ValueError:
     return ValueError(f"{path.name}: cannot be read ({exc.strerror or type(exc).__name__})")
 
 
+@dataclass(frozen=True)
+class _InMemory:
+    """A log given in memory: its name in messages (as :attr:`Path.name` is a file's)."""
+
+    name: str
+
+    @property
+    def stem(self) -> str:
+        return self.name
+
+
+def _is_eval_log(value: Any) -> bool:
+    """Whether a value is inspect's ``EvalLog`` (read by duck type: inspect is not imported)."""
+    return all(hasattr(value, a) for a in ("eval", "samples", "status", "model_dump")) \
+        and not isinstance(value, Mapping | str | os.PathLike)
+
+
+def _is_lm_eval_results(value: Any) -> bool:
+    """Whether a value is a result of ``lm_eval.simple_evaluate`` (a dict with ``configs``)."""
+    return isinstance(value, Mapping) and "configs" in value and "results" in value
+
+
+def is_log_object(value: Any) -> bool:
+    """Whether a value is a log in memory: inspect's ``EvalLog`` or an lm-eval result dict.
+
+    >>> is_log_object({"results": {}, "configs": {}}), is_log_object({"item": [1]})
+    (True, False)
+    """
+    return _is_eval_log(value) or _is_lm_eval_results(value) or (
+        isinstance(value, list | tuple) and bool(value)
+        and all(_is_eval_log(v) or _is_lm_eval_results(v) for v in value))
+
+
+def _eval_log_read(model: str, log: Any, metric: str | None, cluster: str | None) -> _Log:
+    """Read inspect's ``EvalLog`` object as its file would be read.
+
+    Its parts are dumped as inspect writes them to JSON, so an item's content hash is the same
+    whether the log comes from a file or from memory.
+    """
+    header = {"status": log.status, "eval": log.eval.model_dump(mode="json")}
+    if log.samples is None:
+        raise ValueError(f"{_label(model)}: the EvalLog holds no samples (read with "
+                         "header_only=True?); read it with its samples")
+    keep = {"id", "epoch", "input", "metadata", "scores", "error"}
+    samples = [s.model_dump(mode="json", include=keep) for s in log.samples]
+    reductions = [r.model_dump(mode="json") for r in log.reductions or []]
+    task = header["eval"].get("task") or "task"
+    name = _InMemory(f"the EvalLog of {task!r} for {model!r}")
+    return _inspect_read(name, header, samples, reductions, metric, cluster)  # type: ignore[arg-type]
+
+
+def _lm_eval_results_read(model: str, results: Mapping[str, Any], metric: str | None,
+                          cluster: str | None) -> list[_Log]:
+    """Read the per-sample records of an ``lm_eval.simple_evaluate`` result, one log per task.
+
+    ``samples`` (task -> records, kept when the evaluation ran with ``log_samples=True``) holds
+    the same records as the ``samples_<task>_*.jsonl`` files the harness writes.
+    """
+    samples = results.get("samples")
+    if not isinstance(samples, Mapping) or not samples:
+        raise ValueError(f"{_label(model)}: the lm-eval results hold no samples; run "
+                         "simple_evaluate with log_samples=True")
+    stamp = str(results.get("date", ""))
+    out = []
+    for task, records in samples.items():
+        name = _InMemory(f"the lm-eval samples of {str(task)!r} for {model!r}")
+        if not isinstance(records, list):
+            raise ValueError(f"{name.name}: not a list of records (got {_kind(records)})")
+        out.append(_lm_eval_read(name, str(task), stamp,  # type: ignore[arg-type]
+                                 ((f"{name.name} record {i}", r) for i, r in enumerate(records)),
+                                 metric, cluster))
+    return out
+
+
+def _read_given(model: str, given: Any, metric: str | None, cluster: str | None) -> list[_Log]:
+    """Read what was given for a model: paths, ``EvalLog`` objects, lm-eval results, or a list."""
+    if isinstance(given, list | tuple) and any(_is_eval_log(g) or _is_lm_eval_results(g)
+                                               for g in given):
+        return [log for g in given for log in _read_given(model, g, metric, cluster)]
+    if _is_eval_log(given):
+        return [_eval_log_read(model, given, metric, cluster)]
+    if _is_lm_eval_results(given):
+        return _lm_eval_results_read(model, given, metric, cluster)
+    if isinstance(given, Mapping):
+        raise ValueError(f"{_label(model)}: a mapping that is not an lm-eval result (no "
+                         "'results' and 'configs'); give a path, an EvalLog or the result of "
+                         "lm_eval.simple_evaluate")
+    return [_read_log(f, metric, cluster) for f in _files(model, given)]
+
+
+def _incomplete(model: str, read: list[_Log], incomplete: bool) -> None:
+    """Refuse a run that did not finish (started, cancelled, error) unless ``incomplete``."""
+    for log in read:
+        if log.status != "success" and not incomplete:
+            raise ValueError(f"{_label(model)}: {log.path.name} is an unfinished run, "
+                             f"{_run_said(log)} (status {log.status}); compare it on the items "
+                             "every model answered with --common-items (common_items=True), or "
+                             "finish the run")
+
+
+def _run_said(log: _Log) -> str:
+    """Say how far a run got: ``"cancelled after 33 of 82 samples"``."""
+    done = f"{log.samples:,} of {log.planned:,}" if log.planned else f"{log.samples:,}"
+    how = {"cancelled": "cancelled after", "error": "stopped by an error after",
+           "started": "started and never finished, after"}.get(log.status, "with")
+    return f"{how} {done} samples"
+
+
 def _read_model(model: str, path: Any, metric: str | None, cluster: str | None,
-                latest: bool, dropped: list[str]) -> tuple[pd.DataFrame, list[_Log]]:
-    read = [_read_log(f, metric, cluster) for f in _files(model, path)]
+                latest: bool, dropped: list[str], incomplete: bool = False
+                ) -> tuple[pd.DataFrame, list[_Log]]:
+    read = _read_given(model, path, metric, cluster)
+    _incomplete(model, read, incomplete)
     read = _one_per_task(model, read, latest, dropped)
     rows = [row for log in read for row in log.rows]
     if not rows:
-        raise ValueError(f"logs[{model!r}]: the logs hold no samples")
+        said = "; ".join([f"{log.path.name}: {_run_said(log)}" for log in read
+                          if log.status != "success"]
+                         + [f"{log.path.name}: {len(log.unscored)} samples with no score "
+                            f"({log.unscored[0]}, …)" for log in read if log.unscored])
+        raise ValueError(f"{_label(model)}: the logs hold no scored samples"
+                         + (f" ({said})" if said else ""))
     frame = pd.DataFrame(rows, columns=["item", "score", "task", "epoch", "cluster", "hash"])
     try:
         frame["score"] = parse_scores(frame["score"].astype(object), "score")
@@ -674,21 +894,33 @@ def _settings(read: dict[str, list[_Log]], dropped: list[str]) -> dict[str, Any]
                for log in logs if log.errored}
     # of how many samples each log with errored ones held, for the share the page states
     samples = {f"{model}: {log.task}": log.samples for model, logs in read.items()
-               for log in logs if log.errored}
+               for log in logs if log.errored or log.unscored}
+    unscored = {f"{model}: {log.task} ({log.path.name})": log.unscored
+                for model, logs in read.items() for log in logs if log.unscored}
+    # runs that did not finish, read because incomplete runs were asked for
+    runs: dict[str, dict[str, str]] = {}
+    for model, logs in read.items():
+        for log in logs:
+            if log.status != "success":
+                runs.setdefault(model, {})[log.task] = _run_said(log)
     return {"scoring": {task: next(iter(s.values())) for task, s in scoring.items()},
-            "errored": errored, "samples": samples, "left_out": dropped}
+            "errored": errored, "samples": samples, "left_out": dropped,
+            "unscored": unscored, "runs": runs}
 
 
 def read_eval_logs(logs: Mapping[str, Any], *, metric: str | None = None,
-                   cluster: str | None = None, latest: bool = False) -> pd.DataFrame:
+                   cluster: str | None = None, latest: bool = False,
+                   incomplete: bool = False) -> pd.DataFrame:
     r"""Read lm-evaluation-harness and inspect_ai per-sample logs into one item table.
 
     Parameters
     ----------
-    logs : mapping of str to path
+    logs : mapping of str to path, EvalLog or lm-eval result
         Model name -> a file (``samples_<task>_*.jsonl``, an inspect ``.json`` or ``.eval``
         log), a folder holding such files (an ``eval-set`` folder too), or a glob (only a name
-        that does not exist and holds ``*`` or ``?`` is a pattern).
+        that does not exist and holds ``*`` or ``?`` is a pattern); or, in memory, inspect's
+        ``EvalLog`` (as ``inspect_ai.eval`` or ``read_eval_log`` return it) or the dict
+        ``lm_eval.simple_evaluate(..., log_samples=True)`` returns; or a list of these.
     metric : str, optional
         lm-evaluation-harness: the metric field (default: the first of the line's ``metrics``);
         ``"METRIC,FILTER"`` picks one filter when the items are scored under several. inspect:
@@ -702,6 +934,11 @@ def read_eval_logs(logs: Mapping[str, Any], *, metric: str | None = None,
     latest : bool
         Two logs of one task for one model (a re-run) are refused; with True the newest is
         read (by the log's time stamp) and the others are listed in ``attrs``.
+    incomplete : bool
+        A run that did not finish (inspect's status ``started``: killed, only
+        ``_journal/start.json`` written; ``cancelled``; ``error``) is refused naming its status
+        and samples; with True it is read, and ``attrs["eval_logs"]["runs"]`` says how far each
+        such run got (compare such runs with ``common_items=True``).
 
     Returns
     -------
@@ -711,7 +948,9 @@ def read_eval_logs(logs: Mapping[str, Any], *, metric: str | None = None,
         epochs were combined by a reducer other than the mean), and ``cluster`` when asked.
         ``attrs["eval_logs"]`` says how each task was scored (``scoring``), which samples
         failed and were skipped (``errored``, by id and epoch, with ``samples``: how many
-        samples each such log held) and which logs were left out (``left_out``).
+        samples each such log held), which had no score (``unscored``: a NaN or null score,
+        by log and sample), which runs did not finish (``runs``) and which logs were left out
+        (``left_out``).
 
     Raises
     ------
@@ -741,10 +980,13 @@ def read_eval_logs(logs: Mapping[str, Any], *, metric: str | None = None,
     read: dict[str, list[_Log]] = {}
     dropped: list[str] = []
     for model, path in logs.items():
-        frame, read[str(model)] = _read_model(str(model), path, metric, cluster, latest, dropped)
+        frame, read[str(model)] = _read_model(str(model), path, metric, cluster, latest, dropped,
+                                              incomplete)
         parts.append(frame)
     out = pd.concat(parts, ignore_index=True)
     _check_hashes(out)
     out = out[[*COLUMNS, "cluster"] if cluster is not None else COLUMNS]
     out.attrs["eval_logs"] = _settings(read, dropped)
+    # how the engine's messages name this table: the logs, not "DataFrame"
+    out.attrs["source_name"] = "the eval logs"
     return out
