@@ -10,6 +10,7 @@ tasks.
 from __future__ import annotations
 
 import argparse
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -152,7 +153,8 @@ def _source(options: argparse.Namespace) -> tuple[Any, dict[str, Any]]:
             logs[model] = files
         # an unfinished run is compared only on the items every model answered
         frame = read_eval_logs(logs, metric=options.metric, cluster=options.cluster,
-                               latest=options.latest, incomplete=options.common_items)
+                               latest=options.latest, incomplete=options.common_items,
+                               progress=not getattr(options, "quiet", True) and sys.stderr.isatty())
         many_epochs = frame.groupby(["task", "item", "model"]).size().max() > 1
         return frame, {"item": "item", "model": "model", "score": "score", "task": "task",
                        "sample": "epoch" if many_epochs else None,

@@ -601,6 +601,7 @@ def _with_runs(out: ItemComparison, read: Mapping[str, Any], several: bool) -> I
                 for where, ids in unscored.items()))
     if not said:
         return out
+    said[0] = said[0][0].upper() + said[0][1:]  # the page's first sentence begins here
     runs = ("; ".join(said) + " — compared on the items every model answered "
             "(--common-items), not on the whole task.")
     out.settings["notes"].insert(0, runs)

@@ -26,6 +26,8 @@ from __future__ import annotations
 
 import hashlib
 import json
+import json.decoder
+import json.scanner
 import os
 import re
 import struct
@@ -501,6 +503,78 @@ def _archive_json(z: zipfile.ZipFile, info: zipfile.ZipInfo, where: str) -> Any:
     return _json(data, f"{where}: {info.filename}")
 
 
+# the fields of an inspect sample the reader uses; inspect writes them before the sample's
+# events and transcript (pydantic's field order: id, epoch, input, ..., scores, metadata, ...,
+# events, ..., error), which are most of its bytes and are not read
+_SAMPLE_FIELDS = frozenset({"id", "epoch", "input", "scores", "metadata", "error"})
+_JSON_SPACE = re.compile(r"[ \t\n\r]*")
+_SCAN_VALUE = json.scanner.make_scanner(json.JSONDecoder())  # type: ignore[attr-defined]
+
+
+def _archive_sample(z: zipfile.ZipFile, info: zipfile.ZipInfo, where: str) -> Any:
+    """Read one sample member of an .eval archive: the fields the reader uses."""
+    if info.file_size > MAX_MEMBER_BYTES:
+        return _archive_json(z, info, where)  # refused there, in its words
+    data = _zstd_member(z, info) if info.compress_type == ZIP_ZSTANDARD else z.read(info)
+    return _sample_json(data, f"{where}: {info.filename}")
+
+
+def _sample_json(data: bytes, where: str) -> Any:
+    r"""Parse an inspect sample's JSON up to the fields the reader uses, else all of it.
+
+    The top-level object is walked key by key with the json module's own scanner; once the
+    id, epoch, input, scores (not empty) and metadata are read, the rest (the events, most of
+    the bytes) is left unread. Anything unusual (not an object, a field missing, bad JSON) is
+    parsed in full by :func:`_json`, whose messages name the fault.
+
+    >>> _sample_json(b'{"id": "q1", "epoch": 1, "input": "x", "scores": {"m": {"value": "C"}},'
+    ...              b' "metadata": {}, "events": [1, 2]}', "s")
+    {'id': 'q1', 'epoch': 1, 'input': 'x', 'scores': {'m': {'value': 'C'}}, 'metadata': {}}
+    >>> _sample_json(b'{"id": "q1", "error": {"message": "boom"}}', "s")
+    {'id': 'q1', 'error': {'message': 'boom'}}
+    """
+    try:
+        out = _sample_fields(data.decode("utf-8"))
+    except (ValueError, StopIteration, RecursionError, IndexError):
+        out = None
+    if out is None:
+        return _json(data, where)
+    if _SURROGATE_ESCAPE.search(data):
+        at = _lone_surrogate(out)
+        if at is not None:
+            raise ValueError(f"{where}: {at} holds a lone surrogate (a \ud800 to \udfff "
+                             "escape without its pair), which is not text")
+    return out
+
+
+def _sample_fields(text: str) -> dict[str, Any] | None:
+    """Walk a JSON object's keys, keeping :data:`_SAMPLE_FIELDS`; None for anything unusual."""
+    space, scan = _JSON_SPACE.match, _SCAN_VALUE
+    i = space(text).end()
+    if text[i:i + 1] != "{":
+        return None
+    i = space(text, i + 1).end()
+    out: dict[str, Any] = {}
+    while text[i:i + 1] == '"':
+        key, i = json.decoder.scanstring(text, i + 1)  # type: ignore[attr-defined]
+        i = space(text, i).end()
+        if text[i:i + 1] != ":":
+            return None
+        value, i = scan(text, space(text, i + 1).end())
+        if key in _SAMPLE_FIELDS:
+            out[key] = value
+            if out.get("scores") and len(out) >= 5 and "error" not in out:
+                return out  # id, epoch, input, scores, metadata: the rest is not read
+        i = space(text, i).end()
+        if text[i:i + 1] == ",":
+            i = space(text, i + 1).end()
+        elif text[i:i + 1] == "}" and space(text, i + 1).end() == len(text):
+            return out
+        else:
+            return None
+    return None
+
+
 def _inspect_parts(path: Path, header_only: bool = False
                    ) -> tuple[Mapping[str, Any], list[Any], Any]:
     """Return the header, the samples and the reductions (None when absent) of an inspect log."""
@@ -522,7 +596,7 @@ def _inspect_parts(path: Path, header_only: bool = False
                     return header, [], None
                 reductions = (_archive_json(z, members["reductions.json"], path.name)
                               if "reductions.json" in members else None)
-                samples = [_archive_json(z, members[n], path.name) for n in sorted(members)
+                samples = [_archive_sample(z, members[n], path.name) for n in sorted(members)
                            if n.startswith("samples/") and n.endswith(".json")]
         except (zipfile.BadZipFile, zlib.error, EOFError, NotImplementedError) as exc:
             raise ValueError(f"{path.name}: a damaged .eval archive ({exc})") from None
@@ -823,20 +897,45 @@ def _lm_eval_results_read(model: str, results: Mapping[str, Any], metric: str | 
     return out
 
 
-def _read_given(model: str, given: Any, metric: str | None, cluster: str | None) -> list[_Log]:
-    """Read what was given for a model: paths, ``EvalLog`` objects, lm-eval results, or a list."""
+def _given(model: str, given: Any) -> list[Any]:
+    """List what was given for a model, one entry per log: paths, ``EvalLog``, lm-eval results."""
     if isinstance(given, list | tuple) and any(_is_eval_log(g) or _is_lm_eval_results(g)
                                                for g in given):
-        return [log for g in given for log in _read_given(model, g, metric, cluster)]
-    if _is_eval_log(given):
-        return [_eval_log_read(model, given, metric, cluster)]
-    if _is_lm_eval_results(given):
-        return _lm_eval_results_read(model, given, metric, cluster)
+        return [entry for g in given for entry in _given(model, g)]
+    if _is_eval_log(given) or _is_lm_eval_results(given):
+        return [given]
     if isinstance(given, Mapping):
         raise ValueError(f"{_label(model)}: a mapping that is not an lm-eval result (no "
                          "'results' and 'configs'); give a path, an EvalLog or the result of "
                          "lm_eval.simple_evaluate")
-    return [_read_log(f, metric, cluster) for f in _files(model, given)]
+    return list(_files(model, given))
+
+
+def _read_given(model: str, entries: list[Any], metric: str | None, cluster: str | None,
+                tick: Any = None) -> list[_Log]:
+    """Read a model's logs (:func:`_given`'s entries), ticking the progress bar after each."""
+    out: list[_Log] = []
+    for entry in entries:
+        if _is_eval_log(entry):
+            out.append(_eval_log_read(model, entry, metric, cluster))
+        elif _is_lm_eval_results(entry):
+            out += _lm_eval_results_read(model, entry, metric, cluster)
+        else:
+            out.append(_read_log(entry, metric, cluster))
+        if tick is not None:
+            tick(1)
+    return out
+
+
+def _progress(total: int, show: bool) -> Any:
+    """Return a progress bar over the logs on stderr (tqdm), or None when not shown."""
+    if not show or total < 2:
+        return None
+    import sys
+
+    from tqdm.auto import tqdm
+
+    return tqdm(total=total, desc="eval logs", unit="log", file=sys.stderr, leave=False)
 
 
 def _incomplete(model: str, read: list[_Log], incomplete: bool) -> None:
@@ -857,10 +956,10 @@ def _run_said(log: _Log) -> str:
     return f"{how} {done} samples"
 
 
-def _read_model(model: str, path: Any, metric: str | None, cluster: str | None,
-                latest: bool, dropped: list[str], incomplete: bool = False
+def _read_model(model: str, entries: list[Any], metric: str | None, cluster: str | None,
+                latest: bool, dropped: list[str], incomplete: bool = False, tick: Any = None
                 ) -> tuple[pd.DataFrame, list[_Log]]:
-    read = _read_given(model, path, metric, cluster)
+    read = _read_given(model, entries, metric, cluster, tick)
     _incomplete(model, read, incomplete)
     read = _one_per_task(model, read, latest, dropped)
     rows = [row for log in read for row in log.rows]
@@ -910,7 +1009,7 @@ def _settings(read: dict[str, list[_Log]], dropped: list[str]) -> dict[str, Any]
 
 def read_eval_logs(logs: Mapping[str, Any], *, metric: str | None = None,
                    cluster: str | None = None, latest: bool = False,
-                   incomplete: bool = False) -> pd.DataFrame:
+                   incomplete: bool = False, progress: bool = False) -> pd.DataFrame:
     r"""Read lm-evaluation-harness and inspect_ai per-sample logs into one item table.
 
     Parameters
@@ -939,6 +1038,9 @@ def read_eval_logs(logs: Mapping[str, Any], *, metric: str | None = None,
         ``_journal/start.json`` written; ``cancelled``; ``error``) is refused naming its status
         and samples; with True it is read, and ``attrs["eval_logs"]["runs"]`` says how far each
         such run got (compare such runs with ``common_items=True``).
+    progress : bool
+        A progress bar over the logs on stderr while they are read (the command shows it when
+        stderr is a terminal and ``--quiet`` is not given).
 
     Returns
     -------
@@ -979,10 +1081,16 @@ def read_eval_logs(logs: Mapping[str, Any], *, metric: str | None = None,
     parts: list[pd.DataFrame] = []
     read: dict[str, list[_Log]] = {}
     dropped: list[str] = []
-    for model, path in logs.items():
-        frame, read[str(model)] = _read_model(str(model), path, metric, cluster, latest, dropped,
-                                              incomplete)
-        parts.append(frame)
+    given = {str(model): _given(str(model), path) for model, path in logs.items()}
+    bar = _progress(sum(len(e) for e in given.values()), progress)
+    try:
+        for model, entries in given.items():
+            frame, read[model] = _read_model(model, entries, metric, cluster, latest, dropped,
+                                             incomplete, None if bar is None else bar.update)
+            parts.append(frame)
+    finally:
+        if bar is not None:
+            bar.close()
     out = pd.concat(parts, ignore_index=True)
     _check_hashes(out)
     out = out[[*COLUMNS, "cluster"] if cluster is not None else COLUMNS]

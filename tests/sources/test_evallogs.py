@@ -437,3 +437,26 @@ def test_null_and_nan_scores_are_unscored_samples_named_with_file_and_sample(tmp
     with pytest.raises(ValueError, match=r"^logs\['m'\]: the logs hold no scored samples "
                                          r"\(m.json: 4 samples with no score \(s0 epoch 1: "):
         read_eval_logs({"m": tmp_path / "m.json"})
+
+
+def test_a_folder_of_100_logs_is_read_in_one_pass_with_a_progress_bar(tmp_path, capsys):
+    """100 inspect logs of 50 models (two tasks each) in one folder: named from the logs, read
+    once, a bar over the 100 logs on stderr when asked, nothing when not."""
+    from precmp_lib.sources.evallogs import logs_by_model
+
+    folder = tmp_path / "set"
+    folder.mkdir()
+    for k in range(50):
+        for task in ("popquiz", "trivia"):
+            log = {"version": 2, "status": "success",
+                   "eval": {"task": task, "model": f"provider/m{k:02d}"},
+                   "samples": _inspect_samples([["C" if (i + k) % 3 else "I"] for i in range(6)])}
+            (folder / f"{task}_{k:02d}.json").write_text(json.dumps(log), encoding="utf-8")
+    logs = logs_by_model(folder)
+    assert len(logs) == 50 and all(len(files) == 2 for files in logs.values())
+    frame = read_eval_logs(logs, progress=True)
+    assert len(frame) == 50 * 2 * 6 and frame["model"].nunique() == 50
+    err = capsys.readouterr().err
+    assert "eval logs" in err and "/100" in err
+    read_eval_logs(logs)
+    assert capsys.readouterr().err == ""

@@ -231,7 +231,7 @@ def test_a_cancelled_run_is_refused_or_compared_on_common_items_and_said_first(r
     assert line.startswith("precmp: error: logs['mockllm/alpha']: ")
     assert "cancelled after 33 of 82 samples" in line and "--common-items" in line
     data, page = _ok([*args, "--common-items"], tmp_path)
-    said = "model mockllm/alpha: cancelled after 33 of 82 samples"
+    said = "Model mockllm/alpha: cancelled after 33 of 82 samples"
     assert data["recommendation"].startswith(said)
     assert data["settings"]["eval_logs"]["runs"] == {
         "mockllm/alpha": {"quiz": "cancelled after 33 of 82 samples"}}
@@ -263,7 +263,7 @@ def test_a_started_run_is_named_from_its_journal_and_its_samples_read(real_logs,
     data, _ = _ok(["--eval-logs", str(started.parent), str(full.parent), "--common-items"],
                   tmp_path)
     assert data["recommendation"].startswith(
-        "model mockllm/alpha: started and never finished, after 33 of 82 samples")
+        "Model mockllm/alpha: started and never finished, after 33 of 82 samples")
 
 
 def test_a_nan_score_is_an_unscored_sample_named_with_its_file(real_logs):
