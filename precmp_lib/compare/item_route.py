@@ -87,6 +87,10 @@ OPTIONS: tuple[Option, ...] = (
     Option(("--holm-over",), {"choices": ("pairs", "pairs-tasks"), "default": "pairs",
                               "help": "Holm's adjustment over the pairs of each task (pairs, "
                                       "default) or over every pair of every task (pairs-tasks)"}),
+    Option(("--weight",), {"choices": ("items", "tasks"), "default": "items",
+                           "help": "the all-tasks line: the mean over items (items, default: "
+                                   "micro, lm-eval's weight_by_size true) or over tasks (tasks: "
+                                   "macro, each task alike)"}),
     Option(("--test",), {"choices": ("auto", "mcnemar", "difference"), "default": "auto",
                          "help": "auto (default): clustered McNemar for 0/1 item scores, else "
                                  "the clustered paired difference; mcnemar refuses other "
@@ -195,7 +199,7 @@ def _run(options: argparse.Namespace, progress: Callable[[str], None]) -> Compar
         comparison = compare_items(source, **roles, models=options.models, test=options.test,
                                    margin=_margins(options.margin), alpha=options.alpha,
                                    engine=engine, common_items=options.common_items,
-                                   holm_over=options.holm_over)
+                                   holm_over=options.holm_over, weight=options.weight)
     except InputError:
         raise
     except ValueError as exc:

@@ -28,6 +28,7 @@ from typing import Any, ClassVar
 import numpy as np
 import pandas as pd
 
+from .._lib.dist import norm_isf, norm_sf, t_isf, t_sf
 from ..core.items import ItemSums
 from ..engine.items import count_items
 from ..stats.contingency import mcnemar
@@ -47,10 +48,18 @@ from ..stats.power import (
 )
 from .base import Comparison, best_group
 
-__all__ = ["ALL_TASKS", "ALL_TASKS_LINE", "HOLM_OVER", "ITEM_TESTS", "ItemComparison",
+__all__ = ["ALL_TASKS", "ALL_TASKS_LINE", "HOLM_OVER", "ITEM_TESTS", "WEIGHTS", "ItemComparison",
            "compare_items"]
 
 ITEM_TESTS = ("auto", "mcnemar", "difference")
+# how the all-tasks line weighs the tasks: every item alike (micro), or every task alike (macro)
+WEIGHTS = ("items", "tasks")
+WEIGHT_SAID = {
+    "items": "weighted by items: the mean over every item of every task (micro; lm-eval's "
+             "weight_by_size: true), so a larger task counts for more",
+    "tasks": "weighted by tasks: the mean of the task means (macro; lm-eval's weight_by_size: "
+             "false, HELM's mean over subjects), each task counting alike, its standard error "
+             "from the tasks' own cluster-robust ones"}
 # what Holm's adjustment runs over: the pairs within each task, or every pair of every task
 HOLM_OVER = ("pairs", "pairs-tasks")
 ALL_TASKS = "all tasks"
@@ -453,6 +462,7 @@ def compare_items(
     engine: str = "auto",
     common_items: bool = False,
     holm_over: str = "pairs",
+    weight: str = "items",
 ) -> ItemComparison:
     """Compare several models on the same evaluation items, per task and for all tasks.
 
@@ -484,6 +494,13 @@ def compare_items(
     holm_over : {"pairs", "pairs-tasks"}
         ``"pairs"``: Holm's adjustment over the pairs of each task. ``"pairs-tasks"``: over
         every pair of every task together (the all-tasks line keeps Holm over its pairs).
+    weight : {"items", "tasks"}
+        How the all-tasks line weighs the tasks. ``"items"`` (the default): the mean over
+        every item (micro), each item counting alike, as the paired tests on items do and as
+        lm-eval's groups with ``weight_by_size: true``. ``"tasks"``: the mean of the task means
+        (macro, lm-eval's ``weight_by_size: false``), its standard error
+        ``sqrt(sum of the tasks' CR1 variances) / T`` (the tasks share no item), tested by a
+        Wald test with t on the units - 1 df below 50 units. The line says which.
 
     Returns
     -------
@@ -511,6 +528,8 @@ def compare_items(
         raise ValueError(f"alpha must lie in (0, 0.5); got {alpha!r}")
     if holm_over not in HOLM_OVER:
         raise ValueError(f"holm_over must be one of {', '.join(HOLM_OVER)}; got {holm_over!r}")
+    if weight not in WEIGHTS:
+        raise ValueError(f"weight must be one of {', '.join(WEIGHTS)}; got {weight!r}")
     given: dict[str | None, float | None] = (dict(margin) if isinstance(margin, Mapping)
                                              else {None: margin})
     for value in given.values():
@@ -539,6 +558,8 @@ def compare_items(
             else None
     out = _compare_sums(parts, test=test, margins=margins, alpha=float(alpha),
                         holm_over=holm_over)
+    if parts[-1].task == ALL_TASKS:
+        out = _weighted(out, parts, weight)
     if common_items:
         out.settings["dropped"] = {p.task: dict(zip(p.models, p.dropped)) for p in parts}
     read = source.attrs.get("eval_logs") if isinstance(source, pd.DataFrame) else None
@@ -606,6 +627,81 @@ def _with_runs(out: ItemComparison, read: Mapping[str, Any], several: bool) -> I
             "(--common-items), not on the whole task.")
     out.settings["notes"].insert(0, runs)
     return replace(out, recommendation=f"{runs} {out.recommendation}".strip())
+
+
+def _weighted(out: ItemComparison, parts: list[ItemSums], weight: str) -> ItemComparison:
+    """State the all-tasks line's weighting; with ``"tasks"``, make it the mean of the tasks.
+
+    The macro line: each model's score is the mean of its task scores, its SE
+    ``sqrt(sum SE_t^2) / T``; each pair's difference the mean of its task differences with
+    ``sqrt(sum SE_t^2) / T`` (the tasks' paired-difference CR1 SEs); p-values from the Wald
+    statistic, t with units - 1 df below 50 units (the one rule, on all tasks' units), Holm
+    over the all-tasks pairs; the detectable difference ``(z_{1-α/2} + z_{0.8}) · SE``.
+    """
+    out.settings["weight"] = weight
+    lines = list(out.conclusions)
+    if weight == "items":
+        return replace(out, conclusions=_said_weight(lines, weight))
+    alpha, level = out.alpha, 1 - out.alpha
+    own = [p for p in parts if p.task != ALL_TASKS]
+    n_tasks = len(own)
+    units = sum(p.n_clusters if p.n_clusters is not None else p.n_items for p in own)
+    df = t_df(units)
+    q = float(norm_isf(alpha / 2) if df is None else t_isf(alpha / 2, df))
+    summary = out.summary[out.summary["task"] != ALL_TASKS]
+    by_model = summary.groupby("model", sort=False)
+    every = pd.DataFrame({"task": ALL_TASKS, "model": list(out.models)})
+    every["n"] = int(sum(p.n_items for p in own))
+    every["score"] = every["model"].map(by_model["score"].mean())
+    every["se"] = every["model"].map(by_model["se"].apply(lambda v: math.sqrt(float(
+        (v.to_numpy(float) ** 2).sum())) / n_tasks))
+    every["ci_low"], every["ci_high"] = every["score"] - q * every["se"], every["score"] + q * every["se"]
+    every["design_effect"] = math.nan
+    every["rank"] = every["score"].rank(ascending=False, method="min").astype(int)
+    pairs = out.pairs[out.pairs["task"] != ALL_TASKS]
+    rows = []
+    for r in out.pairs[out.pairs["task"] == ALL_TASKS].itertuples():
+        same = pairs[(pairs.model_a == r.model_a) & (pairs.model_b == r.model_b)]
+        flip = pairs[(pairs.model_a == r.model_b) & (pairs.model_b == r.model_a)]
+        est = (same["estimate"].sum() - flip["estimate"].sum()) / n_tasks
+        se = math.sqrt(float((pd.concat([same["se"], flip["se"]]) ** 2).sum())) / n_tasks
+        stat = est / se if se > 0 else (0.0 if est == 0 else math.copysign(math.inf, est))
+        p = (float(2 * norm_sf(abs(stat))) if df is None else float(2 * t_sf(abs(stat), df))) \
+            if se > 0 else float(est == 0)
+        rows.append({"task": ALL_TASKS, "model_a": r.model_a, "model_b": r.model_b,
+                     "test": "mean of task differences (macro), Wald "
+                             + ("z" if df is None else f"t ({df} df)"),
+                     "estimate": est, "ci_low": est - q * se, "ci_high": est + q * se,
+                     "statistic": stat, "pvalue": min(p, 1.0), "se": se,
+                     "mde": (float(norm_isf(alpha / 2)) + float(norm_isf(1 - POWER))) * se,
+                     "items_needed": math.nan, "note": "", "a_right_b_wrong": math.nan,
+                     "a_wrong_b_right": math.nan, "design_effect": math.nan,
+                     "correlation": math.nan})
+    macro = pd.DataFrame(rows, columns=list(dict.fromkeys([*out.pairs.columns, *rows[0]])))
+    macro["pvalue_adjusted"] = adjust_pvalues(macro["pvalue"].to_numpy(float), "holm")
+    macro["reject"] = macro["pvalue_adjusted"] < alpha
+    group = best_group(dict(zip(every["model"], every["score"])), macro)
+    every["best"] = every["model"].isin(group)
+    design = out.design_table.set_index("task").loc[ALL_TASKS].to_dict()
+    design["task"] = ALL_TASKS
+    lines = [line for line in lines if not line.startswith(ALL_TASKS_LINE)]
+    lines += _conclusions(ALL_TASKS, every, macro, group, design, alpha, None, level)
+    last = parts[-1]
+    out.best_by_task[ALL_TASKS] = group
+    return replace(
+        out, summary=pd.concat([summary, every[summary.columns]], ignore_index=True),
+        pairs=pd.concat([pairs, macro[pairs.columns]], ignore_index=True), best=group,
+        conclusions=_said_weight(lines, weight),
+        recommendation=_recommend(ALL_TASKS, every, macro, group, alpha,
+                                  clustered=last.n_clusters is not None, unit=last.unit))
+
+
+def _said_weight(lines: list[str], weight: str) -> list[str]:
+    """Put the line that says the all-tasks weighting after the first all-tasks line."""
+    first = next((i for i, line in enumerate(lines) if line.startswith(ALL_TASKS_LINE)), None)
+    if first is None:
+        return lines
+    return [*lines[:first + 1], f"{ALL_TASKS_LINE}{WEIGHT_SAID[weight]}.", *lines[first + 1:]]
 
 
 def _task_margins(given: dict[str | None, float | None],

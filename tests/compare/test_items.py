@@ -437,3 +437,47 @@ def test_one_rule_for_z_or_t_clusters_or_unclustered_items():
     big = pd.DataFrame({"item": np.tile(np.arange(60), 2), "model": np.repeat(["a", "b"], 60),
                         "score": rng.random(120)})
     assert compare_items(big).pairs.iloc[0].test == "paired difference z"
+
+
+def test_the_all_tasks_line_weighted_by_items_or_by_tasks_equals_lm_eval_groups():
+    """Micro and macro all-tasks scores against lm-evaluation-harness 0.4.13's own group
+    aggregation (``lm_eval.api.metrics.aggregate_subtask_metrics``, called here with
+    ``weight_by_size`` true and false on the per-task scores and sizes); the macro SE and pair
+    difference against their formulas on the per-task rows (tasks share no item)."""
+    metrics = pytest.importorskip("lm_eval.api.metrics")
+    rng = np.random.default_rng(5)
+    rows = []
+    for task, n in [("t1", 40), ("t2", 120), ("t3", 80)]:
+        for model, p in [("x", 0.7), ("y", 0.6), ("z", 0.5)]:
+            rows += [(f"{task}-{i}", model, int(rng.random() < p + (task == "t1") * 0.1), task,
+                      f"{task}-{i // 4}") for i in range(n)]
+    frame = pd.DataFrame(rows, columns=["item", "model", "score", "task", "passage"])
+    sizes = [40, 120, 80]
+    for weight, by_size in [("items", True), ("tasks", False)]:
+        cmp = compare_items(frame, task="task", cluster="passage", weight=weight)
+        assert cmp.settings["weight"] == weight
+        s = cmp.summary
+        for model in "xyz":
+            per_task = [float(s[(s.task == t) & (s.model == model)].score.iloc[0])
+                        for t in ("t1", "t2", "t3")]
+            every = s[(s.task == "all tasks") & (s.model == model)].iloc[0]
+            assert every.score == pytest.approx(
+                metrics.aggregate_subtask_metrics(per_task, sizes, weight_by_size=by_size),
+                rel=1e-12)
+        said = [line for line in cmp.conclusions if line.startswith("All tasks together: weighted")]
+        assert len(said) == 1 and ("(micro" in said[0]) == (weight == "items")
+    macro = compare_items(frame, task="task", cluster="passage", weight="tasks")
+    s, p = macro.summary, macro.pairs
+    se = s[s.task != "all tasks"].groupby("model")["se"].apply(lambda v: np.sqrt((v ** 2).sum()) / 3)
+    every = s[s.task == "all tasks"].set_index("model")
+    assert every["se"].to_numpy() == pytest.approx(se[every.index].to_numpy(), rel=1e-12)
+    row = p[p.task == "all tasks"].iloc[0]
+    own = p[p.task != "all tasks"]
+    diffs = [float(r.estimate) if r.model_a == row.model_a else -float(r.estimate)
+             for r in own.itertuples() if {r.model_a, r.model_b} == {row.model_a, row.model_b}]
+    assert row.estimate == pytest.approx(np.mean(diffs), rel=1e-12)
+    # 60 passages in all, 50 or more: z; the Wald p from the statistic
+    assert row.test == "mean of task differences (macro), Wald z"
+    assert row.pvalue == pytest.approx(2 * stats.norm.sf(abs(row.estimate / row.se)), rel=1e-12)
+    with pytest.raises(ValueError, match="weight must be one of items, tasks"):
+        compare_items(frame, task="task", weight="classes")

@@ -24,6 +24,7 @@ import pytest
 
 from precmp_lib import read_eval_logs
 from precmp_lib.cli import main
+from precmp_lib.report.html import esc
 from precmp_lib.sources.evallogs import logs_by_model
 
 MAKER = Path(__file__).resolve().parents[1] / "real_eval_logs.py"
@@ -325,3 +326,28 @@ def test_logs_in_memory_read_as_their_files(real_logs):
     with pytest.raises(ValueError, match=r"^logs\['a'\]: the EvalLog of 'quiz' for 'a' is an "
                                          "unfinished run"):
         pc.read_eval_logs({"a": read_eval_log(str(_run(real_logs, "cancelled")))})
+
+
+@pytest.mark.parametrize("weight, by_size", [("items", True), ("tasks", False)])
+def test_the_all_tasks_line_equals_lm_eval_group_aggregation(real_logs, tmp_path, weight,
+                                                             by_size):
+    """The all-tasks score against lm-eval's own: the per-task means in ``results_*.json`` and
+    the task sizes (``n-samples``) lm-eval wrote, aggregated by lm-eval 0.4.13's
+    ``aggregate_subtask_metrics`` as its groups do with ``weight_by_size`` true or false. The
+    two tasks have 12 documents each, so here the two weightings agree; tasks of unequal sizes
+    are in ``tests/compare/test_items.py``."""
+    from lm_eval.api.metrics import aggregate_subtask_metrics
+
+    lm = real_logs / "lm_eval"
+    data, page = _ok(["--eval-logs", str(lm / "alpha"), str(lm / "beta"), "--metric",
+                      "acc;race_gen=exact_match,whole", "--weight", weight], tmp_path)
+    assert data["settings"]["weight"] == weight
+    for model in ("alpha", "beta"):
+        written = _lm_results(lm / model)
+        tasks = ["race_gen", "race_mc"]
+        means = [written["results"]["race_gen"]["exact_match,whole"],
+                 written["results"]["race_mc"]["acc,none"]]
+        sizes = [written["n-samples"][t]["effective"] for t in tasks]
+        assert _scores(data, "all tasks")[model] == pytest.approx(
+            aggregate_subtask_metrics(means, sizes, weight_by_size=by_size), rel=1e-12)
+    assert esc(f"weighted by {weight}") in page
