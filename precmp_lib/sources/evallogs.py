@@ -24,6 +24,7 @@ content hash where the log has one.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import json.decoder
@@ -466,6 +467,14 @@ def _task(header: Mapping[str, Any], default: str, where: str) -> str:
     return task
 
 
+@functools.cache
+def _zstd_decompressor() -> Any:
+    """Return one zstd decompression context, reused for every member of every archive."""
+    import zstandard
+
+    return zstandard.ZstdDecompressor()
+
+
 def _zstd_member(z: zipfile.ZipFile, info: zipfile.ZipInfo) -> bytes:
     """Read a zstd-compressed member (zip method 93), which Python's zipfile does not inflate.
 
@@ -486,7 +495,7 @@ def _zstd_member(z: zipfile.ZipFile, info: zipfile.ZipInfo) -> bytes:
     fp.seek(info.header_offset + 30 + name_len + extra_len)
     raw = fp.read(info.compress_size)
     try:
-        reader = zstandard.ZstdDecompressor().stream_reader(raw)
+        reader = _zstd_decompressor().stream_reader(raw)
         data = reader.read(info.file_size + 1)
     except zstandard.ZstdError as exc:
         raise zipfile.BadZipFile(f"{info.filename}: {exc}") from None
