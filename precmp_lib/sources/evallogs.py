@@ -517,7 +517,7 @@ def _archive_json(z: zipfile.ZipFile, info: zipfile.ZipInfo, where: str) -> Any:
 # events, ..., error), which are most of its bytes and are not read
 _SAMPLE_FIELDS = frozenset({"id", "epoch", "input", "scores", "metadata", "error"})
 _JSON_SPACE = re.compile(r"[ \t\n\r]*")
-_SCAN_VALUE = json.scanner.make_scanner(json.JSONDecoder())  # type: ignore[attr-defined]
+_SCAN_VALUE = json.scanner.make_scanner(json.JSONDecoder())  # type: ignore[attr-defined,arg-type]
 
 
 def _archive_sample(z: zipfile.ZipFile, info: zipfile.ZipInfo, where: str) -> Any:
@@ -558,7 +558,9 @@ def _sample_json(data: bytes, where: str) -> Any:
 
 def _sample_fields(text: str) -> dict[str, Any] | None:
     """Walk a JSON object's keys, keeping :data:`_SAMPLE_FIELDS`; None for anything unusual."""
-    space, scan = _JSON_SPACE.match, _SCAN_VALUE
+    # the pattern matches everywhere (possibly nothing): a match, never None
+    space: Any = _JSON_SPACE.match
+    scan = _SCAN_VALUE
     i = space(text).end()
     if text[i:i + 1] != "{":
         return None
