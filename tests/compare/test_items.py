@@ -481,3 +481,16 @@ def test_the_all_tasks_line_weighted_by_items_or_by_tasks_equals_lm_eval_groups(
     assert row.pvalue == pytest.approx(2 * stats.norm.sf(abs(row.estimate / row.se)), rel=1e-12)
     with pytest.raises(ValueError, match="weight must be one of items, tasks"):
         compare_items(frame, task="task", weight="classes")
+
+
+@pytest.mark.parametrize("engine", ["numpy", "duckdb"])
+def test_common_items_that_leave_a_task_empty_say_so_in_one_line(engine):
+    """Model b has no answer in task t2: --common-items leaves t2 nothing to compare."""
+    frame = pd.DataFrame({"item": [1, 2, 3, 1, 2, 3, 4, 5], "task": ["t1"] * 3 + ["t1"] * 3 + ["t2"] * 2,
+                          "model": ["a"] * 3 + ["b"] * 3 + ["a"] * 2,
+                          "score": [1, 0, 1, 1, 1, 0, 1, 0]})
+    with pytest.raises(ValueError) as err:
+        compare_items(frame, task="task", common_items=True, engine=engine)
+    assert str(err.value) == ("DataFrame: task 't2': no item is answered by every model, so "
+                              "--common-items leaves nothing to compare (items answered: a 2, "
+                              "b 0)")
