@@ -78,26 +78,26 @@ class _Log:
     model: str | None = None
 
 
-def _files(model: str, path: Any) -> list[Path]:
+def _files(model: str | None, path: Any) -> list[Path]:
     if isinstance(path, list | tuple):
         return [f for p in path for f in _files(model, p)]
     text = os.fspath(path)
     files, pattern = resolve_path(text)
     if pattern and not files:
-        raise ValueError(f"logs[{model!r}]: no file matches the pattern {Path(text).name!r}")
+        raise ValueError(f"{_label(model)}: no file matches the pattern {Path(text).name!r}")
     out: list[Path] = []
     for f in map(Path, files):
         if f.is_dir():
             found = _log_files(model, f)
             found = [p for p in found if p.suffix != ".json" or _is_inspect_json(p)]
             if not found:
-                raise ValueError(f"logs[{model!r}]: folder {f.name!r} holds no samples_*.jsonl, "
+                raise ValueError(f"{_label(model)}: folder {f.name!r} holds no samples_*.jsonl, "
                                  ".eval or inspect .json log")
             out += found
         elif not f.exists():
-            raise ValueError(f"logs[{model!r}]: no such file {f.name!r}")
+            raise ValueError(f"{_label(model)}: no such file {f.name!r}")
         else:
-            check_regular(f, f"logs[{model!r}]: {f.name}")
+            check_regular(f, f"{_label(model)}: {f.name}")
             out.append(f)
     return out
 
@@ -163,13 +163,13 @@ def logs_by_model(paths: Any) -> dict[str, list[Path]]:
 _INSPECT_HEAD = re.compile(rb'^\s*\{\s*"version"\s*:\s*\d+\s*,\s*"status"\s*:')
 
 
-def log_files(model: str, path: Any) -> list[Path]:
+def log_files(model: str | None, path: Any) -> list[Path]:
     """Return the log files read for one model: the file, or those a folder or pattern holds.
 
     Parameters
     ----------
-    model : str
-        The model's name, for messages.
+    model : str or None
+        The model's name, for messages (None: not yet named, as --eval-logs gives them).
     path : str or PathLike
         As :func:`read_eval_logs` takes it.
 
@@ -190,7 +190,7 @@ def _is_log_name(name: str) -> bool:
     return (name.startswith("samples_") and name.endswith(".jsonl")) or name.endswith((".eval", ".json"))
 
 
-def _log_files(model: str, folder: Path) -> list[Path]:
+def _log_files(model: str | None, folder: Path) -> list[Path]:
     """Return the log files in ``folder`` and its subfolders, sorted; regular files only.
 
     Subfolders are walked down to the depth limit (links to folders are not followed); a
@@ -204,14 +204,14 @@ def _log_files(model: str, folder: Path) -> list[Path]:
         try:
             entries = list(os.scandir(here))
         except OSError as exc:
-            raise ValueError(f"logs[{model!r}]: folder {here.name!r} cannot be read "
+            raise ValueError(f"{_label(model)}: folder {here.name!r} cannot be read "
                              f"({exc.strerror})") from None
         for entry in entries:
             if entry.is_dir(follow_symlinks=False):
-                check_limit("depth", depth + 1, f"logs[{model!r}]: folder {folder.name!r}")
+                check_limit("depth", depth + 1, f"{_label(model)}: folder {folder.name!r}")
                 todo.append((Path(entry.path), depth + 1))
             elif _is_log_name(entry.name):
-                check_regular(entry.path, f"logs[{model!r}]: {entry.name}")
+                check_regular(entry.path, f"{_label(model)}: {entry.name}")
                 found.append(Path(entry.path))
     return sorted(found)
 
@@ -985,7 +985,7 @@ def _read_model(model: str, entries: list[Any], metric: str | None, cluster: str
     try:
         frame["score"] = parse_scores(frame["score"].astype(object), "score")
     except ValueError as exc:
-        raise ValueError(f"logs[{model!r}]: {exc}") from None
+        raise ValueError(f"{_label(model)}: {exc}") from None
     frame.insert(1, "model", model)
     return frame, read
 

@@ -460,3 +460,13 @@ def test_a_folder_of_100_logs_is_read_in_one_pass_with_a_progress_bar(tmp_path, 
     assert "eval logs" in err and "/100" in err
     read_eval_logs(logs)
     assert capsys.readouterr().err == ""
+
+
+def test_logs_not_yet_named_are_the_eval_logs_in_messages(tmp_path, capsys):
+    """--eval-logs names its models from the logs: a missing path is not 'logs[None]'."""
+    from precmp_lib.cli import main
+
+    code = main(["report", "--eval-logs", str(tmp_path / "gone"), "--quiet",
+                 "--out", str(tmp_path / "r.html")])
+    err = capsys.readouterr().err.strip().splitlines()
+    assert code == 2 and err == ["precmp: error: the eval logs: no such file 'gone'"]
