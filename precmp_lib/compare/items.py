@@ -468,8 +468,12 @@ def compare_items(
 
     Parameters
     ----------
-    source : DataFrame, path, glob, DuckDB relation, Spark DataFrame, or list of ItemSums
-        One row per answer (see :func:`precmp_lib.engine.items.count_items`), or sums already read.
+    source : DataFrame, path, glob, DuckDB relation, Spark DataFrame, list of ItemSums, or logs
+        One row per answer (see :func:`precmp_lib.engine.items.count_items`), or sums already
+        read; or eval logs, read by :func:`precmp_lib.sources.evallogs.read_eval_logs`: an
+        inspect ``EvalLog``, the dict ``lm_eval.simple_evaluate`` returns, or a mapping model ->
+        such a log, a log path or a list of them (``cluster`` is then the log's field,
+        ``metadata.<key>`` or ``doc.<key>``; an unfinished run is read with ``common_items``).
     item, model, score, cluster, sample, task : str
         Column roles (see :func:`precmp_lib.engine.items.count_items`).
     models : sequence of str, optional
