@@ -17,6 +17,14 @@ event loops and caches of their own). It writes, under OUT:
   ``beta_reordered`` is beta on the same documents in another order (so ``doc_id`` names
   other documents).
 
+- ``inspect/runs``: runs that did not finish, of the task ``quiz`` (82 questions, one at a
+  time): ``cancelled/`` (mockllm/alpha interrupted by SIGINT while answering its 33rd question:
+  inspect ends the run as ``cancelled`` with 33 samples), ``started/`` (mockllm/alpha killed by
+  SIGKILL after 33 samples: no ``header.json``, only ``_journal/start.json`` and the samples
+  flushed), and ``full/`` (mockllm/beta, every question; its scorer gives NaN on ``q5``).
+- ``lm_eval/results.pkl``: the dict ``simple_evaluate`` returned for ``alpha`` (with its
+  samples), as a notebook holds it.
+
 inspect's mock model counts the tokens of a reply that carries no usage with tiktoken, which
 downloads its encoding; every reply here states its usage, so nothing is counted or fetched.
 """
@@ -123,6 +131,65 @@ filter_list:
 """
 
 
+N_QUIZ, STOP = 82, 33
+
+
+def _inspect_run(mode: str, out: Path) -> None:
+    """One run of ``quiz``: ``cancel`` (SIGINT at question 34), ``kill`` (SIGKILL), ``full``."""
+    import signal
+
+    from inspect_ai import Task, eval
+    from inspect_ai.dataset import MemoryDataset, Sample
+    from inspect_ai.model import ModelOutput, ModelUsage, get_model
+    from inspect_ai.scorer import Score, accuracy, scorer
+    from inspect_ai.solver import solver
+
+    samples = [Sample(id=f"q{i}", input=f"What is {i} + 1?", target=str(i + 1))
+               for i in range(N_QUIZ)]
+    seen: list = []
+
+    @solver
+    def stops():
+        async def solve(state, generate):
+            seen.append(state.sample_id)
+            if mode == "cancel" and len(seen) == STOP:  # this sample ends, then the run
+                os.kill(os.getpid(), signal.SIGINT)
+            if mode == "kill" and len(seen) == STOP + 1:
+                os.kill(os.getpid(), signal.SIGKILL)
+            return await generate(state)
+        return solve
+
+    @scorer(metrics=[accuracy()])
+    def right():
+        async def score(state, target):
+            if state.sample_id == "q5" and mode == "full":
+                return Score(value=float("nan"))
+            ok = state.output.completion.strip() == target.text
+            return Score(value=1.0 if ok else 0.0)
+        return score
+
+    outs = []
+    for i in range(N_QUIZ):
+        wrong = i % 3 == 0 if mode == "full" else i % 2 == 0
+        reply = ModelOutput.from_content(model="m", content="0" if wrong else str(i + 1))
+        reply.usage = ModelUsage(input_tokens=8, output_tokens=1, total_tokens=9)
+        outs.append(reply)
+    name = "mockllm/beta" if mode == "full" else "mockllm/alpha"
+    task = Task(name="quiz", dataset=MemoryDataset(samples), solver=[stops()], scorer=right())
+    eval(task, model=get_model(name, custom_outputs=outs), log_dir=str(out), display="none",
+         max_samples=1, log_buffer=1)
+
+
+def _inspect_runs(out: Path) -> None:
+    import subprocess
+
+    for mode, folder in [("cancel", "cancelled"), ("kill", "started"), ("full", "full")]:
+        done = subprocess.run([sys.executable, __file__, "--run", mode, str(out / folder)],
+                              capture_output=True, text=True, timeout=300)
+        if done.returncode != (-9 if mode == "kill" else 0):
+            raise SystemExit(f"the {mode} run ended with {done.returncode}: {done.stderr[-2000:]}")
+
+
 def _tasks(folder: Path, docs: list[dict]) -> Path:
     folder.mkdir(parents=True)
     data = folder / "race.jsonl"
@@ -152,6 +219,10 @@ def _lm_eval(out: Path) -> None:
                                   log_samples=True, evaluation_tracker=tracker, random_seed=seed,
                                   numpy_random_seed=seed, torch_random_seed=seed,
                                   fewshot_random_seed=seed)
+        if folder == "alpha":
+            import pickle
+
+            (out / "results.pkl").write_bytes(pickle.dumps(results))
         samples = results.pop("samples")
         tracker.save_results_aggregated(results=results, samples=samples)
         for task in results["configs"]:
@@ -159,8 +230,12 @@ def _lm_eval(out: Path) -> None:
 
 
 if __name__ == "__main__":
-    target = Path(sys.argv[1])
     for key in ["HF_DATASETS_OFFLINE", "HF_HUB_OFFLINE", "TRANSFORMERS_OFFLINE"]:
         os.environ[key] = "1"
+    if sys.argv[1] == "--run":  # one run of quiz, in its own process (SIGINT, SIGKILL)
+        _inspect_run(sys.argv[2], Path(sys.argv[3]))
+        raise SystemExit(0)
+    target = Path(sys.argv[1])
     _inspect(target / "inspect")
+    _inspect_runs(target / "inspect" / "runs")
     _lm_eval(target / "lm_eval")

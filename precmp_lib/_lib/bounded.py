@@ -16,6 +16,7 @@ True
 from __future__ import annotations
 
 import bz2
+import functools
 import io
 import os
 import struct
@@ -186,6 +187,17 @@ class _Inflater:
         return b""
 
 
+@functools.cache
+def _zstd_decompressor() -> Any:
+    """Return one zstd decompression context, reused for every member of every archive.
+
+    Making one per member was most of the time of inflating an archive of many small samples.
+    """
+    import zstandard
+
+    return zstandard.ZstdDecompressor()
+
+
 class _Zstd:
     """A zstd member (zip method 93, which Python's zipfile does not read before 3.14) as a stream."""
 
@@ -193,7 +205,7 @@ class _Zstd:
         import zstandard
 
         self._error = zstandard.ZstdError
-        self._reader = zstandard.ZstdDecompressor().stream_reader(
+        self._reader = _zstd_decompressor().stream_reader(
             cast(IO[bytes], source), read_across_frames=True)
 
     def read(self, size: int) -> bytes:

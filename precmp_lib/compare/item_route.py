@@ -10,6 +10,7 @@ tasks.
 from __future__ import annotations
 
 import argparse
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -94,6 +95,10 @@ OPTIONS: tuple[Option, ...] = (
     Option(("--holm-over",), {"choices": ("pairs", "pairs-tasks"), "default": "pairs",
                               "help": "Holm's adjustment over the pairs of each task (pairs, "
                                       "default) or over every pair of every task (pairs-tasks)"}),
+    Option(("--weight",), {"choices": ("items", "tasks"), "default": "items",
+                           "help": "the all-tasks line: the mean over items (items, default: "
+                                   "micro, lm-eval's weight_by_size true) or over tasks (tasks: "
+                                   "macro, each task alike)"}),
     Option(("--test",), {"choices": ("auto", "mcnemar", "difference"), "default": "auto",
                          "help": "auto (default): clustered McNemar for 0/1 item scores, else "
                                  "the clustered paired difference; mcnemar refuses other "
@@ -164,8 +169,10 @@ def _source(options: argparse.Namespace) -> tuple[Any, dict[str, Any]]:
                 raise InputError(f"model {clip_for_message(model)!r} is named twice: by "
                                  "--eval-log and by its logs")
             logs[model] = files
+        # an unfinished run is compared only on the items every model answered
         frame = read_eval_logs(logs, metric=options.metric, cluster=options.cluster,
-                               latest=options.latest)
+                               latest=options.latest, incomplete=options.common_items,
+                               progress=not getattr(options, "quiet", True) and sys.stderr.isatty())
         # messages about the frame name the logs read, not "DataFrame"
         frame.attrs["source"] = shorten("eval logs of " + ", ".join(logs), 200)
         many_epochs = frame.groupby(["task", "item", "model"]).size().max() > 1
@@ -231,7 +238,7 @@ def _run(options: argparse.Namespace, progress: Callable[[str], None]) -> Compar
                                    margin=_margins(options.margin), alpha=options.alpha,
                                    engine=engine, common_items=options.common_items,
                                    holm_over=options.holm_over, family=options.pair_family,
-                                   reference=options.reference)
+                                   reference=options.reference, weight=options.weight)
     except (InputError, UnicodeEncodeError, UnicodeDecodeError):  # the command names the input
         raise
     except ValueError as exc:

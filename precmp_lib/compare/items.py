@@ -5,8 +5,8 @@ task and for all tasks together, computes from the returned sums
 
 - each model's mean score with a cluster-robust (CR1) interval;
 - every pair by the clustered McNemar test (Obuchowski) when every item score is 0 or 1, else by
-  the cluster-robust paired difference (referred to t with C - 1 degrees of freedom below 50
-  clusters), Holm-adjusted across the pairs of the task; the
+  the cluster-robust paired difference (referred to t with units - 1 degrees of freedom below 50
+  independent units: clusters, or items when there are none), Holm-adjusted across the pairs of the task; the
   difference with its CR1 interval; the flips (items right for A and wrong for B, and the
   reverse); TOST equivalence at a margin when one is given;
 - the minimum difference detectable with 80 % power by these items and clusters, and the items
@@ -20,6 +20,7 @@ them.
 from __future__ import annotations
 
 import math
+import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar
@@ -27,7 +28,7 @@ from typing import Any, ClassVar
 import numpy as np
 import pandas as pd
 
-from .._lib.dist import norm_isf
+from .._lib.dist import norm_isf, norm_sf, t_isf, t_sf
 from .._lib.text import shorten
 from ..core.items import ItemSums
 from ..engine.items import count_items
@@ -42,11 +43,11 @@ from ..stats.contingency import mcnemar
 from ..stats.multiple import adjust_pvalues
 from ..stats.paired import (
     FEW_CLUSTERS,
-    T_CLUSTERS,
     PairedSums,
     clustered_mcnemar_from_sums,
     equivalence_test_from_sums,
     paired_difference_from_sums,
+    t_df,
 )
 from ..stats.power import (
     minimum_detectable_difference,
@@ -56,9 +57,17 @@ from ..stats.power import (
 from .base import Comparison, best_group, by_score
 
 __all__ = ["ALL_TASKS", "ALL_TASKS_LINE", "FAMILIES", "HOLM_OVER", "ITEM_TESTS", "MANY_MODELS",
-           "ItemComparison", "compare_items"]
+           "WEIGHTS", "ItemComparison", "compare_items"]
 
 ITEM_TESTS = ("auto", "mcnemar", "difference")
+# how the all-tasks line weighs the tasks: every item alike (micro), or every task alike (macro)
+WEIGHTS = ("items", "tasks")
+WEIGHT_SAID = {
+    "items": "weighted by items: the mean over every item of every task (micro; lm-eval's "
+             "weight_by_size: true), so a larger task counts for more",
+    "tasks": "weighted by tasks: the mean of the task means (macro; lm-eval's weight_by_size: "
+             "false, HELM's mean over subjects), each task counting alike, its standard error "
+             "from the tasks' own cluster-robust ones"}
 # what Holm's adjustment runs over: the pairs within each task, or every pair of every task
 HOLM_OVER = ("pairs", "pairs-tasks")
 ALL_TASKS = "all tasks"
@@ -96,8 +105,8 @@ class ItemComparison(Comparison):
         with 80 % power), ``items_needed`` (items that would detect the observed difference
         with 80 % power), ``note`` (what qualifies the row: fewer than 20 clusters under the
         clustered McNemar test; fewer than 25 discordant items under McNemar's χ², with the
-        exact test's p-value; t with C - 1 degrees of freedom for the paired difference on
-        fewer than 50 clusters; else empty), ``tost_pvalue`` and ``equivalent`` (with a
+        exact test's p-value; t with units - 1 degrees of freedom for the paired difference on
+        fewer than 50 independent units, clusters or unclustered items; else empty), ``tost_pvalue`` and ``equivalent`` (with a
         margin).
     design : dict
         The whole comparison: ``design`` (``"clustered items"`` or ``"independent items"``),
@@ -169,15 +178,14 @@ def _finite(x: float) -> float | None:
 def _t_df(s: ItemSums, use_mcnemar: bool) -> int | None:
     """Return the t degrees of freedom of a task's paired difference, or None for z.
 
-    C - 1 when the task's scores are tested by the paired difference on fewer than
-    ``T_CLUSTERS`` clusters (its p-values and intervals then come from t), else None.
+    :func:`~precmp_lib.stats.paired.t_df` of the task's independent units: its clusters, or
+    its items when it has none (p-values and intervals then come from t with units - 1 df).
 
-    The clustered McNemar test keeps its chi-square reference, whose few-cluster note says when
-    it is optimistic.
+    The McNemar tests keep their chi-square reference, whose notes say when it is optimistic.
     """
-    if use_mcnemar or s.n_clusters is None or s.n_clusters >= T_CLUSTERS:
+    if use_mcnemar:
         return None
-    return int(s.n_clusters) - 1
+    return t_df(s.n_clusters if s.n_clusters is not None else s.n_items)
 
 
 def _summary(s: ItemSums, level: float, df: int | None = None) -> pd.DataFrame:
@@ -225,12 +233,14 @@ def _pair_row(s: ItemSums, a: int, b: int, use_mcnemar: bool, level: float, alph
             note = (f"only {int(only_a + only_b)} discordant items: the χ² p-value is "
                     f"asymptotic and poor here; the exact test gives p = {exact:.3g}")
     else:
-        row["test"] = (("paired difference, CR1 z" if df is None
-                        else f"paired difference, CR1 t ({df} df)") if s.n_clusters is not None
-                       else "paired difference z")
+        clustered = s.n_clusters is not None
+        ref = "z" if df is None else f"t ({df} df)"
+        row["test"] = f"paired difference, CR1 {ref}" if clustered else f"paired difference {ref}"
         stat, p = diff.statistic, diff.pvalue
         if df is not None:
-            note = f"t with C−1 = {df} df: few clusters, where z would reject too often"
+            note = (f"t with C−1 = {df} df: few clusters, where z would reject too often"
+                    if clustered else
+                    f"t with n−1 = {df} df: few independent items, where z would reject too often")
     flips = s.flips(a, b) if s.binary else (math.nan, math.nan)
     sd = math.sqrt(ps.variance_unclustered() * s.n_items) if s.n_items > 1 else math.nan
     deff = d["design_effect"] if math.isfinite(d["design_effect"]) else 1.0
@@ -535,13 +545,18 @@ def compare_items(
     holm_over: str = "pairs",
     family: str = "auto",
     reference: str | None = None,
+    weight: str = "items",
 ) -> ItemComparison:
     """Compare several models on the same evaluation items, per task and for all tasks.
 
     Parameters
     ----------
-    source : DataFrame, path, glob, DuckDB relation, Spark DataFrame, or list of ItemSums
-        One row per answer (see :func:`precmp_lib.engine.items.count_items`), or sums already read.
+    source : DataFrame, path, glob, DuckDB relation, Spark DataFrame, list of ItemSums, or logs
+        One row per answer (see :func:`precmp_lib.engine.items.count_items`), or sums already
+        read; or eval logs, read by :func:`precmp_lib.sources.evallogs.read_eval_logs`: an
+        inspect ``EvalLog``, the dict ``lm_eval.simple_evaluate`` returns, or a mapping model ->
+        such a log, a log path or a list of them (``cluster`` is then the log's field,
+        ``metadata.<key>`` or ``doc.<key>``; an unfinished run is read with ``common_items``).
     item, model, score, cluster, sample, task : str
         Column roles (see :func:`precmp_lib.engine.items.count_items`).
     models : sequence of str, optional
@@ -574,6 +589,13 @@ def compare_items(
         Test each model against this one instead (k - 1 pairs per task); the best group is then
         the models shown better than it, or, when none is, it and the models not shown to
         differ from it.
+    weight : {"items", "tasks"}
+        How the all-tasks line weighs the tasks. ``"items"`` (the default): the mean over
+        every item (micro), each item counting alike, as the paired tests on items do and as
+        lm-eval's groups with ``weight_by_size: true``. ``"tasks"``: the mean of the task means
+        (macro, lm-eval's ``weight_by_size: false``), its standard error
+        ``sqrt(sum of the tasks' CR1 variances) / T`` (the tasks share no item), tested by a
+        Wald test with t on the units - 1 df below 50 units. The line says which.
 
     Returns
     -------
@@ -595,20 +617,26 @@ def compare_items(
     With 40 items in 8 passages, b is not shown worse than a after Holm's adjustment: both are
     in the best group.
     """
-    if test not in ITEM_TESTS:
-        raise ValueError(f"test must be one of {', '.join(ITEM_TESTS)}; got {test!r}")
+    for name, chosen, choices in (("test", test, ITEM_TESTS), ("holm_over", holm_over, HOLM_OVER),
+                                  ("family", family, FAMILIES), ("weight", weight, WEIGHTS)):
+        if chosen not in choices:
+            raise ValueError(f"{name} must be one of {', '.join(choices)}; got {chosen!r}")
     if not (isinstance(alpha, float | int) and 0 < alpha < 0.5):
         raise ValueError(f"alpha must lie in (0, 0.5); got {alpha!r}")
-    if holm_over not in HOLM_OVER:
-        raise ValueError(f"holm_over must be one of {', '.join(HOLM_OVER)}; got {holm_over!r}")
-    if family not in FAMILIES:
-        raise ValueError(f"family must be one of {', '.join(FAMILIES)}; got {family!r}")
     given: dict[str | None, float | None] = (dict(margin) if isinstance(margin, Mapping)
                                              else {None: margin})
     for value in given.values():
         if value is not None and not (isinstance(value, float | int) and 0 < value
                                       and math.isfinite(value)):
             raise ValueError(f"margin must be a positive number; got {value!r}")
+    logs = _logs_given(source)
+    if logs is not None:  # eval logs, in memory or as paths: read them into an item table
+        from ..sources.evallogs import read_eval_logs
+
+        source = read_eval_logs(logs, cluster=cluster, incomplete=common_items)
+        epochs = source.groupby(["task", "item", "model"]).size().max() > 1
+        item, model, score, task = "item", "model", "score", "task"
+        sample, cluster = ("epoch" if epochs else None), ("cluster" if cluster else None)
     if isinstance(source, list) and source and isinstance(source[0], ItemSums):
         parts = source
     else:
@@ -629,8 +657,13 @@ def compare_items(
         family = "all" if parts[0].n_models <= MANY_MODELS else "leader"
     out = _compare_sums(parts, test=test, margins=margins, alpha=float(alpha),
                         holm_over=holm_over, family=family, reference=reference)
+    if parts[-1].task == ALL_TASKS:
+        out = _weighted(out, parts, weight)
     if common_items:
         out.settings["dropped"] = {p.task: dict(zip(p.models, p.dropped)) for p in parts}
+    read = source.attrs.get("eval_logs") if isinstance(source, pd.DataFrame) else None
+    if read is not None:
+        out = _with_runs(out, read, len(parts) > 1)
     if len(parts) > 1 and not all(p.unit for p in parts):
         other = ", ".join(p.task for p in parts if not p.unit)
         out.settings["notes"].append(
@@ -656,6 +689,134 @@ def _check_finite(parts: list[ItemSums], score: str) -> None:
                              "too large to compare: their squares overflow a double (the sums "
                              "of squares are infinite; scores beyond about 1e154 do); rescale "
                              "the scores")
+
+
+def _logs_given(source: Any) -> Any:
+    """Return the eval logs given as the source, or None for an item table.
+
+    Logs are inspect's ``EvalLog`` or the result of ``lm_eval.simple_evaluate`` (one model,
+    named by the log), or a mapping model -> log, path or list of them; a mapping of columns
+    (arrays, lists) is an item table.
+    """
+    from ..sources.evallogs import is_log_object
+
+    if is_log_object(source):
+        return {_log_model(source): source}
+    if not isinstance(source, Mapping) or not source:
+        return None
+    values = list(source.values())
+    if all(is_log_object(v) or isinstance(v, str | os.PathLike) for v in values):
+        return source
+    return None
+
+
+def _log_model(log: Any) -> str:
+    """Return the model a log object names: ``EvalLog.eval.model``, lm-eval's ``model_args``."""
+    eval_ = getattr(log, "eval", None)
+    if eval_ is not None:
+        return str(eval_.model)
+    config = log.get("config") or {}
+    return str(config.get("model_args") or config.get("model") or "model")
+
+
+def _with_runs(out: ItemComparison, read: Mapping[str, Any], several: bool) -> ItemComparison:
+    """Carry what the eval logs were read as; say first which runs did not finish.
+
+    A run that stopped before its last sample (compared on the items every model answered)
+    is stated at the start of the recommendation, the page's first sentence; samples with no
+    score (NaN, null) are named in the notes.
+    """
+    out.settings["eval_logs"] = dict(read)
+    said = [f"model {model}: {how}" + (f" in task {task}" if several else "")
+            for model, tasks in (read.get("runs") or {}).items() for task, how in tasks.items()]
+    unscored = read.get("unscored") or {}
+    if unscored:
+        out.settings["notes"].append(
+            "Samples with no score (NaN or null), skipped: " + "; ".join(
+                f"{where}: {len(ids)} ({', '.join(ids[:5])}{', …' if len(ids) > 5 else ''})"
+                for where, ids in unscored.items()))
+    if not said:
+        return out
+    said[0] = said[0][0].upper() + said[0][1:]  # the page's first sentence begins here
+    runs = ("; ".join(said) + " — compared on the items every model answered "
+            "(--common-items), not on the whole task.")
+    out.settings["notes"].insert(0, runs)
+    return replace(out, recommendation=f"{runs} {out.recommendation}".strip())
+
+
+def _weighted(out: ItemComparison, parts: list[ItemSums], weight: str) -> ItemComparison:
+    """State the all-tasks line's weighting; with ``"tasks"``, make it the mean of the tasks.
+
+    The macro line: each model's score is the mean of its task scores, its SE
+    ``sqrt(sum SE_t^2) / T``; each pair's difference the mean of its task differences with
+    ``sqrt(sum SE_t^2) / T`` (the tasks' paired-difference CR1 SEs); p-values from the Wald
+    statistic, t with units - 1 df below 50 units (the one rule, on all tasks' units), Holm
+    over the all-tasks pairs; the detectable difference ``(z_{1-α/2} + z_{0.8}) · SE``.
+    """
+    out.settings["weight"] = weight
+    lines = list(out.conclusions)
+    if weight == "items":
+        return replace(out, conclusions=_said_weight(lines, weight))
+    alpha, level = out.alpha, 1 - out.alpha
+    own = [p for p in parts if p.task != ALL_TASKS]
+    n_tasks = len(own)
+    units = sum(p.n_clusters if p.n_clusters is not None else p.n_items for p in own)
+    df = t_df(units)
+    q = float(norm_isf(alpha / 2) if df is None else t_isf(alpha / 2, df))
+    summary = out.summary[out.summary["task"] != ALL_TASKS]
+    by_model = summary.groupby("model", sort=False)
+    every = pd.DataFrame({"task": ALL_TASKS, "model": list(out.models)})
+    every["n"] = int(sum(p.n_items for p in own))
+    every["score"] = every["model"].map(by_model["score"].mean())
+    every["se"] = every["model"].map(by_model["se"].apply(lambda v: math.sqrt(float(
+        (v.to_numpy(float) ** 2).sum())) / n_tasks))
+    every["ci_low"], every["ci_high"] = every["score"] - q * every["se"], every["score"] + q * every["se"]
+    every["design_effect"] = math.nan
+    every["rank"] = every["score"].rank(ascending=False, method="min").astype(int)
+    pairs = out.pairs[out.pairs["task"] != ALL_TASKS]
+    rows = []
+    for r in out.pairs[out.pairs["task"] == ALL_TASKS].itertuples():
+        same = pairs[(pairs.model_a == r.model_a) & (pairs.model_b == r.model_b)]
+        flip = pairs[(pairs.model_a == r.model_b) & (pairs.model_b == r.model_a)]
+        est = (same["estimate"].sum() - flip["estimate"].sum()) / n_tasks
+        se = math.sqrt(float((pd.concat([same["se"], flip["se"]]) ** 2).sum())) / n_tasks
+        stat = est / se if se > 0 else (0.0 if est == 0 else math.copysign(math.inf, est))
+        p = (float(2 * norm_sf(abs(stat))) if df is None else float(2 * t_sf(abs(stat), df))) \
+            if se > 0 else float(est == 0)
+        rows.append({"task": ALL_TASKS, "model_a": r.model_a, "model_b": r.model_b,
+                     "test": "mean of task differences (macro), Wald "
+                             + ("z" if df is None else f"t ({df} df)"),
+                     "estimate": est, "ci_low": est - q * se, "ci_high": est + q * se,
+                     "statistic": stat, "pvalue": min(p, 1.0), "se": se,
+                     "mde": (float(norm_isf(alpha / 2)) + float(norm_isf(1 - POWER))) * se,
+                     "items_needed": math.nan, "note": "", "a_right_b_wrong": math.nan,
+                     "a_wrong_b_right": math.nan, "design_effect": math.nan,
+                     "correlation": math.nan})
+    macro = pd.DataFrame(rows, columns=list(dict.fromkeys([*out.pairs.columns, *rows[0]])))
+    macro["pvalue_adjusted"] = adjust_pvalues(macro["pvalue"].to_numpy(float), "holm")
+    macro["reject"] = macro["pvalue_adjusted"] < alpha
+    group = best_group(dict(zip(every["model"], every["score"])), macro)
+    every["best"] = every["model"].isin(group)
+    design = out.design_table.set_index("task").loc[ALL_TASKS].to_dict()
+    design["task"] = ALL_TASKS
+    lines = [line for line in lines if not line.startswith(ALL_TASKS_LINE)]
+    lines += _conclusions(ALL_TASKS, every, macro, group, design, alpha, None, level)
+    last = parts[-1]
+    out.best_by_task[ALL_TASKS] = group
+    return replace(
+        out, summary=pd.concat([summary, every[summary.columns]], ignore_index=True),
+        pairs=pd.concat([pairs, macro[pairs.columns]], ignore_index=True), best=group,
+        conclusions=_said_weight(lines, weight),
+        recommendation=_recommend(ALL_TASKS, every, macro, group, alpha,
+                                  clustered=last.n_clusters is not None, unit=last.unit))
+
+
+def _said_weight(lines: list[str], weight: str) -> list[str]:
+    """Put the line that says the all-tasks weighting after the first all-tasks line."""
+    first = next((i for i, line in enumerate(lines) if line.startswith(ALL_TASKS_LINE)), None)
+    if first is None:
+        return lines
+    return [*lines[:first + 1], f"{ALL_TASKS_LINE}{WEIGHT_SAID[weight]}.", *lines[first + 1:]]
 
 
 def _task_margins(given: dict[str | None, float | None],

@@ -289,11 +289,26 @@ def _numpy_sums(frame: pd.DataFrame, req: _Request) -> list[ItemSums]:
     for t in tasks:
         sel = (item_task == t) & complete
         dropped = tuple(int(v) for v in (present[(item_task == t) & ~complete]).sum(axis=0))
+        if req.common and not sel.any():
+            raise _nothing_common(req, str(t), dropped)
         part = _sums_from_matrix(req, str(t), a[sel], kk[sel], w[sel],
                                  None if clusters is None else clusters[sel],
                                  int(kk[sel].sum()), "numpy")
         out.append(replace(part, dropped=dropped) if req.common else part)
     return out
+
+
+def _nothing_common(req: _Request, task: str, answered: Sequence[int]) -> ItemFileError:
+    """One line for a task in which no item is answered by every model (--common-items).
+
+    >>> req = _Request("the eval logs", "item", "model", "score", task="task", models=("a", "b"))
+    >>> print(_nothing_common(req, "race", (33, 0)))
+    the eval logs: task 'race': no item is answered by every model, so --common-items leaves nothing to compare (items answered: a 33, b 0)
+    """
+    counts = ", ".join(f"{m} {n:,}" for m, n in zip(req.models, answered))
+    where = f"task {task!r}: " if req.task is not None else ""
+    return req.fail(f"{where}no item is answered by every model, so --common-items leaves "
+                    f"nothing to compare (items answered: {counts})")
 
 
 def _check_models(req: _Request, models: list[str]) -> None:
@@ -440,6 +455,10 @@ def _sums_from_long(req: _Request, long: dict[str, np.ndarray], index: dict[str,
     gives each item code's task and cluster (:func:`item_index_sql`).
     """
     _check_tasks(req, len(tasks))
+    if req.common:  # a task whose every item some model left out has no row of sums
+        for t, answered in (dropped or {}).items():
+            if t not in tasks:
+                raise _nothing_common(req, t, answered)
     m = len(req.models)
     ic, j = long["ic"].astype(np.int64), long["j"].astype(np.int64)
     n_all = len(index["ic"])

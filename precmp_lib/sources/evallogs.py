@@ -27,6 +27,8 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
+import json.decoder
+import json.scanner
 import os
 import re
 import sys
@@ -53,6 +55,8 @@ _LM_EVAL_NAME = re.compile(r"^samples_(?P<task>.+?)(_(?P<stamp>\d{4}-\d{2}-\d{2}
 # files of an eval-set folder (and of lm-evaluation-harness) that sit beside the logs
 _NOT_LOGS = {"logs.json", "eval-set.json"}
 COLUMNS = ["item", "model", "score", "task", "epoch"]
+# the statuses inspect gives a run: every sample done, or stopped before that
+RUN_STATUSES = ("success", "started", "cancelled", "error")
 
 
 @dataclass
@@ -67,18 +71,13 @@ class _Log:
     errored: list[str] = field(default_factory=list)
     # the samples the log holds, errored ones included (answers before any epoch reduction)
     samples: int = 0
-
-
-def _who(model: str | None) -> str:
-    """Name the logs of a model in messages.
-
-    ``logs['m']``, or ``eval logs`` when the logs name their models themselves
-    (``--eval-logs``).
-
-    >>> _who("m"), _who(None)
-    ("logs['m']", 'eval logs')
-    """
-    return "eval logs" if model is None else f"logs[{clip_for_message(model)!r}]"
+    # samples whose score is NaN or null: not scored, skipped and named like errored ones
+    unscored: list[str] = field(default_factory=list)
+    # the run's status (inspect: started, cancelled, error, success) and the samples it planned
+    status: str = "success"
+    planned: int = 0
+    # the model the log names (None: it names none, or it was given in memory)
+    model: str | None = None
 
 
 def _files(model: str | None, path: Any) -> list[Path]:
@@ -87,20 +86,20 @@ def _files(model: str | None, path: Any) -> list[Path]:
     text = os.fspath(path)
     files, pattern = resolve_path(text)
     if pattern and not files:
-        raise ValueError(f"{_who(model)}: no file matches the pattern {Path(text).name!r}")
+        raise ValueError(f"{_label(model)}: no file matches the pattern {Path(text).name!r}")
     out: list[Path] = []
     for f in map(Path, files):
         if f.is_dir():
             found = _log_files(model, f)
             found = [p for p in found if p.suffix != ".json" or _is_inspect_json(p)]
             if not found:
-                raise ValueError(f"{_who(model)}: folder {f.name!r} holds no samples_*.jsonl, "
+                raise ValueError(f"{_label(model)}: folder {f.name!r} holds no samples_*.jsonl, "
                                  ".eval or inspect .json log")
             out += found
         elif not f.exists():
-            raise ValueError(f"{_who(model)}: no such file {f.name!r}")
+            raise ValueError(f"{_label(model)}: no such file {f.name!r}")
         else:
-            check_regular(f, f"{_who(model)}: {f.name}")
+            check_regular(f, f"{_label(model)}: {f.name}")
             out.append(f)
     return out
 
@@ -173,7 +172,7 @@ def log_files(model: str | None, path: Any) -> list[Path]:
     Parameters
     ----------
     model : str or None
-        The model's name, for messages (None: logs that name their models).
+        The model's name, for messages (None: not yet named, as --eval-logs gives them).
     path : str or PathLike
         As :func:`read_eval_logs` takes it.
 
@@ -204,7 +203,7 @@ def _log_files(model: str | None, folder: Path) -> list[Path]:
     found: list[Path] = []
     tasks: set[str] = set()
     todo = [(folder, 0)]
-    where = f"{_who(model)}: folder {shorten(folder.name)!r}"
+    where = f"{_label(model)}: folder {shorten(folder.name)!r}"
     # the most log files a comparison reads: one per task and model (a re-run is refused
     # unless --latest keeps the newest); counted while listing, before any log is opened
     most = limit("tasks") * limit("item_models")
@@ -213,7 +212,7 @@ def _log_files(model: str | None, folder: Path) -> list[Path]:
         try:
             entries = os.scandir(here)
         except OSError as exc:
-            raise ValueError(f"{_who(model)}: folder {shorten(here.name)!r} cannot be read "
+            raise ValueError(f"{_label(model)}: folder {shorten(here.name)!r} cannot be read "
                              f"({exc.strerror})") from None
         with entries:
             for entry in entries:
@@ -231,7 +230,7 @@ def _log_files(model: str | None, folder: Path) -> list[Path]:
                             f"{limit('tasks'):,} tasks of {limit('item_models'):,} models the "
                             "limits allow (raise them with --limit tasks=N or --limit "
                             "item_models=N, or PRECMP_MAX_TASKS=N, PRECMP_MAX_ITEM_MODELS=N)")
-                    check_regular(entry.path, f"{_who(model)}: {shorten(entry.name)}")
+                    check_regular(entry.path, f"{_label(model)}: {shorten(entry.name)}")
                     found.append(Path(entry.path))
     return sorted(found)
 
@@ -323,18 +322,23 @@ def _lm_eval_log(path: Path, metric: str | None, cluster: str | None) -> _Log:
     task = _name(printable_name(match.group("task") if match else path.stem),
                  f"{path.name}: the task")
     stamp = (match.group("stamp") or "") if match else ""
+    records = ((f"{path.name} line {number}", line) for number, line in _lines(path)
+               if line.strip())
+    return _lm_eval_read(path, task, stamp, records, metric, cluster)
+
+
+def _lm_eval_read(path: Path, task: str, stamp: str, records: Iterable[tuple[str, Any]],
+                  metric: str | None, cluster: str | None) -> _Log:
+    """Read one task's sample records (JSON lines of a file, or dicts in memory) into a :class:`_Log`."""
     metric = _split_metric(metric, task)
     want_filter = metric.split(",", 1)[1] if metric and "," in metric else None
     if cluster is not None and not cluster.startswith("doc."):
         raise ValueError(f"{path.name}: lm-evaluation-harness lines carry the document as "
                          f"'doc'; name the cluster 'doc.<key>' (got {cluster!r})")
-    rows, filters, names = [], set(), set()
-    seen: dict[tuple[str, str], int] = {}  # (doc_id, filter) -> its line
-    for number, line in _lines(path):
-        if not line.strip():
-            continue
-        where = f"{path.name} line {number}"
-        record = _object(_json(line, where), where)
+    rows, filters, names, unscored = [], set(), set(), []
+    seen: dict[tuple[str, str], str] = {}  # (doc_id, filter) -> where it was read
+    for where, line in records:
+        record = _object(_json(line, where) if isinstance(line, bytes | str) else line, where)
         if "doc_id" not in record:
             raise ValueError(f"{where}: no 'doc_id' (not an lm-evaluation-harness samples line)")
         flt = _name(str(record.get("filter", "none")), f"{where}: the filter")
@@ -347,15 +351,21 @@ def _lm_eval_log(path: Path, metric: str | None, cluster: str | None) -> _Log:
         if isinstance(value, list | dict):
             raise ValueError(f"{where}: metric {clip_for_message(name)!r} is not a per-item score "
                              f"(got {_kind(value)}); choose another with metric=")
+        if _unscored(value):
+            unscored.append(f"doc_id {record['doc_id']}: {_unscored(value)}")
+            continue
         digest = record.get("doc_hash")
         if isinstance(digest, str) and len(digest) > 64:  # kept per row: a long one as its hash
             digest = hashlib.sha256(digest.encode("utf-8", "surrogatepass")).hexdigest()
         item = _item_id(record["doc_id"], where, "doc_id")
-        first = seen.setdefault((item, flt), number)
-        if first != number:
-            raise ValueError(f"{path.name}: doc_id {clip_for_message(item)!r} is on lines "
-                             f"{first} and {number}" + (f" (filter {clip_for_message(flt)!r})"
-                                                         if flt != "none" else "")
+        first = seen.setdefault((item, flt), where)
+        if first != where:
+            lines = f"{path.name} line "
+            at = (f"on lines {first[len(lines):]} and {where[len(lines):]}"
+                  if first.startswith(lines) and where.startswith(lines)
+                  else f"read twice ({first}; {where})")
+            raise ValueError(f"{path.name}: doc_id {clip_for_message(item)!r} is {at}"
+                             + (f" (filter {clip_for_message(flt)!r})" if flt != "none" else "")
                              + "; each document is scored once (5 and \"5\" are one id): "
                              "remove the repeated line")
         rows.append((item, value, task, 1, _field(record, cluster, where),
@@ -369,7 +379,8 @@ def _lm_eval_log(path: Path, metric: str | None, cluster: str | None) -> _Log:
         raise ValueError(f"{path.name}: the items are scored under several filters "
                          f"{sorted(kept)}; choose one with metric='METRIC,FILTER'")
     scoring = f"metric {', '.join(sorted(names))}, filter {', '.join(sorted(kept)) or 'none'}"
-    return _Log(path, task, stamp, [r[:6] for r in rows], scoring)
+    return _Log(path, task, stamp, [r[:6] for r in rows], scoring,
+                samples=len(rows) + len(unscored), unscored=unscored)
 
 
 def _lines(path: Path) -> Iterator[tuple[int, bytes]]:
@@ -396,9 +407,12 @@ def _inspect_value(sample: Mapping[str, Any], metric: str | None, where: str) ->
         raise ValueError(f"{where}: the sample has no scores")
     scorer, key = _scorer_of(scores, metric)
     if scorer not in scores:
-        raise ValueError(f"{where}: no scorer {clip_for_message(scorer)!r} (scorers: {clip_for_message(str(sorted(scores)))})")
-    value = scores[scorer].get("value") if isinstance(scores[scorer], Mapping) else None
-    return _pick_value(value, scorer, key, where)
+        raise ValueError(f"{where}: no scorer {clip_for_message(scorer)!r} (scorers: "
+                         f"{clip_for_message(str(sorted(scores)))})")
+    given = scores[scorer]
+    if not isinstance(given, Mapping) or "value" not in given:
+        raise ValueError(f"{where}: scorer {clip_for_message(scorer)!r} gives no value, not a score")
+    return _pick_value(given["value"], scorer, key, where)
 
 
 def _scorer_of(scores: Mapping[str, Any], metric: str | None) -> tuple[str, str]:
@@ -415,8 +429,9 @@ def _pick_value(value: Any, scorer: str, key: str, where: str) -> Any:
             raise ValueError(f"{where}: scorer {clip_for_message(scorer)!r} has no value {clip_for_message(key)!r} "
                              f"(values: {clip_for_message(str(sorted(value)))})")
         value = value[key]
-    if value is None or isinstance(value, list | Mapping):
-        raise ValueError(f"{where}: scorer {clip_for_message(scorer)!r} gives {_kind(value)}, not a score")
+    if isinstance(value, list | Mapping):
+        raise ValueError(f"{where}: scorer {clip_for_message(scorer)!r} gives {_kind(value)}, "
+                         "not a score")
     return value
 
 
@@ -536,7 +551,85 @@ def _archive_samples(path: Path, names: list[str], budget: list[int]) -> Iterato
     with _archive_errors(path), zipfile.ZipFile(path) as z:
         members = check_members(z, path.name)
         for name in names:
-            yield _archive_json(z, members[name], path.name, budget)
+            yield _archive_sample(z, members[name], path.name, budget)
+
+
+# the fields of an inspect sample the reader uses; inspect writes them before the sample's
+# events and transcript (pydantic's field order: id, epoch, input, ..., scores, metadata, ...,
+# events, ..., error), which are most of its bytes and are not read
+_SAMPLE_FIELDS = frozenset({"id", "epoch", "input", "scores", "metadata", "error"})
+_JSON_SPACE = re.compile(r"[ \t\n\r]*")
+_SCAN_VALUE = json.scanner.make_scanner(json.JSONDecoder())  # type: ignore[attr-defined,arg-type]
+
+
+def _archive_sample(z: zipfile.ZipFile, info: zipfile.ZipInfo, where: str,
+                    budget: list[int]) -> Any:
+    """Read one sample member of an .eval archive: the fields the reader uses.
+
+    Its bytes are inflated up to the member limit and to what is left of the log limit.
+    """
+    data = inflate_member(z, info, where, room=budget[0])
+    budget[0] -= len(data)
+    check_json_cost(data, f"{where}: {clip_for_message(info.filename)}")
+    return _sample_json(data, f"{where}: {clip_for_message(info.filename)}")
+
+
+def _sample_json(data: bytes | bytearray, where: str) -> Any:
+    r"""Parse an inspect sample's JSON up to the fields the reader uses, else all of it.
+
+    The top-level object is walked key by key with the json module's own scanner; once the
+    id, epoch, input, scores (not empty) and metadata are read, the rest (the events, most of
+    the bytes) is left unread. Anything unusual (not an object, a field missing, bad JSON) is
+    parsed in full by :func:`_json`, whose messages name the fault.
+
+    >>> _sample_json(b'{"id": "q1", "epoch": 1, "input": "x", "scores": {"m": {"value": "C"}},'
+    ...              b' "metadata": {}, "events": [1, 2]}', "s")
+    {'id': 'q1', 'epoch': 1, 'input': 'x', 'scores': {'m': {'value': 'C'}}, 'metadata': {}}
+    >>> _sample_json(b'{"id": "q1", "error": {"message": "boom"}}', "s")
+    {'id': 'q1', 'error': {'message': 'boom'}}
+    """
+    try:
+        out = _sample_fields(data.decode("utf-8"))
+    except (ValueError, StopIteration, RecursionError, IndexError):
+        out = None
+    if out is None:
+        return _json(data, where)
+    if _SURROGATE_ESCAPE.search(data):
+        at = _lone_surrogate(out)
+        if at is not None:
+            raise ValueError(f"{where}: {at} holds a lone surrogate (a \ud800 to \udfff "
+                             "escape without its pair), which is not text")
+    return out
+
+
+def _sample_fields(text: str) -> dict[str, Any] | None:
+    """Walk a JSON object's keys, keeping :data:`_SAMPLE_FIELDS`; None for anything unusual."""
+    # the pattern matches everywhere (possibly nothing): a match, never None
+    space: Any = _JSON_SPACE.match
+    scan = _SCAN_VALUE
+    i = space(text).end()
+    if text[i:i + 1] != "{":
+        return None
+    i = space(text, i + 1).end()
+    out: dict[str, Any] = {}
+    while text[i:i + 1] == '"':
+        key, i = json.decoder.scanstring(text, i + 1)  # type: ignore[attr-defined]
+        i = space(text, i).end()
+        if text[i:i + 1] != ":":
+            return None
+        value, i = scan(text, space(text, i + 1).end())
+        if key in _SAMPLE_FIELDS:
+            out[key] = value
+            if out.get("scores") and len(out) >= 5 and "error" not in out:
+                return out  # id, epoch, input, scores, metadata: the rest is not read
+        i = space(text, i).end()
+        if text[i:i + 1] == ",":
+            i = space(text, i + 1).end()
+        elif text[i:i + 1] == "}" and space(text, i + 1).end() == len(text):
+            return out
+        else:
+            return None
+    return None
 
 
 def _inspect_parts(path: Path, header_only: bool = False
@@ -559,6 +652,8 @@ def _inspect_parts(path: Path, header_only: bool = False
             if "header.json" in members:
                 header = _object(_archive_json(z, members["header.json"], path.name, budget),
                                  f"{path.name}: header.json")
+            else:  # a run killed before its end: the journal's start record
+                header = _journal_start(z, members, path.name, budget)
             if header_only:
                 return header, [], None
             reductions = (_archive_json(z, members["reductions.json"], path.name, budget)
@@ -570,6 +665,41 @@ def _inspect_parts(path: Path, header_only: bool = False
     if not isinstance(data, Mapping) or not isinstance(data.get("samples"), list):
         raise ValueError(f"{path.name}: no 'samples' list (an inspect log written without samples?)")
     return data, data["samples"], data.get("reductions")
+
+
+def _journal_start(z: zipfile.ZipFile, members: Mapping[str, zipfile.ZipInfo],
+                   name: str, budget: list[int]) -> Mapping[str, Any]:
+    """Return the header of an unfinished run: ``_journal/start.json``, status ``started``.
+
+    inspect writes ``header.json`` when a run ends (success, cancelled or error); a run killed
+    before that (a started run) holds only the journal's start record, which names the task,
+    the model and the dataset's samples, and the samples flushed so far.
+    """
+    info = members.get("_journal/start.json")
+    if info is None:
+        return {}
+    start = _object(_archive_json(z, info, name, budget), f"{name}: _journal/start.json")
+    return {**start, "status": "started"}
+
+
+def _run_status(header: Mapping[str, Any], name: str) -> tuple[str, int]:
+    """Return a log's status and the samples its run planned (samples × epochs; 0: unknown).
+
+    >>> _run_status({"status": "cancelled", "eval": {"dataset": {"samples": 82},
+    ...              "config": {"epochs": 1}}}, "a.eval")
+    ('cancelled', 82)
+    """
+    status = header.get("status", "success")
+    if status not in RUN_STATUSES:
+        raise ValueError(f"{name}: the log's status is {_printable(str(status))[:40]!r}, not one "
+                         f"of {', '.join(RUN_STATUSES)}")
+    part = header.get("eval")
+    dataset = part.get("dataset") if isinstance(part, Mapping) else None
+    planned = 0
+    if isinstance(dataset, Mapping):
+        ids, n = dataset.get("sample_ids"), dataset.get("samples")
+        planned = len(ids) if isinstance(ids, list) else n if isinstance(n, int) else 0
+    return str(status), planned * _epochs(header)[0]
 
 
 def _epochs(header: Mapping[str, Any]) -> tuple[int, str]:
@@ -589,12 +719,18 @@ def _content_hash(sample: Mapping[str, Any]) -> str:
 
 def _inspect_log(path: Path, metric: str | None, cluster: str | None) -> _Log:
     header, samples, reductions = _inspect_parts(path)
+    return _inspect_read(path, header, samples, reductions, metric, cluster)
+
+
+def _inspect_read(path: Path, header: Mapping[str, Any], samples: Iterable[Any], reductions: Any,
+                  metric: str | None, cluster: str | None) -> _Log:
+    """Read an inspect log's parts (from a file, or an ``EvalLog`` in memory) into a :class:`_Log`."""
     task = _task(header, printable_name(path.stem), path.name)
     metric = _split_metric(metric, task)
     if cluster is not None and not cluster.startswith("metadata."):
         raise ValueError(f"{path.name}: inspect samples carry their fields in 'metadata'; name "
                          f"the cluster 'metadata.<key>' (got {cluster!r})")
-    rows, errored, scorers, seen = [], [], set(), set()
+    rows, errored, unscored, scorers, seen = [], [], [], set(), set()
     for n, raw in enumerate(samples):
         sample = _object(raw, f"{path.name} sample {n}")
         if "id" not in sample:
@@ -614,10 +750,14 @@ def _inspect_log(path: Path, metric: str | None, cluster: str | None) -> _Log:
             continue
         scorers.add(_name(_scorer_of(sample.get("scores") or {"": None}, metric)[0],
                           f"{where}: the scorer"))
-        rows.append((item, _inspect_value(sample, metric, where), task, epoch,
-                     _field(sample, cluster, where), _content_hash(sample)))
+        value = _inspect_value(sample, metric, where)
+        if _unscored(value):
+            unscored.append(f"{item} epoch {epoch}: {_unscored(value)}")
+            continue
+        rows.append((item, value, task, epoch, _field(sample, cluster, where),
+                     _content_hash(sample)))
     epochs, reducer = _epochs(header)
-    samples_read = len(rows) + len(errored)
+    samples_read = len(rows) + len(errored) + len(unscored)
     scorer = ", ".join(sorted(scorers))
     if epochs > 1 and reducer != "mean" and rows:
         rows = _reduced(rows, reductions, scorer, reducer, metric, path.name)
@@ -625,8 +765,27 @@ def _inspect_log(path: Path, metric: str | None, cluster: str | None) -> _Log:
     else:
         said = f"{epochs} epochs, the mean of an item's answers" if epochs > 1 else "1 epoch"
     scoring = f"scorer {scorer} (C 1, P 0.5, I 0, N 0; true 1, false 0), {said}"
+    status, planned = _run_status(header, path.name)
+    model = header["eval"].get("model") if isinstance(header.get("eval"), Mapping) else None
     return _Log(path, task, str(header.get("eval", {}).get("created", "")), rows, scoring,
-                errored, samples_read)
+                errored, samples_read, unscored, status, planned,
+                model if isinstance(model, str) and model else None)
+
+
+def _unscored(value: Any) -> str:
+    """Say why a score is no score (``"score NaN"``, ``"score null"``), or ``""`` for a score.
+
+    A scorer that could not score a sample gives NaN (a float) or null; such a sample is
+    skipped and named, as a sample that errored is, not read as a score.
+
+    >>> _unscored(float("nan")), _unscored(None), _unscored(1.0), _unscored("C")
+    ('score NaN', 'score null', '', '')
+    """
+    if value is None:
+        return "score null"
+    if isinstance(value, float) and value != value:
+        return "score NaN"
+    return ""
 
 
 def _reduced(rows: list[tuple[Any, ...]], reductions: Any, scorer: str, reducer: str,
@@ -652,6 +811,8 @@ def _reduced(rows: list[tuple[Any, ...]], reductions: Any, scorer: str, reducer:
                         "reductions", "sample_id")
         if item in first:
             value = _pick_value(s.get("value"), scorer, key, f"{name}: reductions {clip_for_message(item)!r}")
+            if _unscored(value):
+                continue
             out.append((item, value, *first[item][2:3], 1, *first[item][4:]))
     return out
 
@@ -665,23 +826,41 @@ def _one_per_task(model: str, read: list[_Log], latest: bool, dropped: list[str]
     for task, found in by_task.items():
         found.sort(key=lambda log: (log.stamp, log.path.name))
         if len(found) > 1 and not latest:
-            raise ValueError(_two_logs(model, task, found[0].path, found[1].path))
+            raise ValueError(_two_logs(model, task, found[0], found[1]))
         dropped += [f"{model}: {log.path.name}" for log in found[:-1]]
         out.append(found[-1])
     return out
 
 
-def _two_logs(model: str, task: str, a: Path, b: Path) -> str:
+def _named_model(log: _Log) -> str | None:
+    """Return the model a log names: read with it (inspect), else from the results beside it."""
+    if log.model is not None or not isinstance(log.path, Path):
+        return log.model
     try:
-        names = sorted({_model_of(a), _model_of(b)})
-    except ValueError:
-        names = []
+        return _model_of(log.path)
+    except (ValueError, OSError):
+        return None
+
+
+def _two_logs(model: str, task: str, a: _Log, b: _Log) -> str:
+    names = sorted({n for n in (_named_model(a), _named_model(b)) if n is not None})
+    where, first, second = _label(model), a.path.name, b.path.name
     if len(names) > 1:
-        return (f"{_who(model)}: logs of several models ({clip_for_message(', '.join(names))}) for task {clip_for_message(task)!r}, "
-                f"{a.name} and {b.name}; name each model's logs, or read the folder with "
+        return (f"{where}: logs of several models ({clip_for_message(', '.join(names))}) for task {clip_for_message(task)!r}, "
+                f"{first} and {second}; name each model's logs, or read the folder with "
                 "--eval-logs (logs_by_model) to take the models' names from the logs")
-    return (f"{_who(model)}: two logs of task {clip_for_message(task)!r}, {a.name} and {b.name} (a re-run?); "
-            "keep one, or take the newest with latest=True (--latest)")
+    # the same name: a re-run of one model, or two models under one name (inspect names a
+    # model by its provider's name, "mockllm/model" for its mock model, whatever was run)
+    shared = f"both name the model {clip_for_message(names[0])!r}" if names else "one model"
+    return (f"{where}: two logs of task {clip_for_message(task)!r}, {first} and {second} ({shared}): if one model "
+            "ran twice, keep one log or read the newest with latest=True (--latest); if they are "
+            "two models, name each with --eval-log NAME=PATH ({NAME: log} in the mapping)")
+
+
+def _label(model: str | None) -> str:
+    """How messages name the logs given for a model: ``logs['a']``, or the logs not yet named."""
+    return ("the eval logs" if model is None or model == "logs"
+            else f"logs[{clip_for_message(model)!r}]")
 
 
 def _check_hashes(frame: pd.DataFrame) -> None:
@@ -712,13 +891,153 @@ def _cannot_read(path: Path, exc: OSError) -> ValueError:
     return ValueError(f"{path.name}: cannot be read ({exc.strerror or type(exc).__name__})")
 
 
-def _read_model(model: str, path: Any, metric: str | None, cluster: str | None,
-                latest: bool, dropped: list[str]) -> tuple[pd.DataFrame, list[_Log]]:
-    read = [_read_log(f, metric, cluster) for f in _files(model, path)]
+@dataclass(frozen=True)
+class _InMemory:
+    """A log given in memory: its name in messages (as :attr:`Path.name` is a file's)."""
+
+    name: str
+
+    @property
+    def stem(self) -> str:
+        return self.name
+
+
+def _is_eval_log(value: Any) -> bool:
+    """Whether a value is inspect's ``EvalLog`` (read by duck type: inspect is not imported)."""
+    return all(hasattr(value, a) for a in ("eval", "samples", "status", "model_dump")) \
+        and not isinstance(value, Mapping | str | os.PathLike)
+
+
+def _is_lm_eval_results(value: Any) -> bool:
+    """Whether a value is a result of ``lm_eval.simple_evaluate`` (a dict with ``configs``)."""
+    return isinstance(value, Mapping) and "configs" in value and "results" in value
+
+
+def is_log_object(value: Any) -> bool:
+    """Whether a value is a log in memory: inspect's ``EvalLog`` or an lm-eval result dict.
+
+    >>> is_log_object({"results": {}, "configs": {}}), is_log_object({"item": [1]})
+    (True, False)
+    """
+    return _is_eval_log(value) or _is_lm_eval_results(value) or (
+        isinstance(value, list | tuple) and bool(value)
+        and all(_is_eval_log(v) or _is_lm_eval_results(v) for v in value))
+
+
+def _eval_log_read(model: str, log: Any, metric: str | None, cluster: str | None) -> _Log:
+    """Read inspect's ``EvalLog`` object as its file would be read.
+
+    Its parts are dumped as inspect writes them to JSON, so an item's content hash is the same
+    whether the log comes from a file or from memory.
+    """
+    header = {"status": log.status, "eval": log.eval.model_dump(mode="json")}
+    if log.samples is None:
+        raise ValueError(f"{_label(model)}: the EvalLog holds no samples (read with "
+                         "header_only=True?); read it with its samples")
+    keep = {"id", "epoch", "input", "metadata", "scores", "error"}
+    samples = [s.model_dump(mode="json", include=keep) for s in log.samples]
+    reductions = [r.model_dump(mode="json") for r in log.reductions or []]
+    task = header["eval"].get("task") or "task"
+    name = _InMemory(f"the EvalLog of {task!r} for {model!r}")
+    return _inspect_read(name, header, samples, reductions, metric, cluster)  # type: ignore[arg-type]
+
+
+def _lm_eval_results_read(model: str, results: Mapping[str, Any], metric: str | None,
+                          cluster: str | None) -> list[_Log]:
+    """Read the per-sample records of an ``lm_eval.simple_evaluate`` result, one log per task.
+
+    ``samples`` (task -> records, kept when the evaluation ran with ``log_samples=True``) holds
+    the same records as the ``samples_<task>_*.jsonl`` files the harness writes.
+    """
+    samples = results.get("samples")
+    if not isinstance(samples, Mapping) or not samples:
+        raise ValueError(f"{_label(model)}: the lm-eval results hold no samples; run "
+                         "simple_evaluate with log_samples=True")
+    stamp = str(results.get("date", ""))
+    out = []
+    for task, records in samples.items():
+        name = _InMemory(f"the lm-eval samples of {str(task)!r} for {model!r}")
+        if not isinstance(records, list):
+            raise ValueError(f"{name.name}: not a list of records (got {_kind(records)})")
+        out.append(_lm_eval_read(name, str(task), stamp,  # type: ignore[arg-type]
+                                 ((f"{name.name} record {i}", r) for i, r in enumerate(records)),
+                                 metric, cluster))
+    return out
+
+
+def _given(model: str, given: Any) -> list[Any]:
+    """List what was given for a model, one entry per log: paths, ``EvalLog``, lm-eval results."""
+    if isinstance(given, list | tuple) and any(_is_eval_log(g) or _is_lm_eval_results(g)
+                                               for g in given):
+        return [entry for g in given for entry in _given(model, g)]
+    if _is_eval_log(given) or _is_lm_eval_results(given):
+        return [given]
+    if isinstance(given, Mapping):
+        raise ValueError(f"{_label(model)}: a mapping that is not an lm-eval result (no "
+                         "'results' and 'configs'); give a path, an EvalLog or the result of "
+                         "lm_eval.simple_evaluate")
+    return list(_files(model, given))
+
+
+def _read_given(model: str, entries: list[Any], metric: str | None, cluster: str | None,
+                tick: Any = None) -> list[_Log]:
+    """Read a model's logs (:func:`_given`'s entries), ticking the progress bar after each."""
+    out: list[_Log] = []
+    for entry in entries:
+        if _is_eval_log(entry):
+            out.append(_eval_log_read(model, entry, metric, cluster))
+        elif _is_lm_eval_results(entry):
+            out += _lm_eval_results_read(model, entry, metric, cluster)
+        else:
+            out.append(_read_log(entry, metric, cluster))
+        if tick is not None:
+            tick(1)
+    return out
+
+
+def _progress(total: int, show: bool) -> Any:
+    """Return a progress bar over the logs on stderr (tqdm), or None when not shown."""
+    if not show or total < 2:
+        return None
+    import sys
+
+    from tqdm.auto import tqdm
+
+    return tqdm(total=total, desc="eval logs", unit="log", file=sys.stderr, leave=False)
+
+
+def _incomplete(model: str, read: list[_Log], incomplete: bool) -> None:
+    """Refuse a run that did not finish (started, cancelled, error) unless ``incomplete``."""
+    for log in read:
+        if log.status != "success" and not incomplete:
+            raise ValueError(f"{_label(model)}: {log.path.name} is an unfinished run, "
+                             f"{_run_said(log)} (status {log.status}); compare it on the items "
+                             "every model answered with --common-items (common_items=True), or "
+                             "finish the run")
+
+
+def _run_said(log: _Log) -> str:
+    """Say how far a run got: ``"cancelled after 33 of 82 samples"``."""
+    done = f"{log.samples:,} of {log.planned:,}" if log.planned else f"{log.samples:,}"
+    how = {"cancelled": "cancelled after", "error": "stopped by an error after",
+           "started": "started and never finished, after"}.get(log.status, "with")
+    return f"{how} {done} samples"
+
+
+def _read_model(model: str, entries: list[Any], metric: str | None, cluster: str | None,
+                latest: bool, dropped: list[str], incomplete: bool = False, tick: Any = None
+                ) -> tuple[pd.DataFrame, list[_Log]]:
+    read = _read_given(model, entries, metric, cluster, tick)
+    _incomplete(model, read, incomplete)
     read = _one_per_task(model, read, latest, dropped)
     rows = [row for log in read for row in log.rows]
     if not rows:
-        raise ValueError(f"{_who(model)}: the logs hold no samples")
+        said = "; ".join([f"{log.path.name}: {_run_said(log)}" for log in read
+                          if log.status != "success"]
+                         + [f"{log.path.name}: {len(log.unscored)} samples with no score "
+                            f"({log.unscored[0]}, …)" for log in read if log.unscored])
+        raise ValueError(f"{_label(model)}: the logs hold no scored samples"
+                         + (f" ({said})" if said else ""))
     # Python objects, not pandas' text columns: a text column holds each row's bytes, an
     # object column a reference to the one string of a name (see _name)
     names = ["item", "score", "task", "epoch", "cluster", "hash"]
@@ -727,7 +1046,7 @@ def _read_model(model: str, path: Any, metric: str | None, cluster: str | None,
     try:
         frame["score"] = parse_scores(frame["score"], "score")
     except ValueError as exc:
-        raise ValueError(f"{_who(model)}: {exc}") from None
+        raise ValueError(f"{_label(model)}: {exc}") from None
     frame.insert(1, "model", pd.Series(np.full(len(frame), model, dtype=object), dtype=object))
     return frame, read
 
@@ -746,21 +1065,33 @@ def _settings(read: dict[str, list[_Log]], dropped: list[str]) -> dict[str, Any]
                for log in logs if log.errored}
     # of how many samples each log with errored ones held, for the share the page states
     samples = {f"{model}: {log.task}": log.samples for model, logs in read.items()
-               for log in logs if log.errored}
+               for log in logs if log.errored or log.unscored}
+    unscored = {f"{model}: {log.task} ({log.path.name})": log.unscored
+                for model, logs in read.items() for log in logs if log.unscored}
+    # runs that did not finish, read because incomplete runs were asked for
+    runs: dict[str, dict[str, str]] = {}
+    for model, logs in read.items():
+        for log in logs:
+            if log.status != "success":
+                runs.setdefault(model, {})[log.task] = _run_said(log)
     return {"scoring": {task: next(iter(s.values())) for task, s in scoring.items()},
-            "errored": errored, "samples": samples, "left_out": dropped}
+            "errored": errored, "samples": samples, "left_out": dropped,
+            "unscored": unscored, "runs": runs}
 
 
 def read_eval_logs(logs: Mapping[str, Any], *, metric: str | None = None,
-                   cluster: str | None = None, latest: bool = False) -> pd.DataFrame:
+                   cluster: str | None = None, latest: bool = False,
+                   incomplete: bool = False, progress: bool = False) -> pd.DataFrame:
     r"""Read lm-evaluation-harness and inspect_ai per-sample logs into one item table.
 
     Parameters
     ----------
-    logs : mapping of str to path
+    logs : mapping of str to path, EvalLog or lm-eval result
         Model name -> a file (``samples_<task>_*.jsonl``, an inspect ``.json`` or ``.eval``
         log), a folder holding such files (an ``eval-set`` folder too), or a glob (only a name
-        that does not exist and holds ``*`` or ``?`` is a pattern).
+        that does not exist and holds ``*`` or ``?`` is a pattern); or, in memory, inspect's
+        ``EvalLog`` (as ``inspect_ai.eval`` or ``read_eval_log`` return it) or the dict
+        ``lm_eval.simple_evaluate(..., log_samples=True)`` returns; or a list of these.
     metric : str, optional
         lm-evaluation-harness: the metric field (default: the first of the line's ``metrics``);
         ``"METRIC,FILTER"`` picks one filter when the items are scored under several. inspect:
@@ -774,6 +1105,14 @@ def read_eval_logs(logs: Mapping[str, Any], *, metric: str | None = None,
     latest : bool
         Two logs of one task for one model (a re-run) are refused; with True the newest is
         read (by the log's time stamp) and the others are listed in ``attrs``.
+    incomplete : bool
+        A run that did not finish (inspect's status ``started``: killed, only
+        ``_journal/start.json`` written; ``cancelled``; ``error``) is refused naming its status
+        and samples; with True it is read, and ``attrs["eval_logs"]["runs"]`` says how far each
+        such run got (compare such runs with ``common_items=True``).
+    progress : bool
+        A progress bar over the logs on stderr while they are read (the command shows it when
+        stderr is a terminal and ``--quiet`` is not given).
 
     Returns
     -------
@@ -783,7 +1122,9 @@ def read_eval_logs(logs: Mapping[str, Any], *, metric: str | None = None,
         epochs were combined by a reducer other than the mean), and ``cluster`` when asked.
         ``attrs["eval_logs"]`` says how each task was scored (``scoring``), which samples
         failed and were skipped (``errored``, by id and epoch, with ``samples``: how many
-        samples each such log held) and which logs were left out (``left_out``).
+        samples each such log held), which had no score (``unscored``: a NaN or null score,
+        by log and sample), which runs did not finish (``runs``) and which logs were left out
+        (``left_out``).
 
     Raises
     ------
@@ -812,12 +1153,21 @@ def read_eval_logs(logs: Mapping[str, Any], *, metric: str | None = None,
     parts: list[pd.DataFrame] = []
     read: dict[str, list[_Log]] = {}
     dropped: list[str] = []
-    for model, path in logs.items():
-        model = _name(str(model), "logs: the model")
-        frame, read[model] = _read_model(model, path, metric, cluster, latest, dropped)
-        parts.append(frame)
+    given = {_name(str(model), "logs: the model"): _given(_name(str(model), "logs: the model"), path)
+             for model, path in logs.items()}
+    bar = _progress(sum(len(e) for e in given.values()), progress)
+    try:
+        for model, entries in given.items():
+            frame, read[model] = _read_model(model, entries, metric, cluster, latest, dropped,
+                                             incomplete, None if bar is None else bar.update)
+            parts.append(frame)
+    finally:
+        if bar is not None:
+            bar.close()
     out = pd.concat(parts, ignore_index=True)
     _check_hashes(out)
     out = out[[*COLUMNS, "cluster"] if cluster is not None else COLUMNS]
     out.attrs["eval_logs"] = _settings(read, dropped)
+    # how the engine's messages name this table: the logs, not "DataFrame"
+    out.attrs["source"] = "the eval logs"
     return out

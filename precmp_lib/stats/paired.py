@@ -64,6 +64,7 @@ __all__ = [
     "equivalence_test_from_sums",
     "paired_difference",
     "paired_difference_from_sums",
+    "t_df",
 ]
 
 CLUSTERED_MCNEMAR_METHODS = ("obuchowski", "durkalski")
@@ -73,11 +74,25 @@ _MCNEMAR_NAMES = {"obuchowski": "Obuchowski clustered McNemar chi-square",
 # With fewer clusters than this, a variance estimated from between-cluster spread is biased low
 # and its chi-square or normal reference is optimistic; results say so in their note.
 FEW_CLUSTERS = 20
-# Below this many clusters the cluster-robust test of scores other than 0/1 takes its tail from
-# Student's t with C - 1 degrees of freedom: with equal clusters and normal cluster means z's
-# size is P(|T_{C-1}| > 1.96), 0.076 at 12 clusters, 0.060 at 30, 0.056 at 50; t holds 0.05
-# (Cameron & Miller 2015, section VI; docs/methods.md, section 15.2).
+# Below this many independent units (clusters, or items when there are none) the paired
+# difference of scores other than 0/1 takes its tail from Student's t with units - 1 degrees of
+# freedom: with equal units and normal unit means z's size is P(|T_{U-1}| > 1.96), 0.076 at
+# 12 units, 0.060 at 30, 0.056 at 50; t holds 0.05 (Cameron & Miller 2015, section VI;
+# docs/methods.md, section 15.2). One rule for clusters and unclustered items: :func:`t_df`.
 T_CLUSTERS = 50
+
+
+def t_df(n_units: int) -> int | None:
+    """Return the t degrees of freedom of a paired difference on ``n_units`` independent units.
+
+    The one rule for z or t: units - 1 below ``T_CLUSTERS`` units, else None (the normal). The
+    units are the clusters when the items are clustered, else the items themselves, so 20
+    unclustered items and the same items each its own cluster get the same t(19).
+
+    >>> t_df(20), t_df(12), t_df(50)
+    (19, 11, None)
+    """
+    return int(n_units) - 1 if 1 < n_units < T_CLUSTERS else None
 
 # A sum of squares computed as a difference of sums is zero when it is within this fraction of
 # the terms it was computed from (rounding of the terms, not spread of the data).
@@ -764,7 +779,7 @@ def paired_difference_from_sums(
     else:
         p, lo, hi = _t_test(z, m, se, df, alternative, level)
         log_p = math.log(p) if p > 0 else -math.inf
-        few = _t_note(df)
+        few = _t_note(df, clustered)
     return TestResult(statistic=z, pvalue=p, log_pvalue=log_p, ci_low=lo, ci_high=hi,
                       note=_join(design, few), **common)
 
@@ -776,12 +791,16 @@ def _check_df(df: Any) -> int | None:
     return None if df is None else int(df)
 
 
-def _t_note(df: int) -> str:
-    """Say which reference distribution a cluster-robust test with few clusters used.
+def _t_note(df: int, clustered: bool = True) -> str:
+    """Say which reference distribution a test on few independent units used.
 
     >>> _t_note(11)
     't with C−1 = 11 df (few clusters: z would reject too often)'
+    >>> _t_note(19, clustered=False)
+    't with n−1 = 19 df (few items: z would reject too often)'
     """
+    if not clustered:
+        return f"t with n−1 = {df} df (few items: z would reject too often)"
     return f"t with C−1 = {df} df (few clusters: z would reject too often)"
 
 
@@ -959,7 +978,7 @@ def equivalence_test_from_sums(sums: PairedSums, *, margin: float, alpha: float 
         log_p = math.log(max(p_lower, p_upper)) if max(p_lower, p_upper) > 0 else -math.inf
         q = float(t_isf(a, df))  # the (1 - 2 alpha) interval
         lo, hi = d - q * se, d + q * se
-        few = _t_note(df)
+        few = _t_note(df, sums.n_clusters is not None)
     p = max(p_lower, p_upper)
     equivalent = p < a
     verdict = (f"equivalent within ±{m:g}" if equivalent

@@ -1160,7 +1160,7 @@ def test_logs_and_their_frame_are_named_as_what_was_read(tmp_path, capsys, no_ke
     (tmp_path / "empty").mkdir()
     code, err = run(["report", "--eval-logs", tmp_path / "empty", "--out", tmp_path / "r.html"],
                     capsys)
-    assert_refused(code, err, "eval logs: folder 'empty' holds no samples_*.jsonl", tmp_path,
+    assert_refused(code, err, "the eval logs: folder 'empty' holds no samples_*.jsonl", tmp_path,
                    ["empty"])
     _lm_eval_run(tmp_path / "ma", "ma", [1, 0, 1, 1])
     _lm_eval_run(tmp_path / "mb", "mb", [1, 1, 0])

@@ -406,3 +406,91 @@ def test_items_whose_differences_cancel_in_every_cluster_still_make_a_page(tmp_p
                  "--quiet", "--out", str(tmp_path / "r.html")]) == 0
     page = (tmp_path / "r.html").read_text(encoding="utf-8")
     assert "nan points" not in page and "no difference is planned" in page
+
+
+def test_one_rule_for_z_or_t_clusters_or_unclustered_items():
+    """20 unclustered items and the same items each its own cluster: the same t(19).
+
+    CR1 with one item per cluster, C/(C - 1) · Σ(d_i - d̄)² / n², is the unclustered s²/n, so
+    the two standard errors are one; the reference distribution is t with units - 1 = 19 df in
+    both (scipy's t for the p-value), never z for one and t for the other (which flipped the
+    decision: Holm p 0.020 under z, 0.056 under t(19)).
+    """
+    rng = np.random.default_rng(11)
+    n = 20
+    a = rng.normal(0.6, 0.2, n)
+    b = a - 0.05 + rng.normal(0, 0.1, n)
+    frame = pd.DataFrame({"item": np.tile(np.arange(n), 2), "model": np.repeat(["a", "b"], n),
+                          "score": np.concatenate([a, b]), "own": np.tile(np.arange(n), 2)})
+    plain = compare_items(frame).pairs.iloc[0]
+    own = compare_items(frame, cluster="own").pairs.iloc[0]
+    assert plain.test == "paired difference t (19 df)" and "n−1 = 19 df" in plain.note
+    assert own.test == "paired difference, CR1 t (19 df)" and "C−1 = 19 df" in own.note
+    d = a - b
+    se = d.std(ddof=1) / math.sqrt(n)
+    assert plain.se == pytest.approx(se, rel=1e-12)
+    assert own.se == pytest.approx(se, rel=1e-12)
+    p = 2 * stats.t.sf(abs(d.mean() / se), 19)
+    assert plain.pvalue == pytest.approx(p, rel=1e-10) and own.pvalue == pytest.approx(p, rel=1e-10)
+    assert (plain.ci_low, plain.ci_high) == pytest.approx((own.ci_low, own.ci_high), rel=1e-12)
+    # 50 items or more: z, clustered or not
+    big = pd.DataFrame({"item": np.tile(np.arange(60), 2), "model": np.repeat(["a", "b"], 60),
+                        "score": rng.random(120)})
+    assert compare_items(big).pairs.iloc[0].test == "paired difference z"
+
+
+def test_the_all_tasks_line_weighted_by_items_or_by_tasks_equals_lm_eval_groups():
+    """Micro and macro all-tasks scores against lm-evaluation-harness 0.4.13's own group
+    aggregation (``lm_eval.api.metrics.aggregate_subtask_metrics``, called here with
+    ``weight_by_size`` true and false on the per-task scores and sizes); the macro SE and pair
+    difference against their formulas on the per-task rows (tasks share no item)."""
+    metrics = pytest.importorskip("lm_eval.api.metrics")
+    rng = np.random.default_rng(5)
+    rows = []
+    for task, n in [("t1", 40), ("t2", 120), ("t3", 80)]:
+        for model, p in [("x", 0.7), ("y", 0.6), ("z", 0.5)]:
+            rows += [(f"{task}-{i}", model, int(rng.random() < p + (task == "t1") * 0.1), task,
+                      f"{task}-{i // 4}") for i in range(n)]
+    frame = pd.DataFrame(rows, columns=["item", "model", "score", "task", "passage"])
+    sizes = [40, 120, 80]
+    for weight, by_size in [("items", True), ("tasks", False)]:
+        cmp = compare_items(frame, task="task", cluster="passage", weight=weight)
+        assert cmp.settings["weight"] == weight
+        s = cmp.summary
+        for model in "xyz":
+            per_task = [float(s[(s.task == t) & (s.model == model)].score.iloc[0])
+                        for t in ("t1", "t2", "t3")]
+            every = s[(s.task == "all tasks") & (s.model == model)].iloc[0]
+            assert every.score == pytest.approx(
+                metrics.aggregate_subtask_metrics(per_task, sizes, weight_by_size=by_size),
+                rel=1e-12)
+        said = [line for line in cmp.conclusions if line.startswith("All tasks together: weighted")]
+        assert len(said) == 1 and ("(micro" in said[0]) == (weight == "items")
+    macro = compare_items(frame, task="task", cluster="passage", weight="tasks")
+    s, p = macro.summary, macro.pairs
+    se = s[s.task != "all tasks"].groupby("model")["se"].apply(lambda v: np.sqrt((v ** 2).sum()) / 3)
+    every = s[s.task == "all tasks"].set_index("model")
+    assert every["se"].to_numpy() == pytest.approx(se[every.index].to_numpy(), rel=1e-12)
+    row = p[p.task == "all tasks"].iloc[0]
+    own = p[p.task != "all tasks"]
+    diffs = [float(r.estimate) if r.model_a == row.model_a else -float(r.estimate)
+             for r in own.itertuples() if {r.model_a, r.model_b} == {row.model_a, row.model_b}]
+    assert row.estimate == pytest.approx(np.mean(diffs), rel=1e-12)
+    # 60 passages in all, 50 or more: z; the Wald p from the statistic
+    assert row.test == "mean of task differences (macro), Wald z"
+    assert row.pvalue == pytest.approx(2 * stats.norm.sf(abs(row.estimate / row.se)), rel=1e-12)
+    with pytest.raises(ValueError, match="weight must be one of items, tasks"):
+        compare_items(frame, task="task", weight="classes")
+
+
+@pytest.mark.parametrize("engine", ["numpy", "duckdb"])
+def test_common_items_that_leave_a_task_empty_say_so_in_one_line(engine):
+    """Model b has no answer in task t2: --common-items leaves t2 nothing to compare."""
+    frame = pd.DataFrame({"item": [1, 2, 3, 1, 2, 3, 4, 5], "task": ["t1"] * 3 + ["t1"] * 3 + ["t2"] * 2,
+                          "model": ["a"] * 3 + ["b"] * 3 + ["a"] * 2,
+                          "score": [1, 0, 1, 1, 1, 0, 1, 0]})
+    with pytest.raises(ValueError) as err:
+        compare_items(frame, task="task", common_items=True, engine=engine)
+    assert str(err.value) == ("DataFrame: task 't2': no item is answered by every model, so "
+                              "--common-items leaves nothing to compare (items answered: a 2, "
+                              "b 0)")

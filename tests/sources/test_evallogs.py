@@ -161,7 +161,7 @@ HOSTILE_LOGS = {
         r"sample 's0' epoch 1: scorer 'match' gives a list, not a score"),
     "value missing": (lambda d: _log(d / "a.json", json.dumps(
         {"samples": [{**GOOD_SAMPLE, "scores": {"match": {"answer": "x"}}}]})),
-        r"sample 's0' epoch 1: scorer 'match' gives null, not a score"),
+        r"sample 's0' epoch 1: scorer 'match' gives no value, not a score"),
     "bad header": (lambda d: _zip(d / "a.eval", {"header.json": "{"}),
                    r"^a\.eval: header\.json: not JSON \(Expecting property name"),
     "member not utf-8": (lambda d: _zip(d / "a.eval", {"samples/x.json": b"\xff\xfe{"}),
@@ -401,3 +401,70 @@ def test_a_log_the_system_will_not_read_is_one_line(tmp_path, monkeypatch, capsy
     assert code == 2 and err == [f"precmp: error: {locked.name}: cannot be read (Permission "
                                  "denied)"]
     assert not (tmp_path / "r.html").exists()
+
+
+def test_null_and_nan_scores_are_unscored_samples_named_with_file_and_sample(tmp_path):
+    """A scorer's null or NaN is no score: skipped, counted and named, as errored samples are.
+
+    The logs are written here in the tools' shapes: inspect's JSON log (``"value": null``;
+    Python's json writes NaN as the token ``NaN``, as inspect does) and lm-eval's samples lines.
+    """
+    samples = _inspect_samples([["C"], ["I"], ["C"], ["C"]])
+    samples[1]["scores"]["match"]["value"] = None
+    samples[2]["scores"]["match"]["value"] = float("nan")
+    log = {"version": 2, "status": "success", "eval": {"task": "popquiz", "model": "p/m"},
+           "samples": samples}
+    (tmp_path / "m.json").write_text(json.dumps(log), encoding="utf-8")
+    frame = read_eval_logs({"m": tmp_path / "m.json"})
+    assert frame["item"].tolist() == ["s0", "s3"] and frame["score"].tolist() == [1.0, 1.0]
+    logs = frame.attrs["eval_logs"]
+    assert logs["unscored"] == {"m: popquiz (m.json)": ["s1 epoch 1: score null",
+                                                        "s2 epoch 1: score NaN"]}
+    assert logs["samples"] == {"m: popquiz": 4}
+    path = _lm_eval(tmp_path / "lm", "arc", [1, 0, 1])
+    lines = path.read_text(encoding="utf-8").splitlines()
+    lines[1] = lines[1].replace('"acc": 0.0', '"acc": NaN')
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    lm = read_eval_logs({"m": tmp_path / "lm"})
+    assert lm["item"].tolist() == ["0", "2"]
+    assert lm.attrs["eval_logs"]["unscored"] == {f"m: arc ({path.name})": ["doc_id 1: score NaN"]}
+    # every sample unscored: one line that says so
+    for s in samples:
+        s["scores"]["match"]["value"] = None
+    (tmp_path / "m.json").write_text(json.dumps(log), encoding="utf-8")
+    with pytest.raises(ValueError, match=r"^logs\['m'\]: the logs hold no scored samples "
+                                         r"\(m.json: 4 samples with no score \(s0 epoch 1: "):
+        read_eval_logs({"m": tmp_path / "m.json"})
+
+
+def test_a_folder_of_100_logs_is_read_in_one_pass_with_a_progress_bar(tmp_path, capsys):
+    """100 inspect logs of 50 models (two tasks each) in one folder: named from the logs, read
+    once, a bar over the 100 logs on stderr when asked, nothing when not."""
+    from precmp_lib.sources.evallogs import logs_by_model
+
+    folder = tmp_path / "set"
+    folder.mkdir()
+    for k in range(50):
+        for task in ("popquiz", "trivia"):
+            log = {"version": 2, "status": "success",
+                   "eval": {"task": task, "model": f"provider/m{k:02d}"},
+                   "samples": _inspect_samples([["C" if (i + k) % 3 else "I"] for i in range(6)])}
+            (folder / f"{task}_{k:02d}.json").write_text(json.dumps(log), encoding="utf-8")
+    logs = logs_by_model(folder)
+    assert len(logs) == 50 and all(len(files) == 2 for files in logs.values())
+    frame = read_eval_logs(logs, progress=True)
+    assert len(frame) == 50 * 2 * 6 and frame["model"].nunique() == 50
+    err = capsys.readouterr().err
+    assert "eval logs" in err and "/100" in err
+    read_eval_logs(logs)
+    assert capsys.readouterr().err == ""
+
+
+def test_logs_not_yet_named_are_the_eval_logs_in_messages(tmp_path, capsys):
+    """--eval-logs names its models from the logs: a missing path is not 'logs[None]'."""
+    from precmp_lib.cli import main
+
+    code = main(["report", "--eval-logs", str(tmp_path / "gone"), "--quiet",
+                 "--out", str(tmp_path / "r.html")])
+    err = capsys.readouterr().err.strip().splitlines()
+    assert code == 2 and err == ["precmp: error: the eval logs: no such file 'gone'"]

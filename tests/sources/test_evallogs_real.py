@@ -24,6 +24,7 @@ import pytest
 
 from precmp_lib import read_eval_logs
 from precmp_lib.cli import main
+from precmp_lib.report.html import esc
 from precmp_lib.sources.evallogs import logs_by_model
 
 MAKER = Path(__file__).resolve().parents[1] / "real_eval_logs.py"
@@ -207,3 +208,146 @@ def test_the_reader_names_errored_samples_by_id_and_epoch(real_logs):
     assert frame.attrs["eval_logs"]["errored"] == {"alpha: race": ["q3 epoch 2"]}
     assert sorted(frame["item"]) == [f"q{i}" for i in range(8)]
     assert set(frame["epoch"]) == {1}
+
+
+# --------------------------------------------------------------------------------------------
+# runs as they happen: cancelled, started (killed), unscored samples; logs in memory
+# --------------------------------------------------------------------------------------------
+
+
+def _run(real_logs: Path, folder: str) -> Path:
+    return next((real_logs / "inspect" / "runs" / folder).glob("*.eval"))
+
+
+def test_a_cancelled_run_is_refused_or_compared_on_common_items_and_said_first(real_logs,
+                                                                               tmp_path):
+    from inspect_ai.log import read_eval_log
+
+    cancelled, full = _run(real_logs, "cancelled"), _run(real_logs, "full")
+    log = read_eval_log(str(cancelled))  # inspect's own reading of the run
+    assert log.status == "cancelled" and len(log.samples) == 33
+    assert log.eval.dataset.samples == 82
+    args = ["--eval-logs", str(cancelled.parent), str(full.parent)]
+    line = _refused(args, tmp_path)
+    assert line.startswith("precmp: error: logs['mockllm/alpha']: ")
+    assert "cancelled after 33 of 82 samples" in line and "--common-items" in line
+    data, page = _ok([*args, "--common-items"], tmp_path)
+    said = "Model mockllm/alpha: cancelled after 33 of 82 samples"
+    assert data["recommendation"].startswith(said)
+    assert data["settings"]["eval_logs"]["runs"] == {
+        "mockllm/alpha": {"quiz": "cancelled after 33 of 82 samples"}}
+    (design,) = data["design_table"]["records"]
+    # the 33 answered, less q5, whose score beta's scorer gave as NaN
+    assert design["items"] == 32
+    # the first sentence of the page's conclusion
+    first = page[page.index('<p class="rec">'):]
+    assert first[len('<p class="rec">'):].startswith(said)
+
+
+def test_a_started_run_is_named_from_its_journal_and_its_samples_read(real_logs, tmp_path):
+    from inspect_ai.log import read_eval_log
+
+    started, full = _run(real_logs, "started"), _run(real_logs, "full")
+    with zipfile.ZipFile(started) as z:  # killed: no header.json, the journal's start record
+        names = z.namelist()
+    assert "header.json" not in names and "_journal/start.json" in names
+    log = read_eval_log(str(started))
+    assert log.status == "started" and log.eval.model == "mockllm/alpha"
+    assert logs_by_model(started.parent) == {"mockllm/alpha": [started]}
+    frame = read_eval_logs({"a": started}, incomplete=True)
+    assert set(frame["task"]) == {log.eval.task} == {"quiz"}
+    assert dict(zip(frame["item"], frame["score"])) == {
+        s.id: s.scores["right"].value for s in log.samples}
+    assert len(frame) == len(log.samples) == 33
+    line = _refused(["--eval-logs", str(started.parent), str(full.parent)], tmp_path)
+    assert "started and never finished, after 33 of 82 samples (status started)" in line
+    data, _ = _ok(["--eval-logs", str(started.parent), str(full.parent), "--common-items"],
+                  tmp_path)
+    assert data["recommendation"].startswith(
+        "Model mockllm/alpha: started and never finished, after 33 of 82 samples")
+
+
+def test_a_nan_score_is_an_unscored_sample_named_with_its_file(real_logs):
+    from inspect_ai.log import read_eval_log
+
+    full = _run(real_logs, "full")
+    log = read_eval_log(str(full))
+    nan = [s.id for s in log.samples if s.scores["right"].value != s.scores["right"].value]
+    assert nan == ["q5"]  # inspect keeps the scorer's NaN
+    frame = read_eval_logs({"b": full})
+    assert frame.attrs["eval_logs"]["unscored"] == {f"b: quiz ({full.name})": ["q5 epoch 1: score NaN"]}
+    assert "q5" not in set(frame["item"]) and len(frame) == 81
+    assert frame.attrs["eval_logs"]["samples"] == {"b: quiz": 82}
+
+
+def test_two_logs_under_one_model_name_say_how_to_name_them_apart(real_logs, tmp_path):
+    line = _refused(["--eval-logs", str(_run(real_logs, "cancelled").parent),
+                     str(_run(real_logs, "started").parent), "--common-items"], tmp_path)
+    assert "both name the model 'mockllm/alpha'" in line
+    assert "--latest" in line and "--eval-log NAME=PATH" in line
+
+
+def test_common_items_with_a_task_one_model_lacks_is_one_line(real_logs, tmp_path):
+    lm = real_logs / "lm_eval"
+    only_mc = next((lm / "beta").rglob("samples_race_mc_*.jsonl"))
+    line = _refused(["--eval-log", f"alpha={lm / 'alpha'}", "--eval-log", f"beta={only_mc}",
+                     "--metric", "acc;race_gen=exact_match,whole", "--common-items"], tmp_path)
+    assert line == ("precmp: error: the eval logs: task 'race_gen': no item is answered by every model, so "
+                    "--common-items leaves nothing to compare (items answered: alpha 12, beta 0)")
+
+
+def test_logs_in_memory_read_as_their_files(real_logs):
+    import pickle
+
+    from inspect_ai.log import read_eval_log
+
+    import precmp_lib as pc
+
+    folder = real_logs / "inspect" / "set"
+    paths = {p: read_eval_log(str(p)) for p in sorted(folder.glob("*.eval"))}
+    from_files = read_eval_logs({log.eval.model: p for p, log in paths.items()},
+                                cluster="metadata.passage")
+    in_memory = read_eval_logs({log.eval.model: log for log in paths.values()},
+                               cluster="metadata.passage")
+    pd_testing = pytest.importorskip("pandas.testing")
+    pd_testing.assert_frame_equal(from_files, in_memory)
+    assert in_memory.attrs["eval_logs"]["errored"] == from_files.attrs["eval_logs"]["errored"]
+    # lm-evaluation-harness: the dict simple_evaluate returned, against the files it wrote
+    results = pickle.loads((real_logs / "lm_eval" / "results.pkl").read_bytes())
+    lm = read_eval_logs({"alpha": results}, metric="acc;race_gen=exact_match,whole")
+    files = read_eval_logs({"alpha": real_logs / "lm_eval" / "alpha"},
+                           metric="acc;race_gen=exact_match,whole")
+    pd_testing.assert_frame_equal(lm.sort_values(["task", "item"]).reset_index(drop=True),
+                                  files.sort_values(["task", "item"]).reset_index(drop=True))
+    # compare_items takes the logs themselves; its messages name them as logs
+    cmp = pc.compare_items({"a": paths[next(iter(paths))], "b": list(paths.values())[1]},
+                           cluster="metadata.passage")
+    assert cmp.source == "the eval logs" and cmp.settings["eval_logs"]["errored"]
+    with pytest.raises(ValueError, match=r"^logs\['a'\]: the EvalLog of 'quiz' for 'a' is an "
+                                         "unfinished run"):
+        pc.read_eval_logs({"a": read_eval_log(str(_run(real_logs, "cancelled")))})
+
+
+@pytest.mark.parametrize("weight, by_size", [("items", True), ("tasks", False)])
+def test_the_all_tasks_line_equals_lm_eval_group_aggregation(real_logs, tmp_path, weight,
+                                                             by_size):
+    """The all-tasks score against lm-eval's own: the per-task means in ``results_*.json`` and
+    the task sizes (``n-samples``) lm-eval wrote, aggregated by lm-eval 0.4.13's
+    ``aggregate_subtask_metrics`` as its groups do with ``weight_by_size`` true or false. The
+    two tasks have 12 documents each, so here the two weightings agree; tasks of unequal sizes
+    are in ``tests/compare/test_items.py``."""
+    from lm_eval.api.metrics import aggregate_subtask_metrics
+
+    lm = real_logs / "lm_eval"
+    data, page = _ok(["--eval-logs", str(lm / "alpha"), str(lm / "beta"), "--metric",
+                      "acc;race_gen=exact_match,whole", "--weight", weight], tmp_path)
+    assert data["settings"]["weight"] == weight
+    for model in ("alpha", "beta"):
+        written = _lm_results(lm / model)
+        tasks = ["race_gen", "race_mc"]
+        means = [written["results"]["race_gen"]["exact_match,whole"],
+                 written["results"]["race_mc"]["acc,none"]]
+        sizes = [written["n-samples"][t]["effective"] for t in tasks]
+        assert _scores(data, "all tasks")[model] == pytest.approx(
+            aggregate_subtask_metrics(means, sizes, weight_by_size=by_size), rel=1e-12)
+    assert esc(f"weighted by {weight}") in page
