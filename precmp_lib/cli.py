@@ -69,8 +69,12 @@ _TERMINAL_CONTROLS = {c: f"\\x{c:02x}" for c in (*range(0x20), 0x7F, *range(0x80
 
 
 # A quoted piece of a message (a name, an id, a value the file gave) longer than a message
-# echoes: shown cut (a megabyte's item id was printed whole).
-_LONG_QUOTED = re.compile(f"'[^'\\n]{{{ECHO + 1},}}'|\"[^\"\\n]{{{ECHO + 1},}}\"")
+# echoes: shown cut (a megabyte's item id was printed whole). A piece opens after a space, a
+# bracket or punctuation (never after a word: the end of "'task', " is no opening) and closes
+# before one, so the text between two short quoted names is not taken for one long name.
+_LONG_QUOTED = re.compile("|".join(
+    f"(?<![^\\s(\\[{{=:,]){q}(?=\\S)[^{q}\\n]{{{ECHO - 1},}}(?<=\\S){q}(?![^\\s)\\]}}:;,.])"
+    for q in ("'", '"')))
 # The longest line the command prints: whatever a message lists, a terminal shows it whole.
 LONGEST_LINE = 2000
 
@@ -85,6 +89,8 @@ def _line(text: str) -> str:
     "precmp: error: column 'a\\x1b[31m' is missing; columns are: y, \\u202eb"
     >>> len(_line("error: duplicated item '" + "x" * 1_000_000 + "' in p.csv"))
     122
+    >>> _line("task 'a', " + "f" * 90 + " and g (both name 'b')") == "precmp: task 'a', " + "f" * 90 + " and g (both name 'b')"
+    True
     """
     text = _LONG_QUOTED.sub(lambda m: m[0][0] + shorten(m[0][1:-1]) + m[0][-1], text)
     text = text.translate(_TERMINAL_CONTROLS)

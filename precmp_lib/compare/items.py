@@ -327,12 +327,15 @@ def _pairs(s: ItemSums, summary: pd.DataFrame, test: str, level: float, alpha: f
                 note[i] = (f"only {int(only_a[i] + only_b[i])} discordant items: the χ² p-value "
                            f"is asymptotic and poor here; the exact test gives p = {e:.3g}")
     else:
-        out["test"] = (("paired difference, CR1 z" if df is None
-                        else f"paired difference, CR1 t ({df} df)") if s.n_clusters is not None
-                       else "paired difference z")
+        clustered = s.n_clusters is not None
+        ref = "z" if df is None else f"t ({df} df)"
+        out["test"] = f"paired difference, CR1 {ref}" if clustered else f"paired difference {ref}"
         stat, p = diff.statistic, diff.pvalue
         if df is not None:
-            note[:] = f"t with C−1 = {df} df: few clusters, where z would reject too often"
+            note[:] = (f"t with C−1 = {df} df: few clusters, where z would reject too often"
+                       if clustered else
+                       f"t with n−1 = {df} df: few independent items, where z would reject too "
+                       "often")
     if s.binary:
         only_a, only_b = discordant_counts(s.sums, s.item_gram, a, b)
     else:
@@ -741,6 +744,7 @@ def _with_runs(out: ItemComparison, read: Mapping[str, Any], several: bool) -> I
     runs = ("; ".join(said) + " — compared on the items every model answered "
             "(--common-items), not on the whole task.")
     out.settings["notes"].insert(0, runs)
+    out.settings["runs_said"] = runs  # the page says it before anything else
     return replace(out, recommendation=f"{runs} {out.recommendation}".strip())
 
 

@@ -209,8 +209,11 @@ def _conclusion(cmp: ItemComparison) -> str:
     lines = list(cmp.conclusions)
     rec = ""
     warn = _errored_notes(cmp)
+    runs = str(cmp.settings.get("runs_said") or "")  # runs that did not finish: said first
     if cmp.recommendation:
         rec = cmp.recommendation
+        if runs and rec.startswith(runs):
+            rec = rec[len(runs):].strip()
         prefix = ALL_TASKS_LINE if len(cmp.tasks) > 1 else ""
         said = next((i for i, line in enumerate(lines) if line.startswith(prefix)), None)
         if said is not None:
@@ -224,7 +227,7 @@ def _conclusion(cmp: ItemComparison) -> str:
         if i is not None:
             lines[i] = f"{start}{text} {lines[i][len(start):]}"
     tasks = [t for t in cmp.tasks if t != ALL_TASKS]
-    answer = _suite_answer(cmp)
+    answer = " ".join(x for x in (runs, _suite_answer(cmp)) if x)
     lead = f'<p class="rec">{esc(answer)}</p>' if answer else ""
     if len(tasks) <= FOLD_TASKS:
         return (_h2("pi-conclusion") + lead + rec

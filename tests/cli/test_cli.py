@@ -151,9 +151,9 @@ def items(tmp_path):
 
 
 @pytest.mark.parametrize(("args", "message"), [
-    (["--item", "q", "--reference", "x"],
-     "--reference applies to predictions files or results across data sets or probabilities, "
-     "not to evaluation items (--item, --eval-log): give a predictions file and --y-true COL"),
+    (["--item", "q", "--positive", "x"],
+     "--positive applies to probabilities, not to evaluation items (--item, --eval-log): give a "
+     "predictions file, --y-true COL and --proba COL ..."),
     (["--item", "q", "--y-true", "score", "--prevalence", "a=0.1", "--seed", "3"],
      "--y-true, --prevalence, --seed apply to predictions files or results across data sets or "
      "probabilities, not to evaluation items"),

@@ -77,7 +77,7 @@ def test_parquet_long_lower_is_better_reference_and_named_dataset_column(tmp_pat
     (lambda f: f, ["--reference", "svm"], "--reference 'svm' is not one of the models"),
     (lambda f: f.rename(columns={"dataset": "x"}), [],
      "no column names the data sets (such as 'dataset'); name it with --dataset COL"),
-    (lambda f: f, ["--seed", "3"], "--seed applies to predictions files, not to results across"),
+    (lambda f: f, ["--seed", "3"], "--seed applies to predictions files or probabilities, not to results across"),
 ])
 def test_bad_input_exits_2_with_one_line_and_writes_nothing(tmp_path, capsys, table, args,
                                                             message):

@@ -292,7 +292,7 @@ def test_common_items_with_a_task_one_model_lacks_is_one_line(real_logs, tmp_pat
     only_mc = next((lm / "beta").rglob("samples_race_mc_*.jsonl"))
     line = _refused(["--eval-log", f"alpha={lm / 'alpha'}", "--eval-log", f"beta={only_mc}",
                      "--metric", "acc;race_gen=exact_match,whole", "--common-items"], tmp_path)
-    assert line == ("precmp: error: the eval logs: task 'race_gen': no item is answered by every model, so "
+    assert line == ("precmp: error: eval logs of alpha, beta: task 'race_gen': no item is answered by every model, so "
                     "--common-items leaves nothing to compare (items answered: alpha 12, beta 0)")
 
 
