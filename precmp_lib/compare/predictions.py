@@ -370,10 +370,13 @@ def all_pairs_accuracy(counts: Counts, alpha: float = 0.05,
     >>> df = pd.DataFrame({"y": [0, 1] * 20, "a": [0, 1] * 20, "b": [0, 0] * 20,
     ...                    "c": [1, 1] * 20})
     >>> t = all_pairs_accuracy(count_predictions(df, y_true="y"))
-    >>> t[["model_a", "model_b", "b", "c", "test"]].to_dict("list")["c"]
-    [0, 0, 0]
-    >>> bool(t["reject"].all())
-    True
+    >>> t[["model_a", "model_b", "b", "c", "test", "reject"]]
+      model_a model_b   b   c           test  reject
+    0       a       b  20   0  McNemar mid-p    True
+    1       a       c  20   0  McNemar mid-p    True
+    2       b       c  20  20  McNemar exact   False
+
+    Model a is right on every row, b and c each on half of them, never the same half.
     """
     sums, gram = correctness_products(counts)
     a, b = pair_index(counts.n_models, reference)
