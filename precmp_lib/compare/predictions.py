@@ -1031,8 +1031,13 @@ def _compare_counts(counts: Counts, *, reference: str | None, alpha: float,
         pair_table = _bayesian_columns(pair_table, scores, counts,
                                        pair_table.attrs.get("test_train_ratio", np.nan), rope)
     per_class = _per_class(counts, pat, moments, pairs, level, progress)
+    index = {name: j for j, name in enumerate(counts.models)}
+    # the GEE pairwise table holds the family tested: all pairs, or each against one
     gee = gee_precision_from_counts(moments, reference=reference or counts.models[0],
-                                    confidence_level=level)
+                                    confidence_level=level,
+                                    pairs=(None if reference is None and leader is None else
+                                           [tuple(sorted((index[a], index[b])))
+                                            for a, b in pairs]))
     joint = gee.joint.copy()
     joint.insert(4, "pvalue_adjusted", adjust_pvalues(joint["pvalue"].to_numpy(float), "holm"))
     joint.attrs["adjustment"] = "holm"

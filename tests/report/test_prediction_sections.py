@@ -433,7 +433,7 @@ def test_many_models_fold_the_detail_lines_and_group_digits():
     frame = pd.DataFrame({"y": y})
     for j in range(46):
         frame[f"m{j:02d}"] = np.where(rng.random(300) < 0.55 + 0.009 * j, y, rng.integers(0, 3, 300))
-    cmp = compare_models(frame, y_true="y", n_boot=200)
+    cmp = compare_models(frame, y_true="y", n_boot=200, family="all")
     assert len(cmp.pairs) == 46 * 45 // 2 == 1035
     html = str(sections.section_conclusion(cmp))
     assert any(" of 1,035" in line for line in cmp.conclusions)
