@@ -515,9 +515,13 @@ def test_30_models_and_10_classes():
     y = rng.integers(0, 10, 3000)
     frame = pd.DataFrame({"y": y, **{f"m{j:02d}": _noisy(rng, y, 0.6 + 0.01 * j, 10)
                                      for j in range(30)}})
+    # beyond 10 models each is tested against the leader; every pair's accuracy in all_pairs
     cmp = compare_models(frame, y_true="y", n_boot=100)
-    assert len(cmp.pairs) == 435 and len(cmp.per_class) == 4350
+    assert len(cmp.pairs) == 29 and len(cmp.per_class) == 290 and len(cmp.all_pairs) == 435
     assert cmp.summary.loc[cmp.summary["rank"] == 1, "model"].iloc[0] == cmp.best[0]
+    every = compare_models(frame, y_true="y", n_boot=100, family="all")
+    assert len(every.pairs) == 435 and len(every.per_class) == 4350
+    assert every.best[0] == cmp.best[0]
 
 
 def test_small_sample_warnings():
