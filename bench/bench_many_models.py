@@ -137,37 +137,63 @@ def many(folder: Path, models: int, items: int, tasks: int, repeat: int) -> None
     print(f"{'page':44}{page / 1e6:>8.2f}MB goal < 3 MB: {'met' if page < 3e6 else 'NOT met'}")
 
 
-def wide(folder: Path, columns: int, rows: int, timeout: float) -> None:
+def wide_command(path: Path, out: Path, columns: int,
+                 extra: list[str] | None = None) -> list[str]:
+    return [sys.executable, "-m", "precmp_lib", "report", str(path), "--y-true", "truth",
+            "--out", str(out), "--quiet", "--limit", f"models={max(columns, 2)}",
+            "--n-resamples", "100", *(extra or [])]
+
+
+def _product_floor(rows: int, columns: int, repeat: int) -> float:
+    """Seconds of RᵀR for a random 0/1 rows x columns matrix in single precision (as precmp)."""
+    r = (np.random.default_rng(0).random((rows, columns)) < 0.6).astype(np.float32)
+    return best_of(lambda: r.T @ r, repeat)
+
+
+def wide(folder: Path, columns: int, rows: int, timeout: float, repeat: int) -> None:
+    """The wide file through the command, against one DuckDB GROUP BY over every column of the
+    file (each model's right predictions per true class) and the numpy product RᵀR of the
+    rows x models correctness matrix; two of its models through the command."""
     import duckdb
 
     path = folder / "wide.parquet"
+    made = time.perf_counter()
     make_wide(path, columns, rows)
+    made = time.perf_counter() - made
     try:
-        scan = best_of(lambda: duckdb.sql(
-            f"SELECT truth, COUNT(*), SUM(m0000) FROM '{path}' GROUP BY ALL").fetchall(), 1)
-        cmd = [sys.executable, "-m", "precmp_lib", "report", str(path), "--y-true", "truth",
-               "--out", str(folder / "wide.html"), "--quiet", "--limit", f"models={columns}"]
-        start = time.perf_counter()
-        try:
-            subprocess.run(cmd, check=True, timeout=timeout, stdout=subprocess.DEVNULL,
-                           stderr=subprocess.PIPE)
-            seconds, said = time.perf_counter() - start, ""
-        except subprocess.TimeoutExpired:
-            seconds, said = timeout, f"stopped at {timeout:.0f} s"
-        except subprocess.CalledProcessError as exc:
-            seconds = time.perf_counter() - start
-            said = "failed: " + exc.stderr.decode(errors="replace").strip().splitlines()[-1][:120]
+        sums = ", ".join(f"SUM(CASE WHEN m{c:04d} = truth THEN 1 ELSE 0 END)"
+                         for c in range(columns))
+        group_by = best_of(lambda: duckdb.sql(
+            f"SELECT truth, COUNT(*), {sums} FROM '{path}' GROUP BY truth").fetchall(), repeat)
+        products = _product_floor(rows, columns, repeat)
+        out = folder / "wide.html"
+        # stopped after --timeout seconds (coreutils' timeout): no page then
+        seconds, peak = run_tree(["timeout", f"{timeout:.0f}",
+                                  *wide_command(path, out, columns)], folder)
+        said = "" if out.exists() else f"no page: failed or stopped at {timeout:.0f} s"
+        page = out.stat().st_size if out.exists() else 0
+        two = [run_tree(wide_command(path, folder / "two.html", 2,
+                                     ["--models", "m0000", "m0001"]), folder)[0]
+               for _ in range(repeat)]
     finally:
         path.unlink(missing_ok=True)
-    print(f"\n## wide predictions: {columns:,} columns x {rows:,} rows")
-    line("floor: one DuckDB pass over the file", scan, scan)
-    line(f"precmp report, {columns} models", seconds, scan,
+    base = group_by
+    print(f"\n## wide predictions: {columns:,} columns x {rows:,} rows (file made in "
+          f"{made:.0f} s)")
+    print(f"{'':44}{'seconds':>9}{'ratio':>8}")
+    line("floor: DuckDB GROUP BY truth, every column", group_by, base)
+    line(f"floor: numpy RᵀR, {rows:,} x {columns}", products, base)
+    line(f"precmp report, {columns} models", seconds, base,
          f"goal < 60 s: {'met' if not said and seconds < 60 else 'NOT met'} {said}")
+    line("precmp report, 2 of the models", min(two), base)
+    print(f"{'peak RSS, whole process tree':44}{peak / GIB:>8.2f}G")
+    print(f"{'page':44}{page / 1e6:>8.2f}MB")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--models", type=int, default=500, help="models of the item file (500)")
+    parser.add_argument("--models", type=int, default=500,
+                        help="models of the item file (500; 0 skips the part)")
     parser.add_argument("--items", type=int, default=15_000, help="items (15,000)")
     parser.add_argument("--tasks", type=int, default=57, help="tasks (57)")
     parser.add_argument("--wide", type=int, default=1_000,
@@ -177,9 +203,10 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=1, help="runs of each floor timing (1)")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="precmp-bench-", dir=os.environ.get("PRECMP_BENCH_DIR")) as tmp:
-        many(Path(tmp), args.models, args.items, args.tasks, args.repeat)
+        if args.models:
+            many(Path(tmp), args.models, args.items, args.tasks, args.repeat)
         if args.wide:
-            wide(Path(tmp), args.wide, args.wide_rows, args.timeout)
+            wide(Path(tmp), args.wide, args.wide_rows, args.timeout, args.repeat)
 
 
 if __name__ == "__main__":
