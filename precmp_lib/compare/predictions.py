@@ -37,7 +37,12 @@ from ..core.clusters import (
     class_profiles,
     clustered_accuracy_from_sums,
 )
-from ..core.counts import PrecisionMoments, moments_from_patterns, pair_cells_from_patterns
+from ..core.counts import (
+    PrecisionMoments,
+    moments_from_patterns,
+    pair_cells_from_patterns,
+    weighted_gram,
+)
 from ..core.predictions import Counts
 from ..engine.base import REPEATED_CV
 from ..engine.predictions import count_predictions
@@ -335,15 +340,9 @@ def correctness_products(counts: Counts) -> tuple[np.ndarray, np.ndarray]:
     >>> sums.tolist(), gram.tolist()
     ([3.0, 3.0], [[3.0, 2.0], [2.0, 3.0]])
     """
-    m = counts.n_models
-    pat = _Arrays.of(counts.patterns, m)
-    # every entry is a whole number at most the rows: single precision holds it exactly below
-    # 2**24 rows (and its product takes half the time), double precision beyond
-    dtype = np.float32 if int(pat.w.sum()) < 2**24 else np.float64
-    right = pat.p == pat.y[:, None]
-    weighted = right * pat.w[:, None].astype(dtype)
-    return (weighted.sum(axis=0, dtype=np.float64),
-            (right.T.astype(dtype) @ weighted).astype(np.float64))
+    pat = _Arrays.of(counts.patterns, counts.n_models)
+    gram = weighted_gram(pat.p == pat.y[:, None], pat.w).astype(np.float64)
+    return np.diagonal(gram).copy(), gram
 
 
 def all_pairs_accuracy(counts: Counts, alpha: float = 0.05,
