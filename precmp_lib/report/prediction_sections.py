@@ -167,20 +167,20 @@ def _against_leader(cmp: ModelComparison) -> pd.DataFrame:
     for r in cmp.pairs.itertuples():
         if leader in (r.model_a, r.model_b):
             by_other[r.model_b if r.model_a == leader else r.model_a] = r
-    diff, low, high, p_holm, shown = [], [], [], [], []
+    rows = []  # (difference, low, high, adjusted p, decision) of each model minus the leader
     for m in order:
         r = by_other.get(m)
         if r is None:
-            diff.append(np.nan), low.append(np.nan), high.append(np.nan), p_holm.append(np.nan)
-            shown.append("reference" if m == cmp.reference else "leader" if m == leader else "")
+            rows.append((np.nan, np.nan, np.nan, np.nan, "reference" if m == cmp.reference
+                         else "leader" if m == leader else ""))
             continue
-        sign = 1 if r.model_a == m else -1  # the model minus the leader
+        sign = 1 if r.model_a == m else -1
         lo, hi = sorted([sign * r.holm_ci_low, sign * r.holm_ci_high])
-        diff.append(sign * r.estimate), low.append(lo), high.append(hi)
-        p_holm.append(r.pvalue_adjusted)
-        shown.append("not shown to differ" if not r.reject
+        rows.append((sign * r.estimate, lo, hi, r.pvalue_adjusted,
+                     "not shown to differ" if not r.reject
                      else "shown more accurate" if sign * r.estimate > 0
-                     else "shown less accurate")
+                     else "shown less accurate"))
+    diff, low, high, p_holm, shown = (list(c) for c in zip(*rows))
     return pd.DataFrame({"rank": s["rank"].to_numpy(), "model": order,
                          "accuracy": s["accuracy"].to_numpy(), "ci_low": s["ci_low"].to_numpy(),
                          "ci_high": s["ci_high"].to_numpy(), "best": s["best"].to_numpy(),
