@@ -30,7 +30,7 @@ class Limit:
 
 LIMITS = {
     "columns": Limit("PRECMP_MAX_COLUMNS", 10_000, "columns"),
-    "models": Limit("PRECMP_MAX_MODELS", 200, "models"),
+    "models": Limit("PRECMP_MAX_MODELS", 300, "models"),
     "item_models": Limit("PRECMP_MAX_ITEM_MODELS", 1_000, "models"),
     "classes": Limit("PRECMP_MAX_CLASSES", 1_000, "classes"),
     "tasks": Limit("PRECMP_MAX_TASKS", 64, "tasks"),
@@ -68,7 +68,7 @@ def limit(name: str) -> int:
     500
     >>> del os.environ["PRECMP_MAX_MODELS"]
     >>> limit("models")
-    200
+    300
     """
     if name not in LIMITS:
         raise ValueError(f"name must be one of {sorted(LIMITS)}; got {name!r}")
