@@ -1039,7 +1039,7 @@ def _compare_counts(counts: Counts, *, reference: str | None, alpha: float,
     gee = gee_precision_from_counts(moments, reference=reference or counts.models[0],
                                     confidence_level=level,
                                     pairs=(None if reference is None and leader is None else
-                                           [tuple(sorted((index[a], index[b])))
+                                           [(min(index[a], index[b]), max(index[a], index[b]))
                                             for a, b in pairs]))
     joint = gee.joint.copy()
     joint.insert(4, "pvalue_adjusted", adjust_pvalues(joint["pvalue"].to_numpy(float), "holm"))

@@ -953,8 +953,9 @@ def weighted_gram(indicator: np.ndarray, weights: np.ndarray,
     c = indicator.shape[1]
     out = np.zeros((c, c), dtype=np.float64)
     for start in range(0, len(indicator), block):
-        part = indicator[start:start + block].astype(dtype)
-        out += part.T @ (part * np.asarray(weights[start:start + block], dtype=dtype)[:, None])
+        part: np.ndarray = np.asarray(indicator[start:start + block], dtype=dtype)
+        w: np.ndarray = np.asarray(weights[start:start + block], dtype=dtype)
+        out += np.matmul(part.T, part * w[:, None])
     return np.rint(out).astype(np.int64)
 
 
