@@ -401,10 +401,11 @@ def all_pairs_accuracy(counts: Counts, alpha: float = 0.05,
     return out
 
 
-def _test_set_pair(pat: _Arrays, i: int, j: int, level: float) -> dict:
-    ri, rj = pat.p[:, i] == pat.y, pat.p[:, j] == pat.y
-    both, only_a = int(pat.w[ri & rj].sum()), int(pat.w[ri & ~rj].sum())
-    only_b, neither = int(pat.w[~ri & rj].sum()), int(pat.w[~ri & ~rj].sum())
+def _test_set_pair(gram: np.ndarray, n: int, i: int, j: int, level: float) -> dict:
+    """McNemar's test of one pair from the correctness product RᵀR (no pass over the rows)."""
+    both = int(gram[i, j])
+    only_a, only_b = int(gram[i, i]) - both, int(gram[j, j]) - both
+    neither = n - both - only_a - only_b
     small = only_a + only_b < MIDP_BELOW
     res = mcnemar([[both, only_a], [only_b, neither]], method="midp" if small else "exact",
                   confidence_level=level)
@@ -423,9 +424,9 @@ POOLED_CAVEAT = ("pooled out-of-fold McNemar: each fold's predictions come from 
                  "it ignores the variation from training sets; the corrected t allows for it")
 
 
-def _pooled_mcnemar(pat: _Arrays, i: int, j: int, level: float) -> dict:
+def _pooled_mcnemar(gram: np.ndarray, n: int, i: int, j: int, level: float) -> dict:
     """One repeat (plain k-fold): McNemar on the pooled out-of-fold predictions, each once."""
-    res = _test_set_pair(pat, i, j, level)
+    res = _test_set_pair(gram, n, i, j, level)
     return {"pooled_test": res["test"], "pooled_pvalue": res["pvalue"], "pooled_b": res["b"],
             "pooled_c": res["c"]}
 
@@ -503,8 +504,11 @@ def _pairs(counts: Counts, pat: _Arrays, scores: pd.DataFrame | None, pairs: lis
            level: float, margin: float | None = None) -> pd.DataFrame:
     index = {m: j for j, m in enumerate(counts.models)}
     ratio: float | None = None
+    if scores is None or counts.repeats == 1:  # every pair's McNemar table at once
+        gram = correctness_products(counts)[1]
     if scores is None:
-        rows = [{"model_a": a, "model_b": b, **_test_set_pair(pat, index[a], index[b], level)}
+        rows = [{"model_a": a, "model_b": b,
+                 **_test_set_pair(gram, counts.n_rows, index[a], index[b], level)}
                 for a, b in pairs]
     else:
         ratio = _test_train_ratio(scores, counts.n_observations)
@@ -512,8 +516,8 @@ def _pairs(counts: Counts, pat: _Arrays, scores: pd.DataFrame | None, pairs: lis
                 for a, b in pairs]
         if counts.repeats == 1:  # each observation once: its pooled McNemar table exists
             for row in rows:
-                row.update(_pooled_mcnemar(pat, index[row["model_a"]], index[row["model_b"]],
-                                           level))
+                row.update(_pooled_mcnemar(gram, counts.n_rows, index[row["model_a"]],
+                                           index[row["model_b"]], level))
                 row["note"] = "; ".join(x for x in (row.get("note"), POOLED_CAVEAT) if x)
     if margin is not None:
         for row in rows:
