@@ -37,7 +37,7 @@ class Limit:
 
 LIMITS = {
     "columns": Limit("PRECMP_MAX_COLUMNS", 10_000, "columns", 1_000_000),
-    "models": Limit("PRECMP_MAX_MODELS", 200, "models", 100_000),
+    "models": Limit("PRECMP_MAX_MODELS", 300, "models", 100_000),
     "item_models": Limit("PRECMP_MAX_ITEM_MODELS", 1_000, "models", 100_000),
     "classes": Limit("PRECMP_MAX_CLASSES", 1_000, "classes", 1_000_000),
     "tasks": Limit("PRECMP_MAX_TASKS", 64, "tasks", 1_000_000),
@@ -80,7 +80,7 @@ def limit(name: str) -> int:
     500
     >>> del os.environ["PRECMP_MAX_MODELS"]
     >>> limit("models")
-    200
+    300
     """
     if name not in LIMITS:
         raise ValueError(f"name must be one of {sorted(LIMITS)}; got {name!r}")

@@ -24,6 +24,7 @@ from .route import (
     METRIC,
     MODEL_COLUMN,
     MODELS,
+    PAIRS,
     REFERENCE,
     SPARK_CONF,
     SPARK_MASTER,
@@ -87,11 +88,7 @@ OPTIONS: tuple[Option, ...] = (
                                  "help": "compare on the items every model answered (per task); "
                                          "the items left out are counted per model"}),
     REFERENCE,
-    Option(("--pairs",), {"choices": ("auto", "all", "leader"), "default": "auto",
-                          "dest": "pair_family",
-                          "help": "the pairs tested, Holm's adjustment over them: all (every "
-                                  "pair), leader (each model against the top one); auto "
-                                  "(default): all up to 10 models, leader beyond"}),
+    PAIRS,
     Option(("--holm-over",), {"choices": ("pairs", "pairs-tasks"), "default": "pairs",
                               "help": "Holm's adjustment over the pairs of each task (pairs, "
                                       "default) or over every pair of every task (pairs-tasks)"}),

@@ -21,6 +21,7 @@ from .route import (
     MARGIN,
     MODEL_COLUMN,
     MODELS,
+    PAIRS,
     REFERENCE,
     SPARK_CONF,
     SPARK_MASTER,
@@ -101,6 +102,7 @@ OPTIONS: tuple[Option, ...] = (
                          "help": "cross-validation: region of practical equivalence of the "
                                  "Bayesian correlated t, |accuracy A - B| <= X (default 0.01)"}),
     REFERENCE,
+    PAIRS,
     Option(("--prevalence",), {"nargs": "+", "type": parse_prevalence, "metavar": "CLASS=P",
                                "default": [],
                                "help": "population prevalence of a class, for "
@@ -250,6 +252,7 @@ def _run(options: argparse.Namespace, progress: Callable[[str], None]) -> Compar
         return compare_models(counts, reference=options.reference, alpha=options.alpha,
                               prevalence=dict(options.prevalence), n_boot=options.n_resamples,
                               seed=options.seed, rope=options.rope, margin=margin,
+                              family=options.pair_family,
                               progress=not options.quiet and sys.stderr.isatty())
     except ValueError as exc:
         raise InputError(f"{counts.source}: {exc}") from None

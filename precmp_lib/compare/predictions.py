@@ -37,10 +37,16 @@ from ..core.clusters import (
     class_profiles,
     clustered_accuracy_from_sums,
 )
-from ..core.counts import PrecisionMoments, moments_from_patterns, pair_cells_from_patterns
+from ..core.counts import (
+    PrecisionMoments,
+    moments_from_patterns,
+    pair_cells_from_patterns,
+    weighted_gram,
+)
 from ..core.predictions import Counts
 from ..engine.base import REPEATED_CV
 from ..engine.predictions import count_predictions
+from ..stats.allpairs import discordant_counts, mcnemar_all, pair_index
 from ..stats.bayesian import bayes_correlated_ttest
 from ..stats.combine import combine_pvalues, combined_precision_test
 from ..stats.contingency import mcnemar
@@ -58,10 +64,12 @@ from ..stats.prevalence import (
     prevalence_bootstrap_from_profiles,
 )
 from ..stats.resampling import corrected_resampled_ttest, ftest_5x2cv, ttest_5x2cv
-from .base import Comparison, best_group
+from .base import Comparison, best_group, by_score
+from .items import FAMILIES, MANY_MODELS
 from .prediction_conclusions import NOT_ESTIMABLE, POWER, ROPE, _conclusions, count_of
 
-__all__ = ["ModelComparison", "compare_models", "model_pairs"]
+__all__ = ["ModelComparison", "all_pairs_accuracy", "compare_models", "correctness_products",
+           "model_pairs"]
 
 # Exact McNemar is conservative with few discordant pairs; below this the mid-p is used.
 MIDP_BELOW = 25
@@ -113,6 +121,11 @@ class ModelComparison(Comparison):
         Per class: ``n_true`` and ``n_pred_<j>`` counts; precision of every model per class.
     fold_scores : DataFrame
         Repeated cv: ``repeat``, ``fold``, ``n_test`` and one accuracy column per model.
+    all_pairs : DataFrame
+        With more than ``MANY_MODELS`` models on one test set: every pair's McNemar test at
+        once from the correctness matrix products (:func:`all_pairs_accuracy`), ``model_a``,
+        ``model_b``, ``estimate``, ``b``, ``c``, ``test``, ``statistic``, ``pvalue``,
+        ``pvalue_adjusted`` (Holm over all k (k - 1) / 2 pairs), ``reject``; empty otherwise.
     best : list of str
         The recommended group, most accurate first, decided by the pairs table alone: with
         every pair, the most accurate model and the models not shown worse than it at
@@ -175,6 +188,7 @@ class ModelComparison(Comparison):
     class_counts: pd.DataFrame
     precision: pd.DataFrame
     fold_scores: pd.DataFrame
+    all_pairs: pd.DataFrame = field(default_factory=pd.DataFrame)
     details: list = field(default_factory=list)
     warnings: list = field(default_factory=list)
     warning_items: list = field(default_factory=list)
@@ -300,10 +314,98 @@ def _fold_scores(counts: Counts, pat: _Arrays) -> pd.DataFrame:
     return out
 
 
-def _test_set_pair(pat: _Arrays, i: int, j: int, level: float) -> dict:
-    ri, rj = pat.p[:, i] == pat.y, pat.p[:, j] == pat.y
-    both, only_a = int(pat.w[ri & rj].sum()), int(pat.w[ri & ~rj].sum())
-    only_b, neither = int(pat.w[~ri & rj].sum()), int(pat.w[~ri & ~rj].sum())
+def correctness_products(counts: Counts) -> tuple[np.ndarray, np.ndarray]:
+    """Return every model's right predictions and the correctness matrix product, from the counts.
+
+    With R the rows x models 0/1 matrix "model j is right on this row", ``sums = Rᵀ1`` and
+    ``gram = RᵀR`` (the rows both models of a pair get right). The counts hold each distinct
+    pattern of predictions once with its count w, so both come from the pattern table in one
+    product, ``Rₚᵀ diag(w) Rₚ``: every pair's McNemar table follows (B = Rᵀ1 − RᵀR), and
+    no pass over the rows or the patterns is made per pair.
+
+    Parameters
+    ----------
+    counts : Counts
+        The prediction patterns of any engine.
+
+    Returns
+    -------
+    (ndarray (m,), ndarray (m, m))
+        Integral floats: right predictions per model, and per pair of models.
+
+    Examples
+    --------
+    >>> df = pd.DataFrame({"y": [0, 1, 1, 0], "a": [0, 1, 0, 0], "b": [1, 1, 1, 0]})
+    >>> sums, gram = correctness_products(count_predictions(df, y_true="y"))
+    >>> sums.tolist(), gram.tolist()
+    ([3.0, 3.0], [[3.0, 2.0], [2.0, 3.0]])
+    """
+    pat = _Arrays.of(counts.patterns, counts.n_models)
+    gram = weighted_gram(pat.p == pat.y[:, None], pat.w).astype(np.float64)
+    return np.diagonal(gram).copy(), gram
+
+
+def all_pairs_accuracy(counts: Counts, alpha: float = 0.05,
+                       reference: int | None = None) -> pd.DataFrame:
+    """Every pair's McNemar test of accuracy at once, from :func:`correctness_products`.
+
+    The test each pair gets is the per-pair table's (:func:`compare_models`' ``pairs``): exact
+    McNemar, or the mid-p when b + c < ``MIDP_BELOW``; Holm's adjustment over the family.
+    A one-test-set design only (cross-validated predictions are compared fold by fold).
+
+    Parameters
+    ----------
+    counts : Counts
+    alpha : float
+        Level of ``reject``.
+    reference : int, optional
+        Each model against this one (m − 1 pairs) instead of every pair.
+
+    Returns
+    -------
+    DataFrame
+        ``model_a``, ``model_b`` (the models' order: a before b, or the reference as a),
+        ``estimate`` (accuracy a − b), ``b``, ``c``, ``test``, ``statistic``, ``pvalue``,
+        ``pvalue_adjusted``, ``reject``.
+
+    Examples
+    --------
+    >>> df = pd.DataFrame({"y": [0, 1] * 20, "a": [0, 1] * 20, "b": [0, 0] * 20,
+    ...                    "c": [1, 1] * 20})
+    >>> t = all_pairs_accuracy(count_predictions(df, y_true="y"))
+    >>> t[["model_a", "model_b", "b", "c", "test", "reject"]]
+      model_a model_b   b   c           test  reject
+    0       a       b  20   0  McNemar mid-p    True
+    1       a       c  20   0  McNemar mid-p    True
+    2       b       c  20  20  McNemar exact   False
+
+    Model a is right on every row, b and c each on half of them, never the same half.
+    """
+    sums, gram = correctness_products(counts)
+    a, b = pair_index(counts.n_models, reference)
+    only_a, only_b = discordant_counts(sums, gram, a, b)
+    stat, p = mcnemar_all(only_a, only_b, "exact")
+    small = (only_a + only_b) < MIDP_BELOW
+    if small.any():
+        stat_m, p_m = mcnemar_all(only_a[small], only_b[small], "midp")
+        stat[small], p[small] = stat_m, p_m
+    names = np.asarray(counts.models, dtype=object)
+    out = pd.DataFrame({"model_a": names[a], "model_b": names[b],
+                        "estimate": (only_a - only_b) / counts.n_rows,
+                        "b": only_a.astype(np.int64), "c": only_b.astype(np.int64),
+                        "test": np.where(small, "McNemar mid-p", "McNemar exact"),
+                        "statistic": stat, "pvalue": p})
+    out["pvalue_adjusted"] = adjust_pvalues(p, "holm")
+    out["reject"] = out["pvalue_adjusted"] <= alpha
+    out.attrs["adjustment"] = "holm"
+    return out
+
+
+def _test_set_pair(gram: np.ndarray, n: int, i: int, j: int, level: float) -> dict:
+    """McNemar's test of one pair from the correctness product RᵀR (no pass over the rows)."""
+    both = int(gram[i, j])
+    only_a, only_b = int(gram[i, i]) - both, int(gram[j, j]) - both
+    neither = n - both - only_a - only_b
     small = only_a + only_b < MIDP_BELOW
     res = mcnemar([[both, only_a], [only_b, neither]], method="midp" if small else "exact",
                   confidence_level=level)
@@ -322,9 +424,9 @@ POOLED_CAVEAT = ("pooled out-of-fold McNemar: each fold's predictions come from 
                  "it ignores the variation from training sets; the corrected t allows for it")
 
 
-def _pooled_mcnemar(pat: _Arrays, i: int, j: int, level: float) -> dict:
+def _pooled_mcnemar(gram: np.ndarray, n: int, i: int, j: int, level: float) -> dict:
     """One repeat (plain k-fold): McNemar on the pooled out-of-fold predictions, each once."""
-    res = _test_set_pair(pat, i, j, level)
+    res = _test_set_pair(gram, n, i, j, level)
     return {"pooled_test": res["test"], "pooled_pvalue": res["pvalue"], "pooled_b": res["b"],
             "pooled_c": res["c"]}
 
@@ -402,8 +504,11 @@ def _pairs(counts: Counts, pat: _Arrays, scores: pd.DataFrame | None, pairs: lis
            level: float, margin: float | None = None) -> pd.DataFrame:
     index = {m: j for j, m in enumerate(counts.models)}
     ratio: float | None = None
+    if scores is None or counts.repeats == 1:  # every pair's McNemar table at once
+        gram = correctness_products(counts)[1]
     if scores is None:
-        rows = [{"model_a": a, "model_b": b, **_test_set_pair(pat, index[a], index[b], level)}
+        rows = [{"model_a": a, "model_b": b,
+                 **_test_set_pair(gram, counts.n_rows, index[a], index[b], level)}
                 for a, b in pairs]
     else:
         ratio = _test_train_ratio(scores, counts.n_observations)
@@ -411,8 +516,8 @@ def _pairs(counts: Counts, pat: _Arrays, scores: pd.DataFrame | None, pairs: lis
                 for a, b in pairs]
         if counts.repeats == 1:  # each observation once: its pooled McNemar table exists
             for row in rows:
-                row.update(_pooled_mcnemar(pat, index[row["model_a"]], index[row["model_b"]],
-                                           level))
+                row.update(_pooled_mcnemar(gram, counts.n_rows, index[row["model_a"]],
+                                           index[row["model_b"]], level))
                 row["note"] = "; ".join(x for x in (row.get("note"), POOLED_CAVEAT) if x)
     if margin is not None:
         for row in rows:
@@ -744,6 +849,7 @@ def compare_models(
     margin: float | None = None,
     model_column: str = "model",
     pred_column: str = "y_pred",
+    family: str = "auto",
 ) -> ModelComparison:
     """Compare several classifiers' predictions of the same observations.
 
@@ -773,6 +879,13 @@ def compare_models(
         Equivalence margin on the accuracy scale: each pair also gets two one-sided tests
         (TOST) at ``alpha`` that ``|accuracy A − B| < margin`` (``tost_pvalue``,
         ``equivalent``).
+    family : {"auto", "all", "leader"}
+        The pairs of the pair, class-by-class and combined tables, over which Holm's
+        adjustment runs: ``"all"`` every pair (k (k - 1) / 2), ``"leader"`` each model against
+        the most accurate one (k - 1); ``"auto"``: all pairs up to ``MANY_MODELS`` (10)
+        models, the leader beyond. ``reference`` takes precedence. Beyond ``MANY_MODELS``
+        models on one test set, every pair's accuracy McNemar test is also made at once
+        from the correctness matrix (``all_pairs``, Holm over all pairs).
 
     Returns
     -------
@@ -815,6 +928,8 @@ def compare_models(
     """
     alpha, n_boot = _checked_options(alpha, n_boot, seed, prevalence)
     rope, margin = _checked_margins(rope, margin, alpha)
+    if family not in FAMILIES:
+        raise ValueError(f"family must be one of {', '.join(FAMILIES)}; got {family!r}")
     if isinstance(source, Counts):
         counts = source
     else:
@@ -827,7 +942,7 @@ def compare_models(
     _prevalence_codes(counts, prevalence or {})
     return _compare_counts(counts, reference=reference, alpha=alpha, prevalence=prevalence or {},
                            n_boot=n_boot, seed=seed, progress=progress, rope=rope,
-                           margin=margin)
+                           margin=margin, family=family)
 
 
 def _checked_margins(rope: Any, margin: Any, alpha: float) -> tuple[float, float | None]:
@@ -891,11 +1006,12 @@ def _count(source: Any, y_true: str | None, **kwargs: Any) -> Counts:
 def _compare_counts(counts: Counts, *, reference: str | None, alpha: float,
                     prevalence: Mapping[Any, float], n_boot: int, seed: int,
                     progress: bool = False, rope: float = ROPE,
-                    margin: float | None = None) -> ModelComparison:
+                    margin: float | None = None, family: str = "auto") -> ModelComparison:
     """Compute every table of a :class:`ModelComparison` from checked counts and options."""
     level = 1 - alpha
-    pairs = model_pairs(counts.models, reference)
     m = counts.n_models
+    if family == "auto":
+        family = "all" if m <= MANY_MODELS else "leader"
     pat = _Arrays.of(counts.patterns, m)
     cv = counts.design == REPEATED_CV
     obs = (_Observations.of(counts.observations, m)
@@ -910,6 +1026,10 @@ def _compare_counts(counts: Counts, *, reference: str | None, alpha: float,
             classes=np.asarray(counts.classes, dtype=object), names=tuple(counts.models),
             n_rows=int(sums.size), n_clusters=int(sums.n_clusters))
     summary = _summary(counts, pat, sums, level)
+    leader = None
+    if reference is None and family == "leader":  # each model against the most accurate
+        leader = by_score(dict(zip(summary["model"], summary["accuracy"])))[0]
+    pairs = model_pairs(counts.models, reference or leader)
     if reference is None:
         pairs = _oriented(pairs, summary)
     scores = _fold_scores(counts, pat) if cv else None
@@ -918,8 +1038,13 @@ def _compare_counts(counts: Counts, *, reference: str | None, alpha: float,
         pair_table = _bayesian_columns(pair_table, scores, counts,
                                        pair_table.attrs.get("test_train_ratio", np.nan), rope)
     per_class = _per_class(counts, pat, moments, pairs, level, progress)
+    index = {name: j for j, name in enumerate(counts.models)}
+    # the GEE pairwise table holds the family tested: all pairs, or each against one
     gee = gee_precision_from_counts(moments, reference=reference or counts.models[0],
-                                    confidence_level=level)
+                                    confidence_level=level,
+                                    pairs=(None if reference is None and leader is None else
+                                           [(min(index[a], index[b]), max(index[a], index[b]))
+                                            for a, b in pairs]))
     joint = gee.joint.copy()
     joint.insert(4, "pvalue_adjusted", adjust_pvalues(joint["pvalue"].to_numpy(float), "holm"))
     joint.attrs["adjustment"] = "holm"
@@ -944,10 +1069,13 @@ def _compare_counts(counts: Counts, *, reference: str | None, alpha: float,
         precision=precision,
         fold_scores=scores if scores is not None else pd.DataFrame(columns=["repeat", "fold",
                                                                             "n_test"]),
+        all_pairs=(all_pairs_accuracy(counts, alpha) if m > MANY_MODELS and not cv
+                   else pd.DataFrame()),
         best=best, recommendation=recommendation, conclusions=bullets, details=details,
         warnings=warning_lines, warning_items=warning_items,
         settings={"alpha": alpha, "reference": reference, "n_boot": int(n_boot), "seed": seed,
                   "rope": rope if cv else None, "margin": margin,
+                  "family": "reference" if reference else family, "leader": leader,
                   "prevalence": {str(k): float(v) for k, v in prevalence.items()},
                   "test_train_ratio": pair_table.attrs.get("test_train_ratio"),
                   "notes": list(counts.notes)},

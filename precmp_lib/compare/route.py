@@ -38,6 +38,7 @@ __all__ = [
     "METRIC",
     "MODELS",
     "MODEL_COLUMN",
+    "PAIRS",
     "REFERENCE",
     "SPARK_CONF",
     "SPARK_MASTER",
@@ -320,6 +321,10 @@ ALPHA = Option(("--alpha",), {"type": parse_alpha, "default": 0.05,
 REFERENCE = Option(("--reference",), {
     "metavar": "MODEL",
     "help": "compare every model against this one (the family Holm's adjustment runs over)"})
+PAIRS = Option(("--pairs",), {
+    "choices": ("auto", "all", "leader"), "default": "auto", "dest": "pair_family",
+    "help": "the pairs tested, Holm's adjustment over them: all (every pair), leader (each "
+            "model against the top one); auto (default): all up to 10 models, leader beyond"})
 
 
 # --------------------------------------------------------------------------------------------

@@ -39,6 +39,7 @@ __all__ = [
     "pair_cells_from_patterns",
     "pattern_counts",
     "precision_moments",
+    "weighted_gram",
 ]
 
 # Integer labels spanning at most this many values are counted straight from the raw codes.
@@ -932,24 +933,49 @@ def pair_cells_from_patterns(
     return stacked.reshape(k, 2, 2, 2)
 
 
+def weighted_gram(indicator: np.ndarray, weights: np.ndarray,
+                  block: int = 16_384) -> np.ndarray:
+    """Return ``Iᵀ diag(w) I`` of a 0/1 rows x columns matrix, exactly, as int64.
+
+    Every pair of columns at once (one matrix product, in blocks of rows): the rows where both
+    are 1, weighted. The entries are whole numbers at most Σ w, so single precision holds them
+    exactly below 2**24 (its product takes half the time and memory of double's), double
+    precision below 2**53; beyond, a ValueError.
+
+    >>> weighted_gram(np.array([[1, 0], [1, 1], [0, 1]], dtype=bool), np.array([2, 3, 4]))
+    array([[5, 3],
+           [3, 7]])
+    """
+    total = int(np.asarray(weights, dtype=np.int64).sum())
+    if total >= 2**53:
+        raise ValueError(f"{total:,} rows: past the exact range of a double-precision product")
+    dtype = np.float32 if total < 2**24 else np.float64
+    c = indicator.shape[1]
+    out = np.zeros((c, c), dtype=np.float64)
+    for start in range(0, len(indicator), block):
+        part: np.ndarray = np.asarray(indicator[start:start + block], dtype=dtype)
+        w: np.ndarray = np.asarray(weights[start:start + block], dtype=dtype)
+        out += np.matmul(part.T, part * w[:, None])
+    return np.rint(out).astype(np.int64)
+
+
 def _unclustered_moments(y: np.ndarray, p: np.ndarray, w: np.ndarray, classes: list[Any],
                          names: tuple[str, ...]) -> PrecisionMoments:
     """Moments of a pattern table whose every counted row is its own observation.
 
     ``sum_i a_ij a_il`` is then the number of rows of class k that classifiers j and l both
-    predict as k (rightly): one weighted ``np.bincount`` per pair, and ``cw`` is 0.
+    predict as k (rightly), and ``ww`` the rows not of class k both predict as k: for each
+    class two matrix products over the patterns (:func:`weighted_gram`), every pair at once;
+    ``cw`` is 0.
     """
     k, c = len(classes), p.shape[1]
-    hit = [p[:, j] for j in range(c)]
     cc = np.zeros((k, c, c), dtype=np.int64)
     ww = np.zeros((k, c, c), dtype=np.int64)
-    correct = [y == h for h in hit]
-    for j in range(c):
-        for i in range(j, c):
-            same = hit[j] == hit[i]
-            sel_c, sel_w = same & correct[j], same & ~correct[j]
-            cc[:, j, i] = cc[:, i, j] = _weighted_bincount(hit[j][sel_c], w[sel_c], k)
-            ww[:, j, i] = ww[:, i, j] = _weighted_bincount(hit[j][sel_w], w[sel_w], k)
+    for label in range(k):
+        predicted = p == label
+        truth = (y == label)[:, None]
+        cc[label] = weighted_gram(predicted & truth, w)
+        ww[label] = weighted_gram(predicted & ~truth, w)
     n_correct = np.diagonal(cc, axis1=1, axis2=2).copy()
     n_wrong = np.diagonal(ww, axis1=1, axis2=2).copy()
     n = int(w.sum())

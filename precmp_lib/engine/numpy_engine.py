@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -58,7 +59,7 @@ def _grouped_rows(columns: dict[str, tuple[np.ndarray, np.ndarray]], n_rows: int
     codes = [c + 1 for c, _ in columns.values()]   # -1 (missing) -> 0
     sizes = [len(u) + 1 for _, u in columns.values()]
     key = _combine(codes, sizes)
-    span = int(np.prod(np.asarray(sizes, dtype=np.float64)))
+    span = math.prod(sizes)  # exact: 3 classes and 1,000 models pass a float's range
     if span <= max(4 * n_rows, 1 << 20):
         counts = np.bincount(key, minlength=span)
         keys = np.flatnonzero(counts)

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import base64
 import html
+import json
 import math
 import urllib.parse
 from collections.abc import Iterable, Sequence
@@ -14,7 +16,8 @@ import pandas as pd
 from .._lib.text import DIRECTION_CONTROLS
 from ..compare.prediction_conclusions import count_of, format_pvalue
 
-__all__ = ['BIDI_NOTE', 'CSS', 'Html', 'bidi_note', 'esc', 'table_html']
+__all__ = ['BIDI_NOTE', 'CSS', 'HEAT_MAP_LEGEND', 'Html', 'bidi_note', 'esc', 'heat_map_html',
+           'table_html']
 
 
 # One palette for every plot, the report page's and the course's: Okabe & Ito (2008), colours
@@ -362,3 +365,121 @@ def _chunks(columns: Sequence[str], size: int = 8) -> list[tuple[str, list[str],
 
 
 # --------------------------------------------------------------------------------------------
+
+
+# drawn in the page by the script below: the colour of a cell from the quantised difference
+# and adjusted p-value of its pair; the order of the rows and columns chosen by the reader
+HEAT_SCRIPT = """
+(function(){
+var box=document.currentScript.parentNode;
+var el=box.querySelector('canvas'),sel=box.querySelector('select'),out=box.querySelector('.hm-out');
+var names=JSON.parse(box.dataset.names),k=names.length,alpha=parseFloat(box.dataset.alpha);
+var unit=box.dataset.unit==='1',scale=parseFloat(box.dataset.scale);
+function bytes(s){var b=atob(s),a=new Uint8Array(b.length);for(var i=0;i<b.length;i++)a[i]=b.charCodeAt(i);return a;}
+var d=new Int16Array(bytes(box.dataset.diff).buffer),q=new Uint16Array(bytes(box.dataset.logp).buffer);
+function at(i,j){if(i===j)return null;var a=Math.min(i,j),b=Math.max(i,j);
+var n=a*k-a*(a+1)/2+(b-a-1),s=i<j?1:-1;return [s*d[n]*scale/32767,Math.pow(10,-q[n]/1000)];}
+var cell=Math.max(1,Math.min(18,Math.floor(720/k))),pad=k<=60?110:0;
+el.width=el.height=pad+cell*k;var g=el.getContext('2d'),order=[];
+function colour(v,p,mode){if(v===null)return '#ffffff';
+if(mode==='p'){if(p>=alpha)return '#d9d9d9';var t=Math.min(1,-Math.log10(Math.max(p,1e-300))/10);
+return v>0?'rgba(0,114,178,'+(0.35+0.65*t)+')':'rgba(213,94,0,'+(0.35+0.65*t)+')';}
+var m=Math.max(-1,Math.min(1,v/Math.max(1e-12,scale)));
+return m>0?'rgba(0,114,178,'+m+')':'rgba(213,94,0,'+(-m)+')';}
+function draw(){var how=sel.value,mode=how.split(':')[0];order=[];for(var i=0;i<k;i++)order.push(i);
+if(how.split(':')[1]==='name')order.sort(function(a,b){return names[a]<names[b]?-1:names[a]>names[b]?1:0;});
+g.fillStyle='#fff';g.fillRect(0,0,el.width,el.height);
+for(var r=0;r<k;r++)for(var c=0;c<k;c++){var x=at(order[r],order[c]);
+g.fillStyle=colour(x&&x[0],x&&x[1],mode);g.fillRect(pad+c*cell,pad+r*cell,cell,cell);}
+if(pad){g.fillStyle='#222';g.font=Math.min(12,cell)+'px sans-serif';
+for(var i=0;i<k;i++){var t=names[order[i]].slice(0,16);g.textAlign='right';
+g.fillText(t,pad-4,pad+i*cell+cell*0.8);g.save();g.translate(pad+i*cell+cell*0.8,pad-4);
+g.rotate(-Math.PI/2);g.textAlign='left';g.fillText(t,0,0);g.restore();}}}
+el.addEventListener('mousemove',function(e){var b=el.getBoundingClientRect(),f=el.width/b.width;
+var c=Math.floor(((e.clientX-b.left)*f-pad)/cell),r=Math.floor(((e.clientY-b.top)*f-pad)/cell);
+if(r<0||c<0||r>=k||c>=k||r===c){out.textContent='';return;}var x=at(order[r],order[c]);
+var v=unit?(x[0]*100).toFixed(1)+' points':x[0].toPrecision(3);
+out.textContent=names[order[r]]+' \u2212 '+names[order[c]]+' = '+(x[0]>0?'+':'')+v+
+', Holm-adjusted p '+(x[1]<1e-4?'< 0.0001':'= '+x[1].toPrecision(2));});
+sel.addEventListener('change',draw);draw();})();
+"""
+
+
+def _heat_data(all_pairs: pd.DataFrame, names: list[str]) -> tuple[str, str, float]:
+    """Quantise every pair for the page's script.
+
+    Returns the differences (int16, of ``scale``) and -1000 log10 of the adjusted p-values
+    (uint16), in the upper triangle of ``names``' order, base64; and the scale.
+    """
+    k = len(names)
+    index = {m: i for i, m in enumerate(names)}
+    ap = all_pairs
+    a = ap["model_a"].map(index).to_numpy(int)
+    b = ap["model_b"].map(index).to_numpy(int)
+    est = ap["estimate"].to_numpy(float)
+    swap = a > b
+    lo, hi = np.where(swap, b, a), np.where(swap, a, b)
+    diff = np.where(swap, -est, est)  # the earlier model minus the later one
+    n = lo * k - lo * (lo + 1) // 2 + (hi - lo - 1)
+    scale = float(np.nanmax(np.abs(diff))) if len(diff) and np.isfinite(diff).any() else 1.0
+    scale = scale if scale > 0 else 1.0
+    d = np.zeros(k * (k - 1) // 2, dtype="<i2")
+    q = np.zeros(k * (k - 1) // 2, dtype="<u2")
+    d[n] = np.round(np.nan_to_num(diff / scale) * 32767).astype("<i2")
+    logp = -np.log10(np.clip(ap["pvalue_adjusted"].to_numpy(float), 1e-65, 1.0)) * 1000
+    q[n] = np.round(np.nan_to_num(logp)).astype("<u2")
+    return (base64.b64encode(d.tobytes()).decode("ascii"),
+            base64.b64encode(q.tobytes()).decode("ascii"), scale)
+
+
+# what the colours of :func:`heat_map_html` mean, said once for every route's page
+HEAT_MAP_LEGEND = ("A cell is the row's model minus the column's: blue, the row's model is shown "
+                   "better (α = {alpha:g}); vermillion, shown worse; grey, not shown to differ; "
+                   "the deeper the colour, the smaller the adjusted p-value (or, by difference, "
+                   "the larger the difference). Point at a cell for its numbers.")
+
+
+def heat_map_html(all_pairs: pd.DataFrame, names: list[str], alpha: float,
+                  unit: bool = True) -> str:
+    """Render every pair as one heat map, drawn once in the page (a canvas, an inline script).
+
+    Parameters
+    ----------
+    all_pairs : DataFrame
+        One row per pair: ``model_a``, ``model_b``, ``estimate`` (a − b), ``pvalue_adjusted``.
+    names : list of str
+        The models, in the order of the rows and columns (ranked).
+    alpha : float
+        The level of the decisions (a cell is grey at or above it).
+    unit : bool
+        Differences on a 0–1 scale (shown in points).
+
+    Returns
+    -------
+    str
+        The heat map and its control, with the table as CSV up to 2,000 pairs.
+
+    Examples
+    --------
+    >>> t = pd.DataFrame({"model_a": ["<a>"], "model_b": ["b"], "estimate": [0.1],
+    ...                   "pvalue_adjusted": [0.01]})
+    >>> page = heat_map_html(t, ["<a>", "b"], 0.05)
+    >>> "&lt;a&gt;" in page, '"<a>"' in page
+    (True, False)
+    """
+    diff, logp, scale = _heat_data(all_pairs, names)
+    attrs = (f'data-names="{esc(json.dumps(names))}" data-alpha="{alpha:g}" '
+             f'data-unit="{1 if unit else 0}" data-scale="{scale!r}" data-diff="{diff}" '
+             f'data-logp="{logp}"')
+    control = ('<p><label>Colour and order: <select><option value="p:rank">adjusted p-value, '
+               'by rank</option><option value="p:name">adjusted p-value, by name</option>'
+               '<option value="d:rank">difference, by rank</option><option value="d:name">'
+               'difference, by name</option></select></label></p>')
+    csv = ""
+    if len(all_pairs) <= 2_000:  # a small table also comes as CSV (about 300 KB at most)
+        csv = f"<p>{csv_link(all_pairs, 'all_pairs.csv')}</p>"
+    return (f'<div class="heatmap" {attrs}>{control}'
+            '<canvas role="img" aria-label="heat map of every pair" '
+            'style="max-width:100%;image-rendering:pixelated"></canvas>'
+            '<p class="hm-out meta" aria-live="polite"></p>'
+            f"<script>{HEAT_SCRIPT}</script></div>" + csv)

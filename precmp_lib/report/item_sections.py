@@ -8,8 +8,6 @@ URIs with escaped alt text, and each table carries its own CSV.
 
 from __future__ import annotations
 
-import base64
-import json
 import math
 from typing import Any
 
@@ -27,7 +25,18 @@ from ..compare.items import (
     no_plan,
 )
 from ..compare.prediction_conclusions import format_pvalue
-from .html import BETTER, CSS, NOT_SHOWN, WORSE, Html, bidi_note, csv_link, esc, table_html
+from .html import (
+    BETTER,
+    CSS,
+    HEAT_MAP_LEGEND,
+    NOT_SHOWN,
+    WORSE,
+    Html,
+    bidi_note,
+    esc,
+    heat_map_html,
+    table_html,
+)
 from .prediction_sections import figure_html, interval_plot, legend_html
 
 __all__ = ["ITEM_SECTIONS", "item_header", "item_sections", "item_toc"]
@@ -536,71 +545,6 @@ def _ranking(cmp: ItemComparison) -> str:
     return _h2("pi-ranking") + intro + table_html(table, "ranking")
 
 
-# drawn in the page by the script below: the colour of a cell from the quantised difference
-# and adjusted p-value of its pair; the order of the rows and columns chosen by the reader
-_HEAT_SCRIPT = """
-(function(){
-var box=document.currentScript.parentNode;
-var el=box.querySelector('canvas'),sel=box.querySelector('select'),out=box.querySelector('.hm-out');
-var names=JSON.parse(box.dataset.names),k=names.length,alpha=parseFloat(box.dataset.alpha);
-var unit=box.dataset.unit==='1',scale=parseFloat(box.dataset.scale);
-function bytes(s){var b=atob(s),a=new Uint8Array(b.length);for(var i=0;i<b.length;i++)a[i]=b.charCodeAt(i);return a;}
-var d=new Int16Array(bytes(box.dataset.diff).buffer),q=new Uint16Array(bytes(box.dataset.logp).buffer);
-function at(i,j){if(i===j)return null;var a=Math.min(i,j),b=Math.max(i,j);
-var n=a*k-a*(a+1)/2+(b-a-1),s=i<j?1:-1;return [s*d[n]*scale/32767,Math.pow(10,-q[n]/1000)];}
-var cell=Math.max(1,Math.min(18,Math.floor(720/k))),pad=k<=60?110:0;
-el.width=el.height=pad+cell*k;var g=el.getContext('2d'),order=[];
-function colour(v,p,mode){if(v===null)return '#ffffff';
-if(mode==='p'){if(p>=alpha)return '#d9d9d9';var t=Math.min(1,-Math.log10(Math.max(p,1e-300))/10);
-return v>0?'rgba(0,114,178,'+(0.35+0.65*t)+')':'rgba(213,94,0,'+(0.35+0.65*t)+')';}
-var m=Math.max(-1,Math.min(1,v/Math.max(1e-12,scale)));
-return m>0?'rgba(0,114,178,'+m+')':'rgba(213,94,0,'+(-m)+')';}
-function draw(){var how=sel.value,mode=how.split(':')[0];order=[];for(var i=0;i<k;i++)order.push(i);
-if(how.split(':')[1]==='name')order.sort(function(a,b){return names[a]<names[b]?-1:names[a]>names[b]?1:0;});
-g.fillStyle='#fff';g.fillRect(0,0,el.width,el.height);
-for(var r=0;r<k;r++)for(var c=0;c<k;c++){var x=at(order[r],order[c]);
-g.fillStyle=colour(x&&x[0],x&&x[1],mode);g.fillRect(pad+c*cell,pad+r*cell,cell,cell);}
-if(pad){g.fillStyle='#222';g.font=Math.min(12,cell)+'px sans-serif';
-for(var i=0;i<k;i++){var t=names[order[i]].slice(0,16);g.textAlign='right';
-g.fillText(t,pad-4,pad+i*cell+cell*0.8);g.save();g.translate(pad+i*cell+cell*0.8,pad-4);
-g.rotate(-Math.PI/2);g.textAlign='left';g.fillText(t,0,0);g.restore();}}}
-el.addEventListener('mousemove',function(e){var b=el.getBoundingClientRect(),f=el.width/b.width;
-var c=Math.floor(((e.clientX-b.left)*f-pad)/cell),r=Math.floor(((e.clientY-b.top)*f-pad)/cell);
-if(r<0||c<0||r>=k||c>=k||r===c){out.textContent='';return;}var x=at(order[r],order[c]);
-var v=unit?(x[0]*100).toFixed(1)+' points':x[0].toPrecision(3);
-out.textContent=names[order[r]]+' \u2212 '+names[order[c]]+' = '+(x[0]>0?'+':'')+v+
-', Holm-adjusted p '+(x[1]<1e-4?'< 0.0001':'= '+x[1].toPrecision(2));});
-sel.addEventListener('change',draw);draw();})();
-"""
-
-
-def _heat_data(cmp: ItemComparison, names: list[str]) -> tuple[str, str, float]:
-    """Quantise every pair for the page's script.
-
-    Returns the differences (int16, of ``scale``) and -1000 log10 of the adjusted p-values
-    (uint16), in the upper triangle of ``names``' order, base64; and the scale.
-    """
-    k = len(names)
-    index = {m: i for i, m in enumerate(names)}
-    ap = cmp.all_pairs
-    a = ap["model_a"].map(index).to_numpy(int)
-    b = ap["model_b"].map(index).to_numpy(int)
-    est = ap["estimate"].to_numpy(float)
-    swap = a > b
-    lo, hi = np.where(swap, b, a), np.where(swap, a, b)
-    diff = np.where(swap, -est, est)  # the earlier model minus the later one
-    n = lo * k - lo * (lo + 1) // 2 + (hi - lo - 1)
-    scale = float(np.nanmax(np.abs(diff))) if len(diff) and np.isfinite(diff).any() else 1.0
-    scale = scale if scale > 0 else 1.0
-    d = np.zeros(k * (k - 1) // 2, dtype="<i2")
-    q = np.zeros(k * (k - 1) // 2, dtype="<u2")
-    d[n] = np.round(np.nan_to_num(diff / scale) * 32767).astype("<i2")
-    logp = -np.log10(np.clip(ap["pvalue_adjusted"].to_numpy(float), 1e-65, 1.0)) * 1000
-    q[n] = np.round(np.nan_to_num(logp)).astype("<u2")
-    return (base64.b64encode(d.tobytes()).decode("ascii"),
-            base64.b64encode(q.tobytes()).decode("ascii"), scale)
-
-
 def _heat_map(cmp: ItemComparison) -> str:
     """Render every pair as one heat map, drawn once in the page (a canvas, an inline script)."""
     if cmp.all_pairs.empty:
@@ -608,32 +552,14 @@ def _heat_map(cmp: ItemComparison) -> str:
     task = cmp.tasks[-1]
     summary = cmp.summary[cmp.summary["task"] == task]
     names = by_score(dict(zip(summary["model"], summary["score"])))
-    diff, logp, scale = _heat_data(cmp, names)
     k = len(names)
     unit = bool(cmp.design_table.set_index("task").loc[task].get("unit", True))
     where = "all tasks together" if task == ALL_TASKS else (task or "the items")
     intro = (f"<p>Every pair of the {k:,} models on {esc(where)}: {k * (k - 1) // 2:,} pairs, "
-             f"Holm's adjustment over all of them. A cell is the row's model minus the "
-             f"column's: blue, the row's model is shown better (α = {cmp.alpha:g}); vermillion, "
-             "shown worse; grey, not shown to differ; the deeper the colour, the smaller the "
-             "adjusted p-value (or, by difference, the larger the difference). Point at a cell "
-             "for its numbers. The table of every pair is in the comparison's JSON (--json, "
-             "all_pairs), and below as CSV up to 2,000 pairs.</p>")
-    attrs = (f'data-names="{esc(json.dumps(names))}" data-alpha="{cmp.alpha:g}" '
-             f'data-unit="{1 if unit else 0}" data-scale="{scale!r}" data-diff="{diff}" '
-             f'data-logp="{logp}"')
-    control = ('<p><label>Colour and order: <select><option value="p:rank">adjusted p-value, '
-               'by rank</option><option value="p:name">adjusted p-value, by name</option>'
-               '<option value="d:rank">difference, by rank</option><option value="d:name">'
-               'difference, by name</option></select></label></p>')
-    csv = ""
-    if len(cmp.all_pairs) <= 2_000:  # a small table also comes as CSV (about 300 KB at most)
-        csv = f"<p>{csv_link(cmp.all_pairs, 'all_pairs.csv')}</p>"
-    return (_h2("pi-heatmap") + intro + f'<div class="heatmap" {attrs}>{control}'
-            '<canvas role="img" aria-label="heat map of every pair" '
-            'style="max-width:100%;image-rendering:pixelated"></canvas>'
-            '<p class="hm-out meta" aria-live="polite"></p>'
-            f"<script>{_HEAT_SCRIPT}</script></div>" + csv)
+             f"Holm's adjustment over all of them. {HEAT_MAP_LEGEND.format(alpha=cmp.alpha)} "
+             "The table of every pair is in the comparison's JSON (--json, all_pairs), and "
+             "below as CSV up to 2,000 pairs.</p>")
+    return _h2("pi-heatmap") + intro + heat_map_html(cmp.all_pairs, names, cmp.alpha, unit)
 
 
 def _tasks_folded(cmp: ItemComparison) -> str:

@@ -15,9 +15,20 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..compare.prediction_conclusions import count_of
+from ..compare.items import MANY_MODELS
+from ..compare.prediction_conclusions import count_of, join_names
 from ..compare.predictions import ModelComparison
-from .html import CSS, SECTIONS, _chunks, _html, bidi_note, esc, table_html
+from .html import (
+    CSS,
+    HEAT_MAP_LEGEND,
+    SECTIONS,
+    _chunks,
+    _html,
+    bidi_note,
+    esc,
+    heat_map_html,
+    table_html,
+)
 from .prediction_figures import (
     _figure_html,
     _interval_plot,
@@ -123,6 +134,77 @@ def table_of_contents(cmp: ModelComparison) -> Any:
 DETAIL_LINES = 12
 
 
+def _many(cmp: ModelComparison) -> bool:
+    """More than ``MANY_MODELS`` models: the ranking and one heat map instead of a figure per pair."""
+    return len(cmp.models) > MANY_MODELS
+
+
+def _family_text(cmp: ModelComparison) -> str:
+    """Say which pairs were tested, and over which Holm's adjustment runs."""
+    k = len(cmp.models)
+    family = cmp.settings.get("family", "reference" if cmp.reference else "all")
+    every = k * (k - 1) // 2
+    heat = (f"; the heat map tests every pair's accuracy, Holm over all {every:,}"
+            if len(cmp.all_pairs) else "")
+    if family == "reference":
+        return (f"Each model is tested against the reference, {cmp.reference} (--reference; "
+                f"{k - 1:,} pairs), Holm's adjustment over those pairs{heat}.")
+    if family == "leader":
+        return (f"Each model is tested against the leader, the most accurate model, "
+                f"{cmp.settings.get('leader')} (--pairs leader, the default beyond {MANY_MODELS} "
+                f"models: {k - 1:,} pairs, not {every:,}), Holm's adjustment over those pairs, "
+                f"for accuracy and for precision class by class{heat}.")
+    return (f"Every pair is tested (--pairs all: {every:,} pairs), Holm's adjustment over "
+            "them.")
+
+
+def _against_leader(cmp: ModelComparison) -> pd.DataFrame:
+    """Return one row per model, ranked: accuracy, interval, and its pair with the leader."""
+    order = by_rank(cmp)
+    s = cmp.summary.set_index("model").loc[order]
+    leader = cmp.reference or cmp.settings.get("leader") or order[0]
+    by_other = {}
+    for r in cmp.pairs.itertuples():
+        if leader in (r.model_a, r.model_b):
+            by_other[r.model_b if r.model_a == leader else r.model_a] = r
+    rows = []  # (difference, low, high, adjusted p, decision) of each model minus the leader
+    for m in order:
+        r = by_other.get(m)
+        if r is None:
+            rows.append((np.nan, np.nan, np.nan, np.nan, "reference" if m == cmp.reference
+                         else "leader" if m == leader else ""))
+            continue
+        sign = 1 if r.model_a == m else -1
+        lo, hi = sorted([sign * r.holm_ci_low, sign * r.holm_ci_high])
+        rows.append((sign * r.estimate, lo, hi, r.pvalue_adjusted,
+                     "not shown to differ" if not r.reject
+                     else "shown more accurate" if sign * r.estimate > 0
+                     else "shown less accurate"))
+    diff, low, high, p_holm, shown = (list(c) for c in zip(*rows))
+    return pd.DataFrame({"rank": s["rank"].to_numpy(), "model": order,
+                         "accuracy": s["accuracy"].to_numpy(), "ci_low": s["ci_low"].to_numpy(),
+                         "ci_high": s["ci_high"].to_numpy(), "best": s["best"].to_numpy(),
+                         f"minus {leader}": diff, "holm_ci_low": low, "holm_ci_high": high,
+                         "pvalue_adjusted": p_holm, f"against {leader}": shown})
+
+
+def _ranking(cmp: ModelComparison) -> str:
+    """Render the ranked list with intervals, the best group and each model against the leader."""
+    table = _against_leader(cmp)
+    best = list(table.loc[table["best"], "model"])
+    group = (f"The best group: {join_names(best, most=12)} ({len(best):,} of {len(table):,} "
+             "models" + (" not shown less accurate than the most accurate)."
+                         if cmp.reference is None else ", decided against the reference)."))
+    how = ("clustered on the observation" if cmp.design["design"] == "repeated cv"
+           else "Wilson")
+    intro = (f"<h3>Ranking, each model against the {'reference' if cmp.reference else 'leader'}"
+             f"</h3><p>{esc(group)}</p><p>{esc(_family_text(cmp))} Each row: the model's "
+             f"accuracy with its {100 * (1 - cmp.alpha):g} % interval ({how}), then its "
+             "difference from the leader with the Holm-consistent interval and the "
+             "Holm-adjusted p-value.</p>")
+    return intro + table_html(table, "ranking")
+
+
 def section_conclusion(cmp: ModelComparison) -> Any:
     """Render the first screen: the recommendation, at most five points, the warnings, details.
 
@@ -144,6 +226,8 @@ def section_conclusion(cmp: ModelComparison) -> Any:
     parts = [_h2("pc-conclusion"), f'<p class="rec">{esc(cmp.recommendation)}</p>']
     points = "".join(f"<li>{esc(line)}</li>" for line in cmp.conclusions[:6])
     parts.append(f'<ul class="points">{points}</ul>')
+    if _many(cmp):  # many models: the ranking with each against the leader on the first screen
+        parts.append(_ranking(cmp))
     if cmp.warnings:
         items = list(cmp.warning_items) + [[]] * (len(cmp.warnings) - len(cmp.warning_items))
         lines = []
@@ -170,6 +254,10 @@ def section_conclusion(cmp: ModelComparison) -> Any:
 
 def _family(cmp: ModelComparison) -> str:
     m = len(cmp.models)
+    if cmp.reference is None and cmp.settings.get("family") == "leader":
+        return (f"each model against the leader, the most accurate model "
+                f"{cmp.settings.get('leader')}, {len(cmp.pairs):,} pairs (--pairs leader, the "
+                f"default beyond {MANY_MODELS} models), the better-ranked model first")
     if cmp.reference is None:
         return (f"every pair of the {m} models, {len(cmp.pairs):,} pairs, the better-ranked model "
                 "first")
@@ -203,8 +291,9 @@ def section_accuracy(cmp: ModelComparison) -> Any:
              f"intervals, {how}. Models are in the order of their rank, 1 = most accurate "
              f"(the plot writes it before the name; equal accuracies share a rank). "
              f"{esc(colours)} Decisions are Holm-adjusted over the pairs of the next section.</p>")
-    plot = _figure_html(ranking_plot(cmp), "Accuracy of each model with its interval; best "
-                        "group: " + ", ".join(cmp.best))
+    plot = ("" if _many(cmp) else
+            _figure_html(ranking_plot(cmp), "Accuracy of each model with its interval; best "
+                         "group: " + ", ".join(cmp.best)))
     table = cmp.summary.set_index("model").loc[by_rank(cmp)].reset_index()
     if cmp.reference is not None:
         meaning = {m: text for m, (_, text) in model_colours(cmp).items()}
@@ -303,6 +392,10 @@ def section_pairs(cmp: ModelComparison) -> Any:
                   "<em>tost_pvalue</em> is the larger of the two one-sided p-values, and "
                   "<em>equivalent</em> means it is below α. Not adjusted for the pairs.</p>")
     m = len(cmp.models)
+    if _many(cmp):
+        return _wrap(_h2("pc-pairs") + _heat_section(cmp) + intro + table_html(
+            pairs_by_rank(cmp, cmp.pairs), "pairs", key=["model_a", "model_b"],
+            views=PAIR_VIEWS))
     if len(cmp.pairs) <= 21 or cmp.reference is not None:
         plot = _figure_html(pairs_forest(cmp), "Accuracy differences of each pair with "
                             "Holm-consistent intervals, coloured by the interval drawn")
@@ -311,6 +404,21 @@ def section_pairs(cmp: ModelComparison) -> Any:
                             "dots mark pairs that differ after Holm's adjustment")
     return _wrap(_h2("pc-pairs") + intro + plot + table_html(
         pairs_by_rank(cmp, cmp.pairs), "pairs", key=["model_a", "model_b"], views=PAIR_VIEWS))
+
+
+def _heat_section(cmp: ModelComparison) -> str:
+    """Render every pair's accuracy test as one heat map (many models, one test set)."""
+    if cmp.all_pairs.empty:
+        return ("<p>Cross-validated predictions are compared fold by fold: the pairs below are "
+                "the family tested; no heat map of every pair is drawn.</p>")
+    k = len(cmp.models)
+    intro = (f"<h3>Every pair: heat map</h3><p>Every pair of the {k:,} models: "
+             f"{k * (k - 1) // 2:,} pairs, each by McNemar's exact test (mid-p below 25 "
+             "discordant observations), Holm's adjustment over all of them. "
+             f"{HEAT_MAP_LEGEND.format(alpha=cmp.alpha)} The table of every pair is in the "
+             "comparison's JSON (--json, all_pairs), and below as CSV up to 2,000 pairs. The "
+             "tables after it hold the family tested.</p>")
+    return intro + heat_map_html(cmp.all_pairs, by_rank(cmp), cmp.alpha, True)
 
 
 def _class_counts_named(cmp: ModelComparison) -> pd.DataFrame:
@@ -380,6 +488,8 @@ def section_per_class(cmp: ModelComparison) -> Any:
     if not cmp.per_class["rp"].notna().any():
         parts.append("<p>No relative precision is defined here: in every class a model of the "
                      "pair never predicts it or has precision 0 (see <em>note</em>).</p>")
+    elif _many(cmp):  # many models: the table holds each pair of the family, no figure of them
+        parts.append(f"<p>{esc(_family_text(cmp))}</p>")
     elif len(pairs) * k <= 40:
         parts.append(_figure_html(rp_forest(cmp), "Relative precision per class and pair, "
                                   "coloured by the adjusted decision"))

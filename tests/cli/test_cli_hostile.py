@@ -533,10 +533,10 @@ BEYOND = {
     "columns": ("p.csv", _wide(10_001, rows=2), ["--models", "m0", "m1"],
                 "p.csv: 10,002 columns, more than the limit of 10,000 (raise it with "
                 "--limit columns=N or PRECMP_MAX_COLUMNS=N)"),
-    "models, wide": ("p.csv", _wide(201), [],
-                     "p.csv: 201 models, more than the limit of 200 (raise it with --limit models=N or PRECMP_MAX_MODELS=N)"),
-    "models, long": ("p.csv", _long(201), [],
-                     "p.csv: column 'model': 201 models, more than the limit of 200"),
+    "models, wide": ("p.csv", _wide(301), [],
+                     "p.csv: 301 models, more than the limit of 300 (raise it with --limit models=N or PRECMP_MAX_MODELS=N)"),
+    "models, long": ("p.csv", _long(301), [],
+                     "p.csv: column 'model': 301 models, more than the limit of 300"),
     "classes": ("p.csv", _wide(2, rows=1_001, labels=1_001), [],
                 "p.csv: column 'y': 1,001 classes, more than the limit of 1,000 (raise it with "
                 "--limit classes=N or PRECMP_MAX_CLASSES=N)"),
@@ -595,7 +595,7 @@ def test_the_column_names_are_checked_in_linear_time(tmp_path, capsys, no_kernel
     start = time.monotonic()
     code, err = run(["report", tmp_path / "p.csv", "--y-true", "y", "--models", *models,
                      "--out", tmp_path / "r.html"], capsys)
-    assert_refused(code, err, "p.csv: 300,000 models, more than the limit of 200", tmp_path,
+    assert_refused(code, err, "p.csv: 300,000 models, more than the limit of 300", tmp_path,
                    ["p.csv"])
     assert time.monotonic() - start < 30
 

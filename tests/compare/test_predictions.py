@@ -515,9 +515,13 @@ def test_30_models_and_10_classes():
     y = rng.integers(0, 10, 3000)
     frame = pd.DataFrame({"y": y, **{f"m{j:02d}": _noisy(rng, y, 0.6 + 0.01 * j, 10)
                                      for j in range(30)}})
+    # beyond 10 models each is tested against the leader; every pair's accuracy in all_pairs
     cmp = compare_models(frame, y_true="y", n_boot=100)
-    assert len(cmp.pairs) == 435 and len(cmp.per_class) == 4350
+    assert len(cmp.pairs) == 29 and len(cmp.per_class) == 290 and len(cmp.all_pairs) == 435
     assert cmp.summary.loc[cmp.summary["rank"] == 1, "model"].iloc[0] == cmp.best[0]
+    every = compare_models(frame, y_true="y", n_boot=100, family="all")
+    assert len(every.pairs) == 435 and len(every.per_class) == 4350
+    assert every.best[0] == cmp.best[0]
 
 
 def test_small_sample_warnings():
@@ -781,3 +785,101 @@ def test_the_5x2cv_t_sign_is_the_first_folds_and_a_note_says_when_it_is_opposite
     # same signs: no such note
     same = compare_models(_five_by_two([[9, 9], *a[1:]], b), y_true="y_true").pairs
     assert not same["note"].fillna("").str.contains("first fold").any()
+
+
+# --------------------------------------------------------------------------------------------
+# many models: every pair's accuracy test from the correctness matrix products
+# --------------------------------------------------------------------------------------------
+
+
+def _many_models(seed: int, n: int = 240, m: int = 13, k: int = 4) -> pd.DataFrame:
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, k, n)
+    # accuracies from 0.45 to 0.81, and the last model the one before it on all but 12 rows:
+    # pairs with few discordant rows (mid-p) and with many (exact)
+    frame = pd.DataFrame({"y": y, **{f"m{j}": _noisy(rng, y, 0.45 + 0.03 * j, k)
+                                     for j in range(m)}})
+    last = frame[f"m{m - 2}"].to_numpy().copy()
+    last[:12] = (last[:12] + 1) % k
+    frame[f"m{m - 1}"] = last
+    return frame
+
+
+def _prediction_source(frame: pd.DataFrame, engine: str, tmp_path) -> object:
+    if engine == "numpy":
+        return frame
+    path = tmp_path / "wide.parquet"
+    frame.to_parquet(path, index=False)
+    return str(path)
+
+
+@pytest.mark.parametrize("engine", ["numpy", "duckdb", "spark"])
+def test_every_pairs_mcnemar_from_the_matrix_equals_the_per_pair_tables(engine, tmp_path):
+    # reference: the McNemar table of each pair counted from the raw rows with numpy, and
+    # stats.contingency.mcnemar (itself checked against scipy's binomtest) pair by pair
+    from precmp_lib.compare.predictions import all_pairs_accuracy, correctness_products
+    from precmp_lib.stats.contingency import mcnemar
+
+    frame = _many_models(seed=3)
+    counts = count_predictions(_prediction_source(frame, engine, tmp_path), y_true="y",
+                               engine=engine)
+    names = [f"m{j}" for j in range(13)]
+    assert list(counts.models) == names
+    right = np.stack([(frame[c] == frame["y"]).to_numpy() for c in names], axis=1)
+    sums, gram = correctness_products(counts)
+    # the counts exactly: X'1 and X'X of the rows' 0/1 correctness matrix
+    assert sums.tolist() == right.sum(0).astype(float).tolist()
+    r = right.astype(np.int64)
+    assert gram.tolist() == (r.T @ r).astype(float).tolist()
+    table = all_pairs_accuracy(counts, alpha=0.05)
+    assert len(table) == 13 * 12 // 2
+    loop_p, loop_stat, loop_b, loop_c = [], [], [], []
+    for row in table.itertuples():
+        i, j = names.index(row.model_a), names.index(row.model_b)
+        ri, rj = right[:, i], right[:, j]
+        cells = [[int(np.sum(ri & rj)), int(np.sum(ri & ~rj))],
+                 [int(np.sum(~ri & rj)), int(np.sum(~ri & ~rj))]]
+        small = cells[0][1] + cells[1][0] < 25
+        res = mcnemar(cells, method="midp" if small else "exact")
+        assert row.test == ("McNemar mid-p" if small else "McNemar exact")
+        loop_p.append(res.pvalue)
+        loop_stat.append(res.statistic)
+        loop_b.append(cells[0][1])
+        loop_c.append(cells[1][0])
+    assert table["b"].tolist() == loop_b and table["c"].tolist() == loop_c
+    assert set(table["test"]) == {"McNemar mid-p", "McNemar exact"}  # both kinds are checked
+    np.testing.assert_allclose(table["pvalue"], loop_p, rtol=1e-12, atol=1e-15)
+    np.testing.assert_allclose(table["statistic"], loop_stat, rtol=1e-12, atol=0)
+    np.testing.assert_allclose(table["pvalue_adjusted"],
+                               multipletests(loop_p, method="holm")[1], rtol=1e-12, atol=1e-15)
+    np.testing.assert_allclose(table["estimate"], (np.array(loop_b) - np.array(loop_c)) / 240,
+                               rtol=1e-12, atol=1e-15)
+
+
+def test_the_pairs_of_many_models_are_each_against_the_leader_and_all_pairs_in_the_heat_map_table():
+    frame = _many_models(seed=4)
+    cmp = compare_models(frame, y_true="y", n_boot=100)
+    leader = cmp.summary.sort_values("accuracy", ascending=False)["model"].iloc[0]
+    assert cmp.settings["family"] == "leader" and cmp.settings["leader"] == leader
+    assert len(cmp.pairs) == 12
+    assert all(leader in (a, b) for a, b in zip(cmp.pairs["model_a"], cmp.pairs["model_b"]))
+    # the precision tables hold the same k - 1 pairs, Holm over them
+    assert set(zip(cmp.per_class["model_a"], cmp.per_class["model_b"])) == set(
+        zip(cmp.pairs["model_a"], cmp.pairs["model_b"]))
+    assert len(cmp.all_pairs) == 78
+    # each leader pair's unadjusted test is the same in the per-pair table and the matrix one
+    both = cmp.pairs.merge(cmp.all_pairs, on=["model_a", "model_b"], how="inner",
+                           suffixes=("", "_all"))
+    swapped = cmp.pairs.merge(cmp.all_pairs, left_on=["model_a", "model_b"],
+                              right_on=["model_b", "model_a"], suffixes=("", "_all"))
+    assert len(both) + len(swapped) == 12
+    np.testing.assert_allclose(np.r_[both["pvalue"], swapped["pvalue"]],
+                               np.r_[both["pvalue_all"], swapped["pvalue_all"]], rtol=1e-12)
+    every = compare_models(frame, y_true="y", n_boot=100, family="all")
+    assert len(every.pairs) == 78 and every.settings["family"] == "all"
+    back = ModelComparison.from_json(cmp.to_json())
+    pd.testing.assert_frame_equal(back.all_pairs, cmp.all_pairs, check_dtype=False)
+    small = compare_models(frame[["y", *[f"m{j}" for j in range(10)]]], y_true="y", n_boot=100)
+    assert len(small.pairs) == 45 and small.all_pairs.empty  # up to 10 models: as before
+    with pytest.raises(ValueError, match="family must be one of"):
+        compare_models(frame, y_true="y", family="some")

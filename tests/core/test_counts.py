@@ -322,3 +322,18 @@ def test_prediction_inputs_and_errors():
         pattern_counts(y, np.zeros(4))
     with pytest.raises(ValueError, match="at most 16 classifiers"):
         pattern_counts(y, np.zeros((4, 17), dtype=int))
+
+
+@pytest.mark.parametrize("high", [3, 100_000])  # Σ w below 2**24 (single precision), above
+def test_weighted_gram_equals_the_integer_product(high):
+    # reference: numpy's product of the int64 matrices, Iᵀ diag(w) I, exact in integers
+    from precmp_lib.core.counts import weighted_gram
+
+    rng = np.random.default_rng(5)
+    ind = rng.random((40_000, 23)) < 0.4
+    w = rng.integers(1, high, 40_000)
+    i = ind.astype(np.int64)
+    got = weighted_gram(ind, w, block=7_000)
+    assert got.dtype == np.int64
+    assert np.array_equal(got, i.T @ (i * w[:, None]))
+    assert (int(w.sum()) < 2**24) == (high == 3)

@@ -433,7 +433,7 @@ def test_many_models_fold_the_detail_lines_and_group_digits():
     frame = pd.DataFrame({"y": y})
     for j in range(46):
         frame[f"m{j:02d}"] = np.where(rng.random(300) < 0.55 + 0.009 * j, y, rng.integers(0, 3, 300))
-    cmp = compare_models(frame, y_true="y", n_boot=200)
+    cmp = compare_models(frame, y_true="y", n_boot=200, family="all")
     assert len(cmp.pairs) == 46 * 45 // 2 == 1035
     html = str(sections.section_conclusion(cmp))
     assert any(" of 1,035" in line for line in cmp.conclusions)
@@ -655,3 +655,78 @@ def test_precision_heat_map_shows_the_difference_from_the_best_grey_where_not_sh
             seen_colour += not is_grey
     assert seen_grey and seen_colour  # both kinds of cell occur on this page
     plt_close()
+
+
+# --------------------------------------------------------------------------------------------
+# many models: the ranking against the leader on the first screen, every pair as one heat map
+# --------------------------------------------------------------------------------------------
+
+
+def _many_wide(m: int, names: list[str] | None = None, n: int = 400) -> pd.DataFrame:
+    rng = np.random.default_rng(11)
+    y = rng.integers(0, 3, n)
+    names = names or [f"m{j:02d}" for j in range(m)]
+    return pd.DataFrame({"y": y, **{name: np.where(rng.random(n) < 0.5 + 0.025 * j, y,
+                                                   rng.integers(0, 3, n))
+                                    for j, name in enumerate(names)}})
+
+
+def _heat_cells(page: str) -> tuple[list[str], np.ndarray, np.ndarray, float]:
+    import base64
+    import html
+
+    box = re.search(r'<div class="heatmap" ([^>]*)>', page).group(1)
+    attrs = dict(re.findall(r'data-([a-z]+)="([^"]*)"', box))
+    scale = float(attrs["scale"])
+    diff = np.frombuffer(base64.b64decode(attrs["diff"]), dtype="<i2") * scale / 32767
+    logp = np.frombuffer(base64.b64decode(attrs["logp"]), dtype="<u2") / 1000
+    return json.loads(html.unescape(attrs["names"])), diff, logp, scale
+
+
+def test_many_models_lead_with_the_ranking_against_the_leader_and_one_heat_map():
+    cmp = compare_models(_many_wide(12), y_true="y", n_boot=100)
+    first = str(sections.section_conclusion(cmp))
+    leader = cmp.settings["leader"]
+    assert "Ranking, each model against the leader" in first
+    assert f"Each model is tested against the leader, the most accurate model, {leader} " in first
+    assert "11 pairs, not 66" in first
+    pairs_html = str(sections.section_pairs(cmp))
+    assert pairs_html.count('<div class="heatmap"') == 1 and "<img" not in pairs_html
+    assert "<img" not in str(sections.section_accuracy(cmp))  # the ranking has the intervals
+    # the heat map holds every pair of the all-pairs table, within its quantisation
+    names, diff, logp, scale = _heat_cells(pairs_html)
+    assert names == list(cmp.summary.sort_values("rank", kind="stable")["model"])
+    k, position = len(names), {m: i for i, m in enumerate(names)}
+    assert len(cmp.all_pairs) == len(diff) == 66
+    for r in cmp.all_pairs.itertuples():
+        a, b = position[r.model_a], position[r.model_b]
+        lo, hi, sign = min(a, b), max(a, b), 1 if a < b else -1
+        n = lo * k - lo * (lo + 1) // 2 + (hi - lo - 1)
+        assert sign * diff[n] == pytest.approx(r.estimate, abs=scale / 32767)
+        assert logp[n] == pytest.approx(-np.log10(max(r.pvalue_adjusted, 1e-65)), abs=1e-3)
+
+
+def test_up_to_ten_models_the_page_has_no_ranking_block_nor_heat_map():
+    cmp = compare_models(_many_wide(10), y_true="y", n_boot=100)
+    assert len(cmp.pairs) == 45 and cmp.all_pairs.empty
+    assert "Ranking, each model against" not in str(sections.section_conclusion(cmp))
+    assert "heatmap" not in str(sections.section_pairs(cmp))
+
+
+def test_hostile_names_reach_the_prediction_heat_map_as_text():
+    names = [f"<script>alert({j})</script>" if j == 3 else f'm"{j}&' for j in range(12)]
+    cmp = compare_models(_many_wide(12, names), y_true="y", n_boot=100)
+    page = str(sections.section_conclusion(cmp)) + str(sections.section_pairs(cmp))
+    assert "<script>alert(3)" not in page
+    assert sorted(_heat_cells(page)[0]) == sorted(names)
+
+
+def test_the_reference_is_the_family_of_the_many_model_page():
+    frame = _many_wide(12)
+    cmp = compare_models(frame, y_true="y", n_boot=100, reference="m04")
+    assert len(cmp.pairs) == 11 and set(cmp.pairs["model_b"]) == {"m04"}
+    first = str(sections.section_conclusion(cmp))
+    assert "Each model is tested against the reference, m04 (--reference; 11 pairs)" in first
+    assert "Ranking, each model against the reference" in first
+    every = compare_models(frame, y_true="y", n_boot=100, family="all")
+    assert "Every pair is tested (--pairs all: 66 pairs)" in str(sections.section_conclusion(every))

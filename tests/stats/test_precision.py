@@ -901,3 +901,23 @@ def test_gee_methods_examples_equal_statsmodels(example):
     np.testing.assert_allclose(res.coefficients["log_odds_ratio"], params[1:], rtol=1e-8)
     raw = gee_precision(y, dict(zip(example.names, preds)))
     pd.testing.assert_frame_equal(raw.joint.query("`class` == 1").reset_index(drop=True), res.joint)
+
+
+def test_gee_pairwise_table_of_a_family_holds_those_pairs_holm_over_them():
+    # reference: the full table of every pair (itself checked above against the worked
+    # example), its rows for the family, and statsmodels-checked Holm (stats.combine) over them
+    res = gee_precision_from_counts(EX3)
+    family = [(0, 1), (0, 2)]
+    sub = gee_precision_from_counts(EX3, pairs=family)
+    names = res.models
+    full = res.pairwise.set_index(["class", "model_a", "model_b"])
+    assert len(sub.pairwise) == len(family) * len(res.joint)
+    for label, rows in sub.pairwise.groupby("class", sort=False):
+        assert [(r.model_a, r.model_b) for r in rows.itertuples()] == [
+            (names[i], names[j]) for i, j in family]
+        expected = full.loc[[(label, names[i], names[j]) for i, j in family]]
+        np.testing.assert_allclose(rows["pvalue"], expected["pvalue"], rtol=1e-12)
+        np.testing.assert_allclose(rows["statistic"], expected["statistic"], rtol=1e-12)
+        np.testing.assert_allclose(rows["pvalue_holm"],
+                                   adjust_pvalues(expected["pvalue"].to_numpy(), "holm"),
+                                   rtol=1e-12)
