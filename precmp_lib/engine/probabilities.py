@@ -691,7 +691,7 @@ def _reduce_sql(req: _Request, roles: Any, run: Any, engine: str) -> Probability
     ``run(obj, name, sql, fetch)`` runs ``sql`` over ``obj`` known as ``name`` and returns the
     result as a relation (``fetch=False``) or a pandas frame.
     """
-    from .sql import (
+    from .probability_sql import (
         proba_base_sql,
         proba_check_sql,
         proba_classes_sql,

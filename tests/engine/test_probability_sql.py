@@ -1,4 +1,4 @@
-"""The probabilities' SQL text (precmp_lib/engine/sql.py): fixed names and numbers only.
+"""The probabilities' SQL text (precmp_lib/engine/probability_sql.py): fixed names and numbers only.
 
 Every query reads the fixed role names of ``roles_sql`` (``k_y``, ``k_s0`` ...); numbers are
 written as DOUBLE literals, which DuckDB and Spark both read as doubles (Spark reads ``0.5`` as a
@@ -11,7 +11,7 @@ from __future__ import annotations
 import duckdb
 import pytest
 
-from precmp_lib.engine.sql import (
+from precmp_lib.engine.probability_sql import (
     proba_base_sql,
     proba_check_sql,
     proba_classes_sql,
