@@ -307,12 +307,33 @@ def _log_named(out: Path, folders: list[Path]) -> Path | None:
     return next((f for f in folders if here.is_relative_to(f)), None)
 
 
+def _ours(path: Path) -> bool:
+    """Tell whether an existing file is one this command writes, from its first 4 KiB.
+
+    A page, a comparison's JSON or an executed report notebook.
+
+    >>> import tempfile
+    >>> page = Path(tempfile.mkdtemp()) / "r.html"
+    >>> _ = page.write_text("<!DOCTYPE html><html><head><title>precmp report: a.csv</title>")
+    >>> _ours(page), _ours(page.with_name("absent.html"))
+    (True, False)
+    """
+    try:
+        with open(path, "rb") as fh:
+            head = fh.read(4096)
+    except OSError:
+        return False
+    return (b"<title>precmp report" in head or head.startswith(b'{"kind": "')
+            or (path.suffix == ".ipynb" and b"precmp" in head))
+
+
 def _check_written(args: argparse.Namespace, inputs: list[Path], what: str) -> None:
     """Refuse outputs that would replace what is not ours, before any work.
 
-    An output may not be an input (``what`` names it), lie in a log folder read, take a log
-    tool's name beside a log read, be something other than a regular file (a device, a FIFO,
-    a socket, a link, a folder), or be another output.
+    An output may not be an input (``what`` names it), take a log tool's name in a log folder
+    read, replace a file in a log folder read that this command did not write (:func:`_ours`),
+    be something other than a regular file (a device, a FIFO, a socket, a link, a folder), or
+    be another output.
     """
     from ._lib.atomic import check_output
 
@@ -328,6 +349,12 @@ def _check_written(args: argparse.Namespace, inputs: list[Path], what: str) -> N
                              f"{shorten(folder.name)!r} read, with a name the logs' tools use "
                              "there (results_*.json, samples_*.jsonl, *.eval, logs.json, "
                              "eval-set.json); choose another name or folder")
+        here = Path(os.path.realpath(out.parent))
+        inside = next((f for f in folders if here.is_relative_to(f)), None)
+        if inside is not None and out.is_file() and not out.is_symlink() and not _ours(out):
+            raise InputError(f"{flag} {shorten(out.name)} exists in the log folder "
+                             f"{shorten(inside.name)!r} read and is not a page, JSON or "
+                             "notebook this command wrote; choose another name or folder")
         check_output(out, flag)
     for i, (flag, out) in enumerate(outs):
         for other, path in outs[:i]:

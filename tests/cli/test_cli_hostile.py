@@ -914,6 +914,29 @@ def test_a_page_in_a_log_folder_is_written(tmp_path, capsys, quick_page):
     assert (tmp_path / "logs" / "r.html").read_text() == "<p>page</p>"
 
 
+@pytest.mark.parametrize("existing", ["notes.txt", "r.html"])
+def test_a_file_not_ours_in_a_log_folder_is_refused_and_our_page_replaced(existing, tmp_path,
+                                                                         capsys, quick_page):
+    # an existing file of the log folder that this command did not write is not replaced; a
+    # page it wrote before (a second run) is
+    _lm_eval_run(tmp_path / "logs" / "ma", "ma", [1, 0, 1, 1])
+    _lm_eval_run(tmp_path / "logs" / "mb", "mb", [1, 1, 0, 1])
+    target = tmp_path / "logs" / existing
+    before = ("my notes" if existing == "notes.txt"
+              else "<!DOCTYPE html><html><head><title>precmp report: logs</title>")
+    target.write_text(before)
+    code, err = run(["report", "--eval-logs", tmp_path / "logs", "--quiet", "--out", target],
+                    capsys)
+    if existing == "notes.txt":
+        assert code == 2 and err == [
+            "precmp: error: --out notes.txt exists in the log folder 'logs' read and is not a "
+            "page, JSON or notebook this command wrote; choose another name or folder"], err
+        assert target.read_text() == before
+    else:
+        assert code == 0, err
+        assert target.read_text() == "<p>page</p>"
+
+
 def _lm_eval_metrics(folder, metrics):
     folder.mkdir()
     (folder / "samples_t_2024-01-01T00-00-00.jsonl").write_text("\n".join(
