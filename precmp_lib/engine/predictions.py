@@ -232,6 +232,15 @@ def _request(source: Source, args: _Roles) -> _Spec:
         spec.notes.insert(0, f"{'columns' if len(left_out) > 1 else 'column'} {shown} "
                              f"{'are' if len(left_out) > 1 else 'is'} not in every file and left "
                              "out, as asked: only the models every file holds are compared")
+    if spec.layout == "long":  # a long file's other columns are not read: said, never silent
+        read = set(_reads(spec))
+        unread = [c for c in source.columns if c not in read]
+        if unread:
+            shown = ", ".join(repr(c) for c in unread[:5]) + (" ..." if len(unread) > 5 else "")
+            spec.notes.append(f"{'columns' if len(unread) > 1 else 'column'} {shown} of the long "
+                              f"file {'are' if len(unread) > 1 else 'is'} not read: a long file "
+                              "is read by its model, prediction and truth columns (scores or "
+                              "probabilities are compared with --proba COL)")
     if source.matched:
         spec.notes.insert(0, source.matched)
     spec.text_numbers = source.kind == "csv"

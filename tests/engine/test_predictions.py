@@ -134,3 +134,17 @@ def test_spark_counts_a_ten_fold_file_as_numpy_does(tmp_path):
     pd.testing.assert_frame_equal(got.patterns[cols].sort_values(cols).reset_index(drop=True),
                                   ref.patterns[cols].sort_values(cols).reset_index(drop=True),
                                   check_dtype=False)
+
+
+@pytest.mark.parametrize("engine", ["numpy", "duckdb"])
+def test_a_long_files_unread_columns_are_said(engine, tmp_path):
+    # before: a probability column beside a long file's predictions was ignored without a word
+    path = tmp_path / "long.csv"
+    path.write_text("id,y_true,model,y_pred,p\n1,1,a,1,0.9\n2,0,a,0,0.2\n3,1,a,0,0.4\n"
+                    "1,1,b,1,0.8\n2,0,b,1,0.7\n3,1,b,1,0.9\n")
+    from precmp_lib.engine.predictions import count_predictions
+
+    notes = count_predictions(path, y_true="y_true", engine=engine).notes
+    assert ("column 'p' of the long file is not read: a long file is read by its model, "
+            "prediction and truth columns (scores or probabilities are compared with --proba "
+            "COL)") in notes
