@@ -82,7 +82,7 @@ CITATIONS = {
     "hierarchical": "Corani, Benavoli, Demšar, Mangili & Zaffalon (2017)",
 }
 # The hierarchical model's sampler (NUTS, NumPyro): chains, warm-up and kept draws per chain
-HIERARCHICAL_SAMPLER = {"chains": 4, "warmup": 500, "samples": 1500}
+HIERARCHICAL_SAMPLER = {"chains": 4, "warmup": 500, "samples": 1000}
 
 
 @dataclass(frozen=True, kw_only=True)
