@@ -10,6 +10,7 @@ STAMP := $(VENV)/.installed
 DEV := $(VENV)/.dev
 TORCH := $(VENV)/.torch
 SPARK := $(VENV)/.spark
+BAYES := $(VENV)/.bayes
 # worker processes for `make test` and `make report` (default: the cores of this machine)
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 BROWSER_STAMP := $(VENV)/.browser
@@ -52,6 +53,12 @@ $(SPARK): requirements-spark.txt $(STAMP)
 	$(PY) -m pip install --quiet -r requirements-spark.txt
 	@touch $(SPARK)
 
+# NumPyro for the hierarchical Bayesian model across data sets (--hierarchical): `make test`
+# installs it, `make report` does not need it.
+$(BAYES): requirements-bayes.txt $(STAMP)
+	$(PY) -m pip install --quiet -r requirements-bayes.txt
+	@touch $(BAYES)
+
 .PHONY: help venv report check test docs browser-test lab data bench lint clean
 
 help: ## list the targets
@@ -72,7 +79,7 @@ check: $(DEV) ## the fast loop: lint, unit tests and doctests; no notebooks, no 
 
 # `make test` runs each notebook once at its defaults: the contract test marked runs_notebook(name)
 # runs it, and nbval skips it (tests/conftest.py); nbval runs the others.
-test: $(DEV) $(TORCH) $(SPARK) ## lint, unit tests, doctests, Spark, every notebook once (contract test or nbval)
+test: $(DEV) $(TORCH) $(SPARK) $(BAYES) ## lint, unit tests, doctests, Spark, every notebook once (contract test or nbval)
 	$(PY) -m ruff check .
 	$(PY) -m mypy
 	$(PY) -m pytest -n $(JOBS) --dist loadfile --nbval-lax -p no:cacheprovider tests precmp_lib notebooks

@@ -74,6 +74,12 @@ OPTIONS: tuple[Option, ...] = (
     Option(("--common-datasets",), {"action": "store_true",
                                     "help": "results: compare on the data sets every model was "
                                             "scored on; the page counts the ones left out"}),
+    Option(("--hierarchical",), {"action": "store_true",
+                                 "help": "results with per-fold scores (fold [, repeat] "
+                                         "columns): also fit the Bayesian hierarchical model "
+                                         "across data sets (Corani et al. 2017) to each pair; "
+                                         "needs NumPyro (pip install -r "
+                                         "requirements-bayes.txt)"}),
     Option(("--latex",), {"metavar": "PATH",
                           "help": "results: also write a LaTeX (booktabs) table of the scores "
                                   "with ranks and the post-hoc groups"}),
@@ -125,6 +131,7 @@ def _outputs(options: argparse.Namespace) -> list[tuple[str, Path]]:
 
 def _run(options: argparse.Namespace, progress: Callable[[str], None]) -> Comparison:
     """Read the results table and compare the models across its data sets."""
+    from ..stats.hierarchical import HierarchicalUnavailable
     from .datasets import compare_datasets, compare_predictions_by_dataset
 
     start_spark(options)
@@ -143,9 +150,12 @@ def _run(options: argparse.Namespace, progress: Callable[[str], None]) -> Compar
                 score=options.score, models=options.models,
                 lower_is_better=options.lower_is_better, reference=options.reference,
                 rope=options.rope, alpha=options.alpha,
-                common_datasets=options.common_datasets, engine=options.engine)
+                common_datasets=options.common_datasets, engine=options.engine,
+                hierarchical=bool(getattr(options, "hierarchical", False)))
     except InputError:
         raise
+    except HierarchicalUnavailable as exc:
+        raise InputError(f"--hierarchical: {exc}") from None
     except ValueError as exc:
         text = str(exc)
         if "no column names the data sets" in text:

@@ -79,7 +79,10 @@ CITATIONS = {
     "hl": "Hodges & Lehmann (1963)",
     "cliff": "Cliff (1993)",
     "nb": "Nadeau & Bengio (2003)",
+    "hierarchical": "Corani, Benavoli, Demšar, Mangili & Zaffalon (2017)",
 }
+# The hierarchical model's sampler (NUTS, NumPyro): chains, warm-up and kept draws per chain
+HIERARCHICAL_SAMPLER = {"chains": 4, "warmup": 500, "samples": 1000}
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -118,6 +121,15 @@ class DatasetComparison(Comparison):
         ``model_b``, ``folds``, ``estimate`` (mean of A - B), ``ci_low``, ``ci_high``,
         ``statistic`` (corrected t), ``df``, ``pvalue``, ``pvalue_adjusted`` (Holm within the
         data set), ``reject``; else empty.
+    hierarchical : DataFrame
+        With per-fold scores and ``hierarchical=True``: one row per pair (against the
+        reference if given), the Bayesian hierarchical model of Corani et al. (2017):
+        ``model_a``, ``model_b``, ``p_a_better``, ``p_rope``, ``p_b_better`` (for the next
+        data set, baycomp's convention), ``decision``, ``predictive_a_better``,
+        ``predictive_rope``, ``predictive_b_better``, ``delta0_mean``, ``delta0_low``,
+        ``delta0_high`` (the mean advantage of A across data sets, score units, positive when
+        A is better, with its 95% interval), ``rhat_max``, ``ess_min``, ``divergences``; else
+        empty. The sampler's settings are in ``settings["hierarchical"]``.
     datasets : list of str
         The data sets compared.
     dropped : list of str
@@ -151,6 +163,7 @@ class DatasetComparison(Comparison):
     groups: dict[str, list[list[str]]] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
     methods: str = ""
+    hierarchical: pd.DataFrame = field(default_factory=pd.DataFrame)
 
     def matrix(self) -> pd.DataFrame:
         """Return the N x k table of scores (data sets x models), in the models' order.
@@ -327,6 +340,45 @@ def _fold_tests(read: DatasetScores, order: list[str], alpha: float) -> pd.DataF
     return pd.DataFrame(rows)
 
 
+def _hierarchical(read: DatasetScores, pairs: Sequence[tuple[str, str]], sign: float,
+                  rope: float, alpha: float, seed: int) -> tuple[pd.DataFrame, dict[str, Any]]:
+    """Every pair's hierarchical Bayesian model across data sets from the per-fold scores."""
+    from ..stats.hierarchical import hierarchical_tests
+
+    if not read.folds or "fold" not in read.scores.columns:
+        raise ValueError(f"{read.source}: the hierarchical model needs per-fold scores (a "
+                         "'fold' column, and 'repeat' for repeated cross-validation)")
+    keys = [k for k in ("repeat", "fold") if k in read.scores.columns]
+    wide = {ds: part.pivot_table(index=keys, columns="model", values="score", aggfunc="first")
+            for ds, part in read.scores.groupby("dataset", sort=False)}
+    sizes = {ds: len(w) for ds, w in wide.items()}
+    if len(set(sizes.values())) != 1:
+        odd = sorted(sizes.items(), key=lambda kv: kv[1])[0]
+        raise ValueError(f"{read.source}: the hierarchical model needs the same number of folds "
+                         f"on every data set; {odd[0]!r} has {odd[1]}, others "
+                         f"{max(sizes.values())}")
+    folds = int(read.scores["fold"].nunique())
+    diff = np.stack([np.stack([sign * (w[a].to_numpy(float) - w[b].to_numpy(float))
+                               for w in wide.values()]) for a, b in pairs])
+    results = hierarchical_tests(diff, rope, folds=folds, random_state=seed,
+                                 **HIERARCHICAL_SAMPLER)
+    rows = []
+    for (a, b), res in zip(pairs, results):
+        d = res.details
+        rows.append({"model_a": a, "model_b": b, "p_a_better": res.p_a_better,
+                     "p_rope": res.p_rope, "p_b_better": res.p_b_better,
+                     "decision": res.decision(1 - alpha, (a, b)),
+                     **{k: d.get(k, math.nan) for k in (
+                         "predictive_a_better", "predictive_rope", "predictive_b_better",
+                         "delta0_mean", "delta0_low", "delta0_high", "rhat_max", "ess_min")},
+                     "divergences": int(d.get("divergences", 0))})
+    first = next((r.details for r in results if "sampler" in r.details), {})
+    settings = {**HIERARCHICAL_SAMPLER, "sampler": first.get("sampler", ""),
+                "folds": folds, "scores_per_dataset": int(diff.shape[2]), "rho": 1.0 / folds,
+                "divergences": int(first.get("divergences", 0)), "rope": rope}
+    return pd.DataFrame(rows), settings
+
+
 def _and(names: list[str]) -> str:
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
@@ -451,6 +503,7 @@ def compare_datasets(
     common_datasets: bool = False,
     engine: str = "auto",
     random_state: int = 0,
+    hierarchical: bool = False,
 ) -> DatasetComparison:
     """Compare models across data sets: ranks, Friedman, post-hoc tests, effect sizes, Bayes.
 
@@ -473,7 +526,12 @@ def compare_datasets(
     alpha : float
         Level of the decisions.
     random_state : int
-        Seed of the Bayesian test's Monte Carlo draws.
+        Seed of the Bayesian test's Monte Carlo draws (and of the hierarchical model's sampler).
+    hierarchical : bool
+        With per-fold scores (``fold`` and optionally ``repeat`` columns), also fit the
+        Bayesian hierarchical model across data sets (Corani et al. 2017) to every pair (to
+        the pairs with the reference if given): :mod:`precmp_lib.stats.hierarchical`, sampled
+        with NumPyro, an optional extra (``pip install -r requirements-bayes.txt``).
 
     Returns
     -------
@@ -550,12 +608,17 @@ def compare_datasets(
     sentence = answer(n, summary, pairs, alpha)
     notes = _notes(read, matrix, sign, bayes, len(all_pairs))
     fold_tests = _fold_tests(read, order, alpha)
+    hier, hier_settings = (_hierarchical(read, [(m, reference) for m in order if m != reference]
+                                         if reference else all_pairs, sign, rope, alpha,
+                                         random_state)
+                           if hierarchical else (pd.DataFrame(), {}))
     conclusions = [sentence, *_reference_lines(reference, reference_pairs, sign),
                    *_fold_lines(fold_tests, n, reference or order[0])]
     settings = {"dataset": dataset, "layout": read.layout, "lower_is_better": lower_is_better,
                 "reference": reference, "rope": rope, "common_datasets": common_datasets,
                 "folds": read.folds, "bayes_samples": BAYES_SAMPLES if bayes else 0,
-                "random_state": random_state, "notes": list(read.notes)}
+                "random_state": random_state, "notes": list(read.notes),
+                "hierarchical": hier_settings}
     return DatasetComparison(
         models=list(read.models), summary=summary, pairs=pairs, best=best,
         design={"datasets": n, "models": k, "folds": read.folds,
@@ -567,7 +630,19 @@ def compare_datasets(
         per_dataset=per_dataset, fold_tests=fold_tests, datasets=list(read.datasets),
         dropped=list(read.dropped), lower_is_better=lower_is_better, reference=reference,
         rope=float(rope), critical_difference=cd, groups=groups, notes=notes,
-        methods=_methods(n, k, alpha, rope, reference, bayes, read.folds, lower_is_better))
+        methods=_methods(n, k, alpha, rope, reference, bayes, read.folds, lower_is_better)
+        + _hierarchical_methods(hier_settings),
+        hierarchical=hier)
+
+
+def _hierarchical_methods(settings: dict[str, Any]) -> str:
+    if not settings:
+        return ""
+    return (f" With the per-fold scores, each pair was also compared by the Bayesian "
+            f"hierarchical model of {CITATIONS['hierarchical']} (fold correlation "
+            f"ρ = 1/{settings['folds']}, ROPE ±{settings['rope']:g}), sampled by NUTS in "
+            f"NumPyro ({settings['chains']} chains of {settings['samples']} draws after "
+            f"{settings['warmup']} warm-up iterations).")
 
 
 def _reference_lines(reference: str | None, ref: pd.DataFrame, sign: float) -> list[str]:

@@ -38,6 +38,7 @@ DATASET_SECTIONS = [
     ("pd-datasets", "Data set by data set"),
     ("pd-bayes", "Bayesian signed-rank test"),
     ("pd-folds", "Within each data set: its own tests"),
+    ("pd-hierarchical", "Across data sets from the folds: the hierarchical Bayesian model"),
     ("pd-assumptions", "Assumptions and notes"),
     ("pd-methods", "Methods paragraph"),
     ("pd-details", "Data and settings"),
@@ -63,6 +64,8 @@ def _keys(cmp: DatasetComparison) -> list[tuple[str, str]]:
         skip.add("pd-folds")
     if "bayes_a_better" not in cmp.pairs:
         skip.add("pd-bayes")
+    if cmp.hierarchical.empty:
+        skip.add("pd-hierarchical")
     return [(k, t) for k, t in DATASET_SECTIONS if k not in skip]
 
 
@@ -309,6 +312,38 @@ def _folds(cmp: DatasetComparison) -> str:
     return _h2("pd-folds") + intro + table_html(cmp.fold_tests, "fold_tests", max_rows=100)
 
 
+def _hierarchical(cmp: DatasetComparison) -> str:
+    if cmp.hierarchical.empty:
+        return ""
+    st = cmp.settings.get("hierarchical") or {}
+    h = cmp.hierarchical
+    worst_rhat, least_ess = float(h["rhat_max"].max()), float(h["ess_min"].min())
+    warn = ""
+    if worst_rhat > 1.01 or int(st.get("divergences", 0)) > 0:
+        warn = (" <strong>The diagnostics call for caution: an R-hat above 1.01 or divergent "
+                "transitions mean the sampler may not have explored the posterior.</strong>")
+    intro = (
+        "<p>The Bayesian hierarchical model of Corani, Benavoli, Demšar, Mangili and Zaffalon "
+        "(2017, <em>Statistical comparison of classifiers through Bayesian hierarchical "
+        "modelling</em>, Machine Learning 106) pools the per-fold differences of every data "
+        "set: each data set's differences are normal with their own mean δ<sub>i</sub> and "
+        f"variance, two folds correlated by ρ = 1/{st.get('folds', '?')} (the test fraction, as "
+        "Nadeau and Bengio), and the δ<sub>i</sub> come from a Student t around δ<sub>0</sub>. "
+        "The probabilities are about the <em>next</em> data set: that A is better by more than "
+        f"the ROPE (±{cmp.rope:g}), that the two are practically equivalent, that B is better "
+        "(the share of posterior draws in which each is the most probable, as baycomp reports "
+        "them; the predictive columns are their posterior means). δ<sub>0</sub> is A's mean "
+        "advantage across data sets, score units, with its 95% interval. A decision is made "
+        f"when one probability reaches {1 - cmp.alpha:g}.</p>"
+        f"<p class='meta'>Sampler: {esc(st.get('sampler', ''))}, {st.get('chains')} chains × "
+        f"{st.get('samples')} draws after {st.get('warmup')} warm-up iterations, "
+        f"{st.get('scores_per_dataset')} scores per data set; largest R-hat {worst_rhat:.3f}, "
+        f"smallest effective sample size {least_ess:,.0f}, {st.get('divergences', 0)} divergent "
+        f"transitions.{warn}</p>")
+    return _h2("pd-hierarchical") + intro + table_html(h, "hierarchical",
+                                                        key=["model_a", "model_b"])
+
+
 def _assumptions(cmp: DatasetComparison) -> str:
     return _h2("pd-assumptions") + "<ul class='points'>" + "".join(
         f"<li>{esc(n)}</li>" for n in cmp.notes) + "</ul>"
@@ -357,7 +392,8 @@ def dataset_sections(cmp: DatasetComparison, versions: dict | None = None) -> Ht
     False
     """
     body = [_conclusion(cmp), _omnibus(cmp), _pairs(cmp), _reference(cmp), _ranks(cmp),
-            _effects(cmp), _datasets(cmp), _bayes(cmp), _folds(cmp), _assumptions(cmp),
+            _effects(cmp), _datasets(cmp), _bayes(cmp), _folds(cmp),
+            _hierarchical(cmp), _assumptions(cmp),
             _methods(cmp), _details(cmp, versions)]
     return _wrap("".join(body))
 

@@ -173,3 +173,65 @@ def test_a_folder_of_prediction_files_is_one_data_set_per_file(tmp_path, capsys)
     code, err = run(["report", str(folder), "--dataset", "file", "--y-true", "y",
                      "--out", str(tmp_path / "q.html")], capsys)
     assert code == 2 and "set9.csv: its columns differ from those of set0.csv" in err[0]
+
+
+def _per_fold(n: int = 6, folds: int = 5) -> pd.DataFrame:
+    """Long per-fold scores of three models: rf 0.04 above nb on every data set, knn near nb."""
+    rng = np.random.default_rng(11)
+    rows = []
+    for d in range(n):
+        base = rng.uniform(0.6, 0.9)
+        for f in range(folds):
+            noise = rng.normal(0, 0.01)
+            rows += [{"dataset": f"set_{d}", "fold": f, "model": "rf",
+                      "score": base + 0.04 + noise + rng.normal(0, 0.005)},
+                     {"dataset": f"set_{d}", "fold": f, "model": "knn",
+                      "score": base + noise + rng.normal(0, 0.005)},
+                     {"dataset": f"set_{d}", "fold": f, "model": "nb",
+                      "score": base + noise + rng.normal(0, 0.005)}]
+    return pd.DataFrame(rows)
+
+
+def test_hierarchical_section_from_per_fold_scores(tmp_path, capsys):
+    pytest.importorskip("numpyro", reason="the hierarchical model's extra "
+                                          "(requirements-bayes.txt) is not installed")
+    path = tmp_path / "folds.csv"
+    _per_fold().to_csv(path, index=False)
+    out, js = tmp_path / "p.html", tmp_path / "c.json"
+    code, err = run(["report", str(path), "--hierarchical", "--reference", "nb", "--out",
+                     str(out), "--json", str(js), "--quiet"], capsys)
+    assert code == 0, err
+    cmp = comparison_from_json(js.read_text())
+    h = cmp.hierarchical.set_index("model_a")
+    assert list(h["model_b"]) == ["nb", "nb"]
+    # rf is 0.04 above nb on every data set, beyond the ROPE of 0.01: the model says so
+    assert h.loc["rf", "p_a_better"] > 0.95 and h.loc["rf", "decision"] == "rf is better"
+    assert 0.03 < h.loc["rf", "delta0_mean"] < 0.05
+    assert h.loc["rf", "delta0_low"] < 0.04 < h.loc["rf", "delta0_high"]
+    # knn and nb differ by noise only: not A better
+    assert h.loc["knn", "p_a_better"] < 0.5
+    assert (h["rhat_max"] < 1.05).all() and (h["ess_min"] > 100).all()
+    settings = cmp.settings["hierarchical"]
+    assert settings["folds"] == 5 and settings["sampler"].startswith("NUTS (NumPyro ")
+    page = out.read_text()
+    assert "Across data sets from the folds: the hierarchical Bayesian model" in page
+    assert "Corani, Benavoli, Demšar, Mangili and Zaffalon" in page
+    assert "largest R-hat" in page and "divergent" in page and "ρ = 1/5" in page
+    assert "hierarchical model of Corani" in cmp.methods
+
+
+def test_hierarchical_needs_per_fold_scores_and_says_what_to_install(tmp_path, capsys,
+                                                                     monkeypatch):
+    path = tmp_path / "r.csv"
+    _wide().to_csv(path, index=False)
+    code, err = run(["report", str(path), "--hierarchical", "--out", str(tmp_path / "p.html")],
+                    capsys)
+    assert code == 2 and len(err) == 1 and "needs per-fold scores" in err[0], err
+    folds = tmp_path / "f.csv"
+    _per_fold().to_csv(folds, index=False)
+    monkeypatch.setitem(__import__("sys").modules, "numpyro", None)  # as if not installed
+    code, err = run(["report", str(folds), "--hierarchical", "--out",
+                     str(tmp_path / "p.html")], capsys)
+    assert code == 2 and len(err) == 1, err
+    assert "needs NumPyro: pip install -r requirements-bayes.txt" in err[0]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["f.csv", "r.csv"]
