@@ -1082,7 +1082,41 @@ _DEEP = "course helper for the deep-learning notebook (needs PyTorch)"
 _PAPER = ("course helper for the paper's replication: fits the paper's models on its data sets "
           "or rearranges the shipped printed tables (argument checks in tests/course/test_paper.py)")
 _DRAWS = "draws a figure (structure checked in the plot tests)"
+# The comparisons across data sets: paired score vectors, a score matrix, counts of signs
+SPECS.update({
+    # two samples of any lengths (not paired): no length mismatch to refuse
+    "cliffs_delta": Spec({"x": CV_A, "y": CV_B[:7]},
+                         {"x": st.one_of(_with_nan(CV_A), _tagged(EMPTY, st.just([])),
+                                         _tagged(WRONG_TYPE, st.sampled_from(["abc", None]))),
+                          "y": st.one_of(_with_nan(CV_B[:7]), _tagged(EMPTY, st.just([])),
+                                         _tagged(WRONG_TYPE, st.sampled_from(["abc", None])))}),
+    "hodges_lehmann_interval": Spec({"x": CV_A, "y": CV_B},
+                                    {"x": _paired(CV_A), "y": _paired(CV_B),
+                                     "confidence_level": _probability()}),
+    "sign_counts": Spec({"x": CV_A, "y": CV_B}, {"x": _paired(CV_A), "y": _paired(CV_B),
+                                                 "higher_is_better": _flag()}),
+    "sign_test": Spec({"x": CV_A, "y": CV_B}, {"x": _paired(CV_A), "y": _paired(CV_B),
+                                               "higher_is_better": _flag()}),
+    # many pairs at once: x and y are matrices of one shape (data sets x pairs)
+    "signed_rank_normal": Spec({"x": SCORES, "y": SCORES[:, ::-1]},
+                               {"x": _matrix(SCORES), "y": _matrix(SCORES[:, ::-1]),
+                                "correction": _flag()}),
+    "cliffs_delta_matrix": Spec({"scores": SCORES}, {"scores": _matrix(SCORES)}),
+})
+
 SKIPPED: dict[str, str] = {
+    "t_df": "one rule from a count of units: every whole number has an answer (below 2 units, "
+            "None: the normal), shown by its doctest and tests/compare/test_items.py",
+    "sign_pvalues": "vectorised tail of the sign test on counts that sign_counts made (fuzzed "
+                    "through sign_counts and sign_test)",
+    "compare_datasets": "a route's entry: every bad table is refused in one line in "
+                        "tests/compare/test_dataset_route.py and tests/compare/test_datasets.py",
+    "all_pairs_accuracy": "takes the Counts an engine made (already checked there); equal to the "
+                          "per-pair tables in tests/compare/test_predictions.py",
+    "correctness_products": "takes the Counts an engine made (already checked there); exact "
+                            "products checked in tests/compare/test_predictions.py",
+    "weighted_gram": "an internal product over the pattern table the engines made; exact against "
+                     "the integer product in tests/core/test_counts.py",
     "describe_value": "words for any value inside another check's error message: every input is "
                       "valid and nothing is refused (its doctest shows what it says)",
     "available_datasets": _IO, "describe_datasets": _IO, "download_datasets": _IO,

@@ -29,7 +29,14 @@ import numpy as np
 import pandas as pd
 from scipy import special
 
-from .._lib.checks import as_score_matrix, check_choice, check_positive_int, check_probability
+from .._lib.checks import (
+    as_score_matrix,
+    check_bool,
+    check_choice,
+    check_positive_int,
+    check_probability,
+    describe_value,
+)
 from .._lib.dist import norm_sf, stats
 from .results import ALTERNATIVES, TestResult
 
@@ -822,6 +829,28 @@ __all__ += ["cliffs_delta", "cliffs_delta_matrix", "hodges_lehmann_interval", "s
             "signed_rank_normal"]
 
 
+def _finite(values: Any, name: str) -> np.ndarray:
+    """Return scores as a float array, refusing text, empty arrays and NaN or inf by name."""
+    try:
+        out = np.asarray(values, dtype=float)
+    except (TypeError, ValueError):
+        raise ValueError(f"{name} must hold numbers; got {describe_value(values)}") from None
+    if out.size == 0:
+        raise ValueError(f"{name} is empty")
+    if not np.isfinite(out).all():
+        raise ValueError(f"{name} holds NaN or infinite values")
+    return out
+
+
+def _pair_matrices(x: Any, y: Any) -> tuple[np.ndarray, np.ndarray]:
+    """Return many pairs' scores (data sets x pairs, or one pair's vector) checked by name."""
+    a, b = _finite(x, "x"), _finite(y, "y")
+    if a.shape != b.shape:
+        raise ValueError(f"x and y must have one shape (data sets x pairs); got {a.shape} and "
+                         f"{b.shape}")
+    return a, b
+
+
 def sign_counts(x: Any, y: Any, *,
                 higher_is_better: bool = True) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Count, for many pairs at once, the data sets X wins, ties and loses against Y.
@@ -843,8 +872,9 @@ def sign_counts(x: Any, y: Any, *,
     >>> [c.tolist() for c in sign_counts([[0.9], [0.1 + 0.2], [0.5]], [[0.8], [0.3], [0.6]])]
     [[1], [1], [1]]
     """
-    d = _round_significant(np.asarray(x, dtype=float)) - _round_significant(np.asarray(y, dtype=float))
-    if not higher_is_better:
+    a, b = _pair_matrices(x, y)
+    d = _round_significant(a) - _round_significant(b)
+    if not check_bool(higher_is_better, "higher_is_better"):
         d = -d
     wins, losses = (d > 0).sum(axis=0), (d < 0).sum(axis=0)
     return wins, d.shape[0] - wins - losses, losses
@@ -911,8 +941,9 @@ def signed_rank_normal(x: Any, y: Any, *, correction: bool = True) -> tuple[np.n
     The first pair's six differences are mostly positive (V = 20 of 21), the second's split
     (one zero dropped): the same numbers as :func:`wilcoxon` with ``method="normal"``.
     """
-    xa, ya = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
-    if xa.shape != ya.shape or xa.ndim != 2:
+    check_bool(correction, "correction")
+    xa, ya = _pair_matrices(x, y)
+    if xa.ndim != 2:
         raise ValueError(f"x and y must be matrices of one shape (N, P); got {xa.shape} and "
                          f"{ya.shape}")
     d = _round_significant(_round_significant(xa) - _round_significant(ya)).T
@@ -1073,10 +1104,8 @@ def cliffs_delta(x: Any, y: Any) -> float:
     >>> cliffs_delta([0.9, 0.8, 0.7], [0.6, 0.7, 0.5])
     0.8888888888888888
     """
-    a = _round_significant(np.asarray(x, dtype=float).ravel())
-    b = np.sort(_round_significant(np.asarray(y, dtype=float).ravel()))
-    if a.size == 0 or b.size == 0:
-        raise ValueError("cliffs_delta needs two non-empty samples")
+    a = _round_significant(_finite(x, "x").ravel())
+    b = np.sort(_round_significant(_finite(y, "y").ravel()))
     return _sorted_delta(a, b)
 
 
