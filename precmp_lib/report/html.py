@@ -336,7 +336,10 @@ def table_html(frame: pd.DataFrame, name: str, *, headers: dict | None = None,
 def _one_table(frame: pd.DataFrame, headers: dict) -> str:
     """One escaped HTML table in a scrolling box (the print stylesheet lets it grow)."""
     shown = _displayed(frame)
+    # a column of whole numbers is shown without decimals, but never a p-value's: a p-value of
+    # 0 underflowed (it is "< 0.0001", not "0")
     whole = {c for c in shown.columns if pd.api.types.is_float_dtype(shown[c])
+             and not ("pvalue" in str(c) or str(c).startswith("p_"))
              and np.all(np.mod(shown[c].dropna().to_numpy(), 1) == 0) and shown[c].notna().any()}
     head = "".join(
         f'<th class="{"" if pd.api.types.is_numeric_dtype(shown[c]) else "s"}">'

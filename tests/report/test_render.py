@@ -116,3 +116,12 @@ def test_the_notebook_route_runs_again_and_converts_without_loading_anything(tmp
     assert _outside_loads(body) == []
     default, _ = HTMLExporter(template_name="lab").from_notebook_node(rerun)
     assert any(u.startswith("https://") for u in _outside_loads(default))
+
+
+def test_a_p_value_of_zero_is_shown_as_below_the_smallest_printed():
+    # a column of p-values that underflowed to 0.0 was taken for whole numbers and shown "0"
+    from precmp_lib.report.html import table_html
+
+    page = table_html(pd.DataFrame({"model": ["a"], "p_vs_0.5": [0.0], "pvalue": [0.0],
+                                    "n": [3.0]}), "x")
+    assert page.count("<td class=\"\">&lt; 0.0001</td>") == 2 and "<td class=\"\">3</td>" in page
