@@ -21,7 +21,7 @@ import pandas as pd
 from ..compare.datasets import CD_MODELS, DatasetComparison
 from ..compare.prediction_conclusions import format_pvalue
 from .dataset_figures import CD_INK, cd_figsize, draw_cd_diagram
-from .html import CSS, Html, bidi_note, esc, table_html
+from .html import CSS, Html, bidi_note, esc, settings_table, table_html
 from .prediction_figures import _mpl
 from .prediction_sections import figure_html
 
@@ -360,11 +360,7 @@ def _details(cmp: DatasetComparison, versions: dict | None) -> str:
             "models": len(cmp.models), "alpha": cmp.alpha,
             "direction": "lower is better" if cmp.lower_is_better else "higher is better",
             "reference": cmp.reference or "(none)", "ROPE": cmp.rope}
-    for i, note in enumerate(cmp.settings.get("notes") or []):
-        rows[f"note {i + 1}"] = note
-    rows.update(versions or {})
-    frame = pd.DataFrame({"setting": list(rows), "value": [str(v) for v in rows.values()]})
-    return _h2("pd-details") + table_html(frame, "settings")
+    return _h2("pd-details") + settings_table(rows, cmp.settings.get("notes") or [], versions)
 
 
 def dataset_sections(cmp: DatasetComparison, versions: dict | None = None) -> Html:

@@ -17,7 +17,7 @@ from .._lib.text import DIRECTION_CONTROLS
 from ..compare.prediction_conclusions import count_of, format_pvalue
 
 __all__ = ['BIDI_NOTE', 'CSS', 'HEAT_MAP_LEGEND', 'Html', 'bidi_note', 'esc', 'heat_map_html',
-           'table_html']
+           'settings_table', 'table_html']
 
 
 # One palette for every plot, the report page's and the course's: Okabe & Ito (2008), colours
@@ -258,6 +258,25 @@ def _displayed(frame: pd.DataFrame) -> pd.DataFrame:
     """Keep the columns worth showing: those with at least one value (the CSV keeps them all)."""
     keep = _valued(frame)
     return frame[keep] if keep else frame
+
+
+def settings_table(rows: dict, notes: Sequence[str] = (), versions: dict | None = None, *,
+                   first_note: str = "note 1") -> str:
+    """Return every page's last table: the settings, the notes, the library versions.
+
+    ``rows`` maps a setting to its value; the notes follow as ``note 1``, ``note 2`` ... (the
+    first one named ``first_note``), then ``versions``. Every value is shown as text.
+
+    >>> page = settings_table({"alpha": 0.05}, ["a note"], {"numpy": "2.0"})
+    >>> "note 1" in page and "a note" in page and "numpy" in page
+    True
+    """
+    rows = dict(rows)
+    for i, note in enumerate(notes):
+        rows[f"note {i + 1}" if i else first_note] = note
+    rows.update(versions or {})
+    frame = pd.DataFrame({"setting": list(rows), "value": [str(v) for v in rows.values()]})
+    return table_html(frame, "settings")
 
 
 def table_html(frame: pd.DataFrame, name: str, *, headers: dict | None = None,

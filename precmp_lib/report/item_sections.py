@@ -35,6 +35,7 @@ from .html import (
     bidi_note,
     esc,
     heat_map_html,
+    settings_table,
     table_html,
 )
 from .prediction_sections import figure_html, interval_plot, legend_html
@@ -616,11 +617,7 @@ def _details(cmp: ItemComparison, versions: dict | None) -> str:
             "Holm's adjustment over": "every pair of every task (pairs-tasks)"
             if cmp.settings.get("holm_over") == "pairs-tasks"
             else "the pairs of each task (pairs, the default)"}
-    for i, note in enumerate(cmp.settings.get("notes") or []):
-        rows[f"note {i + 1}"] = note
-    rows.update(versions or {})
-    frame = pd.DataFrame({"setting": list(rows), "value": [str(v) for v in rows.values()]})
-    return _h2("pi-details") + table_html(frame, "settings")
+    return _h2("pi-details") + settings_table(rows, cmp.settings.get("notes") or [], versions)
 
 
 def item_sections(cmp: ItemComparison, versions: dict | None = None) -> Html:

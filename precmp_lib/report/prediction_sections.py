@@ -27,6 +27,7 @@ from .html import (
     bidi_note,
     esc,
     heat_map_html,
+    settings_table,
     table_html,
 )
 from .prediction_figures import (
@@ -650,11 +651,8 @@ def section_details(cmp: ModelComparison, versions: dict | None = None) -> Any:
         rows["ROPE (Bayesian correlated t)"] = f"±{cmp.settings['rope']:g}"
     margin = cmp.settings.get("margin")
     rows["equivalence margin (TOST)"] = f"±{margin:g}" if margin is not None else "(none)"
-    for i, note in enumerate(cmp.settings.get("notes") or []):
-        rows[f"note {i + 1}" if i else "note"] = note
-    rows.update(versions or {})
-    frame = pd.DataFrame({"setting": list(rows), "value": [str(v) for v in rows.values()]})
-    return _wrap(_h2("pc-details") + table_html(frame, "settings"))
+    return _wrap(_h2("pc-details") + settings_table(rows, cmp.settings.get("notes") or [],
+                                                    versions, first_note="note"))
 
 
 def versions() -> dict:

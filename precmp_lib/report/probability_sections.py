@@ -26,6 +26,7 @@ from .html import (
     _html,
     bidi_note,
     esc,
+    settings_table,
     table_html,
 )
 from .prediction_figures import _figure_html, _interval_plot, _mpl, _subplots
@@ -378,6 +379,4 @@ def section_details(cmp: ProbabilityComparison, versions: dict | None = None) ->
             "threshold": cmp.threshold, "log loss epsilon": f"{cmp.epsilon:g}",
             "reference": cmp.reference or "(every pair)",
             "labels": cmp.label_source}
-    rows.update(versions or {})
-    frame = pd.DataFrame({"setting": list(rows), "value": [str(v) for v in rows.values()]})
-    return _wrap(_h2("pp-details") + table_html(frame, "settings"))
+    return _wrap(_h2("pp-details") + settings_table(rows, versions=versions))
