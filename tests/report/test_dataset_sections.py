@@ -83,3 +83,12 @@ def test_the_template_shows_the_shipped_example(tmp_path):
     cmp = DatasetComparison.from_json(shipped)
     html = render_report(cmp, tmp_path / "p.html", quiet=True).read_text()
     assert "Over 20 data sets, rf ranks first" in html and "Methods paragraph" in html
+
+
+def test_hostile_names_reach_the_latex_table_as_text():
+    # a model or data-set name is text in the table, never a LaTeX command (\input reads files)
+    wide = pd.DataFrame({"dataset": ["a", "b$x$", "c", "d"],
+                         "\\input{/etc/passwd}": [.9, .8, .85, .7], "lr_1 & 50%": [.8, .7, .8, .6]})
+    tex = latex_table(compare_datasets(wide))
+    assert r"\textbackslash{}input\{/etc/passwd\}" in tex and r"lr\_1 \& 50\%" in tex
+    assert r"b\$x\$" in tex and "\\input{" not in tex
