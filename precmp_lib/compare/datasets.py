@@ -392,6 +392,11 @@ def answer(n: int, summary: pd.DataFrame, pairs: pd.DataFrame, alpha: float,
     ...                   "reject": [False, True, False]})
     >>> answer(20, s, p, 0.05)
     'Over 20 data sets, rf ranks first (mean rank 1.2); it is not shown to differ from knn; it beats nb (Holm-adjusted Wilcoxon signed-rank tests, α = 0.05).'
+    >>> tie = pd.DataFrame({"model": ["a", "b", "c"], "mean_rank": [1.5, 1.5, 3.0]})
+    >>> q = pd.DataFrame({"model_a": ["a", "a", "b"], "model_b": ["b", "c", "c"],
+    ...                   "reject": [False, True, True]})
+    >>> answer(8, tie, q, 0.05)
+    'Over 8 data sets, a and b share first place (mean rank 1.50); a beats c (Holm-adjusted Wilcoxon signed-rank tests, α = 0.05).'
     """
     top = str(summary["model"].iloc[0])
     rank = float(summary["mean_rank"].iloc[0])
@@ -403,12 +408,21 @@ def answer(n: int, summary: pd.DataFrame, pairs: pd.DataFrame, alpha: float,
         if row.empty:
             continue
         (beaten if bool(row["reject"].iloc[0]) else same).append(str(m))
-    parts = [f"Over {n} data sets, {top} ranks first (mean rank {rank:.2f})"
-             if rank < 10 else f"Over {n} data sets, {top} ranks first (mean rank {rank:.1f})"]
+    shown = f"{rank:.2f}" if rank < 10 else f"{rank:.1f}"
+    # models whose mean rank equals the top one share first place: none of them ranks first
+    tied = [str(m) for m, r in zip(summary["model"], summary["mean_rank"])
+            if abs(float(r) - rank) <= 1e-12]
+    if len(tied) > 1:
+        parts = [f"Over {n} data sets, {_and(tied)} share first place (mean rank {shown})"]
+        same = [m for m in same if m not in tied]
+        it = top
+    else:
+        parts = [f"Over {n} data sets, {top} ranks first (mean rank {shown})"]
+        it = "it"
     if same:
-        parts.append(f"it is not shown to differ from {_and(same)}")
+        parts.append(f"{it} is not shown to differ from {_and(same)}")
     if beaten:
-        parts.append(f"it beats {_and(beaten)}")
+        parts.append(f"{it} beats {_and(beaten)}")
     if not same and not beaten and reference:
         parts.append(f"it was compared with the reference {reference} only")
     return "; ".join(parts) + f" (Holm-adjusted Wilcoxon signed-rank tests, α = {alpha:g})."
