@@ -643,23 +643,27 @@ def _sql_roles(req: _Request) -> list[tuple[str, str]]:
     return roles + ([("k_c", req.cluster)] if req.cluster else [])
 
 
-def _checked_scores(req: _Request, check: Any) -> bool:
-    """Refuse missing and constant scores; return whether every score lies in [0, 1]."""
+def _checked_scores(req: _Request, check: pd.DataFrame) -> bool:
+    """Refuse missing and constant scores; return whether every score lies in [0, 1].
+
+    ``check`` holds :func:`~precmp_lib.engine.probability_sql.proba_check_sql`'s rows, one per
+    value of the truth.
+    """
     models, k = req.models, len(req.models)
-    if int(check["n"]) == 0:
+    if int(check["n"].sum()) == 0:
         raise req.fail("no rows")
-    if int(check["ny"] or 0):
+    if int(check["ny"].max()):
         raise req.fail(f"column {req.y!r} (true labels) has a missing value")
+    lo = np.array([check[f"lo{j}"].min() for j in range(k)], dtype=float)
+    hi = np.array([check[f"hi{j}"].max() for j in range(k)], dtype=float)
     for j, m in enumerate(models):
-        if int(check[f"bad{j}"] or 0):
+        if int(check[f"bad{j}"].sum()):
             raise req.fail(f"column {req.columns[m]!r} holds a missing or non-numeric score: "
                            "every model needs a score for every observation")
-        if check[f"lo{j}"] == check[f"hi{j}"]:
+        if lo[j] == hi[j]:
             raise req.fail(f"model {m!r} gives every observation the same score "
-                           f"({check[f'lo{j}']:g}): it ranks nothing (AUC 0.5 by ties) and is "
+                           f"({lo[j]:g}): it ranks nothing (AUC 0.5 by ties) and is "
                            "not a model to compare")
-    lo = np.array([check[f"lo{j}"] for j in range(k)], dtype=float)
-    hi = np.array([check[f"hi{j}"] for j in range(k)], dtype=float)
     unit = bool((lo >= 0).all() and (hi <= 1).all())
     if not unit:
         j = int(np.flatnonzero((lo < 0) | (hi > 1))[0])
@@ -674,7 +678,10 @@ def _checked_scores(req: _Request, check: Any) -> bool:
 
 
 def _sql_classes(req: _Request, raw: pd.DataFrame) -> tuple[list, Any, str, int, int]:
-    """Return the classes, the positive one, its place in the engine's order, m and n."""
+    """Return the classes, the positive one, its place in the engine's order, m and n.
+
+    ``raw``: the check's rows of the non-missing truth values, in the engine's order.
+    """
     labels = _truth_labels(req, raw["k_y"])
     classes = sorted(set(labels.tolist()), key=lambda v: (str(type(v)), v))
     if len(raw) != len(classes):
@@ -685,31 +692,39 @@ def _sql_classes(req: _Request, raw: pd.DataFrame) -> tuple[list, Any, str, int,
     return classes, pos, "MIN" if at == 0 else "MAX", m_pos, int(raw["n"].sum()) - m_pos
 
 
-def _reduce_sql(req: _Request, roles: Any, run: Any, engine: str) -> ProbabilityCounts:
+def _reduce_sql(req: _Request, roles: Any, run: Any, keep: Any,
+                engine: str) -> ProbabilityCounts:
     """Reduce the scores where the data live: every query below returns a bounded table.
 
     ``run(obj, name, sql, fetch)`` runs ``sql`` over ``obj`` known as ``name`` and returns the
-    result as a relation (``fetch=False``) or a pandas frame.
+    result as a relation (``fetch=False``) or a pandas frame; ``keep(obj, name, sql)`` stores
+    the result in the engine (a table of the distinct scores, read twice) and returns the name
+    later queries read it by. Five passes over the rows: the check (classes, bad values, range),
+    each model's distinct scores, the placements joined back and summed, the labels' patterns;
+    the ROC and reliability bins read the distinct scores only.
     """
     from .probability_sql import (
         proba_base_sql,
+        proba_bins_sql,
         proba_check_sql,
-        proba_classes_sql,
         proba_cluster_sums_sql,
-        proba_curves_sql,
+        proba_patterns_sql,
+        proba_places_sql,
         proba_rows_sql,
         proba_sums_sql,
     )
 
     models, k = req.models, len(req.models)
-    check = run(roles, "roles", proba_check_sql(k), True).iloc[0]
+    check = run(roles, "roles", proba_check_sql(k), True)
     unit = _checked_scores(req, check)
-    lo = [float(check[f"lo{j}"]) for j in range(k)]
-    hi = [float(check[f"hi{j}"]) for j in range(k)]
+    lo = [float(check[f"lo{j}"].min()) for j in range(k)]
+    hi = [float(check[f"hi{j}"].max()) for j in range(k)]
     classes, pos, which, m_pos, n_neg = _sql_classes(
-        req, run(roles, "roles", proba_classes_sql(), True))
-    pr = run(roles, "roles", proba_rows_sql(k, m_pos, n_neg, which, LOG_LOSS_EPSILON,
-                                            losses=unit, clustered=bool(req.cluster)), False)
+        req, check.loc[check["ny"] == 0, ["k_y", "n"]].reset_index(drop=True))
+    pb = run(roles, "roles", proba_base_sql(k, "roles", which, bool(req.cluster)), False)
+    places = [keep(pb, "pb", proba_places_sql(j, m_pos, n_neg)) for j in range(k)]
+    pr = run(pb, "pb", proba_rows_sql(k, LOG_LOSS_EPSILON, places, losses=unit,
+                                      clustered=bool(req.cluster)), False)
     by_y = run(pr, "pr", proba_sums_sql(k, unit), True).set_index("y")
     p, q = by_y.loc[1], by_y.loc[0]
 
@@ -755,11 +770,11 @@ def _reduce_sql(req: _Request, roles: Any, run: Any, engine: str) -> Probability
                         within_over_k=np.zeros(k), k_min=1, k_max=1, binary=False, unit=True,
                         engine=engine)
 
-    pb = run(roles, "roles", proba_base_sql(k, "roles", which, False), False)
-    roc_sql, cal_sql, pat_sql = proba_curves_sql(k, req.threshold, lo, hi)
-    roc = _roc_from_bins(run(pb, "pb", roc_sql, True), models)
-    cal = _calibration_from_bins(run(pb, "pb", cal_sql, True), models) if unit else None
-    pat = run(pb, "pb", pat_sql, True)
+    # the bins read the stored distinct scores only (``pb`` is named, not read)
+    bins = run(pb, "pb", proba_bins_sql(places, lo, hi), True)
+    roc = _roc_from_bins(bins, models)
+    cal = _calibration_from_bins(bins, models) if unit else None
+    pat = run(pb, "pb", proba_patterns_sql(k, req.threshold), True)
     neg = next(cl_ for cl_ in classes if cl_ != pos)
     counts = _label_counts(pat, models, (neg, pos) if classes[0] == neg else (pos, neg),
                            pos, n_rows, engine, req.name)
@@ -775,9 +790,11 @@ def _reduce_sql(req: _Request, roles: Any, run: Any, engine: str) -> Probability
 
 
 def _roc_from_bins(bins: pd.DataFrame, models: Sequence[str]) -> pd.DataFrame:
+    """Return each model's ROC points from :func:`proba_bins_sql`'s rows (by ``rbin``)."""
     parts = []
     for j, name in enumerate(models):
-        part = bins[bins["j"] == j].sort_values("bin", ascending=False)
+        part = (bins[bins["j"] == j].groupby("rbin")[["pos", "neg"]].sum()
+                .sort_index(ascending=False))
         tp = np.r_[0.0, np.cumsum(part["pos"].to_numpy(float))]
         fp = np.r_[0.0, np.cumsum(part["neg"].to_numpy(float))]
         parts.append(pd.DataFrame({"model": name, "fpr": fp / max(fp[-1], 1),
@@ -786,10 +803,13 @@ def _roc_from_bins(bins: pd.DataFrame, models: Sequence[str]) -> pd.DataFrame:
 
 
 def _calibration_from_bins(bins: pd.DataFrame, models: Sequence[str]) -> pd.DataFrame:
+    """Return each model's reliability table from :func:`proba_bins_sql`'s rows (by ``cbin``)."""
+    tenths = bins.groupby(["j", "cbin"])[["pos", "neg", "sp"]].sum().sort_index()
     rows = []
-    for r in bins.sort_values(["j", "bin"]).itertuples():
-        rows.append({"model": models[int(r.j)], "bin": int(r.bin), "n": int(r.n),
-                     "mean_predicted": float(r.sp) / r.n, "observed": float(r.sy) / r.n})
+    for (j, b), r in tenths.iterrows():
+        n = float(r["pos"]) + float(r["neg"])
+        rows.append({"model": models[int(j)], "bin": int(b), "n": int(n),
+                     "mean_predicted": float(r["sp"]) / n, "observed": float(r["pos"]) / n})
     return pd.DataFrame(rows, columns=["model", "bin", "n", "mean_predicted", "observed"])
 
 
@@ -815,19 +835,33 @@ def _duckdb(source: Opened, req: _Request) -> ProbabilityCounts:
             raise req.fail(f"{why} is read with --engine numpy (in memory); DuckDB and Spark "
                            "reduce wide binary probabilities")
         return _numpy(source, req, frame=_in_memory(source, req))
+    import uuid
+
     from .sql import roles_sql
+
+    tag = uuid.uuid4().hex
+    kept: list[str] = []
 
     def run(obj: Any, name: str, sql: str, fetch: bool) -> Any:
         rel = obj.query(name, sql)
         return rel.df() if fetch else rel
 
+    def keep(obj: Any, name: str, sql: str) -> str:
+        table = f"precmp_kept{len(kept)}_{tag}"
+        obj.query(name, sql).create(table)
+        kept.append(table)
+        return table
+
     try:
         roles = source.data.query("src", roles_sql(_sql_roles(req), source.columns, "src"))
-        return _reduce_sql(req, roles, run, "duckdb")
+        return _reduce_sql(req, roles, run, keep, "duckdb")
     except PredictionFileError:
         raise
     except Exception as exc:  # duckdb.Error: a parse failure of the user's file
         raise source.duckdb_failure(exc) from None
+    finally:
+        for table in kept:
+            source.con.execute(f"DROP TABLE IF EXISTS {table}")
 
 
 def _in_memory(source: Opened, req: _Request) -> pd.DataFrame:
@@ -866,12 +900,24 @@ def _spark(source: Opened, req: _Request) -> ProbabilityCounts:
         rows = df.collect()
         return pd.DataFrame([r.asDict() for r in rows], columns=df.columns)
 
+    cached: list[Any] = []
+
+    def keep(obj: Any, name: str, sql: str) -> str:
+        df = run(obj, name, sql, False).cache()
+        cached.append(df)
+        view = f"precmp_kept{len(cached)}_{tag}"
+        df.createOrReplaceTempView(view)
+        views.append(view)
+        return view
+
     try:
         roles = spark.sql(roles_sql(_sql_roles(req), source.columns, _view(source, tag, views)))
-        return _reduce_sql(req, roles, run, "spark")
+        return _reduce_sql(req, roles, run, keep, "spark")
     finally:
         for v in views:
             spark.catalog.dropTempView(v)
+        for df in cached:
+            df.unpersist()
 
 
 def _view(source: Opened, tag: str, views: list[str]) -> str:
