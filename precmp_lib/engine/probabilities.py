@@ -860,8 +860,9 @@ def _duckdb(source: Opened, req: _Request) -> ProbabilityCounts:
     except Exception as exc:  # duckdb.Error: a parse failure of the user's file
         raise source.duckdb_failure(exc) from None
     finally:
-        for table in kept:
-            source.con.execute(f"DROP TABLE IF EXISTS {table}")
+        if source.con is not None:
+            for table in kept:
+                source.con.execute(f"DROP TABLE IF EXISTS {table}")
 
 
 def _in_memory(source: Opened, req: _Request) -> pd.DataFrame:
