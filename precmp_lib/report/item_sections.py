@@ -124,7 +124,9 @@ def item_toc(cmp: ItemComparison) -> Html:
 # a task whose logs lost more than this share of their samples to errors says so first
 ERRORED_SHARE = 0.05
 # more tasks than this: the first screen gives the answer over all tasks and folds the
-# per-task lines
+# per-task lines; the page draws the all-tasks figures and one figure with a row per task, and
+# folds the tasks' pairs into one table (57 subjects are one look, not 114 figures, which took
+# most of the page's time)
 FOLD_TASKS = 6
 
 
@@ -332,16 +334,72 @@ def _scores_plot(summary: pd.DataFrame, alpha: float) -> str:
                        + ", ".join(s.loc[s["best"], "model"]))
 
 
+def _folded(cmp: ItemComparison) -> bool:
+    """Whether the tasks are many: one figure for all of them instead of two for each."""
+    return len([t for t in cmp.tasks if t != ALL_TASKS]) > FOLD_TASKS
+
+
+# Marker of each model in the figure of every task (colour keeps its meaning: the best group)
+_MARKERS = "osD^vPX*hp<>"
+
+
+def _tasks_plot(cmp: ItemComparison) -> str:
+    """Draw each model's mean score on each task in one figure: a row per task, a marker per
+    model, blue where the model is in the task's best group (vermillion where it is shown
+    worse than the task's top model).
+    """
+    from matplotlib.lines import Line2D
+
+    from .prediction_figures import _mpl, _subplots
+
+    tasks = [t for t in cmp.tasks if t != ALL_TASKS]
+    summary = cmp.summary.set_index(["task", "model"])
+    last = cmp.summary[cmp.summary["task"] == cmp.tasks[-1]]
+    order = by_score(dict(zip(last["model"], last["score"])))
+    n = len(tasks)
+    fig, ax = _subplots(figsize=(7.5, 1.4 + 0.19 * n), layout="constrained")
+    y = np.arange(n)[::-1]
+    handles = []
+    for i, m in enumerate(order):
+        rows = summary.loc[[(t, m) for t in tasks]]
+        colours = [BETTER if b else WORSE for b in rows["best"]]
+        marker = _MARKERS[i % len(_MARKERS)]
+        ax.scatter(rows["score"], y, marker=marker, s=22, zorder=3, edgecolors=colours,
+                   facecolors="none" if i % 2 else colours, linewidths=1.2)
+        handles.append(Line2D([], [], color="#333333", marker=marker, ls="",
+                              markerfacecolor="none" if i % 2 else "#333333",
+                              label=_mpl(m, 40)))
+    ax.set_yticks(y, [_mpl(t, 40) for t in tasks], fontsize=7)
+    ax.set_ylim(-0.6, n - 0.4)
+    ax.set_xlabel("mean item score on the task")
+    ax.grid(axis="x", alpha=.4)
+    ax.grid(axis="y", alpha=.15)
+    handles += [Line2D([], [], color=c, marker="o", ls="", label=t) for c, t in (
+        (BETTER, "in the task's best group"),
+        (WORSE, "shown worse than the task's top model (Holm)"))]
+    fig.legend(handles=handles, loc="outside lower center", ncol=3, fontsize=8, frameon=False)
+    return figure_html(fig, f"Each model's mean score on each of the {n} tasks; a marker per "
+                       "model, blue in the task's best group")
+
+
 def _scores(cmp: ItemComparison) -> str:
     out = [_h2("pi-scores"), "<p>The mean item score of each model with its cluster-robust "
            "interval; the best group (blue) holds the models not shown worse than the top one "
            "after Holm's adjustment.</p>"]
+    folded = _folded(cmp)
     for task in cmp.tasks:
+        if folded and task != ALL_TASKS:
+            continue
         s = cmp.summary[cmp.summary["task"] == task]
         if len(cmp.tasks) > 1:
             out.append(f"<h3>{esc(_task_label(task))}</h3>")
         out.append(_scores_plot(s, cmp.alpha))
     out.append(legend_html(_SCORE_LEGEND))
+    if folded:
+        n = len(cmp.tasks) - (ALL_TASKS in cmp.tasks)
+        out.append(f"<h3>{esc(f'Each of the {n} tasks')}</h3><p>One row per task, one marker "
+                   "per model; a task's intervals and pairs are in the tables below.</p>")
+        out.append(_tasks_plot(cmp))
     out.append(table_html(cmp.summary.drop(columns=["task"]) if len(cmp.tasks) == 1 else cmp.summary,
                           "scores"))
     return "".join(out)
@@ -395,19 +453,34 @@ def _pairs(cmp: ItemComparison) -> str:
         intro += (f" Equivalence: two one-sided tests at ±{margins}, referred to the pair's z "
                   "or t; equivalent only when the TOST p-value is below α.")
     out = [_h2("pi-pairs"), intro + "</p>"]
+    folded = _folded(cmp)
     for task in cmp.tasks:
+        if folded and task != ALL_TASKS:
+            continue
         p = cmp.pairs[cmp.pairs["task"] == task]
         if len(cmp.tasks) > 1:
             out.append(f"<h3>{esc(_task_label(task))}</h3>")
         if len(p) <= 28:
             out.append(_pairs_plot(p))
-        # a note stands beside the row it qualifies; a task without any shows no empty column
-        cols = [c for c in _PAIR_COLUMNS if c in p.columns
-                and (c != "note" or p["note"].fillna("").astype(str).ne("").any())]
-        out.append(table_html(p[cols], f"pairs_{len(out)}", key=["model_a", "model_b"],
-                              views=_PAIR_VIEWS))
+        out.append(_pairs_table(p, f"pairs_{len(out)}", ["model_a", "model_b"]))
+    if folded:  # every task's pairs in one table, under a fold
+        p = cmp.pairs[cmp.pairs["task"] != ALL_TASKS].assign(
+            task=lambda d: d["task"].map(_task_label))
+        n = len(cmp.tasks) - (ALL_TASKS in cmp.tasks)
+        out.append(f'<details class="more"><summary>'
+                   f'{esc(f"The pairs on each of the {n} tasks ({len(p):,} rows)")}</summary>'
+                   + _pairs_table(p, "pairs_tasks", ["task", "model_a", "model_b"])
+                   + "</details>")
     out.append(legend_html(_PAIR_LEGEND))
     return "".join(out)
+
+
+def _pairs_table(p: pd.DataFrame, name: str, key: list[str]) -> str:
+    # a note stands beside the row it qualifies; a table without any shows no empty column
+    cols = list(dict.fromkeys(key + [
+        c for c in _PAIR_COLUMNS if c in p.columns
+        and (c != "note" or p["note"].fillna("").astype(str).ne("").any())]))
+    return table_html(p[cols], name, key=key, views=_PAIR_VIEWS)
 
 
 def _margin_text(cmp: ItemComparison) -> str:
@@ -470,6 +543,10 @@ def _power(cmp: ItemComparison) -> str:
     intro = ("<p>In the table, mde is the smallest difference of mean scores these items detect with 80 % "
              "power; items_needed is how many items (clusters growing with them, the same design "
              "effect) would detect the observed difference with 80 % power.</p>")
+    if _folded(cmp):  # the all-tasks line stays in view; each task's under a fold
+        overall = rows.pop() if cmp.tasks[-1] == ALL_TASKS else ""
+        rows = [overall, f'<details class="more"><summary>{esc(f"Each of the {len(rows)} tasks")}'
+                         f"</summary>{''.join(rows)}</details>"]
     return _h2("pi-power") + intro + "".join(rows) + table_html(p, "power") + _repeated(cmp)
 
 

@@ -57,6 +57,30 @@ def test_up_to_ten_models_keep_todays_page():
     assert 'id="pi-pairs"' in page and "<canvas" not in page
 
 
+def test_many_tasks_fold_into_one_figure_and_one_table_of_their_pairs():
+    """57 subjects are one look: the all-tasks figures, one figure with a row per task, and
+    every task's pairs in one folded table (two figures per task took most of the page's time)."""
+    from precmp_lib.report.item_sections import FOLD_TASKS
+
+    many = compare_items(_frame(3, items=600, tasks=FOLD_TASKS + 4), task="task",
+                         cluster="passage")
+    page = item_sections(many)
+    # the all-tasks scores, the all-tasks pairs, and the figure of every task
+    assert page.count("<img ") == 3
+    assert f"Each model&#x27;s mean score on each of the {FOLD_TASKS + 4} tasks" in page
+    assert f"The pairs on each of the {FOLD_TASKS + 4} tasks (30 rows)" in page
+    folded = page.split(f"The pairs on each of the {FOLD_TASKS + 4} tasks")[1].split("</table>")[0]
+    for t in range(FOLD_TASKS + 4):  # every task's three pairs are in the folded table
+        assert len(re.findall(f">t{t}</td>", folded)) == 3
+    # the power of each task folds the same way; the all-tasks sentence stays in view
+    power = page.split('id="pi-power"')[1]
+    assert power.index("all tasks together: with 600 items") < power.index("<details")
+    # up to FOLD_TASKS tasks, each keeps its own two figures
+    few = item_sections(compare_items(_frame(3, items=600, tasks=FOLD_TASKS), task="task",
+                                      cluster="passage"))
+    assert few.count("<img ") == 2 * (FOLD_TASKS + 1) and "<details class=\"more\"><summary>The pairs on each" not in few
+
+
 @pytest.mark.parametrize("models", [12, 60])
 def test_many_models_lead_with_the_ranking_and_one_heat_map(models):
     cmp = compare_items(_frame(models, tasks=3), task="task", cluster="passage")
