@@ -344,9 +344,10 @@ _MARKERS = "osD^vPX*hp<>"
 
 
 def _tasks_plot(cmp: ItemComparison) -> str:
-    """Draw each model's mean score on each task in one figure: a row per task, a marker per
-    model, blue where the model is in the task's best group (vermillion where it is shown
-    worse than the task's top model).
+    """Draw each model's mean score on each task in one figure.
+
+    A row per task, a marker per model; blue where the model is in the task's best group,
+    vermillion where it is shown worse than the task's top model.
     """
     from matplotlib.lines import Line2D
 
