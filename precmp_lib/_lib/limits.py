@@ -8,12 +8,15 @@ command's option (``--limit models=500``) and the variable; nothing is read past
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import os
 import stat
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 __all__ = ["LIMITS", "Limit", "LimitError", "check_limit", "check_regular", "file_kind", "limit",
-           "parse_limit"]
+           "limits_held", "parse_limit"]
 
 
 class LimitError(ValueError):
@@ -82,13 +85,52 @@ def limit(name: str) -> int:
     >>> limit("models")
     300
     """
+    held = _HELD.get()
+    if held is not None and name in held:
+        return held[name]
     if name not in LIMITS:
         raise ValueError(f"name must be one of {sorted(LIMITS)}; got {name!r}")
     entry = LIMITS[name]
     text = os.environ.get(entry.variable, "").strip()
-    if not text:
-        return entry.default
-    return parse_limit(name, text, entry.variable)
+    value = entry.default if not text else parse_limit(name, text, entry.variable)
+    if held is not None:
+        held[name] = value
+    return value
+
+
+# the limits read inside :func:`limits_held`, by name (None outside it)
+_HELD: contextvars.ContextVar[dict[str, int] | None] = contextvars.ContextVar(
+    "precmp_limits_held", default=None)
+
+
+@contextlib.contextmanager
+def limits_held() -> Iterator[None]:
+    """Hold each limit at the value it is first read at, for the work inside.
+
+    A reader of many small parts (a log of 150,000 samples asked for its limits about 750,000
+    times, each a look at the environment) reads each limit once; a variable changed inside
+    takes effect after. Nested calls share the outer one's values.
+
+    Examples
+    --------
+    >>> os.environ["PRECMP_MAX_MODELS"] = "500"
+    >>> with limits_held():
+    ...     first = limit("models")
+    ...     os.environ["PRECMP_MAX_MODELS"] = "400"
+    ...     first, limit("models")
+    (500, 500)
+    >>> limit("models")
+    400
+    >>> del os.environ["PRECMP_MAX_MODELS"]
+    """
+    if _HELD.get() is not None:
+        yield
+        return
+    token = _HELD.set({})
+    try:
+        yield
+    finally:
+        _HELD.reset(token)
 
 
 def parse_limit(name: str, text: str, given_as: str) -> int:

@@ -208,3 +208,27 @@ def test_sparse_json_logs_and_results_are_refused_unread(tmp_path, small_member)
 
     with pytest.raises(ValueError, match=rf"^results_{stamp}\.json: more than 1,048,576 bytes"):
         logs_by_model([folder])
+
+
+def test_documents_below_the_bound_need_no_count():
+    """check_json_cost skips the count for a document of n bytes when n (9 + 100) + 4096 is
+    within the budget: json_cost never exceeds that, whatever the bytes (the worst: every byte
+    a counted bracket or comma, a four-byte character, a \\ud escape)."""
+    from precmp_lib._lib.bounded import _BASE, _PER_VALUE, PARSE_FACTOR, check_json_cost
+
+    worst = [b"[" * 5_000, b"{:,[" * 2_000 + "\U0001F600".encode() + b"\\ud800" * 100,
+             ("\U0001F600" * 3_000).encode(), b"\\uD83D" * 2_000, b"", b"0"]
+    for doc in worst:
+        assert json_cost(doc) <= len(doc) * (9 + _PER_VALUE) + _BASE, doc[:12]
+    # at the limit, a document just past the bound is counted and refused as before
+    most = 1 << 20
+    import os
+
+    os.environ["PRECMP_MAX_MEMBER_BYTES"] = str(most)
+    try:
+        n = (PARSE_FACTOR * most - _BASE) // (9 + _PER_VALUE) + 2_000  # 103 n + 4096 > 3 MiB
+        with pytest.raises(ValueError, match="bytes of JSON would take about"):
+            check_json_cost(b"[" * n, "x.json")
+        check_json_cost(b"[" * ((PARSE_FACTOR * most - _BASE) // (9 + _PER_VALUE)), "x.json")
+    finally:
+        del os.environ["PRECMP_MAX_MEMBER_BYTES"]
