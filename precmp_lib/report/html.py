@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import base64
+import io
 import html
 import json
 import math
@@ -394,6 +395,8 @@ def _chunks(columns: Sequence[str], size: int = 8) -> list[tuple[str, list[str],
 HEAT_SCRIPT = """
 (function(){
 var box=document.currentScript.parentNode;
+var still=box.querySelector('.hm-static');if(still)still.remove();
+box.insertAdjacentHTML('afterbegin',box.dataset.control);
 var el=box.querySelector('canvas'),sel=box.querySelector('select'),out=box.querySelector('.hm-out');
 var names=JSON.parse(box.dataset.names),k=names.length,alpha=parseFloat(box.dataset.alpha);
 var unit=box.dataset.unit==='1',scale=parseFloat(box.dataset.scale);
@@ -490,18 +493,86 @@ def heat_map_html(all_pairs: pd.DataFrame, names: list[str], alpha: float,
     (True, False)
     """
     diff, logp, scale = _heat_data(all_pairs, names)
-    attrs = (f'data-names="{esc(json.dumps(names))}" data-alpha="{alpha:g}" '
-             f'data-unit="{1 if unit else 0}" data-scale="{scale!r}" data-diff="{diff}" '
-             f'data-logp="{logp}"')
+    # the control is added by the script: where scripts do not run (a notebook's output in
+    # JupyterLab, a mail client) the image drawn here stands instead, and no dead control
     control = ('<p><label>Colour and order: <select><option value="p:rank">adjusted p-value, '
                'by rank</option><option value="p:name">adjusted p-value, by name</option>'
                '<option value="d:rank">difference, by rank</option><option value="d:name">'
                'difference, by name</option></select></label></p>')
+    attrs = (f'data-names="{esc(json.dumps(names))}" data-alpha="{alpha:g}" '
+             f'data-unit="{1 if unit else 0}" data-scale="{scale!r}" data-diff="{diff}" '
+             f'data-logp="{logp}" data-control="{esc(control)}"')
     csv = ""
     if len(all_pairs) <= 2_000:  # a small table also comes as CSV (about 300 KB at most)
         csv = f"<p>{csv_link(all_pairs, 'all_pairs.csv')}</p>"
-    return (f'<div class="heatmap" {attrs}>{control}'
-            '<canvas role="img" aria-label="heat map of every pair" '
+    k = len(names)
+    still = (f'<div class="hm-static"><p><img src="data:image/png;base64,'
+             f'{heat_map_png(all_pairs, names, alpha)}" width="{_heat_cell(k) * k}" '
+             f'alt="heat map of every pair of the {k:,} models, by adjusted p-value" '
+             'style="max-width:100%;image-rendering:pixelated"></p><p class="meta">Rows and '
+             "columns in rank order (the ranking above), coloured by the adjusted p-value. "
+             "Opened in a browser, the page shows this map with the models' names, another "
+             "order and each cell's numbers.</p></div>")
+    return (f'<div class="heatmap" {attrs}>{still}'
+            '<canvas role="img" aria-label="heat map of every pair" width="0" height="0" '
             'style="max-width:100%;image-rendering:pixelated"></canvas>'
             '<p class="hm-out meta" aria-live="polite"></p>'
             f"<script>{HEAT_SCRIPT}</script></div>" + csv)
+
+
+def _heat_cell(k: int) -> int:
+    """Pixels a side of one cell of the heat map of ``k`` models (as the page's script draws it)."""
+    return max(1, min(18, 720 // k))
+
+
+# the static heat map's palette: white (the diagonal), grey (not shown to differ), then blue
+# and vermillion in _SHADES depths (0.35 to 1 over white, deeper for smaller p-values)
+_SHADES = 6
+
+
+def heat_map_png(all_pairs: pd.DataFrame, names: list[str], alpha: float) -> str:
+    """Draw the heat map by adjusted p-value as a PNG, base64 (the page's fallback).
+
+    The colours are the script's: a cell is the row's model minus the column's, blue where the
+    row's model is shown better at ``alpha``, vermillion where shown worse, grey where not shown
+    to differ; the depth grows with -log10 p up to p = 1e-10, in ``_SHADES`` steps. Rows and
+    columns in the order of ``names``; each cell a square of :func:`_heat_cell` pixels.
+
+    Examples
+    --------
+    >>> import base64, io
+    >>> from PIL import Image  # matplotlib's own image library
+    >>> t = pd.DataFrame({"model_a": ["a"], "model_b": ["b"], "estimate": [0.1],
+    ...                   "pvalue_adjusted": [0.01]})
+    >>> im = Image.open(io.BytesIO(base64.b64decode(heat_map_png(t, ["a", "b"], 0.05))))
+    >>> rgb = im.convert("RGB")  # row a, column b: a shown better (p = 0.01, the second depth)
+    >>> im.size, rgb.getpixel((20, 0)), rgb.getpixel((0, 20)), rgb.getpixel((0, 0))
+    ((36, 36), (124, 183, 216), (233, 172, 124), (255, 255, 255))
+    """
+    from matplotlib.image import imsave
+
+    k = len(names)
+    index = {m: i for i, m in enumerate(names)}
+    a = all_pairs["model_a"].map(index).to_numpy(int)
+    b = all_pairs["model_b"].map(index).to_numpy(int)
+    est = all_pairs["estimate"].to_numpy(float)
+    p = all_pairs["pvalue_adjusted"].to_numpy(float)
+    depth = np.minimum(1.0, -np.log10(np.clip(np.nan_to_num(p, nan=1.0), 1e-300, 1.0)) / 10)
+    shade = np.minimum(_SHADES - 1, np.floor(depth * _SHADES)).astype(int)
+    shown = np.nan_to_num(p, nan=1.0) < alpha
+    # palette index: 0 white, 1 grey, 2.. blue shades, 2 + _SHADES.. vermillion shades
+    better = np.where(est > 0, 2, 2 + _SHADES) + shade
+    grid = np.zeros((k, k), dtype=np.uint8)
+    grid[a, b] = np.where(shown, better, 1)
+    grid[b, a] = np.where(shown, np.where(est > 0, 2 + _SHADES, 2) + shade, 1)
+    grid[np.arange(k), np.arange(k)] = 0
+    cell = _heat_cell(k)
+    grid = np.repeat(np.repeat(grid, cell, axis=0), cell, axis=1)
+    palette = [255, 255, 255, 217, 217, 217]
+    for rgb in ((0, 114, 178), (213, 94, 0)):
+        for s in range(_SHADES):
+            w = 0.35 + 0.65 * (s + 0.5) / _SHADES  # the middle of the step's depths
+            palette += [round(255 * (1 - w) + c * w) for c in rgb]
+    buf = io.BytesIO()
+    imsave(buf, np.asarray(palette, dtype=np.uint8).reshape(-1, 3)[grid], format="png")
+    return base64.b64encode(buf.getvalue()).decode("ascii")

@@ -682,9 +682,12 @@ def _power_many(cmp: ItemComparison) -> str:
             continue
         where = f"{_task_label(task)}: " if len(cmp.tasks) > 1 else ""
         rows.append(f"<li>{esc(where)}{esc(amount(mde, bool(d.get('unit', True))))}</li>")
-    return (_h2("pi-power") + "<p>The smallest difference of mean scores the items detect with "
-            "80 % power (median over the pairs tested):</p>"
-            f'<details class="more"><summary>{esc(f"{len(rows)} lines")}</summary>'
+    intro = ("<p>The smallest difference of mean scores the items detect with 80 % power "
+             "(median over the pairs tested):</p>")
+    if len(rows) <= 1:  # one line is said, not folded
+        return _h2("pi-power") + intro + f"<ul>{''.join(rows)}</ul>"
+    return (_h2("pi-power") + intro
+            + f'<details class="more"><summary>{esc(f"{len(rows)} lines")}</summary>'
             f"<ul>{''.join(rows)}</ul></details>")
 
 

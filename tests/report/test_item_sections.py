@@ -122,6 +122,44 @@ def test_the_heat_map_holds_every_pair_within_its_quantisation():
         assert logp[n] == pytest.approx(-np.log10(max(r.pvalue_adjusted, 1e-65)), abs=1e-3)
 
 
+def test_the_heat_maps_still_image_shows_every_decision():
+    """Where scripts do not run (a notebook's output in JupyterLab), the page shows a PNG of
+    the heat map: each cell's colour family is its pair's Holm decision and direction."""
+    import io
+
+    from PIL import Image
+
+    from precmp_lib.report.html import _heat_cell
+
+    cmp = compare_items(_frame(24, items=200, seed=3), cluster="passage")
+    page = item_sections(cmp)
+    png = re.search(r'<div class="hm-static"><p><img src="data:image/png;base64,([^"]+)"', page)
+    image = Image.open(io.BytesIO(base64.b64decode(png.group(1)))).convert("RGB")
+    names = json.loads(html.unescape(re.search(r'data-names="([^"]*)"', page).group(1)))
+    k, cell = len(names), _heat_cell(len(names))
+    assert image.size == (k * cell, k * cell)
+    at = {m: i for i, m in enumerate(names)}
+    seen = set()
+    for r in cmp.all_pairs.itertuples():
+        for row, col, sign in ((r.model_a, r.model_b, 1), (r.model_b, r.model_a, -1)):
+            red, green, blue = image.getpixel((at[col] * cell + cell // 2, at[row] * cell + cell // 2))
+            if not r.reject:
+                kind = "grey"
+                assert red == green == blue == 217
+            elif sign * r.estimate > 0:  # the row's model shown better: blue
+                kind = "blue"
+                assert blue > green > red
+            else:
+                kind = "vermillion"
+                assert red > green > blue
+            seen.add(kind)
+    assert seen == {"grey", "blue", "vermillion"}  # the data hold every kind of cell
+    assert image.getpixel((cell // 2, cell // 2)) == (255, 255, 255)  # the diagonal
+    # one line of power (one task) is said, not folded under "1 lines"
+    power = page.split('id="pi-power"')[1]
+    assert "<details" not in power.split("</ul>")[0] and "1 lines" not in page
+
+
 def test_hostile_model_names_reach_the_heat_map_as_text():
     names = [f"<script>alert({j})</script>" if j == 3 else f'm"{j}' for j in range(12)]
     cmp = compare_items(_frame(12, names=names))
