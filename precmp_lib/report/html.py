@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import base64
-import io
 import html
+import io
 import json
 import math
 import urllib.parse
