@@ -778,12 +778,12 @@ def _weighted(out: ItemComparison, parts: list[ItemSums], weight: str) -> ItemCo
     every["design_effect"] = math.nan
     every["rank"] = every["score"].rank(ascending=False, method="min").astype(int)
     pairs = out.pairs[out.pairs["task"] != ALL_TASKS]
+    family = out.pairs[out.pairs["task"] == ALL_TASKS]
     rows = []
-    for r in out.pairs[out.pairs["task"] == ALL_TASKS].itertuples():
-        same = pairs[(pairs.model_a == r.model_a) & (pairs.model_b == r.model_b)]
-        flip = pairs[(pairs.model_a == r.model_b) & (pairs.model_b == r.model_a)]
-        est = (same["estimate"].sum() - flip["estimate"].sum()) / n_tasks
-        se = math.sqrt(float((pd.concat([same["se"], flip["se"]]) ** 2).sum())) / n_tasks
+    # each pair from every task's sums: a task's own pairs are tested against its own leader,
+    # which need not be the all-tasks line's
+    for r, est, se in zip(family.itertuples(), *_macro_differences(family, own)):
+        est, se = float(est), float(se)
         stat = est / se if se > 0 else (0.0 if est == 0 else math.copysign(math.inf, est))
         p = (float(2 * norm_sf(abs(stat))) if df is None else float(2 * t_sf(abs(stat), df))) \
             if se > 0 else float(est == 0)
@@ -807,12 +807,56 @@ def _weighted(out: ItemComparison, parts: list[ItemSums], weight: str) -> ItemCo
     lines += _conclusions(ALL_TASKS, every, macro, group, design, alpha, None, level)
     last = parts[-1]
     out.best_by_task[ALL_TASKS] = group
+    all_pairs = out.all_pairs if out.all_pairs.empty else _macro_all_pairs(
+        out.all_pairs, own, alpha, q, df)
     return replace(
         out, summary=pd.concat([summary, every[summary.columns]], ignore_index=True),
         pairs=pd.concat([pairs, macro[pairs.columns]], ignore_index=True), best=group,
+        all_pairs=all_pairs,
         conclusions=_said_weight(lines, weight),
         recommendation=_recommend(ALL_TASKS, every, macro, group, alpha,
                                   clustered=last.n_clusters is not None, unit=last.unit))
+
+
+def _macro_differences(pairs: pd.DataFrame, own: list[ItemSums]) -> tuple[np.ndarray, np.ndarray]:
+    """Return each pair's mean of task differences and its SE, ``sqrt(sum SE_t^2) / T``.
+
+    ``pairs`` names the pairs (``model_a``, ``model_b``); each task's paired differences and
+    CR1 SEs come from its sums, every pair at once, whichever pairs the task itself tested.
+    """
+    est = np.zeros(len(pairs))
+    var = np.zeros(len(pairs))
+    for p in own:
+        at = {m: i for i, m in enumerate(p.models)}
+        a = pairs["model_a"].map(at).to_numpy(int)
+        b = pairs["model_b"].map(at).to_numpy(int)
+        diff = paired_differences_all(p, a, b)
+        est += diff.estimate
+        var += diff.se ** 2
+    return est / len(own), np.sqrt(var) / len(own)
+
+
+def _macro_all_pairs(all_pairs: pd.DataFrame, own: list[ItemSums], alpha: float, q: float,
+                     df: int | None) -> pd.DataFrame:
+    """Every pair of the all-tasks line as the mean of its task differences (the heat map's).
+
+    As the macro pairs of :func:`_weighted`, for all k (k − 1) / 2 pairs at once: each task's
+    paired differences and CR1 SEs from its sums (vectorised), their mean and
+    ``sqrt(sum SE_t^2) / T``, the Wald statistic with the same z or t, Holm over every pair.
+    """
+    est, se = _macro_differences(all_pairs, own)
+    flat = se == 0
+    with np.errstate(divide="ignore", invalid="ignore"):
+        stat = np.where(flat, np.where(est == 0, 0.0, np.copysign(np.inf, est)),
+                        est / np.where(flat, 1.0, se))
+    sf = norm_sf(np.abs(stat)) if df is None else t_sf(np.abs(stat), df)
+    pvalue = np.where(flat, (est == 0).astype(float), np.minimum(1.0, 2 * np.asarray(sf, float)))
+    out = all_pairs[["model_a", "model_b"]].copy()
+    out["estimate"], out["ci_low"], out["ci_high"] = est, est - q * se, est + q * se
+    out["statistic"], out["pvalue"] = stat, pvalue
+    out["pvalue_adjusted"] = adjust_pvalues(pvalue, "holm")
+    out["reject"] = out["pvalue_adjusted"] < alpha
+    return out[ALL_PAIR_COLUMNS]
 
 
 def _said_weight(lines: list[str], weight: str) -> list[str]:

@@ -634,6 +634,10 @@ def _heat_map(cmp: ItemComparison) -> str:
     k = len(names)
     unit = bool(cmp.design_table.set_index("task").loc[task].get("unit", True))
     where = "all tasks together" if task == ALL_TASKS else (task or "the items")
+    if task == ALL_TASKS:  # the map's differences are those of the all-tasks line
+        where += (" (the mean of the task means: --weight tasks)"
+                  if cmp.settings.get("weight") == "tasks" else
+                  " (the mean over every item: --weight items)")
     intro = (f"<p>Every pair of the {k:,} models on {esc(where)}: {k * (k - 1) // 2:,} pairs, "
              f"Holm's adjustment over all of them. {HEAT_MAP_LEGEND.format(alpha=cmp.alpha)} "
              "The table of every pair is in the comparison's JSON (--json, all_pairs), and "

@@ -483,6 +483,54 @@ def test_the_all_tasks_line_weighted_by_items_or_by_tasks_equals_lm_eval_groups(
         compare_items(frame, task="task", weight="classes")
 
 
+def test_the_heat_map_of_the_macro_line_holds_the_macro_pairs():
+    """With --weight tasks and many models, every pair of the all-tasks line is the mean of
+    its task differences, with SE sqrt(sum SE_t^2) / T: checked for all 66 pairs against each
+    task compared alone with every pair tested (its own per-pair rows), and the 11 pairs tested
+    against the leader equal their all-pairs entries. The tasks' own leaders differ from the
+    all-tasks one (m10, m09, m11): a task's pairs against its leader do not hold every pair
+    of the line, which once left those tasks out of the line's differences."""
+    rng = np.random.default_rng(11)
+    rows = []
+    for task, n in [("t1", 60), ("t2", 200), ("t3", 100)]:
+        for j in range(12):
+            rows += [(f"{task}-{i}", f"m{j:02d}", float(rng.random() < 0.4 + 0.03 * j), task,
+                      f"{task}-{i // 4}") for i in range(n)]
+    frame = pd.DataFrame(rows, columns=["item", "model", "score", "task", "passage"])
+    micro = compare_items(frame, task="task", cluster="passage")
+    macro = compare_items(frame, task="task", cluster="passage", weight="tasks")
+    assert len(macro.all_pairs) == 66 and macro.settings["family"] == "leader"
+    assert [macro.best_by_task[t][0] for t in ("t1", "t2", "t3")] == ["m10", "m09", "m11"]
+    alone = {t: compare_items(frame[frame.task == t], cluster="passage", family="all")
+             .pairs.set_index(["model_a", "model_b"]) for t in ("t1", "t2", "t3")}
+    every = macro.all_pairs.set_index(["model_a", "model_b"])
+    for (a, b), e in every.iterrows():
+        diffs, ses = [], []
+        for pairs in alone.values():
+            r, sign = (pairs.loc[(a, b)], 1) if (a, b) in pairs.index else (pairs.loc[(b, a)], -1)
+            diffs.append(sign * r.estimate)
+            ses.append(r.se)
+        se = math.sqrt(sum(x * x for x in ses)) / 3
+        assert e.estimate == pytest.approx(np.mean(diffs), rel=1e-12, abs=1e-15)
+        assert e.statistic == pytest.approx(e.estimate / se, rel=1e-12, abs=1e-15)
+        # 90 passages in all, 50 or more: z
+        assert e.pvalue == pytest.approx(2 * stats.norm.sf(abs(e.estimate / se)), rel=1e-10)
+    tested = macro.pairs[macro.pairs.task == "all tasks"]
+    assert len(tested) == 11
+    for r in tested.itertuples():
+        key, sign = ((r.model_a, r.model_b), 1.0) if (r.model_a, r.model_b) in every.index \
+            else ((r.model_b, r.model_a), -1.0)
+        e = every.loc[key]
+        assert sign * e.estimate == pytest.approx(r.estimate, rel=1e-12, abs=1e-15)
+        assert e.pvalue == pytest.approx(r.pvalue, rel=1e-12)
+    # the item-weighted map differs from it (the tasks are of different sizes)
+    assert not np.allclose(micro.all_pairs["estimate"], macro.all_pairs["estimate"])
+    from precmp_lib.report.item_sections import item_sections
+
+    assert "(the mean of the task means: --weight tasks)" in item_sections(macro)
+    assert "(the mean over every item: --weight items)" in item_sections(micro)
+
+
 @pytest.mark.parametrize("engine", ["numpy", "duckdb"])
 def test_common_items_that_leave_a_task_empty_say_so_in_one_line(engine):
     """Model b has no answer in task t2: --common-items leaves t2 nothing to compare."""
