@@ -28,8 +28,8 @@ from typing import IO, Any, cast
 from .limits import LIMITS, LimitError, limit
 from .text import clip_for_message
 
-__all__ = ["PARSE_FACTOR", "ZIP_ZSTANDARD", "check_json_cost", "check_members", "inflate_member",
-           "json_cost", "read_file", "stream_size"]
+__all__ = ["PARSE_FACTOR", "ZIP_ZSTANDARD", "check_directory", "check_json_cost", "check_members",
+           "inflate_member", "json_cost", "read_file", "stream_size"]
 
 ZIP_ZSTANDARD = 93  # the zip method inspect_ai writes its .eval members with
 _CHUNK = 1 << 16
@@ -130,6 +130,57 @@ class _Slice(io.RawIOBase):
         self._at += len(data)
         self._left -= len(data)
         return data
+
+
+_END = struct.Struct("<4s4H2LH")  # the end of central directory record
+_END64_LOCATOR = struct.Struct("<4sLQL")
+_END64 = struct.Struct("<4sQ2H2L4Q")
+
+
+def directory_size(fp: IO[bytes]) -> int | None:
+    """Return the size an archive's end record gives its central directory (None: no record).
+
+    The record is the last ``PK\\5\\6`` within the file's last 65,557 bytes (22 and a comment
+    of up to 65,535); a zip64 archive's own end record, found by its locator just before, gives
+    the size when present. This is the size Python's :class:`zipfile.ZipFile` reads whole and
+    parses into one object per entry, before any limit of ours could look at a member.
+    """
+    fp.seek(0, os.SEEK_END)
+    size = fp.tell()
+    start = max(0, size - _END.size - 65_535)
+    fp.seek(start)
+    tail = fp.read()
+    at = tail.rfind(b"PK\x05\x06")
+    if at < 0 or len(tail) - at < _END.size:
+        return None
+    cd_size = _END.unpack_from(tail, at)[5]
+    if at >= _END64_LOCATOR.size and tail[at - _END64_LOCATOR.size:at - 16] == b"PK\x06\x07":
+        offset = _END64_LOCATOR.unpack_from(tail, at - _END64_LOCATOR.size)[2]
+        fp.seek(offset)
+        record = fp.read(_END64.size)
+        if len(record) == _END64.size and record[:4] == b"PK\x06\x06":
+            cd_size = _END64.unpack(record)[8]
+    return int(cd_size)
+
+
+def check_directory(path: str | os.PathLike[str], where: str) -> None:
+    """Refuse an archive whose directory, as its end record declares it, passes the limit.
+
+    Python's zipfile reads the whole central directory and makes an object of each entry
+    (about 550 bytes, for at least 47 bytes of directory) when the archive is opened: a file of
+    a few megabytes declaring a directory of gigabytes, or millions of members, would take the
+    memory before any member is looked at.
+
+    >>> import tempfile
+    >>> with tempfile.NamedTemporaryFile(suffix=".eval", delete=False) as f:
+    ...     with zipfile.ZipFile(f, "w") as w:
+    ...         w.writestr("header.json", "{}")
+    >>> check_directory(f.name, "x.eval")
+    """
+    with open(path, "rb") as fp:
+        declared = directory_size(fp)
+    if declared is not None and declared > limit("directory"):
+        raise _refuse(where, declared, "directory")
 
 
 def check_members(z: zipfile.ZipFile, where: str) -> dict[str, zipfile.ZipInfo]:

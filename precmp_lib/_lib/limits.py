@@ -52,6 +52,10 @@ LIMITS = {
     # report under 1 GiB whatever the input
     "member": Limit("PRECMP_MAX_MEMBER_BYTES", 192 << 20, "bytes in one JSON document or archive member", 1 << 40),
     "inflated": Limit("PRECMP_MAX_INFLATED_BYTES", 1 << 30, "bytes a compressed file inflates to", 1 << 40),
+    # an archive's directory is read whole and each entry becomes an object of some 550 bytes
+    # (of 47 bytes at least in the directory): 32 MiB keeps it under 400 MB, and holds some
+    # 400,000 samples of an inspect log
+    "directory": Limit("PRECMP_MAX_DIRECTORY_BYTES", 32 << 20, "bytes of an archive's directory (its list of members)", 1 << 36),
     "depth": Limit("PRECMP_MAX_DEPTH", 32, "levels of folders", 1_000),
 }
 
@@ -63,7 +67,8 @@ def limit(name: str) -> int:
     ----------
     name : str
         ``"columns"``, ``"models"``, ``"item_models"``, ``"classes"``, ``"tasks"``,
-        ``"label"``, ``"line"``, ``"log"``, ``"member"``, ``"inflated"`` or ``"depth"``.
+        ``"label"``, ``"line"``, ``"log"``, ``"member"``, ``"inflated"``, ``"directory"`` or
+        ``"depth"``.
 
     Returns
     -------

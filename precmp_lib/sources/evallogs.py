@@ -42,7 +42,13 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .._lib.bounded import check_json_cost, check_members, inflate_member, read_file
+from .._lib.bounded import (
+    check_directory,
+    check_json_cost,
+    check_members,
+    inflate_member,
+    read_file,
+)
 from .._lib.limits import check_limit, check_regular, limit, limits_held
 from .._lib.text import clip_for_message, printable_name, shorten
 from ..engine.files import resolve_path
@@ -648,6 +654,7 @@ def _inspect_parts(path: Path, header_only: bool = False
     """
     if zipfile.is_zipfile(path):
         with _archive_errors(path), contextlib.ExitStack() as stack:
+            check_directory(path, path.name)  # before zipfile reads the directory whole
             z = stack.enter_context(zipfile.ZipFile(path))
             members = check_members(z, path.name)
             names = sorted(n for n in members if n.startswith("samples/") and n.endswith(".json"))

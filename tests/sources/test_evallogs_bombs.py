@@ -210,7 +210,7 @@ def test_sparse_json_logs_and_results_are_refused_unread(tmp_path, small_member)
         logs_by_model([folder])
 
 
-def test_documents_below_the_bound_need_no_count():
+def test_documents_below_the_bound_need_no_count(monkeypatch):
     """check_json_cost skips the count for a document of n bytes when n (9 + 100) + 4096 is
     within the budget: json_cost never exceeds that, whatever the bytes (the worst: every byte
     a counted bracket or comma, a four-byte character, a \\ud escape)."""
@@ -222,13 +222,55 @@ def test_documents_below_the_bound_need_no_count():
         assert json_cost(doc) <= len(doc) * (9 + _PER_VALUE) + _BASE, doc[:12]
     # at the limit, a document just past the bound is counted and refused as before
     most = 1 << 20
-    import os
+    monkeypatch.setenv("PRECMP_MAX_MEMBER_BYTES", str(most))
+    n = (PARSE_FACTOR * most - _BASE) // (9 + _PER_VALUE) + 2_000  # 103 n + 4096 > 3 MiB
+    with pytest.raises(ValueError, match="bytes of JSON would take about"):
+        check_json_cost(b"[" * n, "x.json")
+    check_json_cost(b"[" * ((PARSE_FACTOR * most - _BASE) // (9 + _PER_VALUE)), "x.json")
 
-    os.environ["PRECMP_MAX_MEMBER_BYTES"] = str(most)
-    try:
-        n = (PARSE_FACTOR * most - _BASE) // (9 + _PER_VALUE) + 2_000  # 103 n + 4096 > 3 MiB
-        with pytest.raises(ValueError, match="bytes of JSON would take about"):
-            check_json_cost(b"[" * n, "x.json")
-        check_json_cost(b"[" * ((PARSE_FACTOR * most - _BASE) // (9 + _PER_VALUE)), "x.json")
-    finally:
-        del os.environ["PRECMP_MAX_MEMBER_BYTES"]
+
+def _many_members(path: Path, n: int) -> int:
+    """Write an archive of a header and ``n`` tiny samples; return its directory's real size."""
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_STORED) as w:
+        w.writestr("header.json", HEADER)
+        for i in range(n):
+            w.writestr(f"samples/{i}_epoch_1.json", b"{}")
+    with zipfile.ZipFile(path) as z:  # 46 bytes an entry, then its name, extra and comment
+        return sum(46 + len(i.filename.encode()) + len(i.extra) + len(i.comment)
+                   for i in z.infolist())
+
+
+@pytest.mark.parametrize("n", [300, 70_000])  # 70,000 members: a zip64 end record
+def test_an_archive_directory_past_the_limit_is_refused_before_it_is_read(tmp_path, monkeypatch, n):
+    """The directory's size is read from the end record (the zip64 one past 65,535 members)
+    and refused in one line before zipfile reads it whole (an object per entry, ~550 bytes)."""
+    from precmp_lib._lib.bounded import directory_size
+
+    path = tmp_path / "a.eval"
+    real = _many_members(path, n)
+    with open(path, "rb") as fp:
+        assert directory_size(fp) == real  # what zipfile itself reads
+    monkeypatch.setenv("PRECMP_MAX_DIRECTORY_BYTES", str(real - 1))
+    with pytest.raises(ValueError, match=rf"^a\.eval: more than {real - 1:,} bytes of an "
+                                         rf"archive's directory \(its list of members\) \(at "
+                                         rf"least {real:,}\); raise it with --limit directory=N"):
+        read_eval_logs({"m": path})
+    monkeypatch.setenv("PRECMP_MAX_DIRECTORY_BYTES", str(real))
+    with pytest.raises(ValueError, match="no 'id'|sample"):  # read on: its samples are empty
+        read_eval_logs({"m": path})
+
+
+def test_a_forged_end_record_is_refused_unread(tmp_path):
+    """An end record declaring a directory of 2^35 bytes (zip64) in a file of a few hundred:
+    refused on the declaration, whatever zipfile would make of it."""
+    path = tmp_path / "a.eval"
+    _many_members(path, 1)
+    data = bytearray(path.read_bytes())
+    end = data.rfind(b"PK\x05\x06")
+    zip64 = struct.pack("<4sQ2H2L4Q", b"PK\x06\x06", 44, 45, 45, 0, 0, 2, 2, 1 << 35, 0)
+    locator = struct.pack("<4sLQL", b"PK\x06\x07", 0, end, 1)
+    path.write_bytes(bytes(data[:end]) + zip64 + locator + bytes(data[end:]))
+    with pytest.raises(ValueError, match=r"^a\.eval: more than 33,554,432 bytes of an archive's "
+                                         r"directory \(its list of members\) \(at least "
+                                         r"34,359,738,368\)"):
+        read_eval_logs({"m": path})
