@@ -140,7 +140,7 @@ _END64 = struct.Struct("<4sQ2H2L4Q")
 def directory_size(fp: IO[bytes]) -> int | None:
     """Return the size an archive's end record gives its central directory (None: no record).
 
-    The record is the last ``PK\\5\\6`` within the file's last 65,557 bytes (22 and a comment
+    The record is the last ``PK 05 06`` (hex) within the file's last 65,557 bytes (22 and a comment
     of up to 65,535); a zip64 archive's own end record, found by its locator just before, gives
     the size when present. This is the size Python's :class:`zipfile.ZipFile` reads whole and
     parses into one object per entry, before any limit of ours could look at a member.
