@@ -840,16 +840,18 @@ def _duckdb(source: Opened, req: _Request) -> ProbabilityCounts:
     from .sql import roles_sql
 
     tag = uuid.uuid4().hex
-    kept: list[str] = []
+    kept: list[tuple[Any, str, str]] = []
 
     def run(obj: Any, name: str, sql: str, fetch: bool) -> Any:
         rel = obj.query(name, sql)
         return rel.df() if fetch else rel
 
     def keep(obj: Any, name: str, sql: str) -> str:
+        # a temporary table of the relation's own connection, which may be a user's database
+        # (read-only, or a file no table of ours may be written into); dropped through it
         table = f"precmp_kept{len(kept)}_{tag}"
-        obj.query(name, sql).create(table)
-        kept.append(table)
+        obj.query(name, f"CREATE TEMP TABLE {table} AS {sql}")
+        kept.append((obj, name, table))
         return table
 
     try:
@@ -860,9 +862,8 @@ def _duckdb(source: Opened, req: _Request) -> ProbabilityCounts:
     except Exception as exc:  # duckdb.Error: a parse failure of the user's file
         raise source.duckdb_failure(exc) from None
     finally:
-        if source.con is not None:
-            for table in kept:
-                source.con.execute(f"DROP TABLE IF EXISTS {table}")
+        for obj, name, table in kept:
+            obj.query(name, f"DROP TABLE IF EXISTS temp.main.{table}")
 
 
 def _in_memory(source: Opened, req: _Request) -> pd.DataFrame:

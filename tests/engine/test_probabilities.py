@@ -174,6 +174,28 @@ def test_duckdb_equals_numpy(tmp_path, suffix, cluster):
     assert np.all(np.diff(roc["tpr"]) >= 0)
 
 
+def test_a_users_read_only_database_is_read_and_left_as_it_was(tmp_path):
+    """A relation of a user's read-only database file: the distinct scores are stored in
+    temporary tables of its connection (a database file takes no table of ours) and dropped
+    after; the counts equal numpy's."""
+    import duckdb
+
+    df = wide(n=200)
+    db = tmp_path / "user.duckdb"
+    with duckdb.connect(str(db)) as con:
+        con.execute("CREATE TABLE scores AS SELECT * FROM df")
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        before = con.sql("SELECT database_name, table_name FROM duckdb_tables()").fetchall()
+        d = count_probabilities(con.table("scores"), y_true="y", proba=["a", "b", "c"],
+                                engine="duckdb")
+        assert d.engine == "duckdb"
+        _same(d, count_probabilities(df, y_true="y", proba=["a", "b", "c"], engine="numpy"))
+        assert con.sql("SELECT database_name, table_name FROM duckdb_tables()").fetchall() == before
+    finally:
+        con.close()
+
+
 def test_duckdb_refuses_what_it_cannot_reduce_and_auto_reads_it_in_memory(tmp_path):
     df = wide()
     df["fold"] = np.arange(len(df)) % 4
