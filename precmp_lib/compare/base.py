@@ -32,6 +32,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 from typing import Any, ClassVar, TypeVar, get_type_hints
 
+import numpy as np
 import pandas as pd
 
 from .._lib.jsonable import plain
@@ -135,10 +136,8 @@ class Comparison:
         out: dict[str, Any] = {"kind": self.kind}
         for f in fields(self):
             value = getattr(self, f.name)
-            if isinstance(value, pd.DataFrame):
-                value = _table_json(value)
-            out[f.name] = value
-        return json.dumps(plain(out), allow_nan=False)
+            out[f.name] = _table_json(value) if isinstance(value, pd.DataFrame) else plain(value)
+        return json.dumps(out, allow_nan=False)
 
     @classmethod
     def from_json(cls: type[C], text: str) -> C:
@@ -176,12 +175,37 @@ class Comparison:
 
 
 def _table_json(frame: pd.DataFrame) -> dict[str, Any]:
-    """One table as JSON: its columns, its rows as records, and its ``attrs`` when it has any."""
-    table: dict[str, Any] = {"columns": [str(c) for c in frame.columns],
-                             "records": frame.to_dict(orient="records")}
+    """One table as JSON-safe Python: its columns, its rows as records, and its ``attrs``."""
+    names = [str(c) for c in frame.columns]
+    table: dict[str, Any] = {"columns": names,
+                             "records": [dict(zip(names, row))
+                                         for row in zip(*map(_plain_column, _columns(frame)))]}
     if frame.attrs:
-        table["attrs"] = dict(frame.attrs)
+        table["attrs"] = plain(dict(frame.attrs))
     return table
+
+
+def _columns(frame: pd.DataFrame) -> list[pd.Series]:
+    return [frame.iloc[:, i] for i in range(frame.shape[1])]
+
+
+def _plain_column(col: pd.Series) -> list[Any]:
+    """Return a column's values as JSON-safe Python, a whole column at once where numpy can.
+
+    Numbers of a numpy dtype are converted at once (a non-finite float becomes None); any other
+    column value by value (:func:`plain`). The table of every pair of 1,000 models (500,000
+    rows) took 11 s value by value.
+    """
+    dtype = col.dtype
+    if isinstance(dtype, np.dtype) and dtype.kind == "f":
+        values = col.to_numpy()
+        out = values.tolist()
+        for j in np.flatnonzero(~np.isfinite(values)).tolist():
+            out[j] = None
+        return out
+    if isinstance(dtype, np.dtype) and dtype.kind in "iub":
+        return col.tolist()
+    return [plain(v) for v in col.tolist()]
 
 
 def _table_frame(table: Any, name: str = "table") -> pd.DataFrame:

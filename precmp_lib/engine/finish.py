@@ -54,6 +54,12 @@ def _group_sum(keys: np.ndarray, weights: np.ndarray, names: list[str]) -> pd.Da
         for i in reversed(range(len(spans))):
             first, uniq[:, i] = np.divmod(first, spans[i])
             uniq[:, i] += lo[i]
+    elif max(spans) <= 256:
+        # many columns of few labels (a wide file of hundreds of models): rows of bytes sort
+        # in the same order as rows of int64 and are compared 8 times faster
+        small = (keys - lo).astype(np.uint8)
+        uniq, inv = np.unique(small, axis=0, return_inverse=True)
+        uniq = uniq.astype(np.int64) + lo
     else:
         uniq, inv = np.unique(keys, axis=0, return_inverse=True)
     total = np.bincount(inv.ravel(), weights=weights, minlength=len(uniq))

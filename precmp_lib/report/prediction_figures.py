@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import base64
 import io
+import math
 import warnings
 from collections.abc import Sequence
 from typing import Any
@@ -404,7 +405,10 @@ def precision_heatmap(cmp: ModelComparison) -> Any:
     rgba[:, c] = to_rgba("#FFFFFF")
     ax.imshow(rgba, aspect="auto")
     size = 8 if k * m <= 300 else 6
-    for (i, j), v in np.ndenumerate(values):
+    # beyond 40 models a cell's number and a model's name are not legible: the colours show,
+    # the columns are numbered by rank, and the tables below give the names and numbers
+    many = m > 40
+    for (i, j), v in np.ndenumerate(values if not many else np.empty((0, 0))):
         value, fmt = (own[i], ".2f") if j == c else (v, "+.2f")
         r, g, b, _ = rgba[i, j]
         dark = 0.299 * r + 0.587 * g + 0.114 * b < 0.5
@@ -413,8 +417,15 @@ def precision_heatmap(cmp: ModelComparison) -> Any:
     ax.add_patch(Rectangle((c - 0.5, -0.5), 1, k, fill=False, edgecolor=REFERENCE, lw=1.5))
     role = "reference" if cmp.reference is not None else "best"
     ranks = dict(zip(cmp.summary["model"], cmp.summary["rank"]))
-    ax.set_xticks(range(m), [_mpl(f"{ranks[v]}. {v}" + (f" ({role})" if v == comp else ""))
-                             for v in models], rotation=40, ha="right", rotation_mode="anchor")
+    if many:
+        ticks = list(range(0, m, math.ceil(m / 40)))
+        ax.set_xticks(ticks, [str(ranks[models[j]]) for j in ticks], fontsize=7)
+        ax.set_xlabel(f"the {m:,} models by accuracy rank (names and precisions in the table "
+                      "below)")
+    else:
+        ax.set_xticks(range(m), [_mpl(f"{ranks[v]}. {v}" + (f" ({role})" if v == comp else ""))
+                                 for v in models], rotation=40, ha="right",
+                      rotation_mode="anchor")
     ax.set_yticks(range(k), [_mpl(v) for v in diff.index])
     ax.grid(False)
     fig.colorbar(ScalarMappable(norm, cmap), ax=ax, shrink=.9,

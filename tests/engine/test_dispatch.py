@@ -656,14 +656,17 @@ def test_wide_cv_duplicated_pair_found_by_the_cluster_query(tmp_path):
                        count_predictions(str(tmp_path / "ok.parquet"), y_true="y", engine="duckdb"))
 
 
-@pytest.mark.parametrize(("rows", "low", "high"), [(5000, 0, 5), (3000, -3, 10**9), (40, 0, 2**40)])
-def test_group_sum_equals_unique_rows(rows, low, high):
-    """Equal key rows are summed in lexicographic order, by the one-key path (small spans) and
-    by numpy's unique over rows (spans whose product passes 2^62); numpy is the reference."""
+@pytest.mark.parametrize(("rows", "low", "high", "cols"), [
+    (5000, 0, 5, 7), (3000, -3, 10**9, 4), (40, 0, 2**40, 4),
+    (2000, -2, 3, 60), (500, 0, 256, 9)])  # spans past 2^62, each at most 256: rows of bytes
+def test_group_sum_equals_unique_rows(rows, low, high, cols):
+    """Equal key rows are summed in lexicographic order, by the one-key path (small spans), by
+    rows of bytes (many columns of at most 256 values each) and by numpy's unique over rows of
+    int64 (wider spans whose product passes 2^62); numpy over int64 rows is the reference."""
     from precmp_lib.engine.finish import _group_sum
 
     rng = np.random.default_rng(rows)
-    keys = rng.integers(low, high, (rows, 7 if high < 10 else 4)).astype(np.int64)
+    keys = rng.integers(low, high, (rows, cols)).astype(np.int64)
     keys[rows // 2:] = keys[: rows - rows // 2]  # every row at least twice
     weights = rng.integers(1, 5, rows).astype(float)
     out = _group_sum(keys, weights, [f"k{i}" for i in range(keys.shape[1])])

@@ -732,3 +732,18 @@ def test_the_reference_is_the_family_of_the_many_model_page():
     assert "Ranking, each model against the reference" in first
     every = compare_models(frame, y_true="y", n_boot=100, family="all")
     assert "Every pair is tested (--pairs all: 66 pairs)" in str(sections.section_conclusion(every))
+
+
+def test_the_precision_map_of_many_models_numbers_its_columns_by_rank():
+    """Beyond 40 models a cell's number and a model's name are not legible (and 1,000 models
+    drew 4,000 texts): the map keeps its colours, numbers the columns by rank, and says where
+    the names are; up to 40, every cell and name is written."""
+    many = compare_models(_many_wide(45), y_true="y", n_boot=20)
+    ax = figures.precision_heatmap(many).axes[0]
+    assert len(ax.texts) == 0
+    labels = [t.get_text() for t in ax.get_xticklabels()]
+    assert len(labels) == 23 and all(x.isdigit() for x in labels)  # every second column
+    assert "the 45 models by accuracy rank" in ax.get_xlabel()
+    few = compare_models(_many_wide(12), y_true="y", n_boot=20)
+    ax = figures.precision_heatmap(few).axes[0]
+    assert len(ax.texts) == 3 * 12  # three classes by twelve models
