@@ -463,6 +463,12 @@ def _conclusions(task: str, summary: pd.DataFrame, pairs: pd.DataFrame, best: li
     elif len(best) == 1:
         lines.append(f"{where}{top} scores highest ({score:.3f}) and every other model is shown "
                      f"worse after Holm's adjustment at α = {alpha:g}.")
+    elif len(best) > 12:  # a leaderboard's group: its size and first names, all in the tables
+        from .prediction_conclusions import join_names
+
+        lines.append(f"{where}{top} scores highest ({score:.3f}); {len(best) - 1:,} more are not "
+                     f"shown worse after Holm's adjustment at α = {alpha:g}: the best group of "
+                     f"{len(best):,} is {join_names(best, most=12)} (every one in the tables).")
     else:
         others = ", ".join(best[1:])
         lines.append(f"{where}{top} scores highest ({score:.3f}); {others} "

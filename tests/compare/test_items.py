@@ -542,3 +542,20 @@ def test_common_items_that_leave_a_task_empty_say_so_in_one_line(engine):
     assert str(err.value) == ("DataFrame: task 't2': no item is answered by every model, so "
                               "--common-items leaves nothing to compare (items answered: a 2, "
                               "b 0)")
+
+
+def test_a_leaderboards_best_group_is_said_by_its_size_and_first_names():
+    """Sixty models on 60 items: many are not shown worse than the top one. The line gives the
+    group's size and its first twelve names (every one is in the tables), not sixty names."""
+    rng = np.random.default_rng(8)
+    frame = pd.DataFrame({"item": np.tile(np.arange(60), 60),
+                          "model": np.repeat([f"m{j:02d}" for j in range(60)], 60),
+                          "score": (rng.random(3600) < 0.7).astype(float)})
+    cmp = compare_items(frame)
+    best = cmp.best
+    assert len(best) > 12
+    line = next(x for x in cmp.conclusions if "scores highest" in x)
+    assert line == (f"{best[0]} scores highest ({cmp.summary.set_index('model').loc[best[0], 'score']:.3f}); "
+                    f"{len(best) - 1} more are not shown worse after Holm's adjustment at α = 0.05: "
+                    f"the best group of {len(best)} is {', '.join(best[:12])} and {len(best) - 12} "
+                    "more (every one in the tables).")
