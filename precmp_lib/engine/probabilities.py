@@ -337,22 +337,24 @@ def _truth_labels(req: _Request, values: pd.Series) -> np.ndarray:
     return values.astype(str).to_numpy()
 
 
-def _long_classes_to_wide(req: _Request, frame: pd.DataFrame) -> tuple[pd.DataFrame, dict]:
-    """Long multiclass: one row per observation, model and class -> columns MODEL:CLASS."""
-    assert req.class_col is not None and req.proba_col is not None
+def _pivot_long(req: _Request, frame: pd.DataFrame, by: list[str], values: Any, *,
+                twice: str, missing: str) -> tuple[pd.DataFrame, pd.DataFrame, list[str]]:
+    """Pivot a long file to one row per observation (its id and repeat).
+
+    ``frame`` has its model (and class) columns as text already; ``by`` are the columns the
+    values spread over. Returns the wide values, the observations' own columns (the truth,
+    the keys, the fold and the cluster, in the wide rows' order) and the models, refusing
+    fewer than two models, a row given twice (``twice``) and a missing cell (``missing``).
+    """
     keys = [c for c in (req.id, req.repeat) if c]
-    frame = frame.assign(**{req.model_col: frame[req.model_col].astype(str),
-                            req.class_col: frame[req.class_col].astype(str)})
     models = list(dict.fromkeys(frame[req.model_col]))
     if len(models) < 2:
         raise req.fail(f"column {req.model_col!r} names {len(models)} model; need at least two")
-    if frame.duplicated([*keys, req.model_col, req.class_col]).any():
-        raise req.fail("an observation has two rows for one model and class (columns "
-                       f"{[*keys, req.model_col, req.class_col]})")
-    wide = frame.pivot(index=keys, columns=[req.model_col, req.class_col], values=req.proba_col)
+    if frame.duplicated([*keys, *by]).any():
+        raise req.fail(f"{twice} (columns {[*keys, *by]})")
+    wide = frame.pivot(index=keys, columns=by, values=values)
     if wide.isna().any().any():
-        raise req.fail("not every model gives every observation a probability of every class "
-                       "(a long multiclass file needs one row per observation, model and class)")
+        raise req.fail(missing)
     firsts = frame.drop_duplicates(keys).set_index(keys)
     out = pd.DataFrame({req.y: firsts.loc[wide.index, req.y].to_numpy()})
     for k in keys:
@@ -360,6 +362,19 @@ def _long_classes_to_wide(req: _Request, frame: pd.DataFrame) -> tuple[pd.DataFr
     for extra in (req.fold, req.cluster):
         if extra:
             out[extra] = firsts.loc[wide.index, extra].to_numpy()
+    return wide, out, models
+
+
+def _long_classes_to_wide(req: _Request, frame: pd.DataFrame) -> tuple[pd.DataFrame, dict]:
+    """Long multiclass: one row per observation, model and class -> columns MODEL:CLASS."""
+    assert req.class_col is not None and req.proba_col is not None
+    frame = frame.assign(**{req.model_col: frame[req.model_col].astype(str),
+                            req.class_col: frame[req.class_col].astype(str)})
+    wide, out, models = _pivot_long(
+        req, frame, [req.model_col, req.class_col], req.proba_col,
+        twice="an observation has two rows for one model and class",
+        missing="not every model gives every observation a probability of every class (a long "
+                "multiclass file needs one row per observation, model and class)")
     classes = sorted(set(frame[req.class_col]))
     columns: dict[str, Any] = {}
     for m in models:
@@ -374,25 +389,13 @@ def _long_classes_to_wide(req: _Request, frame: pd.DataFrame) -> tuple[pd.DataFr
 def _long_to_wide(req: _Request, frame: pd.DataFrame) -> tuple[pd.DataFrame, dict]:
     if req.class_col is not None:
         return _long_classes_to_wide(req, frame)
-    keys = [c for c in (req.id, req.repeat) if c]
-    models = list(dict.fromkeys(frame[req.model_col].astype(str)))
-    if len(models) < 2:
-        raise req.fail(f"column {req.model_col!r} names {len(models)} model; need at least two")
     frame = frame.assign(**{req.model_col: frame[req.model_col].astype(str)})
-    if frame.duplicated([*keys, req.model_col]).any():
-        raise req.fail(f"an observation has two rows for one model (columns {[*keys, req.model_col]})")
     values = [req.proba_col] + ([req.pred_col] if req.pred_col else [])
-    wide = frame.pivot(index=keys, columns=req.model_col, values=values)
-    if wide.isna().any().any():
-        raise req.fail("not every model scores every observation (a long file needs one row "
-                       "per observation and model)")
-    firsts = frame.drop_duplicates(keys).set_index(keys)
-    out = pd.DataFrame({req.y: firsts.loc[wide.index, req.y].to_numpy()})
-    for k in keys:
-        out[k] = wide.index.get_level_values(k) if len(keys) > 1 else wide.index.to_numpy()
-    for extra in (req.fold, req.cluster):
-        if extra:
-            out[extra] = firsts.loc[wide.index, extra].to_numpy()
+    wide, out, models = _pivot_long(
+        req, frame, [req.model_col], values,
+        twice="an observation has two rows for one model",
+        missing="not every model scores every observation (a long file needs one row per "
+                "observation and model)")
     for m in models:
         out[m] = wide[(req.proba_col, m)].to_numpy()
         if req.pred_col:

@@ -251,3 +251,34 @@ def test_long_multiclass_with_a_class_column_equals_wide():
     assert c_long.multiclass and c_long.models == ("m1", "m2")
     np.testing.assert_allclose(c_long.aucs, c_wide.aucs, rtol=1e-13)
     pd.testing.assert_frame_equal(c_long.per_class, c_wide.per_class)
+
+
+def _long_binary() -> pd.DataFrame:
+    return wide().melt(id_vars=["id", "y"], value_vars=["a", "b", "c"], var_name="model",
+                       value_name="p")
+
+
+def _long_classes() -> pd.DataFrame:
+    rng = np.random.default_rng(2)
+    y = np.array(list("xyz"))[rng.integers(0, 3, 30)]
+    return pd.DataFrame([{"id": i, "model": m, "class": c, "y": y[i], "p": 1 / 3}
+                         for i in range(30) for m in ("m1", "m2") for c in "xyz"])
+
+
+@pytest.mark.parametrize(("make", "change", "match"), [
+    (_long_binary, lambda d: pd.concat([d, d.iloc[[4]]]),
+     r"an observation has two rows for one model \(columns \['id', 'model'\]\)"),
+    (_long_binary, lambda d: d.drop(index=7),
+     r"not every model scores every observation \(a long file needs one row per observation "
+     r"and model\)"),
+    (_long_binary, lambda d: d[d.model == "a"],
+     r"column 'model' names 1 model; need at least two"),
+    (_long_classes, lambda d: pd.concat([d, d.iloc[[4]]]),
+     r"an observation has two rows for one model and class \(columns \['id', 'model', 'class'\]\)"),
+    (_long_classes, lambda d: d.drop(index=7),
+     r"not every model gives every observation a probability of every class"),
+])
+def test_a_long_file_that_is_not_one_row_per_observation_and_model_is_refused(make, change, match):
+    """The long layouts, binary and multiclass, share one pivot: each refusal in one line."""
+    with pytest.raises(ValueError, match=match):
+        count_probabilities(change(make()), y_true="y", proba=["p"], id="id")
