@@ -17,7 +17,7 @@ import pandas as pd
 from .._lib.text import DIRECTION_CONTROLS
 from ..compare.prediction_conclusions import count_of, format_pvalue
 
-__all__ = ['BIDI_NOTE', 'CSS', 'HEAT_MAP_LEGEND', 'Html', 'bidi_note', 'esc', 'heat_map_html',
+__all__ = ['BIDI_NOTE', 'CSS', 'HEAT_MAP_LEGEND', 'Html', 'bidi_note', 'esc', 'family_sentence', 'heat_map_html',
            'settings_table', 'table_html']
 
 
@@ -462,6 +462,51 @@ HEAT_MAP_LEGEND = ("A cell is the row's model minus the column's: blue, the row'
                    "better (α = {alpha:g}); vermillion, shown worse; grey, not shown to differ; "
                    "the deeper the colour, the smaller the adjusted p-value (or, by difference, "
                    "the larger the difference). Point at a cell for its numbers.")
+
+
+def family_sentence(k: int, family: str, *, reference: str | None, leader: str, many: int,
+                    per: str = "", measures: str = "", heat: str = "") -> str:
+    """Say which pairs a page tested and over which Holm's adjustment runs (every route's).
+
+    Parameters
+    ----------
+    k : int
+        The models.
+    family : {"all", "leader", "reference"}
+        The pairs tested.
+    reference : str or None
+        The reference model (family ``"reference"``).
+    leader : str
+        How the page names the leader ("the top model of each task").
+    many : int
+        Beyond this many models the leader is the default family.
+    per : str
+        Where the pairs are counted (" per task").
+    measures : str
+        What the family's pairs are tested for (", for accuracy and ...").
+    heat : str
+        What the page's heat map tests ("every pair"); "" when the page has none.
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> family_sentence(12, "reference", reference="m4", leader="", many=10, heat="every pair")
+    "Each model is tested against the reference, m4 (--reference; 11 pairs), Holm's adjustment over those pairs; the heat map tests every pair, Holm over all 66."
+    """
+    every = k * (k - 1) // 2
+    tail = f"; the heat map tests {heat}, Holm over all {every:,}" if heat else ""
+    if family == "reference":
+        return (f"Each model is tested against the reference, {reference} (--reference; "
+                f"{k - 1:,} pairs{per}), Holm's adjustment over those pairs{tail}.")
+    if family == "leader":
+        return (f"Each model is tested against the leader, {leader} (--pairs leader, the "
+                f"default beyond {many} models: {k - 1:,} pairs{per}, not {every:,}), Holm's "
+                f"adjustment over those pairs{measures}{tail}.")
+    return (f"Every pair is tested (--pairs all: {every:,} pairs{per}), Holm's adjustment over "
+            "them.")
 
 
 def heat_map_html(all_pairs: pd.DataFrame, names: list[str], alpha: float,

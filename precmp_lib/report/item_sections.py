@@ -34,6 +34,7 @@ from .html import (
     Html,
     bidi_note,
     esc,
+    family_sentence,
     heat_map_html,
     settings_table,
     table_html,
@@ -553,18 +554,10 @@ def _power(cmp: ItemComparison) -> str:
 
 def _family_text(cmp: ItemComparison) -> str:
     """Say which pairs were tested, and over which Holm's adjustment runs."""
-    k = len(cmp.models)
-    family = cmp.settings.get("family", "all")
-    if family == "reference":
-        return (f"Each model is tested against the reference, {cmp.settings.get('reference')} "
-                f"(--reference; {k - 1:,} pairs per task), Holm's adjustment over those pairs.")
-    if family == "leader":
-        return (f"Each model is tested against the leader, the top model of each task (--pairs "
-                f"leader, the default beyond {MANY_MODELS} models: {k - 1:,} pairs per task, not "
-                f"{k * (k - 1) // 2:,}), Holm's adjustment over those pairs; the heat map tests "
-                f"every pair, Holm over all {k * (k - 1) // 2:,}.")
-    return (f"Every pair is tested (--pairs all: {k * (k - 1) // 2:,} pairs per task), Holm's "
-            "adjustment over them.")
+    return family_sentence(len(cmp.models), cmp.settings.get("family", "all"),
+                           reference=cmp.settings.get("reference"),
+                           leader="the top model of each task", many=MANY_MODELS,
+                           per=" per task", heat="" if cmp.all_pairs.empty else "every pair")
 
 
 def _against_leader(cmp: ItemComparison, task: str) -> pd.DataFrame:
@@ -620,7 +613,8 @@ def _ranking(cmp: ItemComparison) -> str:
              else "No best group: tasks on different scales are not pooled.")
     intro = (f"<p>{esc(group)}</p><p>{esc(_family_text(cmp))} Each row: the model's mean score "
              f"with its {100 * (1 - cmp.alpha):g} % cluster-robust interval, then its difference "
-             "from the leader with its interval and the Holm-adjusted p-value.</p>")
+             f"from the {'reference' if cmp.settings.get('reference') else 'leader'} with its "
+             "interval and the Holm-adjusted p-value.</p>")
     return _h2("pi-ranking") + intro + table_html(table, "ranking")
 
 

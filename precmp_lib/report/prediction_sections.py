@@ -26,6 +26,7 @@ from .html import (
     _html,
     bidi_note,
     esc,
+    family_sentence,
     heat_map_html,
     settings_table,
     table_html,
@@ -142,21 +143,12 @@ def _many(cmp: ModelComparison) -> bool:
 
 def _family_text(cmp: ModelComparison) -> str:
     """Say which pairs were tested, and over which Holm's adjustment runs."""
-    k = len(cmp.models)
-    family = cmp.settings.get("family", "reference" if cmp.reference else "all")
-    every = k * (k - 1) // 2
-    heat = (f"; the heat map tests every pair's accuracy, Holm over all {every:,}"
-            if len(cmp.all_pairs) else "")
-    if family == "reference":
-        return (f"Each model is tested against the reference, {cmp.reference} (--reference; "
-                f"{k - 1:,} pairs), Holm's adjustment over those pairs{heat}.")
-    if family == "leader":
-        return (f"Each model is tested against the leader, the most accurate model, "
-                f"{cmp.settings.get('leader')} (--pairs leader, the default beyond {MANY_MODELS} "
-                f"models: {k - 1:,} pairs, not {every:,}), Holm's adjustment over those pairs, "
-                f"for accuracy and for precision class by class{heat}.")
-    return (f"Every pair is tested (--pairs all: {every:,} pairs), Holm's adjustment over "
-            "them.")
+    return family_sentence(
+        len(cmp.models), cmp.settings.get("family", "reference" if cmp.reference else "all"),
+        reference=cmp.reference, many=MANY_MODELS,
+        leader=f"the most accurate model, {cmp.settings.get('leader')}",
+        measures=", for accuracy and for precision class by class",
+        heat="every pair's accuracy" if len(cmp.all_pairs) else "")
 
 
 def _against_leader(cmp: ModelComparison) -> pd.DataFrame:
@@ -201,8 +193,8 @@ def _ranking(cmp: ModelComparison) -> str:
     intro = (f"<h3>Ranking, each model against the {'reference' if cmp.reference else 'leader'}"
              f"</h3><p>{esc(group)}</p><p>{esc(_family_text(cmp))} Each row: the model's "
              f"accuracy with its {100 * (1 - cmp.alpha):g} % interval ({how}), then its "
-             "difference from the leader with the Holm-consistent interval and the "
-             "Holm-adjusted p-value.</p>")
+             f"difference from the {'reference' if cmp.reference else 'leader'} with the "
+             "Holm-consistent interval and the Holm-adjusted p-value.</p>")
     return intro + table_html(table, "ranking")
 
 

@@ -175,7 +175,13 @@ def test_the_reference_is_the_family_and_the_page_says_so():
     assert all("m005" in (r.model_a, r.model_b) for r in cmp.pairs.itertuples())
     assert cmp.recommendation.startswith("Against m005 (each model against it, Holm over 11 pairs")
     page = item_sections(cmp)
-    assert "tested against the reference, m005 (--reference; 11 pairs per task)" in page
+    # the page also holds the heat map of every pair, and says so (the leader's page did; the
+    # reference's did not)
+    assert ("tested against the reference, m005 (--reference; 11 pairs per task), Holm's "
+            "adjustment over those pairs; the heat map tests every pair, Holm over all 66.") in \
+        html.unescape(page)
+    assert '<div class="heatmap"' in page
+    assert "then its difference from the reference with its interval" in page
     with pytest.raises(ValueError, match="reference 'zz' is not one of the models"):
         compare_items(_frame(3, items=20), reference="zz")
 
