@@ -495,11 +495,7 @@ def _json(text: str | bytes | bytearray, where: str) -> Any:
             check_json_cost(text, where)
         value = json.loads(text)
         raw = text if isinstance(text, bytes | bytearray) else text.encode("utf-8", "surrogatepass")
-        if _SURROGATE_ESCAPE.search(raw):
-            at = _lone_surrogate(value)
-            if at is not None:
-                raise ValueError(f"{where}: {at} holds a lone surrogate (a \\ud800 to \\udfff "
-                                 "escape without its pair), which is not text")
+        _refuse_lone_surrogates(raw, value, where)
         return value
     except json.JSONDecodeError as exc:
         raise ValueError(f"{where}: not JSON ({exc.msg} at line {exc.lineno} column "
@@ -606,12 +602,25 @@ def _sample_json(data: bytes | bytearray, where: str) -> Any:
         out = None
     if out is None:
         return _json(data, where)
-    if _SURROGATE_ESCAPE.search(data):
-        at = _lone_surrogate(out)
-        if at is not None:
-            raise ValueError(f"{where}: {at} holds a lone surrogate (a \ud800 to \udfff "
-                             "escape without its pair), which is not text")
+    _refuse_lone_surrogates(data, out, where)
     return out
+
+
+def _refuse_lone_surrogates(raw: bytes | bytearray, value: Any, where: str) -> None:
+    r"""Refuse a parsed document holding a lone surrogate escape (``\ud800`` without its pair).
+
+    ``raw`` is the document's bytes: only one with a surrogate escape is searched.
+
+    >>> _refuse_lone_surrogates(b'["\\ud800"]', ["\ud800"], "a.json")
+    Traceback (most recent call last):
+    ...
+    ValueError: a.json: [0] holds a lone surrogate (a \ud800 to \udfff escape without its pair), which is not text
+    """
+    if _SURROGATE_ESCAPE.search(raw):
+        at = _lone_surrogate(value)
+        if at is not None:
+            raise ValueError(f"{where}: {at} holds a lone surrogate (a \\ud800 to \\udfff "
+                             "escape without its pair), which is not text")
 
 
 def _sample_fields(text: str) -> dict[str, Any] | None:
