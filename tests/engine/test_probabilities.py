@@ -282,3 +282,34 @@ def test_a_long_file_that_is_not_one_row_per_observation_and_model_is_refused(ma
     """The long layouts, binary and multiclass, share one pivot: each refusal in one line."""
     with pytest.raises(ValueError, match=match):
         count_probabilities(change(make()), y_true="y", proba=["p"], id="id")
+
+
+@pytest.mark.parametrize("engine", ["duckdb", "spark"])
+def test_degenerate_models_count_the_same_where_the_data_live(tmp_path, engine):
+    """A perfect model (AUC 1), one wrong on every row (AUC 0), two identical models and one
+    with only two distinct scores: the engines' placements, covariances, losses, ROC and
+    reliability bins equal numpy's."""
+    if engine == "spark":
+        pytest.importorskip("pyspark")
+    df = wide(n=120)
+    truth = (df["y"] == "yes").to_numpy()
+    df["perfect"] = np.where(truth, 0.9, 0.2)
+    df["wrong"] = np.where(truth, 0.1, 0.8)
+    df["twin"] = df["a"]
+    df["coarse"] = np.where(df["a"] > 0.5, 0.7, 0.3)
+    path = tmp_path / "d.parquet"
+    df.to_parquet(path)
+    args = {"y_true": "y", "proba": ["perfect", "wrong", "a", "twin", "coarse"]}
+    d = count_probabilities(str(path), engine=engine, **args)
+    n = count_probabilities(str(path), engine="numpy", **args)
+    _same(d, n)
+    np.testing.assert_allclose(d.aucs[:2], [1.0, 0.0], atol=1e-15)
+    assert d.aucs[2] == d.aucs[3] and d.auc_covariance[2, 3] == pytest.approx(d.auc_covariance[2, 2])
+    # the perfect model's ROC goes straight up: a point at (0, 1)
+    roc = d.roc[d.roc.model == "perfect"]
+    assert ((roc.fpr == 0) & (roc.tpr == 1)).any()
+    cal = d.calibration.set_index(["model", "bin"])
+    ref = n.calibration.set_index(["model", "bin"])
+    assert set(cal.index) == set(ref.index)
+    pd.testing.assert_frame_equal(cal[["n"]], ref.loc[cal.index, ["n"]], check_dtype=False)
+    np.testing.assert_allclose(cal["observed"], ref.loc[cal.index, "observed"], rtol=1e-12)
