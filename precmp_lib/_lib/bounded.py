@@ -140,8 +140,9 @@ _END64 = struct.Struct("<4sQ2H2L4Q")
 def directory_size(fp: IO[bytes]) -> int | None:
     """Return the size an archive's end record gives its central directory (None: no record).
 
-    The record is the last ``PK 05 06`` (hex) within the file's last 65,557 bytes (22 and a comment
-    of up to 65,535); a zip64 archive's own end record, found by its locator just before, gives
+    The record is the one zipfile takes: the last 22 bytes when they are a record without a
+    comment, else the last ``PK 05 06`` (hex) within the file's last 65,557 bytes (22 and a
+    comment of up to 65,535); a zip64 archive's own end record, found by its locator just before, gives
     the size when present. This is the size Python's :class:`zipfile.ZipFile` reads whole and
     parses into one object per entry, before any limit of ours could look at a member.
     """
@@ -150,7 +151,13 @@ def directory_size(fp: IO[bytes]) -> int | None:
     start = max(0, size - _END.size - 65_535)
     fp.seek(start)
     tail = fp.read()
-    at = tail.rfind(b"PK\x05\x06")
+    # the record zipfile itself takes: the last 22 bytes when they are one without a comment,
+    # else the last signature (which a field of the last 22 bytes may hold)
+    last = len(tail) - _END.size
+    if last >= 0 and tail[last:last + 4] == b"PK\x05\x06" and tail[-2:] == b"\x00\x00":
+        at = last
+    else:
+        at = tail.rfind(b"PK\x05\x06")
     if at < 0 or len(tail) - at < _END.size:
         return None
     cd_size = _END.unpack_from(tail, at)[5]

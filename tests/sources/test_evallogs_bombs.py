@@ -274,3 +274,26 @@ def test_a_forged_end_record_is_refused_unread(tmp_path):
                                          r"directory \(its list of members\) \(at least "
                                          r"34,359,738,368\)"):
         read_eval_logs({"m": path})
+
+
+def test_an_end_record_whose_fields_spell_its_signature_is_still_read(tmp_path, monkeypatch):
+    """Entry counts of 0x4B50 and 0x0605 write ``PK 05 06`` inside the end record itself; the
+    record zipfile takes (the last 22 bytes, no comment) is the one measured, so the check is
+    not skipped."""
+    from precmp_lib._lib.bounded import directory_size
+
+    path = tmp_path / "a.eval"
+    real = _many_members(path, 3)
+    data = bytearray(path.read_bytes())
+    end = len(data) - 22
+    assert data[end:end + 4] == b"PK\x05\x06"
+    data[end + 8:end + 12] = struct.pack("<2H", 0x4B50, 0x0605)  # the counts, which zipfile ignores
+    path.write_bytes(bytes(data))
+    assert bytes(data).rfind(b"PK\x05\x06") == end + 8
+    with zipfile.ZipFile(path) as z:  # zipfile still reads it
+        assert len(z.infolist()) == 4
+    with open(path, "rb") as fp:
+        assert directory_size(fp) == real
+    monkeypatch.setenv("PRECMP_MAX_DIRECTORY_BYTES", str(real - 1))
+    with pytest.raises(ValueError, match=r"^a\.eval: more than .* bytes of an archive's directory"):
+        read_eval_logs({"m": path})
