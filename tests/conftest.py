@@ -9,6 +9,7 @@ import inspect
 import json
 import os
 import re
+import shutil
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -243,3 +244,16 @@ def executed_outputs() -> Callable[[Path, str], str]:
 
     return read
 
+
+
+@pytest.fixture(scope="module")
+def spark():
+    """One local Spark session for a test module: no UI, 2 shuffle partitions; stopped after."""
+    if shutil.which("java") is None:
+        pytest.fail("Spark tests need Java 17: apt-get install openjdk-17-jre-headless "
+                    "(or set JAVA_HOME); they are part of `make test`")
+    from precmp_lib.engine.spark_engine import spark_session
+
+    session = spark_session()
+    yield session
+    session.stop()

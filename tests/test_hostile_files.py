@@ -149,18 +149,6 @@ def test_numpy_and_duckdb_count_grammar_files_as_data(frame, name, kind):
         shutil.rmtree(folder)
 
 
-@pytest.fixture(scope="module")
-def spark():
-    """One local Spark session for the module."""
-    if shutil.which("java") is None:
-        pytest.fail("Spark tests need Java 17: apt-get install openjdk-17-jre-headless")
-    from precmp_lib.engine.spark_engine import spark_session
-
-    session = spark_session()
-    yield session
-    session.stop()
-
-
 @settings(max_examples=6, deadline=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 @given(frame=st.one_of(wide_files(), long_files()), name=file_names,

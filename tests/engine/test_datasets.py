@@ -6,8 +6,6 @@ as text and parsed once, for every engine, in precmp_lib.engine.datasets).
 
 from __future__ import annotations
 
-import shutil
-
 import numpy as np
 import pandas as pd
 import pytest
@@ -62,18 +60,6 @@ def test_numpy_and_duckdb_read_csv_and_parquet_alike(files, engine, layout):
         read = count_datasets(source, engine=engine)
         assert read.layout == layout and read.engine == engine
         _same(read, frame, layout)
-
-
-@pytest.fixture(scope="module")
-def spark():
-    """One local Spark session for the module."""
-    if shutil.which("java") is None:
-        pytest.fail("Spark tests need Java 17: apt-get install openjdk-17-jre-headless")
-    from precmp_lib.engine.spark_engine import spark_session
-
-    session = spark_session()
-    yield session
-    session.stop()
 
 
 def test_spark_reads_csv_and_parquet_as_numpy_does(files, spark):

@@ -7,8 +7,6 @@ label tuples of the rows (``_tally``), not the engines' code path.
 
 from __future__ import annotations
 
-import shutil
-
 import numpy as np
 import pandas as pd
 import pytest
@@ -259,19 +257,6 @@ def test_long_models_keep_the_order_of_their_first_row(engine, tmp_path):
     assert count_predictions(path, y_true="y_true", engine=engine).models == ("zeta", "alpha", "mid")
     chosen = count_predictions(path, y_true="y_true", engine=engine, models=["mid", "zeta"])
     assert chosen.models == ("mid", "zeta")
-
-
-@pytest.fixture(scope="module")
-def spark():
-    """One local Spark session for the module: no UI, 2 shuffle partitions."""
-    if shutil.which("java") is None:
-        pytest.fail("Spark tests need Java 17: apt-get install openjdk-17-jre-headless "
-                    "(or set JAVA_HOME); they are part of `make test`")
-    from precmp_lib.engine.spark_engine import spark_session
-
-    session = spark_session()
-    yield session
-    session.stop()
 
 
 def test_spark_gives_the_numpy_counts(files, spark):
