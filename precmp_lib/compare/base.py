@@ -271,9 +271,9 @@ def best_group(scores: Mapping[str, float], pairs: pd.DataFrame,
 
     With every pair compared: the top model and every model not shown worse than it (its pair
     with the top not rejected after the adjustment the pairs table holds). Against a
-    ``reference``: the models shown better than the reference (a rejected pair with a positive
-    estimate, the reference as B), or, when none is, the reference and the models not shown to
-    differ from it. No pair outside the table is tested.
+    ``reference``: the models shown better than the reference (a rejected pair whose estimate
+    favours the other model, the reference on either side), or, when none is, the reference
+    and the models not shown to differ from it. No pair outside the table is tested.
 
     The tie-break, stated once: models are ranked by score, highest first, and equal scores keep
     the models' order (:func:`by_score`); the top model is the first of that ranking, and the
@@ -301,6 +301,13 @@ def best_group(scores: Mapping[str, float], pairs: pd.DataFrame,
 
     b and c tie at 0.9: b comes first in the models' order, so b is the top model; c is not
     shown worse than b, a is.
+
+    Against a reference, on either side of its pairs: the reference r beats a, c beats r.
+
+    >>> ref = pd.DataFrame({"model_a": ["r", "c"], "model_b": ["a", "r"],
+    ...                     "reject": [True, True], "estimate": [0.2, 0.1]})
+    >>> best_group({"a": 0.5, "r": 0.7, "c": 0.8}, ref, reference="r")
+    ['c']
     """
     order = by_score(scores)
     if reference is None:
@@ -308,9 +315,16 @@ def best_group(scores: Mapping[str, float], pairs: pd.DataFrame,
         worse = {r.model_b if r.model_a == top else r.model_a for r in pairs.itertuples()
                  if r.reject and top in (r.model_a, r.model_b)}
         return [m for m in order if m not in worse]
-    better = {r.model_a for r in pairs.itertuples() if r.reject and r.estimate > 0}
+    better: set[str] = set()
+    beaten: set[str] = set()
+    for r in pairs.itertuples():
+        if not r.reject or reference not in (r.model_a, r.model_b):
+            continue
+        # the other model, and its difference from the reference, whichever side each is on
+        other, diff = ((r.model_a, r.estimate) if r.model_b == reference
+                       else (r.model_b, -r.estimate))
+        (better if diff > 0 else beaten).add(other)
     if better:
         return [m for m in order if m in better]
-    worse = {r.model_a for r in pairs.itertuples() if r.reject}
-    return [m for m in order if m not in worse]
+    return [m for m in order if m not in beaten]
 

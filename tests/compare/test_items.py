@@ -559,3 +559,22 @@ def test_a_leaderboards_best_group_is_said_by_its_size_and_first_names():
                     f"{len(best) - 1} more are not shown worse after Holm's adjustment at α = 0.05: "
                     f"the best group of {len(best)} is {', '.join(best[:12])} and {len(best) - 12} "
                     "more (every one in the tables).")
+
+
+def test_the_best_group_against_a_reference_is_the_models_shown_better_than_it():
+    """With --reference the item pairs hold the reference on either side (by score): the best
+    group is the models shown better than it, whichever side; the reference, beaten, is not in
+    it (it was, whenever it beat some model), and each member's pair says so."""
+    rng = np.random.default_rng(2)
+    skill = np.linspace(0.4, 0.8, 8)
+    frame = pd.DataFrame({"item": np.tile(np.arange(600), 8),
+                          "model": np.repeat([f"m{j}" for j in range(8)], 600)})
+    frame["score"] = (rng.random(len(frame)) < np.repeat(skill, 600)).astype(float)
+    cmp = compare_items(frame, reference="m3")
+    pairs = cmp.pairs
+    assert set(pairs.model_a).union(pairs.model_b) >= {"m0", "m7"} and len(pairs) == 7
+    assert (pairs.model_a == "m3").any() and (pairs.model_b == "m3").any()  # both sides
+    better = sorted(r.model_b if r.model_a == "m3" else r.model_a for r in pairs.itertuples()
+                    if r.reject and (r.estimate > 0) == (r.model_b == "m3"))
+    assert better and "m3" not in cmp.best and sorted(cmp.best) == better
+    assert cmp.summary.set_index("model").loc["m3", "best"] == False  # noqa: E712
