@@ -77,6 +77,16 @@ def _h2(key: str, suffix: str = "") -> str:
     return f'<h2 id="{key}">{esc({**dict(ITEM_SECTIONS), **dict(MANY_SECTIONS)}[key] + suffix)}</h2>'
 
 
+def _role(cmp: ItemComparison) -> str:
+    """Return what a many-model page sets each model against: the reference, else the leader."""
+    return "reference" if cmp.settings.get("reference") else "leader"
+
+
+def _title(cmp: ItemComparison, key: str, title: str) -> str:
+    """Return a section's title as this page says it (the ranking is against the reference)."""
+    return title.replace("the leader", f"the {_role(cmp)}") if key == "pi-ranking" else title
+
+
 def _task_label(task: str) -> str:
     return "all tasks together" if task == ALL_TASKS else (task or "")
 
@@ -117,7 +127,7 @@ def item_toc(cmp: ItemComparison) -> Html:
     -------
     Html
     """
-    links = "".join(f'<li><a href="#{k}">{esc(t)}</a></li>'
+    links = "".join(f'<li><a href="#{k}">{esc(_title(cmp, k, t))}</a></li>'
                     for k, t in (MANY_SECTIONS if _many(cmp) else ITEM_SECTIONS))
     return _wrap(f'<nav class="toc"><strong>Contents</strong><ol>{links}</ol></nav>')
 
@@ -581,7 +591,7 @@ def _against_leader(cmp: ItemComparison, task: str) -> pd.DataFrame:
         if r is None:
             for c in cols:
                 cols[c].append(math.nan)
-            shown.append("leader" if m == leader else "")
+            shown.append(_role(cmp) if m == leader else "")
             continue
         sign = 1 if r.model_a == m else -1  # the model minus the leader
         lo, hi = sorted([sign * r.ci_low, sign * r.ci_high])
@@ -596,7 +606,7 @@ def _against_leader(cmp: ItemComparison, task: str) -> pd.DataFrame:
                         "ci_high": s["ci_high"].to_numpy(), "best": s["best"].to_numpy(),
                         f"minus {leader}": cols["diff"], "low": cols["diff_low"],
                         "high": cols["diff_high"], "p_holm": cols["p_holm"],
-                        "against the leader": shown})
+                        f"against the {_role(cmp)}": shown})
     return out
 
 
@@ -613,9 +623,10 @@ def _ranking(cmp: ItemComparison) -> str:
              else "No best group: tasks on different scales are not pooled.")
     intro = (f"<p>{esc(group)}</p><p>{esc(_family_text(cmp))} Each row: the model's mean score "
              f"with its {100 * (1 - cmp.alpha):g} % cluster-robust interval, then its difference "
-             f"from the {'reference' if cmp.settings.get('reference') else 'leader'} with its "
+             f"from the {_role(cmp)} with its "
              "interval and the Holm-adjusted p-value.</p>")
-    return _h2("pi-ranking") + intro + table_html(table, "ranking")
+    title = _title(cmp, "pi-ranking", dict(MANY_SECTIONS)["pi-ranking"])
+    return f'<h2 id="pi-ranking">{esc(title)}</h2>' + intro + table_html(table, "ranking")
 
 
 def _heat_map(cmp: ItemComparison) -> str:

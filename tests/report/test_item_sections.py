@@ -182,6 +182,10 @@ def test_the_reference_is_the_family_and_the_page_says_so():
         html.unescape(page)
     assert '<div class="heatmap"' in page
     assert "then its difference from the reference with its interval" in page
+    # the section, its entry in the contents and the table set the models against the reference
+    assert '<h2 id="pi-ranking">Ranking, each model against the reference</h2>' in page
+    assert "Ranking, each model against the reference" in item_toc(cmp)
+    assert "against the reference</th>" in page and "against the leader" not in page
     with pytest.raises(ValueError, match="reference 'zz' is not one of the models"):
         compare_items(_frame(3, items=20), reference="zz")
 
